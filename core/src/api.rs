@@ -1,0 +1,96 @@
+//! The types that cross the wire between the server and the browser. Only
+//! these are serialized into API responses and read by the app.
+
+use serde::{Deserialize, Serialize};
+
+use crate::component::{Component, ComponentName, Relation, Requires, Violation};
+
+/// A release in `GET /api/v1/releases` (Fuel's shape).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseSummary {
+    pub id: i64,
+    pub name: String,
+    pub version: String,
+    pub operating_system: String,
+    /// `available` for an installed release.
+    pub state: String,
+    pub description: String,
+}
+
+/// `POST /api/v1/clusters`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateCluster {
+    pub name: String,
+    pub release_id: i64,
+    pub components: Vec<String>,
+}
+
+/// An environment as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cluster {
+    pub id: i64,
+    pub name: String,
+    pub release_id: i64,
+    pub components: Vec<String>,
+}
+
+/// The body of every error answer: `{"error": {...}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorDetail {
+    /// A stable, machine-readable code: `not_found`, `invalid_selection`, ….
+    pub code: String,
+    pub message: String,
+    /// For `invalid_selection`: every violation of the selection.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<Violation>,
+}
+
+/// A component as `GET /api/v1/releases/{id}/components` serves it: every
+/// declared field but `bind`, which stays on the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComponentView {
+    pub name: ComponentName,
+    pub label: String,
+    pub description: String,
+    pub weight: i64,
+    pub default: bool,
+    pub compatible: Vec<Relation>,
+    pub incompatible: Vec<Relation>,
+    pub requires: Requires,
+}
+
+impl From<&Component> for ComponentView {
+    fn from(c: &Component) -> Self {
+        ComponentView {
+            name: c.name.clone(),
+            label: c.label.clone(),
+            description: c.description.clone(),
+            weight: c.weight,
+            default: c.default,
+            compatible: c.compatible.clone(),
+            incompatible: c.incompatible.clone(),
+            requires: c.requires.clone(),
+        }
+    }
+}
+
+impl From<ComponentView> for Component {
+    fn from(v: ComponentView) -> Self {
+        Component {
+            name: v.name,
+            label: v.label,
+            description: v.description,
+            weight: v.weight,
+            default: v.default,
+            compatible: v.compatible,
+            incompatible: v.incompatible,
+            requires: v.requires,
+            bind: Vec::new(),
+        }
+    }
+}

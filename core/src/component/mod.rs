@@ -1,0 +1,19 @@
+//! Components: the selectable parts of a release (hypervisors, network
+//! back-ends, storage back-ends, additional services), their names and
+//! patterns, the registry of one release, and validation of a selection.
+
+mod model;
+mod name;
+mod registry;
+mod validate;
+
+pub use model::{
+    Bind, BindModel, Component, DEFAULT_WEIGHT, Predicate, PredicateBody, Quantifier, Relation,
+    Requires,
+};
+pub use name::{ComponentName, ComponentType, NameError, Pattern};
+pub use registry::{Conflict, DuplicateComponent, Registry, Source};
+pub use validate::{
+    DEFAULT_REQUIRED_TYPES, Requirement, Violation, ViolationKind, requirements,
+    validate_selection,
+};

@@ -1,0 +1,207 @@
+//! The component registry of one release: its components and every installed
+//! plugin's, in registry order, with relations read in both directions
+//! (duplex closure, SEMANTICS §2.2) without touching the declared data.
+
+use std::collections::HashMap;
+
+use super::model::{Component, Relation};
+use super::name::ComponentName;
+
+/// Where a component was declared: the release or a plugin, by display name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source(pub String);
+
+/// Two sources declared the same component name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("component '{name}' is declared by both {first} and {second}")]
+pub struct DuplicateComponent {
+    pub name: ComponentName,
+    pub first: String,
+    pub second: String,
+}
+
+/// A conflict between two components, as found from either side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict<'a> {
+    /// The component whose `incompatible` list matched the other.
+    pub declared_by: usize,
+    pub relation: &'a Relation,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    components: Vec<Component>,
+    sources: Vec<Source>,
+    index: HashMap<ComponentName, usize>,
+}
+
+impl Registry {
+    /// Builds a registry from sources in order; a name declared twice is an
+    /// error naming both sources.
+    pub fn new(
+        sources: impl IntoIterator<Item = (Source, Vec<Component>)>,
+    ) -> Result<Registry, DuplicateComponent> {
+        let mut registry = Registry::default();
+        for (source, components) in sources {
+            for component in components {
+                if let Some(&i) = registry.index.get(&component.name) {
+                    return Err(DuplicateComponent {
+                        name: component.name,
+                        first: registry.sources[i].0.clone(),
+                        second: source.0,
+                    });
+                }
+                registry
+                    .index
+                    .insert(component.name.clone(), registry.components.len());
+                registry.components.push(component);
+                registry.sources.push(source.clone());
+            }
+        }
+        Ok(registry)
+    }
+
+    /// Components in registry order.
+    pub fn components(&self) -> &[Component] {
+        &self.components
+    }
+
+    pub fn len(&self) -> usize {
+        self.components.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.components.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> &Component {
+        &self.components[i]
+    }
+
+    pub fn source(&self, i: usize) -> &Source {
+        &self.sources[i]
+    }
+
+    pub fn position(&self, name: &str) -> Option<usize> {
+        let name = ComponentName::new(name).ok()?;
+        self.index.get(&name).copied()
+    }
+
+    /// Indices in display order: weight, then name.
+    pub fn display_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.components.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&self.components[a], &self.components[b]);
+            (a.weight, &a.name).cmp(&(b.weight, &b.name))
+        });
+        order
+    }
+
+    /// Indices of the components a pattern list matches, never `owner` itself.
+    pub fn matching<'a>(
+        &'a self,
+        owner: usize,
+        relations: impl IntoIterator<Item = &'a Relation> + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let mut hits: Vec<usize> = relations
+            .into_iter()
+            .flat_map(move |r| {
+                self.components
+                    .iter()
+                    .enumerate()
+                    .filter(move |(j, c)| *j != owner && r.name.matches(&c.name))
+                    .map(|(j, _)| j)
+            })
+            .collect();
+        hits.sort_unstable();
+        hits.dedup();
+        hits.into_iter()
+    }
+
+    /// Whether `a` and `b` conflict, read from both sides; when both declare
+    /// it, the one earlier in registry order speaks.
+    pub fn conflict(&self, a: usize, b: usize) -> Option<Conflict<'_>> {
+        if a == b {
+            return None;
+        }
+        let (first, second) = if a < b { (a, b) } else { (b, a) };
+        [(first, second), (second, first)]
+            .into_iter()
+            .find_map(|(x, y)| {
+                self.components[x]
+                    .incompatible
+                    .iter()
+                    .find(|r| r.name.matches(&self.components[y].name))
+                    .map(|relation| Conflict {
+                        declared_by: x,
+                        relation,
+                    })
+            })
+    }
+
+    /// The message a conflict shows: the declared one, or for the side that
+    /// only sees it by duplex closure, "Not compatible with <label>".
+    pub fn conflict_message(&self, conflict: &Conflict<'_>) -> String {
+        conflict.relation.message.clone().unwrap_or_else(|| {
+            format!(
+                "Not compatible with {}",
+                self.components[conflict.declared_by].display_label()
+            )
+        })
+    }
+
+    /// Whether `a` lists `b` as compatible or `b` lists `a`.
+    pub fn compatible(&self, a: usize, b: usize) -> bool {
+        a != b
+            && (self.components[a]
+                .compatible
+                .iter()
+                .any(|r| r.name.matches(&self.components[b].name))
+                || self.components[b]
+                    .compatible
+                    .iter()
+                    .any(|r| r.name.matches(&self.components[a].name)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn registry(yaml: &str) -> Registry {
+        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
+        Registry::new([(Source("release".into()), components)]).unwrap()
+    }
+
+    #[test]
+    fn conflicts_are_seen_from_both_sides() {
+        let r = registry(
+            "[{name: 'hypervisor:vmware', label: vCenter}, {name: 'network:contrail', incompatible: [{name: 'hypervisor:*'}]}]",
+        );
+        let c = r.conflict(0, 1).unwrap();
+        assert_eq!(c.declared_by, 1);
+        assert_eq!(r.conflict_message(&c), "Not compatible with network:contrail");
+        assert!(r.conflict(1, 0).is_some());
+    }
+
+    #[test]
+    fn a_component_never_matches_itself() {
+        let r = registry("[{name: 'hypervisor:a', incompatible: [{name: 'hypervisor:*'}]}]");
+        assert!(r.conflict(0, 0).is_none());
+        assert_eq!(r.matching(0, &r.get(0).incompatible).count(), 0);
+    }
+
+    #[test]
+    fn duplicate_names_name_both_sources() {
+        let c: Vec<Component> = serde_yaml::from_str("[{name: 'hypervisor:a'}]").unwrap();
+        let err = Registry::new([
+            (Source("release openstack".into()), c.clone()),
+            (Source("plugin x 1.0.0".into()), c),
+        ])
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "component 'hypervisor:a' is declared by both release openstack and plugin x 1.0.0"
+        );
+    }
+}

@@ -1,0 +1,13 @@
+//! Mosaic's rules, pure and free of IO.
+//!
+//! Everything that decides something — whether a name is valid, whether two
+//! components can be combined, how the wizard groups options — lives here, so
+//! the browser (compiled to `wasm32-unknown-unknown`) and the server decide
+//! with the same functions. Callers hand in text and get data back; nothing in
+//! this crate touches files, sockets or clocks.
+
+pub mod api;
+pub mod component;
+pub mod release;
+pub mod wizard;
+pub mod yaml;

@@ -1,0 +1,439 @@
+//! The environment wizard's rules (SEMANTICS §2.4): how a registry is laid
+//! out in panes (checkboxes, radio groups, ML2 drivers under the ML2 core,
+//! storage sections), what picking an option does to the selection, and the
+//! state each option shows.
+//!
+//! The state decision here is the direct one: an option is blocked when a
+//! selected component conflicts with it, or when one of its requirements can
+//! be met by no component that is selected or could still be added without
+//! a conflict.
+
+use serde::{Deserialize, Serialize};
+
+use crate::component::{ComponentType, Quantifier, Registry, requirements};
+
+/// The panes after "Name & release", in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pane {
+    Compute,
+    Networking,
+    Storage,
+    AdditionalServices,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 4] = [
+        Pane::Compute,
+        Pane::Networking,
+        Pane::Storage,
+        Pane::AdditionalServices,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Compute => "Compute",
+            Pane::Networking => "Networking",
+            Pane::Storage => "Storage",
+            Pane::AdditionalServices => "Additional services",
+        }
+    }
+
+    pub fn component_type(self) -> ComponentType {
+        match self {
+            Pane::Compute => ComponentType::Hypervisor,
+            Pane::Networking => ComponentType::Network,
+            Pane::Storage => ComponentType::Storage,
+            Pane::AdditionalServices => ComponentType::AdditionalService,
+        }
+    }
+}
+
+/// The Networking pane: one radio group of cores, ML2 drivers as checkboxes
+/// (nested under the ML2 core when there is one), services as checkboxes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NetworkLayout {
+    pub cores: Vec<usize>,
+    pub ml2_core: Option<usize>,
+    pub drivers: Vec<usize>,
+    pub services: Vec<usize>,
+}
+
+/// A Storage section, named by the second name segment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StorageSection {
+    pub name: String,
+    /// At least two members, every pair mutually incompatible.
+    pub radio: bool,
+    pub members: Vec<usize>,
+}
+
+/// How every component of a registry is presented, in display order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layout {
+    pub compute: Vec<usize>,
+    pub network: NetworkLayout,
+    pub storage: Vec<StorageSection>,
+    pub additional: Vec<usize>,
+}
+
+/// What kind of control a component is shown as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    Checkbox,
+    Radio,
+}
+
+fn is_ml2_driver(registry: &Registry, i: usize) -> bool {
+    registry.get(i).name.has_inner_segment("ml2")
+}
+
+fn is_network_service(registry: &Registry, i: usize) -> bool {
+    registry.get(i).name.has_inner_segment("service")
+}
+
+impl Layout {
+    pub fn new(registry: &Registry) -> Layout {
+        let mut layout = Layout::default();
+        for i in registry.display_order() {
+            let component = registry.get(i);
+            match component.kind() {
+                ComponentType::Hypervisor => layout.compute.push(i),
+                ComponentType::AdditionalService => layout.additional.push(i),
+                ComponentType::Network if is_ml2_driver(registry, i) => {
+                    layout.network.drivers.push(i);
+                }
+                ComponentType::Network if is_network_service(registry, i) => {
+                    layout.network.services.push(i);
+                }
+                ComponentType::Network => {
+                    if component.name.last_segment() == "ml2" && layout.network.ml2_core.is_none() {
+                        layout.network.ml2_core = Some(i);
+                    }
+                    layout.network.cores.push(i);
+                }
+                ComponentType::Storage => {
+                    let section = component.name.segments().next().unwrap_or_default();
+                    match layout.storage.iter_mut().find(|s| s.name == section) {
+                        Some(s) => s.members.push(i),
+                        None => layout.storage.push(StorageSection {
+                            name: section.to_owned(),
+                            radio: false,
+                            members: vec![i],
+                        }),
+                    }
+                }
+            }
+        }
+        for section in &mut layout.storage {
+            let m = &section.members;
+            section.radio = m.len() >= 2
+                && m.iter().enumerate().all(|(n, &a)| {
+                    m[n + 1..]
+                        .iter()
+                        .all(|&b| registry.conflict(a, b).is_some())
+                });
+        }
+        // Storage sections in the usual order, any others after them by name.
+        let rank = |name: &str| {
+            ["block", "object", "image", "ephemeral"]
+                .iter()
+                .position(|s| *s == name)
+                .unwrap_or(usize::MAX)
+        };
+        layout
+            .storage
+            .sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));
+        layout
+    }
+
+    /// The members of `i`'s radio group other than `i`, if it is in one.
+    pub fn radio_peers(&self, i: usize) -> Vec<usize> {
+        if self.network.cores.contains(&i) {
+            return self.network.cores.iter().copied().filter(|&j| j != i).collect();
+        }
+        self.storage
+            .iter()
+            .find(|s| s.radio && s.members.contains(&i))
+            .map(|s| s.members.iter().copied().filter(|&j| j != i).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn control(&self, i: usize) -> Control {
+        let radio_storage = self
+            .storage
+            .iter()
+            .any(|s| s.radio && s.members.contains(&i));
+        if self.network.cores.contains(&i) || radio_storage {
+            Control::Radio
+        } else {
+            Control::Checkbox
+        }
+    }
+
+    /// The selection after picking `i`: radio peers are replaced, a core
+    /// other than the ML2 core drops the ML2 drivers, and a driver switches
+    /// the core to the ML2 core.
+    pub fn pick(&self, selection: &[bool], i: usize) -> Vec<bool> {
+        let mut next = selection.to_vec();
+        next[i] = true;
+        for peer in self.radio_peers(i) {
+            next[peer] = false;
+        }
+        let Some(ml2) = self.network.ml2_core else {
+            return next;
+        };
+        if self.network.cores.contains(&i) && i != ml2 {
+            for &d in &self.network.drivers {
+                next[d] = false;
+            }
+        }
+        if self.network.drivers.contains(&i) && !next[ml2] {
+            for &core in &self.network.cores {
+                next[core] = false;
+            }
+            next[ml2] = true;
+        }
+        next
+    }
+
+    /// The selection after unticking `i`; a radio member stays selected (a
+    /// radio group is changed by picking another member).
+    pub fn unpick(&self, selection: &[bool], i: usize) -> Vec<bool> {
+        let mut next = selection.to_vec();
+        if self.control(i) == Control::Checkbox {
+            next[i] = false;
+        }
+        next
+    }
+}
+
+/// The state of one option given the current selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Selected,
+    Available,
+    Blocked,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonKind {
+    Incompatible,
+    Requires,
+}
+
+/// Why an option is blocked, in terms of the operator's own choices.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reason {
+    pub kind: ReasonKind,
+    /// The blocked component first, then the components involved.
+    pub components: Vec<String>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionState {
+    pub name: String,
+    pub state: State,
+    pub reasons: Vec<Reason>,
+}
+
+/// The selection the wizard starts from: every `default: true` component,
+/// with radio groups and the core rules applied in registry order.
+pub fn defaults(registry: &Registry, layout: &Layout) -> Vec<bool> {
+    let mut selection = vec![false; registry.len()];
+    for (i, c) in registry.components().iter().enumerate() {
+        if c.default {
+            selection = layout.pick(&selection, i);
+        }
+    }
+    selection
+}
+
+/// The state of every component, in registry order.
+pub fn evaluate(registry: &Registry, layout: &Layout, selection: &[bool]) -> Vec<OptionState> {
+    (0..registry.len())
+        .map(|i| {
+            let name = registry.get(i).name.to_string();
+            if selection[i] {
+                return OptionState {
+                    name,
+                    state: State::Selected,
+                    reasons: Vec::new(),
+                };
+            }
+            let reasons = blockers(registry, layout, selection, i);
+            OptionState {
+                name,
+                state: if reasons.is_empty() {
+                    State::Available
+                } else {
+                    State::Blocked
+                },
+                reasons,
+            }
+        })
+        .collect()
+}
+
+fn blockers(registry: &Registry, layout: &Layout, selection: &[bool], i: usize) -> Vec<Reason> {
+    let after = layout.pick(selection, i);
+    let chosen: Vec<usize> = (0..registry.len()).filter(|&j| after[j] && j != i).collect();
+    let name = |j: usize| registry.get(j).name.to_string();
+    let mut reasons = Vec::new();
+    for &j in &chosen {
+        if let Some(conflict) = registry.conflict(i, j) {
+            reasons.push(Reason {
+                kind: ReasonKind::Incompatible,
+                components: vec![name(i), name(j)],
+                message: registry.conflict_message(&conflict),
+            });
+        }
+    }
+    // A candidate can be added if it conflicts with nothing chosen and with `i`.
+    let addable = |c: usize| {
+        c != i
+            && registry.conflict(c, i).is_none()
+            && chosen.iter().all(|&j| registry.conflict(c, j).is_none())
+    };
+    for requirement in requirements(registry, i) {
+        if requirement.holds(&after) {
+            continue;
+        }
+        let chosen_matches: Vec<usize> = requirement
+            .candidates
+            .iter()
+            .copied()
+            .filter(|&c| after[c])
+            .collect();
+        let (met, involved) = match requirement.quantifier {
+            Quantifier::NoneOf => (false, chosen_matches),
+            Quantifier::OneOf if chosen_matches.len() > 1 => (false, chosen_matches),
+            Quantifier::OneOf | Quantifier::AnyOf => (
+                requirement.candidates.iter().any(|&c| addable(c)),
+                requirement.candidates.clone(),
+            ),
+            Quantifier::AllOf => (
+                requirement
+                    .candidates
+                    .iter()
+                    .all(|&c| after[c] || addable(c)),
+                requirement.candidates.clone(),
+            ),
+        };
+        if !met {
+            reasons.push(Reason {
+                kind: ReasonKind::Requires,
+                components: std::iter::once(i).chain(involved).map(name).collect(),
+                message: requirement
+                    .message_invalid
+                    .clone()
+                    .unwrap_or_else(|| requirement.describe(registry)),
+            });
+        }
+    }
+    reasons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::component::{Component, Source};
+
+    fn registry(yaml: &str) -> Registry {
+        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
+        Registry::new([(Source("release".into()), components)]).unwrap()
+    }
+
+    fn select(r: &Registry, names: &[&str]) -> Vec<bool> {
+        let mut s = vec![false; r.len()];
+        for n in names {
+            s[r.position(n).unwrap()] = true;
+        }
+        s
+    }
+
+    const NET: &str = r#"
+- {name: 'hypervisor:libvirt:kvm', default: true}
+- {name: 'hypervisor:vmware', label: vCenter}
+- {name: 'network:neutron:core:ml2', default: true}
+- {name: 'network:neutron:core:contrail', label: Contrail, incompatible: [{name: 'hypervisor:vmware', message: 'Contrail does not support vCenter'}]}
+- {name: 'network:neutron:core:nsx', requires: [{name: 'hypervisor:vmware'}]}
+- {name: 'network:neutron:ml2:ovs', default: true, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'network:neutron:service:vpnaas'}
+- {name: 'storage:block:lvm', default: true, incompatible: [{name: 'storage:block:ceph'}]}
+- {name: 'storage:block:ceph'}
+- {name: 'storage:object:swift'}
+- {name: 'storage:object:ceph', incompatible: [{name: 'storage:object:swift'}]}
+- {name: 'storage:object:gluster'}
+"#;
+
+    #[test]
+    fn layout_groups_network_and_storage() {
+        let r = registry(NET);
+        let l = Layout::new(&r);
+        let names = |v: &[usize]| v.iter().map(|&i| r.get(i).name.to_string()).collect::<Vec<_>>();
+        assert_eq!(l.network.cores.len(), 3);
+        assert_eq!(l.network.ml2_core, r.position("network:neutron:core:ml2"));
+        assert_eq!(names(&l.network.drivers), ["network:neutron:ml2:ovs"]);
+        assert_eq!(names(&l.network.services), ["network:neutron:service:vpnaas"]);
+        let block = &l.storage[0];
+        assert_eq!((block.name.as_str(), block.radio), ("block", true));
+        // A third member unrelated to the others turns the section into checkboxes.
+        let object = &l.storage[1];
+        assert_eq!((object.name.as_str(), object.radio), ("object", false));
+    }
+
+    #[test]
+    fn picking_follows_the_core_rules() {
+        let r = registry(NET);
+        let l = Layout::new(&r);
+        let start = defaults(&r, &l);
+        assert_eq!(
+            start,
+            select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:ovs", "storage:block:lvm"])
+        );
+        let contrail = r.position("network:neutron:core:contrail").unwrap();
+        let after = l.pick(&start, contrail);
+        assert_eq!(after, select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:contrail", "storage:block:lvm"]));
+        let ovs = r.position("network:neutron:ml2:ovs").unwrap();
+        assert_eq!(l.pick(&after, ovs), start);
+        let ceph = r.position("storage:block:ceph").unwrap();
+        assert!(!l.pick(&start, ceph)[r.position("storage:block:lvm").unwrap()]);
+        // A radio member cannot be unticked.
+        assert_eq!(l.unpick(&start, r.position("network:neutron:core:ml2").unwrap()), start);
+    }
+
+    #[test]
+    fn checking_vcenter_blocks_contrail_with_its_message() {
+        let r = registry(NET);
+        let l = Layout::new(&r);
+        let s = select(&r, &["hypervisor:vmware", "network:neutron:core:ml2"]);
+        let states = evaluate(&r, &l, &s);
+        let contrail = &states[r.position("network:neutron:core:contrail").unwrap()];
+        assert_eq!(contrail.state, State::Blocked);
+        assert_eq!(contrail.reasons[0].message, "Contrail does not support vCenter");
+        assert_eq!(contrail.reasons[0].components, ["network:neutron:core:contrail", "hypervisor:vmware"]);
+        // NSX needs vCenter, which is selected.
+        assert_eq!(states[r.position("network:neutron:core:nsx").unwrap()].state, State::Available);
+    }
+
+    #[test]
+    fn a_requirement_nobody_can_meet_blocks() {
+        let r = registry(NET);
+        let l = Layout::new(&r);
+        // vCenter is still addable next to KVM, so NSX is available…
+        let s = select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:ml2"]);
+        assert_eq!(evaluate(&r, &l, &s)[r.position("network:neutron:core:nsx").unwrap()].state, State::Available);
+        // …but with Contrail selected, vCenter cannot be added, and NSX would replace Contrail anyway.
+        let r2 = registry(
+            "[{name: 'hypervisor:vmware', incompatible: [{name: 'storage:block:lvm'}]}, {name: 'storage:block:lvm'}, {name: 'storage:block:nfs', requires: [{name: 'hypervisor:vmware'}]}]",
+        );
+        let l2 = Layout::new(&r2);
+        let states = evaluate(&r2, &l2, &select(&r2, &["storage:block:lvm"]));
+        assert_eq!(states[2].state, State::Blocked);
+        assert_eq!(states[2].reasons[0].message, "Requires one of: hypervisor:vmware");
+    }
+}

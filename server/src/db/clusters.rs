@@ -1,0 +1,64 @@
+//! Environments (clusters).
+
+use mosaic_core::api::Cluster;
+use sqlx::Row;
+
+use super::{Db, DbError};
+
+pub struct InsertCluster<'a> {
+    pub name: &'a str,
+    pub release_id: i64,
+    pub components: &'a [String],
+}
+
+impl Db {
+    pub async fn insert_cluster(&self, new: InsertCluster<'_>) -> Result<Cluster, DbError> {
+        let components =
+            serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
+        let taken = sqlx::query("SELECT id FROM clusters WHERE name = $1")
+            .bind(new.name)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if taken.is_some() {
+            return Err(DbError::Conflict(format!(
+                "an environment named '{}' already exists",
+                new.name
+            )));
+        }
+        let id: i64 = sqlx::query(
+            "INSERT INTO clusters (name, release_id, components) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(new.name)
+        .bind(new.release_id)
+        .bind(components)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        tx.commit().await?;
+        Ok(Cluster {
+            id,
+            name: new.name.to_owned(),
+            release_id: new.release_id,
+            components: new.components.to_vec(),
+        })
+    }
+
+    pub async fn clusters(&self) -> Result<Vec<Cluster>, DbError> {
+        let rows = sqlx::query("SELECT id, name, release_id, components FROM clusters ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| {
+                let components: String = row.try_get("components")?;
+                Ok(Cluster {
+                    id: row.try_get("id")?,
+                    name: row.try_get("name")?,
+                    release_id: row.try_get("release_id")?,
+                    components: serde_json::from_str(&components)
+                        .map_err(|e| DbError::Corrupt(e.to_string()))?,
+                })
+            })
+            .collect()
+    }
+}

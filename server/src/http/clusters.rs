@@ -1,0 +1,54 @@
+//! `/api/v1/clusters`: environments, validated with the same core function
+//! the wizard uses before they are stored.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use mosaic_core::api::{Cluster, CreateCluster};
+use mosaic_core::component::validate_selection;
+
+use super::error::{ApiError, ApiJson};
+use crate::AppState;
+use crate::db::InsertCluster;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/clusters", get(list).post(create))
+}
+
+async fn list(State(state): State<AppState>) -> Result<Json<Vec<Cluster>>, ApiError> {
+    Ok(Json(state.db.clusters().await?))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<CreateCluster>,
+) -> Result<(StatusCode, Json<Cluster>), ApiError> {
+    let name = request.name.trim();
+    if name.is_empty() {
+        return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
+    }
+    let release = state
+        .db
+        .release(request.release_id)
+        .await?
+        .ok_or_else(|| super::releases::not_found(request.release_id))?;
+    let registry = crate::registry(&release)?;
+    let violations = validate_selection(
+        &registry,
+        &release.required_component_types,
+        &request.components,
+    );
+    if !violations.is_empty() {
+        return Err(ApiError::InvalidSelection(violations));
+    }
+    let cluster = state
+        .db
+        .insert_cluster(InsertCluster {
+            name,
+            release_id: request.release_id,
+            components: &request.components,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(cluster)))
+}

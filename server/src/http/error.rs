@@ -1,0 +1,101 @@
+//! One error type for every handler: client errors carry structured data,
+//! internal errors are logged and answered with a generic message.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use mosaic_core::api::{ErrorBody, ErrorDetail};
+use mosaic_core::component::Violation;
+use serde::de::DeserializeOwned;
+
+use crate::db::DbError;
+
+#[derive(Debug)]
+pub enum ApiError {
+    NotFound(String),
+    BadRequest(String),
+    InvalidSelection(Vec<Violation>),
+    Conflict(String),
+    Internal(anyhow::Error),
+}
+
+impl ApiError {
+    fn parts(self) -> (StatusCode, ErrorDetail) {
+        let detail = |code: &str, message: String| ErrorDetail {
+            code: code.to_owned(),
+            message,
+            violations: Vec::new(),
+        };
+        match self {
+            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail("not_found", m)),
+            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail("bad_request", m)),
+            ApiError::Conflict(m) => (StatusCode::CONFLICT, detail("conflict", m)),
+            ApiError::InvalidSelection(violations) => (
+                StatusCode::BAD_REQUEST,
+                ErrorDetail {
+                    code: "invalid_selection".to_owned(),
+                    message: format!(
+                        "the selected components are not a valid combination ({} problem{})",
+                        violations.len(),
+                        if violations.len() == 1 { "" } else { "s" }
+                    ),
+                    violations,
+                },
+            ),
+            ApiError::Internal(e) => {
+                tracing::error!("internal error: {e:#}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    detail("internal", "internal server error; see the server log".to_owned()),
+                )
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, error) = self.parts();
+        (status, Json(ErrorBody { error })).into_response()
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(e: DbError) -> Self {
+        match e {
+            DbError::Conflict(m) => ApiError::Conflict(m),
+            other => ApiError::Internal(other.into()),
+        }
+    }
+}
+
+/// `Json<T>` whose rejections answer with the same error body as everything else.
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(ApiError::BadRequest(rejection_message(rejection))),
+        }
+    }
+}
+
+fn rejection_message(rejection: JsonRejection) -> String {
+    match rejection {
+        JsonRejection::JsonDataError(e) => format!("invalid request body: {}", e.body_text()),
+        JsonRejection::JsonSyntaxError(e) => format!("request body is not JSON: {}", e.body_text()),
+        JsonRejection::MissingJsonContentType(_) => {
+            "expected a request with Content-Type: application/json".to_owned()
+        }
+        other => other.body_text(),
+    }
+}
