@@ -103,15 +103,16 @@ pub fn load_release_plugin(files: &dyn Files) -> Result<ReleasePlugin, LoadError
         }
         let field = |value: Option<String>, key: &str| {
             value.ok_or_else(|| {
-                LoadError::new(METADATA, format!("releases[{n}]: missing required key '{key}'"))
+                LoadError::new(
+                    METADATA,
+                    format!("releases[{n}]: missing required key '{key}'"),
+                )
             })
         };
         let components = match record.components_path {
             Some(path) => {
                 let path = confined("components_path", &path)?;
-                let text = files
-                    .read(&path)
-                    .map_err(|e| LoadError::new(&path, e))?;
+                let text = files.read(&path).map_err(|e| LoadError::new(&path, e))?;
                 yaml::parse::<Option<Vec<Component>>>(&path, &text)?.unwrap_or_default()
             }
             None => Vec::new(),
@@ -152,22 +153,34 @@ mod tests {
 
     #[test]
     fn loads_records_and_their_components() {
-        let fs = package(&[(METADATA, META), ("components.yaml", "- name: hypervisor:kvm\n")]);
+        let fs = package(&[
+            (METADATA, META),
+            ("components.yaml", "- name: hypervisor:kvm\n"),
+        ]);
         let plugin = load_release_plugin(&fs).unwrap();
         assert_eq!(plugin.plugin.name, "r");
         let release = &plugin.releases[0];
-        assert_eq!((release.name.as_str(), release.operating_system.as_str()), ("Stack", "ubuntu"));
+        assert_eq!(
+            (release.name.as_str(), release.operating_system.as_str()),
+            ("Stack", "ubuntu")
+        );
         assert_eq!(release.components[0].name.as_str(), "hypervisor:kvm");
         assert_eq!(release.required_component_types, DEFAULT_REQUIRED_TYPES);
     }
 
     #[test]
     fn errors_name_the_file_that_is_wrong() {
-        let fs = package(&[(METADATA, META), ("components.yaml", "- name: hypervisor:kvm\n- name: bad\n")]);
+        let fs = package(&[
+            (METADATA, META),
+            ("components.yaml", "- name: hypervisor:kvm\n- name: bad\n"),
+        ]);
         let err = load_release_plugin(&fs).unwrap_err();
         assert_eq!((err.file.as_str(), err.line), ("components.yaml", Some(2)));
         let fs = package(&[(METADATA, META)]);
-        assert_eq!(load_release_plugin(&fs).unwrap_err().file, "components.yaml");
+        assert_eq!(
+            load_release_plugin(&fs).unwrap_err().file,
+            "components.yaml"
+        );
     }
 
     #[test]

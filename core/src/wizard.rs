@@ -150,7 +150,13 @@ impl Layout {
     /// The members of `i`'s radio group other than `i`, if it is in one.
     pub fn radio_peers(&self, i: usize) -> Vec<usize> {
         if self.network.cores.contains(&i) {
-            return self.network.cores.iter().copied().filter(|&j| j != i).collect();
+            return self
+                .network
+                .cores
+                .iter()
+                .copied()
+                .filter(|&j| j != i)
+                .collect();
         }
         self.storage
             .iter()
@@ -278,9 +284,49 @@ pub fn evaluate(registry: &Registry, layout: &Layout, selection: &[bool]) -> Vec
         .collect()
 }
 
+/// A component the wizard took out of the selection, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dropped {
+    pub name: String,
+    pub message: String,
+}
+
+/// Removes selected components whose requirements no longer hold after a
+/// change (e.g. Open vSwitch once no libvirt hypervisor is left), repeating
+/// until nothing else fails. Later choices that are still valid are kept;
+/// the wizard tells the operator what was dropped.
+pub fn settle(registry: &Registry, selection: &[bool]) -> (Vec<bool>, Vec<Dropped>) {
+    let mut current = selection.to_vec();
+    let mut dropped = Vec::new();
+    loop {
+        let failing = (0..registry.len()).find_map(|i| {
+            if !current[i] {
+                return None;
+            }
+            requirements(registry, i)
+                .into_iter()
+                .find(|r| !r.holds(&current))
+                .map(|r| (i, r.describe(registry)))
+        });
+        let Some((i, message)) = failing else {
+            return (current, dropped);
+        };
+        current[i] = false;
+        dropped.push(Dropped {
+            name: registry.get(i).name.to_string(),
+            message: format!(
+                "{} was deselected: {message}",
+                registry.get(i).display_label()
+            ),
+        });
+    }
+}
+
 fn blockers(registry: &Registry, layout: &Layout, selection: &[bool], i: usize) -> Vec<Reason> {
     let after = layout.pick(selection, i);
-    let chosen: Vec<usize> = (0..registry.len()).filter(|&j| after[j] && j != i).collect();
+    let chosen: Vec<usize> = (0..registry.len())
+        .filter(|&j| after[j] && j != i)
+        .collect();
     let name = |j: usize| registry.get(j).name.to_string();
     let mut reasons = Vec::new();
     for &j in &chosen {
@@ -374,11 +420,18 @@ mod tests {
     fn layout_groups_network_and_storage() {
         let r = registry(NET);
         let l = Layout::new(&r);
-        let names = |v: &[usize]| v.iter().map(|&i| r.get(i).name.to_string()).collect::<Vec<_>>();
+        let names = |v: &[usize]| {
+            v.iter()
+                .map(|&i| r.get(i).name.to_string())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(l.network.cores.len(), 3);
         assert_eq!(l.network.ml2_core, r.position("network:neutron:core:ml2"));
         assert_eq!(names(&l.network.drivers), ["network:neutron:ml2:ovs"]);
-        assert_eq!(names(&l.network.services), ["network:neutron:service:vpnaas"]);
+        assert_eq!(
+            names(&l.network.services),
+            ["network:neutron:service:vpnaas"]
+        );
         let block = &l.storage[0];
         assert_eq!((block.name.as_str(), block.radio), ("block", true));
         // A third member unrelated to the others turns the section into checkboxes.
@@ -393,17 +446,38 @@ mod tests {
         let start = defaults(&r, &l);
         assert_eq!(
             start,
-            select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:ovs", "storage:block:lvm"])
+            select(
+                &r,
+                &[
+                    "hypervisor:libvirt:kvm",
+                    "network:neutron:core:ml2",
+                    "network:neutron:ml2:ovs",
+                    "storage:block:lvm"
+                ]
+            )
         );
         let contrail = r.position("network:neutron:core:contrail").unwrap();
         let after = l.pick(&start, contrail);
-        assert_eq!(after, select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:contrail", "storage:block:lvm"]));
+        assert_eq!(
+            after,
+            select(
+                &r,
+                &[
+                    "hypervisor:libvirt:kvm",
+                    "network:neutron:core:contrail",
+                    "storage:block:lvm"
+                ]
+            )
+        );
         let ovs = r.position("network:neutron:ml2:ovs").unwrap();
         assert_eq!(l.pick(&after, ovs), start);
         let ceph = r.position("storage:block:ceph").unwrap();
         assert!(!l.pick(&start, ceph)[r.position("storage:block:lvm").unwrap()]);
         // A radio member cannot be unticked.
-        assert_eq!(l.unpick(&start, r.position("network:neutron:core:ml2").unwrap()), start);
+        assert_eq!(
+            l.unpick(&start, r.position("network:neutron:core:ml2").unwrap()),
+            start
+        );
     }
 
     #[test]
@@ -414,10 +488,19 @@ mod tests {
         let states = evaluate(&r, &l, &s);
         let contrail = &states[r.position("network:neutron:core:contrail").unwrap()];
         assert_eq!(contrail.state, State::Blocked);
-        assert_eq!(contrail.reasons[0].message, "Contrail does not support vCenter");
-        assert_eq!(contrail.reasons[0].components, ["network:neutron:core:contrail", "hypervisor:vmware"]);
+        assert_eq!(
+            contrail.reasons[0].message,
+            "Contrail does not support vCenter"
+        );
+        assert_eq!(
+            contrail.reasons[0].components,
+            ["network:neutron:core:contrail", "hypervisor:vmware"]
+        );
         // NSX needs vCenter, which is selected.
-        assert_eq!(states[r.position("network:neutron:core:nsx").unwrap()].state, State::Available);
+        assert_eq!(
+            states[r.position("network:neutron:core:nsx").unwrap()].state,
+            State::Available
+        );
     }
 
     #[test]
@@ -426,7 +509,10 @@ mod tests {
         let l = Layout::new(&r);
         // vCenter is still addable next to KVM, so NSX is available…
         let s = select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:ml2"]);
-        assert_eq!(evaluate(&r, &l, &s)[r.position("network:neutron:core:nsx").unwrap()].state, State::Available);
+        assert_eq!(
+            evaluate(&r, &l, &s)[r.position("network:neutron:core:nsx").unwrap()].state,
+            State::Available
+        );
         // …but with Contrail selected, vCenter cannot be added, and NSX would replace Contrail anyway.
         let r2 = registry(
             "[{name: 'hypervisor:vmware', incompatible: [{name: 'storage:block:lvm'}]}, {name: 'storage:block:lvm'}, {name: 'storage:block:nfs', requires: [{name: 'hypervisor:vmware'}]}]",
@@ -434,6 +520,38 @@ mod tests {
         let l2 = Layout::new(&r2);
         let states = evaluate(&r2, &l2, &select(&r2, &["storage:block:lvm"]));
         assert_eq!(states[2].state, State::Blocked);
-        assert_eq!(states[2].reasons[0].message, "Requires one of: hypervisor:vmware");
+        assert_eq!(
+            states[2].reasons[0].message,
+            "Requires one of: hypervisor:vmware"
+        );
+    }
+
+    #[test]
+    fn settling_drops_what_lost_its_requirement_and_keeps_the_rest() {
+        let r = registry(
+            r#"
+- {name: 'hypervisor:libvirt:kvm', label: KVM}
+- {name: 'hypervisor:vmware'}
+- {name: 'network:ovs', label: OVS, requires: [{name: 'hypervisor:libvirt:*', message: 'needs libvirt'}]}
+- {name: 'network:l2', label: L2, requires: [{name: 'network:ovs'}]}
+- {name: 'storage:lvm'}
+"#,
+        );
+        let (after, dropped) = settle(
+            &r,
+            &select(
+                &r,
+                &[
+                    "hypervisor:vmware",
+                    "network:ovs",
+                    "network:l2",
+                    "storage:lvm",
+                ],
+            ),
+        );
+        assert_eq!(after, select(&r, &["hypervisor:vmware", "storage:lvm"]));
+        let names: Vec<&str> = dropped.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["network:ovs", "network:l2"]);
+        assert_eq!(dropped[0].message, "OVS was deselected: needs libvirt");
     }
 }

@@ -66,8 +66,11 @@ mod tests {
 
     #[test]
     fn errors_name_file_and_line() {
-        let err = parse::<Vec<Component>>("components.yaml", "- name: hypervisor:kvm\n- name: 'hypervisor:K'\n")
-            .unwrap_err();
+        let err = parse::<Vec<Component>>(
+            "components.yaml",
+            "- name: hypervisor:kvm\n- name: 'hypervisor:K'\n",
+        )
+        .unwrap_err();
         assert_eq!(err.file, "components.yaml");
         assert_eq!(err.line, Some(2));
         assert!(err.to_string().starts_with("components.yaml:2:"), "{err}");

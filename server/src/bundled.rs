@@ -50,11 +50,19 @@ mod tests {
         );
         assert_eq!(violations, []);
         // The storage sections the spec describes, with object and image as radio groups.
-        let sections: Vec<(&str, bool)> =
-            layout.storage.iter().map(|s| (s.name.as_str(), s.radio)).collect();
+        let sections: Vec<(&str, bool)> = layout
+            .storage
+            .iter()
+            .map(|s| (s.name.as_str(), s.radio))
+            .collect();
         assert_eq!(
             sections,
-            [("block", false), ("object", true), ("image", true), ("ephemeral", false)]
+            [
+                ("block", false),
+                ("object", true),
+                ("image", true),
+                ("ephemeral", false)
+            ]
         );
     }
 }

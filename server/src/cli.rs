@@ -5,7 +5,11 @@ use clap::{Parser, Subcommand};
 use crate::ServeConfig;
 
 #[derive(Debug, Parser)]
-#[command(name = "mosaic", version, about = "Compose OpenStack deployments from plugins.")]
+#[command(
+    name = "mosaic",
+    version,
+    about = "Compose OpenStack deployments from plugins."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -64,10 +64,12 @@ impl ServeConfig {
         if let Some(url) = &self.database_url {
             return Ok(url.clone());
         }
-        std::fs::create_dir_all(&self.data_dir).with_context(|| {
-            format!("cannot create data directory {}", self.data_dir.display())
-        })?;
-        Ok(format!("sqlite:{}", self.data_dir.join("mosaic.db").display()))
+        std::fs::create_dir_all(&self.data_dir)
+            .with_context(|| format!("cannot create data directory {}", self.data_dir.display()))?;
+        Ok(format!(
+            "sqlite:{}",
+            self.data_dir.join("mosaic.db").display()
+        ))
     }
 }
 
@@ -77,7 +79,11 @@ pub async fn prepare(database_url: &str) -> anyhow::Result<Db> {
     let db = Db::connect(database_url).await?;
     let plugin = bundled::release_plugin().context("the bundled release plugin is invalid")?;
     if db.install_bundled_once(&plugin).await? {
-        tracing::info!("installed the bundled release plugin {} {}", plugin.plugin.name, plugin.plugin.version);
+        tracing::info!(
+            "installed the bundled release plugin {} {}",
+            plugin.plugin.name,
+            plugin.plugin.version
+        );
     }
     Ok(db)
 }
@@ -113,7 +119,8 @@ async fn shutdown() {
     };
     #[cfg(unix)]
     let term = async {
-        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             s.recv().await;
         }
     };

@@ -71,7 +71,16 @@ async fn components_are_served_in_display_order_without_bind() {
     assert!(components.len() > 30, "{} components", components.len());
     for c in components {
         assert!(c.get("bind").is_none(), "bind leaked: {c}");
-        for key in ["name", "label", "description", "weight", "default", "compatible", "incompatible", "requires"] {
+        for key in [
+            "name",
+            "label",
+            "description",
+            "weight",
+            "default",
+            "compatible",
+            "incompatible",
+            "requires",
+        ] {
             assert!(c.get(key).is_some(), "missing {key} in {c}");
         }
     }
@@ -154,19 +163,39 @@ async fn a_valid_cluster_is_stored_once_per_name() {
 #[tokio::test]
 async fn malformed_requests_get_the_same_error_body() {
     let app = test_app().await;
-    let (status, body) = app.call("POST", "/api/v1/clusters", Some("{not json")).await;
+    let (status, body) = app
+        .call("POST", "/api/v1/clusters", Some("{not json"))
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["error"]["code"], "bad_request");
     let (status, body) = app.post("/api/v1/clusters", &json!({"name": "x"})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(body["error"]["message"].as_str().unwrap().contains("release_id"), "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("release_id"),
+        "{body}"
+    );
     let (status, body) = app
-        .post("/api/v1/clusters", &json!({"name": " ", "release_id": 1, "components": []}))
+        .post(
+            "/api/v1/clusters",
+            &json!({"name": " ", "release_id": 1, "components": []}),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(body["error"]["message"].as_str().unwrap().starts_with("name"), "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("name"),
+        "{body}"
+    );
     let (status, _) = app
-        .post("/api/v1/clusters", &json!({"name": "x", "release_id": 7, "components": []}))
+        .post(
+            "/api/v1/clusters",
+            &json!({"name": "x", "release_id": 7, "components": []}),
+        )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }

@@ -14,6 +14,5 @@ pub use model::{
 pub use name::{ComponentName, ComponentType, NameError, Pattern};
 pub use registry::{Conflict, DuplicateComponent, Registry, Source};
 pub use validate::{
-    DEFAULT_REQUIRED_TYPES, Requirement, Violation, ViolationKind, requirements,
-    validate_selection,
+    DEFAULT_REQUIRED_TYPES, Requirement, Violation, ViolationKind, requirements, validate_selection,
 };

@@ -32,7 +32,11 @@ pub struct Component {
     pub requires: Requires,
     /// Server-side only: serialized for storage as `[target, value]` pairs,
     /// but never part of an API answer (see [`crate::api::ComponentView`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "deserialize_bind")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "deserialize_bind"
+    )]
     pub bind: Vec<Bind>,
 }
 
@@ -172,9 +176,7 @@ impl<'de> Deserialize<'de> for Requires {
         let mut old = Vec::new();
         let mut predicates = Vec::new();
         for (i, value) in entries.into_iter().enumerate() {
-            let is_old = value
-                .as_mapping()
-                .is_some_and(|m| m.contains_key("name"));
+            let is_old = value.as_mapping().is_some_and(|m| m.contains_key("name"));
             if is_old {
                 let relation: Relation = serde_yaml::from_value(value)
                     .map_err(|e| serde::de::Error::custom(format!("requires[{i}]: {e}")))?;
@@ -287,7 +289,10 @@ fn deserialize_bind<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Bind>, D::Err
                     _ => Err("a bind key must be a \"model:path\" string".to_owned()),
                 }
             }
-            _ => Err("expected \"model:path\", [\"model:path\", value] or {\"model:path\": value}".to_owned()),
+            _ => Err(
+                "expected \"model:path\", [\"model:path\", value] or {\"model:path\": value}"
+                    .to_owned(),
+            ),
         };
         binds.push(bind.map_err(|e| D::Error::custom(format!("bind[{i}]: {e}")))?);
     }
@@ -326,7 +331,9 @@ incompatible:
 
     #[test]
     fn reads_string_and_list_binds() {
-        let c = parse("name: storage:block:lvm\nbind: ['settings:storage.volumes_lvm.value', ['cluster:net_provider', neutron]]");
+        let c = parse(
+            "name: storage:block:lvm\nbind: ['settings:storage.volumes_lvm.value', ['cluster:net_provider', neutron]]",
+        );
         assert_eq!(c.bind[0].value, serde_json::json!(true));
         assert_eq!(c.bind[1].model, BindModel::Cluster);
         assert_eq!(c.bind[1].value, serde_json::json!("neutron"));
@@ -336,7 +343,10 @@ incompatible:
     fn binds_round_trip_through_storage() {
         let c = parse("name: storage:block:lvm\nbind: ['settings:a.b', ['cluster:x', 1]]");
         let json = serde_json::to_value(&c).unwrap();
-        assert_eq!(json["bind"], serde_json::json!([["settings:a.b", true], ["cluster:x", 1]]));
+        assert_eq!(
+            json["bind"],
+            serde_json::json!([["settings:a.b", true], ["cluster:x", 1]])
+        );
         assert_eq!(json["weight"], 100);
         let again: Component = serde_json::from_value(json).unwrap();
         assert_eq!(again, c);
@@ -344,9 +354,13 @@ incompatible:
 
     #[test]
     fn reads_both_requires_formats() {
-        let c = parse("name: network:neutron:ml2:dvs\nrequires: [{name: 'network:neutron:core:ml2'}, {name: 'hypervisor:vmware'}]");
+        let c = parse(
+            "name: network:neutron:ml2:dvs\nrequires: [{name: 'network:neutron:core:ml2'}, {name: 'hypervisor:vmware'}]",
+        );
         assert!(matches!(c.requires, Requires::Any(ref v) if v.len() == 2));
-        let c = parse("name: network:neutron:ml2:tun\nrequires: [{one_of: {items: ['network:neutron:core:ml2'], message: m}}]");
+        let c = parse(
+            "name: network:neutron:ml2:tun\nrequires: [{one_of: {items: ['network:neutron:core:ml2'], message: m}}]",
+        );
         let Requires::Predicates(p) = &c.requires else {
             panic!("expected predicates, got {:?}", c.requires)
         };
@@ -368,8 +382,10 @@ incompatible:
 
     #[test]
     fn bad_names_in_relations_are_rejected() {
-        let err = serde_yaml::from_str::<Component>("name: network:a\nincompatible: [{name: 'hypervisor:lib*'}]")
-            .unwrap_err();
+        let err = serde_yaml::from_str::<Component>(
+            "name: network:a\nincompatible: [{name: 'hypervisor:lib*'}]",
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("hypervisor:lib*"), "{err}");
     }
 }

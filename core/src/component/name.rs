@@ -244,7 +244,11 @@ mod tests {
 
     fn check_match(pattern: &str, candidate: &str, expect: bool) {
         let p = Pattern::new(pattern).unwrap();
-        assert_eq!(p.matches(&name(candidate)), expect, "{pattern} ~ {candidate}");
+        assert_eq!(
+            p.matches(&name(candidate)),
+            expect,
+            "{pattern} ~ {candidate}"
+        );
     }
 
     #[test]
@@ -276,7 +280,12 @@ mod tests {
 
     #[test]
     fn invalid_patterns_are_rejected() {
-        assert!(Pattern::new("*:foo").unwrap_err().reason.contains("wildcard"));
+        assert!(
+            Pattern::new("*:foo")
+                .unwrap_err()
+                .reason
+                .contains("wildcard")
+        );
         assert!(Pattern::new("hypervisor:lib*").is_err());
         assert!(Pattern::new("hypervisor:*:kvm").is_ok());
     }

@@ -180,7 +180,10 @@ mod tests {
         );
         let c = r.conflict(0, 1).unwrap();
         assert_eq!(c.declared_by, 1);
-        assert_eq!(r.conflict_message(&c), "Not compatible with network:contrail");
+        assert_eq!(
+            r.conflict_message(&c),
+            "Not compatible with network:contrail"
+        );
         assert!(r.conflict(1, 0).is_some());
     }
 

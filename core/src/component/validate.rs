@@ -203,7 +203,10 @@ pub fn validate_selection(
             violations.push(Violation {
                 kind: ViolationKind::RequiredType,
                 components: Vec::new(),
-                message: format!("At least one {} component must be selected", kind.as_str().replace('_', " ")),
+                message: format!(
+                    "At least one {} component must be selected",
+                    kind.as_str().replace('_', " ")
+                ),
             });
         }
     }
@@ -213,8 +216,8 @@ pub fn validate_selection(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::component::registry::Source;
     use crate::component::Component;
+    use crate::component::registry::Source;
 
     fn registry(yaml: &str) -> Registry {
         let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
@@ -248,12 +251,22 @@ mod tests {
         use ViolationKind::*;
         check(
             &r,
-            &["hypervisor:libvirt:kvm", "network:neutron:ml2:dvs", "network:neutron:core:ml2", "storage:block:lvm"],
+            &[
+                "hypervisor:libvirt:kvm",
+                "network:neutron:ml2:dvs",
+                "network:neutron:core:ml2",
+                "storage:block:lvm",
+            ],
             &[(Requires, &["network:neutron:ml2:dvs", "hypervisor:vmware"])],
         );
         check(
             &r,
-            &["hypervisor:vmware", "network:neutron:ml2:dvs", "network:neutron:core:ml2", "storage:block:lvm"],
+            &[
+                "hypervisor:vmware",
+                "network:neutron:ml2:dvs",
+                "network:neutron:core:ml2",
+                "storage:block:lvm",
+            ],
             &[],
         );
     }
@@ -264,11 +277,19 @@ mod tests {
         use ViolationKind::*;
         check(
             &r,
-            &["storage:block:ceph", "storage:block:lvm", "nope", "network:neutron:ml2:dvs"],
+            &[
+                "storage:block:ceph",
+                "storage:block:lvm",
+                "nope",
+                "network:neutron:ml2:dvs",
+            ],
             &[
                 (Unknown, &["nope"]),
                 (Incompatible, &["storage:block:lvm", "storage:block:ceph"]),
-                (Requires, &["network:neutron:ml2:dvs", "network:neutron:core:ml2"]),
+                (
+                    Requires,
+                    &["network:neutron:ml2:dvs", "network:neutron:core:ml2"],
+                ),
                 (Requires, &["network:neutron:ml2:dvs", "hypervisor:vmware"]),
                 (RequiredType, &[]),
             ],
@@ -311,6 +332,9 @@ mod tests {
         let r = registry(DVS);
         let names = vec!["network:neutron:ml2:dvs".to_owned()];
         let v = validate_selection(&r, &[], &names);
-        assert_eq!(v[1].message, "network:neutron:ml2:dvs: Requires one of: vCenter");
+        assert_eq!(
+            v[1].message,
+            "network:neutron:ml2:dvs: Requires one of: vCenter"
+        );
     }
 }

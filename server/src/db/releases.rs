@@ -33,8 +33,8 @@ impl Db {
         .await?
         .try_get(0)?;
         for release in &plugin.releases {
-            let data = serde_json::to_string(release)
-                .map_err(|e| DbError::Corrupt(e.to_string()))?;
+            let data =
+                serde_json::to_string(release).map_err(|e| DbError::Corrupt(e.to_string()))?;
             sqlx::query(
                 "INSERT INTO releases (plugin_id, name, version, operating_system, description, state, data) \
                  VALUES ($1, $2, $3, $4, $5, 'available', $6)",

@@ -48,7 +48,10 @@ impl ApiError {
                 tracing::error!("internal error: {e:#}");
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    detail("internal", "internal server error; see the server log".to_owned()),
+                    detail(
+                        "internal",
+                        "internal server error; see the server log".to_owned(),
+                    ),
                 )
             }
         }

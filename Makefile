@@ -1,0 +1,66 @@
+# The two commands of the README:
+#   make run    install what is missing, build the app, serve it on http://127.0.0.1:8080
+#   make test   install what is missing, then every check and test there is
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export TRUNK_SKIP_VERSION_CHECK := true
+# wasm-bindgen-test drives Debian's Chromium through chromedriver.
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
+
+.PHONY: help run test tools tools-test app server lint unit browser e2e screenshot clean
+
+help:
+	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
+	@echo "make test   run every check and test (what CI runs)"
+
+tools:
+	@scripts/install-tools.sh build
+
+tools-test:
+	@scripts/install-tools.sh test
+
+## The browser app, built by Trunk into dist/.
+app: tools
+	trunk build --release --offline=true --locked=true
+
+server:
+	cargo build --locked -p mosaic-server
+
+run: app server
+	cargo run --locked -q -p mosaic-server --bin mosaic -- serve
+
+## Formatting, lints (native and wasm32), and core building for wasm32.
+lint: tools
+	cargo fmt --all --check
+	cargo clippy --locked --workspace --all-targets -- -D warnings
+	cargo clippy --locked -p mosaic-app --target wasm32-unknown-unknown --all-targets -- -D warnings
+	cargo check --locked -p mosaic-core --target wasm32-unknown-unknown
+	@# Core stays pure: none of the IO or browser crates may enter its dependency tree.
+	@if cargo tree --locked -p mosaic-core -e normal --prefix none | grep -E '^(tokio|sqlx|web-sys|gloo)'; then \
+		echo "mosaic-core must not depend on tokio, sqlx, web-sys or gloo" >&2; exit 1; fi
+
+## Core and server tests (server tests drive the API with app().oneshot).
+unit:
+	cargo test --locked -p mosaic-core -p mosaic-server
+
+## Component tests in headless Chromium.
+browser: tools-test
+	cargo test --locked -p mosaic-app --target wasm32-unknown-unknown
+
+## The real `mosaic serve` and the built app, driven over WebDriver.
+e2e: tools-test app server
+	cargo test --locked -p mosaic-e2e
+
+test: tools-test lint unit browser e2e
+	@echo "make test: all checks and tests passed"
+
+## The README's screenshot, taken by the end-to-end test.
+screenshot: e2e
+	cp target/e2e/wizard-networking.png docs/screenshot.png
+
+clean:
+	rm -rf dist target/stylers target/e2e

@@ -1,0 +1,4 @@
+//! Reusable pieces of the UI.
+
+pub mod notice;
+pub mod option_row;

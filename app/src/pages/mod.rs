@@ -1,0 +1,4 @@
+//! One file per page.
+
+pub mod onboarding;
+pub mod wizard;

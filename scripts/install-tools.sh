@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs what building and testing Mosaic needs, skipping whatever is
+# already there at the right version. One line per step. Everything comes
+# from package registries (crates.io, npm, Debian), nothing from elsewhere.
+#
+#   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt
+#   scripts/install-tools.sh test    the above, plus Chromium and chromedriver
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14          # 0.22 needs a newer rustc than this machine's
+BINARYEN_VERSION=132           # npm binaryen, pinned in package.json
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+say() { printf 'tools: %s\n' "$*"; }
+
+# The wasm-bindgen CLI must match the wasm-bindgen crate exactly.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+install_build_tools() {
+  if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "wasm32-unknown-unknown target present"
+  else
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+
+  if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
+    say "trunk $TRUNK_VERSION present"
+  else
+    say "installing trunk $TRUNK_VERSION from crates.io (several minutes)"
+    cargo install --locked --quiet trunk --version "$TRUNK_VERSION"
+  fi
+
+  local wbg
+  wbg=$(wasm_bindgen_version)
+  if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $wbg" ] &&
+     command -v wasm-bindgen-test-runner >/dev/null; then
+    say "wasm-bindgen-cli $wbg present"
+  else
+    # Not --locked: its lockfile pins a crate version the registry no longer serves.
+    say "installing wasm-bindgen-cli $wbg from crates.io (a few minutes)"
+    cargo install --force --quiet wasm-bindgen-cli --version "$wbg"
+  fi
+
+  if wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+    say "wasm-opt $BINARYEN_VERSION present"
+  else
+    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION)"
+    npm ci --no-audit --no-fund --silent
+  fi
+
+  # Trunk builds offline, so every crate must be in the local registry first.
+  say "fetching crates"
+  cargo fetch --locked --quiet
+}
+
+install_test_tools() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    say "chromium and chromedriver present"
+  else
+    say "installing chromium and chromium-driver from Debian"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+  fi
+}
+
+case "${1:-build}" in
+  build) install_build_tools ;;
+  test) install_build_tools; install_test_tools ;;
+  *) echo "usage: $0 [build|test]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,160 @@
+//! Harness for the end-to-end tests: starts the real `mosaic serve` on a
+//! free loopback port with a fresh SQLite file, starts chromedriver, and
+//! hands out a WebDriver session on headless Chromium. Everything started
+//! here is stopped when its guard is dropped.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+/// The repository root (this crate lives in `tests/`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("no free loopback port")
+}
+
+fn wait_for_port(port: u16, what: &str, child: &mut Child) {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            return;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("{what} exited with {status} before listening on port {port}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{what} did not listen on port {port} within 20 s");
+}
+
+/// A child process killed on drop.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A running `mosaic serve` with its own data directory.
+pub struct Server {
+    pub url: String,
+    _process: Guard,
+    _data: tempfile::TempDir,
+}
+
+impl Server {
+    /// Starts the binary named by `MOSAIC_BIN` (default `target/debug/mosaic`)
+    /// serving the app built in `MOSAIC_DIST` (default `dist/`).
+    pub fn start() -> Server {
+        let root = repo_root();
+        let bin = std::env::var_os("MOSAIC_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target/debug/mosaic"));
+        let dist = std::env::var_os("MOSAIC_DIST")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("dist"));
+        assert!(
+            bin.is_file(),
+            "{} is missing: run `cargo build -p mosaic-server` (make test does)",
+            bin.display()
+        );
+        assert!(
+            dist.join("index.html").is_file(),
+            "{} has no index.html: build the app with `make app` (make test does)",
+            dist.display()
+        );
+        let data = tempfile::tempdir().expect("temporary data directory");
+        let port = free_port();
+        let mut child = Command::new(&bin)
+            .arg("serve")
+            .arg(format!("--bind=127.0.0.1:{port}"))
+            .arg("--data-dir")
+            .arg(data.path())
+            .arg("--dist")
+            .arg(&dist)
+            .env_remove("DATABASE_URL")
+            .env("MOSAIC_LOG", "warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+        wait_for_port(port, "mosaic serve", &mut child);
+        Server {
+            url: format!("http://127.0.0.1:{port}"),
+            _process: Guard(child),
+            _data: data,
+        }
+    }
+}
+
+/// A chromedriver process and a headless Chromium session on it.
+pub struct Browser {
+    pub client: Client,
+    _driver: Guard,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    pub async fn start() -> Browser {
+        let chromedriver =
+            std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+        let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        let port = free_port();
+        let mut child = Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start {chromedriver}: {e} (make tools installs it)")
+            });
+        wait_for_port(port, "chromedriver", &mut child);
+        let profile = tempfile::tempdir().expect("temporary browser profile");
+        let capabilities = json!({
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--disable-quic", "--window-size=1200,900",
+                    format!("--user-data-dir={}", profile.path().display()),
+                ]
+            }
+        });
+        let serde_json::Value::Object(capabilities) = capabilities else {
+            unreachable!("a JSON object literal")
+        };
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("cannot open a WebDriver session on chromedriver");
+        Browser {
+            client,
+            _driver: Guard(child),
+            _profile: profile,
+        }
+    }
+
+    /// Ends the session; the driver process stops when `self` is dropped.
+    pub async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+}
