@@ -20,7 +20,7 @@ help:
 tools:
 	@scripts/install-tools.sh build
 
-tools-test:
+tools-test: tools
 	@scripts/install-tools.sh test
 
 ## The browser app, built by Trunk into dist/.

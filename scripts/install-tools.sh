@@ -4,7 +4,8 @@
 # from package registries (crates.io, npm, Debian), nothing from elsewhere.
 #
 #   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt
-#   scripts/install-tools.sh test    the above, plus Chromium and chromedriver
+#   scripts/install-tools.sh test    Chromium and chromedriver (for the browser tests)
+#   scripts/install-tools.sh all     both
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,6 +72,7 @@ install_test_tools() {
 
 case "${1:-build}" in
   build) install_build_tools ;;
-  test) install_build_tools; install_test_tools ;;
-  *) echo "usage: $0 [build|test]" >&2; exit 2 ;;
+  test) install_test_tools ;;
+  all) install_build_tools; install_test_tools ;;
+  *) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
 esac

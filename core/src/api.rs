@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::component::{Component, ComponentName, Relation, Requires, Violation};
+use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,6 +15,8 @@ pub struct ReleaseSummary {
     /// `available` for an installed release.
     pub state: String,
     pub description: String,
+    /// The component types a valid selection needs one of each (SEMANTICS §2.3).
+    pub required_component_types: Vec<ComponentType>,
 }
 
 /// `POST /api/v1/clusters`.

@@ -60,6 +60,10 @@ async fn lists_the_bundled_release() {
         assert!(release.get(key).is_some(), "missing {key} in {release}");
     }
     assert_eq!(release["state"], "available");
+    assert_eq!(
+        release["required_component_types"],
+        json!(["hypervisor", "network", "storage"])
+    );
 }
 
 #[tokio::test]

@@ -141,11 +141,26 @@ impl Browser {
         let serde_json::Value::Object(capabilities) = capabilities else {
             unreachable!("a JSON object literal")
         };
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("cannot open a WebDriver session on chromedriver");
+        // chromedriver accepts connections a moment before it serves
+        // sessions; retry until it does, within the same deadline.
+        let webdriver = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let client = loop {
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&webdriver)
+                .await
+            {
+                Ok(client) => break client,
+                Err(e) if Instant::now() < deadline => {
+                    if let Ok(Some(status)) = child.try_wait() {
+                        panic!("chromedriver exited with {status}: {e}");
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("cannot open a WebDriver session on chromedriver: {e}"),
+            }
+        };
         Browser {
             client,
             _driver: Guard(child),

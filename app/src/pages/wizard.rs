@@ -33,9 +33,7 @@ impl Catalog {
         Ok(Catalog {
             registry,
             layout,
-            // The server validates against the release's own list; the
-            // wizard guides towards the default one.
-            required_types: mosaic_core::component::DEFAULT_REQUIRED_TYPES.to_vec(),
+            required_types: release.required_component_types.clone(),
         })
     }
 
@@ -185,7 +183,7 @@ fn WizardBody(
     };
     // What keeps "Next" disabled on the current step, if anything.
     let step_problem = {
-        let count_selected = count_selected.clone();
+        let catalog = catalog.clone();
         move || -> Option<String> {
             let pane = match step.get() {
                 0 if name.with(|n| n.trim().is_empty()) => {
@@ -196,7 +194,8 @@ fn WizardBody(
                 3 => Pane::Storage,
                 _ => return None,
             };
-            (count_selected(pane.component_type()) == 0).then(|| {
+            let required = catalog.required_types.contains(&pane.component_type());
+            (required && count_selected(pane.component_type()) == 0).then(|| {
                 format!(
                     "Select at least one {} option.",
                     pane.title().to_lowercase()
