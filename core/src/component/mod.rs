@@ -2,11 +2,14 @@
 //! back-ends, storage back-ends, additional services), their names and
 //! patterns, the registry of one release, and validation of a selection.
 
+mod engine;
 mod model;
 mod name;
 mod registry;
+mod sat;
 mod validate;
 
+pub use engine::{Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State};
 pub use model::{
     Bind, BindModel, Component, DEFAULT_WEIGHT, Predicate, PredicateBody, Quantifier, Relation,
     Requires,

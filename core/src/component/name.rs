@@ -199,19 +199,23 @@ impl Pattern {
         if self.kind != name.kind {
             return false;
         }
-        let pattern: Vec<&str> = self.text.split(':').skip(1).collect();
-        let segments: Vec<&str> = name.segments().collect();
-        let last = pattern.len() - 1;
-        for (i, p) in pattern.iter().enumerate() {
-            if i == last && *p == "*" {
-                return segments.len() > i;
-            }
-            match segments.get(i) {
-                Some(s) if *p == "*" || p == s => {}
+        let mut pattern = self.text.split(':').skip(1).peekable();
+        let mut segments = name.segments();
+        while let Some(p) = pattern.next() {
+            let is_last = pattern.peek().is_none();
+            match segments.next() {
+                // A trailing `*` takes this segment and any that follow.
+                Some(_) if is_last && p == "*" => return true,
+                Some(s) if p == "*" || p == s => {}
                 _ => return false,
             }
         }
-        segments.len() == pattern.len()
+        segments.next().is_none()
+    }
+
+    /// Whether the pattern has a wildcard segment.
+    pub fn has_wildcard(&self) -> bool {
+        self.text.split(':').any(|s| s == "*")
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::model::{Component, Relation};
-use super::name::ComponentName;
+use super::name::{ComponentName, Pattern};
 
 /// Where a component was declared: the release or a plugin, by display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,25 +97,53 @@ impl Registry {
         order
     }
 
-    /// Indices of the components a pattern list matches, never `owner` itself.
+    /// Indices of the components a pattern matches, in registry order.
+    pub fn resolve(&self, pattern: &Pattern) -> Vec<usize> {
+        if !pattern.has_wildcard() {
+            // A pattern without wildcards is a name: look it up.
+            return ComponentName::new(pattern.as_str())
+                .ok()
+                .and_then(|name| self.index.get(&name).copied())
+                .into_iter()
+                .collect();
+        }
+        (0..self.components.len())
+            .filter(|&j| pattern.matches(&self.components[j].name))
+            .collect()
+    }
+
+    /// Indices of the components a pattern list matches, never `owner`
+    /// itself, sorted and without repeats.
     pub fn matching<'a>(
         &'a self,
         owner: usize,
-        relations: impl IntoIterator<Item = &'a Relation> + 'a,
-    ) -> impl Iterator<Item = usize> + 'a {
-        let mut hits: Vec<usize> = relations
+        patterns: impl IntoIterator<Item = &'a Pattern>,
+    ) -> Vec<usize> {
+        let mut hits: Vec<usize> = patterns
             .into_iter()
-            .flat_map(move |r| {
-                self.components
-                    .iter()
-                    .enumerate()
-                    .filter(move |(j, c)| *j != owner && r.name.matches(&c.name))
-                    .map(|(j, _)| j)
-            })
+            .flat_map(|p| self.resolve(p))
+            .filter(|&j| j != owner)
             .collect();
         hits.sort_unstable();
         hits.dedup();
-        hits.into_iter()
+        hits
+    }
+
+    /// For every component, the components it conflicts with, declared on
+    /// either side (duplex closure), sorted.
+    pub fn conflict_graph(&self) -> Vec<Vec<usize>> {
+        let mut graph = vec![Vec::new(); self.components.len()];
+        for (a, component) in self.components.iter().enumerate() {
+            for b in self.matching(a, component.incompatible.iter().map(|r| &r.name)) {
+                graph[a].push(b);
+                graph[b].push(a);
+            }
+        }
+        for edges in &mut graph {
+            edges.sort_unstable();
+            edges.dedup();
+        }
+        graph
     }
 
     /// Whether `a` and `b` conflict, read from both sides; when both declare
@@ -191,7 +219,10 @@ mod tests {
     fn a_component_never_matches_itself() {
         let r = registry("[{name: 'hypervisor:a', incompatible: [{name: 'hypervisor:*'}]}]");
         assert!(r.conflict(0, 0).is_none());
-        assert_eq!(r.matching(0, &r.get(0).incompatible).count(), 0);
+        assert_eq!(
+            r.matching(0, r.get(0).incompatible.iter().map(|x| &x.name)),
+            Vec::<usize>::new()
+        );
     }
 
     #[test]

@@ -103,7 +103,9 @@ pub fn requirements(registry: &Registry, i: usize) -> Vec<Requirement> {
                     }
                 };
                 let group = &mut groups[at].1;
-                group.candidates.extend(registry.matching(i, [relation]));
+                group
+                    .candidates
+                    .extend(registry.matching(i, [&relation.name]));
                 if group.message.is_none() {
                     group.message = relation.message.clone();
                 }
@@ -121,13 +123,7 @@ pub fn requirements(registry: &Registry, i: usize) -> Vec<Requirement> {
             .iter()
             .map(|p| Requirement {
                 quantifier: p.quantifier,
-                candidates: registry
-                    .components()
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, c)| *j != i && p.body.items.iter().any(|pat| pat.matches(&c.name)))
-                    .map(|(j, _)| j)
-                    .collect(),
+                candidates: registry.matching(i, &p.body.items),
                 message: p.body.message.clone(),
                 message_invalid: p.body.message_invalid.clone(),
             })

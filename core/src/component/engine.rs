@@ -1,0 +1,704 @@
+//! The exact component engine (SEMANTICS §2.3–2.4): for a current
+//! selection, the state of every component — `selected`, `available`,
+//! `blocked` or `dead` — with reasons built from the operator's own choices,
+//! a minimal repair for each blocked component, and compatibility advice.
+//!
+//! Exactness comes by construction: the rules of a valid full selection that
+//! the wizard can produce are encoded as CNF and every question is a SAT
+//! query under assumptions. An option is `available` only if a model (a
+//! valid full selection) containing it and the current selection exists;
+//! that model is its witness.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::Quantifier;
+use super::name::ComponentType;
+use super::registry::Registry;
+use super::sat::{Cnf, Lit, Outcome, Solver};
+use super::validate::{Requirement, Violation, requirements, validate_selection};
+use crate::wizard::Layout;
+
+/// What an option shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Selected,
+    /// Some valid full selection contains the current one plus this.
+    Available,
+    /// Not with the current selection; `repair` says what to deselect.
+    Blocked,
+    /// No valid full selection contains it at all.
+    Dead,
+}
+
+/// Why a component is blocked or dead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reason {
+    /// `incompatible`, `requires`, `combination` or `dead`.
+    pub kind: String,
+    /// The component first, then the (selected) components involved.
+    pub components: Vec<String>,
+    pub message: String,
+}
+
+/// A smallest set of selected components whose removal makes a blocked
+/// component available.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Repair {
+    pub deselect: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compatibility {
+    /// Declared compatible with every other selected component of its own
+    /// and earlier panes.
+    Compatible,
+    /// Not declared compatible with some of them (see `untested_with`).
+    Untested,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComponentReport {
+    pub name: String,
+    pub source: String,
+    pub state: State,
+    pub reasons: Vec<Reason>,
+    pub repair: Option<Repair>,
+    pub compatibility: Option<Compatibility>,
+    pub untested_with: Vec<String>,
+}
+
+/// The engine's answer for one selection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// The selection itself is a valid full selection (no violation).
+    pub valid: bool,
+    /// Some valid full selection the wizard can produce contains it.
+    pub completable: bool,
+    pub violations: Vec<Violation>,
+    /// In registry order.
+    pub components: Vec<ComponentReport>,
+}
+
+/// Where a requirement's `q` variable sits and what it wants.
+#[derive(Debug, Clone)]
+struct Encoded {
+    requirement: Requirement,
+    var: usize,
+}
+
+/// A registry compiled for evaluation; build once per registry, evaluate
+/// for every click.
+#[derive(Debug)]
+pub struct Engine<'r> {
+    registry: &'r Registry,
+    layout: Layout,
+    required_types: Vec<ComponentType>,
+    cnf: Cnf,
+    /// Per component, its encoded requirements.
+    requires: Vec<Vec<Encoded>>,
+    /// Per component, the components it conflicts with (both directions).
+    conflicts: Vec<Vec<usize>>,
+    /// Per component, the components of its radio group other than itself.
+    peers: Vec<Vec<usize>>,
+    dead: Vec<bool>,
+}
+
+/// Adds "at most one of `lits` is true", only when `guard` holds (if any).
+fn at_most_one(cnf: &mut Cnf, lits: &[Lit], guard: Option<Lit>) {
+    let negate = |l: Lit| Lit {
+        var: l.var,
+        positive: !l.positive,
+    };
+    let with_guard = |mut clause: Vec<Lit>| {
+        if let Some(g) = guard {
+            clause.push(negate(g));
+        }
+        clause
+    };
+    if lits.len() <= 6 {
+        for (n, &a) in lits.iter().enumerate() {
+            for &b in &lits[n + 1..] {
+                cnf.add(with_guard(vec![negate(a), negate(b)]));
+            }
+        }
+        return;
+    }
+    // Sequential counter (Sinz): s_k means "one of the first k+1 is true".
+    let s: Vec<usize> = (0..lits.len() - 1).map(|_| cnf.new_var()).collect();
+    cnf.add(with_guard(vec![negate(lits[0]), Lit::pos(s[0])]));
+    for k in 1..lits.len() - 1 {
+        cnf.add(with_guard(vec![negate(lits[k]), Lit::pos(s[k])]));
+        cnf.add(with_guard(vec![Lit::neg(s[k - 1]), Lit::pos(s[k])]));
+        cnf.add(with_guard(vec![negate(lits[k]), Lit::neg(s[k - 1])]));
+    }
+    let last = lits.len() - 1;
+    cnf.add(with_guard(vec![negate(lits[last]), Lit::neg(s[last - 1])]));
+}
+
+impl<'r> Engine<'r> {
+    pub fn new(registry: &'r Registry, required_types: &[ComponentType]) -> Engine<'r> {
+        let n = registry.len();
+        let layout = Layout::new(registry);
+        let mut cnf = Cnf {
+            vars: n,
+            clauses: Vec::new(),
+        };
+
+        let conflicts = registry.conflict_graph();
+        for (a, others) in conflicts.iter().enumerate() {
+            for &b in others.iter().filter(|&&b| b > a) {
+                cnf.add(vec![Lit::neg(a), Lit::neg(b)]);
+            }
+        }
+
+        let mut requires = Vec::with_capacity(n);
+        for i in 0..n {
+            let mut encoded = Vec::new();
+            for requirement in requirements(registry, i) {
+                let q = cnf.new_var();
+                cnf.add(vec![Lit::neg(i), Lit::pos(q)]);
+                let c = &requirement.candidates;
+                match requirement.quantifier {
+                    Quantifier::AnyOf | Quantifier::OneOf => {
+                        let mut clause = vec![Lit::neg(q)];
+                        clause.extend(c.iter().map(|&j| Lit::pos(j)));
+                        cnf.add(clause);
+                        if requirement.quantifier == Quantifier::OneOf {
+                            let lits: Vec<Lit> = c.iter().map(|&j| Lit::pos(j)).collect();
+                            at_most_one(&mut cnf, &lits, Some(Lit::pos(q)));
+                        }
+                    }
+                    Quantifier::NoneOf => {
+                        for &j in c {
+                            cnf.add(vec![Lit::neg(q), Lit::neg(j)]);
+                        }
+                    }
+                    Quantifier::AllOf => {
+                        for &j in c {
+                            cnf.add(vec![Lit::neg(q), Lit::pos(j)]);
+                        }
+                    }
+                }
+                encoded.push(Encoded {
+                    requirement,
+                    var: q,
+                });
+            }
+            requires.push(encoded);
+        }
+
+        for kind in required_types {
+            let clause: Vec<Lit> = (0..n)
+                .filter(|&i| registry.get(i).kind() == *kind)
+                .map(Lit::pos)
+                .collect();
+            cnf.add(clause);
+        }
+
+        // What the wizard can produce: one network core, one member per
+        // radio storage section (already implied by its conflicts), and ML2
+        // drivers only under the ML2 core.
+        let cores: Vec<Lit> = layout.network.cores.iter().map(|&i| Lit::pos(i)).collect();
+        at_most_one(&mut cnf, &cores, None);
+        for section in layout.storage.iter().filter(|s| s.radio) {
+            let members: Vec<Lit> = section.members.iter().map(|&i| Lit::pos(i)).collect();
+            at_most_one(&mut cnf, &members, None);
+        }
+        if let Some(ml2) = layout.network.ml2_core {
+            for &d in &layout.network.drivers {
+                cnf.add(vec![Lit::neg(d), Lit::pos(ml2)]);
+            }
+        }
+
+        let peers = (0..n).map(|i| layout.radio_peers(i)).collect();
+        let mut engine = Engine {
+            registry,
+            layout,
+            required_types: required_types.to_vec(),
+            cnf,
+            requires,
+            conflicts,
+            peers,
+            dead: vec![false; n],
+        };
+        engine.dead = engine.find_dead();
+        engine
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Whether component `i` is in no valid full selection.
+    pub fn is_dead(&self, i: usize) -> bool {
+        self.dead[i]
+    }
+
+    fn find_dead(&self) -> Vec<bool> {
+        let n = self.registry.len();
+        let mut solver = Solver::new(&self.cnf);
+        let mut known_alive = vec![false; n];
+        let mut dead = vec![false; n];
+        for i in 0..n {
+            if known_alive[i] {
+                continue;
+            }
+            match solver.solve(&[Lit::pos(i)]) {
+                Outcome::Sat(model) => {
+                    for (j, alive) in known_alive.iter_mut().enumerate() {
+                        *alive |= model[j];
+                    }
+                }
+                Outcome::Unsat(_) => dead[i] = true,
+            }
+        }
+        dead
+    }
+
+    /// Evaluates a selection given by names (unknown names are reported as
+    /// violations and otherwise ignored).
+    pub fn evaluate(&self, names: &[String]) -> Evaluation {
+        let n = self.registry.len();
+        let mut selection = vec![false; n];
+        let mut unknown = false;
+        for name in names {
+            match self.registry.position(name) {
+                Some(i) => selection[i] = true,
+                None => unknown = true,
+            }
+        }
+        let violations = validate_selection(self.registry, &self.required_types, names);
+        let mut solver = Solver::new(&self.cnf);
+        let completable = !unknown && solver.satisfiable(&assume(&selection));
+
+        // Models found so far: each proves every component it contains
+        // available for selections it extends.
+        let mut models: Vec<Vec<bool>> = Vec::new();
+        let components = (0..n)
+            .map(|i| {
+                let c = self.registry.get(i);
+                let mut report = ComponentReport {
+                    name: c.name.to_string(),
+                    source: self.registry.source(i).0.clone(),
+                    state: State::Selected,
+                    reasons: Vec::new(),
+                    repair: None,
+                    compatibility: None,
+                    untested_with: Vec::new(),
+                };
+                if selection[i] {
+                    self.advise(i, &selection, &mut report);
+                    return report;
+                }
+                if self.dead[i] {
+                    report.state = State::Dead;
+                    report.reasons = self.explain(&mut solver, i, &[]);
+                    return report;
+                }
+                let after = self.layout.pick(&selection, i);
+                let witnessed = models.iter().any(|m| (0..n).all(|j| !after[j] || m[j]));
+                let available = witnessed || {
+                    match solver.solve(&assume(&after)) {
+                        Outcome::Sat(model) => {
+                            models.push(model);
+                            true
+                        }
+                        Outcome::Unsat(_) => false,
+                    }
+                };
+                if available {
+                    report.state = State::Available;
+                    self.advise(i, &selection, &mut report);
+                } else {
+                    let base: Vec<usize> = (0..n).filter(|&j| after[j] && j != i).collect();
+                    report.state = State::Blocked;
+                    report.reasons = self.explain(&mut solver, i, &base);
+                    report.repair = Some(self.repair(&mut solver, i, &base));
+                }
+                report
+            })
+            .collect();
+        Evaluation {
+            valid: violations.is_empty(),
+            completable,
+            violations,
+            components,
+        }
+    }
+
+    /// Compatibility advice for a selected or available component.
+    fn advise(&self, i: usize, selection: &[bool], report: &mut ComponentReport) {
+        let kind = self.registry.get(i).kind();
+        if kind == ComponentType::Hypervisor {
+            return;
+        }
+        report.untested_with = (0..selection.len())
+            .filter(|&j| {
+                selection[j]
+                    && j != i
+                    && self.registry.get(j).kind() <= kind
+                    && !self.peers[i].contains(&j)
+                    && !self.registry.compatible(i, j)
+            })
+            .map(|j| self.registry.get(j).name.to_string())
+            .collect();
+        report.compatibility = Some(if report.untested_with.is_empty() {
+            Compatibility::Compatible
+        } else {
+            Compatibility::Untested
+        });
+    }
+
+    /// Why `i` cannot join the components in `base` (empty: why it is dead).
+    fn explain(&self, solver: &mut Solver, i: usize, base: &[usize]) -> Vec<Reason> {
+        let registry = self.registry;
+        let name = |j: usize| registry.get(j).name.to_string();
+        let mut reasons = Vec::new();
+        for &j in base {
+            if let Some(conflict) = registry.conflict(i, j) {
+                reasons.push(Reason {
+                    kind: "incompatible".to_owned(),
+                    components: vec![name(i), name(j)],
+                    message: registry.conflict_message(&conflict),
+                });
+            }
+        }
+        // Each requirement on its own: can it be met next to the rest of
+        // `base`, with `i`'s conflicts and radio peers kept out?
+        let rest: Vec<usize> = base
+            .iter()
+            .copied()
+            .filter(|&j| registry.conflict(i, j).is_none())
+            .collect();
+        let mut excluded: Vec<Lit> = self.conflicts[i].iter().map(|&k| Lit::neg(k)).collect();
+        excluded.extend(self.peers[i].iter().map(|&k| Lit::neg(k)));
+        for encoded in &self.requires[i] {
+            let mut assumptions: Vec<Lit> = rest.iter().map(|&j| Lit::pos(j)).collect();
+            assumptions.extend(excluded.iter().copied());
+            assumptions.push(Lit::pos(encoded.var));
+            if let Outcome::Unsat(core) = solver.solve(&assumptions) {
+                let mut involved: Vec<usize> =
+                    rest.iter().copied().filter(|j| core.contains(j)).collect();
+                involved.sort_by_key(|&j| registry.get(j).name.clone());
+                let requirement = &encoded.requirement;
+                reasons.push(Reason {
+                    kind: "requires".to_owned(),
+                    components: std::iter::once(i).chain(involved).map(name).collect(),
+                    message: requirement
+                        .message_invalid
+                        .clone()
+                        .unwrap_or_else(|| requirement.describe(registry)),
+                });
+            }
+        }
+        if reasons.is_empty() {
+            let mut assumptions: Vec<Lit> = base.iter().map(|&j| Lit::pos(j)).collect();
+            assumptions.push(Lit::pos(i));
+            let involved: Vec<usize> = match solver.solve(&assumptions) {
+                Outcome::Unsat(core) => {
+                    let mut v: Vec<usize> =
+                        base.iter().copied().filter(|j| core.contains(j)).collect();
+                    v.sort_by_key(|&j| registry.get(j).name.clone());
+                    v
+                }
+                Outcome::Sat(_) => Vec::new(),
+            };
+            let (kind, message) = if base.is_empty() {
+                (
+                    "dead",
+                    "No valid environment can include it with the installed components".to_owned(),
+                )
+            } else {
+                let labels: Vec<&str> = involved
+                    .iter()
+                    .map(|&j| registry.get(j).display_label())
+                    .collect();
+                (
+                    "combination",
+                    format!("Cannot be combined with the selected {}", labels.join(", ")),
+                )
+            };
+            reasons.push(Reason {
+                kind: kind.to_owned(),
+                components: std::iter::once(i).chain(involved).map(name).collect(),
+                message,
+            });
+        }
+        reasons
+    }
+
+    /// A smallest set of `base` to deselect so that `i` becomes available;
+    /// among equally small sets, the one whose sorted names come first.
+    /// Implicit hitting sets: every unsatisfiable core must be hit.
+    fn repair(&self, solver: &mut Solver, i: usize, base: &[usize]) -> Repair {
+        let registry = self.registry;
+        let mut order: Vec<usize> = base.to_vec();
+        order.sort_by_key(|&j| registry.get(j).name.clone());
+        let mut cores: Vec<Vec<usize>> = Vec::new();
+        loop {
+            let hitting = smallest_hitting_set(&order, &cores);
+            let mut assumptions: Vec<Lit> = order
+                .iter()
+                .copied()
+                .filter(|j| !hitting.contains(j))
+                .map(Lit::pos)
+                .collect();
+            assumptions.push(Lit::pos(i));
+            match solver.solve(&assumptions) {
+                Outcome::Sat(_) => {
+                    return Repair {
+                        deselect: hitting
+                            .iter()
+                            .map(|&j| registry.get(j).name.to_string())
+                            .collect(),
+                    };
+                }
+                Outcome::Unsat(core) => {
+                    let core: Vec<usize> = order
+                        .iter()
+                        .copied()
+                        .filter(|j| core.contains(j) && !hitting.contains(j))
+                        .collect();
+                    if core.is_empty() {
+                        // Only possible for a dead component, which has no repair.
+                        return Repair {
+                            deselect: order
+                                .iter()
+                                .map(|&j| registry.get(j).name.to_string())
+                                .collect(),
+                        };
+                    }
+                    cores.push(core);
+                }
+            }
+        }
+    }
+}
+
+fn assume(selection: &[bool]) -> Vec<Lit> {
+    (0..selection.len())
+        .filter(|&j| selection[j])
+        .map(Lit::pos)
+        .collect()
+}
+
+/// The first (in `order`'s lexicographic order) among the smallest subsets
+/// of `order` that intersect every core.
+fn smallest_hitting_set(order: &[usize], cores: &[Vec<usize>]) -> Vec<usize> {
+    // Only elements of some core can help; keep `order`'s order.
+    let useful: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|j| cores.iter().any(|c| c.contains(j)))
+        .collect();
+    for size in 0..=useful.len() {
+        let mut picked = Vec::with_capacity(size);
+        if let Some(found) = first_combination(&useful, size, 0, &mut picked, cores) {
+            return found;
+        }
+    }
+    useful
+}
+
+fn first_combination(
+    items: &[usize],
+    size: usize,
+    start: usize,
+    picked: &mut Vec<usize>,
+    cores: &[Vec<usize>],
+) -> Option<Vec<usize>> {
+    if picked.len() == size {
+        let hits_all = cores.iter().all(|c| c.iter().any(|j| picked.contains(j)));
+        return hits_all.then(|| picked.clone());
+    }
+    let needed = size - picked.len();
+    for k in start..=items.len().saturating_sub(needed) {
+        picked.push(items[k]);
+        let found = first_combination(items, size, k + 1, picked, cores);
+        picked.pop();
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::component::{Component, DEFAULT_REQUIRED_TYPES, Source};
+
+    fn registry(yaml: &str) -> Registry {
+        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
+        Registry::new([(Source("release".into()), components)]).unwrap()
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn report<'a>(e: &'a Evaluation, name: &str) -> &'a ComponentReport {
+        e.components.iter().find(|c| c.name == name).unwrap()
+    }
+
+    const STORAGE: &str = r#"
+- {name: 'hypervisor:kvm', label: KVM}
+- {name: 'network:core:ml2', label: ML2}
+- {name: 'storage:block:lvm', label: LVM, incompatible: [{name: 'storage:block:ceph', message: 'LVM or Ceph'}]}
+- {name: 'storage:block:ceph', label: Ceph}
+- {name: 'storage:block:nfs', label: NFS}
+- {name: 'storage:image:ceph', label: Ceph images, requires: [{name: 'storage:block:ceph', message: 'Needs Ceph block storage'}]}
+- {name: 'storage:ephemeral:x', requires: [{name: 'hypervisor:xen'}]}
+"#;
+
+    #[test]
+    fn an_option_whose_only_way_conflicts_is_blocked_with_a_repair() {
+        let r = registry(STORAGE);
+        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate(&names(&[
+            "hypervisor:kvm",
+            "network:core:ml2",
+            "storage:block:lvm",
+        ]));
+        assert!(e.valid && e.completable);
+        let images = report(&e, "storage:image:ceph");
+        assert_eq!(images.state, State::Blocked);
+        assert_eq!(images.reasons[0].kind, "requires");
+        assert_eq!(
+            images.reasons[0].components,
+            ["storage:image:ceph", "storage:block:lvm"]
+        );
+        assert_eq!(images.reasons[0].message, "Needs Ceph block storage");
+        assert_eq!(
+            images.repair.as_ref().unwrap().deselect,
+            ["storage:block:lvm"]
+        );
+        // Ceph block storage conflicts directly, with the declared message.
+        let ceph = report(&e, "storage:block:ceph");
+        assert_eq!(ceph.state, State::Blocked);
+        assert_eq!(ceph.reasons[0].kind, "incompatible");
+        assert_eq!(ceph.reasons[0].message, "LVM or Ceph");
+        assert_eq!(report(&e, "storage:block:nfs").state, State::Available);
+    }
+
+    #[test]
+    fn a_component_no_selection_can_hold_is_dead() {
+        let r = registry(STORAGE);
+        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate(&[]);
+        let x = report(&e, "storage:ephemeral:x");
+        assert_eq!(x.state, State::Dead);
+        assert_eq!(x.reasons[0].kind, "requires");
+        assert_eq!(x.repair, None);
+        assert!(!e.valid && e.completable);
+    }
+
+    #[test]
+    fn radio_members_swap_instead_of_blocking() {
+        let r = registry(
+            r#"
+- {name: 'hypervisor:kvm'}
+- {name: 'network:core:a'}
+- {name: 'network:core:ml2'}
+- {name: 'network:neutron:ml2:ovs', requires: [{name: 'network:core:ml2'}]}
+- {name: 'storage:block:lvm', incompatible: [{name: 'storage:block:ceph'}]}
+- {name: 'storage:block:ceph'}
+"#,
+        );
+        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate(&names(&[
+            "hypervisor:kvm",
+            "network:core:a",
+            "storage:block:lvm",
+        ]));
+        assert_eq!(report(&e, "storage:block:ceph").state, State::Available);
+        assert_eq!(report(&e, "network:core:ml2").state, State::Available);
+        // Picking the driver switches the core to ML2.
+        assert_eq!(
+            report(&e, "network:neutron:ml2:ovs").state,
+            State::Available
+        );
+        // Two cores at once cannot be produced by the wizard.
+        let e = engine.evaluate(&names(&["network:core:a", "network:core:ml2"]));
+        assert!(!e.completable);
+    }
+
+    #[test]
+    fn among_equal_repairs_the_first_by_name_wins() {
+        let r = registry(
+            r#"
+- {name: 'hypervisor:b'}
+- {name: 'hypervisor:a'}
+- {name: 'network:n', requires: [{one_of: {items: ['hypervisor:*']}}]}
+- {name: 'storage:s'}
+"#,
+        );
+        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate(&names(&["hypervisor:a", "hypervisor:b", "storage:s"]));
+        let n = report(&e, "network:n");
+        assert_eq!(n.state, State::Blocked);
+        assert_eq!(n.repair.as_ref().unwrap().deselect, ["hypervisor:a"]);
+        assert_eq!(
+            n.reasons[0].components,
+            ["network:n", "hypervisor:a", "hypervisor:b"]
+        );
+        assert_eq!(
+            n.reasons[0].message,
+            "Requires exactly one of: hypervisor:b, hypervisor:a"
+        );
+    }
+
+    #[test]
+    fn compatibility_advice_looks_at_this_and_earlier_panes() {
+        let r = registry(
+            r#"
+- {name: 'hypervisor:kvm'}
+- {name: 'hypervisor:xen'}
+- {name: 'network:a', compatible: [{name: 'hypervisor:kvm'}]}
+- {name: 'network:b'}
+- {name: 'storage:s', compatible: [{name: 'hypervisor:*'}, {name: 'network:*'}]}
+- {name: 'additional_service:m'}
+"#,
+        );
+        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate(&names(&["hypervisor:kvm", "network:a"]));
+        let a = report(&e, "network:a");
+        assert_eq!(
+            (a.compatibility, a.untested_with.len()),
+            (Some(Compatibility::Compatible), 0)
+        );
+        // network:b is a radio peer of network:a: the peer does not count.
+        let b = report(&e, "network:b");
+        assert_eq!(b.compatibility, Some(Compatibility::Untested));
+        assert_eq!(b.untested_with, ["hypervisor:kvm"]);
+        assert_eq!(
+            report(&e, "storage:s").compatibility,
+            Some(Compatibility::Compatible)
+        );
+        assert_eq!(report(&e, "hypervisor:xen").compatibility, None);
+        assert_eq!(
+            report(&e, "additional_service:m").untested_with,
+            ["hypervisor:kvm", "network:a"]
+        );
+    }
+
+    #[test]
+    fn unknown_names_make_a_selection_neither_valid_nor_completable() {
+        let r = registry(STORAGE);
+        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate(&names(&[
+            "hypervisor:kvm",
+            "network:core:ml2",
+            "storage:block:lvm",
+            "nope",
+        ]));
+        assert!(!e.valid && !e.completable);
+        assert_eq!(
+            e.violations[0].kind,
+            crate::component::ViolationKind::Unknown
+        );
+        assert_eq!(report(&e, "storage:block:nfs").state, State::Available);
+    }
+}
