@@ -173,7 +173,7 @@ proptest! {
         let registry = Registry::new([(Source("random".into()), components)]).unwrap();
         let layout = Layout::new(&registry);
         let oracle = Oracle::new(&registry, &layout);
-        let engine = Engine::new(&registry, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(registry.clone(), &DEFAULT_REQUIRED_TYPES);
         let n = registry.len();
         let names: Vec<String> = (0..n)
             .filter(|&i| selection[i])

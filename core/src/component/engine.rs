@@ -91,8 +91,8 @@ struct Encoded {
 /// A registry compiled for evaluation; build once per registry, evaluate
 /// for every click.
 #[derive(Debug)]
-pub struct Engine<'r> {
-    registry: &'r Registry,
+pub struct Engine {
+    registry: Registry,
     layout: Layout,
     required_types: Vec<ComponentType>,
     cnf: Cnf,
@@ -137,10 +137,11 @@ fn at_most_one(cnf: &mut Cnf, lits: &[Lit], guard: Option<Lit>) {
     cnf.add(with_guard(vec![negate(lits[last]), Lit::neg(s[last - 1])]));
 }
 
-impl<'r> Engine<'r> {
-    pub fn new(registry: &'r Registry, required_types: &[ComponentType]) -> Engine<'r> {
+impl Engine {
+    /// Compiles a registry: the CNF of every rule, and which components are dead.
+    pub fn new(registry: Registry, required_types: &[ComponentType]) -> Engine {
         let n = registry.len();
-        let layout = Layout::new(registry);
+        let layout = Layout::new(&registry);
         let mut cnf = Cnf {
             vars: n,
             clauses: Vec::new(),
@@ -156,7 +157,7 @@ impl<'r> Engine<'r> {
         let mut requires = Vec::with_capacity(n);
         for i in 0..n {
             let mut encoded = Vec::new();
-            for requirement in requirements(registry, i) {
+            for requirement in requirements(&registry, i) {
                 let q = cnf.new_var();
                 cnf.add(vec![Lit::neg(i), Lit::pos(q)]);
                 let c = &requirement.candidates;
@@ -227,6 +228,14 @@ impl<'r> Engine<'r> {
         engine
     }
 
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn required_types(&self) -> &[ComponentType] {
+        &self.required_types
+    }
+
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -269,7 +278,7 @@ impl<'r> Engine<'r> {
                 None => unknown = true,
             }
         }
-        let violations = validate_selection(self.registry, &self.required_types, names);
+        let violations = validate_selection(&self.registry, &self.required_types, names);
         let mut solver = Solver::new(&self.cnf);
         let completable = !unknown && solver.satisfiable(&assume(&selection));
 
@@ -310,7 +319,8 @@ impl<'r> Engine<'r> {
                 };
                 if available {
                     report.state = State::Available;
-                    self.advise(i, &selection, &mut report);
+                    // Advice for the selection picking it would produce.
+                    self.advise(i, &after, &mut report);
                 } else {
                     let base: Vec<usize> = (0..n).filter(|&j| after[j] && j != i).collect();
                     report.state = State::Blocked;
@@ -353,7 +363,7 @@ impl<'r> Engine<'r> {
 
     /// Why `i` cannot join the components in `base` (empty: why it is dead).
     fn explain(&self, solver: &mut Solver, i: usize, base: &[usize]) -> Vec<Reason> {
-        let registry = self.registry;
+        let registry = &self.registry;
         let name = |j: usize| registry.get(j).name.to_string();
         let mut reasons = Vec::new();
         for &j in base {
@@ -433,7 +443,7 @@ impl<'r> Engine<'r> {
     /// among equally small sets, the one whose sorted names come first.
     /// Implicit hitting sets: every unsatisfiable core must be hit.
     fn repair(&self, solver: &mut Solver, i: usize, base: &[usize]) -> Repair {
-        let registry = self.registry;
+        let registry = &self.registry;
         let mut order: Vec<usize> = base.to_vec();
         order.sort_by_key(|&j| registry.get(j).name.clone());
         let mut cores: Vec<Vec<usize>> = Vec::new();
@@ -556,7 +566,7 @@ mod tests {
     #[test]
     fn an_option_whose_only_way_conflicts_is_blocked_with_a_repair() {
         let r = registry(STORAGE);
-        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(r, &DEFAULT_REQUIRED_TYPES);
         let e = engine.evaluate(&names(&[
             "hypervisor:kvm",
             "network:core:ml2",
@@ -586,7 +596,7 @@ mod tests {
     #[test]
     fn a_component_no_selection_can_hold_is_dead() {
         let r = registry(STORAGE);
-        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(r, &DEFAULT_REQUIRED_TYPES);
         let e = engine.evaluate(&[]);
         let x = report(&e, "storage:ephemeral:x");
         assert_eq!(x.state, State::Dead);
@@ -607,7 +617,7 @@ mod tests {
 - {name: 'storage:block:ceph'}
 "#,
         );
-        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(r, &DEFAULT_REQUIRED_TYPES);
         let e = engine.evaluate(&names(&[
             "hypervisor:kvm",
             "network:core:a",
@@ -635,7 +645,7 @@ mod tests {
 - {name: 'storage:s'}
 "#,
         );
-        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(r, &DEFAULT_REQUIRED_TYPES);
         let e = engine.evaluate(&names(&["hypervisor:a", "hypervisor:b", "storage:s"]));
         let n = report(&e, "network:n");
         assert_eq!(n.state, State::Blocked);
@@ -662,7 +672,7 @@ mod tests {
 - {name: 'additional_service:m'}
 "#,
         );
-        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(r, &DEFAULT_REQUIRED_TYPES);
         let e = engine.evaluate(&names(&["hypervisor:kvm", "network:a"]));
         let a = report(&e, "network:a");
         assert_eq!(
@@ -687,7 +697,7 @@ mod tests {
     #[test]
     fn unknown_names_make_a_selection_neither_valid_nor_completable() {
         let r = registry(STORAGE);
-        let engine = Engine::new(&r, &DEFAULT_REQUIRED_TYPES);
+        let engine = Engine::new(r, &DEFAULT_REQUIRED_TYPES);
         let e = engine.evaluate(&names(&[
             "hypervisor:kvm",
             "network:core:ml2",

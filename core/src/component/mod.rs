@@ -3,6 +3,7 @@
 //! patterns, the registry of one release, and validation of a selection.
 
 mod engine;
+mod load;
 mod model;
 mod name;
 mod registry;
@@ -10,6 +11,10 @@ mod sat;
 mod validate;
 
 pub use engine::{Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State};
+pub use load::{
+    ComponentFile, Problem, RegistryReport, Severity, check_registry, load_components,
+    load_registry,
+};
 pub use model::{
     Bind, BindModel, Component, DEFAULT_WEIGHT, Predicate, PredicateBody, Quantifier, Relation,
     Requires,

@@ -1,0 +1,53 @@
+//! The `mosaic` command line: one subcommand per capability. Every command
+//! returns its exit code; errors that stop a command print
+//! `mosaic: message` (or `file:line: message`) on stderr and exit 2.
+
+mod components;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::ServeConfig;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mosaic",
+    version,
+    about = "Compose OpenStack deployments from plugins."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP API and serve the browser app.
+    Serve(ServeConfig),
+    /// Check component registries and selections.
+    #[command(subcommand)]
+    Components(components::Command),
+}
+
+/// `--format` of the commands that report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Runs the command and returns the process exit code.
+pub async fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Serve(config) => crate::serve(config).await.map(|()| 0),
+        Command::Components(command) => Ok(components::run(command)),
+    }
+}
+
+/// Prints `value` as pretty JSON on stdout.
+fn print_json<T: serde::Serialize>(value: &T) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("reports serialize")
+    );
+}

@@ -1,0 +1,232 @@
+//! The `mosaic` command line, run as a process: arguments, exit codes,
+//! stdout JSON and stderr messages are the contract.
+
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `mosaic ARGS`, returning (exit code, stdout, stderr).
+fn mosaic(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mosaic"))
+        .args(args)
+        .output()
+        .expect("mosaic runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn check_json(extra: &[&str]) -> (i32, Value) {
+    let dvs = fixture("dvs.yaml");
+    let plugin = fixture("plugin.yaml");
+    let mut args = vec![
+        "components",
+        "check",
+        "--registry",
+        &dvs,
+        "--registry",
+        &plugin,
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = mosaic(&args);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+fn component<'a>(json: &'a Value, name: &str) -> &'a Value {
+    json["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("{name} missing"))
+}
+
+#[test]
+fn defaults_are_the_selection_without_select() {
+    let (code, json) = check_json(&[]);
+    assert_eq!(code, 0);
+    assert_eq!(json["valid"], true);
+    assert_eq!(json["completable"], true);
+    assert_eq!(json["violations"], json!([]));
+    let names: Vec<&str> = json["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    // Registry order: sources in the order given, then file order.
+    assert_eq!(names.last(), Some(&"network:neutron:core:contrail"));
+    let kvm = component(&json, "hypervisor:libvirt:kvm");
+    assert_eq!(
+        *kvm,
+        json!({"name": "hypervisor:libvirt:kvm", "source": "dvs", "state": "selected", "reasons": [],
+               "repair": null, "compatibility": null, "untested_with": []})
+    );
+    assert_eq!(
+        component(&json, "network:neutron:core:contrail")["source"],
+        "plugin"
+    );
+    assert_eq!(
+        component(&json, "network:neutron:ml2:dvs")["state"],
+        "available"
+    );
+}
+
+#[test]
+fn blocked_components_carry_reasons_and_a_repair() {
+    let (code, json) = check_json(&[
+        "--select",
+        "hypervisor:vmware,network:neutron:core:ml2,storage:block:lvm",
+    ]);
+    assert_eq!(code, 0);
+    let contrail = component(&json, "network:neutron:core:contrail");
+    assert_eq!(contrail["state"], "blocked");
+    assert_eq!(
+        contrail["reasons"],
+        json!([{"kind": "incompatible", "components": ["network:neutron:core:contrail", "hypervisor:vmware"],
+                "message": "Contrail is not compatible with vCenter."}])
+    );
+    assert_eq!(
+        contrail["repair"],
+        json!({"deselect": ["hypervisor:vmware"]})
+    );
+    assert_eq!(
+        component(&json, "network:neutron:ml2:dvs")["compatibility"],
+        "untested"
+    );
+}
+
+#[test]
+fn an_invalid_selection_exits_1_with_every_violation() {
+    let (code, json) = check_json(&["--select", "network:neutron:ml2:dvs,nope"]);
+    assert_eq!(code, 1);
+    assert_eq!(json["valid"], false);
+    assert_eq!(json["completable"], false);
+    let kinds: Vec<&str> = json["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "unknown",
+            "requires",
+            "requires",
+            "required_type",
+            "required_type"
+        ]
+    );
+    assert_eq!(
+        json["violations"][2]["components"],
+        json!(["network:neutron:ml2:dvs", "hypervisor:vmware"])
+    );
+    // An empty selection is not the defaults.
+    let (code, json) = check_json(&["--select", ""]);
+    assert_eq!((code, json["completable"].clone()), (1, json!(true)));
+}
+
+#[test]
+fn required_types_can_be_chosen() {
+    let (code, json) = check_json(&[
+        "--select",
+        "hypervisor:vmware",
+        "--required-types",
+        "hypervisor",
+    ]);
+    assert_eq!((code, json["valid"].clone()), (0, json!(true)));
+    let (code, _, stderr) = mosaic(&[
+        "components",
+        "check",
+        "--registry",
+        &fixture("dvs.yaml"),
+        "--required-types",
+        "compute",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("'compute' is not a component type"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn malformed_input_exits_2_naming_file_and_line() {
+    let bad = fixture("bad-name.yaml");
+    let (code, stdout, stderr) = mosaic(&[
+        "components",
+        "check",
+        "--registry",
+        &bad,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(stderr.starts_with(&format!("{bad}:2:")), "{stderr}");
+    assert!(stderr.contains("hypervisor:Xen"), "{stderr}");
+
+    let dvs = fixture("dvs.yaml");
+    let dup = fixture("duplicate.yaml");
+    let (code, _, stderr) = mosaic(&[
+        "components",
+        "check",
+        "--registry",
+        &dvs,
+        "--registry",
+        &dup,
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr.trim(),
+        format!("{dup}:2: component 'storage:block:lvm' is declared by both dvs and duplicate")
+    );
+
+    let (code, _, stderr) = mosaic(&["components", "check", "--registry", "/nonexistent.yaml"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read /nonexistent.yaml"), "{stderr}");
+}
+
+#[test]
+fn check_registry_reports_load_time_problems() {
+    let problems = fixture("problems.yaml");
+    let (code, stdout, _) = mosaic(&[
+        "components",
+        "check-registry",
+        "--registry",
+        &problems,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds: Vec<&str> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["unmatched_pattern", "unmatched_pattern", "dead"]);
+    assert_eq!(json["problems"][2]["line"], 5);
+    let (code, stdout, _) = mosaic(&["components", "check-registry", "--registry", &problems]);
+    assert_eq!(code, 1);
+    assert!(stdout.ends_with("1 error, 2 warnings\n"), "{stdout}");
+
+    let (code, stdout, _) = mosaic(&[
+        "components",
+        "check-registry",
+        "--registry",
+        &fixture("dvs.yaml"),
+    ]);
+    assert_eq!((code, stdout.as_str()), (0, "0 errors, 0 warnings\n"));
+}
