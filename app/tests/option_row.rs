@@ -8,8 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use mosaic_app::components::option_row::{Input, OptionRow};
-use mosaic_core::component::{Component, Registry, Source};
-use mosaic_core::wizard::{self, Layout, OptionState, Reason, ReasonKind, State};
+use mosaic_core::component::{
+    Component, ComponentReport, DEFAULT_REQUIRED_TYPES, Engine, Reason, Registry, Repair, Source,
+    State,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlInputElement;
@@ -38,24 +40,35 @@ fn attr(name: &str, attribute: &str) -> Option<String> {
 
 #[wasm_bindgen_test]
 async fn a_blocked_option_is_disabled_and_says_why() {
-    let state = RwSignal::new(OptionState {
+    let report = RwSignal::new(ComponentReport {
         name: "network:contrail".into(),
+        source: "test".into(),
         state: State::Available,
         reasons: Vec::new(),
+        repair: None,
+        compatibility: None,
+        untested_with: Vec::new(),
     });
     let clicks = Arc::new(AtomicUsize::new(0));
     let counter = clicks.clone();
+    let fixes = Arc::new(AtomicUsize::new(0));
+    let fix_counter = fixes.clone();
     mount_to_body(move || {
         let counter = counter.clone();
+        let fix_counter = fix_counter.clone();
         view! {
             <OptionRow
                 name="network:contrail".to_owned()
                 label="Contrail".to_owned()
                 description="SDN".to_owned()
                 input=Input::Radio("network-core".to_owned())
-                state
+                report
+                label_of=Callback::new(|name: String| if name == "hypervisor:vmware" { "vCenter".to_owned() } else { name })
                 on_toggle=Callback::new(move |()| {
                     counter.fetch_add(1, Ordering::SeqCst);
+                })
+                on_fix=Callback::new(move |()| {
+                    fix_counter.fetch_add(1, Ordering::SeqCst);
                 })
             />
         }
@@ -65,14 +78,20 @@ async fn a_blocked_option_is_disabled_and_says_why() {
     input("network:contrail").click();
     assert_eq!(clicks.load(Ordering::SeqCst), 1);
 
-    state.set(OptionState {
+    report.set(ComponentReport {
         name: "network:contrail".into(),
+        source: "test".into(),
         state: State::Blocked,
         reasons: vec![Reason {
-            kind: ReasonKind::Incompatible,
+            kind: "incompatible".into(),
             components: vec!["network:contrail".into(), "hypervisor:vmware".into()],
             message: "Contrail is not compatible with vCenter.".into(),
         }],
+        repair: Some(Repair {
+            deselect: vec!["hypervisor:vmware".into()],
+        }),
+        compatibility: None,
+        untested_with: Vec::new(),
     });
     leptos::task::tick().await;
     assert!(input("network:contrail").disabled());
@@ -81,24 +100,36 @@ async fn a_blocked_option_is_disabled_and_says_why() {
         Some("blocked")
     );
     let reason = document()
-        .query_selector("[data-component='network:contrail'] .reason")
+        .query_selector("[data-component='network:contrail'] .reason-text")
         .unwrap()
         .expect("a reason is shown")
         .text_content()
         .unwrap();
     assert_eq!(reason, "Contrail is not compatible with vCenter.");
+    let fix: web_sys::HtmlElement = document()
+        .query_selector("[data-component='network:contrail'] button.fix")
+        .unwrap()
+        .expect("a fix button")
+        .unchecked_into();
+    assert_eq!(fix.text_content().unwrap(), "Fix: deselect vCenter");
+    fix.click();
+    assert_eq!(fixes.load(Ordering::SeqCst), 1);
 }
 
 #[wasm_bindgen_test]
 fn core_decides_the_same_in_the_browser() {
     let components: Vec<Component> = serde_json::from_str(
-        r#"[{"name": "hypervisor:vmware"},
+        r#"[{"name": "hypervisor:vmware"}, {"name": "hypervisor:kvm"},
             {"name": "network:contrail", "incompatible": [{"name": "hypervisor:vmware", "message": "no"}]}]"#,
     )
     .unwrap();
     let registry = Registry::new([(Source("test".into()), components)]).unwrap();
-    let layout = Layout::new(&registry);
-    let states = wizard::evaluate(&registry, &layout, &[true, false]);
-    assert_eq!(states[1].state, State::Blocked);
-    assert_eq!(states[1].reasons[0].message, "no");
+    let engine = Engine::new(registry, &DEFAULT_REQUIRED_TYPES[..1]);
+    let evaluation = engine.evaluate(&["hypervisor:vmware".to_owned()]);
+    assert_eq!(evaluation.components[2].state, State::Blocked);
+    assert_eq!(evaluation.components[2].reasons[0].message, "no");
+    assert_eq!(
+        evaluation.components[2].repair.as_ref().unwrap().deselect,
+        ["hypervisor:vmware"]
+    );
 }

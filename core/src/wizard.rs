@@ -3,14 +3,12 @@
 //! storage sections), what picking an option does to the selection, and the
 //! state each option shows.
 //!
-//! The state decision here is the direct one: an option is blocked when a
-//! selected component conflicts with it, or when one of its requirements can
-//! be met by no component that is selected or could still be added without
-//! a conflict.
+//! The state each option shows is the engine's (`component::Engine`),
+//! which uses this layout for the swaps that picking implies.
 
 use serde::{Deserialize, Serialize};
 
-use crate::component::{ComponentType, Quantifier, Registry, requirements};
+use crate::component::{ComponentType, Registry, Repair, requirements};
 
 /// The panes after "Name & release", in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,38 +212,6 @@ impl Layout {
     }
 }
 
-/// The state of one option given the current selection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum State {
-    Selected,
-    Available,
-    Blocked,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReasonKind {
-    Incompatible,
-    Requires,
-}
-
-/// Why an option is blocked, in terms of the operator's own choices.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reason {
-    pub kind: ReasonKind,
-    /// The blocked component first, then the components involved.
-    pub components: Vec<String>,
-    pub message: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OptionState {
-    pub name: String,
-    pub state: State,
-    pub reasons: Vec<Reason>,
-}
-
 /// The selection the wizard starts from: every `default: true` component,
 /// with radio groups and the core rules applied in registry order.
 pub fn defaults(registry: &Registry, layout: &Layout) -> Vec<bool> {
@@ -258,30 +224,22 @@ pub fn defaults(registry: &Registry, layout: &Layout) -> Vec<bool> {
     selection
 }
 
-/// The state of every component, in registry order.
-pub fn evaluate(registry: &Registry, layout: &Layout, selection: &[bool]) -> Vec<OptionState> {
-    (0..registry.len())
-        .map(|i| {
-            let name = registry.get(i).name.to_string();
-            if selection[i] {
-                return OptionState {
-                    name,
-                    state: State::Selected,
-                    reasons: Vec::new(),
-                };
-            }
-            let reasons = blockers(registry, layout, selection, i);
-            OptionState {
-                name,
-                state: if reasons.is_empty() {
-                    State::Available
-                } else {
-                    State::Blocked
-                },
-                reasons,
-            }
-        })
-        .collect()
+/// The selection after the "fix" action of a blocked component: the
+/// repair's components are deselected (radio members too), then `i` is picked.
+pub fn apply_repair(
+    registry: &Registry,
+    layout: &Layout,
+    selection: &[bool],
+    i: usize,
+    repair: &Repair,
+) -> Vec<bool> {
+    let mut next = selection.to_vec();
+    for name in &repair.deselect {
+        if let Some(j) = registry.position(name) {
+            next[j] = false;
+        }
+    }
+    layout.pick(&next, i)
 }
 
 /// A component the wizard took out of the selection, and why.
@@ -320,67 +278,6 @@ pub fn settle(registry: &Registry, selection: &[bool]) -> (Vec<bool>, Vec<Droppe
             ),
         });
     }
-}
-
-fn blockers(registry: &Registry, layout: &Layout, selection: &[bool], i: usize) -> Vec<Reason> {
-    let after = layout.pick(selection, i);
-    let chosen: Vec<usize> = (0..registry.len())
-        .filter(|&j| after[j] && j != i)
-        .collect();
-    let name = |j: usize| registry.get(j).name.to_string();
-    let mut reasons = Vec::new();
-    for &j in &chosen {
-        if let Some(conflict) = registry.conflict(i, j) {
-            reasons.push(Reason {
-                kind: ReasonKind::Incompatible,
-                components: vec![name(i), name(j)],
-                message: registry.conflict_message(&conflict),
-            });
-        }
-    }
-    // A candidate can be added if it conflicts with nothing chosen and with `i`.
-    let addable = |c: usize| {
-        c != i
-            && registry.conflict(c, i).is_none()
-            && chosen.iter().all(|&j| registry.conflict(c, j).is_none())
-    };
-    for requirement in requirements(registry, i) {
-        if requirement.holds(&after) {
-            continue;
-        }
-        let chosen_matches: Vec<usize> = requirement
-            .candidates
-            .iter()
-            .copied()
-            .filter(|&c| after[c])
-            .collect();
-        let (met, involved) = match requirement.quantifier {
-            Quantifier::NoneOf => (false, chosen_matches),
-            Quantifier::OneOf if chosen_matches.len() > 1 => (false, chosen_matches),
-            Quantifier::OneOf | Quantifier::AnyOf => (
-                requirement.candidates.iter().any(|&c| addable(c)),
-                requirement.candidates.clone(),
-            ),
-            Quantifier::AllOf => (
-                requirement
-                    .candidates
-                    .iter()
-                    .all(|&c| after[c] || addable(c)),
-                requirement.candidates.clone(),
-            ),
-        };
-        if !met {
-            reasons.push(Reason {
-                kind: ReasonKind::Requires,
-                components: std::iter::once(i).chain(involved).map(name).collect(),
-                message: requirement
-                    .message_invalid
-                    .clone()
-                    .unwrap_or_else(|| requirement.describe(registry)),
-            });
-        }
-    }
-    reasons
 }
 
 #[cfg(test)]
@@ -481,48 +378,24 @@ mod tests {
     }
 
     #[test]
-    fn checking_vcenter_blocks_contrail_with_its_message() {
+    fn a_repair_deselects_then_picks() {
         let r = registry(NET);
         let l = Layout::new(&r);
-        let s = select(&r, &["hypervisor:vmware", "network:neutron:core:ml2"]);
-        let states = evaluate(&r, &l, &s);
-        let contrail = &states[r.position("network:neutron:core:contrail").unwrap()];
-        assert_eq!(contrail.state, State::Blocked);
-        assert_eq!(
-            contrail.reasons[0].message,
-            "Contrail does not support vCenter"
+        let s = select(
+            &r,
+            &[
+                "hypervisor:vmware",
+                "network:neutron:core:ml2",
+                "storage:block:lvm",
+            ],
         );
+        let contrail = r.position("network:neutron:core:contrail").unwrap();
+        let repair = Repair {
+            deselect: vec!["hypervisor:vmware".to_owned()],
+        };
         assert_eq!(
-            contrail.reasons[0].components,
-            ["network:neutron:core:contrail", "hypervisor:vmware"]
-        );
-        // NSX needs vCenter, which is selected.
-        assert_eq!(
-            states[r.position("network:neutron:core:nsx").unwrap()].state,
-            State::Available
-        );
-    }
-
-    #[test]
-    fn a_requirement_nobody_can_meet_blocks() {
-        let r = registry(NET);
-        let l = Layout::new(&r);
-        // vCenter is still addable next to KVM, so NSX is available…
-        let s = select(&r, &["hypervisor:libvirt:kvm", "network:neutron:core:ml2"]);
-        assert_eq!(
-            evaluate(&r, &l, &s)[r.position("network:neutron:core:nsx").unwrap()].state,
-            State::Available
-        );
-        // …but with Contrail selected, vCenter cannot be added, and NSX would replace Contrail anyway.
-        let r2 = registry(
-            "[{name: 'hypervisor:vmware', incompatible: [{name: 'storage:block:lvm'}]}, {name: 'storage:block:lvm'}, {name: 'storage:block:nfs', requires: [{name: 'hypervisor:vmware'}]}]",
-        );
-        let l2 = Layout::new(&r2);
-        let states = evaluate(&r2, &l2, &select(&r2, &["storage:block:lvm"]));
-        assert_eq!(states[2].state, State::Blocked);
-        assert_eq!(
-            states[2].reasons[0].message,
-            "Requires one of: hypervisor:vmware"
+            apply_repair(&r, &l, &s, contrail, &repair),
+            select(&r, &["network:neutron:core:contrail", "storage:block:lvm"])
         );
     }
 

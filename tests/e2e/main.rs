@@ -101,7 +101,7 @@ async fn checking_vcenter_disables_contrail_with_its_reason() {
     );
     let reason = option(c, contrail)
         .await
-        .find(Locator::Css(".reason"))
+        .find(Locator::Css(".reason-text"))
         .await
         .unwrap()
         .text()
@@ -126,6 +126,44 @@ async fn checking_vcenter_disables_contrail_with_its_reason() {
     .await;
     assert!(input_enabled(c, contrail).await);
 
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn the_fix_button_applies_the_repair() {
+    let server = Server::start();
+    let browser = Browser::start().await;
+    let c = &browser.client;
+    c.goto(&server.url).await.unwrap();
+    let name = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("environment-name"))
+        .await
+        .unwrap();
+    name.send_keys("lab").await.unwrap();
+    click(c, "#next").await;
+    // QEMU conflicts with the default KVM: blocked, with a one-click repair.
+    let qemu = "hypervisor:libvirt:qemu";
+    eventually("QEMU blocked", || async {
+        state(c, qemu).await == "blocked"
+    })
+    .await;
+    let fix = option(c, qemu)
+        .await
+        .find(Locator::Css("button.fix"))
+        .await
+        .unwrap();
+    assert_eq!(fix.text().await.unwrap(), "Fix: deselect KVM");
+    fix.click().await.unwrap();
+    eventually("QEMU selected", || async {
+        state(c, qemu).await == "selected"
+    })
+    .await;
+    assert_eq!(state(c, "hypervisor:libvirt:kvm").await, "blocked");
+    // Open vSwitch still has a libvirt hypervisor (QEMU), so it stays selected.
+    click(c, "#next").await;
+    assert_eq!(state(c, "network:neutron:ml2:ovs").await, "selected");
     browser.close().await;
 }
 

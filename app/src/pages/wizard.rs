@@ -6,19 +6,17 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_core::api::{ComponentView, CreateCluster, ReleaseSummary};
-use mosaic_core::component::{Component, ComponentType, Registry, Source, validate_selection};
-use mosaic_core::wizard::{self, Dropped, Layout, Pane};
+use mosaic_core::component::{Component, ComponentType, Engine, Registry, Source};
+use mosaic_core::wizard::{self, Dropped, Pane};
 
 use crate::api;
 use crate::components::notice::ErrorNotice;
 use crate::components::option_row::{Input, OptionRow};
 
-/// A release's registry with its wizard layout.
+/// A release's registry compiled for the wizard.
 #[derive(Debug)]
 pub struct Catalog {
-    pub registry: Registry,
-    pub layout: Layout,
-    pub required_types: Vec<ComponentType>,
+    pub engine: Engine,
 }
 
 impl Catalog {
@@ -29,18 +27,23 @@ impl Catalog {
         let components: Vec<Component> = components.into_iter().map(Component::from).collect();
         let registry = Registry::new([(Source(release.name.clone()), components)])
             .map_err(|e| e.to_string())?;
-        let layout = Layout::new(&registry);
         Ok(Catalog {
-            registry,
-            layout,
-            required_types: release.required_component_types.clone(),
+            engine: Engine::new(registry, &release.required_component_types),
         })
     }
 
+    fn registry(&self) -> &Registry {
+        self.engine.registry()
+    }
+
+    fn layout(&self) -> &wizard::Layout {
+        self.engine.layout()
+    }
+
     fn names(&self, selection: &[bool]) -> Vec<String> {
-        (0..self.registry.len())
+        (0..self.registry().len())
             .filter(|&i| selection[i])
-            .map(|i| self.registry.get(i).name.to_string())
+            .map(|i| self.registry().get(i).name.to_string())
             .collect()
     }
 }
@@ -120,36 +123,68 @@ fn WizardBody(
     name: RwSignal<String>,
     step: RwSignal<usize>,
 ) -> impl IntoView {
-    let selection = RwSignal::new(wizard::defaults(&catalog.registry, &catalog.layout));
+    let selection = RwSignal::new(wizard::defaults(catalog.registry(), catalog.layout()));
     let dropped = RwSignal::new(Vec::<Dropped>::new());
-    let states = {
+    // One evaluation per change of the selection, in the browser, with the
+    // engine the server's CLI uses.
+    let evaluation = {
         let catalog = catalog.clone();
-        Memo::new(move |_| {
-            selection.with(|s| wizard::evaluate(&catalog.registry, &catalog.layout, s))
-        })
+        Memo::new(move |_| selection.with(|s| catalog.engine.evaluate(&catalog.names(s))))
+    };
+    let apply = {
+        let catalog = catalog.clone();
+        move |next: Vec<bool>| {
+            let (next, lost) = wizard::settle(catalog.registry(), &next);
+            dropped.set(lost);
+            selection.set(next);
+        }
     };
     let toggle = {
         let catalog = catalog.clone();
+        let apply = apply.clone();
         Callback::new(move |i: usize| {
             let current = selection.get_untracked();
-            let next = if current[i] {
-                catalog.layout.unpick(&current, i)
+            apply(if current[i] {
+                catalog.layout().unpick(&current, i)
             } else {
-                catalog.layout.pick(&current, i)
-            };
-            let (next, lost) = wizard::settle(&catalog.registry, &next);
-            dropped.set(lost);
-            selection.set(next);
+                catalog.layout().pick(&current, i)
+            });
+        })
+    };
+    let fix = {
+        let catalog = catalog.clone();
+        Callback::new(move |i: usize| {
+            let repair = evaluation.with_untracked(|e| e.components[i].repair.clone());
+            if let Some(repair) = repair {
+                let current = selection.get_untracked();
+                apply(wizard::apply_repair(
+                    catalog.registry(),
+                    catalog.layout(),
+                    &current,
+                    i,
+                    &repair,
+                ));
+            }
+        })
+    };
+    let label_of = {
+        let catalog = catalog.clone();
+        Callback::new(move |name: String| {
+            catalog
+                .registry()
+                .position(&name)
+                .map(|i| catalog.registry().get(i).display_label().to_owned())
+                .unwrap_or(name)
         })
     };
     let row = {
         let catalog = catalog.clone();
         move |i: usize, nested: bool| {
-            let c = catalog.registry.get(i);
-            let input = match catalog.layout.control(i) {
+            let c = catalog.registry().get(i);
+            let input = match catalog.layout().control(i) {
                 wizard::Control::Checkbox => Input::Checkbox,
                 wizard::Control::Radio => {
-                    let group = if catalog.layout.network.cores.contains(&i) {
+                    let group = if catalog.layout().network.cores.contains(&i) {
                         "network-core".to_owned()
                     } else {
                         format!("storage-{}", c.name.segments().next().unwrap_or_default())
@@ -157,15 +192,17 @@ fn WizardBody(
                     Input::Radio(group)
                 }
             };
-            let state = Signal::derive(move || states.with(|s| s[i].clone()));
+            let report = Signal::derive(move || evaluation.with(|e| e.components[i].clone()));
             view! {
                 <OptionRow
                     name=c.name.to_string()
                     label=c.display_label().to_owned()
                     description=c.description.clone()
                     input
-                    state
+                    report
+                    label_of
                     on_toggle=Callback::new(move |()| toggle.run(i))
+                    on_fix=Callback::new(move |()| fix.run(i))
                     nested
                 />
             }
@@ -176,7 +213,7 @@ fn WizardBody(
         move |kind: ComponentType| {
             selection.with(|s| {
                 (0..s.len())
-                    .filter(|&i| s[i] && catalog.registry.get(i).kind() == kind)
+                    .filter(|&i| s[i] && catalog.registry().get(i).kind() == kind)
                     .count()
             })
         }
@@ -194,7 +231,10 @@ fn WizardBody(
                 3 => Pane::Storage,
                 _ => return None,
             };
-            let required = catalog.required_types.contains(&pane.component_type());
+            let required = catalog
+                .engine
+                .required_types()
+                .contains(&pane.component_type());
             (required && count_selected(pane.component_type()) == 0).then(|| {
                 format!(
                     "Select at least one {} option.",
@@ -205,13 +245,13 @@ fn WizardBody(
     };
 
     let compute = catalog
-        .layout
+        .layout()
         .compute
         .iter()
         .map(|&i| row(i, false))
         .collect_view();
     let network = {
-        let n = &catalog.layout.network;
+        let n = &catalog.layout().network;
         let cores = n
             .cores
             .iter()
@@ -240,7 +280,7 @@ fn WizardBody(
         }
     };
     let storage = catalog
-        .layout
+        .layout()
         .storage
         .iter()
         .map(|section| {
@@ -259,24 +299,13 @@ fn WizardBody(
         })
         .collect_view();
     let additional = catalog
-        .layout
+        .layout()
         .additional
         .iter()
         .map(|&i| row(i, false))
         .collect_view();
 
-    let violations = {
-        let catalog = catalog.clone();
-        Memo::new(move |_| {
-            selection.with(|s| {
-                validate_selection(
-                    &catalog.registry,
-                    &catalog.required_types,
-                    &catalog.names(s),
-                )
-            })
-        })
-    };
+    let violations = Memo::new(move |_| evaluation.with(|e| e.violations.clone()));
     let creating = RwSignal::new(false);
     let outcome = RwSignal::new(None::<Result<String, api::ApiFailure>>);
     let create = {
@@ -306,9 +335,9 @@ fn WizardBody(
                     .map(|pane| {
                         let labels: Vec<&str> = (0..s.len())
                             .filter(|&i| {
-                                s[i] && catalog.registry.get(i).kind() == pane.component_type()
+                                s[i] && catalog.registry().get(i).kind() == pane.component_type()
                             })
-                            .map(|i| catalog.registry.get(i).display_label())
+                            .map(|i| catalog.registry().get(i).display_label())
                             .collect();
                         let labels = if labels.is_empty() {
                             "—".to_owned()
