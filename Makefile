@@ -11,7 +11,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit browser e2e screenshot clean
+.PHONY: help run test tools tools-test app server lint unit browser e2e bench screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -57,6 +57,12 @@ e2e: tools-test app server
 
 test: tools-test lint unit browser e2e
 	@echo "make test: all checks and tests passed"
+
+## Benchmarks (not part of make test): native criterion, then the same cases
+## in WASM (wasm-bindgen-test's criterion port, in Node.js). See docs/benchmarks.md.
+bench: tools
+	cargo bench --locked -p mosaic-core --bench engine
+	cargo bench --locked -p mosaic-app --bench engine --target wasm32-unknown-unknown
 
 ## The README's screenshot, taken by the end-to-end test.
 screenshot: e2e

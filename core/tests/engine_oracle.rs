@@ -166,7 +166,7 @@ fn mask_of(selection: &[bool]) -> u32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn the_engine_agrees_with_brute_force((components, selection) in case()) {

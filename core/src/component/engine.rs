@@ -100,8 +100,16 @@ pub struct Engine {
     requires: Vec<Vec<Encoded>>,
     /// Per component, the components it conflicts with (both directions).
     conflicts: Vec<Vec<usize>>,
+    /// Per component, the components it is declared compatible with, from
+    /// either side, sorted.
+    compatible: Vec<Vec<usize>>,
     /// Per component, the components of its radio group other than itself.
     peers: Vec<Vec<usize>>,
+    /// Per component, the `one_of`/`none_of` requirements (owner, index)
+    /// it is a candidate of: adding it can break them.
+    watchers: Vec<Vec<(usize, usize)>>,
+    /// Per ML2 driver, the ML2 core it needs (when the registry has one).
+    needs_ml2: Vec<Option<usize>>,
     dead: Vec<bool>,
 }
 
@@ -214,6 +222,34 @@ impl Engine {
         }
 
         let peers = (0..n).map(|i| layout.radio_peers(i)).collect();
+        let mut compatible = vec![Vec::new(); n];
+        for (a, component) in registry.components().iter().enumerate() {
+            for b in registry.matching(a, component.compatible.iter().map(|r| &r.name)) {
+                compatible[a].push(b);
+                compatible[b].push(a);
+            }
+        }
+        for list in &mut compatible {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let mut needs_ml2 = vec![None; n];
+        for &d in &layout.network.drivers {
+            needs_ml2[d] = layout.network.ml2_core;
+        }
+        let mut watchers = vec![Vec::new(); n];
+        for (owner, encoded) in requires.iter().enumerate() {
+            for (k, e) in encoded.iter().enumerate() {
+                if matches!(
+                    e.requirement.quantifier,
+                    Quantifier::OneOf | Quantifier::NoneOf
+                ) {
+                    for &c in &e.requirement.candidates {
+                        watchers[c].push((owner, k));
+                    }
+                }
+            }
+        }
         let mut engine = Engine {
             registry,
             layout,
@@ -221,7 +257,10 @@ impl Engine {
             cnf,
             requires,
             conflicts,
+            compatible,
             peers,
+            watchers,
+            needs_ml2,
             dead: vec![false; n],
         };
         engine.dead = engine.find_dead();
@@ -249,13 +288,17 @@ impl Engine {
         let n = self.registry.len();
         let mut solver = Solver::new(&self.cnf);
         let mut known_alive = vec![false; n];
+        let mut scratch = vec![false; n];
         let mut dead = vec![false; n];
         for i in 0..n {
-            if known_alive[i] {
+            if known_alive[i] || self.quick_witness(&[i], &mut scratch) {
                 continue;
             }
             match solver.solve(&[Lit::pos(i)]) {
-                Outcome::Sat(model) => {
+                Outcome::Sat(mut model) => {
+                    model.truncate(n);
+                    let unknown: Vec<usize> = (i + 1..n).filter(|&j| !known_alive[j]).collect();
+                    self.grow(&mut model, &unknown);
                     for (j, alive) in known_alive.iter_mut().enumerate() {
                         *alive |= model[j];
                     }
@@ -282,9 +325,14 @@ impl Engine {
         let mut solver = Solver::new(&self.cnf);
         let completable = !unknown && solver.satisfiable(&assume(&selection));
 
-        // Models found so far: each proves every component it contains
-        // available for selections it extends.
+        // Models found so far, grown to be maximal: each proves every
+        // component whose picked selection it contains.
         let mut models: Vec<Vec<bool>> = Vec::new();
+        let mut scratch = vec![false; n];
+        let selected: Vec<usize> = (0..n).filter(|&j| selection[j]).collect();
+        // Components true in some model that holds the selection; growing
+        // favours the others.
+        let mut seen = vec![false; n];
         let components = (0..n)
             .map(|i| {
                 let c = self.registry.get(i);
@@ -298,7 +346,7 @@ impl Engine {
                     untested_with: Vec::new(),
                 };
                 if selection[i] {
-                    self.advise(i, &selection, &mut report);
+                    self.advise(i, &selected, &mut report);
                     return report;
                 }
                 if self.dead[i] {
@@ -306,23 +354,35 @@ impl Engine {
                     report.reasons = self.explain(&mut solver, i, &[]);
                     return report;
                 }
-                let after = self.layout.pick(&selection, i);
-                let witnessed = models.iter().any(|m| (0..n).all(|j| !after[j] || m[j]));
-                let available = witnessed || {
-                    match solver.solve(&assume(&after)) {
-                        Outcome::Sat(model) => {
-                            models.push(model);
-                            true
+                let chosen = self.picked(&selected, &selection, i);
+                let available = models.iter().any(|m| chosen.iter().all(|&j| m[j]))
+                    || self.quick_witness(&chosen, &mut scratch)
+                    || {
+                        let assumptions: Vec<Lit> = chosen.iter().map(|&j| Lit::pos(j)).collect();
+                        match solver.solve(&assumptions) {
+                            Outcome::Sat(mut model) => {
+                                model.truncate(n);
+                                let unseen: Vec<usize> = (i + 1..n).filter(|&j| !seen[j]).collect();
+                                self.grow(&mut model, &unseen);
+                                // Only a model holding the whole selection can
+                                // witness the components that just add themselves.
+                                if (0..n).all(|j| !selection[j] || model[j]) {
+                                    for (j, m) in model.iter().enumerate() {
+                                        seen[j] |= *m;
+                                    }
+                                }
+                                models.push(model);
+                                true
+                            }
+                            Outcome::Unsat(_) => false,
                         }
-                        Outcome::Unsat(_) => false,
-                    }
-                };
+                    };
                 if available {
                     report.state = State::Available;
                     // Advice for the selection picking it would produce.
-                    self.advise(i, &after, &mut report);
+                    self.advise(i, &chosen, &mut report);
                 } else {
-                    let base: Vec<usize> = (0..n).filter(|&j| after[j] && j != i).collect();
+                    let base: Vec<usize> = chosen.iter().copied().filter(|&j| j != i).collect();
                     report.state = State::Blocked;
                     report.reasons = self.explain(&mut solver, i, &base);
                     report.repair = Some(self.repair(&mut solver, i, &base));
@@ -338,19 +398,182 @@ impl Engine {
         }
     }
 
-    /// Compatibility advice for a selected or available component.
-    fn advise(&self, i: usize, selection: &[bool], report: &mut ComponentReport) {
+    /// Adds to a valid full selection every component that keeps it valid
+    /// — those of `first` before any other, then all, until nothing more
+    /// fits — so that one model witnesses as many components as it can.
+    fn grow(&self, model: &mut [bool], first: &[usize]) {
+        let n = self.registry.len();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for u in first.iter().copied().chain(0..n) {
+                if !model[u] && !self.dead[u] {
+                    model[u] = true;
+                    if self.still_valid_with(model, u) {
+                        changed = true;
+                    } else {
+                        model[u] = false;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tries to build a valid full selection holding `chosen` without the
+    /// solver: satisfy each unmet requirement with its first candidate that
+    /// fits, then each required type. Whatever it builds is checked in full,
+    /// so `Some` is always a true witness; `None` only means "ask the solver".
+    fn quick_witness(&self, chosen: &[usize], model: &mut [bool]) -> bool {
+        let mut members: Vec<usize> = Vec::new();
+        let found = self.try_witness(chosen, model, &mut members).is_some();
+        for &m in &members {
+            model[m] = false;
+        }
+        found
+    }
+
+    /// The work of `quick_witness` on a cleared `model`, recording in
+    /// `members` every component it sets.
+    fn try_witness(
+        &self,
+        chosen: &[usize],
+        model: &mut [bool],
+        members: &mut Vec<usize>,
+    ) -> Option<()> {
+        let n = self.registry.len();
+        let fits = |model: &[bool], c: usize| {
+            !self.dead[c]
+                && !self.conflicts[c].iter().any(|&k| model[k])
+                && !self.peers[c].iter().any(|&k| model[k])
+        };
+        let add = |model: &mut [bool], members: &mut Vec<usize>, c: usize| {
+            if !model[c] {
+                model[c] = true;
+                members.push(c);
+            }
+        };
+        for &c in chosen {
+            add(model, members, c);
+        }
+        let mut next = 0;
+        loop {
+            while next < members.len() {
+                let x = members[next];
+                next += 1;
+                if let Some(ml2) = self.needs_ml2[x].filter(|&m| !model[m]) {
+                    if !fits(model, ml2) {
+                        return None;
+                    }
+                    add(model, members, ml2);
+                }
+                for e in &self.requires[x] {
+                    let r = &e.requirement;
+                    if r.holds(model) {
+                        continue;
+                    }
+                    match r.quantifier {
+                        Quantifier::AnyOf | Quantifier::OneOf => {
+                            if r.candidates.iter().any(|&c| model[c]) {
+                                return None;
+                            }
+                            let c = r.candidates.iter().copied().find(|&c| fits(model, c))?;
+                            add(model, members, c);
+                        }
+                        Quantifier::AllOf => {
+                            for &c in &r.candidates {
+                                if !model[c] {
+                                    if !fits(model, c) {
+                                        return None;
+                                    }
+                                    add(model, members, c);
+                                }
+                            }
+                        }
+                        Quantifier::NoneOf => return None,
+                    }
+                }
+            }
+            let missing = self.required_types.iter().find(|kind| {
+                !members
+                    .iter()
+                    .any(|&m| self.registry.get(m).kind() == **kind)
+            });
+            let Some(kind) = missing else { break };
+            let c = (0..n).find(|&c| self.registry.get(c).kind() == *kind && fits(model, c))?;
+            add(model, members, c);
+        }
+        let valid = members.iter().all(|&x| {
+            !self.conflicts[x].iter().any(|&k| model[k])
+                && !self.peers[x].iter().any(|&k| model[k])
+                && self.needs_ml2[x].is_none_or(|ml2| model[ml2])
+                && self.requires[x].iter().all(|e| e.requirement.holds(model))
+        });
+        let cores = self
+            .layout
+            .network
+            .cores
+            .iter()
+            .filter(|&&c| model[c])
+            .count();
+        (valid && cores <= 1).then_some(())
+    }
+
+    /// The selection picking `i` produces, as sorted indices (the list form
+    /// of `Layout::pick`).
+    fn picked(&self, selected: &[usize], selection: &[bool], i: usize) -> Vec<usize> {
+        let ml2 = self.layout.network.ml2_core;
+        let is_core = |j: usize| self.layout.network.cores.contains(&j);
+        let drops_drivers = ml2.is_some_and(|m| i != m && is_core(i));
+        let switches_core = self.needs_ml2[i].is_some_and(|m| !selection[m]);
+        let mut out: Vec<usize> = selected
+            .iter()
+            .copied()
+            .filter(|&j| {
+                let dropped_driver = drops_drivers && self.needs_ml2[j].is_some();
+                let replaced_core = switches_core && is_core(j);
+                !self.peers[i].contains(&j) && !dropped_driver && !replaced_core
+            })
+            .collect();
+        out.push(i);
+        if let (true, Some(m)) = (switches_core, ml2) {
+            out.push(m);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether a valid full selection stays valid with `u` (already set) in
+    /// it: only `u`'s conflicts, its requirements, the wizard's structure and
+    /// the counting requirements `u` is a candidate of can break.
+    fn still_valid_with(&self, model: &[bool], u: usize) -> bool {
+        if self.conflicts[u].iter().any(|&k| model[k]) || self.peers[u].iter().any(|&k| model[k]) {
+            return false;
+        }
+        if self.needs_ml2[u].is_some_and(|ml2| !model[ml2]) {
+            return false;
+        }
+        self.requires[u].iter().all(|e| e.requirement.holds(model))
+            && self.watchers[u].iter().all(|&(owner, k)| {
+                !model[owner] || self.requires[owner][k].requirement.holds(model)
+            })
+    }
+
+    /// Compatibility advice for a selected or available component, given
+    /// the selected components (sorted indices) it would sit with.
+    fn advise(&self, i: usize, selected: &[usize], report: &mut ComponentReport) {
         let kind = self.registry.get(i).kind();
         if kind == ComponentType::Hypervisor {
             return;
         }
-        report.untested_with = (0..selection.len())
+        report.untested_with = selected
+            .iter()
+            .copied()
             .filter(|&j| {
-                selection[j]
-                    && j != i
+                j != i
                     && self.registry.get(j).kind() <= kind
                     && !self.peers[i].contains(&j)
-                    && !self.registry.compatible(i, j)
+                    && self.compatible[i].binary_search(&j).is_err()
             })
             .map(|j| self.registry.get(j).name.to_string())
             .collect();

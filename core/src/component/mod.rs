@@ -8,6 +8,7 @@ mod model;
 mod name;
 mod registry;
 mod sat;
+pub mod synthetic;
 mod validate;
 
 pub use engine::{Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State};
