@@ -8,6 +8,8 @@
 
 pub mod api;
 pub mod component;
+pub mod expr;
 pub mod release;
+pub mod role;
 pub mod wizard;
 pub mod yaml;

@@ -44,6 +44,12 @@ pub struct Release {
     pub description: String,
     pub required_component_types: Vec<ComponentType>,
     pub components: Vec<Component>,
+    /// Role name → role metadata (`roles_path`), in file order.
+    #[serde(default)]
+    pub roles_metadata: serde_json::Value,
+    /// Environment attributes and their defaults (`attributes_path`).
+    #[serde(default)]
+    pub attributes_metadata: serde_json::Value,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -73,6 +79,8 @@ struct RawRecord {
     operating_system: Option<String>,
     version: Option<String>,
     components_path: Option<String>,
+    roles_path: Option<String>,
+    attributes_path: Option<String>,
     required_component_types: Option<Vec<ComponentType>>,
 }
 
@@ -117,6 +125,16 @@ pub fn load_release_plugin(files: &dyn Files) -> Result<ReleasePlugin, LoadError
             }
             None => Vec::new(),
         };
+        let data = |key: &str, path: Option<String>| -> Result<serde_json::Value, LoadError> {
+            let Some(path) = path else {
+                return Ok(serde_json::Value::Null);
+            };
+            let path = confined(key, &path)?;
+            let text = files.read(&path).map_err(|e| LoadError::new(&path, e))?;
+            yaml::parse::<serde_json::Value>(&path, &text)
+        };
+        let roles_metadata = data("roles_path", record.roles_path)?;
+        let attributes_metadata = data("attributes_path", record.attributes_path)?;
         releases.push(Release {
             name: field(record.release_name.or(record.name), "release_name")?,
             version: field(record.version, "version")?,
@@ -126,6 +144,8 @@ pub fn load_release_plugin(files: &dyn Files) -> Result<ReleasePlugin, LoadError
                 .required_component_types
                 .unwrap_or_else(|| DEFAULT_REQUIRED_TYPES.to_vec()),
             components,
+            roles_metadata,
+            attributes_metadata,
         });
     }
     Ok(ReleasePlugin {

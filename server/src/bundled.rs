@@ -15,6 +15,14 @@ const FILES: &[(&str, &str)] = &[
         "components.yaml",
         include_str!("../../releases/openstack/components.yaml"),
     ),
+    (
+        "node_roles.yaml",
+        include_str!("../../releases/openstack/node_roles.yaml"),
+    ),
+    (
+        "attributes.yaml",
+        include_str!("../../releases/openstack/attributes.yaml"),
+    ),
 ];
 
 /// The bundled release plugin, read by core like any other.
@@ -64,5 +72,33 @@ mod tests {
                 ("ephemeral", false)
             ]
         );
+    }
+
+    #[test]
+    fn the_bundled_roles_parse_and_their_expressions_evaluate_against_the_defaults() {
+        use mosaic_core::expr::JsonModels;
+        use mosaic_core::role::{check_roles, parse_roles};
+        let release = super::release_plugin().unwrap().releases.remove(0);
+        let yaml = serde_yaml::to_value(&release.roles_metadata).unwrap();
+        let roles = parse_roles(&yaml, None).unwrap();
+        assert_eq!(roles[0].id, "controller");
+        assert_eq!(
+            roles[0].tags,
+            ["controller", "rabbitmq", "database", "keystone", "neutron"]
+        );
+        let models = JsonModels {
+            settings: release.attributes_metadata["editable"].clone(),
+            cluster: serde_json::json!({"mode": "ha_compact"}),
+            version: serde_json::json!({"feature_groups": []}),
+            ..JsonModels::default()
+        };
+        let report = check_roles(&roles, &models, &[]);
+        // Every limit evaluates (no expression error), and the defaults hide virt.
+        let errors: Vec<&String> = report.limits.iter().flat_map(|l| &l.errors).collect();
+        assert!(
+            errors.iter().all(|e| !e.contains("Limits of role")),
+            "{errors:?}"
+        );
+        assert_eq!(report.hidden_roles, ["virt", "compute-vmware"]);
     }
 }

@@ -230,3 +230,130 @@ fn check_registry_reports_load_time_problems() {
     ]);
     assert_eq!((code, stdout.as_str()), (0, "0 errors, 0 warnings\n"));
 }
+
+fn expr_json(expr: &str, extra: &[&str]) -> (i32, Value) {
+    let models = fixture("models.yaml");
+    let mut args = vec![
+        "expr", "eval", expr, "--models", &models, "--format", "json",
+    ];
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = mosaic(&args);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+#[test]
+fn expr_eval_prints_the_value() {
+    assert_eq!(
+        expr_json(
+            "settings:storage.volumes_ceph.value == false and cluster:mode",
+            &[]
+        ),
+        (0, json!({"value": "multinode"}))
+    );
+    assert_eq!(
+        expr_json("'experimental' in version:feature_groups", &[]),
+        (0, json!({"value": true}))
+    );
+    assert_eq!(
+        expr_json("cluster:nokey", &["--non-strict"]),
+        (0, json!({"value": null}))
+    );
+}
+
+#[test]
+fn expr_eval_errors_exit_2_with_kind_and_span() {
+    let cases = [
+        ("cluster:nokey == 1", "undefined", json!([0, 13])),
+        ("(true", "parse", json!([0, 1])),
+        ("setings:x", "unknown_model", json!([0, 7])),
+        ("1 in 2", "type", json!([5, 6])),
+    ];
+    for (expr, kind, span) in cases {
+        let (code, json) = expr_json(expr, &[]);
+        assert_eq!(code, 2, "{expr}");
+        assert_eq!(json["error"]["kind"], kind, "{expr}");
+        assert_eq!(json["error"]["span"], span, "{expr}");
+    }
+    let deep = "(".repeat(10_000);
+    assert_eq!(expr_json(&deep, &[]).1["error"]["kind"], "too_deep");
+    let (code, _, stderr) = mosaic(&["expr", "eval", "a = b", "--models", &fixture("models.yaml")]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "parse error:\na = b\n  ^ unexpected '=' (did you mean '==')\n"
+    );
+}
+
+#[test]
+fn roles_check_reports_nodes_and_every_role_limit() {
+    let (roles, models, nodes) = (
+        fixture("roles.yaml"),
+        fixture("models.yaml"),
+        fixture("nodes.yaml"),
+    );
+    let (code, stdout, stderr) = mosaic(&[
+        "roles", "check", "--roles", &roles, "--models", &models, "--nodes", &nodes, "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        json["nodes"][0],
+        json!({"id": 1, "errors": [{"kind": "conflict", "roles": ["controller", "compute"],
+                                    "message": "Role 'controller' in conflict with role 'compute'."}]})
+    );
+    assert_eq!(
+        json["nodes"][1]["errors"],
+        json!([{"kind": "restriction", "roles": ["ceph-osd"], "message": "Ceph should be enabled in the environment settings."}])
+    );
+    let limits: Vec<(&str, i64, bool)> = json["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["role"].as_str().unwrap(),
+                l["count"].as_i64().unwrap(),
+                l["valid"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        limits,
+        [
+            ("controller", 1, true),
+            ("compute", 1, true),
+            ("ceph-osd", 1, false),
+            ("mongo", 2, false)
+        ]
+    );
+    assert_eq!(
+        json["limits"][2]["errors"],
+        json!(["At least 3 Ceph OSD nodes are required (1 selected currently)."])
+    );
+    assert_eq!(
+        json["limits"][3]["errors"],
+        json!(["At most 1 MongoDB node can be added for non-HA deployment"])
+    );
+    assert_eq!(json["hidden_roles"], json!([]));
+}
+
+#[test]
+fn roles_check_rejects_malformed_roles_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let roles = dir.path().join("roles.yaml");
+    std::fs::write(&roles, "x:\n  restrictions:\n    - condition: 'a =='\n").unwrap();
+    let (code, _, stderr) = mosaic(&[
+        "roles",
+        "check",
+        "--roles",
+        roles.to_str().unwrap(),
+        "--models",
+        &fixture("models.yaml"),
+        "--nodes",
+        &fixture("nodes.yaml"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("x.restrictions[0].condition"), "{stderr}");
+}

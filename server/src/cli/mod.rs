@@ -3,6 +3,9 @@
 //! `mosaic: message` (or `file:line: message`) on stderr and exit 2.
 
 mod components;
+mod expr;
+mod models;
+mod roles;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -26,6 +29,12 @@ pub enum Command {
     /// Check component registries and selections.
     #[command(subcommand)]
     Components(components::Command),
+    /// Evaluate restriction expressions.
+    #[command(subcommand)]
+    Expr(expr::Command),
+    /// Check node roles: conflicts, restrictions and limits.
+    #[command(subcommand)]
+    Roles(roles::Command),
 }
 
 /// `--format` of the commands that report.
@@ -41,6 +50,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Serve(config) => crate::serve(config).await.map(|()| 0),
         Command::Components(command) => Ok(components::run(command)),
+        Command::Expr(command) => Ok(expr::run(command)),
+        Command::Roles(command) => Ok(roles::run(command)),
     }
 }
 

@@ -1,0 +1,525 @@
+//! Lexing and parsing. The grammar (SEMANTICS §3.1):
+//!
+//! ```text
+//! expr    := or
+//! or      := and ('or' and)*
+//! and     := cmp ('and' cmp)*
+//! cmp     := unary (('==' | '!=') unary)*
+//! unary   := 'not' unary | in
+//! in      := primary ('in' primary)*
+//! primary := NUMBER | STRING | 'true' | 'false' | 'null' | PATH | '(' expr ')'
+//! ```
+//!
+//! Binary operators are parsed in loops and nesting (parentheses and `not`)
+//! is counted, so no input can overflow the stack.
+
+use super::error::{ErrorKind, ExprError};
+
+/// Nesting allowed for parentheses and `not`, together.
+pub const MAX_DEPTH: usize = 100;
+
+/// The models a path can name; `settings` when none is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Model {
+    Settings,
+    Cluster,
+    Release,
+    Version,
+    NetworkingParameters,
+}
+
+impl Model {
+    pub fn parse(name: &str) -> Option<Model> {
+        Some(match name {
+            "settings" => Model::Settings,
+            "cluster" => Model::Cluster,
+            "release" => Model::Release,
+            "version" => Model::Version,
+            "networking_parameters" => Model::NetworkingParameters,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::Settings => "settings",
+            Model::Cluster => "cluster",
+            Model::Release => "release",
+            Model::Version => "version",
+            Model::NetworkingParameters => "networking_parameters",
+        }
+    }
+}
+
+/// A path into a model: `settings:storage.volumes_ceph.value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Path {
+    pub model: Model,
+    /// The segments joined by dots: `storage.volumes_ceph.value`.
+    pub dotted: Box<str>,
+    /// A trailing `?`: a missing value is `null` even in strict mode.
+    pub optional: bool,
+    pub span: (usize, usize),
+    /// `path_hash(dotted)`, computed once when parsing.
+    pub hash: u64,
+}
+
+impl Path {
+    pub fn segments(&self) -> impl Iterator<Item = &str> {
+        self.dotted.split('.')
+    }
+
+    /// `model:seg.seg` (without the `?`).
+    pub fn display(&self) -> String {
+        format!("{}:{}", self.model.as_str(), self.dotted)
+    }
+}
+
+/// The hash paths are looked up by (FxHash's mixing, over the bytes of the
+/// dotted path): cheap, and the same when parsing and when indexing models.
+pub fn path_hash(dotted: &str) -> u64 {
+    dotted.bytes().fold(0u64, |h, b| {
+        (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95)
+    })
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Literal {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+}
+
+/// Chains of one operator are flat lists, so long chains nest nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node {
+    Lit(Literal),
+    /// Index into `Expr::paths`.
+    Path(usize),
+    Not(Box<Node>),
+    And(Vec<Node>),
+    Or(Vec<Node>),
+    /// `first (==|!= operand)*`, left to right; `true` means `==`.
+    Cmp(Box<Node>, Vec<(bool, Node)>),
+    /// `first (in operand)*`, left to right, with each right operand's span.
+    In(Box<Node>, Vec<(Node, (usize, usize))>),
+    /// `path == literal` or `path != literal` (either order): the most
+    /// common restriction clause, evaluated without recursion.
+    PathCmp(usize, Literal, bool),
+}
+
+/// A parsed expression, ready to be evaluated many times.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub(crate) source: String,
+    pub(crate) root: Node,
+    pub(crate) paths: Vec<Path>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    LParen,
+    RParen,
+    EqEq,
+    NotEq,
+    And,
+    Or,
+    Not,
+    In,
+    Lit(Literal),
+    Path(Path),
+}
+
+/// A token and its byte range.
+type Spanned = (Token, (usize, usize));
+
+struct Lexer<'a> {
+    source: &'a str,
+    pos: usize,
+}
+
+fn is_path_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
+}
+
+impl<'a> Lexer<'a> {
+    fn error(
+        &self,
+        kind: ErrorKind,
+        span: (usize, usize),
+        message: impl Into<String>,
+    ) -> ExprError {
+        ExprError::new(kind, Some(span), message, self.source)
+    }
+
+    fn next(&mut self) -> Result<Option<Spanned>, ExprError> {
+        let bytes = self.source.as_bytes();
+        while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        let start = self.pos;
+        let Some(&c) = bytes.get(start) else {
+            return Ok(None);
+        };
+        let token = match c {
+            b'(' => {
+                self.pos += 1;
+                Token::LParen
+            }
+            b')' => {
+                self.pos += 1;
+                Token::RParen
+            }
+            b'=' | b'!' => {
+                if bytes.get(start + 1) != Some(&b'=') {
+                    let what = if c == b'=' {
+                        "'=' (did you mean '==')"
+                    } else {
+                        "'!' (did you mean '!=' or 'not')"
+                    };
+                    return Err(self.error(
+                        ErrorKind::Parse,
+                        (start, start + 1),
+                        format!("unexpected {what}"),
+                    ));
+                }
+                self.pos += 2;
+                if c == b'=' { Token::EqEq } else { Token::NotEq }
+            }
+            b'"' | b'\'' => {
+                let close = self.source[start + 1..].find(c as char).ok_or_else(|| {
+                    self.error(
+                        ErrorKind::Parse,
+                        (start, bytes.len()),
+                        "unterminated string",
+                    )
+                })?;
+                let end = start + 1 + close;
+                self.pos = end + 1;
+                Token::Lit(Literal::Str(self.source[start + 1..end].to_owned()))
+            }
+            b'-' | b'0'..=b'9' => {
+                let mut end = start + 1;
+                while end < bytes.len() && is_path_char(bytes[end]) {
+                    end += 1;
+                }
+                self.pos = end;
+                let text = &self.source[start..end];
+                if !is_number(text) {
+                    return Err(self.error(
+                        ErrorKind::Parse,
+                        (start, end),
+                        format!("invalid number '{text}'"),
+                    ));
+                }
+                let value = text.parse::<f64>().map_err(|_| {
+                    self.error(
+                        ErrorKind::Parse,
+                        (start, end),
+                        format!("invalid number '{text}'"),
+                    )
+                })?;
+                Token::Lit(Literal::Num(value))
+            }
+            c if is_path_char(c) => {
+                let mut end = start;
+                while end < bytes.len() && is_path_char(bytes[end]) {
+                    end += 1;
+                }
+                let text = &self.source[start..end];
+                let optional = bytes.get(end) == Some(&b'?');
+                self.pos = end + usize::from(optional);
+                match (text, optional) {
+                    ("and", false) => Token::And,
+                    ("or", false) => Token::Or,
+                    ("not", false) => Token::Not,
+                    ("in", false) => Token::In,
+                    ("true", false) => Token::Lit(Literal::Bool(true)),
+                    ("false", false) => Token::Lit(Literal::Bool(false)),
+                    ("null", false) => Token::Lit(Literal::Null),
+                    _ => Token::Path(self.path(text, optional, (start, self.pos))?),
+                }
+            }
+            _ => {
+                let ch = self.source[start..].chars().next().unwrap_or_default();
+                let end = start + ch.len_utf8();
+                return Err(self.error(
+                    ErrorKind::Parse,
+                    (start, end),
+                    format!("unexpected character '{ch}'"),
+                ));
+            }
+        };
+        Ok(Some((token, (start, self.pos))))
+    }
+
+    fn path(&self, text: &str, optional: bool, span: (usize, usize)) -> Result<Path, ExprError> {
+        let (model, rest) = match text.split_once(':') {
+            Some((model, rest)) => {
+                let model_span = (span.0, span.0 + model.len());
+                let model = Model::parse(model).ok_or_else(|| {
+                    self.error(
+                        ErrorKind::UnknownModel,
+                        model_span,
+                        format!(
+                            "unknown model '{model}' (expected settings, cluster, release, version or networking_parameters)"
+                        ),
+                    )
+                })?;
+                (model, rest)
+            }
+            None => (Model::Settings, text),
+        };
+        // Segments are non-empty and hold no ':' (one byte scan).
+        let bytes = rest.as_bytes();
+        let bad = bytes.is_empty()
+            || bytes[0] == b'.'
+            || bytes[bytes.len() - 1] == b'.'
+            || bytes.windows(2).any(|w| w == b"..")
+            || bytes.contains(&b':');
+        if bad {
+            return Err(self.error(
+                ErrorKind::Parse,
+                span,
+                format!("invalid path '{text}': segments are [A-Za-z0-9_-]+ separated by '.'"),
+            ));
+        }
+        Ok(Path {
+            model,
+            dotted: rest.into(),
+            optional,
+            span,
+            hash: path_hash(rest),
+        })
+    }
+}
+
+fn is_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (int, frac) = match digits.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (digits, None),
+    };
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    all_digits(int) && frac.is_none_or(all_digits)
+}
+
+struct Parser<'a> {
+    lexer: Lexer<'a>,
+    peeked: Option<Spanned>,
+    depth: usize,
+    paths: Vec<Path>,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&mut self) -> Result<Option<&Token>, ExprError> {
+        if self.peeked.is_none() {
+            self.peeked = self.lexer.next()?;
+        }
+        Ok(self.peeked.as_ref().map(|(t, _)| t))
+    }
+
+    fn bump(&mut self) -> Result<Option<Spanned>, ExprError> {
+        self.peek()?;
+        Ok(self.peeked.take())
+    }
+
+    fn end_span(&self) -> (usize, usize) {
+        let n = self.lexer.source.len();
+        (n, n)
+    }
+
+    fn error(&self, span: (usize, usize), message: impl Into<String>) -> ExprError {
+        ExprError::new(ErrorKind::Parse, Some(span), message, self.lexer.source)
+    }
+
+    fn nest(&mut self, span: (usize, usize)) -> Result<(), ExprError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ExprError::new(
+                ErrorKind::TooDeep,
+                Some(span),
+                format!("expression nested more than {MAX_DEPTH} levels deep"),
+                self.lexer.source,
+            ));
+        }
+        Ok(())
+    }
+
+    fn or(&mut self) -> Result<Node, ExprError> {
+        let first = self.and()?;
+        if self.peek()? != Some(&Token::Or) {
+            return Ok(first);
+        }
+        let mut operands = Vec::with_capacity(4);
+        operands.push(first);
+        while self.peek()? == Some(&Token::Or) {
+            self.bump()?;
+            operands.push(self.and()?);
+        }
+        Ok(if operands.len() == 1 {
+            operands.pop().expect("one")
+        } else {
+            Node::Or(operands)
+        })
+    }
+
+    fn and(&mut self) -> Result<Node, ExprError> {
+        let first = self.cmp()?;
+        if self.peek()? != Some(&Token::And) {
+            return Ok(first);
+        }
+        let mut operands = Vec::with_capacity(4);
+        operands.push(first);
+        while self.peek()? == Some(&Token::And) {
+            self.bump()?;
+            operands.push(self.cmp()?);
+        }
+        Ok(if operands.len() == 1 {
+            operands.pop().expect("one")
+        } else {
+            Node::And(operands)
+        })
+    }
+
+    fn cmp_op(&mut self) -> Result<Option<bool>, ExprError> {
+        Ok(match self.peek()? {
+            Some(Token::EqEq) => Some(true),
+            Some(Token::NotEq) => Some(false),
+            _ => None,
+        })
+    }
+
+    fn cmp(&mut self) -> Result<Node, ExprError> {
+        let first = self.unary()?;
+        let Some(is_eq) = self.cmp_op()? else {
+            return Ok(first);
+        };
+        self.bump()?;
+        let second = self.unary()?;
+        if self.cmp_op()?.is_none() {
+            // One comparison, the common case: no list needed.
+            return Ok(match (first, second) {
+                (Node::Path(p), Node::Lit(lit)) | (Node::Lit(lit), Node::Path(p)) => {
+                    Node::PathCmp(p, lit, is_eq)
+                }
+                (first, second) => Node::Cmp(Box::new(first), vec![(is_eq, second)]),
+            });
+        }
+        let mut rest = vec![(is_eq, second)];
+        while let Some(is_eq) = self.cmp_op()? {
+            self.bump()?;
+            rest.push((is_eq, self.unary()?));
+        }
+        Ok(Node::Cmp(Box::new(first), rest))
+    }
+
+    fn unary(&mut self) -> Result<Node, ExprError> {
+        if self.peek()? == Some(&Token::Not) {
+            let (_, span) = self.bump()?.expect("peeked");
+            self.nest(span)?;
+            let operand = self.unary()?;
+            self.depth -= 1;
+            return Ok(Node::Not(Box::new(operand)));
+        }
+        self.in_()
+    }
+
+    fn in_(&mut self) -> Result<Node, ExprError> {
+        let (first, _) = self.primary()?;
+        let mut rest = Vec::new();
+        while self.peek()? == Some(&Token::In) {
+            self.bump()?;
+            rest.push(self.primary()?);
+        }
+        Ok(if rest.is_empty() {
+            first
+        } else {
+            Node::In(Box::new(first), rest)
+        })
+    }
+
+    fn primary(&mut self) -> Result<(Node, (usize, usize)), ExprError> {
+        let Some((token, span)) = self.bump()? else {
+            return Err(self.error(
+                self.end_span(),
+                "expected a value, found the end of the expression",
+            ));
+        };
+        match token {
+            Token::Lit(literal) => Ok((Node::Lit(literal), span)),
+            Token::Path(path) => {
+                self.paths.push(path);
+                Ok((Node::Path(self.paths.len() - 1), span))
+            }
+            Token::LParen => {
+                self.nest(span)?;
+                let inner = self.or()?;
+                self.depth -= 1;
+                match self.bump()? {
+                    Some((Token::RParen, close)) => Ok((inner, (span.0, close.1))),
+                    Some((_, other)) => Err(self.error(other, "expected ')'")),
+                    None => Err(self.error(span, "unclosed '('")),
+                }
+            }
+            other => Err(self.error(
+                span,
+                format!("expected a value, found {}", describe(&other)),
+            )),
+        }
+    }
+}
+
+fn describe(token: &Token) -> &'static str {
+    match token {
+        Token::LParen => "'('",
+        Token::RParen => "')'",
+        Token::EqEq => "'=='",
+        Token::NotEq => "'!='",
+        Token::And => "'and'",
+        Token::Or => "'or'",
+        Token::Not => "'not'",
+        Token::In => "'in'",
+        Token::Lit(_) | Token::Path(_) => "a value",
+    }
+}
+
+impl Expr {
+    /// Parses `source`; every error names its place.
+    pub fn parse(source: &str) -> Result<Expr, ExprError> {
+        let mut parser = Parser {
+            lexer: Lexer { source, pos: 0 },
+            peeked: None,
+            depth: 0,
+            paths: Vec::with_capacity(4),
+        };
+        if parser.peek()?.is_none() {
+            return Err(parser.error((0, source.len()), "empty expression"));
+        }
+        let root = parser.or()?;
+        if let Some((token, span)) = parser.bump()? {
+            return Err(parser.error(
+                span,
+                format!(
+                    "unexpected {} after a complete expression",
+                    describe(&token)
+                ),
+            ));
+        }
+        Ok(Expr {
+            source: source.to_owned(),
+            root,
+            paths: parser.paths,
+        })
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The paths the expression reads, in order of appearance.
+    pub fn paths(&self) -> &[Path] {
+        &self.paths
+    }
+}

@@ -1,0 +1,94 @@
+//! Fuzzing the expression parser and evaluator with proptest: arbitrary
+//! strings and grammar-shaped expressions never panic, and the truth fast
+//! path (`holds`) always agrees with the value's truthiness.
+
+use mosaic_core::expr::{Expr, FlatModels, JsonModels};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn models() -> JsonModels {
+    JsonModels {
+        settings: json!({"a": {"value": true}, "b": {"value": 0}, "s": {"value": "ha_compact"},
+                         "l": {"value": [1, "x", null]}, "m": {"value": {"k": false}}}),
+        cluster: json!({"mode": "multinode", "nodes": []}),
+        version: json!({"feature_groups": ["experimental"]}),
+        ..JsonModels::default()
+    }
+}
+
+/// Expressions from the grammar's pieces, nested.
+fn expression() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        Just("null".to_owned()),
+        Just("0".to_owned()),
+        Just("-1.5".to_owned()),
+        Just("'ha'".to_owned()),
+        Just("\"x\"".to_owned()),
+        Just("settings:a.value".to_owned()),
+        Just("b.value".to_owned()),
+        Just("s.value".to_owned()),
+        Just("l.value".to_owned()),
+        Just("m.value".to_owned()),
+        Just("cluster:mode".to_owned()),
+        Just("cluster:missing?".to_owned()),
+        Just("cluster:missing".to_owned()),
+        Just("version:feature_groups".to_owned()),
+        Just("l.value.1".to_owned()),
+    ];
+    leaf.prop_recursive(6, 64, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} and {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} or {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} == {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} != {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} in {b}")),
+            // `not` is not a primary: inside `in` it needs parentheses.
+            inner.clone().prop_map(|a| format!("(not {a})")),
+            inner.prop_map(|a| format!("({a})")),
+        ]
+    })
+}
+
+proptest! {
+    // PROPTEST_CASES raises the count for a longer fuzzing run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(5000),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn arbitrary_text_never_panics(source in "\\PC{0,80}") {
+        if let Ok(expr) = Expr::parse(&source) {
+            let _ = expr.eval(&models());
+        } else {
+            let err = Expr::parse(&source).unwrap_err();
+            let _ = err.render();
+        }
+    }
+
+    #[test]
+    fn operator_soup_never_panics(source in "[()a-z:.?='\"!0-9 -]{0,60}") {
+        if let Ok(expr) = Expr::parse(&source) {
+            let _ = expr.eval_with(&models(), false);
+        }
+    }
+
+    #[test]
+    fn holds_agrees_with_the_value(source in expression(), strict in any::<bool>()) {
+        let expr = Expr::parse(&source).unwrap();
+        let json = models();
+        let flat = FlatModels::new(&json);
+        let value = expr.eval_with(&json, strict).map(|v| v.truthy()).map_err(|e| e.kind);
+        let holds = expr.holds(&json, strict).map_err(|e| e.kind);
+        // The fast path may stop before an error the full evaluation meets
+        // only in an operand whose value is not needed for the truth.
+        if let (Ok(a), Ok(b)) = (&value, &holds) {
+            prop_assert_eq!(a, b, "{}", source);
+        }
+        prop_assert_eq!(holds.is_ok() || value.is_err(), true, "{}", source);
+        prop_assert_eq!(expr.holds(&flat, strict).map_err(|e| e.kind), holds, "{}", source);
+        prop_assert_eq!(expr.bind(&flat).holds(strict).map_err(|e| e.kind), holds, "{}", source);
+    }
+}

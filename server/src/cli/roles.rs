@@ -1,0 +1,92 @@
+//! `mosaic roles check`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use mosaic_core::role::{NodeRoles, RolesReport, check_roles, parse_roles};
+
+use super::models::{read_models, read_yaml};
+use super::{Format, print_json};
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check nodes' roles (conflicts, restrictions, unknown roles) and every
+    /// role's limits. Exit 0 when all is well, 1 on any node or limit error,
+    /// 2 on unreadable or malformed input.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A roles_metadata map (a release's, or a plugin's node_roles.yaml).
+    #[arg(long, value_name = "FILE")]
+    roles: PathBuf,
+    /// YAML {settings: …, cluster: …, release: …, version: …}.
+    #[arg(long, value_name = "FILE")]
+    models: PathBuf,
+    /// A list of {id, roles: [...], pending_deletion?: bool}.
+    #[arg(long, value_name = "FILE")]
+    nodes: PathBuf,
+    /// The roles are plugin NAME's: they get the implicit "plugin disabled"
+    /// restriction (settings:NAME.metadata.enabled == false).
+    #[arg(long, value_name = "NAME")]
+    plugin: Option<String>,
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+pub fn run(command: Command) -> i32 {
+    let Command::Check(args) = command;
+    let loaded = (|| {
+        let value: serde_yaml::Value = read_yaml(&args.roles)?;
+        let roles = parse_roles(&value, args.plugin.as_deref())
+            .map_err(|e| format!("{}: {e}", args.roles.display()))?;
+        let models = read_models(&args.models)?;
+        let nodes: Vec<NodeRoles> =
+            read_yaml::<Option<Vec<NodeRoles>>>(&args.nodes)?.unwrap_or_default();
+        Ok::<_, String>((roles, models, nodes))
+    })();
+    let (roles, models, nodes) = match loaded {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    let report = check_roles(&roles, &models, &nodes);
+    match args.format {
+        Format::Json => print_json(&report),
+        Format::Text => print!("{}", render(&report)),
+    }
+    if report.has_errors() { 1 } else { 0 }
+}
+
+fn render(report: &RolesReport) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for node in &report.nodes {
+        let status = if node.errors.is_empty() {
+            "ok"
+        } else {
+            "errors"
+        };
+        let _ = writeln!(out, "node {}: {status}", node.id);
+        for e in &node.errors {
+            let _ = writeln!(out, "  {}", e.message);
+        }
+    }
+    for limit in &report.limits {
+        let status = if limit.valid { "ok" } else { "error" };
+        let _ = writeln!(out, "role {} ({} nodes): {status}", limit.role, limit.count);
+        for e in &limit.errors {
+            let _ = writeln!(out, "  error: {e}");
+        }
+        for w in &limit.warnings {
+            let _ = writeln!(out, "  warning: {w}");
+        }
+    }
+    if !report.hidden_roles.is_empty() {
+        let _ = writeln!(out, "hidden roles: {}", report.hidden_roles.join(", "));
+    }
+    out
+}
