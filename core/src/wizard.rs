@@ -283,11 +283,9 @@ pub fn settle(registry: &Registry, selection: &[bool]) -> (Vec<bool>, Vec<Droppe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::component::{Component, Source};
 
     fn registry(yaml: &str) -> Registry {
-        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
-        Registry::new([(Source("release".into()), components)]).unwrap()
+        crate::component::test_registry(yaml)
     }
 
     fn select(r: &Registry, names: &[&str]) -> Vec<bool> {

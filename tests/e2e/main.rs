@@ -64,20 +64,27 @@ where
     panic!("timed out waiting for: {what}");
 }
 
-#[tokio::test]
-async fn checking_vcenter_disables_contrail_with_its_reason() {
+/// Starts the server and a browser on the wizard, with the environment
+/// name typed in.
+async fn open_wizard(name: &str) -> (Server, Browser) {
     let server = Server::start();
     let browser = Browser::start().await;
     let c = &browser.client;
     c.goto(&server.url).await.unwrap();
-
-    let name = c
+    let field = c
         .wait()
         .at_most(WAIT)
         .for_element(Locator::Id("environment-name"))
         .await
         .unwrap();
-    name.send_keys("lab").await.unwrap();
+    field.send_keys(name).await.unwrap();
+    (server, browser)
+}
+
+#[tokio::test]
+async fn checking_vcenter_disables_contrail_with_its_reason() {
+    let (_server, browser) = open_wizard("lab").await;
+    let c = &browser.client;
     click(c, "#next").await;
 
     // Compute: KVM is the default; add vCenter.
@@ -131,17 +138,8 @@ async fn checking_vcenter_disables_contrail_with_its_reason() {
 
 #[tokio::test]
 async fn the_fix_button_applies_the_repair() {
-    let server = Server::start();
-    let browser = Browser::start().await;
+    let (_server, browser) = open_wizard("lab").await;
     let c = &browser.client;
-    c.goto(&server.url).await.unwrap();
-    let name = c
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Id("environment-name"))
-        .await
-        .unwrap();
-    name.send_keys("lab").await.unwrap();
     click(c, "#next").await;
     // QEMU conflicts with the default KVM: blocked, with a one-click repair.
     let qemu = "hypervisor:libvirt:qemu";
@@ -169,17 +167,8 @@ async fn the_fix_button_applies_the_repair() {
 
 #[tokio::test]
 async fn the_wizard_creates_an_environment_the_server_accepts() {
-    let server = Server::start();
-    let browser = Browser::start().await;
+    let (_server, browser) = open_wizard("production-east").await;
     let c = &browser.client;
-    c.goto(&server.url).await.unwrap();
-    let name = c
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Id("environment-name"))
-        .await
-        .unwrap();
-    name.send_keys("production-east").await.unwrap();
     for _ in 0..5 {
         click(c, "#next").await;
     }

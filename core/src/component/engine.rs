@@ -222,17 +222,7 @@ impl Engine {
         }
 
         let peers = (0..n).map(|i| layout.radio_peers(i)).collect();
-        let mut compatible = vec![Vec::new(); n];
-        for (a, component) in registry.components().iter().enumerate() {
-            for b in registry.matching(a, component.compatible.iter().map(|r| &r.name)) {
-                compatible[a].push(b);
-                compatible[b].push(a);
-            }
-        }
-        for list in &mut compatible {
-            list.sort_unstable();
-            list.dedup();
-        }
+        let compatible = registry.compatible_graph();
         let mut needs_ml2 = vec![None; n];
         for &d in &layout.network.drivers {
             needs_ml2[d] = layout.network.ml2_core;
@@ -761,11 +751,10 @@ fn first_combination(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::component::{Component, DEFAULT_REQUIRED_TYPES, Source};
+    use crate::component::DEFAULT_REQUIRED_TYPES;
 
     fn registry(yaml: &str) -> Registry {
-        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
-        Registry::new([(Source("release".into()), components)]).unwrap()
+        crate::component::test_registry(yaml)
     }
 
     fn names(list: &[&str]) -> Vec<String> {

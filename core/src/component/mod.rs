@@ -25,3 +25,10 @@ pub use registry::{Conflict, DuplicateComponent, Registry, Source};
 pub use validate::{
     DEFAULT_REQUIRED_TYPES, Requirement, Violation, ViolationKind, requirements, validate_selection,
 };
+
+/// A registry of one source ("release") from a YAML component list, for tests.
+#[cfg(test)]
+pub(crate) fn test_registry(yaml: &str) -> Registry {
+    let components: Vec<Component> = serde_yaml::from_str(yaml).expect("test components parse");
+    Registry::new([(Source("release".into()), components)]).expect("test components are unique")
+}

@@ -132,9 +132,20 @@ impl Registry {
     /// For every component, the components it conflicts with, declared on
     /// either side (duplex closure), sorted.
     pub fn conflict_graph(&self) -> Vec<Vec<usize>> {
+        self.relation_graph(|c| &c.incompatible)
+    }
+
+    /// For every component, the components it is declared compatible with,
+    /// on either side, sorted.
+    pub fn compatible_graph(&self) -> Vec<Vec<usize>> {
+        self.relation_graph(|c| &c.compatible)
+    }
+
+    /// The undirected graph of one kind of relation.
+    fn relation_graph(&self, relations: impl Fn(&Component) -> &[Relation]) -> Vec<Vec<usize>> {
         let mut graph = vec![Vec::new(); self.components.len()];
         for (a, component) in self.components.iter().enumerate() {
-            for b in self.matching(a, component.incompatible.iter().map(|r| &r.name)) {
+            for b in self.matching(a, relations(component).iter().map(|r| &r.name)) {
                 graph[a].push(b);
                 graph[b].push(a);
             }
@@ -196,9 +207,8 @@ impl Registry {
 mod tests {
     use super::*;
 
-    pub(crate) fn registry(yaml: &str) -> Registry {
-        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
-        Registry::new([(Source("release".into()), components)]).unwrap()
+    fn registry(yaml: &str) -> Registry {
+        crate::component::test_registry(yaml)
     }
 
     #[test]

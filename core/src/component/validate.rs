@@ -212,12 +212,9 @@ pub fn validate_selection(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::component::Component;
-    use crate::component::registry::Source;
 
     fn registry(yaml: &str) -> Registry {
-        let components: Vec<Component> = serde_yaml::from_str(yaml).unwrap();
-        Registry::new([(Source("release".into()), components)]).unwrap()
+        crate::component::test_registry(yaml)
     }
 
     fn check(registry: &Registry, select: &[&str], expect: &[(ViolationKind, &[&str])]) {

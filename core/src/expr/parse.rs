@@ -347,40 +347,32 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn or(&mut self) -> Result<Node, ExprError> {
-        let first = self.and()?;
-        if self.peek()? != Some(&Token::Or) {
+    /// `next (op next)*` as one flat node (`make`), or just `next`.
+    fn chain(
+        &mut self,
+        op: Token,
+        next: fn(&mut Self) -> Result<Node, ExprError>,
+        make: fn(Vec<Node>) -> Node,
+    ) -> Result<Node, ExprError> {
+        let first = next(self)?;
+        if self.peek()? != Some(&op) {
             return Ok(first);
         }
         let mut operands = Vec::with_capacity(4);
         operands.push(first);
-        while self.peek()? == Some(&Token::Or) {
+        while self.peek()? == Some(&op) {
             self.bump()?;
-            operands.push(self.and()?);
+            operands.push(next(self)?);
         }
-        Ok(if operands.len() == 1 {
-            operands.pop().expect("one")
-        } else {
-            Node::Or(operands)
-        })
+        Ok(make(operands))
+    }
+
+    fn or(&mut self) -> Result<Node, ExprError> {
+        self.chain(Token::Or, Self::and, Node::Or)
     }
 
     fn and(&mut self) -> Result<Node, ExprError> {
-        let first = self.cmp()?;
-        if self.peek()? != Some(&Token::And) {
-            return Ok(first);
-        }
-        let mut operands = Vec::with_capacity(4);
-        operands.push(first);
-        while self.peek()? == Some(&Token::And) {
-            self.bump()?;
-            operands.push(self.cmp()?);
-        }
-        Ok(if operands.len() == 1 {
-            operands.pop().expect("one")
-        } else {
-            Node::And(operands)
-        })
+        self.chain(Token::And, Self::cmp, Node::And)
     }
 
     fn cmp_op(&mut self) -> Result<Option<bool>, ExprError> {
