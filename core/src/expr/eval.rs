@@ -7,12 +7,13 @@ use serde_json::{Map, Value};
 use super::error::{ErrorKind, ExprError};
 use hashbrown::HashTable;
 
-use super::parse::{Expr, Literal, Model, Node, Path, path_hash};
+use super::parse::{Expr, Literal, Model, Node, path_hash};
 
 /// Where paths are read from.
 pub trait Models {
-    /// The value at `path`, or `None` when it does not exist.
-    fn lookup(&self, path: &Path) -> Option<&Value>;
+    /// The value at `dotted` (`storage.volumes_ceph.value`) in `model`, or
+    /// `None` when it does not exist. `hash` is `path_hash(dotted)`.
+    fn lookup(&self, model: Model, dotted: &str, hash: u64) -> Option<&Value>;
 }
 
 /// Models held as JSON values, one per model name.
@@ -38,9 +39,9 @@ impl JsonModels {
 }
 
 impl Models for JsonModels {
-    fn lookup(&self, path: &Path) -> Option<&Value> {
-        let mut value = self.root(path.model);
-        for segment in path.segments() {
+    fn lookup(&self, model: Model, dotted: &str, _hash: u64) -> Option<&Value> {
+        let mut value = self.root(model);
+        for segment in dotted.split('.') {
             value = match value {
                 Value::Object(map) => map.get(segment)?,
                 Value::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
@@ -109,9 +110,9 @@ fn index(table: &mut HashTable<(Box<str>, Value)>, prefix: &str, value: &Value) 
 }
 
 impl Models for FlatModels {
-    fn lookup(&self, path: &Path) -> Option<&Value> {
-        self.tables[model_index(path.model)]
-            .find(path.hash, |(k, _)| **k == *path.dotted)
+    fn lookup(&self, model: Model, dotted: &str, hash: u64) -> Option<&Value> {
+        self.tables[model_index(model)]
+            .find(hash, |(k, _)| **k == *dotted)
             .map(|(_, v)| v)
     }
 }
@@ -280,7 +281,7 @@ impl<'e: 'v, 'v, L: Fn(usize) -> Option<&'v Value>> Evaluator<'e, L> {
         Box::new(ExprError::new(
             ErrorKind::Undefined,
             Some(path.span),
-            format!("'{}' is not defined", path.display()),
+            format!("'{}' is not defined", self.expr.display(path)),
             &self.expr.source,
         ))
     }
@@ -384,7 +385,7 @@ impl Expr {
     ) -> Result<Val<'v>, ExprError> {
         Evaluator {
             expr: self,
-            lookup: |i: usize| models.lookup(&self.paths[i]),
+            lookup: |i: usize| self.lookup_in(models, i),
             strict,
         }
         .eval(&self.root)
@@ -395,11 +396,16 @@ impl Expr {
     pub fn holds<M: Models + ?Sized>(&self, models: &M, strict: bool) -> Result<bool, ExprError> {
         Evaluator {
             expr: self,
-            lookup: |i: usize| models.lookup(&self.paths[i]),
+            lookup: |i: usize| self.lookup_in(models, i),
             strict,
         }
         .truthy(&self.root)
         .map_err(|e| *e)
+    }
+
+    fn lookup_in<'v, M: Models + ?Sized>(&'v self, models: &'v M, i: usize) -> Option<&'v Value> {
+        let path = &self.paths[i];
+        models.lookup(path.model, self.dotted(path), path.hash)
     }
 
     /// Looks every path up once, for evaluating the same expression against
@@ -407,7 +413,9 @@ impl Expr {
     pub fn bind<'v, M: Models + ?Sized>(&'v self, models: &'v M) -> Bound<'v> {
         Bound {
             expr: self,
-            values: self.paths.iter().map(|p| models.lookup(p)).collect(),
+            values: (0..self.paths.len())
+                .map(|i| self.lookup_in(models, i))
+                .collect(),
         }
     }
 }
@@ -536,6 +544,31 @@ mod tests {
                 "{source}"
             );
         }
+    }
+
+    #[test]
+    fn malformed_paths_are_parse_errors() {
+        for source in [
+            "a..b",
+            ".a",
+            "a.",
+            "cluster:",
+            "cluster:a:b",
+            "cluster:.a",
+            "settings:a.b.",
+        ] {
+            assert_eq!(
+                Expr::parse(source).unwrap_err().kind,
+                ErrorKind::Parse,
+                "{source}"
+            );
+        }
+        assert_eq!(
+            Expr::parse("a.b:c").unwrap_err().kind,
+            ErrorKind::UnknownModel
+        );
+        let expr = Expr::parse("cluster:a-b.0_c?").unwrap();
+        assert_eq!(expr.dotted(&expr.paths()[0]), "a-b.0_c");
     }
 
     #[test]

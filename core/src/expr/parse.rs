@@ -51,36 +51,32 @@ impl Model {
     }
 }
 
-/// A path into a model: `settings:storage.volumes_ceph.value`.
+/// A path into a model: `settings:storage.volumes_ceph.value`. Its text
+/// stays in the expression's source ([`Expr::dotted`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Path {
     pub model: Model,
-    /// The segments joined by dots: `storage.volumes_ceph.value`.
-    pub dotted: Box<str>,
+    /// Byte range of the segments (`storage.volumes_ceph.value`) in the source.
+    pub dotted: (usize, usize),
     /// A trailing `?`: a missing value is `null` even in strict mode.
     pub optional: bool,
     pub span: (usize, usize),
-    /// `path_hash(dotted)`, computed once when parsing.
+    /// `path_hash` of the dotted text, computed once when parsing.
     pub hash: u64,
 }
 
-impl Path {
-    pub fn segments(&self) -> impl Iterator<Item = &str> {
-        self.dotted.split('.')
-    }
-
-    /// `model:seg.seg` (without the `?`).
-    pub fn display(&self) -> String {
-        format!("{}:{}", self.model.as_str(), self.dotted)
-    }
-}
-
-/// The hash paths are looked up by (FxHash's mixing, over the bytes of the
-/// dotted path): cheap, and the same when parsing and when indexing models.
+/// The hash paths are looked up by (FxHash's mixing, eight bytes of the
+/// dotted path at a time): cheap, and the same when parsing and when
+/// indexing models.
 pub fn path_hash(dotted: &str) -> u64 {
-    dotted.bytes().fold(0u64, |h, b| {
-        (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95)
-    })
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = dotted.len() as u64;
+    for chunk in dotted.as_bytes().chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    h
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -128,8 +124,16 @@ enum Token {
     Not,
     In,
     Lit(Literal),
-    Path(Path),
+    /// A path's text (without a trailing `?`) and whether it had one; the
+    /// `Path` is built when the parser takes it.
+    Path {
+        end: usize,
+        optional: bool,
+    },
 }
+
+/// Errors travel boxed inside the parser, so results stay small.
+type Fail = Box<ExprError>;
 
 /// A token and its byte range.
 type Spanned = (Token, (usize, usize));
@@ -139,21 +143,28 @@ struct Lexer<'a> {
     pos: usize,
 }
 
+/// Bytes that may appear in a path or number token: `[A-Za-z0-9_.:-]`.
+static PATH_CHARS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':');
+        c += 1;
+    }
+    table
+};
+
 fn is_path_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
+    PATH_CHARS[usize::from(c)]
 }
 
 impl<'a> Lexer<'a> {
-    fn error(
-        &self,
-        kind: ErrorKind,
-        span: (usize, usize),
-        message: impl Into<String>,
-    ) -> ExprError {
-        ExprError::new(kind, Some(span), message, self.source)
+    fn error(&self, kind: ErrorKind, span: (usize, usize), message: impl Into<String>) -> Fail {
+        Box::new(ExprError::new(kind, Some(span), message, self.source))
     }
 
-    fn next(&mut self) -> Result<Option<Spanned>, ExprError> {
+    fn next(&mut self) -> Result<Option<Spanned>, Fail> {
         let bytes = self.source.as_bytes();
         while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
             self.pos += 1;
@@ -238,7 +249,7 @@ impl<'a> Lexer<'a> {
                     ("true", false) => Token::Lit(Literal::Bool(true)),
                     ("false", false) => Token::Lit(Literal::Bool(false)),
                     ("null", false) => Token::Lit(Literal::Null),
-                    _ => Token::Path(self.path(text, optional, (start, self.pos))?),
+                    _ => Token::Path { end, optional },
                 }
             }
             _ => {
@@ -254,30 +265,43 @@ impl<'a> Lexer<'a> {
         Ok(Some((token, (start, self.pos))))
     }
 
-    fn path(&self, text: &str, optional: bool, span: (usize, usize)) -> Result<Path, ExprError> {
-        let (model, rest) = match text.split_once(':') {
-            Some((model, rest)) => {
-                let model_span = (span.0, span.0 + model.len());
-                let model = Model::parse(model).ok_or_else(|| {
+    fn path(&self, text: &str, optional: bool, span: (usize, usize)) -> Result<Path, Fail> {
+        // One pass: where the model ends, and whether every segment after it
+        // is non-empty and free of further ':'.
+        let mut colon = None;
+        let mut bad = false;
+        let mut segment_start = true;
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            match b {
+                b':' => {
+                    bad |= colon.is_some();
+                    colon.get_or_insert(i);
+                    segment_start = true;
+                }
+                b'.' => {
+                    bad |= segment_start;
+                    segment_start = true;
+                }
+                _ => segment_start = false,
+            }
+        }
+        bad |= segment_start;
+        let (model, rest) = match colon {
+            Some(c) => {
+                let name = &text[..c];
+                let model = Model::parse(name).ok_or_else(|| {
                     self.error(
                         ErrorKind::UnknownModel,
-                        model_span,
+                        (span.0, span.0 + c),
                         format!(
-                            "unknown model '{model}' (expected settings, cluster, release, version or networking_parameters)"
+                            "unknown model '{name}' (expected settings, cluster, release, version or networking_parameters)"
                         ),
                     )
                 })?;
-                (model, rest)
+                (model, &text[c + 1..])
             }
             None => (Model::Settings, text),
         };
-        // Segments are non-empty and hold no ':' (one byte scan).
-        let bytes = rest.as_bytes();
-        let bad = bytes.is_empty()
-            || bytes[0] == b'.'
-            || bytes[bytes.len() - 1] == b'.'
-            || bytes.windows(2).any(|w| w == b"..")
-            || bytes.contains(&b':');
         if bad {
             return Err(self.error(
                 ErrorKind::Parse,
@@ -285,9 +309,10 @@ impl<'a> Lexer<'a> {
                 format!("invalid path '{text}': segments are [A-Za-z0-9_-]+ separated by '.'"),
             ));
         }
+        let end = span.0 + text.len();
         Ok(Path {
             model,
-            dotted: rest.into(),
+            dotted: (end - rest.len(), end),
             optional,
             span,
             hash: path_hash(rest),
@@ -313,14 +338,14 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&mut self) -> Result<Option<&Token>, ExprError> {
+    fn peek(&mut self) -> Result<Option<&Token>, Fail> {
         if self.peeked.is_none() {
             self.peeked = self.lexer.next()?;
         }
         Ok(self.peeked.as_ref().map(|(t, _)| t))
     }
 
-    fn bump(&mut self) -> Result<Option<Spanned>, ExprError> {
+    fn bump(&mut self) -> Result<Option<Spanned>, Fail> {
         self.peek()?;
         Ok(self.peeked.take())
     }
@@ -330,19 +355,24 @@ impl<'a> Parser<'a> {
         (n, n)
     }
 
-    fn error(&self, span: (usize, usize), message: impl Into<String>) -> ExprError {
-        ExprError::new(ErrorKind::Parse, Some(span), message, self.lexer.source)
+    fn error(&self, span: (usize, usize), message: impl Into<String>) -> Fail {
+        Box::new(ExprError::new(
+            ErrorKind::Parse,
+            Some(span),
+            message,
+            self.lexer.source,
+        ))
     }
 
-    fn nest(&mut self, span: (usize, usize)) -> Result<(), ExprError> {
+    fn nest(&mut self, span: (usize, usize)) -> Result<(), Fail> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(ExprError::new(
+            return Err(Box::new(ExprError::new(
                 ErrorKind::TooDeep,
                 Some(span),
                 format!("expression nested more than {MAX_DEPTH} levels deep"),
                 self.lexer.source,
-            ));
+            )));
         }
         Ok(())
     }
@@ -351,9 +381,9 @@ impl<'a> Parser<'a> {
     fn chain(
         &mut self,
         op: Token,
-        next: fn(&mut Self) -> Result<Node, ExprError>,
+        next: fn(&mut Self) -> Result<Node, Fail>,
         make: fn(Vec<Node>) -> Node,
-    ) -> Result<Node, ExprError> {
+    ) -> Result<Node, Fail> {
         let first = next(self)?;
         if self.peek()? != Some(&op) {
             return Ok(first);
@@ -367,15 +397,15 @@ impl<'a> Parser<'a> {
         Ok(make(operands))
     }
 
-    fn or(&mut self) -> Result<Node, ExprError> {
+    fn or(&mut self) -> Result<Node, Fail> {
         self.chain(Token::Or, Self::and, Node::Or)
     }
 
-    fn and(&mut self) -> Result<Node, ExprError> {
+    fn and(&mut self) -> Result<Node, Fail> {
         self.chain(Token::And, Self::cmp, Node::And)
     }
 
-    fn cmp_op(&mut self) -> Result<Option<bool>, ExprError> {
+    fn cmp_op(&mut self) -> Result<Option<bool>, Fail> {
         Ok(match self.peek()? {
             Some(Token::EqEq) => Some(true),
             Some(Token::NotEq) => Some(false),
@@ -383,7 +413,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn cmp(&mut self) -> Result<Node, ExprError> {
+    fn cmp(&mut self) -> Result<Node, Fail> {
         let first = self.unary()?;
         let Some(is_eq) = self.cmp_op()? else {
             return Ok(first);
@@ -407,7 +437,7 @@ impl<'a> Parser<'a> {
         Ok(Node::Cmp(Box::new(first), rest))
     }
 
-    fn unary(&mut self) -> Result<Node, ExprError> {
+    fn unary(&mut self) -> Result<Node, Fail> {
         if self.peek()? == Some(&Token::Not) {
             let (_, span) = self.bump()?.expect("peeked");
             self.nest(span)?;
@@ -418,7 +448,7 @@ impl<'a> Parser<'a> {
         self.in_()
     }
 
-    fn in_(&mut self) -> Result<Node, ExprError> {
+    fn in_(&mut self) -> Result<Node, Fail> {
         let (first, _) = self.primary()?;
         let mut rest = Vec::new();
         while self.peek()? == Some(&Token::In) {
@@ -432,7 +462,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn primary(&mut self) -> Result<(Node, (usize, usize)), ExprError> {
+    fn primary(&mut self) -> Result<(Node, (usize, usize)), Fail> {
         let Some((token, span)) = self.bump()? else {
             return Err(self.error(
                 self.end_span(),
@@ -441,7 +471,9 @@ impl<'a> Parser<'a> {
         };
         match token {
             Token::Lit(literal) => Ok((Node::Lit(literal), span)),
-            Token::Path(path) => {
+            Token::Path { end, optional } => {
+                let text = &self.lexer.source[span.0..end];
+                let path = self.lexer.path(text, optional, span)?;
                 self.paths.push(path);
                 Ok((Node::Path(self.paths.len() - 1), span))
             }
@@ -473,13 +505,17 @@ fn describe(token: &Token) -> &'static str {
         Token::Or => "'or'",
         Token::Not => "'not'",
         Token::In => "'in'",
-        Token::Lit(_) | Token::Path(_) => "a value",
+        Token::Lit(_) | Token::Path { .. } => "a value",
     }
 }
 
 impl Expr {
     /// Parses `source`; every error names its place.
     pub fn parse(source: &str) -> Result<Expr, ExprError> {
+        Expr::parse_boxed(source).map_err(|e| *e)
+    }
+
+    fn parse_boxed(source: &str) -> Result<Expr, Fail> {
         let mut parser = Parser {
             lexer: Lexer { source, pos: 0 },
             peeked: None,
@@ -513,5 +549,15 @@ impl Expr {
     /// The paths the expression reads, in order of appearance.
     pub fn paths(&self) -> &[Path] {
         &self.paths
+    }
+
+    /// A path's segments joined by dots: `storage.volumes_ceph.value`.
+    pub fn dotted(&self, path: &Path) -> &str {
+        &self.source[path.dotted.0..path.dotted.1]
+    }
+
+    /// `model:seg.seg` (without the `?`).
+    pub fn display(&self, path: &Path) -> String {
+        format!("{}:{}", path.model.as_str(), self.dotted(path))
     }
 }
