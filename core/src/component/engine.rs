@@ -111,6 +111,9 @@ pub struct Engine {
     /// Per ML2 driver, the ML2 core it needs (when the registry has one).
     needs_ml2: Vec<Option<usize>>,
     dead: Vec<bool>,
+    /// Why each dead component is dead (empty for the others): it does not
+    /// depend on the selection, so it is worked out once.
+    dead_reasons: Vec<Vec<Reason>>,
 }
 
 /// Adds "at most one of `lits` is true", only when `guard` holds (if any).
@@ -252,8 +255,19 @@ impl Engine {
             watchers,
             needs_ml2,
             dead: vec![false; n],
+            dead_reasons: vec![Vec::new(); n],
         };
         engine.dead = engine.find_dead();
+        let mut solver = Solver::new(&engine.cnf);
+        engine.dead_reasons = (0..n)
+            .map(|i| {
+                if engine.dead[i] {
+                    engine.explain(&mut solver, i, &[])
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         engine
     }
 
@@ -272,6 +286,11 @@ impl Engine {
     /// Whether component `i` is in no valid full selection.
     pub fn is_dead(&self, i: usize) -> bool {
         self.dead[i]
+    }
+
+    /// Why component `i` is dead (empty when it is not).
+    pub fn dead_reasons(&self, i: usize) -> &[Reason] {
+        &self.dead_reasons[i]
     }
 
     fn find_dead(&self) -> Vec<bool> {
@@ -341,7 +360,7 @@ impl Engine {
                 }
                 if self.dead[i] {
                     report.state = State::Dead;
-                    report.reasons = self.explain(&mut solver, i, &[]);
+                    report.reasons = self.dead_reasons[i].clone();
                     return report;
                 }
                 let chosen = self.picked(&selected, &selection, i);

@@ -211,13 +211,12 @@ pub fn check_registry(
         }
     }
 
-    let empty = engine.evaluate(&[]);
     for i in 0..registry.len() {
         if engine.is_dead(i) {
             let (file, line) = place(i);
             let name = registry.get(i).name.to_string();
-            let why = empty.components[i]
-                .reasons
+            let why = engine
+                .dead_reasons(i)
                 .iter()
                 .map(|r| r.message.clone())
                 .collect::<Vec<_>>()
