@@ -11,7 +11,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit browser e2e bench screenshot clean
+.PHONY: help run test tools tools-test app server lint unit postgres browser e2e bench screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -47,6 +47,11 @@ lint: tools
 unit:
 	cargo test --locked -p mosaic-core -p mosaic-server
 
+## The API tests again on PostgreSQL (a throw-away server; installs Debian's
+## postgresql when missing).
+postgres:
+	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api
+
 ## Component tests in headless Chromium.
 browser: tools-test
 	cargo test --locked -p mosaic-app --target wasm32-unknown-unknown
@@ -55,7 +60,7 @@ browser: tools-test
 e2e: tools-test app server
 	cargo test --locked -p mosaic-e2e
 
-test: tools-test lint unit browser e2e
+test: tools-test lint unit postgres browser e2e
 	@echo "make test: all checks and tests passed"
 
 ## Benchmarks (not part of make test): native criterion, then the same cases

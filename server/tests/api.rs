@@ -1,4 +1,6 @@
-//! The HTTP API driven through `app().oneshot`, on a fresh SQLite file each test.
+//! The HTTP API driven through `app().oneshot`, on a fresh database each
+//! test: a SQLite file, or — when `MOSAIC_TEST_POSTGRES_URL` names a
+//! PostgreSQL server (`make test` starts one) — a new PostgreSQL database.
 
 use axum::Router;
 use axum::body::Body;
@@ -13,9 +15,34 @@ struct TestApp {
     _dir: tempfile::TempDir,
 }
 
-async fn test_app() -> TestApp {
+/// A URL of an empty database, and the directory that holds it (SQLite).
+async fn fresh_database() -> (String, tempfile::TempDir) {
+    use sqlx::{Connection, Executor};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite:{}", dir.path().join("mosaic.db").display());
+    let Ok(admin) = std::env::var("MOSAIC_TEST_POSTGRES_URL") else {
+        let url = format!("sqlite:{}", dir.path().join("mosaic.db").display());
+        return (url, dir);
+    };
+    let name = format!(
+        "mosaic_test_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    );
+    let mut connection = sqlx::postgres::PgConnection::connect(&admin)
+        .await
+        .expect("MOSAIC_TEST_POSTGRES_URL accepts connections");
+    connection
+        .execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .unwrap();
+    let base = &admin[..admin.rfind('/').expect("a URL with a database name")];
+    (format!("{base}/{name}"), dir)
+}
+
+async fn test_app() -> TestApp {
+    let (url, dir) = fresh_database().await;
     let db = prepare(&url).await.unwrap();
     TestApp {
         router: app(AppState { db }, None),
@@ -206,8 +233,7 @@ async fn malformed_requests_get_the_same_error_body() {
 
 #[tokio::test]
 async fn the_bundled_release_is_installed_only_on_first_start() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite:{}", dir.path().join("mosaic.db").display());
+    let (url, _dir) = fresh_database().await;
     prepare(&url).await.unwrap();
     let db = prepare(&url).await.unwrap();
     assert_eq!(db.releases().await.unwrap().len(), 1);
