@@ -179,26 +179,39 @@ impl Layout {
     /// other than the ML2 core drops the ML2 drivers, and a driver switches
     /// the core to the ML2 core.
     pub fn pick(&self, selection: &[bool], i: usize) -> Vec<bool> {
-        let mut next = selection.to_vec();
-        next[i] = true;
-        for peer in self.radio_peers(i) {
-            next[peer] = false;
-        }
-        let Some(ml2) = self.network.ml2_core else {
-            return next;
-        };
-        if self.network.cores.contains(&i) && i != ml2 {
-            for &d in &self.network.drivers {
-                next[d] = false;
-            }
-        }
-        if self.network.drivers.contains(&i) && !next[ml2] {
-            for &core in &self.network.cores {
-                next[core] = false;
-            }
-            next[ml2] = true;
+        let selected: Vec<usize> = (0..selection.len()).filter(|&j| selection[j]).collect();
+        let mut next = vec![false; selection.len()];
+        for j in self.pick_indices(&selected, selection, i) {
+            next[j] = true;
         }
         next
+    }
+
+    /// [`Layout::pick`] on sorted indices: `selected` lists the components
+    /// `selection` holds. The engine calls this once per option and click.
+    pub fn pick_indices(&self, selected: &[usize], selection: &[bool], i: usize) -> Vec<usize> {
+        let network = &self.network;
+        let is_core = |j: usize| network.cores.contains(&j);
+        let ml2 = network.ml2_core;
+        let drops_drivers = ml2.is_some_and(|m| i != m && is_core(i));
+        let switches_core = ml2.is_some_and(|m| !selection[m] && network.drivers.contains(&i));
+        let peers = self.radio_peers(i);
+        let mut out: Vec<usize> = selected
+            .iter()
+            .copied()
+            .filter(|&j| {
+                let dropped_driver = drops_drivers && network.drivers.contains(&j);
+                let replaced_core = switches_core && is_core(j);
+                !peers.contains(&j) && !dropped_driver && !replaced_core
+            })
+            .collect();
+        out.push(i);
+        if let (true, Some(m)) = (switches_core, ml2) {
+            out.push(m);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The selection after unticking `i`; a radio member stays selected (a

@@ -363,7 +363,7 @@ impl Engine {
                     report.reasons = self.dead_reasons[i].clone();
                     return report;
                 }
-                let chosen = self.picked(&selected, &selection, i);
+                let chosen = self.layout.pick_indices(&selected, &selection, i);
                 let available = models.iter().any(|m| chosen.iter().all(|&j| m[j]))
                     || self.quick_witness(&chosen, &mut scratch)
                     || {
@@ -525,31 +525,6 @@ impl Engine {
             .filter(|&&c| model[c])
             .count();
         (valid && cores <= 1).then_some(())
-    }
-
-    /// The selection picking `i` produces, as sorted indices (the list form
-    /// of `Layout::pick`).
-    fn picked(&self, selected: &[usize], selection: &[bool], i: usize) -> Vec<usize> {
-        let ml2 = self.layout.network.ml2_core;
-        let is_core = |j: usize| self.layout.network.cores.contains(&j);
-        let drops_drivers = ml2.is_some_and(|m| i != m && is_core(i));
-        let switches_core = self.needs_ml2[i].is_some_and(|m| !selection[m]);
-        let mut out: Vec<usize> = selected
-            .iter()
-            .copied()
-            .filter(|&j| {
-                let dropped_driver = drops_drivers && self.needs_ml2[j].is_some();
-                let replaced_core = switches_core && is_core(j);
-                !self.peers[i].contains(&j) && !dropped_driver && !replaced_core
-            })
-            .collect();
-        out.push(i);
-        if let (true, Some(m)) = (switches_core, ml2) {
-            out.push(m);
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// Whether a valid full selection stays valid with `u` (already set) in
