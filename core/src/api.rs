@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
+use crate::plugin::Report;
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +51,55 @@ pub struct ErrorDetail {
     /// For `invalid_selection`: every violation of the selection.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub violations: Vec<Violation>,
+    /// For `invalid_plugin` and `plugin_conflict`: the validation report,
+    /// every diagnostic with file and line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+}
+
+/// An installed plugin in `GET /api/v1/plugins`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginSummary {
+    pub id: i64,
+    pub name: String,
+    pub title: String,
+    pub version: String,
+    pub package_version: String,
+    pub description: String,
+    /// `release` (ships releases) or `extension` (extends them).
+    pub kind: PluginKind,
+    /// For a release plugin the releases it ships; for an extension the
+    /// installed releases it is compatible with.
+    pub releases: Vec<PluginRelease>,
+    /// The environments that use the plugin; it cannot be uninstalled
+    /// while any does.
+    pub used_by: Vec<String>,
+    /// Warnings of the validation at install time.
+    #[serde(default)]
+    pub warnings: Vec<crate::plugin::Diagnostic>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PluginKind {
+    Release,
+    Extension,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginRelease {
+    pub id: i64,
+    pub name: String,
+    pub version: String,
+    pub operating_system: String,
+}
+
+/// `POST /api/v1/plugins` with a JSON body: install from a path on the
+/// server (a package directory or archive). Uploads send the archive
+/// itself as the body instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstallFromPath {
+    pub path: String,
 }
 
 /// A component as `GET /api/v1/releases/{id}/components` serves it: every
@@ -96,3 +146,4 @@ impl From<ComponentView> for Component {
         }
     }
 }
+

@@ -9,6 +9,7 @@
 pub mod api;
 pub mod component;
 pub mod expr;
+pub mod plugin;
 pub mod release;
 pub mod role;
 pub mod wizard;

@@ -1,212 +1,106 @@
-//! Releases, as shipped by release plugins: a `metadata.yaml` whose
-//! `releases:` list has `is_release: true` records, each pointing at its data
-//! files through `*_path` keys (SEMANTICS §7.2).
-//!
-//! This module reads what the wizard needs — the release's identity and its
-//! components — through the [`Files`] trait, so it stays free of IO.
-
-use std::collections::BTreeMap;
+//! Releases, as release plugins ship them: one `is_release: true` record of a
+//! plugin's `metadata.yaml` with its `*_path` files loaded, under the names a
+//! release is stored with (SEMANTICS §7.2). [`crate::plugin`] builds them.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::component::{Component, ComponentType, DEFAULT_REQUIRED_TYPES};
-use crate::yaml::{self, LoadError};
 
-/// Read access to the files of one package, by path relative to its root.
-pub trait Files {
-    /// The text of `path`, or why it cannot be read.
-    fn read(&self, path: &str) -> Result<String, String>;
+fn yes() -> bool {
+    true
 }
 
-/// An in-memory package: relative path → contents.
-impl Files for BTreeMap<String, String> {
-    fn read(&self, path: &str) -> Result<String, String> {
-        self.get(path)
-            .cloned()
-            .ok_or_else(|| "no such file in the package".to_owned())
-    }
-}
-
-/// The plugin that ships one or more releases.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PluginInfo {
-    pub name: String,
-    pub title: String,
-    pub version: String,
+fn default_required_types() -> Vec<ComponentType> {
+    DEFAULT_REQUIRED_TYPES.to_vec()
 }
 
 /// A release as stored and served.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Release {
+    #[serde(default = "yes")]
+    pub is_release: bool,
     pub name: String,
     pub version: String,
     pub operating_system: String,
+    #[serde(default)]
     pub description: String,
+    /// The component types a valid selection needs one of each (§2.3);
+    /// the four wizard types unless the release says otherwise.
+    #[serde(default = "default_required_types")]
     pub required_component_types: Vec<ComponentType>,
-    pub components: Vec<Component>,
-    /// Role name → role metadata (`roles_path`), in file order.
+    #[serde(default, alias = "components")]
+    pub components_metadata: Vec<Component>,
+    /// Role name → role metadata, in file order.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub roles_metadata: Value,
+    /// Tag → `{has_primary}`.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub tags_metadata: Value,
+    /// `{volumes: [...], volumes_roles_mapping: {...}}`.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub volumes_metadata: Value,
+    /// Environment settings and their defaults (`{editable: {...}}`).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub attributes_metadata: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub networks_metadata: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub network_roles_metadata: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub vmware_attributes_metadata: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub node_attributes_metadata: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub nic_attributes_metadata: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub bond_attributes_metadata: Value,
+    /// Fuel 9's single deployment graph (`deployment_tasks_path`).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub deployment_tasks: Value,
+    /// Graphs by type (`default`, `provisioning`, `deletion`, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub graphs: Vec<Graph>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deployment_scripts_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository_path: Option<String>,
+}
+
+/// One deployment graph of a release.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Graph {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(default)]
-    pub roles_metadata: serde_json::Value,
-    /// Environment attributes and their defaults (`attributes_path`).
-    #[serde(default)]
-    pub attributes_metadata: serde_json::Value,
+    pub tasks: Vec<Value>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReleasePlugin {
-    pub plugin: PluginInfo,
-    pub releases: Vec<Release>,
+impl Release {
+    /// The names of the release's roles, in file order.
+    pub fn role_names(&self) -> Vec<String> {
+        self.roles_metadata
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The ids of the volumes the release defines.
+    pub fn volume_ids(&self) -> Vec<String> {
+        volume_ids(&self.volumes_metadata)
+    }
 }
 
-#[derive(Deserialize)]
-struct RawMetadata {
-    name: String,
-    title: String,
-    version: String,
-    #[serde(default)]
-    releases: Vec<RawRecord>,
-}
-
-#[derive(Deserialize)]
-struct RawRecord {
-    #[serde(default)]
-    is_release: bool,
-    release_name: Option<String>,
-    name: Option<String>,
-    #[serde(default)]
-    description: String,
-    #[serde(alias = "os")]
-    operating_system: Option<String>,
-    version: Option<String>,
-    components_path: Option<String>,
-    roles_path: Option<String>,
-    attributes_path: Option<String>,
-    required_component_types: Option<Vec<ComponentType>>,
-}
-
-const METADATA: &str = "metadata.yaml";
-
-/// A path inside the package: relative, without `..`.
-fn confined(key: &str, path: &str) -> Result<String, LoadError> {
-    let leaves = path.starts_with('/') || path.split('/').any(|s| s == "..");
-    if leaves {
-        return Err(LoadError::new(
-            METADATA,
-            format!("{key}: '{path}' leaves the package root"),
-        ));
-    }
-    Ok(path.trim_start_matches("./").to_owned())
-}
-
-/// Loads the releases a release plugin defines.
-pub fn load_release_plugin(files: &dyn Files) -> Result<ReleasePlugin, LoadError> {
-    let text = files
-        .read(METADATA)
-        .map_err(|e| LoadError::new(METADATA, e))?;
-    let raw: RawMetadata = yaml::parse(METADATA, &text)?;
-    let mut releases = Vec::new();
-    for (n, record) in raw.releases.into_iter().enumerate() {
-        if !record.is_release {
-            continue;
-        }
-        let field = |value: Option<String>, key: &str| {
-            value.ok_or_else(|| {
-                LoadError::new(
-                    METADATA,
-                    format!("releases[{n}]: missing required key '{key}'"),
-                )
-            })
-        };
-        let components = match record.components_path {
-            Some(path) => {
-                let path = confined("components_path", &path)?;
-                let text = files.read(&path).map_err(|e| LoadError::new(&path, e))?;
-                yaml::parse::<Option<Vec<Component>>>(&path, &text)?.unwrap_or_default()
-            }
-            None => Vec::new(),
-        };
-        let data = |key: &str, path: Option<String>| -> Result<serde_json::Value, LoadError> {
-            let Some(path) = path else {
-                return Ok(serde_json::Value::Null);
-            };
-            let path = confined(key, &path)?;
-            let text = files.read(&path).map_err(|e| LoadError::new(&path, e))?;
-            yaml::parse::<serde_json::Value>(&path, &text)
-        };
-        let roles_metadata = data("roles_path", record.roles_path)?;
-        let attributes_metadata = data("attributes_path", record.attributes_path)?;
-        releases.push(Release {
-            name: field(record.release_name.or(record.name), "release_name")?,
-            version: field(record.version, "version")?,
-            operating_system: field(record.operating_system, "operating_system")?,
-            description: record.description,
-            required_component_types: record
-                .required_component_types
-                .unwrap_or_else(|| DEFAULT_REQUIRED_TYPES.to_vec()),
-            components,
-            roles_metadata,
-            attributes_metadata,
-        });
-    }
-    Ok(ReleasePlugin {
-        plugin: PluginInfo {
-            name: raw.name,
-            title: raw.title,
-            version: raw.version,
-        },
-        releases,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn package(files: &[(&str, &str)]) -> BTreeMap<String, String> {
-        files
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
-
-    const META: &str = "name: r\ntitle: R\nversion: '1.0.0'\nreleases:\n  - is_release: true\n    release_name: Stack\n    os: ubuntu\n    version: '1.0'\n    components_path: components.yaml\n";
-
-    #[test]
-    fn loads_records_and_their_components() {
-        let fs = package(&[
-            (METADATA, META),
-            ("components.yaml", "- name: hypervisor:kvm\n"),
-        ]);
-        let plugin = load_release_plugin(&fs).unwrap();
-        assert_eq!(plugin.plugin.name, "r");
-        let release = &plugin.releases[0];
-        assert_eq!(
-            (release.name.as_str(), release.operating_system.as_str()),
-            ("Stack", "ubuntu")
-        );
-        assert_eq!(release.components[0].name.as_str(), "hypervisor:kvm");
-        assert_eq!(release.required_component_types, DEFAULT_REQUIRED_TYPES);
-    }
-
-    #[test]
-    fn errors_name_the_file_that_is_wrong() {
-        let fs = package(&[
-            (METADATA, META),
-            ("components.yaml", "- name: hypervisor:kvm\n- name: bad\n"),
-        ]);
-        let err = load_release_plugin(&fs).unwrap_err();
-        assert_eq!((err.file.as_str(), err.line), ("components.yaml", Some(2)));
-        let fs = package(&[(METADATA, META)]);
-        assert_eq!(
-            load_release_plugin(&fs).unwrap_err().file,
-            "components.yaml"
-        );
-    }
-
-    #[test]
-    fn paths_stay_inside_the_package() {
-        let meta = META.replace("components.yaml", "../../etc/passwd");
-        let err = load_release_plugin(&package(&[(METADATA, &meta)])).unwrap_err();
-        assert!(err.message.contains("leaves the package root"), "{err}");
-    }
+/// The `id`s of a `{volumes: [...]}` value.
+pub fn volume_ids(volumes_metadata: &Value) -> Vec<String> {
+    volumes_metadata["volumes"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|v| v["id"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }

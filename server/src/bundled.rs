@@ -1,37 +1,19 @@
 //! The release plugin compiled into the binary and installed on first start
-//! (`releases/openstack` in the repository).
+//! (`releases/openstack` in the repository; `build.rs` embeds every file).
 
-use std::collections::BTreeMap;
+use mosaic_core::plugin::{Loaded, MemoryFiles, load};
 
-use mosaic_core::release::{ReleasePlugin, load_release_plugin};
-use mosaic_core::yaml::LoadError;
+/// Relative path and text of every file of `releases/openstack`.
+const FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/bundled_files.rs"));
 
-const FILES: &[(&str, &str)] = &[
-    (
-        "metadata.yaml",
-        include_str!("../../releases/openstack/metadata.yaml"),
-    ),
-    (
-        "components.yaml",
-        include_str!("../../releases/openstack/components.yaml"),
-    ),
-    (
-        "node_roles.yaml",
-        include_str!("../../releases/openstack/node_roles.yaml"),
-    ),
-    (
-        "attributes.yaml",
-        include_str!("../../releases/openstack/attributes.yaml"),
-    ),
-];
+/// The bundled package's files.
+pub fn files() -> MemoryFiles {
+    FILES.iter().copied().collect()
+}
 
-/// The bundled release plugin, read by core like any other.
-pub fn release_plugin() -> Result<ReleasePlugin, LoadError> {
-    let files: BTreeMap<String, String> = FILES
-        .iter()
-        .map(|(path, text)| (path.to_string(), text.to_string()))
-        .collect();
-    load_release_plugin(&files)
+/// The bundled release plugin, loaded and validated by core like any other.
+pub fn load_bundled() -> Loaded {
+    load(&files())
 }
 
 #[cfg(test)]
@@ -39,12 +21,20 @@ mod tests {
     use mosaic_core::component::{Registry, Source};
     use mosaic_core::wizard::{Layout, defaults};
 
+    fn release() -> mosaic_core::release::Release {
+        let loaded = super::load_bundled();
+        assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+        loaded.package.unwrap().releases().next().unwrap().clone()
+    }
+
     #[test]
     fn the_bundled_release_loads_and_its_defaults_are_valid() {
-        let plugin = super::release_plugin().unwrap();
-        let release = &plugin.releases[0];
-        let registry =
-            Registry::new([(Source("bundled".into()), release.components.clone())]).unwrap();
+        let release = &release();
+        let registry = Registry::new([(
+            Source("bundled".into()),
+            release.components_metadata.clone(),
+        )])
+        .unwrap();
         let layout = Layout::new(&registry);
         let selection = defaults(&registry, &layout);
         let names: Vec<String> = (0..registry.len())
@@ -78,7 +68,7 @@ mod tests {
     fn the_bundled_roles_parse_and_their_expressions_evaluate_against_the_defaults() {
         use mosaic_core::expr::JsonModels;
         use mosaic_core::role::{check_roles, parse_roles};
-        let release = super::release_plugin().unwrap().releases.remove(0);
+        let release = release();
         let yaml = serde_yaml::to_value(&release.roles_metadata).unwrap();
         let roles = parse_roles(&yaml, None).unwrap();
         assert_eq!(roles[0].id, "controller");

@@ -6,18 +6,17 @@ pub mod bundled;
 pub mod cli;
 pub mod db;
 pub mod http;
+pub mod install;
+pub mod package;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use axum::Router;
-use mosaic_core::component::{Registry, Source};
-use mosaic_core::release::Release;
 use tower_http::trace::TraceLayer;
 
 use crate::db::Db;
-use crate::http::ApiError;
 
 /// What every handler can reach.
 #[derive(Clone, Debug)]
@@ -32,13 +31,16 @@ pub fn app(state: AppState, dist: Option<PathBuf>) -> Router {
         .with_state(state)
 }
 
-/// The component registry of a release: its own components, in order.
-pub(crate) fn registry(release: &Release) -> Result<Registry, ApiError> {
-    Registry::new([(
-        Source(format!("release {} {}", release.name, release.version)),
-        release.components.clone(),
-    )])
-    .map_err(|e| ApiError::Internal(e.into()))
+/// Where the database is: a flag or its environment variable.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DbConfig {
+    /// Database URL: `sqlite:PATH` or `postgres://USER:PASSWORD@HOST/DB`.
+    /// Default: a SQLite file `mosaic.db` in the data directory.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Directory for Mosaic's own files (the default SQLite database).
+    #[arg(long, env = "MOSAIC_DATA_DIR", default_value = "mosaic-data")]
+    pub data_dir: PathBuf,
 }
 
 /// Settings of `mosaic serve`, each from a flag or its environment variable.
@@ -47,20 +49,15 @@ pub struct ServeConfig {
     /// Address to listen on.
     #[arg(long, env = "MOSAIC_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
-    /// Database URL: `sqlite:PATH` or `postgres://USER:PASSWORD@HOST/DB`.
-    /// Default: a SQLite file `mosaic.db` in the data directory.
-    #[arg(long, env = "DATABASE_URL")]
-    pub database_url: Option<String>,
-    /// Directory for Mosaic's own files (the default SQLite database).
-    #[arg(long, env = "MOSAIC_DATA_DIR", default_value = "mosaic-data")]
-    pub data_dir: PathBuf,
+    #[command(flatten)]
+    pub db: DbConfig,
     /// The built browser app (Trunk's output) to serve at `/`.
     #[arg(long, env = "MOSAIC_DIST", default_value = "dist")]
     pub dist: PathBuf,
 }
 
-impl ServeConfig {
-    fn database_url(&self) -> anyhow::Result<String> {
+impl DbConfig {
+    pub fn database_url(&self) -> anyhow::Result<String> {
         if let Some(url) = &self.database_url {
             return Ok(url.clone());
         }
@@ -77,20 +74,32 @@ impl ServeConfig {
 /// first time.
 pub async fn prepare(database_url: &str) -> anyhow::Result<Db> {
     let db = Db::connect(database_url).await?;
-    let plugin = bundled::release_plugin().context("the bundled release plugin is invalid")?;
-    if db.install_bundled_once(&plugin).await? {
-        tracing::info!(
+    let loaded = bundled::load_bundled();
+    let Some(package) = loaded.package else {
+        anyhow::bail!("the bundled release plugin is invalid:\n{}", loaded.report);
+    };
+    let warnings: Vec<_> = loaded.report.diagnostics;
+    match db.install_bundled_once(&package, &warnings).await {
+        Ok(true) => tracing::info!(
             "installed the bundled release plugin {} {}",
-            plugin.plugin.name,
-            plugin.plugin.version
-        );
+            package.name,
+            package.version
+        ),
+        Ok(false) => {}
+        // Someone installed a release plugin that clashes with ours: theirs stays.
+        Err(db::DbError::PluginConflict(problems)) => {
+            for problem in problems {
+                tracing::warn!("the bundled release plugin is not installed: {problem}");
+            }
+        }
+        Err(e) => return Err(e.into()),
     }
     Ok(db)
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
-    let db = prepare(&config.database_url()?).await?;
+    let db = prepare(&config.db.database_url()?).await?;
     let dist = if config.dist.join("index.html").is_file() {
         Some(config.dist.clone())
     } else {

@@ -238,3 +238,243 @@ async fn the_bundled_release_is_installed_only_on_first_start() {
     let db = prepare(&url).await.unwrap();
     assert_eq!(db.releases().await.unwrap().len(), 1);
 }
+
+fn plugin_fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/plugins")
+        .join(name)
+}
+
+/// The package directory `dir` as a `.tar.gz`, as `mosaic plugin build` writes it.
+fn archive(dir: &std::path::Path) -> Vec<u8> {
+    let mut out = Vec::new();
+    mosaic_server::package::build_archive(dir, "pkg-1.0.0", &mut out, &mut |_, _| {}).unwrap();
+    out
+}
+
+impl TestApp {
+    async fn upload(&self, bytes: Vec<u8>) -> (StatusCode, Value) {
+        let request = Request::builder()
+            .method("POST")
+            .uri("/api/v1/plugins")
+            .header("content-type", "application/gzip")
+            .body(Body::from(bytes))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    /// Plugins and releases as the API lists them: what must not change
+    /// when an install is refused.
+    async fn installed(&self) -> (Value, Value) {
+        (
+            self.get("/api/v1/plugins").await.1,
+            self.get("/api/v1/releases").await.1,
+        )
+    }
+}
+
+#[tokio::test]
+async fn the_bundled_release_is_a_plugin() {
+    let app = test_app().await;
+    let (status, plugins) = app.get("/api/v1/plugins").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plugins.as_array().unwrap().len(), 1, "{plugins:#}");
+    assert_eq!(plugins[0]["name"], "openstack");
+    assert_eq!(plugins[0]["kind"], "release");
+    assert_eq!(
+        plugins[0]["releases"][0]["name"],
+        "OpenStack 2024.1 on Ubuntu 22.04"
+    );
+    let (status, one) = app
+        .get(&format!("/api/v1/plugins/{}", plugins[0]["id"]))
+        .await;
+    assert_eq!(
+        (status, &one["name"]),
+        (StatusCode::OK, &json!("openstack"))
+    );
+    let (status, _) = app.get("/api/v1/plugins/999").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn an_uploaded_extension_adds_its_components_to_compatible_releases() {
+    let app = test_app().await;
+    let (status, plugin) = app.upload(archive(&plugin_fixture("v5-example"))).await;
+    assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    assert_eq!(
+        (plugin["kind"].as_str(), plugin["name"].as_str()),
+        (Some("extension"), Some("storage_demo"))
+    );
+    assert_eq!(
+        plugin["releases"][0]["name"],
+        "OpenStack 2024.1 on Ubuntu 22.04"
+    );
+    assert_eq!(plugin["warnings"][0]["path"], "fuel_version");
+    let release = plugin["releases"][0]["id"].as_i64().unwrap();
+    let (_, components) = app
+        .get(&format!("/api/v1/releases/{release}/components"))
+        .await;
+    assert!(
+        components
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "additional_service:storage_demo"),
+        "{components:#}"
+    );
+}
+
+#[tokio::test]
+async fn a_plugin_colliding_with_the_release_leaves_the_database_unchanged() {
+    let app = test_app().await;
+    let before = app.installed().await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("clash");
+    copy_dir(&plugin_fixture("v5-example"), &root);
+    std::fs::write(
+        root.join("components.yaml"),
+        "- name: additional_service:storage_demo\n- name: hypervisor:libvirt:kvm\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("node_roles.yaml"),
+        "controller: {name: C, description: d}\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("volumes.yaml"), "volumes: []\n").unwrap();
+    let (status, body) = app.upload(archive(&root)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
+    assert_eq!(body["error"]["code"], "plugin_conflict");
+    let messages: Vec<&str> = body["error"]["report"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "component 'hypervisor:libvirt:kvm' is defined by both release 'OpenStack 2024.1 on Ubuntu 22.04' (plugin openstack 1.0.0) and plugin storage_demo 1.0.0",
+            "roles already defined by release 'OpenStack 2024.1 on Ubuntu 22.04' (plugin openstack 1.0.0): controller",
+        ]
+    );
+    assert_eq!(app.installed().await, before);
+}
+
+#[tokio::test]
+async fn an_invalid_package_is_refused_with_its_report() {
+    let app = test_app().await;
+    let before = app.installed().await;
+    let (status, body) = app.upload(archive(&plugin_fixture("five-mistakes"))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["code"], "invalid_plugin");
+    assert_eq!(body["error"]["report"]["errors"], 5);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("5 errors, 0 warnings")
+    );
+    let (status, body) = app.upload(b"not an archive".to_vec()).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("unreadable_package"))
+    );
+    assert_eq!(app.installed().await, before);
+}
+
+#[tokio::test]
+async fn plugins_install_from_a_server_path() {
+    let app = test_app().await;
+    let path = plugin_fixture("v5-example");
+    let (status, plugin) = app
+        .post("/api/v1/plugins", &json!({"path": path.to_str().unwrap()}))
+        .await;
+    assert_eq!(
+        (status, &plugin["name"]),
+        (StatusCode::CREATED, &json!("storage_demo"))
+    );
+    let (status, body) = app
+        .post("/api/v1/plugins", &json!({"path": "/no/such/dir"}))
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("unreadable_package"))
+    );
+}
+
+#[tokio::test]
+async fn a_plugin_in_use_cannot_be_uninstalled_and_without_releases_nothing_can_be_created() {
+    let app = test_app().await;
+    let (_, plugins) = app.get("/api/v1/plugins").await;
+    let id = plugins[0]["id"].as_i64().unwrap();
+    let release = plugins[0]["releases"][0]["id"].as_i64().unwrap();
+    let (status, cluster) = app
+        .post(
+            "/api/v1/clusters",
+            &json!({"name": "prod", "release_id": release, "components": [
+                "hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:ovs",
+                "storage:block:backend:lvm", "storage:object:backend:swift", "storage:image:swift"
+            ]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{cluster:#}");
+    let (status, body) = app
+        .call("DELETE", &format!("/api/v1/plugins/{id}"), None)
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["error"]["code"], "plugin_in_use");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("'prod'"),
+        "{body:#}"
+    );
+
+    // A fresh Mosaic whose only release plugin is uninstalled.
+    let app = test_app().await;
+    let (status, _) = app
+        .call("DELETE", &format!("/api/v1/plugins/{id}"), None)
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(app.get("/api/v1/releases").await.1, json!([]));
+    let (status, body) = app
+        .post(
+            "/api/v1/clusters",
+            &json!({"name": "x", "release_id": release, "components": []}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["error"]["code"], "no_release");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("mosaic plugin install")
+    );
+    let (status, _) = app
+        .call("DELETE", &format!("/api/v1/plugins/{id}"), None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

@@ -357,3 +357,241 @@ fn roles_check_rejects_malformed_roles_with_their_place() {
     assert_eq!(code, 2);
     assert!(stderr.contains("x.restrictions[0].condition"), "{stderr}");
 }
+
+fn plugin_fixture(name: &str) -> String {
+    fixture(&format!("plugins/{name}"))
+}
+
+fn validate_json(path: &str) -> (i32, Value) {
+    let (code, stdout, stderr) = mosaic(&["plugin", "validate", path, "--format", "json"]);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+#[test]
+fn plugin_validate_accepts_a_v5_example_package() {
+    let (code, report) = validate_json(&plugin_fixture("v5-example"));
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(
+        report["plugin"],
+        json!({"name": "storage_demo", "version": "1.0.0", "package_version": "5.0.0"})
+    );
+    assert_eq!(report["errors"], 0);
+    assert_eq!(
+        report["releases"][0],
+        json!({"name": "", "version": "2024.1", "operating_system": "ubuntu", "is_release": false})
+    );
+    // The one warning: fuel_version is deprecated.
+    assert_eq!(report["warnings"], 1);
+    assert_eq!(report["diagnostics"][0]["path"], "fuel_version");
+}
+
+#[test]
+fn plugin_validate_reports_five_mistakes_with_file_and_line() {
+    let (code, report) = validate_json(&plugin_fixture("five-mistakes"));
+    assert_eq!(code, 1);
+    let found: Vec<(String, i64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["line"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("metadata.yaml", 13),
+        ("node_roles.yaml", 5),
+        ("volumes.yaml", 3),
+        ("deployment_tasks.yaml", 6),
+        ("components.yaml", 2),
+    ];
+    assert_eq!(
+        found,
+        expected.map(|(f, l)| (f.to_owned(), l)),
+        "{report:#}"
+    );
+    assert_eq!(report["errors"], 5);
+    let (code, text, _) = mosaic(&["plugin", "validate", &plugin_fixture("five-mistakes")]);
+    assert_eq!(code, 1);
+    assert!(text.trim_end().ends_with("5 errors, 0 warnings"), "{text}");
+}
+
+#[test]
+fn plugin_validate_exits_2_when_the_path_cannot_be_read() {
+    let (code, stdout, stderr) = mosaic(&["plugin", "validate", "/no/such/package"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("/no/such/package"), "{stderr}");
+    // A directory without metadata.yaml is read, and is a package without a plugin.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, report) = validate_json(dir.path().to_str().unwrap());
+    assert_eq!((code, &report["plugin"]), (1, &Value::Null));
+}
+
+#[test]
+fn a_symlink_leading_out_of_the_package_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pkg");
+    let (code, _, stderr) = mosaic(&[
+        "plugin",
+        "create",
+        "linked",
+        "--dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let root = root.with_file_name("linked");
+    std::fs::remove_dir_all(root.join("deployment_scripts")).unwrap();
+    std::os::unix::fs::symlink("/etc", root.join("deployment_scripts")).unwrap();
+    let (code, report) = validate_json(root.to_str().unwrap());
+    assert_eq!(code, 1);
+    let message = report["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("'deployment_scripts/' leaves the package"),
+        "{message}"
+    );
+}
+
+#[test]
+fn plugin_create_scaffolds_packages_that_validate_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = dir.path().to_str().unwrap();
+    for (name, release) in [("ext_demo", false), ("rel_demo", true)] {
+        let mut args = vec!["plugin", "create", name, "--dir", at];
+        if release {
+            args.push("--release");
+        }
+        let (code, _, stderr) = mosaic(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let (code, report) = validate_json(&format!("{at}/{name}"));
+        assert_eq!(
+            (code, &report["errors"], &report["warnings"]),
+            (0, &json!(0), &json!(0)),
+            "{report:#}"
+        );
+        assert_eq!(report["releases"][0]["is_release"], release);
+    }
+    let (code, _, stderr) = mosaic(&["plugin", "create", "ext_demo", "--dir", at]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("already exists"), "{stderr}");
+    let (code, _, stderr) = mosaic(&["plugin", "create", "Bad Name", "--dir", at]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("must match"), "{stderr}");
+}
+
+#[test]
+fn plugin_build_writes_a_reproducible_archive_that_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.tar.gz");
+    let second = dir.path().join("second.tar.gz");
+    for out in [&first, &second] {
+        let (code, stdout, stderr) = mosaic(&[
+            "plugin",
+            "build",
+            &plugin_fixture("v5-example"),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("wrote"), "{stdout}");
+    }
+    assert_eq!(
+        std::fs::read(&first).unwrap(),
+        std::fs::read(&second).unwrap()
+    );
+    let (code, report) = validate_json(first.to_str().unwrap());
+    assert_eq!(
+        (code, &report["plugin"]["name"]),
+        (0, &json!("storage_demo")),
+        "{report:#}"
+    );
+    // Building refuses an invalid package and writes nothing.
+    let bad = dir.path().join("bad.tar.gz");
+    let (code, _, stderr) = mosaic(&[
+        "plugin",
+        "build",
+        &plugin_fixture("five-mistakes"),
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("5 errors"), "{stderr}");
+    assert!(!bad.exists());
+}
+
+#[test]
+fn plugin_show_prints_the_loaded_tree() {
+    let (code, stdout, stderr) = mosaic(&[
+        "plugin",
+        "show",
+        &plugin_fixture("v5-example"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let tree: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        tree["roles_metadata"]["storage_demo"]["name"],
+        "Storage demo"
+    );
+    assert_eq!(
+        tree["components_metadata"][0]["name"],
+        "additional_service:storage_demo"
+    );
+    assert_eq!(tree["tags_metadata"]["storage_demo"]["has_primary"], false);
+    assert_eq!(tree["releases"][0]["operating_system"], "ubuntu");
+    let bundled = format!("{}/../releases/openstack", env!("CARGO_MANIFEST_DIR"));
+    let (code, stdout, stderr) = mosaic(&["plugin", "show", &bundled]);
+    assert_eq!(code, 0, "{stderr}");
+    let tree: Value = serde_json::from_str(&stdout).unwrap();
+    let release = &tree["releases"][0];
+    assert_eq!(release["is_release"], true);
+    assert!(release["components_metadata"].as_array().unwrap().len() > 20);
+    assert!(release["roles_metadata"]["controller"].is_object());
+    let (code, _, stderr) = mosaic(&["plugin", "show", &plugin_fixture("five-mistakes")]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("5 errors"), "{stderr}");
+}
+
+#[test]
+fn plugin_install_list_and_uninstall_use_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let db = ["--data-dir", data];
+    let with_db = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&db);
+        mosaic(&all)
+    };
+    let (code, stdout, stderr) = with_db(&["plugin", "install", &plugin_fixture("v5-example")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("installed plugin storage_demo 1.0.0"),
+        "{stdout}"
+    );
+    let (code, report) = {
+        let (code, stdout, _) = with_db(&[
+            "plugin",
+            "install",
+            &plugin_fixture("v5-example"),
+            "--format",
+            "json",
+        ]);
+        (code, serde_json::from_str::<Value>(&stdout).unwrap())
+    };
+    assert_eq!(code, 1);
+    assert_eq!(
+        report["diagnostics"][0]["message"],
+        "plugin storage_demo 1.0.0 is already installed"
+    );
+    let (_, stdout, _) = with_db(&["plugin", "list", "--format", "json"]);
+    let list: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(list[0]["name"], "storage_demo");
+    let (code, stdout, stderr) = with_db(&["plugin", "uninstall", "storage_demo"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("uninstalled"), "{stdout}");
+    let (_, stdout, _) = with_db(&["plugin", "list", "--format", "json"]);
+    assert_eq!(stdout.trim(), "[]");
+}

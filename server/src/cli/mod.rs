@@ -5,6 +5,7 @@
 mod components;
 mod expr;
 mod models;
+mod plugin;
 mod roles;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -35,6 +36,9 @@ pub enum Command {
     /// Check node roles: conflicts, restrictions and limits.
     #[command(subcommand)]
     Roles(roles::Command),
+    /// Plugin packages: validate, show, create, build, install.
+    #[command(subcommand)]
+    Plugin(plugin::Command),
 }
 
 /// `--format` of the commands that report.
@@ -52,6 +56,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Components(command) => Ok(components::run(command)),
         Command::Expr(command) => Ok(expr::run(command)),
         Command::Roles(command) => Ok(roles::run(command)),
+        Command::Plugin(command) => Ok(plugin::run(command).await),
     }
 }
 

@@ -3,6 +3,7 @@
 //! functions. Queries use `$N` parameters, which both back-ends accept.
 
 mod clusters;
+mod plugins;
 mod releases;
 
 use std::str::FromStr;
@@ -14,6 +15,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use clusters::InsertCluster;
+pub use plugins::StoredPlugin;
 
 static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");
@@ -29,6 +31,14 @@ pub struct Db {
 pub enum DbError {
     #[error("{0}")]
     Conflict(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// A plugin an environment still uses.
+    #[error("{0}")]
+    InUse(String),
+    /// A plugin that collides with installed ones: every collision.
+    #[error("the plugin collides with installed plugins")]
+    PluginConflict(Vec<mosaic_core::plugin::Diagnostic>),
     #[error(transparent)]
     Sqlx(#[from] sqlx::Error),
     #[error("stored data is corrupt: {0}")]

@@ -12,6 +12,11 @@ use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::InsertCluster;
 
+/// The guidance of the onboarding screen (SEMANTICS §7.5).
+const NO_RELEASE: &str = "No release is installed, so no environment can be created. \
+Install a release plugin first: run `mosaic plugin install PATH` on the server \
+(PATH a release plugin directory or .tar.gz), or upload it on the Plugins page.";
+
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/clusters", get(list).post(create))
 }
@@ -28,12 +33,14 @@ async fn create(
     if name.is_empty() {
         return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
     }
-    let release = state
-        .db
-        .release(request.release_id)
-        .await?
-        .ok_or_else(|| super::releases::not_found(request.release_id))?;
-    let registry = crate::registry(&release)?;
+    if state.db.releases().await?.is_empty() {
+        return Err(ApiError::Coded(
+            StatusCode::CONFLICT,
+            "no_release",
+            NO_RELEASE.to_owned(),
+        ));
+    }
+    let (release, registry) = super::releases::release_registry(&state, request.release_id).await?;
     let violations = validate_selection(
         &registry,
         &release.required_component_types,

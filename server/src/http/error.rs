@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{ErrorBody, ErrorDetail};
 use mosaic_core::component::Violation;
+use mosaic_core::plugin::Report;
 use serde::de::DeserializeOwned;
 
 use crate::db::DbError;
@@ -18,6 +19,11 @@ pub enum ApiError {
     BadRequest(String),
     InvalidSelection(Vec<Violation>),
     Conflict(String),
+    /// Another error code than the generic one of its status.
+    Coded(StatusCode, &'static str, String),
+    /// A package with validation errors (400 `invalid_plugin`) or one that
+    /// collides with installed plugins (409 `plugin_conflict`).
+    Plugin(StatusCode, &'static str, Box<Report>),
     Internal(anyhow::Error),
 }
 
@@ -27,11 +33,30 @@ impl ApiError {
             code: code.to_owned(),
             message,
             violations: Vec::new(),
+            report: None,
         };
         match self {
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail("not_found", m)),
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail("bad_request", m)),
             ApiError::Conflict(m) => (StatusCode::CONFLICT, detail("conflict", m)),
+            ApiError::Coded(status, code, m) => (status, detail(code, m)),
+            ApiError::Plugin(status, code, report) => (
+                status,
+                ErrorDetail {
+                    code: code.to_owned(),
+                    message: format!(
+                        "{}: {}",
+                        if status == StatusCode::CONFLICT {
+                            "the plugin collides with installed plugins"
+                        } else {
+                            "the plugin package is not valid"
+                        },
+                        report.summary()
+                    ),
+                    violations: Vec::new(),
+                    report: Some(*report),
+                },
+            ),
             ApiError::InvalidSelection(violations) => (
                 StatusCode::BAD_REQUEST,
                 ErrorDetail {
@@ -42,6 +67,7 @@ impl ApiError {
                         if violations.len() == 1 { "" } else { "s" }
                     ),
                     violations,
+                    report: None,
                 },
             ),
             ApiError::Internal(e) => {
@@ -69,6 +95,13 @@ impl From<DbError> for ApiError {
     fn from(e: DbError) -> Self {
         match e {
             DbError::Conflict(m) => ApiError::Conflict(m),
+            DbError::NotFound(m) => ApiError::NotFound(m),
+            DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, "plugin_in_use", m),
+            DbError::PluginConflict(diagnostics) => ApiError::Plugin(
+                StatusCode::CONFLICT,
+                "plugin_conflict",
+                Box::new(Report::new(None, Vec::new(), diagnostics)),
+            ),
             other => ApiError::Internal(other.into()),
         }
     }

@@ -2,6 +2,7 @@
 
 mod clusters;
 mod error;
+mod plugins;
 mod releases;
 
 use std::path::Path;
@@ -19,6 +20,7 @@ pub fn router(dist: Option<&Path>) -> Router<AppState> {
     let api = Router::new()
         .merge(releases::router())
         .merge(clusters::router())
+        .merge(plugins::router())
         .route("/api/{*rest}", axum::routing::any(unknown_api));
     match dist {
         // Unknown paths get index.html, so the app's own routes survive a reload.

@@ -36,8 +36,7 @@ async fn components(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<ComponentView>>, ApiError> {
-    let release = state.db.release(id).await?.ok_or_else(|| not_found(id))?;
-    let registry = crate::registry(&release)?;
+    let (_, registry) = release_registry(&state, id).await?;
     Ok(Json(
         registry
             .display_order()
@@ -49,4 +48,21 @@ async fn components(
 
 pub(super) fn not_found(id: i64) -> ApiError {
     ApiError::NotFound(format!("release {id} does not exist"))
+}
+
+/// The release `id` and its registry (release and compatible plugins).
+pub(super) async fn release_registry(
+    state: &AppState,
+    id: i64,
+) -> Result<
+    (
+        mosaic_core::release::Release,
+        mosaic_core::component::Registry,
+    ),
+    ApiError,
+> {
+    let plugins = state.db.plugins().await?;
+    crate::install::release_registry(&plugins, id)
+        .ok_or_else(|| not_found(id))?
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("release {id}: {e}")))
 }

@@ -1,0 +1,177 @@
+//! What an install checks against what is already installed (SEMANTICS
+//! §2.2, §4, §7.5): a component, role or volume defined twice for one
+//! release, a release or plugin version installed twice, volume mappings
+//! naming volumes that exist nowhere.
+
+use std::collections::BTreeSet;
+
+use crate::release::Release;
+
+use super::report::Diagnostic;
+use super::{Package, Severity};
+
+/// The installed plugins, each with the releases it ships.
+#[derive(Debug, Clone, Copy)]
+pub struct Installed<'a> {
+    pub plugins: &'a [Package],
+}
+
+fn error(file: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        file: file.to_owned(),
+        line: None,
+        path: None,
+        message,
+    }
+}
+
+/// Every reason `new` cannot be installed next to `installed`; warnings for
+/// what is odd but allowed (an extension no installed release can use).
+pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    // Another version of the same plugin is replaced by this one (§2.2:
+    // two versions count once), so it is not compared against.
+    let others: Vec<&Package> = installed
+        .plugins
+        .iter()
+        .filter(|p| p.name != new.name)
+        .collect();
+    if installed
+        .plugins
+        .iter()
+        .any(|p| p.name == new.name && p.version == new.version)
+    {
+        out.push(error(
+            "metadata.yaml",
+            format!("{} is already installed", new.source()),
+        ));
+    }
+    let releases: Vec<(&Package, &Release)> = others
+        .iter()
+        .flat_map(|p| p.releases().map(move |r| (*p, r)))
+        .collect();
+    for release in new.releases() {
+        for (owner, existing) in &releases {
+            if existing.name == release.name && existing.version == release.version {
+                out.push(error(
+                    "metadata.yaml",
+                    format!(
+                        "release '{}' {} is already installed by {}",
+                        release.name,
+                        release.version,
+                        owner.source()
+                    ),
+                ));
+            }
+        }
+    }
+    if new.is_release_plugin() {
+        return out;
+    }
+    let targets: Vec<&(&Package, &Release)> =
+        releases.iter().filter(|(_, r)| new.extends(r)).collect();
+    if targets.is_empty() {
+        out.push(Diagnostic {
+            severity: Severity::Warning,
+            file: "metadata.yaml".to_owned(),
+            line: None,
+            path: Some("releases".to_owned()),
+            message: "no installed release is compatible with this plugin; it will not be offered until one is".to_owned(),
+        });
+    }
+    for (owner, release) in targets {
+        let neighbours: Vec<&&Package> = others
+            .iter()
+            .filter(|p| !p.is_release_plugin() && p.extends(release))
+            .collect();
+        let release_source = format!("release '{}' ({})", release.name, owner.source());
+        // Components (§2.2): one error per name, naming both sources.
+        for component in &new.components_metadata {
+            let name = &component.name;
+            if release.components_metadata.iter().any(|c| &c.name == name) {
+                out.push(error(
+                    "components.yaml",
+                    format!(
+                        "component '{name}' is defined by both {release_source} and {}",
+                        new.source()
+                    ),
+                ));
+            }
+            for other in &neighbours {
+                if other.components_metadata.iter().any(|c| &c.name == name) {
+                    out.push(error(
+                        "components.yaml",
+                        format!(
+                            "component '{name}' is defined by both {} and {} (both extend release '{}')",
+                            other.source(),
+                            new.source(),
+                            release.name
+                        ),
+                    ));
+                }
+            }
+        }
+        // Roles and volumes (§4): one error per source listing every name.
+        let collisions = |mine: &[String], theirs: &[String]| -> Vec<String> {
+            let theirs: BTreeSet<&String> = theirs.iter().collect();
+            mine.iter()
+                .filter(|n| theirs.contains(n))
+                .cloned()
+                .collect()
+        };
+        let roles = new.role_names();
+        let volumes = new.volume_ids();
+        let mut against: Vec<(String, Vec<String>, Vec<String>)> = vec![(
+            release_source.clone(),
+            release.role_names(),
+            release.volume_ids(),
+        )];
+        for other in &neighbours {
+            against.push((other.source(), other.role_names(), other.volume_ids()));
+        }
+        for (source, their_roles, their_volumes) in &against {
+            let r = collisions(&roles, their_roles);
+            if !r.is_empty() {
+                out.push(error(
+                    "node_roles.yaml",
+                    format!("roles already defined by {source}: {}", r.join(", ")),
+                ));
+            }
+            let v = collisions(&volumes, their_volumes);
+            if !v.is_empty() {
+                out.push(error(
+                    "volumes.yaml",
+                    format!("volumes already defined by {source}: {}", v.join(", ")),
+                ));
+            }
+        }
+        // Volume mappings may name the release's volumes; they must exist.
+        let known: BTreeSet<String> = volumes
+            .iter()
+            .cloned()
+            .chain(release.volume_ids())
+            .collect();
+        if let Some(mapping) = new.volumes_metadata["volumes_roles_mapping"].as_object() {
+            for (role, list) in mapping {
+                for id in list
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v["id"].as_str())
+                {
+                    if !known.contains(id) {
+                        out.push(error(
+                            "volumes.yaml",
+                            format!(
+                                "volumes_roles_mapping.{role}: volume '{id}' is defined neither by the plugin nor by release '{}'",
+                                release.name
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,624 @@
+//! Schema checks for every kind of file a package holds (SEMANTICS §7.1,
+//! §7.4). Each check walks a loaded [`Node`] tree and reports every problem
+//! it finds with its YAML path and line; none stops at the first.
+
+use std::collections::BTreeMap;
+
+use crate::component::Component;
+use crate::role::{Restriction, parse_roles};
+use crate::yaml::{Node, Value, index_path, join_path};
+
+use super::report::Sink;
+
+/// The kinds of data file, each with its own schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Components,
+    Roles,
+    Volumes,
+    Tasks,
+    Tags,
+    /// `environment_config.yaml`: `attributes:` whose entries need `type`,
+    /// `label`, `value` and `weight`.
+    PluginAttributes,
+    /// A release's `attributes_path`: `editable` groups whose entries need
+    /// only `type`.
+    ReleaseAttributes,
+    /// `node_config.yaml`, `nic_config.yaml`, `bond_config.yaml` and the
+    /// release's node/NIC/bond/VMware attributes.
+    AttributeSections,
+    NetworkRoles,
+    Networks,
+}
+
+pub(crate) const TASK_TYPES: &[(&str, &[&str])] = &[
+    ("puppet", &["puppet_manifest", "puppet_modules", "timeout"]),
+    ("shell", &["cmd"]),
+    ("upload_file", &["path", "data"]),
+    ("sync", &["src", "dst"]),
+    ("copy_files", &["files"]),
+    ("reboot", &["timeout"]),
+    ("group", &[]),
+    ("stage", &[]),
+    ("skipped", &[]),
+];
+
+/// Checks `root` (the contents of one file) as `kind`.
+pub(crate) fn check(kind: FileKind, root: &Node, sink: &mut Sink<'_>) {
+    match kind {
+        FileKind::Components => components(root, sink),
+        FileKind::Roles => roles(root, sink),
+        FileKind::Volumes => volumes(root, sink),
+        FileKind::Tasks => tasks(root, "", sink),
+        FileKind::Tags => tags(root, sink),
+        FileKind::PluginAttributes => plugin_attributes(root, sink),
+        FileKind::ReleaseAttributes => release_attributes(root, sink),
+        FileKind::AttributeSections => sections(root, "", &["type"], sink),
+        FileKind::NetworkRoles => network_roles(root, sink),
+        FileKind::Networks => networks(root, sink),
+    }
+}
+
+/// `node` as a map, or an error saying what it is instead.
+pub(crate) fn map<'n>(
+    node: &'n Node,
+    path: &str,
+    sink: &mut Sink<'_>,
+) -> Option<&'n [crate::yaml::Entry]> {
+    match &node.value {
+        Value::Map(entries) => Some(entries),
+        _ => {
+            sink.error(
+                node.line,
+                path,
+                format!("must be a map, not {}", node.kind()),
+            );
+            None
+        }
+    }
+}
+
+/// `node` as a list (an empty file or `~` counts as an empty one).
+pub(crate) fn list<'n>(node: &'n Node, path: &str, sink: &mut Sink<'_>) -> Option<&'n [Node]> {
+    match &node.value {
+        Value::Seq(items) => Some(items),
+        Value::Null => Some(&[]),
+        _ => {
+            sink.error(
+                node.line,
+                path,
+                format!("must be a list, not {}", node.kind()),
+            );
+            None
+        }
+    }
+}
+
+pub(crate) fn string(node: &Node, path: &str, sink: &mut Sink<'_>) -> Option<String> {
+    match &node.value {
+        Value::String(s) => Some(s.clone()),
+        _ => {
+            sink.error(
+                node.line,
+                path,
+                format!("must be a string, not {}", node.kind()),
+            );
+            None
+        }
+    }
+}
+
+/// A list of strings; a single string counts as a one-element list.
+pub(crate) fn strings(node: &Node, path: &str, sink: &mut Sink<'_>) -> Vec<String> {
+    match &node.value {
+        Value::String(s) => vec![s.clone()],
+        Value::Null => Vec::new(),
+        Value::Seq(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| string(item, &index_path(path, i), sink))
+            .collect(),
+        _ => {
+            sink.error(
+                node.line,
+                path,
+                format!("must be a list of strings, not {}", node.kind()),
+            );
+            Vec::new()
+        }
+    }
+}
+
+pub(crate) fn boolean(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if !matches!(node.value, Value::Bool(_)) {
+        sink.error(
+            node.line,
+            path,
+            format!("must be true or false, not {}", node.kind()),
+        );
+    }
+}
+
+fn integer(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if !matches!(node.value, Value::Int(_)) {
+        sink.error(
+            node.line,
+            path,
+            format!("must be a whole number, not {}", node.kind()),
+        );
+    }
+}
+
+/// Reports the keys of `required` that `entries` lacks, at `line`.
+fn require(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>) {
+    for key in required {
+        if node.get(key).is_none() {
+            sink.error(node.line, path, format!("missing required key '{key}'"));
+        }
+    }
+}
+
+/// `node` as `serde_yaml` sees it, for the parsers that read that shape.
+fn to_yaml(node: &Node) -> serde_yaml::Value {
+    serde_yaml::to_value(node.to_json()).unwrap_or(serde_yaml::Value::Null)
+}
+
+fn components(root: &Node, sink: &mut Sink<'_>) {
+    let Some(items) = list(root, "", sink) else {
+        return;
+    };
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = index_path("", i);
+        match serde_json::from_value::<Component>(item.to_json()) {
+            Ok(component) => {
+                let name = component.name.to_string();
+                if let Some(first) = seen.get(&name) {
+                    sink.error(
+                        item.line,
+                        &path,
+                        format!("component '{name}' is defined twice (first on line {first})"),
+                    );
+                } else {
+                    seen.insert(name, item.line);
+                }
+            }
+            Err(e) => {
+                let name = item.get("name").and_then(Node::as_str).unwrap_or("?");
+                sink.error(item.line, &path, format!("component '{name}': {e}"));
+            }
+        }
+    }
+}
+
+fn roles(root: &Node, sink: &mut Sink<'_>) {
+    let Some(entries) = map(root, "", sink) else {
+        return;
+    };
+    for entry in entries {
+        let id = &entry.key;
+        if !valid_name(id) {
+            sink.error(
+                entry.line,
+                id,
+                format!("role name '{id}' must be lowercase letters, digits, '_' or '-'"),
+            );
+        }
+        if entry.value.as_map().is_some() {
+            require(&entry.value, id, &["name", "description"], sink);
+        }
+        let mut one = serde_yaml::Mapping::new();
+        one.insert(serde_yaml::Value::String(id.clone()), to_yaml(&entry.value));
+        // `parse_roles` stops at a role's first problem; restrictions are
+        // many and independent, so each is checked on its own.
+        if let Err(e) = parse_roles(&serde_yaml::Value::Mapping(one), None)
+            && !e.path.contains(".restrictions[")
+        {
+            sink.error(root.line_of(&e.path), &e.path, e.message);
+        }
+        if let Some(list) = entry.value.get("restrictions").and_then(Node::as_seq) {
+            for (i, r) in list.iter().enumerate() {
+                restriction(r, &index_path(&join_path(id, "restrictions"), i), sink);
+            }
+        }
+    }
+}
+
+fn restriction(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if let Err(e) = Restriction::from_yaml(path, &to_yaml(node)) {
+        let line = node.line;
+        sink.error(line, &e.path, e.message);
+    }
+}
+
+fn restrictions(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if let Some(items) = list(node, path, sink) {
+        for (i, r) in items.iter().enumerate() {
+            restriction(r, &index_path(path, i), sink);
+        }
+    }
+}
+
+pub(crate) fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+const VOLUME_TYPES: &[&str] = &["disk", "vg", "partition", "raid", "lv", "pv"];
+
+fn volumes(root: &Node, sink: &mut Sink<'_>) {
+    let Some(entries) = map(root, "", sink) else {
+        return;
+    };
+    let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in entries {
+        match entry.key.as_str() {
+            "volumes" => {
+                let Some(items) = list(&entry.value, "volumes", sink) else {
+                    continue;
+                };
+                for (i, volume) in items.iter().enumerate() {
+                    let path = index_path("volumes", i);
+                    if map(volume, &path, sink).is_none() {
+                        continue;
+                    }
+                    require(volume, &path, &["id", "type"], sink);
+                    if let Some(id) = volume
+                        .get("id")
+                        .and_then(|n| string(n, &join_path(&path, "id"), sink))
+                    {
+                        if let Some(first) = ids.get(&id) {
+                            sink.error(
+                                volume.line,
+                                &path,
+                                format!("volume '{id}' is defined twice (first on line {first})"),
+                            );
+                        } else {
+                            ids.insert(id, volume.line);
+                        }
+                    }
+                    if let Some(kind) = volume
+                        .get("type")
+                        .and_then(|n| string(n, &join_path(&path, "type"), sink))
+                        && !VOLUME_TYPES.contains(&kind.as_str())
+                    {
+                        sink.error(
+                            volume.find("type").line,
+                            &join_path(&path, "type"),
+                            format!(
+                                "unknown volume type '{kind}' (expected one of {})",
+                                VOLUME_TYPES.join(", ")
+                            ),
+                        );
+                    }
+                    // Fuel spells a group's logical volumes `volumes`, the
+                    // role-as-a-plugin spec `items`.
+                    for key in ["volumes", "items"] {
+                        if let Some(lvs) = volume.get(key) {
+                            let lv_path = join_path(&path, key);
+                            for (j, lv) in list(lvs, &lv_path, sink)
+                                .unwrap_or_default()
+                                .iter()
+                                .enumerate()
+                            {
+                                let at = index_path(&lv_path, j);
+                                if map(lv, &at, sink).is_some() {
+                                    require(lv, &at, &["type"], sink);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            "volumes_roles_mapping" => {
+                let Some(roles) = map(&entry.value, "volumes_roles_mapping", sink) else {
+                    continue;
+                };
+                for role in roles {
+                    let path = join_path("volumes_roles_mapping", &role.key);
+                    for (i, item) in list(&role.value, &path, sink)
+                        .unwrap_or_default()
+                        .iter()
+                        .enumerate()
+                    {
+                        let at = index_path(&path, i);
+                        if map(item, &at, sink).is_some() {
+                            require(item, &at, &["id", "allocate_size"], sink);
+                            for key in ["id", "allocate_size"] {
+                                if let Some(v) = item.get(key) {
+                                    string(v, &join_path(&at, key), sink);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            "rule_to_pick_boot_disk" => {}
+            other => sink.warning(
+                entry.line,
+                other,
+                format!("unknown key '{other}' in a volumes file"),
+            ),
+        }
+    }
+}
+
+/// A list of tasks (a deployment graph, `deployment_tasks.yaml`).
+pub(crate) fn tasks(root: &Node, prefix: &str, sink: &mut Sink<'_>) {
+    let Some(items) = list(root, prefix, sink) else {
+        return;
+    };
+    for (i, task) in items.iter().enumerate() {
+        let path = index_path(prefix, i);
+        let Some(entries) = map(task, &path, sink) else {
+            continue;
+        };
+        require(task, &path, &["id", "type"], sink);
+        let id = task
+            .get("id")
+            .and_then(|n| string(n, &join_path(&path, "id"), sink));
+        let name = id.as_deref().unwrap_or("?");
+        let kind = task
+            .get("type")
+            .and_then(|n| string(n, &join_path(&path, "type"), sink));
+        if let Some(kind) = &kind {
+            match TASK_TYPES.iter().find(|(t, _)| t == kind) {
+                None => sink.error(
+                    task.find("type").line,
+                    &join_path(&path, "type"),
+                    format!(
+                        "task '{name}' has unknown type '{kind}' (expected one of {})",
+                        TASK_TYPES
+                            .iter()
+                            .map(|(t, _)| *t)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+                Some((_, required)) if !required.is_empty() => {
+                    let at = join_path(&path, "parameters");
+                    match task.get("parameters") {
+                        None => sink.error(
+                            task.line,
+                            &path,
+                            format!(
+                                "{kind} task '{name}' needs parameters {}",
+                                required.join(", ")
+                            ),
+                        ),
+                        Some(parameters) => {
+                            if map(parameters, &at, sink).is_some() {
+                                for key in *required {
+                                    if parameters.get(key).is_none() {
+                                        sink.error(
+                                            parameters.line,
+                                            &at,
+                                            format!(
+                                                "{kind} task '{name}' is missing parameter '{key}'"
+                                            ),
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        for entry in entries {
+            let at = join_path(&path, &entry.key);
+            match entry.key.as_str() {
+                "role" | "roles" | "groups" | "tags" | "requires" | "required_for" | "tasks" => {
+                    strings(&entry.value, &at, sink);
+                }
+                "cross-depends" | "cross-depended-by" => {
+                    for (j, dep) in list(&entry.value, &at, sink)
+                        .unwrap_or_default()
+                        .iter()
+                        .enumerate()
+                    {
+                        let dep_at = index_path(&at, j);
+                        if map(dep, &dep_at, sink).is_some() {
+                            require(dep, &dep_at, &["name"], sink);
+                        }
+                    }
+                }
+                "condition" => {
+                    if let Some(text) = entry.value.as_str()
+                        && let Err(e) = crate::expr::Expr::parse(text)
+                    {
+                        sink.error(
+                            entry.value.line,
+                            &at,
+                            format!("{}\n{}", e.message, e.render()),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn tags(root: &Node, sink: &mut Sink<'_>) {
+    let Some(entries) = map(root, "", sink) else {
+        return;
+    };
+    for entry in entries {
+        let tag = &entry.key;
+        if tag.is_empty()
+            || !tag
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            sink.error(
+                entry.line,
+                tag,
+                format!("tag name '{tag}' may use only letters, digits, '_' and '-'"),
+            );
+        }
+        if entry.value.is_null() {
+            continue;
+        }
+        let Some(meta) = map(&entry.value, tag, sink) else {
+            continue;
+        };
+        for m in meta {
+            let at = join_path(tag, &m.key);
+            match m.key.as_str() {
+                "has_primary" => boolean(&m.value, &at, sink),
+                other => sink.warning(m.line, &at, format!("unknown tag property '{other}'")),
+            }
+        }
+    }
+}
+
+fn attribute(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>) {
+    if map(node, path, sink).is_none() {
+        return;
+    }
+    require(node, path, required, sink);
+    if let Some(kind) = node.get("type") {
+        string(kind, &join_path(path, "type"), sink);
+    }
+    if let Some(weight) = node.get("weight") {
+        integer(weight, &join_path(path, "weight"), sink);
+    }
+    if let Some(r) = node.get("restrictions") {
+        restrictions(r, &join_path(path, "restrictions"), sink);
+    }
+}
+
+/// Maps of sections whose entries (but `metadata`) are attributes, or of
+/// attributes directly (an entry with a `type`).
+fn sections(root: &Node, prefix: &str, required: &[&str], sink: &mut Sink<'_>) {
+    if root.is_null() {
+        return;
+    }
+    let Some(groups) = map(root, prefix, sink) else {
+        return;
+    };
+    for group in groups {
+        let path = join_path(prefix, &group.key);
+        // NIC and bond attributes are flat; node attributes come in sections.
+        if group.value.get("type").is_some() {
+            attribute(&group.value, &path, required, sink);
+            continue;
+        }
+        let Some(entries) = map(&group.value, &path, sink) else {
+            continue;
+        };
+        for entry in entries {
+            let at = join_path(&path, &entry.key);
+            if entry.key == "metadata" {
+                if let Some(r) = entry.value.get("restrictions") {
+                    restrictions(r, &join_path(&at, "restrictions"), sink);
+                }
+            } else {
+                attribute(&entry.value, &at, required, sink);
+            }
+        }
+    }
+}
+
+fn plugin_attributes(root: &Node, sink: &mut Sink<'_>) {
+    if root.is_null() {
+        return;
+    }
+    let Some(entries) = map(root, "", sink) else {
+        return;
+    };
+    for entry in entries {
+        if entry.key != "attributes" {
+            sink.warning(
+                entry.line,
+                &entry.key,
+                format!(
+                    "unknown key '{}' (attributes go under 'attributes')",
+                    entry.key
+                ),
+            );
+            continue;
+        }
+        let Some(attributes) = map(&entry.value, "attributes", sink) else {
+            continue;
+        };
+        for attr in attributes {
+            let at = join_path("attributes", &attr.key);
+            if attr.key == "metadata" {
+                if let Some(r) = attr.value.get("restrictions") {
+                    restrictions(r, &join_path(&at, "restrictions"), sink);
+                }
+            } else {
+                attribute(
+                    &attr.value,
+                    &at,
+                    &["type", "label", "value", "weight"],
+                    sink,
+                );
+            }
+        }
+    }
+}
+
+fn release_attributes(root: &Node, sink: &mut Sink<'_>) {
+    if root.is_null() {
+        return;
+    }
+    let Some(entries) = map(root, "", sink) else {
+        return;
+    };
+    for entry in entries {
+        match entry.key.as_str() {
+            "editable" => sections(&entry.value, "editable", &["type"], sink),
+            "generated" => {
+                map(&entry.value, "generated", sink);
+            }
+            other => sink.warning(
+                entry.line,
+                other,
+                format!("unknown key '{other}' (expected 'editable' or 'generated')"),
+            ),
+        }
+    }
+}
+
+fn network_roles(root: &Node, sink: &mut Sink<'_>) {
+    let Some(items) = list(root, "", sink) else {
+        return;
+    };
+    let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = index_path("", i);
+        if map(item, &path, sink).is_none() {
+            continue;
+        }
+        require(item, &path, &["id", "default_mapping", "properties"], sink);
+        if let Some(id) = item
+            .get("id")
+            .and_then(|n| string(n, &join_path(&path, "id"), sink))
+        {
+            if let Some(first) = ids.get(&id) {
+                sink.error(
+                    item.line,
+                    &path,
+                    format!("network role '{id}' is defined twice (first on line {first})"),
+                );
+            } else {
+                ids.insert(id, item.line);
+            }
+        }
+        if let Some(p) = item.get("properties") {
+            map(p, &join_path(&path, "properties"), sink);
+        }
+    }
+}
+
+fn networks(root: &Node, sink: &mut Sink<'_>) {
+    if !root.is_null() {
+        map(root, "", sink);
+    }
+}

@@ -1,0 +1,423 @@
+use super::*;
+
+const EXTENSION: &str = "name: demo
+title: Demo
+version: '1.0.0'
+package_version: '5.0.0'
+description: A demo.
+licenses: [Apache]
+authors: [Me]
+homepage: https://example.org
+releases:
+  - os: ubuntu
+    version: '2024.1'
+    deployment_scripts_path: deployment_scripts/
+    repository_path: repositories/ubuntu
+";
+
+const RELEASE: &str = "name: stack
+title: Stack
+version: '1.0.0'
+package_version: '5.0.0'
+description: Two releases.
+licenses: [Apache]
+authors: [Me]
+homepage: https://example.org
+releases:
+  - is_release: true
+    release_name: stack
+    description: First.
+    operating_system: Ubuntu
+    version: '1.0'
+    components_path: components.yaml
+    roles_path: roles.yaml
+    graphs:
+      - {type: default, tasks_path: graphs/*.yaml}
+  - is_release: true
+    release_name: stack
+    description: Second.
+    os: CentOS
+    version: '2.0'
+    base_release_path: base.yaml
+    roles_path: roles.yaml
+";
+
+fn package(files: &[(&str, &str)]) -> MemoryFiles {
+    files.iter().copied().collect()
+}
+
+fn extension(extra: &[(&str, &str)]) -> MemoryFiles {
+    let mut files = package(&[
+        ("metadata.yaml", EXTENSION),
+        ("deployment_scripts/", ""),
+        ("repositories/ubuntu/", ""),
+    ]);
+    for (path, text) in extra {
+        files.insert(path, *text);
+    }
+    files
+}
+
+/// The diagnostics as `file:line: severity: path: message` lines.
+fn lines(loaded: &Loaded) -> Vec<String> {
+    loaded
+        .report
+        .diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+fn assert_has(loaded: &Loaded, needle: &str) {
+    assert!(
+        lines(loaded).iter().any(|l| l.contains(needle)),
+        "no diagnostic contains {needle:?}:\n{}",
+        lines(loaded).join("\n")
+    );
+}
+
+#[test]
+fn a_minimal_extension_loads_without_diagnostics() {
+    let loaded = load(&extension(&[(
+        "components.yaml",
+        "- name: additional_service:demo\n",
+    )]));
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    let package = loaded.package.unwrap();
+    assert_eq!(
+        package.components_metadata[0].name.as_str(),
+        "additional_service:demo"
+    );
+    let compat: Vec<_> = package.compatibility().collect();
+    assert_eq!(compat[0].operating_system, "ubuntu");
+    assert_eq!(
+        compat[0].deployment_scripts_path.as_deref(),
+        Some("deployment_scripts/")
+    );
+    assert_eq!(
+        loaded.report.releases,
+        [ReleaseId {
+            name: String::new(),
+            version: "2024.1".into(),
+            operating_system: "ubuntu".into(),
+            is_release: false
+        }]
+    );
+}
+
+#[test]
+fn two_release_records_and_glob_merged_graphs_load_into_two_releases() {
+    let files = package(&[
+        ("metadata.yaml", RELEASE),
+        ("components.yaml", "- name: hypervisor:kvm\n"),
+        (
+            "roles.yaml",
+            "controller: {name: Controller, description: Runs the APIs.}\n",
+        ),
+        (
+            "graphs/10-b.yaml",
+            "- {id: b, type: stage, requires: [a]}\n",
+        ),
+        ("graphs/00-a.yaml", "- {id: a, type: stage}\n"),
+        (
+            "base.yaml",
+            "description: Base.\ntags_metadata: {controller: {has_primary: true}}\nattributes: {editable: {}}\n",
+        ),
+    ]);
+    let loaded = load(&files);
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    // Two release records in one plugin is allowed, with a warning.
+    assert_has(&loaded, "2 release records in one plugin");
+    let package = loaded.package.unwrap();
+    let releases: Vec<&Release> = package.releases().collect();
+    assert_eq!(releases.len(), 2);
+    let ids: Vec<&str> = releases[0].graphs[0]
+        .tasks
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["a", "b"],
+        "glob matches are concatenated in path order"
+    );
+    assert_eq!(releases[0].components_metadata.len(), 1);
+    assert_eq!(releases[0].role_names(), ["controller"]);
+    // The second record: `os` stored as operating_system, the base release
+    // as a template its own keys override.
+    assert_eq!(releases[1].operating_system, "CentOS");
+    assert_eq!(releases[1].description, "Second.");
+    assert_eq!(releases[1].tags_metadata["controller"]["has_primary"], true);
+    assert!(releases[1].attributes_metadata["editable"].is_object());
+}
+
+#[test]
+fn globbed_maps_merge_key_by_key_and_mixed_roots_are_an_error() {
+    let meta = RELEASE.replace(
+        "roles_path: roles.yaml\n    graphs",
+        "roles_path: roles/*.yaml\n    graphs",
+    );
+    let files = package(&[
+        ("metadata.yaml", &meta),
+        ("components.yaml", ""),
+        ("roles.yaml", "{}\n"),
+        (
+            "roles/a.yaml",
+            "x: {name: X, description: first}\ny: {name: Y, description: y}\n",
+        ),
+        ("roles/b.yaml", "x: {name: X2, description: second}\n"),
+        ("graphs/a.yaml", "- {id: a, type: stage}\n"),
+        ("base.yaml", "{}\n"),
+    ]);
+    let loaded = load(&files);
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    let package = loaded.package.unwrap();
+    let roles = &package.releases().next().unwrap().roles_metadata;
+    assert_eq!(roles["x"]["name"], "X2");
+    assert_eq!(roles["y"]["name"], "Y");
+
+    let mut files = files;
+    files.insert("graphs/b.yaml", "{c: 1}\n");
+    let loaded = load(&files);
+    assert_has(
+        &loaded,
+        "cannot be merged: lists in graphs/a.yaml; maps in graphs/b.yaml",
+    );
+}
+
+#[test]
+fn release_and_extension_records_together_are_an_error() {
+    let meta = RELEASE.replace(
+        "  - is_release: true\n    release_name: stack\n    description: Second.",
+        "  - os: ubuntu\n    version: '1'\n    deployment_scripts_path: d/\n    repository_path: d/\n  - is_release: true\n    release_name: stack\n    description: Second.",
+    );
+    let files = package(&[("metadata.yaml", &meta), ("d/", "")]);
+    let loaded = load(&files);
+    assert_has(&loaded, "either a release plugin or an extension");
+    assert!(loaded.package.is_none());
+}
+
+#[test]
+fn paths_that_leave_the_package_are_errors() {
+    let meta = EXTENSION.replace("deployment_scripts/", "../../etc/passwd");
+    let loaded = load(&package(&[
+        ("metadata.yaml", &meta),
+        ("repositories/ubuntu/", ""),
+    ]));
+    assert_has(
+        &loaded,
+        "metadata.yaml:12: error: releases[0].deployment_scripts_path: deployment_scripts_path: '../../etc/passwd' leaves the package",
+    );
+    let meta = EXTENSION.replace("deployment_scripts/", "/etc");
+    let loaded = load(&package(&[
+        ("metadata.yaml", &meta),
+        ("repositories/ubuntu/", ""),
+    ]));
+    assert_has(&loaded, "'/etc' leaves the package: it is an absolute path");
+
+    let mut files = extension(&[]);
+    files.insert_outside("scripts");
+    let meta = EXTENSION.replace("deployment_scripts/", "scripts");
+    files.insert("metadata.yaml", meta);
+    assert_has(
+        &load(&files),
+        "'scripts' leaves the package: it is (or goes through) a link",
+    );
+
+    // A glob that matches a link leading out.
+    let mut files = package(&[
+        ("metadata.yaml", RELEASE),
+        ("components.yaml", ""),
+        ("roles.yaml", "{}"),
+        ("base.yaml", "{}"),
+    ]);
+    files.insert("graphs/a.yaml", "[]");
+    files.insert_outside("graphs/evil.yaml");
+    assert_has(
+        &load(&files),
+        "graphs/evil.yaml is a link that leads out of the package",
+    );
+}
+
+#[test]
+fn duplicate_keys_are_reported_with_both_lines_and_checking_goes_on() {
+    let roles = "rabbit:\n  name: RabbitMQ\n  description: d\n  limits:\n  conflicts: [controller]\n  limits:\n    min: 1\n  weight: heavy\n";
+    let loaded = load(&extension(&[("node_roles.yaml", roles)]));
+    assert_has(
+        &loaded,
+        "node_roles.yaml:6: error: rabbit.limits: key 'limits' is given twice (lines 4 and 6); the later value is used",
+    );
+    // The later value (`min: 1`) is used, so only `weight` is left to fault.
+    assert_eq!(loaded.report.errors, 1, "{}", loaded.report);
+}
+
+#[test]
+fn every_mistake_is_reported_with_its_file_and_line() {
+    let meta = EXTENSION
+        .replace("name: demo", "name: Demo Plugin")
+        .replace("version: '1.0.0'", "version: 1.0.0.0");
+    let files = extension(&[
+        ("metadata.yaml", &meta),
+        (
+            "components.yaml",
+            "- name: hypervisor:kvm\n- name: 'network:Neutron'\n",
+        ),
+        (
+            "deployment_tasks.yaml",
+            "- id: a\n  type: puppet\n  parameters: {puppet_manifest: a.pp, timeout: 10}\n- id: b\n  type: ansible\n",
+        ),
+        (
+            "node_roles.yaml",
+            "r:\n  name: R\n  description: d\n  restrictions:\n    - condition: \"settings:a.b == \"\n",
+        ),
+    ]);
+    let loaded = load(&files);
+    let got = lines(&loaded);
+    for expected in [
+        "metadata.yaml:1: error: name: plugin name 'Demo Plugin' must match",
+        "metadata.yaml:3: error: version: version '1.0.0.0' must look like 1.0 or 1.0.0",
+        "components.yaml:2: error: [1]: component 'network:Neutron'",
+        "deployment_tasks.yaml:3: error: [0].parameters: puppet task 'a' is missing parameter 'puppet_modules'",
+        "deployment_tasks.yaml:5: error: [1].type: task 'b' has unknown type 'ansible'",
+        "node_roles.yaml:5: error: r.restrictions[0].condition:",
+    ] {
+        assert!(
+            got.iter().any(|l| l.starts_with(expected)),
+            "missing {expected:?} in\n{}",
+            got.join("\n")
+        );
+    }
+    assert_eq!(loaded.report.errors, 6, "{}", loaded.report);
+}
+
+#[test]
+fn missing_or_broken_metadata_gives_no_plugin() {
+    let loaded = load(&package(&[("components.yaml", "[]")]));
+    assert_eq!(loaded.report.plugin, None);
+    assert_has(&loaded, "metadata.yaml is missing");
+    let loaded = load(&package(&[("metadata.yaml", "name: [\n")]));
+    assert_eq!(loaded.report.plugin, None);
+    assert_eq!(loaded.report.errors, 1);
+}
+
+#[test]
+fn deprecated_and_unknown_keys_are_warnings() {
+    let meta = format!("{EXTENSION}fuel_version: ['9.0']\nflavour: spicy\n");
+    let loaded = load(&extension(&[
+        ("metadata.yaml", &meta),
+        ("tasks.yaml", "[]"),
+    ]));
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    assert_has(&loaded, "'fuel_version' is deprecated");
+    assert_has(&loaded, "unknown key 'flavour'");
+    assert_has(
+        &loaded,
+        "tasks.yaml is not supported from package version 5.0.0",
+    );
+    assert_eq!(loaded.report.summary(), "0 errors, 3 warnings");
+}
+
+#[test]
+fn duplicate_task_ids_are_errors_within_a_graph() {
+    let loaded = load(&extension(&[(
+        "deployment_tasks.yaml",
+        "- {id: a, type: stage}\n- {id: a, type: stage}\n",
+    )]));
+    assert_has(
+        &loaded,
+        "deployment_tasks.yaml:2: error: [1].id: task id 'a' is defined twice (first in deployment_tasks.yaml line 1)",
+    );
+}
+
+#[test]
+fn yaml_anchors_merges_and_pairs_are_understood() {
+    let components = "- &base\n  name: hypervisor:kvm\n  bind: !!pairs\n    - 'settings:common.libvirt_type.value': kvm\n- <<: *base\n  name: hypervisor:qemu\n";
+    let loaded = load(&extension(&[("components.yaml", components)]));
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    let package = loaded.package.unwrap();
+    assert_eq!(
+        package.components_metadata[1].name.as_str(),
+        "hypervisor:qemu"
+    );
+    assert_eq!(package.components_metadata[1].bind.len(), 1);
+}
+
+fn installed(files: MemoryFiles) -> Package {
+    let loaded = load(&files);
+    loaded
+        .package
+        .unwrap_or_else(|| panic!("{}", loaded.report))
+}
+
+#[test]
+fn installs_refuse_what_collides_with_the_release_or_other_plugins() {
+    let release = installed(package(&[
+        (
+            "metadata.yaml",
+            &RELEASE
+                .replace("os: CentOS", "os: ubuntu")
+                .replace("version: '2.0'", "version: '2024.1-x'"),
+        ),
+        ("components.yaml", "- name: hypervisor:kvm\n"),
+        ("roles.yaml", "controller: {name: C, description: d}\n"),
+        ("graphs/a.yaml", "[]"),
+        (
+            "base.yaml",
+            "volumes_metadata: {volumes: [{id: os, type: vg}]}\ncomponents: [{name: 'hypervisor:kvm'}]\n",
+        ),
+    ]));
+    let demo = installed(extension(&[
+        (
+            "components.yaml",
+            "- name: hypervisor:kvm\n- name: additional_service:demo\n",
+        ),
+        (
+            "node_roles.yaml",
+            "controller: {name: C, description: d}\nmine: {name: M, description: d}\n",
+        ),
+        (
+            "volumes.yaml",
+            "volumes: [{id: os, type: vg}]\nvolumes_roles_mapping: {mine: [{id: nope, allocate_size: min}]}\n",
+        ),
+    ]));
+    let problems = check_install(
+        &demo,
+        Installed {
+            plugins: std::slice::from_ref(&release),
+        },
+    );
+    let messages: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "component 'hypervisor:kvm' is defined by both release 'stack' (plugin stack 1.0.0) and plugin demo 1.0.0",
+            "roles already defined by release 'stack' (plugin stack 1.0.0): controller",
+            "volumes already defined by release 'stack' (plugin stack 1.0.0): os",
+            "volumes_roles_mapping.mine: volume 'nope' is defined neither by the plugin nor by release 'stack'",
+        ]
+    );
+    // Installing the same version twice, and a second plugin with a clashing component.
+    let plain = installed(extension(&[(
+        "components.yaml",
+        "- name: additional_service:demo\n",
+    )]));
+    let again = check_install(
+        &plain,
+        Installed {
+            plugins: &[release.clone(), plain.clone()],
+        },
+    );
+    assert_eq!(again[0].message, "plugin demo 1.0.0 is already installed");
+    let mut other = plain.clone();
+    other.name = "other".into();
+    let clash = check_install(
+        &other,
+        Installed {
+            plugins: &[release, plain],
+        },
+    );
+    assert_eq!(
+        clash[0].message,
+        "component 'additional_service:demo' is defined by both plugin demo 1.0.0 and plugin other 1.0.0 (both extend release 'stack')"
+    );
+}

@@ -1,0 +1,155 @@
+//! `/api/v1/plugins`: install (an uploaded archive, or a path on the
+//! server), list, show, uninstall.
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::routing::get;
+use axum::{Json, Router};
+use mosaic_core::api::{InstallFromPath, PluginKind, PluginRelease, PluginSummary};
+use mosaic_core::plugin::Files;
+
+use super::error::ApiError;
+use crate::AppState;
+use crate::db::StoredPlugin;
+use crate::install::{InstallError, install};
+use crate::package;
+
+/// Uploaded archives may carry repositories; 1 GiB is plenty.
+const MAX_UPLOAD: usize = 1 << 30;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/v1/plugins",
+            get(list)
+                .post(create)
+                .layer(DefaultBodyLimit::max(MAX_UPLOAD)),
+        )
+        .route("/api/v1/plugins/{id}", get(show).delete(remove))
+}
+
+pub(crate) async fn summary(
+    state: &AppState,
+    plugin: &StoredPlugin,
+    all: &[StoredPlugin],
+) -> Result<PluginSummary, ApiError> {
+    let package = &plugin.package;
+    let (kind, releases) = if package.is_release_plugin() {
+        (PluginKind::Release, plugin.releases().collect::<Vec<_>>())
+    } else {
+        let compatible = all
+            .iter()
+            .flat_map(StoredPlugin::releases)
+            .filter(|(_, r)| package.extends(r))
+            .collect();
+        (PluginKind::Extension, compatible)
+    };
+    Ok(PluginSummary {
+        id: plugin.id,
+        name: package.name.clone(),
+        title: package.title.clone(),
+        version: package.version.clone(),
+        package_version: package.package_version.clone(),
+        description: package.description.clone(),
+        kind,
+        releases: releases
+            .into_iter()
+            .map(|(id, r)| PluginRelease {
+                id,
+                name: r.name.clone(),
+                version: r.version.clone(),
+                operating_system: r.operating_system.clone(),
+            })
+            .collect(),
+        used_by: state.db.users_of(plugin).await?,
+        warnings: plugin.warnings.clone(),
+    })
+}
+
+async fn list(State(state): State<AppState>) -> Result<Json<Vec<PluginSummary>>, ApiError> {
+    let plugins = state.db.plugins().await?;
+    let mut out = Vec::with_capacity(plugins.len());
+    for plugin in &plugins {
+        out.push(summary(&state, plugin, &plugins).await?);
+    }
+    Ok(Json(out))
+}
+
+async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<PluginSummary>, ApiError> {
+    let plugins = state.db.plugins().await?;
+    let plugin = plugins
+        .iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| not_found(id))?;
+    Ok(Json(summary(&state, plugin, &plugins).await?))
+}
+
+/// The body is the archive itself, or `{"path": ...}` with
+/// `Content-Type: application/json` for a package on the server.
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<PluginSummary>), ApiError> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let unreadable =
+        |e: package::OpenError| ApiError::Coded(StatusCode::BAD_REQUEST, "unreadable_package", e.0);
+    let files: Box<dyn Files + Send + Sync> = if is_json {
+        let request: InstallFromPath = serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("invalid request body: {e}")))?;
+        let path = std::path::PathBuf::from(&request.path);
+        tokio::task::spawn_blocking(move || package::open(&path))
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?
+            .map_err(unreadable)?
+    } else {
+        if body.is_empty() {
+            return Err(ApiError::BadRequest(
+                "send the plugin archive (.tar.gz or .zip) as the request body".to_owned(),
+            ));
+        }
+        Box::new(
+            tokio::task::spawn_blocking(move || package::unpack(&body))
+                .await
+                .map_err(|e| ApiError::Internal(e.into()))?
+                .map_err(unreadable)?,
+        )
+    };
+    let (stored, _report) = install(&state.db, files.as_ref())
+        .await
+        .map_err(|e| match e {
+            InstallError::Invalid(report) => {
+                ApiError::Plugin(StatusCode::BAD_REQUEST, "invalid_plugin", report)
+            }
+            InstallError::Conflict(report) => {
+                ApiError::Plugin(StatusCode::CONFLICT, "plugin_conflict", report)
+            }
+            InstallError::Db(e) => e.into(),
+        })?;
+    tracing::info!("installed {}", stored.package.source());
+    let plugins = state.db.plugins().await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(summary(&state, &stored, &plugins).await?),
+    ))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    state.db.uninstall_plugin(id).await?;
+    tracing::info!("uninstalled plugin {id}");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn not_found(id: i64) -> ApiError {
+    ApiError::NotFound(format!("plugin {id} is not installed"))
+}
