@@ -66,7 +66,7 @@ test: tools-test lint unit postgres browser e2e
 ## Benchmarks (not part of make test): native criterion, then the same cases
 ## in WASM (wasm-bindgen-test's criterion port, in Node.js). See docs/benchmarks.md.
 bench: tools
-	cargo bench --locked -p mosaic-core --bench engine --bench expr
+	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan
 	cargo bench --locked -p mosaic-app --bench engine --target wasm32-unknown-unknown
 
 ## The README's screenshot, taken by the end-to-end test.

@@ -26,6 +26,9 @@ pub struct CreateCluster {
     pub name: String,
     pub release_id: i64,
     pub components: Vec<String>,
+    /// `ha_compact` (default) or `multinode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
 }
 
 /// An environment as stored.
@@ -35,6 +38,13 @@ pub struct Cluster {
     pub name: String,
     pub release_id: i64,
     pub components: Vec<String>,
+    /// `ha_compact` or `multinode`.
+    #[serde(default = "ha_compact")]
+    pub mode: String,
+}
+
+fn ha_compact() -> String {
+    "ha_compact".to_owned()
 }
 
 /// The body of every error answer: `{"error": {...}}`.
@@ -147,3 +157,77 @@ impl From<ComponentView> for Component {
     }
 }
 
+/// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
+/// the merged view, each with where it is declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagView {
+    pub name: String,
+    pub has_primary: bool,
+    /// `release` (the release's tags metadata), `role` (named by a role's
+    /// tags only), `plugin` (an extension plugin's), `user` (created through
+    /// the API on the release), `environment` (created on the environment).
+    pub source: String,
+    /// User-defined tags not named by any role can be deleted.
+    pub deletable: bool,
+}
+
+/// `POST …/tags`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateTag {
+    pub name: String,
+    #[serde(default)]
+    pub has_primary: bool,
+}
+
+/// `PUT …/tags/{name}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpdateTag {
+    pub has_primary: bool,
+}
+
+/// A node of an environment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeView {
+    pub id: i64,
+    pub cluster_id: i64,
+    pub name: String,
+    pub status: String,
+    pub roles: Vec<String>,
+    pub pending_roles: Vec<String>,
+    /// The node's effective tags (`primary-*` included).
+    pub tags: Vec<String>,
+    /// The tags its roles bring (to mark them in the UI).
+    pub role_tags: Vec<String>,
+    pub tags_added: Vec<String>,
+    pub tags_removed: Vec<String>,
+    pub primary_tags: Vec<String>,
+    pub pending_deletion: bool,
+}
+
+/// `POST /api/v1/clusters/{id}/nodes`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateNode {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub roles: Vec<String>,
+}
+
+/// `PUT /api/v1/nodes/{id}`: the fields given change.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpdateNode {
+    #[serde(default)]
+    pub roles: Option<Vec<String>>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub pending_deletion: Option<bool>,
+}
+
+/// `POST` / `DELETE /api/v1/nodes/{id}/tags`: tags to assign or unassign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeTagsChange {
+    pub tags: Vec<String>,
+}

@@ -8,9 +8,12 @@
 
 pub mod api;
 pub mod component;
+pub mod environment;
 pub mod expr;
 pub mod plugin;
 pub mod release;
 pub mod role;
+pub mod tag;
+pub mod task;
 pub mod wizard;
 pub mod yaml;

@@ -5,6 +5,7 @@
 pub mod bundled;
 pub mod cli;
 pub mod db;
+pub mod environment;
 pub mod http;
 pub mod install;
 pub mod package;

@@ -42,6 +42,7 @@ async fn fresh_database() -> (String, tempfile::TempDir) {
 }
 
 async fn test_app() -> TestApp {
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
     let (url, dir) = fresh_database().await;
     let db = prepare(&url).await.unwrap();
     TestApp {
@@ -477,4 +478,213 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+const SELECTION: [&str; 6] = [
+    "hypervisor:libvirt:kvm",
+    "network:neutron:core:ml2",
+    "network:neutron:ml2:ovs",
+    "storage:block:backend:lvm",
+    "storage:object:backend:swift",
+    "storage:image:swift",
+];
+
+impl TestApp {
+    async fn put(&self, uri: &str, body: &Value) -> (StatusCode, Value) {
+        self.call("PUT", uri, Some(&body.to_string())).await
+    }
+
+    async fn delete(&self, uri: &str, body: Option<&Value>) -> (StatusCode, Value) {
+        let body = body.map(Value::to_string);
+        self.call("DELETE", uri, body.as_deref()).await
+    }
+
+    /// A new environment on the bundled release: (cluster id, release id).
+    async fn environment(&self, name: &str) -> (i64, i64) {
+        let (_, releases) = self.get("/api/v1/releases").await;
+        let release = releases[0]["id"].as_i64().unwrap();
+        let (status, cluster) = self
+            .post(
+                "/api/v1/clusters",
+                &json!({"name": name, "release_id": release, "components": SELECTION}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{cluster:#}");
+        (cluster["id"].as_i64().unwrap(), release)
+    }
+}
+
+#[tokio::test]
+async fn release_tags_can_be_created_changed_and_deleted_when_user_defined() {
+    let app = test_app().await;
+    let (_, releases) = app.get("/api/v1/releases").await;
+    let base = format!("/api/v1/releases/{}/tags", releases[0]["id"]);
+    let (status, tags) = app.get(&base).await;
+    assert_eq!(status, StatusCode::OK);
+    let controller = tags
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "controller")
+        .unwrap();
+    assert_eq!(
+        controller,
+        &json!({"name": "controller", "has_primary": true, "source": "release", "deletable": false})
+    );
+
+    let (status, tag) = app.post(&base, &json!({"name": "mysql"})).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(
+        tag,
+        json!({"name": "mysql", "has_primary": false, "source": "user", "deletable": true})
+    );
+    for (body, expected) in [
+        (json!({"name": "mysql"}), StatusCode::CONFLICT),
+        (json!({"name": "controller"}), StatusCode::CONFLICT),
+        (json!({"name": "no spaces"}), StatusCode::BAD_REQUEST),
+    ] {
+        assert_eq!(app.post(&base, &body).await.0, expected, "{body}");
+    }
+    let (status, tag) = app
+        .put(&format!("{base}/mysql"), &json!({"has_primary": true}))
+        .await;
+    assert_eq!(
+        (status, &tag["has_primary"]),
+        (StatusCode::OK, &json!(true))
+    );
+    assert_eq!(
+        app.put(
+            &format!("{base}/controller"),
+            &json!({"has_primary": false})
+        )
+        .await
+        .0,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        app.put(&format!("{base}/nope"), &json!({"has_primary": false}))
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.delete(&format!("{base}/controller"), None).await.0,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        app.delete(&format!("{base}/mysql"), None).await.0,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        app.delete(&format!("{base}/mysql"), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get("/api/v1/releases/999/tags").await.0,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn nodes_take_roles_and_tags_and_the_plan_follows_them() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let nodes = format!("/api/v1/clusters/{cluster}/nodes");
+    let (status, node) = app
+        .post(&nodes, &json!({"roles": ["controller"], "status": "ready"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{node:#}");
+    let id = node["id"].as_i64().unwrap();
+    assert_eq!(
+        node["role_tags"],
+        json!(["controller", "rabbitmq", "database", "keystone", "neutron"])
+    );
+    assert!(
+        node["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("primary-controller")),
+        "{node:#}"
+    );
+
+    let (status, body) = app
+        .post(&nodes, &json!({"roles": ["controller", "compute"]}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["code"], "invalid_roles");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Role 'controller' in conflict with role 'compute'."),
+        "{body:#}"
+    );
+
+    // Keep only rabbitmq: the plan runs only rabbitmq-tagged and '*' tasks there.
+    let tags = format!("/api/v1/nodes/{id}/tags");
+    let (status, node) = app
+        .delete(
+            &tags,
+            Some(&json!({"tags": ["controller", "database", "keystone", "neutron"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{node:#}");
+    assert_eq!(node["tags"], json!(["rabbitmq", "primary-rabbitmq"]));
+    let (status, body) = app.post(&tags, &json!({"tags": ["galera"]})).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("unknown_tag"))
+    );
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/clusters/{cluster}/tags"),
+            &json!({"name": "galera"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, node) = app
+        .post(&tags, &json!({"tags": ["galera:2", "database"]}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{node:#}");
+    assert_eq!(node["tags_added"], json!(["galera:2"]));
+    assert_eq!(
+        node["tags_removed"],
+        json!(["controller", "keystone", "neutron"])
+    );
+
+    let (status, plan) = app.get(&format!("/api/v1/clusters/{cluster}/plan")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plan["errors"], json!([]), "{plan:#}");
+    let tasks: Vec<&str> = plan["nodes"][0]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        tasks.contains(&"rabbitmq") && tasks.contains(&"database") && tasks.contains(&"globals"),
+        "{tasks:?}"
+    );
+    assert!(
+        !tasks.contains(&"keystone") && !tasks.contains(&"openstack-controller"),
+        "{tasks:?}"
+    );
+    assert!(
+        plan["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("'compute'"))
+    );
+
+    // Changing roles through PUT; an unknown node is 404.
+    let (status, node) = app
+        .put(
+            &format!("/api/v1/nodes/{id}"),
+            &json!({"roles": ["compute"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{node:#}");
+    assert_eq!(node["tags"], json!(["compute", "galera:2"]));
+    assert_eq!(app.get("/api/v1/nodes/999").await.0, StatusCode::NOT_FOUND);
 }

@@ -595,3 +595,149 @@ fn plugin_install_list_and_uninstall_use_the_database() {
     let (_, stdout, _) = with_db(&["plugin", "list", "--format", "json"]);
     assert_eq!(stdout.trim(), "[]");
 }
+
+fn plan_json(env: &str) -> (i32, Value) {
+    let (code, stdout, stderr) = mosaic(&[
+        "plan",
+        &fixture(&format!("plans/{env}")),
+        "--format",
+        "json",
+    ]);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+fn node_tasks(plan: &Value, id: i64) -> Vec<String> {
+    let node = plan["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == id)
+        .unwrap();
+    serde_json::from_value(node["tasks"].clone()).unwrap()
+}
+
+#[test]
+fn tags_resolve_follows_the_semantics_vector() {
+    let nodes = fixture("plans/vector-nodes.yaml");
+    for (selector, expected) in [
+        ("/.*controller/", json!([0, 2, 3])),
+        ("controller", json!([2, 3])),
+        ("/c.+/", json!([1, 2, 3, 4])),
+        ("*", json!([0, 1, 2, 3, 4])),
+    ] {
+        let (code, stdout, stderr) = mosaic(&[
+            "tags",
+            "resolve",
+            "--nodes",
+            &nodes,
+            "--selector",
+            selector,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let got: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(got, json!({"nodes": expected}), "{selector}");
+    }
+    let (code, _, stderr) = mosaic(&["tags", "resolve", "--nodes", &nodes, "--selector", "/(/"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("selector entry '/(/'"), "{stderr}");
+}
+
+#[test]
+fn a_controller_stripped_to_rabbitmq_runs_only_rabbitmq_tasks() {
+    let (code, plan) = plan_json("controller.yaml");
+    assert_eq!(code, 0, "{plan:#}");
+    let first = &plan["nodes"][0]["tags"];
+    assert_eq!(
+        first,
+        &json!([
+            "controller",
+            "rabbitmq",
+            "database",
+            "keystone",
+            "neutron",
+            "primary-controller",
+            "primary-database",
+            "primary-rabbitmq"
+        ])
+    );
+    assert_eq!(
+        node_tasks(&plan, 1),
+        [
+            "hiera",
+            "globals",
+            "database",
+            "primary-database",
+            "rabbitmq",
+            "keystone",
+            "neutron-server",
+            "openstack-controller"
+        ]
+    );
+    assert_eq!(plan["nodes"][1]["tags"], json!(["rabbitmq"]));
+    assert_eq!(node_tasks(&plan, 2), ["hiera", "globals", "rabbitmq"]);
+    // An instance tag of a known tag is accepted, and selects nothing by itself.
+    assert_eq!(node_tasks(&plan, 3), ["hiera", "globals", "nova-compute"]);
+}
+
+#[test]
+fn two_plugins_overriding_one_task_conflict_only_on_a_shared_node() {
+    let (code, plan) = plan_json("apart.yaml");
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(node_tasks(&plan, 2), ["hiera", "globals", "rabbitmq"]);
+    assert_eq!(node_tasks(&plan, 3), ["hiera", "globals", "rabbitmq"]);
+    assert!(!node_tasks(&plan, 1).contains(&"rabbitmq".to_owned()));
+    let (code, plan) = plan_json("together.yaml");
+    assert_eq!(code, 1);
+    assert_eq!(
+        plan["errors"],
+        json!([{
+            "kind": "task_conflict",
+            "message": "task 'rabbitmq' is defined by plugins 'rabbit-a' and 'rabbit-b' and both definitions would run on node 2",
+            "task": "rabbitmq",
+            "plugins": ["rabbit-a", "rabbit-b"],
+            "nodes": [2]
+        }])
+    );
+}
+
+#[test]
+fn cycles_unknown_dependencies_and_unknown_tags_are_reported() {
+    let (code, plan) = plan_json("cycle.yaml");
+    assert_eq!(code, 1);
+    let kinds: Vec<&str> = plan["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["unknown_tag", "unknown_dependency", "cycle"]);
+    let cycle = &plan["errors"][2];
+    assert_eq!(
+        cycle["cycle"],
+        json!(["globals", "database", "keystone", "globals"])
+    );
+    assert!(
+        cycle["message"].as_str().unwrap().contains("rabbitmq"),
+        "{cycle}"
+    );
+    // Tasks on the cycle are left out; the others keep their order.
+    assert_eq!(
+        node_tasks(&plan, 1),
+        [
+            "hiera",
+            "primary-database",
+            "neutron-server",
+            "openstack-controller"
+        ]
+    );
+    let (code, text, _) = mosaic(&["plan", &fixture("plans/cycle.yaml")]);
+    assert_eq!(code, 1);
+    assert!(text.contains("node 2: 3 tasks"), "{text}");
+    assert!(
+        text.trim_end().ends_with("2 nodes, 3 errors, 0 warnings"),
+        "{text}"
+    );
+}

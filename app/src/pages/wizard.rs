@@ -315,6 +315,7 @@ fn WizardBody(
                 name: name.get_untracked().trim().to_owned(),
                 release_id: release_id.get_untracked(),
                 components: selection.with_untracked(|s| catalog.names(s)),
+                mode: None,
             };
             creating.set(true);
             leptos::task::spawn_local(async move {

@@ -5,6 +5,7 @@
 mod components;
 mod expr;
 mod models;
+mod plan;
 mod plugin;
 mod roles;
 
@@ -39,6 +40,19 @@ pub enum Command {
     /// Plugin packages: validate, show, create, build, install.
     #[command(subcommand)]
     Plugin(plugin::Command),
+    /// Tags: which nodes a task selector picks.
+    #[command(subcommand)]
+    Tags(TagsCommand),
+    /// An environment's deployment plan: each node's tasks in order, with
+    /// task conflicts, cycles and unknown dependencies. Exit 1 on errors, 2
+    /// on unreadable input.
+    Plan(plan::PlanArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TagsCommand {
+    /// Print the nodes a selector picks, in input order.
+    Resolve(plan::ResolveArgs),
 }
 
 /// `--format` of the commands that report.
@@ -57,6 +71,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Expr(command) => Ok(expr::run(command)),
         Command::Roles(command) => Ok(roles::run(command)),
         Command::Plugin(command) => Ok(plugin::run(command).await),
+        Command::Tags(TagsCommand::Resolve(args)) => Ok(plan::resolve(args)),
+        Command::Plan(args) => Ok(plan::plan(args)),
     }
 }
 

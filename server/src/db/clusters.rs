@@ -9,6 +9,7 @@ pub struct InsertCluster<'a> {
     pub name: &'a str,
     pub release_id: i64,
     pub components: &'a [String],
+    pub mode: &'a str,
 }
 
 impl Db {
@@ -27,11 +28,12 @@ impl Db {
             )));
         }
         let id: i64 = sqlx::query(
-            "INSERT INTO clusters (name, release_id, components) VALUES ($1, $2, $3) RETURNING id",
+            "INSERT INTO clusters (name, release_id, components, mode) VALUES ($1, $2, $3, $4) RETURNING id",
         )
         .bind(new.name)
         .bind(new.release_id)
         .bind(components)
+        .bind(new.mode)
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
@@ -41,13 +43,15 @@ impl Db {
             name: new.name.to_owned(),
             release_id: new.release_id,
             components: new.components.to_vec(),
+            mode: new.mode.to_owned(),
         })
     }
 
     pub async fn clusters(&self) -> Result<Vec<Cluster>, DbError> {
-        let rows = sqlx::query("SELECT id, name, release_id, components FROM clusters ORDER BY id")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows =
+            sqlx::query("SELECT id, name, release_id, components, mode FROM clusters ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
         rows.iter()
             .map(|row| {
                 let components: String = row.try_get("components")?;
@@ -57,8 +61,15 @@ impl Db {
                     release_id: row.try_get("release_id")?,
                     components: serde_json::from_str(&components)
                         .map_err(|e| DbError::Corrupt(e.to_string()))?,
+                    mode: row.try_get("mode")?,
                 })
             })
             .collect()
+    }
+}
+
+impl Db {
+    pub async fn cluster(&self, id: i64) -> Result<Option<Cluster>, DbError> {
+        Ok(self.clusters().await?.into_iter().find(|c| c.id == id))
     }
 }

@@ -3,8 +3,10 @@
 //! functions. Queries use `$N` parameters, which both back-ends accept.
 
 mod clusters;
+mod nodes;
 mod plugins;
 mod releases;
+mod tags;
 
 use std::str::FromStr;
 
@@ -15,7 +17,9 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use clusters::InsertCluster;
+pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
+pub use tags::TagOwner;
 
 static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");

@@ -30,6 +30,12 @@ async fn create(
     ApiJson(request): ApiJson<CreateCluster>,
 ) -> Result<(StatusCode, Json<Cluster>), ApiError> {
     let name = request.name.trim();
+    let mode = request.mode.as_deref().unwrap_or("ha_compact");
+    if !matches!(mode, "ha_compact" | "multinode") {
+        return Err(ApiError::BadRequest(format!(
+            "mode: '{mode}' is not one of ha_compact, multinode"
+        )));
+    }
     if name.is_empty() {
         return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
     }
@@ -55,6 +61,7 @@ async fn create(
             name,
             release_id: request.release_id,
             components: &request.components,
+            mode,
         })
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))

@@ -2,8 +2,10 @@
 
 mod clusters;
 mod error;
+mod nodes;
 mod plugins;
 mod releases;
+mod tags;
 
 use std::path::Path;
 
@@ -21,6 +23,8 @@ pub fn router(dist: Option<&Path>) -> Router<AppState> {
         .merge(releases::router())
         .merge(clusters::router())
         .merge(plugins::router())
+        .merge(tags::router())
+        .merge(nodes::router())
         .route("/api/{*rest}", axum::routing::any(unknown_api));
     match dist {
         // Unknown paths get index.html, so the app's own routes survive a reload.

@@ -1,0 +1,120 @@
+//! Nodes of environments, with their roles and tag changes.
+
+use mosaic_core::tag::NodeTags;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Db, DbError};
+
+/// A stored node: its environment, name, and what tag derivation reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredNode {
+    pub cluster_id: i64,
+    pub name: String,
+    pub spec: NodeTags,
+}
+
+fn list(row: &AnyRow, column: &str) -> Result<Vec<String>, DbError> {
+    let text: String = row.try_get(column)?;
+    serde_json::from_str(&text).map_err(|e| DbError::Corrupt(format!("nodes.{column}: {e}")))
+}
+
+fn json(list: &[String]) -> String {
+    serde_json::to_string(list).expect("strings serialize")
+}
+
+fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
+    Ok(StoredNode {
+        cluster_id: row.try_get("cluster_id")?,
+        name: row.try_get("name")?,
+        spec: NodeTags {
+            id: row.try_get("id")?,
+            status: row.try_get("status")?,
+            roles: list(row, "roles")?,
+            pending_roles: list(row, "pending_roles")?,
+            tags_added: list(row, "tags_added")?,
+            tags_removed: list(row, "tags_removed")?,
+            primary_tags: list(row, "primary_tags")?,
+            pending_deletion: row.try_get::<i64, _>("pending_deletion")? != 0,
+        },
+    })
+}
+
+const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion";
+
+impl Db {
+    pub async fn insert_node(
+        &self,
+        cluster_id: i64,
+        name: Option<&str>,
+        spec: &NodeTags,
+    ) -> Result<StoredNode, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion) \
+             VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(cluster_id)
+        .bind(&spec.status)
+        .bind(json(&spec.roles))
+        .bind(json(&spec.pending_roles))
+        .bind(json(&spec.tags_added))
+        .bind(json(&spec.tags_removed))
+        .bind(json(&spec.primary_tags))
+        .bind(i64::from(spec.pending_deletion))
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        let name = name
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("node-{id}"));
+        sqlx::query("UPDATE nodes SET name = $1 WHERE id = $2")
+            .bind(&name)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(StoredNode {
+            cluster_id,
+            name,
+            spec: NodeTags { id, ..spec.clone() },
+        })
+    }
+
+    pub async fn nodes(&self, cluster_id: i64) -> Result<Vec<StoredNode>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 ORDER BY id"
+        ))
+        .bind(cluster_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(node).collect()
+    }
+
+    pub async fn node(&self, id: i64) -> Result<Option<StoredNode>, DbError> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM nodes WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(node).transpose()
+    }
+
+    /// Stores `spec` for node `spec.id`.
+    pub async fn update_node(&self, spec: &NodeTags) -> Result<(), DbError> {
+        sqlx::query(
+            "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
+             tags_removed = $5, primary_tags = $6, pending_deletion = $7 WHERE id = $8",
+        )
+        .bind(&spec.status)
+        .bind(json(&spec.roles))
+        .bind(json(&spec.pending_roles))
+        .bind(json(&spec.tags_added))
+        .bind(json(&spec.tags_removed))
+        .bind(json(&spec.primary_tags))
+        .bind(i64::from(spec.pending_deletion))
+        .bind(spec.id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
