@@ -10,6 +10,7 @@ pub mod api;
 pub mod component;
 pub mod environment;
 pub mod expr;
+pub mod heat;
 pub mod plugin;
 pub mod release;
 pub mod role;

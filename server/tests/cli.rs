@@ -741,3 +741,125 @@ fn cycles_unknown_dependencies_and_unknown_tags_are_reported() {
         "{text}"
     );
 }
+
+/// Runs `mosaic ARGS` in `dir`.
+fn mosaic_in(dir: &str, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mosaic"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("mosaic runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn heat_json(args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["heat"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let (code, stdout, stderr) = mosaic_in(&fixture("heat"), &all);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+#[test]
+fn heat_requires_picks_the_puppet_controller() {
+    let (code, out) = heat_json(&["resolve", "-e", "puppet-env.yaml"]);
+    assert_eq!(code, 0, "{out:#}");
+    assert_eq!(
+        out,
+        json!({
+            "resource_registry": {
+                "OS::TripleO::Controller": "puppet/controller.yaml",
+                "OS::TripleO::Controller::Ports::ExternalPort": "network/noop.yaml",
+                "OS::TripleO::NoOp": "OS::Heat::None"
+            },
+            "errors": []
+        })
+    );
+}
+
+#[test]
+fn heat_an_empty_requires_on_a_list_is_an_error_naming_both_candidates() {
+    let (code, out) = heat_json(&["resolve", "-e", "open-env.yaml"]);
+    assert_eq!(code, 1);
+    let error = &out["errors"][0];
+    assert_eq!(error["resource_type"], "OS::TripleO::Controller");
+    assert_eq!(error["candidates"][0]["file"], "puppet/controller.yaml");
+    assert_eq!(error["candidates"][1]["file"], "docker/controller.yaml");
+    assert_eq!(error["candidates"][1]["matched"], true);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("puppet/controller.yaml, docker/controller.yaml")
+    );
+    // As a choice, it is what the user still has to pick; no error.
+    let (code, out) = heat_json(&["choices", "-e", "open-env.yaml"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        json!({"choices": [{"resource_type": "OS::TripleO::Controller", "candidates": ["puppet/controller.yaml", "docker/controller.yaml"]}], "errors": []})
+    );
+    // A requirement nothing satisfies is an error for choices too.
+    let (code, out) = heat_json(&["choices", "-e", "unsatisfiable-env.yaml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out["errors"][0]["candidates"][0]["reasons"][1],
+        "deployment is puppet, not ansible"
+    );
+}
+
+#[test]
+fn heat_capabilities_find_and_summary() {
+    let (code, out) = heat_json(&[
+        "capabilities-find",
+        "-r",
+        "-c",
+        "resource_type=OS::TripleO::Controller",
+        ".",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        json!({"templates": ["./docker/controller.yaml", "./puppet/controller.yaml"]})
+    );
+    // Without -r a directory contributes its direct children only.
+    let (_, out) = heat_json(&["capabilities-find", "-c", "deployment=puppet", "."]);
+    assert_eq!(out, json!({"templates": []}));
+    let (_, out) = heat_json(&["capabilities-find", "-c", "deployment=puppet", "puppet"]);
+    assert_eq!(out, json!({"templates": ["puppet/controller.yaml"]}));
+    let (code, out) = heat_json(&[
+        "template-capabilities",
+        "-f",
+        "puppet/controller.yaml",
+        "-f",
+        "docker/controller.yaml",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out["capabilities"],
+        json!({"deployment": ["docker", "puppet"]})
+    );
+    assert_eq!(
+        out["resource_types"]["OS::TripleO::Controller"],
+        json!(["docker/controller.yaml", "puppet/controller.yaml"])
+    );
+}
+
+#[test]
+fn heat_invalid_templates_and_escaping_paths() {
+    let broken = fixture("heat-broken");
+    let (code, stdout, stderr) = mosaic(&["heat", "capabilities-find", "-c", "a=b", &broken]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("broken.yaml:3:1:"), "{stderr}");
+    let (code, out) = heat_json(&["resolve", "-e", "escaping-env.yaml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out["errors"][0]["candidates"][0]["reasons"],
+        json!(["the path leaves the template root"])
+    );
+}

@@ -4,6 +4,7 @@
 
 mod components;
 mod expr;
+mod heat;
 mod models;
 mod plan;
 mod plugin;
@@ -47,6 +48,9 @@ pub enum Command {
     /// task conflicts, cycles and unknown dependencies. Exit 1 on errors, 2
     /// on unreadable input.
     Plan(plan::PlanArgs),
+    /// Heat template capabilities: find, summarize, resolve, choices.
+    #[command(subcommand)]
+    Heat(heat::Command),
 }
 
 #[derive(Debug, Subcommand)]
@@ -73,6 +77,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Plugin(command) => Ok(plugin::run(command).await),
         Command::Tags(TagsCommand::Resolve(args)) => Ok(plan::resolve(args)),
         Command::Plan(args) => Ok(plan::plan(args)),
+        Command::Heat(command) => Ok(heat::run(command)),
     }
 }
 
