@@ -231,3 +231,34 @@ pub struct UpdateNode {
 pub struct NodeTagsChange {
     pub tags: Vec<String>,
 }
+
+/// An uploaded Heat template set: its templates and their capabilities.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplateSet {
+    pub id: i64,
+    pub name: String,
+    /// Template paths, relative to the set's root, sorted.
+    pub templates: Vec<String>,
+    pub summary: crate::heat::Summary,
+}
+
+/// `POST /api/v1/heat/template-sets/{id}/resolve`: an environment (YAML
+/// text, its paths relative to the set's root) and the user's picks for
+/// open choices (resource type → template).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolveTemplates {
+    pub environment: String,
+    #[serde(default)]
+    pub picks: std::collections::BTreeMap<String, String>,
+}
+
+/// The answer: the resolution with the picks applied, the choices still
+/// open, and — when everything resolved — the environment to download.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplateResolution {
+    pub resource_registry: std::collections::BTreeMap<String, String>,
+    pub errors: Vec<crate::heat::ResolveError>,
+    pub choices: Vec<crate::heat::Choice>,
+    /// The environment with every list replaced by its template (YAML).
+    pub environment: Option<String>,
+}

@@ -688,3 +688,63 @@ async fn nodes_take_roles_and_tags_and_the_plan_follows_them() {
     assert_eq!(node["tags"], json!(["compute", "galera:2"]));
     assert_eq!(app.get("/api/v1/nodes/999").await.0, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn heat_template_sets_resolve_environments_with_the_users_picks() {
+    let app = test_app().await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/heat");
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/v1/heat/template-sets?name=tripleo")
+        .body(Body::from(archive(&dir)))
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let set: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(set["name"], "tripleo");
+    assert!(
+        set["templates"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("puppet/controller.yaml")),
+        "{set:#}"
+    );
+    assert_eq!(
+        set["summary"]["capabilities"]["deployment"],
+        json!(["docker", "puppet"])
+    );
+    let uri = format!("/api/v1/heat/template-sets/{}/resolve", set["id"]);
+    let open = std::fs::read_to_string(dir.join("open-env.yaml")).unwrap();
+
+    let (status, answer) = app.post(&uri, &json!({"environment": open})).await;
+    assert_eq!(status, StatusCode::OK, "{answer:#}");
+    assert_eq!(
+        answer["choices"][0]["candidates"],
+        json!(["puppet/controller.yaml", "docker/controller.yaml"])
+    );
+    assert_eq!(answer["environment"], Value::Null);
+
+    let picks = json!({"OS::TripleO::Controller": "docker/controller.yaml"});
+    let (status, answer) = app
+        .post(&uri, &json!({"environment": open, "picks": picks}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer:#}");
+    assert_eq!(answer["errors"], json!([]));
+    assert_eq!(answer["choices"], json!([]));
+    let resolved: Value = serde_yaml::from_str(answer["environment"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        resolved["resource_registry"]["OS::TripleO::Controller"],
+        "docker/controller.yaml"
+    );
+
+    let picks = json!({"OS::TripleO::Controller": "network/noop.yaml"});
+    let (status, _) = app
+        .post(&uri, &json!({"environment": open, "picks": picks}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        app.get("/api/v1/heat/template-sets/99").await.0,
+        StatusCode::NOT_FOUND
+    );
+}

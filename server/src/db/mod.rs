@@ -3,6 +3,7 @@
 //! functions. Queries use `$N` parameters, which both back-ends accept.
 
 mod clusters;
+mod heat;
 mod nodes;
 mod plugins;
 mod releases;

@@ -2,6 +2,7 @@
 
 mod clusters;
 mod error;
+mod heat;
 mod nodes;
 mod plugins;
 mod releases;
@@ -25,6 +26,7 @@ pub fn router(dist: Option<&Path>) -> Router<AppState> {
         .merge(plugins::router())
         .merge(tags::router())
         .merge(nodes::router())
+        .merge(heat::router())
         .route("/api/{*rest}", axum::routing::any(unknown_api));
     match dist {
         // Unknown paths get index.html, so the app's own routes survive a reload.

@@ -1,0 +1,186 @@
+//! `/api/v1/heat`: upload a Heat template set (an archive), see its
+//! capabilities, and resolve an environment against it, with the user's
+//! picks for the choices that remain.
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
+use mosaic_core::heat::{
+    self, Capabilities, Registered, is_template, summarize, template_capabilities,
+};
+use mosaic_core::plugin::MemoryFiles;
+use serde::Deserialize;
+
+use super::error::{ApiError, ApiJson};
+use crate::AppState;
+use crate::package;
+
+const MAX_UPLOAD: usize = 256 << 20;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/v1/heat/template-sets",
+            post(upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
+        )
+        .route("/api/v1/heat/template-sets/{id}", get(show))
+        .route("/api/v1/heat/template-sets/{id}/resolve", post(resolve))
+}
+
+fn invalid(message: String) -> ApiError {
+    ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_template", message)
+}
+
+/// Every template's capabilities; the first invalid template is an error.
+fn capabilities(
+    files: &BTreeMap<String, String>,
+) -> Result<Vec<(String, Option<Capabilities>)>, ApiError> {
+    files
+        .iter()
+        .map(|(path, text)| {
+            template_capabilities(path, text)
+                .map(|caps| (path.clone(), caps))
+                .map_err(|e| invalid(e.to_string()))
+        })
+        .collect()
+}
+
+fn view(id: i64, name: String, files: &BTreeMap<String, String>) -> Result<TemplateSet, ApiError> {
+    let caps = capabilities(files)?;
+    Ok(TemplateSet {
+        id,
+        name,
+        templates: files.keys().cloned().collect(),
+        summary: summarize(caps.iter().map(|(f, c)| (f.as_str(), c.as_ref()))),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+struct UploadQuery {
+    name: Option<String>,
+}
+
+async fn upload(
+    State(state): State<AppState>,
+    Query(query): Query<UploadQuery>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<TemplateSet>), ApiError> {
+    let unpacked = tokio::task::spawn_blocking(move || package::unpack(&body))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .map_err(|e| ApiError::Coded(StatusCode::BAD_REQUEST, "unreadable_archive", e.0))?;
+    let files: BTreeMap<String, String> = unpacked
+        .texts()
+        .filter(|(path, _)| is_template(path))
+        .map(|(p, t)| (p.to_owned(), t.to_owned()))
+        .collect();
+    if files.is_empty() {
+        return Err(invalid(
+            "the archive holds no template (.yaml, .yml or .template file)".to_owned(),
+        ));
+    }
+    let set = view(0, String::new(), &files)?;
+    let name = query.name.unwrap_or_else(|| "template set".to_owned());
+    let id = state.db.insert_template_set(&name, &files).await?;
+    Ok((StatusCode::CREATED, Json(TemplateSet { id, name, ..set })))
+}
+
+async fn load(state: &AppState, id: i64) -> Result<(String, BTreeMap<String, String>), ApiError> {
+    state
+        .db
+        .template_set(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("template set {id} does not exist")))
+}
+
+async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<TemplateSet>, ApiError> {
+    let (name, files) = load(&state, id).await?;
+    Ok(Json(view(id, name, &files)?))
+}
+
+/// Resolves the environment with the picks applied. A pick must be one of
+/// the valid candidates of an open choice.
+async fn resolve(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    ApiJson(request): ApiJson<ResolveTemplates>,
+) -> Result<Json<TemplateResolution>, ApiError> {
+    let (_, files) = load(&state, id).await?;
+    let memory: MemoryFiles = files.iter().collect();
+    let mut env = heat::parse_environment("environment", &request.environment).map_err(|e| {
+        ApiError::Coded(
+            StatusCode::BAD_REQUEST,
+            "invalid_environment",
+            e.to_string(),
+        )
+    })?;
+    let open = heat::choices(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
+    for (resource_type, pick) in &request.picks {
+        let valid = open
+            .choices
+            .iter()
+            .find(|c| &c.resource_type == resource_type)
+            .is_some_and(|c| c.candidates.contains(pick));
+        if !valid {
+            return Err(ApiError::BadRequest(format!(
+                "picks: '{pick}' is not a valid choice for {resource_type}"
+            )));
+        }
+        for (kind, value) in &mut env.registry {
+            if kind == resource_type {
+                *value = Registered::One(pick.clone());
+            }
+        }
+    }
+    let resolved = heat::resolve(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
+    let remaining = heat::choices(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
+    let environment = if resolved.errors.is_empty() {
+        Some(resolved_environment(
+            &request.environment,
+            &resolved.resource_registry,
+        )?)
+    } else {
+        None
+    };
+    Ok(Json(TemplateResolution {
+        resource_registry: resolved.resource_registry,
+        errors: resolved.errors,
+        choices: remaining.choices,
+        environment,
+    }))
+}
+
+/// The environment text with each resolved `resource_registry` entry set
+/// to its template; everything else is kept (comments are not).
+fn resolved_environment(
+    text: &str,
+    registry: &BTreeMap<String, String>,
+) -> Result<String, ApiError> {
+    let mut value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+        ApiError::Coded(
+            StatusCode::BAD_REQUEST,
+            "invalid_environment",
+            e.to_string(),
+        )
+    })?;
+    let map = value
+        .as_mapping_mut()
+        .ok_or_else(|| ApiError::BadRequest("the environment is not a map".to_owned()))?;
+    let section = map
+        .entry("resource_registry".into())
+        .or_insert_with(|| serde_yaml::Value::Mapping(serde_yaml::Mapping::new()));
+    if let Some(entries) = section.as_mapping_mut() {
+        for (kind, file) in registry {
+            entries.insert(kind.clone().into(), file.clone().into());
+        }
+    }
+    serde_yaml::to_string(&value).map_err(|e| ApiError::Internal(e.into()))
+}
