@@ -259,6 +259,21 @@ pub struct TemplateResolution {
     pub resource_registry: std::collections::BTreeMap<String, String>,
     pub errors: Vec<crate::heat::ResolveError>,
     pub choices: Vec<crate::heat::Choice>,
+    /// Every candidate of each open choice, valid or not, with reasons (for
+    /// radio buttons where only the valid ones are enabled).
+    #[serde(default)]
+    pub options: Vec<crate::heat::ResolveError>,
     /// The environment with every list replaced by its template (YAML).
     pub environment: Option<String>,
+}
+
+/// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleView {
+    /// The role's key (`controller`).
+    pub id: String,
+    /// Its display name (`Controller`).
+    pub name: String,
+    pub description: String,
+    pub tags: Vec<String>,
 }

@@ -106,6 +106,10 @@ pub struct Plan {
     pub nodes: Vec<NodePlan>,
     pub errors: Vec<PlanError>,
     pub warnings: Vec<String>,
+    /// The direct dependency edges `[before, after]` between planned tasks,
+    /// for drawing (an extension of the contract).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<(String, String)>,
 }
 
 /// One task id after overriding: the definitions that count for it.
@@ -530,11 +534,57 @@ pub fn plan(definitions: Definitions<'_>, nodes: &[PlanNode], release_tags: &[St
         .filter(|t| !carried.contains(t.as_str()))
         .map(|t| format!("no node carries the release tag '{t}'; its tasks will not run"))
         .collect();
+    let edges = successors
+        .iter()
+        .enumerate()
+        .filter(|(from, _)| !excluded[*from])
+        .flat_map(|(from, next)| next.iter().map(move |&to| (from, to)))
+        .filter(|&(_, to)| !excluded[to])
+        .map(|(from, to)| (tasks[from].id.clone(), tasks[to].id.clone()))
+        .collect();
     Plan {
         nodes: plans,
         errors,
         warnings,
+        edges,
     }
+}
+
+/// The column of each of `tasks` (one node's, in order) in a drawing: 0
+/// for a task none of whose dependencies runs on the node, else one more
+/// than the column of its latest dependency on the node. `edges` are
+/// `[before, after]` pairs of the whole graph; dependencies through tasks
+/// that run elsewhere are followed.
+pub fn columns(tasks: &[String], edges: &[(String, String)]) -> Vec<usize> {
+    let mut predecessors: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (before, after) in edges {
+        predecessors
+            .entry(after.as_str())
+            .or_default()
+            .push(before.as_str());
+    }
+    let position: HashMap<&str, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.as_str(), i))
+        .collect();
+    let mut column = vec![0usize; tasks.len()];
+    for (i, task) in tasks.iter().enumerate() {
+        // The nearest dependencies on the node, through tasks elsewhere.
+        let mut stack: Vec<&str> = predecessors.get(task.as_str()).cloned().unwrap_or_default();
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            match position.get(p) {
+                Some(&j) if j < i => column[i] = column[i].max(column[j] + 1),
+                Some(_) => {}
+                None => stack.extend(predecessors.get(p).into_iter().flatten().copied()),
+            }
+        }
+    }
+    column
 }
 
 /// Tarjan's strongly connected components, iteratively (graphs of
@@ -643,6 +693,20 @@ mod tests {
             .find(|n| n.id == json!(id))
             .map(|n| n.tasks.iter().map(String::as_str).collect())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn columns_follow_dependencies_through_tasks_elsewhere() {
+        let release = release();
+        let nodes = [node(1, &["controller", "rabbitmq", "database", "keystone"])];
+        let plan = plan(definitions(&release, &[]), &nodes, &[]);
+        let tasks = &plan.nodes[0].tasks;
+        assert_eq!(
+            tasks,
+            &["globals", "database", "rabbitmq", "keystone", "controller"]
+        );
+        // globals comes after deploy_start, a stage: still column 0.
+        assert_eq!(columns(tasks, &plan.edges), [0, 1, 1, 2, 3]);
     }
 
     fn release() -> Vec<Value> {

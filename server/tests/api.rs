@@ -590,6 +590,12 @@ async fn nodes_take_roles_and_tags_and_the_plan_follows_them() {
     let app = test_app().await;
     let (cluster, _) = app.environment("prod").await;
     let nodes = format!("/api/v1/clusters/{cluster}/nodes");
+    let (_, roles) = app.get(&format!("/api/v1/clusters/{cluster}/roles")).await;
+    assert_eq!(roles[0]["id"], "controller");
+    assert_eq!(
+        roles[0]["tags"],
+        json!(["controller", "rabbitmq", "database", "keystone", "neutron"])
+    );
     let (status, node) = app
         .post(&nodes, &json!({"roles": ["controller"], "status": "ready"}))
         .await;

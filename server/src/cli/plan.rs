@@ -182,6 +182,7 @@ pub fn plan(args: PlanArgs) -> i32 {
                 nodes: Vec::new(),
                 errors: vec![*error],
                 warnings: Vec::new(),
+                edges: Vec::new(),
             },
         },
     };

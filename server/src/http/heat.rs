@@ -142,6 +142,17 @@ async fn resolve(
     }
     let resolved = heat::resolve(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
     let remaining = heat::choices(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
+    let open: Vec<&str> = remaining
+        .choices
+        .iter()
+        .map(|c| c.resource_type.as_str())
+        .collect();
+    let options = resolved
+        .errors
+        .iter()
+        .filter(|e| open.contains(&e.resource_type.as_str()))
+        .cloned()
+        .collect();
     let environment = if resolved.errors.is_empty() {
         Some(resolved_environment(
             &request.environment,
@@ -154,6 +165,7 @@ async fn resolve(
         resource_registry: resolved.resource_registry,
         errors: resolved.errors,
         choices: remaining.choices,
+        options,
         environment,
     }))
 }

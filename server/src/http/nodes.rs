@@ -6,7 +6,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
-use mosaic_core::api::{CreateNode, NodeTagsChange, NodeView, UpdateNode};
+use mosaic_core::api::{CreateNode, NodeTagsChange, NodeView, RoleView, UpdateNode};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
@@ -22,6 +22,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/clusters/{id}/nodes", get(list).post(create))
         .route("/api/v1/clusters/{id}/plan", get(plan))
+        .route("/api/v1/clusters/{id}/roles", get(roles))
         .route("/api/v1/nodes/{id}", get(show).put(update))
         .route(
             "/api/v1/nodes/{id}/tags",
@@ -244,4 +245,26 @@ async fn plan(
 ) -> Result<Json<Plan>, ApiError> {
     let env = environment(&state, id).await?;
     Ok(Json(env.plan(query.graph.as_deref().unwrap_or("default"))))
+}
+
+/// The roles the environment's nodes may take: the release's and those of
+/// compatible extension plugins.
+async fn roles(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<RoleView>>, ApiError> {
+    let (_, roles) = context(&state, id).await?;
+    let tags = mosaic_core::environment::role_tags(&roles);
+    let views = roles
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(role, meta)| RoleView {
+            id: role.clone(),
+            name: meta["name"].as_str().unwrap_or(role).to_owned(),
+            description: meta["description"].as_str().unwrap_or_default().to_owned(),
+            tags: tags.get(role).cloned().unwrap_or_default(),
+        })
+        .collect();
+    Ok(Json(views))
 }
