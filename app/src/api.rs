@@ -2,14 +2,22 @@
 //! for rejected selections, its structured violations.
 
 use gloo_net::http::{Request, Response};
-use mosaic_core::api::{Cluster, ComponentView, CreateCluster, ErrorBody, ReleaseSummary};
+use mosaic_core::api::{
+    Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody, NodeTagsChange,
+    NodeView, PluginSummary, ReleaseSummary, ResolveTemplates, RoleView, TagView,
+    TemplateResolution, TemplateSet, UpdateNode,
+};
 use mosaic_core::component::Violation;
+use mosaic_core::plugin::Report;
+use mosaic_core::task::Plan;
 use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
     pub message: String,
     pub violations: Vec<Violation>,
+    /// For a refused plugin: the validation report.
+    pub report: Option<Report>,
 }
 
 impl ApiFailure {
@@ -17,6 +25,7 @@ impl ApiFailure {
         ApiFailure {
             message,
             violations: Vec::new(),
+            report: None,
         }
     }
 }
@@ -33,6 +42,7 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
         Ok(body) => Err(ApiFailure {
             message: body.error.message,
             violations: body.error.violations,
+            report: body.error.report,
         }),
         Err(_) => Err(ApiFailure::plain(format!("the server answered {status}"))),
     }
@@ -62,4 +72,129 @@ pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailu
         .await
         .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
     read(response).await
+}
+
+async fn send<T: DeserializeOwned>(
+    request: Result<gloo_net::http::Request, gloo_net::Error>,
+) -> Result<T, ApiFailure> {
+    let response = request
+        .map_err(|e| ApiFailure::plain(e.to_string()))?
+        .send()
+        .await
+        .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
+    read(response).await
+}
+
+/// A request whose answer has no body (204).
+async fn send_empty(
+    request: Result<gloo_net::http::Request, gloo_net::Error>,
+) -> Result<(), ApiFailure> {
+    let response = request
+        .map_err(|e| ApiFailure::plain(e.to_string()))?
+        .send()
+        .await
+        .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
+    if response.ok() {
+        return Ok(());
+    }
+    read::<serde_json::Value>(response).await.map(|_| ())
+}
+
+pub async fn clusters() -> Result<Vec<Cluster>, ApiFailure> {
+    get("/api/v1/clusters").await
+}
+
+pub async fn nodes(cluster: i64) -> Result<Vec<NodeView>, ApiFailure> {
+    get(&format!("/api/v1/clusters/{cluster}/nodes")).await
+}
+
+pub async fn roles(cluster: i64) -> Result<Vec<RoleView>, ApiFailure> {
+    get(&format!("/api/v1/clusters/{cluster}/roles")).await
+}
+
+pub async fn cluster_tags(cluster: i64) -> Result<Vec<TagView>, ApiFailure> {
+    get(&format!("/api/v1/clusters/{cluster}/tags")).await
+}
+
+pub async fn create_cluster_tag(cluster: i64, tag: &CreateTag) -> Result<TagView, ApiFailure> {
+    send(Request::post(&format!("/api/v1/clusters/{cluster}/tags")).json(tag)).await
+}
+
+pub async fn plan(cluster: i64) -> Result<Plan, ApiFailure> {
+    get(&format!("/api/v1/clusters/{cluster}/plan")).await
+}
+
+pub async fn create_node(cluster: i64, node: &CreateNode) -> Result<NodeView, ApiFailure> {
+    send(Request::post(&format!("/api/v1/clusters/{cluster}/nodes")).json(node)).await
+}
+
+pub async fn update_node(id: i64, change: &UpdateNode) -> Result<NodeView, ApiFailure> {
+    send(Request::put(&format!("/api/v1/nodes/{id}")).json(change)).await
+}
+
+pub async fn assign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
+    send(Request::post(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
+}
+
+pub async fn unassign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
+    send(Request::delete(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
+}
+
+pub async fn upload_template_set(name: &str, bytes: Vec<u8>) -> Result<TemplateSet, ApiFailure> {
+    let body = js_sys::Uint8Array::from(bytes.as_slice());
+    send(
+        Request::post(&format!(
+            "/api/v1/heat/template-sets?name={}",
+            percent_encode(name)
+        ))
+        .header("content-type", "application/octet-stream")
+        .body(body),
+    )
+    .await
+}
+
+pub async fn resolve_templates(
+    set: i64,
+    request: &ResolveTemplates,
+) -> Result<TemplateResolution, ApiFailure> {
+    send(Request::post(&format!("/api/v1/heat/template-sets/{set}/resolve")).json(request)).await
+}
+
+/// `text` safe in a URL query or a `data:` URL.
+pub fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The bytes of a file the user picked.
+pub async fn file_bytes(file: web_sys::File) -> Result<Vec<u8>, ApiFailure> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| ApiFailure::plain(format!("cannot read the file: {e:?}")))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+pub async fn plugins() -> Result<Vec<PluginSummary>, ApiFailure> {
+    get("/api/v1/plugins").await
+}
+
+/// Installs an uploaded package archive.
+pub async fn upload_plugin(bytes: Vec<u8>) -> Result<PluginSummary, ApiFailure> {
+    let body = js_sys::Uint8Array::from(bytes.as_slice());
+    send(
+        Request::post("/api/v1/plugins")
+            .header("content-type", "application/octet-stream")
+            .body(body),
+    )
+    .await
+}
+
+pub async fn uninstall_plugin(id: i64) -> Result<(), ApiFailure> {
+    send_empty(Request::delete(&format!("/api/v1/plugins/{id}")).build()).await
 }

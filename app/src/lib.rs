@@ -1,37 +1,80 @@
 //! Mosaic's browser app (Leptos, client-side rendered): the environment
-//! wizard. It asks the server for releases and components and decides what
-//! each option shows with `mosaic-core`, the same code the server validates
-//! with.
+//! wizard, environments with their nodes and deployment preview, plugins
+//! and Heat template sets. Every rule it shows comes from `mosaic-core`,
+//! the code the server validates with.
 
 pub mod api;
 pub mod components;
 pub mod pages;
+pub mod route;
 
 use leptos::prelude::*;
 
 use crate::components::notice::ErrorNotice;
+use crate::pages::environment::EnvironmentPage;
+use crate::pages::environments::Environments;
+use crate::pages::heat::HeatPage;
 use crate::pages::onboarding::Onboarding;
+use crate::pages::plugins::PluginsPage;
 use crate::pages::wizard::Wizard;
+use crate::route::{Link, Route, Router};
 
-/// The whole app: a header and the wizard, or onboarding without releases.
+/// The whole app: a header with the navigation, and the current page.
 #[component]
 pub fn App() -> impl IntoView {
-    let releases = LocalResource::new(api::releases);
+    let router = Router::install();
+    let route = router.0;
+    let nav = move |to: Route, label: &'static str| {
+        let current = move || {
+            let here = route.get();
+            here == to || (to == Route::Environments && matches!(here, Route::Environment(_)))
+        };
+        view! {
+            <span class="nav-item" class:current=current>
+                <Link to>{label}</Link>
+            </span>
+        }
+    };
     view! {
         <header class="topbar">
             <span class="brand">"Mosaic"</span>
-            <span class="tagline">"Compose OpenStack deployments from plugins"</span>
+            <nav class="nav">
+                {nav(Route::Environments, "Environments")}
+                {nav(Route::Plugins, "Plugins")}
+                {nav(Route::Heat, "Heat templates")}
+            </nav>
         </header>
         <main class="page">
-            <Suspense fallback=|| view! { <p class="loading">"Loading releases…"</p> }>
-                {move || Suspend::new(async move {
-                    match releases.await {
-                        Ok(list) if list.is_empty() => view! { <Onboarding /> }.into_any(),
-                        Ok(list) => view! { <Wizard releases=list /> }.into_any(),
-                        Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
-                    }
-                })}
-            </Suspense>
+            {move || match route.get() {
+                Route::Environments => view! { <Home /> }.into_any(),
+                Route::Environment(id) => view! { <EnvironmentPage cluster_id=id /> }.into_any(),
+                Route::Plugins => view! { <PluginsPage /> }.into_any(),
+                Route::Heat => view! { <HeatPage /> }.into_any(),
+            }}
         </main>
+    }
+}
+
+/// The wizard and the environments; onboarding when no release is
+/// installed. Fetched anew each time the page is shown, so that installing
+/// or uninstalling a release plugin shows at once.
+#[component]
+fn Home() -> impl IntoView {
+    let refresh = RwSignal::new(0u32);
+    let releases = LocalResource::new(move || {
+        refresh.get();
+        api::releases()
+    });
+    let installed = Callback::new(move |()| refresh.update(|n| *n += 1));
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading releases…"</p> }>
+            {move || Suspend::new(async move {
+                match releases.await {
+                    Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
+                    Ok(list) => view! { <Wizard releases=list /> <Environments /> }.into_any(),
+                    Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+                }
+            })}
+        </Suspense>
     }
 }

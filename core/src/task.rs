@@ -550,12 +550,19 @@ pub fn plan(definitions: Definitions<'_>, nodes: &[PlanNode], release_tags: &[St
     }
 }
 
-/// The column of each of `tasks` (one node's, in order) in a drawing: 0
-/// for a task none of whose dependencies runs on the node, else one more
-/// than the column of its latest dependency on the node. `edges` are
-/// `[before, after]` pairs of the whole graph; dependencies through tasks
-/// that run elsewhere are followed.
-pub fn columns(tasks: &[String], edges: &[(String, String)]) -> Vec<usize> {
+/// How to draw one node's `tasks` (in order): each task's column — 0 for a
+/// task none of whose dependencies runs on the node, else one more than
+/// its latest dependency's — and the links `(from, to)` between a task and
+/// its nearest dependencies on the node. `edges` are the `[before, after]`
+/// pairs of the whole graph; dependencies through tasks that run elsewhere
+/// are followed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drawing {
+    pub columns: Vec<usize>,
+    pub links: Vec<(usize, usize)>,
+}
+
+pub fn drawing(tasks: &[String], edges: &[(String, String)]) -> Drawing {
     let mut predecessors: HashMap<&str, Vec<&str>> = HashMap::new();
     for (before, after) in edges {
         predecessors
@@ -568,23 +575,32 @@ pub fn columns(tasks: &[String], edges: &[(String, String)]) -> Vec<usize> {
         .enumerate()
         .map(|(i, t)| (t.as_str(), i))
         .collect();
-    let mut column = vec![0usize; tasks.len()];
+    let mut out = Drawing {
+        columns: vec![0; tasks.len()],
+        links: Vec::new(),
+    };
     for (i, task) in tasks.iter().enumerate() {
-        // The nearest dependencies on the node, through tasks elsewhere.
         let mut stack: Vec<&str> = predecessors.get(task.as_str()).cloned().unwrap_or_default();
         let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut nearest: BTreeSet<usize> = BTreeSet::new();
         while let Some(p) = stack.pop() {
             if !seen.insert(p) {
                 continue;
             }
             match position.get(p) {
-                Some(&j) if j < i => column[i] = column[i].max(column[j] + 1),
+                Some(&j) if j < i => {
+                    nearest.insert(j);
+                }
                 Some(_) => {}
                 None => stack.extend(predecessors.get(p).into_iter().flatten().copied()),
             }
         }
+        for j in nearest {
+            out.columns[i] = out.columns[i].max(out.columns[j] + 1);
+            out.links.push((j, i));
+        }
     }
-    column
+    out
 }
 
 /// Tarjan's strongly connected components, iteratively (graphs of
@@ -706,7 +722,9 @@ mod tests {
             &["globals", "database", "rabbitmq", "keystone", "controller"]
         );
         // globals comes after deploy_start, a stage: still column 0.
-        assert_eq!(columns(tasks, &plan.edges), [0, 1, 1, 2, 3]);
+        let d = drawing(tasks, &plan.edges);
+        assert_eq!(d.columns, [0, 1, 1, 2, 3]);
+        assert_eq!(d.links, [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)]);
     }
 
     fn release() -> Vec<Value> {

@@ -185,3 +185,193 @@ async fn the_wizard_creates_an_environment_the_server_accepts() {
     assert_eq!(status, "Environment 'production-east' was created (id 1).");
     browser.close().await;
 }
+
+/// `dir` packed as a `.tar.gz` in a temporary directory (kept by the guard).
+fn tarball(dir: &std::path::Path) -> (tempfile::TempDir, std::path::PathBuf) {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("package.tar.gz");
+    let status = std::process::Command::new("tar")
+        .arg("czf")
+        .arg(&file)
+        .arg("-C")
+        .arg(dir)
+        .arg(".")
+        .status()
+        .expect("tar runs");
+    assert!(status.success());
+    (out, file)
+}
+
+async fn text_of(client: &Client, css: &str) -> String {
+    client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} not found: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
+    let server = Server::start();
+    let browser = Browser::start().await;
+    let c = &browser.client;
+    c.goto(&format!("{}/plugins", server.url)).await.unwrap();
+    let uninstall = "[data-plugin='openstack'] button.uninstall";
+    click(c, uninstall).await;
+    eventually("the confirmation step", || async {
+        text_of(c, uninstall).await == "Confirm uninstall"
+    })
+    .await;
+    click(c, uninstall).await;
+    eventually("the plugin gone", || async {
+        c.find(Locator::Css("[data-plugin='openstack']"))
+            .await
+            .is_err()
+    })
+    .await;
+    click(c, ".nav a[href='/']").await;
+    let onboarding = text_of(c, "[data-page='onboarding']").await;
+    assert!(
+        onboarding.contains("mosaic plugin install PATH"),
+        "{onboarding}"
+    );
+    assert!(c.find(Locator::Css("input.plugin-upload")).await.is_ok());
+    // A reload lands on the same screen: no release, no wizard.
+    c.refresh().await.unwrap();
+    text_of(c, "[data-page='onboarding']").await;
+    assert!(c.find(Locator::Id("environment-name")).await.is_err());
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_invalid_plugin_upload_shows_every_problem() {
+    let server = Server::start();
+    let browser = Browser::start().await;
+    let c = &browser.client;
+    c.goto(&format!("{}/plugins", server.url)).await.unwrap();
+    let fixture = repo_root().join("server/tests/fixtures/plugins/five-mistakes");
+    let (_keep, archive) = tarball(&fixture);
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css("input.plugin-upload"))
+        .await
+        .unwrap()
+        .send_keys(archive.to_str().unwrap())
+        .await
+        .unwrap();
+    let report = text_of(c, ".validation-report").await;
+    assert!(report.contains("5 errors, 0 warnings"), "{report}");
+    let items = c
+        .find_all(Locator::Css(".validation-report .diagnostic"))
+        .await
+        .unwrap();
+    assert_eq!(items.len(), 5);
+    assert!(report.contains("node_roles.yaml:5"), "{report}");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
+    let (server, browser) = open_wizard("lab").await;
+    let c = &browser.client;
+    for _ in 0..5 {
+        click(c, "#next").await;
+    }
+    click(c, "#create").await;
+    text_of(c, ".notice-ok").await;
+    c.goto(&format!("{}/environments/1", server.url))
+        .await
+        .unwrap();
+    click(c, ".add-node input[data-role='controller']").await;
+    click(c, ".add-node-button").await;
+    let node = "[data-node='1']";
+    text_of(c, &format!("{node} .chip[data-tag='keystone']")).await;
+    for tag in ["controller", "database", "keystone", "neutron"] {
+        click(
+            c,
+            &format!(".node{node} .chip[data-tag='{tag}'] button.remove-tag"),
+        )
+        .await;
+        eventually(&format!("{tag} removed"), || async {
+            c.find(Locator::Css(&format!(
+                ".node{node} .chip[data-tag='{tag}']"
+            )))
+            .await
+            .is_err()
+        })
+        .await;
+    }
+    let tasks = text_of(c, &format!(".node-plan{node} ol.tasks")).await;
+    assert!(
+        tasks.contains("rabbitmq") && tasks.contains("globals"),
+        "{tasks}"
+    );
+    assert!(
+        !tasks.contains("keystone") && !tasks.contains("horizon"),
+        "{tasks}"
+    );
+    let boxes = c
+        .find_all(Locator::Css(&format!(
+            ".node-plan{node} svg.plan-graph g.task"
+        )))
+        .await
+        .unwrap();
+    assert_eq!(boxes.len(), tasks.lines().count());
+    let shot = c.screenshot().await.unwrap();
+    let dir = repo_root().join("target/e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("deployment-preview.png"), shot).unwrap();
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn heat_choices_are_asked_and_the_resolved_environment_offered() {
+    let server = Server::start();
+    let browser = Browser::start().await;
+    let c = &browser.client;
+    c.goto(&format!("{}/heat", server.url)).await.unwrap();
+    let fixture = repo_root().join("server/tests/fixtures/heat");
+    let (_keep, archive) = tarball(&fixture);
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css("input.template-upload"))
+        .await
+        .unwrap()
+        .send_keys(archive.to_str().unwrap())
+        .await
+        .unwrap();
+    let summary = text_of(c, "table.capabilities").await;
+    assert!(summary.contains("docker, puppet"), "{summary}");
+    let env = std::fs::read_to_string(fixture.join("open-env.yaml")).unwrap();
+    c.find(Locator::Css("textarea.environment-text"))
+        .await
+        .unwrap()
+        .send_keys(&env)
+        .await
+        .unwrap();
+    click(c, "button.resolve").await;
+    let choice = "fieldset.choice[data-resource-type='OS::TripleO::Controller']";
+    text_of(c, choice).await;
+    assert!(c.find(Locator::Css("a.download")).await.is_err());
+    click(
+        c,
+        &format!("{choice} input[value='docker/controller.yaml']"),
+    )
+    .await;
+    let link = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css("a.download"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(link.contains("docker%2Fcontroller.yaml"), "{link}");
+    browser.close().await;
+}

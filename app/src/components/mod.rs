@@ -2,3 +2,6 @@
 
 pub mod notice;
 pub mod option_row;
+pub mod plan_graph;
+pub mod plugin_upload;
+pub mod report;

@@ -1,4 +1,8 @@
 //! One file per page.
 
+pub mod environment;
+pub mod environments;
+pub mod heat;
 pub mod onboarding;
+pub mod plugins;
 pub mod wizard;

@@ -1,8 +1,10 @@
 use leptos::prelude::*;
 
+use crate::components::plugin_upload::PluginUpload;
+
 /// Shown when no release is installed: the wizard cannot start without one.
 #[component]
-pub fn Onboarding() -> impl IntoView {
+pub fn Onboarding(#[prop(into)] installed: Callback<()>) -> impl IntoView {
     view! {
         <section class="card onboarding" data-page="onboarding">
             <h1>"Welcome to Mosaic"</h1>
@@ -10,11 +12,17 @@ pub fn Onboarding() -> impl IntoView {
                 "No OpenStack release is installed yet. Environments are created from a release, "
                 "and releases ship as release plugins."
             </p>
-            <p>
-                "A fresh Mosaic installs its bundled OpenStack release on first start; "
-                "this one has none. Install a release plugin, then reload this page to "
-                "start the environment wizard."
+            <h2>"Install a release plugin"</h2>
+            <p>"On the server, with the command line:"</p>
+            <pre class="command">"mosaic plugin install PATH"</pre>
+            <p class="hint">
+                "PATH is a release plugin directory or .tar.gz. "
+                <code>"mosaic plugin create NAME --release"</code>
+                " scaffolds one; Mosaic's own OpenStack release is "
+                <code>"releases/openstack"</code> " in its repository."
             </p>
+            <p>"Or upload a release plugin package here:"</p>
+            <PluginUpload installed=move |_| installed.run(()) />
         </section>
     }
 }

@@ -1,0 +1,91 @@
+use leptos::prelude::*;
+use mosaic_core::task::drawing;
+
+const WIDTH: usize = 170;
+const BOX: usize = 150;
+const HEIGHT: usize = 30;
+const BOX_HEIGHT: usize = 22;
+
+/// Boxes for `tasks` laid out by `drawing`: (x, y) per task.
+pub fn positions(columns: &[usize]) -> Vec<(usize, usize)> {
+    let mut rows = vec![0usize; columns.iter().max().map_or(0, |m| m + 1)];
+    columns
+        .iter()
+        .map(|&c| {
+            let row = rows[c];
+            rows[c] += 1;
+            (10 + c * WIDTH, 10 + row * HEIGHT)
+        })
+        .collect()
+}
+
+fn short(name: &str) -> String {
+    if name.chars().count() <= 22 {
+        name.to_owned()
+    } else {
+        format!("{}…", name.chars().take(21).collect::<String>())
+    }
+}
+
+/// One node's tasks as a graph: a column per dependency depth, arrows from
+/// each task to the tasks that wait for it.
+#[component]
+pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoView {
+    let layout = drawing(&tasks, &edges);
+    let at = positions(&layout.columns);
+    let width = at.iter().map(|p| p.0 + BOX + 10).max().unwrap_or(10);
+    let height = at.iter().map(|p| p.1 + BOX_HEIGHT + 10).max().unwrap_or(10);
+    let links = layout
+        .links
+        .iter()
+        .map(|&(from, to)| {
+            let (x1, y1) = (at[from].0 + BOX, at[from].1 + BOX_HEIGHT / 2);
+            let (x2, y2) = (at[to].0, at[to].1 + BOX_HEIGHT / 2);
+            view! { <line class="link" x1=x1 y1=y1 x2=x2 y2=y2 marker-end="url(#arrow)" /> }
+        })
+        .collect_view();
+    let boxes = tasks
+        .iter()
+        .zip(&at)
+        .map(|(task, &(x, y))| {
+            view! {
+                <g class="task" data-task=task.clone()>
+                    <title>{task.clone()}</title>
+                    <rect x=x y=y width=BOX height=BOX_HEIGHT rx="4" />
+                    <text x=x + 6 y=y + 15>{short(task)}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    view! {
+        <svg
+            class="plan-graph"
+            width=width
+            height=height
+            viewBox=format!("0 0 {width} {height}")
+            role="img"
+            aria-label="The node's tasks and their dependencies"
+        >
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" />
+                </marker>
+            </defs>
+            {links}
+            {boxes}
+        </svg>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::positions;
+
+    #[test]
+    fn columns_stack_their_tasks() {
+        assert_eq!(
+            positions(&[0, 1, 1, 2]),
+            [(10, 10), (180, 10), (180, 40), (350, 10)]
+        );
+    }
+}

@@ -1,0 +1,320 @@
+//! One environment: its nodes with their roles and tags, and the
+//! deployment preview — every node's tasks in order, as a list and as a
+//! graph, with the plan's errors and warnings.
+
+use leptos::prelude::*;
+use mosaic_core::api::{CreateNode, CreateTag, NodeView, RoleView, TagView, UpdateNode};
+use mosaic_core::task::Plan;
+
+use crate::api::{self, ApiFailure};
+use crate::components::notice::ErrorNotice;
+use crate::components::plan_graph::PlanGraph;
+
+/// Everything the page shows, fetched together.
+#[derive(Debug, Clone)]
+struct Snapshot {
+    nodes: Vec<NodeView>,
+    roles: Vec<RoleView>,
+    tags: Vec<TagView>,
+    plan: Plan,
+}
+
+async fn snapshot(cluster: i64) -> Result<Snapshot, ApiFailure> {
+    Ok(Snapshot {
+        nodes: api::nodes(cluster).await?,
+        roles: api::roles(cluster).await?,
+        tags: api::cluster_tags(cluster).await?,
+        plan: api::plan(cluster).await?,
+    })
+}
+
+#[component]
+pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
+    let refresh = RwSignal::new(0u32);
+    let data = LocalResource::new(move || {
+        refresh.get();
+        snapshot(cluster_id)
+    });
+    let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
+    view! {
+        <section class="card environment" data-page="environment">
+            <h1>{format!("Environment {cluster_id}")}</h1>
+            <Suspense fallback=|| view! { <p class="loading">"Loading the environment…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed /> }.into_any(),
+                        Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn EnvironmentBody(cluster_id: i64, snapshot: Snapshot, changed: Callback<()>) -> impl IntoView {
+    let Snapshot {
+        nodes,
+        roles,
+        tags,
+        plan,
+    } = snapshot;
+    let known: Vec<String> = tags.iter().map(|t| t.name.clone()).collect();
+    view! {
+        <datalist id="known-tags">
+            {known.iter().map(|t| view! { <option value=t.clone() /> }).collect_view()}
+        </datalist>
+        <h2>"Nodes"</h2>
+        <AddNode cluster_id roles=roles.clone() changed />
+        <div class="nodes">
+            {nodes
+                .into_iter()
+                .map(|node| view! { <NodeCard node roles=roles.clone() changed /> })
+                .collect_view()}
+        </div>
+        <NewTag cluster_id changed />
+        <h2>"Deployment preview"</h2>
+        <Preview plan />
+    }
+}
+
+/// Role checkboxes; `chosen` holds the ticked role ids.
+#[component]
+fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<String>>) -> impl IntoView {
+    roles
+        .into_iter()
+        .map(|role| {
+            let id = role.id.clone();
+            let checked = {
+                let id = id.clone();
+                move || chosen.with(|c| c.contains(&id))
+            };
+            let toggle = move |_| {
+                chosen.update(|c| match c.iter().position(|r| r == &id) {
+                    Some(at) => {
+                        c.remove(at);
+                    }
+                    None => c.push(id.clone()),
+                })
+            };
+            view! {
+                <label class="role" title=format!("{} — tags: {}", role.description, role.tags.join(", "))>
+                    <input type="checkbox" data-role=role.id.clone() prop:checked=checked on:change=toggle />
+                    {role.name.clone()}
+                </label>
+            }
+        })
+        .collect_view()
+}
+
+#[component]
+fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
+    let chosen = RwSignal::new(Vec::<String>::new());
+    let status = RwSignal::new("discover".to_owned());
+    let error = RwSignal::new(None::<String>);
+    let add = move |_| {
+        let request = CreateNode {
+            name: None,
+            status: Some(status.get_untracked()),
+            roles: chosen.get_untracked(),
+        };
+        leptos::task::spawn_local(async move {
+            match api::create_node(cluster_id, &request).await {
+                Ok(_) => {
+                    error.set(None);
+                    chosen.set(Vec::new());
+                    changed.run(());
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <div class="add-node">
+            <div class="roles"><RolePicker roles chosen /></div>
+            <label>
+                "Status "
+                <select on:change=move |ev| status.set(event_target_value(&ev))>
+                    {["discover", "provisioned", "ready", "error"]
+                        .map(|s| view! { <option value=s selected=s == "discover">{s}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <button class="add-node-button" on:click=add>"Add node"</button>
+            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+        </div>
+    }
+}
+
+#[component]
+fn NodeCard(node: NodeView, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
+    let id = node.id;
+    let chosen = RwSignal::new(node.roles.clone());
+    let error = RwSignal::new(None::<String>);
+    let new_tag = RwSignal::new(String::new());
+    let report = move |result: Result<NodeView, ApiFailure>| match result {
+        Ok(_) => {
+            error.set(None);
+            changed.run(());
+        }
+        Err(e) => error.set(Some(e.message)),
+    };
+    let save_roles = move |_| {
+        let change = UpdateNode {
+            roles: Some(chosen.get_untracked()),
+            ..UpdateNode::default()
+        };
+        leptos::task::spawn_local(async move { report(api::update_node(id, &change).await) });
+    };
+    let add_tag = move |_| {
+        let tag = new_tag.get_untracked().trim().to_owned();
+        if tag.is_empty() {
+            return;
+        }
+        new_tag.set(String::new());
+        leptos::task::spawn_local(async move { report(api::assign_tags(id, vec![tag]).await) });
+    };
+    let chips = node
+        .tags
+        .iter()
+        .map(|tag| {
+            let from_role = node.role_tags.contains(tag);
+            let primary = tag.starts_with("primary-");
+            let removable = !primary;
+            let name = tag.clone();
+            let remove = move |_| {
+                let name = name.clone();
+                leptos::task::spawn_local(async move { report(api::unassign_tags(id, vec![name]).await) });
+            };
+            let title = if primary {
+                "primary: chosen by Mosaic in HA environments"
+            } else if from_role {
+                "brought by a role"
+            } else {
+                "added by hand"
+            };
+            view! {
+                <span class="chip" class:from-role=from_role class:primary=primary data-tag=tag.clone() title=title>
+                    {tag.clone()}
+                    <Show when=move || removable>
+                        <button class="remove-tag" aria-label="Remove the tag" on:click=remove.clone()>"×"</button>
+                    </Show>
+                </span>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="node" data-node=id>
+            <h3>{node.name.clone()} <span class="muted">{format!(" — {}", node.status)}</span></h3>
+            <div class="roles"><RolePicker roles chosen /></div>
+            <button class="save-roles" on:click=save_roles>"Save roles"</button>
+            <div class="chips">{chips}</div>
+            <div class="add-tag-row">
+                <input
+                    class="add-tag"
+                    list="known-tags"
+                    placeholder="tag or name:N"
+                    prop:value=move || new_tag.get()
+                    on:input=move |ev| new_tag.set(event_target_value(&ev))
+                />
+                <button class="add-tag-button" on:click=add_tag>"Add tag"</button>
+            </div>
+            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+        </div>
+    }
+}
+
+/// A tag of the environment's own, for nodes to carry.
+#[component]
+fn NewTag(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let primary = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let create = move |_| {
+        let tag = CreateTag {
+            name: name.get_untracked().trim().to_owned(),
+            has_primary: primary.get_untracked(),
+        };
+        leptos::task::spawn_local(async move {
+            match api::create_cluster_tag(cluster_id, &tag).await {
+                Ok(_) => {
+                    name.set(String::new());
+                    error.set(None);
+                    changed.run(());
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <div class="new-tag">
+            <h3>"New tag for this environment"</h3>
+            <input
+                class="new-tag-name"
+                placeholder="name"
+                prop:value=move || name.get()
+                on:input=move |ev| name.set(event_target_value(&ev))
+            />
+            <label>
+                <input type="checkbox" prop:checked=move || primary.get() on:change=move |_| primary.update(|p| *p = !*p) />
+                " has a primary"
+            </label>
+            <button class="create-tag" on:click=create>"Create tag"</button>
+            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+        </div>
+    }
+}
+
+#[component]
+fn Preview(plan: Plan) -> impl IntoView {
+    let edges = plan.edges.clone();
+    view! {
+        <div class="preview">
+            <Show when={
+                let empty = plan.errors.is_empty();
+                move || !empty
+            }>
+                <ul class="plan-errors">
+                    {plan
+                        .errors
+                        .iter()
+                        .map(|e| {
+                            let kind = serde_json::to_value(e.kind)
+                                .ok()
+                                .and_then(|v| v.as_str().map(str::to_owned))
+                                .unwrap_or_default();
+                            view! { <li class="notice notice-error" data-kind=kind.clone()>{format!("{kind}: {}", e.message)}</li> }
+                        })
+                        .collect_view()}
+                </ul>
+            </Show>
+            <ul class="plan-warnings">
+                {plan
+                    .warnings
+                    .iter()
+                    .map(|w| view! { <li class="notice notice-warn">{w.clone()}</li> })
+                    .collect_view()}
+            </ul>
+            {plan
+                .nodes
+                .into_iter()
+                .map(|node| {
+                    let id = match &node.id {
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    let title = if id == "master" { "Fuel master".to_owned() } else { format!("Node {id}") };
+                    view! {
+                        <details class="node-plan" data-node=id.clone() open>
+                            <summary>{format!("{title}: {} tasks", node.tasks.len())}</summary>
+                            <ol class="tasks">
+                                {node.tasks.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}
+                            </ol>
+                            <PlanGraph tasks=node.tasks.clone() edges=edges.clone() />
+                        </details>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}

@@ -1,0 +1,42 @@
+//! The environments that exist, each a link to its page.
+
+use leptos::prelude::*;
+
+use crate::api;
+use crate::route::{Link, Route};
+
+#[component]
+pub fn Environments() -> impl IntoView {
+    let clusters = LocalResource::new(api::clusters);
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                let list = clusters.await.unwrap_or_default();
+                (!list.is_empty())
+                    .then(|| {
+                        view! {
+                            <section class="card environments" data-page="environments">
+                                <h1>"Environments"</h1>
+                                <ul>
+                                    {list
+                                        .into_iter()
+                                        .map(|c| {
+                                            let name = c.name.clone();
+                                            view! {
+                                                <li data-environment=c.name.clone()>
+                                                    <Link to=Route::Environment(c.id)>{name}</Link>
+                                                    <span class="muted">
+                                                        {format!(" — {} components, {}", c.components.len(), c.mode)}
+                                                    </span>
+                                                </li>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </ul>
+                            </section>
+                        }
+                    })
+            })}
+        </Suspense>
+    }
+}

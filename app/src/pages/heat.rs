@@ -1,0 +1,203 @@
+//! Heat template sets: upload one, see what its templates provide, resolve
+//! an environment against it — picking an implementation for each resource
+//! type that still has several — and download the resolved environment.
+
+use std::collections::BTreeMap;
+
+use leptos::prelude::*;
+use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
+use wasm_bindgen::JsCast;
+
+use crate::api::{self, ApiFailure};
+use crate::components::notice::ErrorNotice;
+
+fn picked_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
+}
+
+#[component]
+pub fn HeatPage() -> impl IntoView {
+    let set = RwSignal::new(None::<TemplateSet>);
+    let error = RwSignal::new(None::<String>);
+    let upload = move |ev: leptos::ev::Event| {
+        let Some(file) = picked_file(&ev) else { return };
+        let name = file.name();
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            let result = match api::file_bytes(file).await {
+                Ok(bytes) => api::upload_template_set(&name, bytes).await,
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(uploaded) => set.set(Some(uploaded)),
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <section class="card heat" data-page="heat">
+            <h1>"Heat template sets"</h1>
+            <p class="hint">
+                "Templates declare what they provide with " <code>"capabilities:"</code>
+                "; an environment's " <code>"requires:"</code>
+                " picks one implementation for each resource type listed in its "
+                <code>"resource_registry"</code> "."
+            </p>
+            <label class="button">
+                "Upload a template set (.tar.gz or .zip)"
+                <input type="file" class="template-upload" accept=".tar.gz,.tgz,.zip" on:change=upload />
+            </label>
+            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+            {move || set.get().map(|s| view! { <TemplateSetView set=s /> })}
+        </section>
+    }
+}
+
+#[component]
+fn TemplateSetView(set: TemplateSet) -> impl IntoView {
+    let environment = RwSignal::new(String::new());
+    let picks = RwSignal::new(BTreeMap::<String, String>::new());
+    let resolution = RwSignal::new(None::<Result<TemplateResolution, ApiFailure>>);
+    let id = set.id;
+    let run = move || {
+        let request = ResolveTemplates {
+            environment: environment.get_untracked(),
+            picks: picks.get_untracked(),
+        };
+        leptos::task::spawn_local(async move {
+            resolution.set(Some(api::resolve_templates(id, &request).await));
+        });
+    };
+    let load_environment = move |ev: leptos::ev::Event| {
+        let Some(file) = picked_file(&ev) else { return };
+        leptos::task::spawn_local(async move {
+            if let Ok(bytes) = api::file_bytes(file).await {
+                environment.set(String::from_utf8_lossy(&bytes).into_owned());
+                picks.set(BTreeMap::new());
+            }
+        });
+    };
+    view! {
+        <h2>{format!("{} — {} templates", set.name, set.templates.len())}</h2>
+        <table class="capabilities">
+            <thead><tr><th>"Capability"</th><th>"Values"</th></tr></thead>
+            <tbody>
+                {set.summary.capabilities.iter().map(|(k, v)| view! { <tr><td>{k.clone()}</td><td>{v.join(", ")}</td></tr> }).collect_view()}
+            </tbody>
+        </table>
+        <table class="resource-types">
+            <thead><tr><th>"Resource type"</th><th>"Templates"</th></tr></thead>
+            <tbody>
+                {set.summary.resource_types.iter().map(|(k, v)| view! { <tr><td>{k.clone()}</td><td>{v.join(", ")}</td></tr> }).collect_view()}
+            </tbody>
+        </table>
+        <h2>"Environment"</h2>
+        <label class="button">
+            "Load an environment file"
+            <input type="file" class="environment-upload" accept=".yaml,.yml" on:change=load_environment />
+        </label>
+        <textarea
+            class="environment-text"
+            rows="10"
+            placeholder="requires:\n  deployment: puppet\nresource_registry:\n  OS::TripleO::Controller: [puppet/controller.yaml, docker/controller.yaml]"
+            prop:value=move || environment.get()
+            on:input=move |ev| environment.set(event_target_value(&ev))
+        ></textarea>
+        <button class="resolve" on:click=move |_| { picks.set(BTreeMap::new()); run() }>"Resolve"</button>
+        {move || resolution.get().map(|r| match r {
+            Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+            Ok(r) => view! { <ResolutionView resolution=r picks on_pick=Callback::new(move |()| run()) /> }.into_any(),
+        })}
+    }
+}
+
+#[component]
+fn ResolutionView(
+    resolution: TemplateResolution,
+    picks: RwSignal<BTreeMap<String, String>>,
+    on_pick: Callback<()>,
+) -> impl IntoView {
+    let open: Vec<String> = resolution
+        .options
+        .iter()
+        .map(|o| o.resource_type.clone())
+        .collect();
+    let download = resolution
+        .environment
+        .as_ref()
+        .map(|text| format!("data:text/yaml;charset=utf-8,{}", api::percent_encode(text)));
+    view! {
+        <div class="resolution">
+            {resolution
+                .options
+                .into_iter()
+                .map(|option| {
+                    let kind = option.resource_type.clone();
+                    view! {
+                        <fieldset class="choice" data-resource-type=kind.clone()>
+                            <legend>{format!("Choose the implementation of {kind}")}</legend>
+                            {option
+                                .candidates
+                                .into_iter()
+                                .map(|c| {
+                                    let kind = kind.clone();
+                                    let file = c.file.clone();
+                                    let pick = move |_| {
+                                        picks.update(|p| {
+                                            p.insert(kind.clone(), file.clone());
+                                        });
+                                        on_pick.run(());
+                                    };
+                                    view! {
+                                        <label class="candidate" class:disabled=!c.matched>
+                                            <input
+                                                type="radio"
+                                                name=format!("choice-{}", option.resource_type)
+                                                value=c.file.clone()
+                                                disabled=!c.matched
+                                                on:change=pick
+                                            />
+                                            {c.file.clone()}
+                                            <span class="muted">{format!(" — {}", c.reasons.join("; "))}</span>
+                                        </label>
+                                    }
+                                })
+                                .collect_view()}
+                        </fieldset>
+                    }
+                })
+                .collect_view()}
+            <ul class="resolve-errors">
+                {resolution
+                    .errors
+                    .into_iter()
+                    .filter(|e| !open.contains(&e.resource_type))
+                    .map(|e| {
+                        view! {
+                            <li class="notice notice-error">
+                                {e.message.clone()}
+                                <ul>
+                                    {e.candidates.into_iter().map(|c| view! {
+                                        <li>{format!("{}: {}", c.file, c.reasons.join("; "))}</li>
+                                    }).collect_view()}
+                                </ul>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            <table class="registry">
+                <thead><tr><th>"Resource type"</th><th>"Resolved to"</th></tr></thead>
+                <tbody>
+                    {resolution.resource_registry.iter().map(|(k, v)| view! { <tr><td>{k.clone()}</td><td>{v.clone()}</td></tr> }).collect_view()}
+                </tbody>
+            </table>
+            {download.map(|href| view! {
+                <a class="button download" href=href download="environment.yaml">"Download the resolved environment"</a>
+            })}
+        </div>
+    }
+}

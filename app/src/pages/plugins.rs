@@ -1,0 +1,121 @@
+//! The Plugins page: what is installed, upload, uninstall.
+
+use leptos::prelude::*;
+use mosaic_core::api::{PluginKind, PluginSummary};
+
+use crate::api;
+use crate::components::notice::ErrorNotice;
+use crate::components::plugin_upload::PluginUpload;
+
+#[component]
+pub fn PluginsPage() -> impl IntoView {
+    let refresh = RwSignal::new(0u32);
+    let plugins = LocalResource::new(move || {
+        refresh.get();
+        api::plugins()
+    });
+    let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
+    view! {
+        <section class="card plugins" data-page="plugins">
+            <h1>"Plugins"</h1>
+            <p class="hint">
+                "Releases and everything the wizard offers come from plugin packages. "
+                "Upload one here, or install it on the server with "
+                <code>"mosaic plugin install PATH"</code> "."
+            </p>
+            <PluginUpload installed=move |_| changed.run(()) />
+            <Suspense fallback=|| view! { <p class="loading">"Loading plugins…"</p> }>
+                {move || Suspend::new(async move {
+                    match plugins.await {
+                        Ok(list) if list.is_empty() => {
+                            view! { <p class="empty">"No plugin is installed."</p> }.into_any()
+                        }
+                        Ok(list) => view! { <PluginTable plugins=list changed /> }.into_any(),
+                        Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoView {
+    view! {
+        <table class="plugin-table">
+            <thead>
+                <tr>
+                    <th>"Plugin"</th>
+                    <th>"Version"</th>
+                    <th>"Kind"</th>
+                    <th>"Releases"</th>
+                    <th>"Used by"</th>
+                    <th>"Warnings"</th>
+                    <th></th>
+                </tr>
+            </thead>
+            <tbody>
+                {plugins
+                    .into_iter()
+                    .map(|plugin| view! { <PluginRow plugin changed /> })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+#[component]
+fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
+    let confirming = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let id = plugin.id;
+    let uninstall = move |_| {
+        if !confirming.get_untracked() {
+            confirming.set(true);
+            return;
+        }
+        confirming.set(false);
+        leptos::task::spawn_local(async move {
+            match api::uninstall_plugin(id).await {
+                Ok(()) => changed.run(()),
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    let kind = match plugin.kind {
+        PluginKind::Release => "release",
+        PluginKind::Extension => "extension",
+    };
+    let releases = plugin
+        .releases
+        .iter()
+        .map(|r| format!("{} ({})", r.name, r.version))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let used_by = plugin.used_by.join(", ");
+    let warnings = plugin
+        .warnings
+        .iter()
+        .map(|w| format!("{}: {}", crate::components::report::place(w), w.message))
+        .collect::<Vec<_>>()
+        .join("\n");
+    view! {
+        <tr data-plugin=plugin.name.clone()>
+            <td>
+                <strong>{plugin.title.clone()}</strong>
+                <div class="muted">{plugin.name.clone()}</div>
+            </td>
+            <td>{plugin.version.clone()}</td>
+            <td>{kind}</td>
+            <td>{releases}</td>
+            <td>{used_by}</td>
+            <td title=warnings>{plugin.warnings.len()}</td>
+            <td>
+                <button class="uninstall" class:danger=move || confirming.get() on:click=uninstall>
+                    {move || if confirming.get() { "Confirm uninstall" } else { "Uninstall" }}
+                </button>
+                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+            </td>
+        </tr>
+    }
+}

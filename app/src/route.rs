@@ -1,0 +1,112 @@
+//! The app's pages as an enum, to and from the URL path. Navigation pushes
+//! the path onto the browser history; the server answers every non-API path
+//! with the app, so a reload lands on the same page.
+
+use leptos::prelude::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// The wizard (or onboarding without releases) and the environments.
+    Environments,
+    /// One environment: its nodes, tags and deployment preview.
+    Environment(i64),
+    Plugins,
+    Heat,
+}
+
+impl Route {
+    pub fn from_path(path: &str) -> Route {
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        match parts.as_slice() {
+            ["plugins"] => Route::Plugins,
+            ["heat"] => Route::Heat,
+            ["environments", id] => id
+                .parse()
+                .map(Route::Environment)
+                .unwrap_or(Route::Environments),
+            _ => Route::Environments,
+        }
+    }
+
+    pub fn path(self) -> String {
+        match self {
+            Route::Environments => "/".to_owned(),
+            Route::Environment(id) => format!("/environments/{id}"),
+            Route::Plugins => "/plugins".to_owned(),
+            Route::Heat => "/heat".to_owned(),
+        }
+    }
+}
+
+/// The current route, shared through context.
+#[derive(Debug, Clone, Copy)]
+pub struct Router(pub RwSignal<Route>);
+
+impl Router {
+    /// Starts at the browser's path and follows Back/Forward.
+    pub fn install() -> Router {
+        let path = window().location().pathname().unwrap_or_default();
+        let route = RwSignal::new(Route::from_path(&path));
+        let handle = window_event_listener(leptos::ev::popstate, move |_| {
+            let path = window().location().pathname().unwrap_or_default();
+            route.set(Route::from_path(&path));
+        });
+        on_cleanup(move || handle.remove());
+        let router = Router(route);
+        provide_context(router);
+        router
+    }
+
+    pub fn go(self, to: Route) {
+        if let Ok(history) = window().history() {
+            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to.path()));
+        }
+        self.0.set(to);
+    }
+}
+
+/// Navigates to `to` (for links and after actions).
+pub fn navigate(to: Route) {
+    if let Some(router) = use_context::<Router>() {
+        router.go(to);
+    }
+}
+
+/// An `<a>` that navigates without reloading the page.
+#[component]
+pub fn Link(to: Route, children: Children, #[prop(optional, into)] class: String) -> impl IntoView {
+    let router = use_context::<Router>();
+    view! {
+        <a
+            href=to.path()
+            class=class
+            on:click=move |ev| {
+                if let Some(router) = router {
+                    ev.prevent_default();
+                    router.go(to);
+                }
+            }
+        >
+            {children()}
+        </a>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Route;
+
+    #[test]
+    fn paths_round_trip() {
+        for route in [
+            Route::Environments,
+            Route::Environment(7),
+            Route::Plugins,
+            Route::Heat,
+        ] {
+            assert_eq!(Route::from_path(&route.path()), route);
+        }
+        assert_eq!(Route::from_path("/environments/x"), Route::Environments);
+        assert_eq!(Route::from_path("/nowhere"), Route::Environments);
+    }
+}
