@@ -94,9 +94,11 @@ pub fn Link(to: Route, children: Children, #[prop(optional, into)] class: String
 
 #[cfg(test)]
 mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
     use super::Route;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn paths_round_trip() {
         for route in [
             Route::Environments,

@@ -79,9 +79,11 @@ pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoV
 
 #[cfg(test)]
 mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
     use super::positions;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn columns_stack_their_tasks() {
         assert_eq!(
             positions(&[0, 1, 1, 2]),

@@ -45,9 +45,11 @@ pub fn ValidationReport(report: Report) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn places_name_file_line_and_path() {
         let d = Diagnostic {
             severity: Severity::Error,
