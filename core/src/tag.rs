@@ -69,6 +69,29 @@ pub fn instance_name(tag: &str) -> Option<&str> {
         .then_some(name)
 }
 
+/// Which nodes form each instance: name → instance number → node ids, from
+/// the instance tags `name:N` the nodes carry (`mysql:2` on nodes 1 and 3:
+/// those two form MySQL instance 2).
+pub fn instances<'a>(
+    nodes: impl IntoIterator<Item = (i64, &'a [String])>,
+) -> BTreeMap<String, BTreeMap<u64, Vec<i64>>> {
+    let mut out: BTreeMap<String, BTreeMap<u64, Vec<i64>>> = BTreeMap::new();
+    for (id, tags) in nodes {
+        for tag in tags {
+            if let Some(name) = instance_name(tag)
+                && let Ok(n) = tag[name.len() + 1..].parse()
+            {
+                out.entry(name.to_owned())
+                    .or_default()
+                    .entry(n)
+                    .or_default()
+                    .push(id);
+            }
+        }
+    }
+    out
+}
+
 /// A tag that may be added to a node: known, or an instance of a known one.
 pub fn known_tag(tag: &str, known: &TagsMetadata, role_tags: &BTreeSet<String>) -> bool {
     let is_known = |t: &str| known.contains_key(t) || role_tags.contains(t);
@@ -428,6 +451,19 @@ mod tests {
                 .flatten()
                 .all(|t| !t.starts_with("primary-"))
         );
+    }
+
+    #[test]
+    fn instance_tags_group_nodes() {
+        let nodes = [
+            (1, tags(&["corosync:1", "mysql:2"])),
+            (2, tags(&["corosync:2", "mysql:1"])),
+            (3, tags(&["corosync:2", "mysql:2", "controller"])),
+        ];
+        let groups = instances(nodes.iter().map(|(id, t)| (*id, t.as_slice())));
+        assert_eq!(groups["mysql"][&2], [1, 3]);
+        assert_eq!(groups["corosync"][&2], [2, 3]);
+        assert_eq!(groups.len(), 2);
     }
 
     #[test]

@@ -110,6 +110,10 @@ pub struct Plan {
     /// for drawing (an extension of the contract).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges: Vec<(String, String)>,
+    /// Instance tags `name:N` grouped: name → instance → node ids (an
+    /// extension of the contract, present when nodes carry such tags).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
 }
 
 /// One task id after overriding: the definitions that count for it.
@@ -547,6 +551,7 @@ pub fn plan(definitions: Definitions<'_>, nodes: &[PlanNode], release_tags: &[St
         errors,
         warnings,
         edges,
+        instances: crate::tag::instances(nodes.iter().map(|n| (n.id, n.tags.as_slice()))),
     }
 }
 

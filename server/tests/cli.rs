@@ -680,6 +680,7 @@ fn a_controller_stripped_to_rabbitmq_runs_only_rabbitmq_tasks() {
     assert_eq!(node_tasks(&plan, 2), ["hiera", "globals", "rabbitmq"]);
     // An instance tag of a known tag is accepted, and selects nothing by itself.
     assert_eq!(node_tasks(&plan, 3), ["hiera", "globals", "nova-compute"]);
+    assert_eq!(plan["instances"], json!({"database": {"2": [3]}}));
 }
 
 #[test]

@@ -183,6 +183,7 @@ pub fn plan(args: PlanArgs) -> i32 {
                 errors: vec![*error],
                 warnings: Vec::new(),
                 edges: Vec::new(),
+                instances: Default::default(),
             },
         },
     };
@@ -207,6 +208,12 @@ fn print_text(plan: &Plan) {
         );
         for (i, task) in node.tasks.iter().enumerate() {
             println!("  {:>3}. {task}", i + 1);
+        }
+    }
+    for (name, groups) in &plan.instances {
+        for (n, nodes) in groups {
+            let ids: Vec<String> = nodes.iter().map(i64::to_string).collect();
+            println!("instance {name}:{n}: nodes {}", ids.join(", "));
         }
     }
     for warning in &plan.warnings {

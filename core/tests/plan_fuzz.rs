@@ -1,0 +1,141 @@
+//! Deployment plans on arbitrary graphs: nothing panics, every node's list
+//! respects every dependency edge between its tasks, no task is listed
+//! twice, and tasks on cycles are never listed.
+//!
+//! `PROPTEST_CASES` sets the number of cases (default 2,000).
+
+use std::collections::{BTreeSet, HashMap};
+
+use mosaic_core::task::{Definitions, PlanErrorKind, PlanNode, plan};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+const TAGS: [&str; 6] = [
+    "controller",
+    "compute",
+    "rabbitmq",
+    "primary-controller",
+    "cinder",
+    "mysql:1",
+];
+const SELECTORS: [&str; 9] = [
+    "controller",
+    "compute",
+    "rabbitmq",
+    "*",
+    "master",
+    "/c.*/",
+    "/(/",
+    "/primary-.+/",
+    "cinder",
+];
+
+fn task(
+    id: usize,
+    kind: u8,
+    selector: &[usize],
+    requires: &[usize],
+    required_for: &[usize],
+    n: usize,
+) -> Value {
+    let name = |i: usize| {
+        if i < n {
+            format!("t{i}")
+        } else {
+            format!("missing{i}")
+        }
+    };
+    let kind = ["puppet", "stage", "group", "shell"][kind as usize % 4];
+    json!({
+        "id": format!("t{id}"),
+        "type": kind,
+        "tags": selector.iter().map(|&s| SELECTORS[s % SELECTORS.len()]).collect::<Vec<_>>(),
+        "requires": requires.iter().map(|&r| name(r)).collect::<Vec<_>>(),
+        "required_for": required_for.iter().map(|&r| name(r)).collect::<Vec<_>>(),
+    })
+}
+
+fn arb_tasks() -> impl Strategy<Value = Vec<Value>> {
+    (1usize..25).prop_flat_map(|n| {
+        prop::collection::vec(
+            (
+                any::<u8>(),
+                prop::collection::vec(0usize..9, 0..3),
+                prop::collection::vec(0usize..(n + 2), 0..3),
+                prop::collection::vec(0usize..(n + 2), 0..2),
+            ),
+            n,
+        )
+        .prop_map(move |specs| {
+            specs
+                .iter()
+                .enumerate()
+                .map(|(i, (kind, sel, req, req_for))| task(i, *kind, sel, req, req_for, n))
+                .collect()
+        })
+    })
+}
+
+fn arb_nodes() -> impl Strategy<Value = Vec<PlanNode>> {
+    prop::collection::vec(prop::collection::btree_set(0usize..TAGS.len(), 0..4), 0..6).prop_map(
+        |nodes| {
+            nodes
+                .into_iter()
+                .enumerate()
+                .map(|(i, tags)| PlanNode {
+                    id: i as i64 + 1,
+                    tags: tags.into_iter().map(|t| TAGS[t].to_owned()).collect(),
+                })
+                .collect()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000)
+    ))]
+
+    #[test]
+    fn plans_respect_every_edge(release in arb_tasks(), overrides in arb_tasks(), nodes in arb_nodes()) {
+        let plugins = [("p".to_owned(), overrides.into_iter().take(3).collect::<Vec<_>>())];
+        let plan = plan(Definitions { release: &release, plugins: &plugins, environment: &[] }, &nodes, &[]);
+        // The edges, worked out here from the definitions that count: a
+        // plugin's definition replaces the release's.
+        let mut counting: HashMap<String, &Value> = HashMap::new();
+        for t in release.iter().chain(&plugins[0].1) {
+            counting.insert(t["id"].as_str().unwrap().to_owned(), t);
+        }
+        let list = |t: &Value, key: &str| -> Vec<String> {
+            t[key].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+        };
+        let mut edges: Vec<(String, String)> = Vec::new();
+        for (id, t) in &counting {
+            for dep in list(t, "requires").into_iter().filter(|d| counting.contains_key(d)) {
+                edges.push((dep, id.clone()));
+            }
+            for dep in list(t, "required_for").into_iter().filter(|d| counting.contains_key(d)) {
+                edges.push((id.clone(), dep));
+            }
+        }
+        let on_cycles: BTreeSet<&str> = plan
+            .errors
+            .iter()
+            .filter(|e| e.kind == PlanErrorKind::Cycle)
+            .flat_map(|e| e.cycle.iter().map(String::as_str))
+            .collect();
+        for node in &plan.nodes {
+            let position: HashMap<&str, usize> =
+                node.tasks.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
+            prop_assert_eq!(position.len(), node.tasks.len(), "a task listed twice: {:?}", node.tasks);
+            for (before, after) in &edges {
+                if let (Some(a), Some(b)) = (position.get(before.as_str()), position.get(after.as_str())) {
+                    prop_assert!(a < b, "{} must come before {} in {:?}", before, after, node.tasks);
+                }
+            }
+            for task in &node.tasks {
+                prop_assert!(!on_cycles.contains(task.as_str()), "{} is on a cycle", task);
+            }
+        }
+    }
+}
