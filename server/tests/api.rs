@@ -754,3 +754,102 @@ async fn heat_template_sets_resolve_environments_with_the_users_picks() {
         StatusCode::NOT_FOUND
     );
 }
+
+#[tokio::test]
+async fn environments_export_and_import_as_environment_files() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    app.post(
+        &format!("/api/v1/clusters/{cluster}/tags"),
+        &json!({"name": "galera"}),
+    )
+    .await;
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/clusters/{cluster}/nodes"),
+            &json!({"roles": ["controller"], "status": "ready"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let request = Request::builder()
+        .uri(format!("/api/v1/clusters/{cluster}/environment"))
+        .body(Body::empty())
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = String::from_utf8(
+        response
+            .into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec(),
+    )
+    .unwrap();
+    let file: Value = serde_yaml::from_str(&text).unwrap();
+    assert_eq!(file["release_name"], "OpenStack 2024.1 on Ubuntu 22.04");
+    assert_eq!(
+        file["tags_metadata"],
+        json!({"galera": {"has_primary": false}})
+    );
+    assert_eq!(file["nodes"][0]["roles"], json!(["controller"]));
+
+    let import = |name: &str, body: String| {
+        let request = Request::builder()
+            .method("POST")
+            .uri(format!("/api/v1/clusters/import?name={name}"))
+            .body(Body::from(body))
+            .unwrap();
+        let router = app.router.clone();
+        async move {
+            let response = router.oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (
+                status,
+                serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null),
+            )
+        }
+    };
+    let (status, copy) = import("copy", text.clone()).await;
+    assert_eq!(status, StatusCode::CREATED, "{copy:#}");
+    let id = copy["id"].as_i64().unwrap();
+    let (_, nodes) = app.get(&format!("/api/v1/clusters/{id}/nodes")).await;
+    assert_eq!(nodes[0]["roles"], json!(["controller"]));
+    let (_, tags) = app.get(&format!("/api/v1/clusters/{id}/tags")).await;
+    assert!(
+        tags.as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "galera" && t["source"] == "environment")
+    );
+
+    // Bad input is refused and nothing is stored.
+    let before = app.get("/api/v1/clusters").await.1;
+    let conflicting = text.replace("- controller", "- controller\n  - compute");
+    let (status, body) = import("bad", conflicting).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("in conflict"),
+        "{body:#}"
+    );
+    let (status, body) = import("bad", "nodes: [{id: 1, roles: [nope]}]\n".to_owned()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("'nope'"),
+        "{body:#}"
+    );
+    let (status, body) = import("bad", "nodes: [\n".to_owned()).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("invalid_environment"))
+    );
+    assert_eq!(app.get("/api/v1/clusters").await.1, before);
+}

@@ -1,6 +1,7 @@
 //! Environments (clusters).
 
 use mosaic_core::api::Cluster;
+use mosaic_core::tag::NodeTags;
 use sqlx::Row;
 
 use super::{Db, DbError};
@@ -14,6 +15,17 @@ pub struct InsertCluster<'a> {
 
 impl Db {
     pub async fn insert_cluster(&self, new: InsertCluster<'_>) -> Result<Cluster, DbError> {
+        self.insert_cluster_with(new, &[], &[]).await
+    }
+
+    /// Stores an environment with its own tags and its nodes, together or
+    /// not at all (an import).
+    pub async fn insert_cluster_with(
+        &self,
+        new: InsertCluster<'_>,
+        tags: &[(String, bool)],
+        nodes: &[NodeTags],
+    ) -> Result<Cluster, DbError> {
         let components =
             serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
@@ -37,6 +49,19 @@ impl Db {
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
+        for (name, has_primary) in tags {
+            sqlx::query(
+                "INSERT INTO tags (owner_kind, owner_id, name, has_primary) VALUES ('cluster', $1, $2, $3)",
+            )
+            .bind(id)
+            .bind(name)
+            .bind(i64::from(*has_primary))
+            .execute(&mut *tx)
+            .await?;
+        }
+        for node in nodes {
+            super::nodes::insert_node_in(&mut tx, id, None, node).await?;
+        }
         tx.commit().await?;
         Ok(Cluster {
             id,

@@ -1,8 +1,8 @@
 //! Nodes of environments, with their roles and tag changes.
 
 use mosaic_core::tag::NodeTags;
-use sqlx::Row;
 use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
 
 use super::{Db, DbError};
 
@@ -50,35 +50,9 @@ impl Db {
         spec: &NodeTags,
     ) -> Result<StoredNode, DbError> {
         let mut tx = self.pool.begin().await?;
-        let id: i64 = sqlx::query(
-            "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion) \
-             VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        )
-        .bind(cluster_id)
-        .bind(&spec.status)
-        .bind(json(&spec.roles))
-        .bind(json(&spec.pending_roles))
-        .bind(json(&spec.tags_added))
-        .bind(json(&spec.tags_removed))
-        .bind(json(&spec.primary_tags))
-        .bind(i64::from(spec.pending_deletion))
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        let name = name
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("node-{id}"));
-        sqlx::query("UPDATE nodes SET name = $1 WHERE id = $2")
-            .bind(&name)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let stored = insert_node_in(&mut tx, cluster_id, name, spec).await?;
         tx.commit().await?;
-        Ok(StoredNode {
-            cluster_id,
-            name,
-            spec: NodeTags { id, ..spec.clone() },
-        })
+        Ok(stored)
     }
 
     pub async fn nodes(&self, cluster_id: i64) -> Result<Vec<StoredNode>, DbError> {
@@ -117,4 +91,41 @@ impl Db {
         .await?;
         Ok(())
     }
+}
+
+/// Inserts a node inside `tx`; its name defaults to `node-<id>`.
+pub(super) async fn insert_node_in(
+    tx: &mut Transaction<'_, Any>,
+    cluster_id: i64,
+    name: Option<&str>,
+    spec: &NodeTags,
+) -> Result<StoredNode, DbError> {
+    let id: i64 = sqlx::query(
+        "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion) \
+         VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+    )
+    .bind(cluster_id)
+    .bind(&spec.status)
+    .bind(json(&spec.roles))
+    .bind(json(&spec.pending_roles))
+    .bind(json(&spec.tags_added))
+    .bind(json(&spec.tags_removed))
+    .bind(json(&spec.primary_tags))
+    .bind(i64::from(spec.pending_deletion))
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get(0)?;
+    let name = name
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("node-{id}"));
+    sqlx::query("UPDATE nodes SET name = $1 WHERE id = $2")
+        .bind(&name)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(StoredNode {
+        cluster_id,
+        name,
+        spec: NodeTags { id, ..spec.clone() },
+    })
 }

@@ -23,6 +23,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/clusters/{id}/nodes", get(list).post(create))
         .route("/api/v1/clusters/{id}/plan", get(plan))
         .route("/api/v1/clusters/{id}/roles", get(roles))
+        .route("/api/v1/clusters/{id}/environment", get(export))
+        .route("/api/v1/clusters/import", axum::routing::post(import))
         .route("/api/v1/nodes/{id}", get(show).put(update))
         .route(
             "/api/v1/nodes/{id}/tags",
@@ -267,4 +269,215 @@ async fn roles(
         })
         .collect();
     Ok(Json(views))
+}
+
+/// The environment as an environment file (docs/environment-file.md): the
+/// release by `release_name`, enabled plugins by name, its own tags and
+/// its nodes.
+async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl axum::response::IntoResponse, ApiError> {
+    let env = environment(&state, id).await?;
+    let mut file = env.file();
+    file.release_name = Some(env.release.name.clone());
+    file.plugins = env.plugins.iter().map(|p| p.name.clone()).collect();
+    file.tags_metadata = serde_json::Value::Object(
+        env.cluster_tags
+            .iter()
+            .map(|(name, primary)| (name.clone(), serde_json::json!({ "has_primary": primary })))
+            .collect(),
+    );
+    let text = serde_yaml::to_string(&file).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "application/yaml; charset=utf-8".to_owned(),
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}.yaml\"", env.cluster.name),
+            ),
+        ],
+        text,
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct ImportQuery {
+    name: String,
+}
+
+fn invalid_environment(message: String) -> ApiError {
+    ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_environment", message)
+}
+
+/// Creates an environment from an environment file: release by
+/// `release_name`, plugins by name, the release's default components, its
+/// tags and nodes — all checked first, stored together.
+async fn import(
+    State(state): State<AppState>,
+    Query(query): Query<ImportQuery>,
+    body: String,
+) -> Result<(StatusCode, Json<mosaic_core::api::Cluster>), ApiError> {
+    use mosaic_core::environment::{EnvironmentFile, plan_environment};
+    let name = query.name.trim();
+    if name.is_empty() {
+        return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
+    }
+    let file: EnvironmentFile = mosaic_core::yaml::parse("environment", &body)
+        .map_err(|e| invalid_environment(e.to_string()))?;
+    if file.release.is_some() {
+        return Err(invalid_environment(
+            "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
+        ));
+    }
+    if !matches!(file.mode.as_str(), "ha_compact" | "multinode") {
+        return Err(invalid_environment(format!(
+            "mode: '{}' is not one of ha_compact, multinode",
+            file.mode
+        )));
+    }
+    let plugins = state.db.plugins().await?;
+    let releases: Vec<(i64, &mosaic_core::release::Release)> =
+        plugins.iter().flat_map(|p| p.releases()).collect();
+    let (release_id, release) = match (&file.release_name, releases.as_slice()) {
+        (Some(wanted), _) => releases
+            .iter()
+            .find(|(_, r)| &r.name == wanted)
+            .copied()
+            .ok_or_else(|| {
+                invalid_environment(format!(
+                    "release_name: no installed release is named '{wanted}'"
+                ))
+            })?,
+        (None, [one]) => *one,
+        (None, []) => {
+            return Err(ApiError::Coded(
+                StatusCode::CONFLICT,
+                "no_release",
+                "no release is installed".to_owned(),
+            ));
+        }
+        (None, _) => {
+            return Err(invalid_environment(
+                "release_name: several releases are installed; say which".to_owned(),
+            ));
+        }
+    };
+    let mut enabled = Vec::new();
+    for plugin_name in &file.plugins {
+        let newest = plugins
+            .iter()
+            .map(|p| &p.package)
+            .filter(|p| &p.name == plugin_name && !p.is_release_plugin())
+            .max_by_key(|p| {
+                p.version
+                    .split('.')
+                    .map(|n| n.parse::<u64>().unwrap_or(0))
+                    .collect::<Vec<_>>()
+            })
+            .ok_or_else(|| {
+                invalid_environment(format!(
+                    "plugins: no extension plugin '{plugin_name}' is installed"
+                ))
+            })?;
+        enabled.push(newest.clone());
+    }
+    let plan = plan_environment(&file, release, &enabled, "default");
+    let problems: Vec<String> = plan
+        .errors
+        .iter()
+        .filter(|e| {
+            use mosaic_core::task::PlanErrorKind::*;
+            matches!(
+                e.kind,
+                IncompatiblePlugin | UnknownRole | UnknownTag | BadTags
+            )
+        })
+        .map(|e| e.message.clone())
+        .collect();
+    let mut problems = problems;
+    problems.extend(role_problems(release, &enabled, &file)?);
+    if !problems.is_empty() {
+        return Err(invalid_environment(problems.join(" ")));
+    }
+    let (_, registry) = crate::install::release_registry(&plugins, release_id)
+        .ok_or_else(|| ApiError::NotFound(format!("release {release_id} does not exist")))?
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))?;
+    let layout = mosaic_core::wizard::Layout::new(&registry);
+    let selection = mosaic_core::wizard::defaults(&registry, &layout);
+    let components: Vec<String> = (0..registry.len())
+        .filter(|&i| selection[i])
+        .map(|i| registry.get(i).name.to_string())
+        .collect();
+    let tags: Vec<(String, bool)> = mosaic_core::tag::tags_metadata(&file.tags_metadata)
+        .map_err(|e| invalid_environment(format!("tags_metadata: {e}")))?
+        .into_iter()
+        .map(|(name, meta)| (name, meta.has_primary))
+        .collect();
+    let cluster = state
+        .db
+        .insert_cluster_with(
+            crate::db::InsertCluster {
+                name,
+                release_id,
+                components: &components,
+                mode: &file.mode,
+            },
+            &tags,
+            &file.nodes,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(cluster)))
+}
+
+/// Conflicts and restrictions of the imported nodes' roles, against the
+/// release's default settings.
+fn role_problems(
+    release: &mosaic_core::release::Release,
+    plugins: &[mosaic_core::plugin::Package],
+    file: &mosaic_core::environment::EnvironmentFile,
+) -> Result<Vec<String>, ApiError> {
+    use mosaic_core::role::{NodeErrorKind, NodeRoles, check_roles, parse_roles};
+    let mut roles = release
+        .roles_metadata
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for p in plugins {
+        roles.extend(p.roles_metadata.as_object().cloned().unwrap_or_default());
+    }
+    let yaml = serde_yaml::to_value(serde_json::Value::Object(roles))
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let parsed =
+        parse_roles(&yaml, None).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
+    let models = mosaic_core::expr::JsonModels {
+        settings: release.attributes_metadata["editable"].clone(),
+        cluster: serde_json::json!({"mode": file.mode}),
+        version: serde_json::json!({"feature_groups": []}),
+        ..Default::default()
+    };
+    let nodes: Vec<NodeRoles> = file
+        .nodes
+        .iter()
+        .map(|n| NodeRoles {
+            id: serde_json::json!(n.id),
+            roles: n.roles.iter().chain(&n.pending_roles).cloned().collect(),
+            pending_deletion: n.pending_deletion,
+        })
+        .collect();
+    let report = check_roles(&parsed, &models, &nodes);
+    Ok(report
+        .nodes
+        .into_iter()
+        .flat_map(|n| {
+            let id = n.id.clone();
+            n.errors
+                .into_iter()
+                .filter(|e| e.kind != NodeErrorKind::UnknownRole)
+                .map(move |e| format!("node {id}: {}", e.message))
+        })
+        .collect())
 }
