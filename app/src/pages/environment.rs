@@ -64,6 +64,11 @@ fn EnvironmentBody(cluster_id: i64, snapshot: Snapshot, changed: Callback<()>) -
         <datalist id="known-tags">
             {known.iter().map(|t| view! { <option value=t.clone() /> }).collect_view()}
         </datalist>
+        <p>
+            <a class="button export" href=format!("/api/v1/clusters/{cluster_id}/environment") download="">
+                "Download the environment file"
+            </a>
+        </p>
         <h2>"Nodes"</h2>
         <AddNode cluster_id roles=roles.clone() changed />
         <div class="nodes">
