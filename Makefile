@@ -69,9 +69,10 @@ bench: tools
 	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan
 	cargo bench --locked -p mosaic-app --bench engine --target wasm32-unknown-unknown
 
-## The README's screenshot, taken by the end-to-end test.
+## The README's screenshots, taken by the end-to-end tests.
 screenshot: e2e
 	cp target/e2e/wizard-networking.png docs/screenshot.png
+	cp target/e2e/deployment-preview.png docs/deployment-preview.png
 
 clean:
 	rm -rf dist target/stylers target/e2e

@@ -558,7 +558,7 @@ pub fn plan(definitions: Definitions<'_>, nodes: &[PlanNode], release_tags: &[St
 /// How to draw one node's `tasks` (in order): each task's column — 0 for a
 /// task none of whose dependencies runs on the node, else one more than
 /// its latest dependency's — and the links `(from, to)` between a task and
-/// its nearest dependencies on the node. `edges` are the `[before, after]`
+/// its nearest dependencies on the node, transitively reduced. `edges` are the `[before, after]`
 /// pairs of the whole graph; dependencies through tasks that run elsewhere
 /// are followed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -584,6 +584,7 @@ pub fn drawing(tasks: &[String], edges: &[(String, String)]) -> Drawing {
         columns: vec![0; tasks.len()],
         links: Vec::new(),
     };
+    let mut ancestors: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); tasks.len()];
     for (i, task) in tasks.iter().enumerate() {
         let mut stack: Vec<&str> = predecessors.get(task.as_str()).cloned().unwrap_or_default();
         let mut seen: BTreeSet<&str> = BTreeSet::new();
@@ -600,9 +601,17 @@ pub fn drawing(tasks: &[String], edges: &[(String, String)]) -> Drawing {
                 None => stack.extend(predecessors.get(p).into_iter().flatten().copied()),
             }
         }
-        for j in nearest {
+        for &j in &nearest {
             out.columns[i] = out.columns[i].max(out.columns[j] + 1);
-            out.links.push((j, i));
+            let reached: BTreeSet<usize> = ancestors[j].iter().copied().chain([j]).collect();
+            ancestors[i].extend(reached);
+        }
+        // Only the links a drawing needs: none to a task another dependency
+        // already waits for (transitive reduction).
+        for &j in &nearest {
+            if !nearest.iter().any(|&k| k != j && ancestors[k].contains(&j)) {
+                out.links.push((j, i));
+            }
         }
     }
     out
@@ -730,6 +739,10 @@ mod tests {
         let d = drawing(tasks, &plan.edges);
         assert_eq!(d.columns, [0, 1, 1, 2, 3]);
         assert_eq!(d.links, [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)]);
+        // A link another path already implies is left out.
+        let tasks: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let edges = [("a", "b"), ("b", "c"), ("a", "c")].map(|(x, y)| (x.to_owned(), y.to_owned()));
+        assert_eq!(drawing(&tasks, &edges).links, [(0, 1), (1, 2)]);
     }
 
     fn release() -> Vec<Value> {

@@ -321,6 +321,12 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
         .await
         .unwrap();
     assert_eq!(boxes.len(), tasks.lines().count());
+    c.execute(
+        "document.querySelector('.node-plan svg').scrollIntoView({block: 'center'})",
+        vec![],
+    )
+    .await
+    .unwrap();
     let shot = c.screenshot().await.unwrap();
     let dir = repo_root().join("target/e2e");
     std::fs::create_dir_all(&dir).unwrap();

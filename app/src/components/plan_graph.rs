@@ -3,18 +3,20 @@ use mosaic_core::task::drawing;
 
 const WIDTH: usize = 170;
 const BOX: usize = 150;
-const HEIGHT: usize = 30;
+const HEIGHT: usize = 44;
 const BOX_HEIGHT: usize = 22;
 
-/// Boxes for `tasks` laid out by `drawing`: (x, y) per task.
-pub fn positions(columns: &[usize]) -> Vec<(usize, usize)> {
-    let mut rows = vec![0usize; columns.iter().max().map_or(0, |m| m + 1)];
-    columns
+/// Boxes for `tasks` laid out by `drawing`, top to bottom: a task's depth
+/// (its column in the drawing) is its row; tasks of one depth sit side by
+/// side. (x, y) per task.
+pub fn positions(depths: &[usize]) -> Vec<(usize, usize)> {
+    let mut placed = vec![0usize; depths.iter().max().map_or(0, |m| m + 1)];
+    depths
         .iter()
-        .map(|&c| {
-            let row = rows[c];
-            rows[c] += 1;
-            (10 + c * WIDTH, 10 + row * HEIGHT)
+        .map(|&d| {
+            let slot = placed[d];
+            placed[d] += 1;
+            (10 + slot * WIDTH, 10 + d * HEIGHT)
         })
         .collect()
 }
@@ -27,7 +29,7 @@ fn short(name: &str) -> String {
     }
 }
 
-/// One node's tasks as a graph: a column per dependency depth, arrows from
+/// One node's tasks as a graph: a row per dependency depth, arrows from
 /// each task to the tasks that wait for it.
 #[component]
 pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoView {
@@ -39,8 +41,8 @@ pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoV
         .links
         .iter()
         .map(|&(from, to)| {
-            let (x1, y1) = (at[from].0 + BOX, at[from].1 + BOX_HEIGHT / 2);
-            let (x2, y2) = (at[to].0, at[to].1 + BOX_HEIGHT / 2);
+            let (x1, y1) = (at[from].0 + BOX / 2, at[from].1 + BOX_HEIGHT);
+            let (x2, y2) = (at[to].0 + BOX / 2, at[to].1);
             view! { <line class="link" x1=x1 y1=y1 x2=x2 y2=y2 marker-end="url(#arrow)" /> }
         })
         .collect_view();
@@ -58,6 +60,7 @@ pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoV
         })
         .collect_view();
     view! {
+        <div class="graph-scroll">
         <svg
             class="plan-graph"
             width=width
@@ -74,6 +77,7 @@ pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoV
             {links}
             {boxes}
         </svg>
+        </div>
     }
 }
 

@@ -293,13 +293,17 @@ fn Preview(plan: Plan) -> impl IntoView {
                         .collect_view()}
                 </ul>
             </Show>
-            <ul class="plan-warnings">
-                {plan
-                    .warnings
-                    .iter()
-                    .map(|w| view! { <li class="notice notice-warn">{w.clone()}</li> })
-                    .collect_view()}
-            </ul>
+            <Show when={
+                let none = plan.warnings.is_empty();
+                move || !none
+            }>
+                <div class="notice notice-warn">
+                    <p>"Warnings (they do not block the deployment):"</p>
+                    <ul class="plan-warnings">
+                        {plan.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
+                    </ul>
+                </div>
+            </Show>
             {plan
                 .nodes
                 .into_iter()
