@@ -67,14 +67,7 @@ pub fn role_tags(roles_metadata: &Value) -> BTreeMap<String, Vec<String>> {
 }
 
 fn error(kind: PlanErrorKind, message: String) -> PlanError {
-    PlanError {
-        kind,
-        message,
-        task: None,
-        plugins: Vec::new(),
-        nodes: Vec::new(),
-        cycle: Vec::new(),
-    }
+    PlanError::new(kind, message)
 }
 
 /// The tasks of graph `graph` of `release` (`default` also accepts Fuel 9's

@@ -81,16 +81,20 @@ pub struct Graph {
 impl Release {
     /// The names of the release's roles, in file order.
     pub fn role_names(&self) -> Vec<String> {
-        self.roles_metadata
-            .as_object()
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default()
+        keys(&self.roles_metadata)
     }
 
     /// The ids of the volumes the release defines.
     pub fn volume_ids(&self) -> Vec<String> {
         volume_ids(&self.volumes_metadata)
     }
+}
+
+/// The keys of a map value (a `roles_metadata`), in order.
+pub fn keys(map: &Value) -> Vec<String> {
+    map.as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// The `id`s of a `{volumes: [...]}` value.

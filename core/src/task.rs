@@ -88,7 +88,8 @@ pub struct PlanError {
 }
 
 impl PlanError {
-    fn new(kind: PlanErrorKind, message: String) -> PlanError {
+    /// An error with only its kind and message set.
+    pub fn new(kind: PlanErrorKind, message: String) -> PlanError {
         PlanError {
             kind,
             message,

@@ -11,15 +11,7 @@ fn fixture(name: &str) -> String {
 
 /// Runs `mosaic ARGS`, returning (exit code, stdout, stderr).
 fn mosaic(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mosaic"))
-        .args(args)
-        .output()
-        .expect("mosaic runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    mosaic_in(env!("CARGO_MANIFEST_DIR"), args)
 }
 
 fn check_json(extra: &[&str]) -> (i32, Value) {

@@ -64,13 +64,32 @@ where
     panic!("timed out waiting for: {what}");
 }
 
+/// Saves what the browser shows as `target/e2e/NAME` (`make screenshot`
+/// copies some into docs/).
+async fn save_screenshot(c: &Client, name: &str) {
+    let shot = c.screenshot().await.unwrap();
+    let dir = repo_root().join("target/e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), shot).unwrap();
+}
+
+/// Starts the server and a browser on `path`.
+async fn open_page(path: &str) -> (Server, Browser) {
+    let server = Server::start();
+    let browser = Browser::start().await;
+    browser
+        .client
+        .goto(&format!("{}{path}", server.url))
+        .await
+        .unwrap();
+    (server, browser)
+}
+
 /// Starts the server and a browser on the wizard, with the environment
 /// name typed in.
 async fn open_wizard(name: &str) -> (Server, Browser) {
-    let server = Server::start();
-    let browser = Browser::start().await;
+    let (server, browser) = open_page("/").await;
     let c = &browser.client;
-    c.goto(&server.url).await.unwrap();
     let field = c
         .wait()
         .at_most(WAIT)
@@ -118,10 +137,7 @@ async fn checking_vcenter_disables_contrail_with_its_reason() {
     // The DVS driver needs vCenter, which is now there.
     assert_eq!(state(c, "network:neutron:ml2:dvs").await, "available");
 
-    let shot = c.screenshot().await.unwrap();
-    let dir = repo_root().join("target/e2e");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("wizard-networking.png"), shot).unwrap();
+    save_screenshot(c, "wizard-networking.png").await;
 
     // Unchecking vCenter makes Contrail available again.
     click(c, "#back").await;
@@ -202,6 +218,19 @@ fn tarball(dir: &std::path::Path) -> (tempfile::TempDir, std::path::PathBuf) {
     (out, file)
 }
 
+/// Chooses `file` in the file input `css`.
+async fn choose_file(client: &Client, css: &str, file: &std::path::Path) {
+    client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} not found: {e}"))
+        .send_keys(file.to_str().unwrap())
+        .await
+        .unwrap();
+}
+
 async fn text_of(client: &Client, css: &str) -> String {
     client
         .wait()
@@ -216,10 +245,8 @@ async fn text_of(client: &Client, css: &str) -> String {
 
 #[tokio::test]
 async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
-    let server = Server::start();
-    let browser = Browser::start().await;
+    let (_server, browser) = open_page("/plugins").await;
     let c = &browser.client;
-    c.goto(&format!("{}/plugins", server.url)).await.unwrap();
     let uninstall = "[data-plugin='openstack'] button.uninstall";
     click(c, uninstall).await;
     eventually("the confirmation step", || async {
@@ -249,20 +276,11 @@ async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
 
 #[tokio::test]
 async fn an_invalid_plugin_upload_shows_every_problem() {
-    let server = Server::start();
-    let browser = Browser::start().await;
+    let (_server, browser) = open_page("/plugins").await;
     let c = &browser.client;
-    c.goto(&format!("{}/plugins", server.url)).await.unwrap();
     let fixture = repo_root().join("server/tests/fixtures/plugins/five-mistakes");
     let (_keep, archive) = tarball(&fixture);
-    c.wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css("input.plugin-upload"))
-        .await
-        .unwrap()
-        .send_keys(archive.to_str().unwrap())
-        .await
-        .unwrap();
+    choose_file(c, "input.plugin-upload", &archive).await;
     let report = text_of(c, ".validation-report").await;
     assert!(report.contains("5 errors, 0 warnings"), "{report}");
     let items = c
@@ -327,29 +345,17 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
     )
     .await
     .unwrap();
-    let shot = c.screenshot().await.unwrap();
-    let dir = repo_root().join("target/e2e");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("deployment-preview.png"), shot).unwrap();
+    save_screenshot(c, "deployment-preview.png").await;
     browser.close().await;
 }
 
 #[tokio::test]
 async fn heat_choices_are_asked_and_the_resolved_environment_offered() {
-    let server = Server::start();
-    let browser = Browser::start().await;
+    let (_server, browser) = open_page("/heat").await;
     let c = &browser.client;
-    c.goto(&format!("{}/heat", server.url)).await.unwrap();
     let fixture = repo_root().join("server/tests/fixtures/heat");
     let (_keep, archive) = tarball(&fixture);
-    c.wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css("input.template-upload"))
-        .await
-        .unwrap()
-        .send_keys(archive.to_str().unwrap())
-        .await
-        .unwrap();
+    choose_file(c, "input.template-upload", &archive).await;
     let summary = text_of(c, "table.capabilities").await;
     assert!(summary.contains("docker, puppet"), "{summary}");
     let env = std::fs::read_to_string(fixture.join("open-env.yaml")).unwrap();

@@ -162,10 +162,7 @@ impl Package {
     }
 
     pub fn role_names(&self) -> Vec<String> {
-        self.roles_metadata
-            .as_object()
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default()
+        crate::release::keys(&self.roles_metadata)
     }
 
     pub fn volume_ids(&self) -> Vec<String> {

@@ -91,17 +91,6 @@ fn load_package(base: &Path, path: &str) -> Result<Package, String> {
     })
 }
 
-fn plan_error(kind: PlanErrorKind, message: String) -> PlanError {
-    PlanError {
-        kind,
-        message,
-        task: None,
-        plugins: Vec::new(),
-        nodes: Vec::new(),
-        cycle: Vec::new(),
-    }
-}
-
 /// The release the environment is for, or the plan error saying why not.
 fn choose_release(env: &EnvironmentFile, package: &Package) -> Result<Release, Box<PlanError>> {
     let releases: Vec<&Release> = package.releases().collect();
@@ -113,7 +102,7 @@ fn choose_release(env: &EnvironmentFile, package: &Package) -> Result<Release, B
             .join(", ")
     };
     match (&env.release_name, releases.as_slice()) {
-        (_, []) => Err(Box::new(plan_error(
+        (_, []) => Err(Box::new(PlanError::new(
             PlanErrorKind::Release,
             format!(
                 "{} ships no release (it is not a release plugin)",
@@ -121,7 +110,7 @@ fn choose_release(env: &EnvironmentFile, package: &Package) -> Result<Release, B
             ),
         ))),
         (None, [one]) => Ok((*one).clone()),
-        (None, _) => Err(Box::new(plan_error(
+        (None, _) => Err(Box::new(PlanError::new(
             PlanErrorKind::Release,
             format!(
                 "{} ships several releases ({}); say which with release_name",
@@ -134,7 +123,7 @@ fn choose_release(env: &EnvironmentFile, package: &Package) -> Result<Release, B
             .find(|r| &r.name == name)
             .map(|r| (*r).clone())
             .ok_or_else(|| {
-                Box::new(plan_error(
+                Box::new(PlanError::new(
                     PlanErrorKind::Release,
                     format!(
                         "{} has no release '{name}' (it has {})",

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
-use mosaic_core::plugin::{Files, Report, load};
+use mosaic_core::plugin::{Files, Package, Report, load};
 
 use super::{Format, print_json};
 use crate::DbConfig;
@@ -141,15 +141,24 @@ fn validate(args: ValidateArgs) -> i32 {
     i32::from(loaded.report.has_errors())
 }
 
-fn show(args: ShowArgs) -> i32 {
-    let files = match open(&args.path) {
-        Ok(files) => files,
-        Err(code) => return code,
-    };
+/// The package at `path` when it has no errors; else the report goes to
+/// stderr and the exit code is 1 (2 when it cannot be read).
+fn load_valid(path: &Path) -> Result<(Package, Report), i32> {
+    let files = open(path)?;
     let loaded = load(files.as_ref());
-    let Some(package) = loaded.package else {
-        eprintln!("{}", loaded.report);
-        return 1;
+    match loaded.package {
+        Some(package) => Ok((package, loaded.report)),
+        None => {
+            eprintln!("{}", loaded.report);
+            Err(1)
+        }
+    }
+}
+
+fn show(args: ShowArgs) -> i32 {
+    let (package, _) = match load_valid(&args.path) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     match args.format {
         ShowFormat::Json => print_json(&package),
@@ -223,17 +232,12 @@ fn build(args: BuildArgs) -> i32 {
     if !args.path.is_dir() {
         return fail(format!("{}: not a package directory", args.path.display()));
     }
-    let files = match open(&args.path) {
-        Ok(files) => files,
+    let (package, report) = match load_valid(&args.path) {
+        Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let loaded = load(files.as_ref());
-    let Some(package) = loaded.package else {
-        eprintln!("{}", loaded.report);
-        return 1;
-    };
-    if loaded.report.warnings > 0 {
-        eprintln!("{}", loaded.report);
+    if report.warnings > 0 {
+        eprintln!("{report}");
     }
     let prefix = format!("{}-{}", package.name, package.version);
     let output = args
@@ -280,6 +284,13 @@ async fn connect(db: &DbConfig) -> Result<Db, i32> {
     Db::connect(&url).await.map_err(|e| fail(format!("{e:#}")))
 }
 
+/// The database and the plugins installed in it.
+async fn installed(config: &DbConfig) -> Result<(Db, Vec<crate::db::StoredPlugin>), i32> {
+    let db = connect(config).await?;
+    let plugins = db.plugins().await.map_err(fail)?;
+    Ok((db, plugins))
+}
+
 async fn install_command(args: InstallArgs) -> i32 {
     let files = match open(&args.path) {
         Ok(files) => files,
@@ -311,13 +322,9 @@ async fn install_command(args: InstallArgs) -> i32 {
 }
 
 async fn list(args: ListArgs) -> i32 {
-    let db = match connect(&args.db).await {
-        Ok(db) => db,
+    let (_, plugins) = match installed(&args.db).await {
+        Ok(found) => found,
         Err(code) => return code,
-    };
-    let plugins = match db.plugins().await {
-        Ok(p) => p,
-        Err(e) => return fail(e),
     };
     match args.format {
         Format::Json => {
@@ -353,13 +360,9 @@ async fn list(args: ListArgs) -> i32 {
 }
 
 async fn uninstall(args: UninstallArgs) -> i32 {
-    let db = match connect(&args.db).await {
-        Ok(db) => db,
+    let (db, plugins) = match installed(&args.db).await {
+        Ok(found) => found,
         Err(code) => return code,
-    };
-    let plugins = match db.plugins().await {
-        Ok(p) => p,
-        Err(e) => return fail(e),
     };
     let matches: Vec<_> = plugins
         .iter()

@@ -47,13 +47,7 @@ impl Db {
         warnings: &[Diagnostic],
     ) -> Result<StoredPlugin, DbError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO facts (key, value) VALUES ($1, '') \
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        )
-        .bind(INSTALL_LOCK)
-        .execute(&mut *tx)
-        .await?;
+        take_install_turn(&mut tx).await?;
         let installed: Vec<Package> = plugins_in(&mut tx)
             .await?
             .into_iter()
@@ -195,13 +189,7 @@ impl Db {
             return Err(DbError::NotFound(format!("plugin {id} is not installed")));
         };
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO facts (key, value) VALUES ($1, '') \
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        )
-        .bind(INSTALL_LOCK)
-        .execute(&mut *tx)
-        .await?;
+        take_install_turn(&mut tx).await?;
         let users = self.users_of(&plugin).await?;
         if !users.is_empty() {
             return Err(DbError::InUse(format!(
@@ -227,6 +215,18 @@ impl Db {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// Waits for this transaction's turn to install or uninstall.
+async fn take_install_turn(tx: &mut Transaction<'_, Any>) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO facts (key, value) VALUES ($1, '') \
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    )
+    .bind(INSTALL_LOCK)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 async fn plugins_in(tx: &mut Transaction<'_, Any>) -> Result<Vec<StoredPlugin>, DbError> {
