@@ -88,10 +88,10 @@ mod tests {
     use super::positions;
 
     #[wasm_bindgen_test]
-    fn columns_stack_their_tasks() {
+    fn depths_are_rows_and_siblings_sit_side_by_side() {
         assert_eq!(
             positions(&[0, 1, 1, 2]),
-            [(10, 10), (180, 10), (180, 40), (350, 10)]
+            [(10, 10), (10, 54), (180, 54), (10, 98)]
         );
     }
 }
