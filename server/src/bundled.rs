@@ -90,5 +90,21 @@ mod tests {
             "{errors:?}"
         );
         assert_eq!(report.hidden_roles, ["virt", "compute-vmware"]);
+        // An empty environment with the default settings needs a controller
+        // and a Cinder node; the roles the defaults disable need none.
+        let failing: Vec<&str> = report
+            .limits
+            .iter()
+            .filter(|l| !l.errors.is_empty())
+            .map(|l| l.role.as_str())
+            .collect();
+        assert_eq!(failing, ["controller", "cinder"]);
+        let warned: Vec<&str> = report
+            .limits
+            .iter()
+            .filter(|l| !l.warnings.is_empty())
+            .map(|l| l.role.as_str())
+            .collect();
+        assert_eq!(warned, ["controller", "compute"]);
     }
 }
