@@ -7,7 +7,7 @@ use mosaic_core::environment::{EnvironmentFile, plan_environment, role_tags, tag
 use mosaic_core::expr::JsonModels;
 use mosaic_core::plugin::Package;
 use mosaic_core::release::Release;
-use mosaic_core::role::{NodeRoles, check_roles, parse_roles};
+use mosaic_core::role::{NodeError, NodeRoles, check_roles, parse_roles};
 use mosaic_core::tag::{self, NodeTags, TagMeta, TagsMetadata};
 use mosaic_core::task::Plan;
 use serde_json::{Value, json};
@@ -21,6 +21,9 @@ pub struct Environment {
     /// Compatible extension plugins (newest versions) whose components the
     /// environment selected or whose roles its nodes have.
     pub plugins: Vec<Package>,
+    /// The roles its nodes may take: the release's and those of every
+    /// compatible extension plugin.
+    pub roles_metadata: Value,
     pub release_tags: Vec<(String, bool)>,
     pub cluster_tags: Vec<(String, bool)>,
     pub nodes: Vec<StoredNode>,
@@ -70,7 +73,21 @@ impl Environment {
                 None => plugins.push(p.clone()),
             }
         }
+        let mut roles = release
+            .roles_metadata
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        for p in stored.iter().map(|p| &p.package) {
+            if !p.is_release_plugin()
+                && p.extends(&release)
+                && let Some(theirs) = p.roles_metadata.as_object()
+            {
+                roles.extend(theirs.clone());
+            }
+        }
         Ok(Some(Environment {
+            roles_metadata: Value::Object(roles),
             release_tags: db
                 .user_tags(TagOwner::Release(release_id(&cluster)))
                 .await?,
@@ -80,25 +97,6 @@ impl Environment {
             plugins,
             nodes,
         }))
-    }
-
-    /// Plugins whose roles may be assigned: compatible extensions (newest).
-    pub fn assignable_roles(&self, all: &[StoredPlugin]) -> Value {
-        let mut roles = self
-            .release
-            .roles_metadata
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
-        for p in all.iter().map(|p| &p.package) {
-            if !p.is_release_plugin()
-                && p.extends(&self.release)
-                && let Some(theirs) = p.roles_metadata.as_object()
-            {
-                roles.extend(theirs.clone());
-            }
-        }
-        Value::Object(roles)
     }
 
     pub fn tag_views(&self) -> Vec<TagView> {
@@ -148,8 +146,8 @@ impl Environment {
     }
 
     /// Every node with its effective tags.
-    pub fn node_views(&self, roles_metadata: &Value) -> Vec<NodeView> {
-        let roles = role_tags(roles_metadata);
+    pub fn node_views(&self) -> Vec<NodeView> {
+        let roles = role_tags(&self.roles_metadata);
         let specs: Vec<NodeTags> = self.nodes.iter().map(|n| n.spec.clone()).collect();
         let effective = tag::effective_tags(
             &specs,
@@ -165,8 +163,8 @@ impl Environment {
     }
 
     /// Whether `name` may be added to a node here.
-    pub fn knows_tag(&self, name: &str, roles_metadata: &Value) -> bool {
-        let role_set = role_tags(roles_metadata)
+    pub fn knows_tag(&self, name: &str) -> bool {
+        let role_set = role_tags(&self.roles_metadata)
             .into_iter()
             .flat_map(|(role, tags)| tags.into_iter().chain(std::iter::once(role)))
             .collect();
@@ -175,32 +173,47 @@ impl Environment {
 
     /// The problems of giving a node `roles`: unknown roles, conflicts,
     /// restrictions (against the release's default settings).
-    pub fn role_problems(
-        &self,
-        roles_metadata: &Value,
-        roles: &[String],
-    ) -> Result<Vec<String>, String> {
-        let yaml = serde_yaml::to_value(roles_metadata).map_err(|e| e.to_string())?;
-        let parsed = parse_roles(&yaml, None).map_err(|e| e.to_string())?;
-        let models = JsonModels {
-            settings: self.release.attributes_metadata["editable"].clone(),
-            cluster: json!({"mode": self.cluster.mode}),
-            version: json!({"feature_groups": []}),
-            ..JsonModels::default()
-        };
+    pub fn role_problems(&self, roles: &[String]) -> Result<Vec<String>, String> {
         let node = NodeRoles {
             id: json!(0),
             roles: roles.to_vec(),
             pending_deletion: false,
         };
-        let report = check_roles(&parsed, &models, &[node]);
-        Ok(report
-            .nodes
-            .into_iter()
-            .flat_map(|n| n.errors)
-            .map(|e| e.message)
-            .collect())
+        let problems = role_problems(
+            &self.roles_metadata,
+            &self.release,
+            &self.cluster.mode,
+            &[node],
+        )?;
+        Ok(problems.into_iter().map(|(_, e)| e.message).collect())
     }
+}
+
+/// Every role problem of `nodes` (conflicts, restrictions, unknown roles)
+/// with the roles of `roles_metadata`, restrictions evaluated against the
+/// release's default settings in `mode`.
+pub fn role_problems(
+    roles_metadata: &Value,
+    release: &Release,
+    mode: &str,
+    nodes: &[NodeRoles],
+) -> Result<Vec<(Value, NodeError)>, String> {
+    let yaml = serde_yaml::to_value(roles_metadata).map_err(|e| e.to_string())?;
+    let parsed = parse_roles(&yaml, None).map_err(|e| e.to_string())?;
+    let models = JsonModels {
+        settings: release.attributes_metadata["editable"].clone(),
+        cluster: json!({ "mode": mode }),
+        version: json!({"feature_groups": []}),
+        ..JsonModels::default()
+    };
+    Ok(check_roles(&parsed, &models, nodes)
+        .nodes
+        .into_iter()
+        .flat_map(|n| {
+            let id = n.id;
+            n.errors.into_iter().map(move |e| (id.clone(), e))
+        })
+        .collect())
 }
 
 fn release_id(cluster: &Cluster) -> i64 {

@@ -32,29 +32,15 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// The environment and the roles its nodes may take (release and
-/// compatible plugins).
-async fn context(
-    state: &AppState,
-    cluster_id: i64,
-) -> Result<(Environment, serde_json::Value), ApiError> {
-    let env = environment(state, cluster_id).await?;
-    let plugins = state.db.plugins().await?;
-    let roles = env.assignable_roles(&plugins);
-    Ok((env, roles))
-}
-
-async fn node_context(
-    state: &AppState,
-    id: i64,
-) -> Result<(Environment, serde_json::Value, NodeTags), ApiError> {
+/// A node's environment and the node.
+async fn node_context(state: &AppState, id: i64) -> Result<(Environment, NodeTags), ApiError> {
     let node = state
         .db
         .node(id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
-    let (env, roles) = context(state, node.cluster_id).await?;
-    Ok((env, roles, node.spec))
+    let env = environment(state, node.cluster_id).await?;
+    Ok((env, node.spec))
 }
 
 fn check_status(status: &str) -> Result<(), ApiError> {
@@ -68,12 +54,8 @@ fn check_status(status: &str) -> Result<(), ApiError> {
     }
 }
 
-fn check_roles(
-    env: &Environment,
-    roles_metadata: &serde_json::Value,
-    roles: &[String],
-) -> Result<(), ApiError> {
-    let problems = env.role_problems(roles_metadata, roles).map_err(|e| {
+fn check_roles(env: &Environment, roles: &[String]) -> Result<(), ApiError> {
+    let problems = env.role_problems(roles).map_err(|e| {
         ApiError::Internal(anyhow::anyhow!(
             "roles of release '{}': {e}",
             env.release.name
@@ -92,8 +74,8 @@ fn check_roles(
 
 /// The node `id` as the API shows it, after a change.
 async fn view_of(state: &AppState, cluster_id: i64, id: i64) -> Result<NodeView, ApiError> {
-    let (env, roles) = context(state, cluster_id).await?;
-    env.node_views(&roles)
+    let env = environment(state, cluster_id).await?;
+    env.node_views()
         .into_iter()
         .find(|n| n.id == id)
         .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))
@@ -103,8 +85,7 @@ async fn list(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<NodeView>>, ApiError> {
-    let (env, roles) = context(&state, id).await?;
-    Ok(Json(env.node_views(&roles)))
+    Ok(Json(environment(&state, id).await?.node_views()))
 }
 
 async fn create(
@@ -112,10 +93,10 @@ async fn create(
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<CreateNode>,
 ) -> Result<(StatusCode, Json<NodeView>), ApiError> {
-    let (env, roles) = context(&state, id).await?;
+    let env = environment(&state, id).await?;
     let status = request.status.unwrap_or_else(|| "discover".to_owned());
     check_status(&status)?;
-    check_roles(&env, &roles, &request.roles)?;
+    check_roles(&env, &request.roles)?;
     let spec = NodeTags {
         status,
         roles: request.roles,
@@ -135,7 +116,7 @@ async fn show(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<NodeView>, ApiError> {
-    let (env, _, _) = node_context(&state, id).await?;
+    let (env, _) = node_context(&state, id).await?;
     Ok(Json(view_of(&state, env.cluster.id, id).await?))
 }
 
@@ -144,13 +125,13 @@ async fn update(
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<UpdateNode>,
 ) -> Result<Json<NodeView>, ApiError> {
-    let (env, roles, mut spec) = node_context(&state, id).await?;
+    let (env, mut spec) = node_context(&state, id).await?;
     if let Some(status) = request.status {
         check_status(&status)?;
         spec.status = status;
     }
     if let Some(new_roles) = request.roles {
-        check_roles(&env, &roles, &new_roles)?;
+        check_roles(&env, &new_roles)?;
         spec.roles = new_roles;
     }
     if let Some(pending) = request.pending_deletion {
@@ -164,7 +145,7 @@ async fn tags(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (env, _, _) = node_context(&state, id).await?;
+    let (env, _) = node_context(&state, id).await?;
     let view = view_of(&state, env.cluster.id, id).await?;
     Ok(Json(serde_json::json!({ "tags": view.tags })))
 }
@@ -175,12 +156,8 @@ async fn assign(
     Path(id): Path<i64>,
     ApiJson(change): ApiJson<NodeTagsChange>,
 ) -> Result<Json<NodeView>, ApiError> {
-    let (env, roles, mut spec) = node_context(&state, id).await?;
-    let unknown: Vec<&String> = change
-        .tags
-        .iter()
-        .filter(|t| !env.knows_tag(t, &roles))
-        .collect();
+    let (env, mut spec) = node_context(&state, id).await?;
+    let unknown: Vec<&String> = change.tags.iter().filter(|t| !env.knows_tag(t)).collect();
     if !unknown.is_empty() {
         return Err(ApiError::Coded(
             StatusCode::BAD_REQUEST,
@@ -197,8 +174,10 @@ async fn assign(
             ),
         ));
     }
-    let derived =
-        mosaic_core::tag::derived_tags(&spec, &mosaic_core::environment::role_tags(&roles));
+    let derived = mosaic_core::tag::derived_tags(
+        &spec,
+        &mosaic_core::environment::role_tags(&env.roles_metadata),
+    );
     for tag in change.tags {
         spec.tags_removed.retain(|t| t != &tag);
         if !derived.contains(&tag) && !spec.tags_added.contains(&tag) {
@@ -216,9 +195,11 @@ async fn unassign(
     Path(id): Path<i64>,
     ApiJson(change): ApiJson<NodeTagsChange>,
 ) -> Result<Json<NodeView>, ApiError> {
-    let (env, roles, mut spec) = node_context(&state, id).await?;
-    let derived =
-        mosaic_core::tag::derived_tags(&spec, &mosaic_core::environment::role_tags(&roles));
+    let (env, mut spec) = node_context(&state, id).await?;
+    let derived = mosaic_core::tag::derived_tags(
+        &spec,
+        &mosaic_core::environment::role_tags(&env.roles_metadata),
+    );
     for tag in &change.tags {
         let added = spec.tags_added.contains(tag);
         if !added && !derived.contains(tag) {
@@ -255,7 +236,7 @@ async fn roles(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<RoleView>>, ApiError> {
-    let (_, roles) = context(&state, id).await?;
+    let roles = environment(&state, id).await?.roles_metadata;
     let tags = mosaic_core::environment::role_tags(&roles);
     let views = roles
         .as_object()
@@ -434,13 +415,13 @@ async fn import(
 }
 
 /// Conflicts and restrictions of the imported nodes' roles, against the
-/// release's default settings.
+/// release's default settings (unknown roles are reported by the plan).
 fn role_problems(
     release: &mosaic_core::release::Release,
     plugins: &[mosaic_core::plugin::Package],
     file: &mosaic_core::environment::EnvironmentFile,
 ) -> Result<Vec<String>, ApiError> {
-    use mosaic_core::role::{NodeErrorKind, NodeRoles, check_roles, parse_roles};
+    use mosaic_core::role::{NodeErrorKind, NodeRoles};
     let mut roles = release
         .roles_metadata
         .as_object()
@@ -449,16 +430,6 @@ fn role_problems(
     for p in plugins {
         roles.extend(p.roles_metadata.as_object().cloned().unwrap_or_default());
     }
-    let yaml = serde_yaml::to_value(serde_json::Value::Object(roles))
-        .map_err(|e| ApiError::Internal(e.into()))?;
-    let parsed =
-        parse_roles(&yaml, None).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
-    let models = mosaic_core::expr::JsonModels {
-        settings: release.attributes_metadata["editable"].clone(),
-        cluster: serde_json::json!({"mode": file.mode}),
-        version: serde_json::json!({"feature_groups": []}),
-        ..Default::default()
-    };
     let nodes: Vec<NodeRoles> = file
         .nodes
         .iter()
@@ -468,16 +439,16 @@ fn role_problems(
             pending_deletion: n.pending_deletion,
         })
         .collect();
-    let report = check_roles(&parsed, &models, &nodes);
-    Ok(report
-        .nodes
+    let problems = crate::environment::role_problems(
+        &serde_json::Value::Object(roles),
+        release,
+        &file.mode,
+        &nodes,
+    )
+    .map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
+    Ok(problems
         .into_iter()
-        .flat_map(|n| {
-            let id = n.id.clone();
-            n.errors
-                .into_iter()
-                .filter(|e| e.kind != NodeErrorKind::UnknownRole)
-                .map(move |e| format!("node {id}: {}", e.message))
-        })
+        .filter(|(_, e)| e.kind != NodeErrorKind::UnknownRole)
+        .map(|(id, e)| format!("node {id}: {}", e.message))
         .collect())
 }
