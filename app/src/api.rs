@@ -184,12 +184,30 @@ pub async fn plugins() -> Result<Vec<PluginSummary>, ApiFailure> {
     get("/api/v1/plugins").await
 }
 
-/// Installs an uploaded package archive.
-pub async fn upload_plugin(bytes: Vec<u8>) -> Result<PluginSummary, ApiFailure> {
+/// The `Content-Type` for a package archive named `file_name`. The server
+/// reads the archive's kind from its first bytes; anything but JSON is an
+/// archive to it, so an unknown name is sent as plain bytes.
+pub fn archive_content_type(file_name: &str) -> &'static str {
+    let name = file_name.to_ascii_lowercase();
+    if name.ends_with(".zip") {
+        "application/zip"
+    } else if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
+        "application/gzip"
+    } else {
+        "application/octet-stream"
+    }
+}
+
+/// Installs an uploaded package archive (`.tar.gz` or `.zip`), its bytes
+/// the request body.
+pub async fn upload_plugin(
+    bytes: Vec<u8>,
+    content_type: &str,
+) -> Result<PluginSummary, ApiFailure> {
     let body = js_sys::Uint8Array::from(bytes.as_slice());
     send(
         Request::post("/api/v1/plugins")
-            .header("content-type", "application/octet-stream")
+            .header("content-type", content_type)
             .body(body),
     )
     .await
@@ -197,4 +215,25 @@ pub async fn upload_plugin(bytes: Vec<u8>) -> Result<PluginSummary, ApiFailure> 
 
 pub async fn uninstall_plugin(id: i64) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("/api/v1/plugins/{id}")).build()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::archive_content_type;
+
+    #[wasm_bindgen_test]
+    fn archives_are_typed_by_their_name() {
+        for (name, expect) in [
+            ("openstack-5.0.tar.gz", "application/gzip"),
+            ("PLUGIN.TGZ", "application/gzip"),
+            ("plugin.zip", "application/zip"),
+            ("plugin.tar", "application/octet-stream"),
+            ("metadata.yaml", "application/octet-stream"),
+            ("", "application/octet-stream"),
+        ] {
+            assert_eq!(archive_content_type(name), expect, "{name}");
+        }
+    }
 }

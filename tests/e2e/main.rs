@@ -243,23 +243,28 @@ async fn text_of(client: &Client, css: &str) -> String {
         .unwrap()
 }
 
+/// Uninstalls the plugin `name` from the Plugins page: two clicks, the
+/// first turning the button into a confirmation.
+async fn uninstall(client: &Client, name: &str) {
+    let row = format!("[data-plugin='{name}']");
+    let button = format!("{row} button.uninstall");
+    click(client, &button).await;
+    eventually("the confirmation step", || async {
+        text_of(client, &button).await == "Confirm uninstall"
+    })
+    .await;
+    click(client, &button).await;
+    eventually(&format!("{name} gone"), || async {
+        client.find(Locator::Css(&row)).await.is_err()
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
     let (_server, browser) = open_page("/plugins").await;
     let c = &browser.client;
-    let uninstall = "[data-plugin='openstack'] button.uninstall";
-    click(c, uninstall).await;
-    eventually("the confirmation step", || async {
-        text_of(c, uninstall).await == "Confirm uninstall"
-    })
-    .await;
-    click(c, uninstall).await;
-    eventually("the plugin gone", || async {
-        c.find(Locator::Css("[data-plugin='openstack']"))
-            .await
-            .is_err()
-    })
-    .await;
+    uninstall(c, "openstack").await;
     click(c, ".nav a[href='/']").await;
     let onboarding = text_of(c, "[data-page='onboarding']").await;
     assert!(
@@ -271,6 +276,52 @@ async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
     c.refresh().await.unwrap();
     text_of(c, "[data-page='onboarding']").await;
     assert!(c.find(Locator::Id("environment-name")).await.is_err());
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_release_plugin_uploaded_on_the_onboarding_screen_starts_the_wizard() {
+    let (_server, browser) = open_page("/plugins").await;
+    let c = &browser.client;
+    uninstall(c, "openstack").await;
+    click(c, ".nav a[href='/']").await;
+    text_of(c, "[data-page='onboarding']").await;
+    let (_keep, archive) = tarball(&repo_root().join("releases/openstack"));
+    choose_file(c, "[data-page='onboarding'] input.plugin-upload", &archive).await;
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("environment-name"))
+        .await
+        .expect("the wizard after the upload");
+    assert!(
+        c.find(Locator::Css("[data-page='onboarding']"))
+            .await
+            .is_err()
+    );
+    // The Plugins page lists the plugin again.
+    click(c, ".nav a[href='/plugins']").await;
+    text_of(c, "[data-plugin='openstack']").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_plugin_an_environment_uses_stays_installed_and_says_why() {
+    let (_server, browser) = open_wizard("lab").await;
+    let c = &browser.client;
+    for _ in 0..5 {
+        click(c, "#next").await;
+    }
+    click(c, "#create").await;
+    text_of(c, ".notice-ok").await;
+    click(c, ".nav a[href='/plugins']").await;
+    let row = "[data-plugin='openstack']";
+    assert!(text_of(c, row).await.contains("lab"));
+    let button = format!("{row} button.uninstall");
+    click(c, &button).await;
+    click(c, &button).await;
+    let error = text_of(c, &format!("{row} .notice-error")).await;
+    assert!(error.contains("used by the environment 'lab'"), "{error}");
+    assert_eq!(text_of(c, &button).await, "Uninstall");
     browser.close().await;
 }
 

@@ -24,12 +24,13 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
             return;
         };
         input.set_value("");
+        let content_type = api::archive_content_type(&file.name());
         busy.set(true);
         failure.set(None);
         done.set(None);
         leptos::task::spawn_local(async move {
             let result = match api::file_bytes(file).await {
-                Ok(bytes) => api::upload_plugin(bytes).await,
+                Ok(bytes) => api::upload_plugin(bytes, content_type).await,
                 Err(e) => Err(e),
             };
             busy.set(false);
@@ -53,6 +54,7 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
                     type="file"
                     class="plugin-upload"
                     accept=".tar.gz,.tgz,.zip,application/gzip,application/zip"
+                    prop:disabled=move || busy.get()
                     on:change=on_change
                 />
             </label>

@@ -66,17 +66,23 @@ fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoV
 
 #[component]
 fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
+    // Two clicks uninstall: the first asks for confirmation in place.
     let confirming = RwSignal::new(false);
+    let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let id = plugin.id;
     let uninstall = move |_| {
         if !confirming.get_untracked() {
+            error.set(None);
             confirming.set(true);
             return;
         }
         confirming.set(false);
+        busy.set(true);
         leptos::task::spawn_local(async move {
-            match api::uninstall_plugin(id).await {
+            let result = api::uninstall_plugin(id).await;
+            busy.set(false);
+            match result {
                 Ok(()) => changed.run(()),
                 Err(e) => error.set(Some(e.message)),
             }
@@ -111,7 +117,13 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
             <td>{used_by}</td>
             <td title=warnings>{plugin.warnings.len()}</td>
             <td>
-                <button class="uninstall" class:danger=move || confirming.get() on:click=uninstall>
+                <button
+                    type="button"
+                    class="uninstall"
+                    class:danger=move || confirming.get()
+                    prop:disabled=move || busy.get()
+                    on:click=uninstall
+                >
                     {move || if confirming.get() { "Confirm uninstall" } else { "Uninstall" }}
                 </button>
                 {move || error.get().map(|message| view! { <ErrorNotice message /> })}
