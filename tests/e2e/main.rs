@@ -181,23 +181,22 @@ async fn the_fix_button_applies_the_repair() {
     browser.close().await;
 }
 
-#[tokio::test]
-async fn the_wizard_creates_an_environment_the_server_accepts() {
-    let (_server, browser) = open_wizard("production-east").await;
+/// Starts the server and a browser, creates environment `name` with the
+/// wizard's defaults, and returns the confirmation it shows.
+async fn create_environment(name: &str) -> (Server, Browser, String) {
+    let (server, browser) = open_wizard(name).await;
     let c = &browser.client;
     for _ in 0..5 {
         click(c, "#next").await;
     }
     click(c, "#create").await;
-    let status = c
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css(".notice-ok"))
-        .await
-        .expect("a confirmation")
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(c, ".notice-ok").await;
+    (server, browser, status)
+}
+
+#[tokio::test]
+async fn the_wizard_creates_an_environment_the_server_accepts() {
+    let (_server, browser, status) = create_environment("production-east").await;
     assert_eq!(status, "Environment 'production-east' was created (id 1).");
     browser.close().await;
 }
@@ -306,13 +305,8 @@ async fn a_release_plugin_uploaded_on_the_onboarding_screen_starts_the_wizard() 
 
 #[tokio::test]
 async fn a_plugin_an_environment_uses_stays_installed_and_says_why() {
-    let (_server, browser) = open_wizard("lab").await;
+    let (_server, browser, _) = create_environment("lab").await;
     let c = &browser.client;
-    for _ in 0..5 {
-        click(c, "#next").await;
-    }
-    click(c, "#create").await;
-    text_of(c, ".notice-ok").await;
     click(c, ".nav a[href='/plugins']").await;
     let row = "[data-plugin='openstack']";
     assert!(text_of(c, row).await.contains("lab"));
@@ -345,13 +339,8 @@ async fn an_invalid_plugin_upload_shows_every_problem() {
 
 #[tokio::test]
 async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
-    let (server, browser) = open_wizard("lab").await;
+    let (server, browser, _) = create_environment("lab").await;
     let c = &browser.client;
-    for _ in 0..5 {
-        click(c, "#next").await;
-    }
-    click(c, "#create").await;
-    text_of(c, ".notice-ok").await;
     c.goto(&format!("{}/environments/1", server.url))
         .await
         .unwrap();
