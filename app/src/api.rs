@@ -8,6 +8,7 @@ use mosaic_core::api::{
     TemplateResolution, TemplateSet, UpdateNode,
 };
 use mosaic_core::component::Violation;
+use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::task::Plan;
 use serde::de::DeserializeOwned;
@@ -17,7 +18,7 @@ pub struct ApiFailure {
     pub message: String,
     pub violations: Vec<Violation>,
     /// For a refused plugin: the validation report.
-    pub report: Option<Report>,
+    pub report: Option<Box<Report>>,
 }
 
 impl ApiFailure {
@@ -42,7 +43,7 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
         Ok(body) => Err(ApiFailure {
             message: body.error.message,
             violations: body.error.violations,
-            report: body.error.report,
+            report: body.error.report.map(Box::new),
         }),
         Err(_) => Err(ApiFailure::plain(format!("the server answered {status}"))),
     }
@@ -132,11 +133,20 @@ pub async fn update_node(id: i64, change: &UpdateNode) -> Result<NodeView, ApiFa
     send(Request::put(&format!("/api/v1/nodes/{id}")).json(change)).await
 }
 
+/// The tags typed by the operator, or which one is not a tag name.
+fn tag_names(tags: Vec<String>) -> Result<Vec<TagName>, ApiFailure> {
+    tags.into_iter()
+        .map(|t| TagName::new(t).map_err(|e| ApiFailure::plain(e.to_string())))
+        .collect()
+}
+
 pub async fn assign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
+    let tags = tag_names(tags)?;
     send(Request::post(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
 }
 
 pub async fn unassign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
+    let tags = tag_names(tags)?;
     send(Request::delete(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
 }
 

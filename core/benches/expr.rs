@@ -7,6 +7,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mosaic_core::expr::{Expr, FlatModels, JsonModels};
+use mosaic_core::name::RoleName;
 use mosaic_core::role::{NodeRoles, check_roles, parse_roles};
 use serde_json::json;
 use std::hint::black_box;
@@ -18,7 +19,8 @@ const CEPH: &str = "settings:storage.volumes_ceph.value == false and settings:st
 const MODE: &str = "cluster:mode != 'ha_compact'";
 
 fn models() -> JsonModels {
-    let attributes: serde_json::Value = serde_yaml::from_str(ATTRIBUTES).unwrap();
+    let attributes: serde_json::Value =
+        mosaic_core::yaml::parse("attributes.yaml", ATTRIBUTES).unwrap();
     JsonModels {
         settings: attributes["editable"].clone(),
         cluster: json!({"mode": "multinode", "status": "new"}),
@@ -29,22 +31,22 @@ fn models() -> JsonModels {
 
 /// The restriction conditions and expression limits of the bundled roles.
 fn release_expressions() -> Vec<String> {
-    use serde_yaml::Value;
+    use serde_json::Value;
     fn walk(value: &Value, key: Option<&str>, out: &mut Vec<String>) {
         match value {
-            Value::Mapping(map) => {
+            Value::Object(map) => {
                 for (k, v) in map {
-                    walk(v, k.as_str(), out);
+                    walk(v, Some(k), out);
                 }
             }
-            Value::Sequence(items) => {
+            Value::Array(items) => {
                 for item in items {
                     match item {
                         // `{"cond": "message"}` restrictions.
-                        Value::Mapping(map)
+                        Value::Object(map)
                             if key == Some("restrictions") && !map.contains_key("condition") =>
                         {
-                            out.extend(map.keys().filter_map(|k| k.as_str().map(str::to_owned)));
+                            out.extend(map.keys().cloned());
                         }
                         _ => walk(item, key, out),
                     }
@@ -58,7 +60,7 @@ fn release_expressions() -> Vec<String> {
             _ => {}
         }
     }
-    let yaml: Value = serde_yaml::from_str(ROLES).unwrap();
+    let yaml: Value = mosaic_core::yaml::parse("node_roles.yaml", ROLES).unwrap();
     let mut out = Vec::new();
     walk(&yaml, None, &mut out);
     out
@@ -117,7 +119,7 @@ fn bench(c: &mut Criterion) {
     );
     group.finish();
 
-    let yaml: serde_yaml::Value = serde_yaml::from_str(ROLES).unwrap();
+    let yaml: serde_json::Value = mosaic_core::yaml::parse("node_roles.yaml", ROLES).unwrap();
     let names: Vec<&str> = [
         "controller",
         "compute",
@@ -130,14 +132,14 @@ fn bench(c: &mut Criterion) {
     let nodes: Vec<NodeRoles> = (0..1000)
         .map(|i| NodeRoles {
             id: json!(i),
-            roles: vec![names[i % names.len()].to_owned()],
+            roles: vec![RoleName::new(names[i % names.len()]).unwrap()],
             pending_deletion: i % 50 == 0,
         })
         .collect();
     let mut group = c.benchmark_group("roles");
     group.bench_function("bundled release, 1,000 nodes: parse roles + check", |b| {
         b.iter(|| {
-            let roles = parse_roles(black_box(&yaml), None).unwrap();
+            let roles = parse_roles(black_box(&yaml)).unwrap();
             check_roles(&roles, &models, black_box(&nodes))
         })
     });

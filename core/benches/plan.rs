@@ -6,9 +6,11 @@
 //! figures are in docs/benchmarks.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use mosaic_core::expr::JsonModels;
+use mosaic_core::name::TagName;
 use mosaic_core::tag::Selector;
-use mosaic_core::task::{Definitions, Placement, PlanNode, plan};
-use serde_json::{Value, json};
+use mosaic_core::task::{Definitions, Placement, PlanInput, PlanNode, TaskDef, plan};
+use serde_json::json;
 use std::hint::black_box;
 
 /// A small deterministic generator (xorshift), so runs compare.
@@ -28,7 +30,7 @@ impl Rng {
 
 const TAGS: usize = 60;
 
-fn workload() -> (Vec<Value>, Vec<PlanNode>) {
+fn workload() -> (Vec<TaskDef>, Vec<PlanNode>) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let tag = |i: usize| format!("service-{i}");
     let mut tasks = Vec::with_capacity(5_000);
@@ -46,18 +48,19 @@ fn workload() -> (Vec<Value>, Vec<PlanNode>) {
         if i > 1 && rng.below(2) == 0 {
             requires.push(format!("task-{}", rng.below(i)));
         }
-        tasks.push(json!({
+        let task = json!({
             "id": format!("task-{i}"),
             "type": "puppet",
             "tags": selector,
             "requires": requires,
-        }));
+        });
+        tasks.push(serde_json::from_value(task).unwrap());
     }
     let nodes = (0..1_000)
         .map(|id| PlanNode {
             id,
             tags: (0..3 + rng.below(2))
-                .map(|_| tag(rng.below(TAGS)))
+                .map(|_| TagName::new(tag(rng.below(TAGS))).unwrap())
                 .collect(),
         })
         .collect();
@@ -68,7 +71,7 @@ fn bench(c: &mut Criterion) {
     let (tasks, nodes) = workload();
     let selectors: Vec<Selector> = tasks
         .iter()
-        .map(|t| Selector::of_task(t).unwrap())
+        .map(|t| Selector::parse(&t.selector).unwrap())
         .collect();
     let refs: Vec<&Selector> = selectors.iter().collect();
     c.bench_function("placement: 5,000 tasks x 1,000 nodes", |b| {
@@ -79,12 +82,19 @@ fn bench(c: &mut Criterion) {
         plugins: &[],
         environment: &[],
     };
-    let check = plan(definitions, &nodes, &[]);
+    let models = JsonModels::default();
+    let input = PlanInput {
+        definitions,
+        nodes: &nodes,
+        release_tags: &[],
+        models: &models,
+    };
+    let check = plan(input);
     assert!(check.errors.is_empty(), "{:?}", &check.errors[..1]);
     let listed: usize = check.nodes.iter().map(|n| n.tasks.len()).sum();
     println!("plan: {listed} (task, node) pairs placed");
     c.bench_function("full plan: 5,000 tasks x 1,000 nodes", |b| {
-        b.iter(|| plan(black_box(definitions), black_box(&nodes), &[]))
+        b.iter(|| plan(black_box(input)))
     });
 }
 

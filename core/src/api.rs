@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
+use crate::name::{Mode, NodeStatus, RoleName, TagName};
 use crate::plugin::Report;
+use crate::settings::{Context, Edits, Problem};
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,7 +30,7 @@ pub struct CreateCluster {
     pub components: Vec<String>,
     /// `ha_compact` (default) or `multinode`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
+    pub mode: Option<Mode>,
 }
 
 /// An environment as stored.
@@ -37,14 +39,9 @@ pub struct Cluster {
     pub id: i64,
     pub name: String,
     pub release_id: i64,
-    pub components: Vec<String>,
-    /// `ha_compact` or `multinode`.
-    #[serde(default = "ha_compact")]
-    pub mode: String,
-}
-
-fn ha_compact() -> String {
-    "ha_compact".to_owned()
+    pub components: Vec<ComponentName>,
+    #[serde(default)]
+    pub mode: Mode,
 }
 
 /// The body of every error answer: `{"error": {...}}`.
@@ -65,6 +62,9 @@ pub struct ErrorDetail {
     /// every diagnostic with file and line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
+    /// For `invalid_settings`: every problem, by `group.attr`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.
@@ -117,6 +117,13 @@ pub struct InstallFromPath {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComponentView {
     pub name: ComponentName,
+    /// Where it is declared: `release NAME VERSION` or `plugin NAME VERSION`
+    /// (the registry's sources, in registry order).
+    #[serde(default)]
+    pub source: String,
+    /// The plugin that provides it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
     pub label: String,
     pub description: String,
     pub weight: i64,
@@ -126,10 +133,30 @@ pub struct ComponentView {
     pub requires: Requires,
 }
 
-impl From<&Component> for ComponentView {
-    fn from(c: &Component) -> Self {
+/// A registry as the API serves it: every component in registry order,
+/// each with its source and the plugin (of `plugins`) that provides it.
+pub fn component_views(
+    registry: &crate::component::Registry,
+    plugins: &[crate::plugin::Package],
+) -> Vec<ComponentView> {
+    (0..registry.len())
+        .map(|i| {
+            let source = &registry.source(i).0;
+            let plugin = plugins
+                .iter()
+                .find(|p| &p.source() == source)
+                .map(|p| p.name.to_string());
+            ComponentView::of(registry.get(i), source.clone(), plugin)
+        })
+        .collect()
+}
+
+impl ComponentView {
+    fn of(c: &Component, source: String, plugin: Option<String>) -> ComponentView {
         ComponentView {
             name: c.name.clone(),
+            source,
+            plugin,
             label: c.label.clone(),
             description: c.description.clone(),
             weight: c.weight,
@@ -191,45 +218,48 @@ pub struct NodeView {
     pub id: i64,
     pub cluster_id: i64,
     pub name: String,
-    pub status: String,
-    pub roles: Vec<String>,
-    pub pending_roles: Vec<String>,
+    pub status: NodeStatus,
+    pub roles: Vec<RoleName>,
+    pub pending_roles: Vec<RoleName>,
     /// The node's effective tags (`primary-*` included).
-    pub tags: Vec<String>,
+    pub tags: Vec<TagName>,
     /// The tags its roles bring (to mark them in the UI).
-    pub role_tags: Vec<String>,
-    pub tags_added: Vec<String>,
-    pub tags_removed: Vec<String>,
-    pub primary_tags: Vec<String>,
+    pub role_tags: Vec<TagName>,
+    pub tags_added: Vec<TagName>,
+    pub tags_removed: Vec<TagName>,
+    pub primary_tags: Vec<TagName>,
     pub pending_deletion: bool,
 }
 
 /// `POST /api/v1/clusters/{id}/nodes`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CreateNode {
     #[serde(default)]
     pub name: Option<String>,
     #[serde(default)]
-    pub status: Option<String>,
+    pub status: Option<NodeStatus>,
     #[serde(default)]
-    pub roles: Vec<String>,
+    pub roles: Vec<RoleName>,
 }
 
 /// `PUT /api/v1/nodes/{id}`: the fields given change.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct UpdateNode {
     #[serde(default)]
-    pub roles: Option<Vec<String>>,
+    pub roles: Option<Vec<RoleName>>,
     #[serde(default)]
-    pub status: Option<String>,
+    pub status: Option<NodeStatus>,
     #[serde(default)]
     pub pending_deletion: Option<bool>,
 }
 
 /// `POST` / `DELETE /api/v1/nodes/{id}/tags`: tags to assign or unassign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeTagsChange {
-    pub tags: Vec<String>,
+    pub tags: Vec<TagName>,
 }
 
 /// An uploaded Heat template set: its templates and their capabilities.
@@ -271,9 +301,89 @@ pub struct TemplateResolution {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoleView {
     /// The role's key (`controller`).
-    pub id: String,
+    pub id: RoleName,
     /// Its display name (`Controller`).
     pub name: String,
     pub description: String,
-    pub tags: Vec<String>,
+    pub tags: Vec<TagName>,
+    /// Why it cannot be given to a node now (its restrictions' messages),
+    /// when it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+    /// The plugin that provides it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+}
+
+/// `GET /api/v1/clusters/{id}/attributes`: the whole settings tree with
+/// values, labels, types and restrictions, its version (for `If-Match`),
+/// and the models besides settings that restrictions read, so that the
+/// browser checks edits with the same function the server does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attributes {
+    pub editable: serde_json::Value,
+    pub version: i64,
+    #[serde(default)]
+    pub context: Context,
+}
+
+/// `PATCH /api/v1/clusters/{id}/attributes`: `{editable: {group: {attr:
+/// {value}}, plugin: {metadata: {enabled}}}}`, partial, merged over what
+/// is stored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatchAttributes {
+    pub editable: serde_json::Map<String, serde_json::Value>,
+}
+
+impl PatchAttributes {
+    /// The patch as edits (`{group: {attr: value, enabled: bool}}`), or what
+    /// in it is not of the documented shape.
+    pub fn edits(&self) -> Result<Edits, Vec<Problem>> {
+        let mut edits = Edits::new();
+        let mut problems = Vec::new();
+        for (group, changes) in &self.editable {
+            let Some(changes) = changes.as_object() else {
+                problems.push(Problem::new(
+                    group.clone(),
+                    "must map attribute names to {value}",
+                ));
+                continue;
+            };
+            let mut out = serde_json::Map::new();
+            for (attr, change) in changes {
+                let path = format!("{group}.{attr}");
+                match (attr.as_str(), change) {
+                    ("metadata", serde_json::Value::Object(m))
+                        if m.len() == 1 && m.contains_key("enabled") =>
+                    {
+                        out.insert("enabled".to_owned(), m["enabled"].clone());
+                    }
+                    ("metadata", _) => problems.push(Problem::new(
+                        path,
+                        "only {enabled: true|false} can be changed",
+                    )),
+                    (_, serde_json::Value::Object(m))
+                        if m.len() == 1 && m.contains_key("value") =>
+                    {
+                        out.insert(attr.clone(), m["value"].clone());
+                    }
+                    _ => problems.push(Problem::new(path, "must be {value: …}")),
+                }
+            }
+            edits.insert(group.clone(), serde_json::Value::Object(out));
+        }
+        if problems.is_empty() {
+            Ok(edits)
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// A plugin switched off while nodes have its roles: 409 `plugin_in_use`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginInUse {
+    pub plugin: String,
+    pub nodes: Vec<String>,
 }

@@ -1,11 +1,16 @@
 //! Releases, as release plugins ship them: one `is_release: true` record of a
 //! plugin's `metadata.yaml` with its `*_path` files loaded, under the names a
-//! release is stored with (SEMANTICS §7.2). [`crate::plugin`] builds them.
+//! release is stored with (SEMANTICS §7.2), read once into typed parts —
+//! roles, tags, settings, task graphs. [`crate::plugin`] builds them.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
 
 use crate::component::{Component, ComponentType, DEFAULT_REQUIRED_TYPES};
+use crate::role::Roles;
+use crate::settings::SettingsTree;
+use crate::tag::{TagsMetadata, deserialize_tags_metadata};
+use crate::task::{TaskDef, deserialize_tasks};
 
 fn yes() -> bool {
     true
@@ -31,18 +36,22 @@ pub struct Release {
     pub required_component_types: Vec<ComponentType>,
     #[serde(default, alias = "components")]
     pub components_metadata: Vec<Component>,
-    /// Role name → role metadata, in file order.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub roles_metadata: Value,
+    /// The release's roles, in file order.
+    #[serde(default, skip_serializing_if = "Roles::is_empty")]
+    pub roles_metadata: Roles,
     /// Tag → `{has_primary}`.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub tags_metadata: Value,
+    #[serde(
+        default,
+        skip_serializing_if = "TagsMetadata::is_empty",
+        deserialize_with = "deserialize_tags_metadata"
+    )]
+    pub tags_metadata: TagsMetadata,
     /// `{volumes: [...], volumes_roles_mapping: {...}}`.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub volumes_metadata: Value,
     /// Environment settings and their defaults (`{editable: {...}}`).
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub attributes_metadata: Value,
+    #[serde(default, skip_serializing_if = "ReleaseAttributes::is_empty")]
+    pub attributes_metadata: ReleaseAttributes,
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub networks_metadata: Value,
     #[serde(default, skip_serializing_if = "Value::is_null")]
@@ -56,8 +65,12 @@ pub struct Release {
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub bond_attributes_metadata: Value,
     /// Fuel 9's single deployment graph (`deployment_tasks_path`).
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub deployment_tasks: Value,
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "deserialize_tasks"
+    )]
+    pub deployment_tasks: Vec<TaskDef>,
     /// Graphs by type (`default`, `provisioning`, `deletion`, …).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub graphs: Vec<Graph>,
@@ -74,27 +87,68 @@ pub struct Graph {
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(default)]
-    pub tasks: Vec<Value>,
+    #[serde(default, deserialize_with = "deserialize_tasks")]
+    pub tasks: Vec<TaskDef>,
+}
+
+/// A release's `attributes_metadata`: the settings groups (`editable`) and
+/// what Fuel generates (`generated`, kept as declared).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReleaseAttributes {
+    pub editable: SettingsTree,
+    pub generated: Value,
+}
+
+impl ReleaseAttributes {
+    pub fn is_empty(&self) -> bool {
+        self.editable.groups.is_empty() && self.generated.is_null()
+    }
+
+    pub fn from_json(value: &Value) -> Result<ReleaseAttributes, crate::restriction::FieldError> {
+        Ok(ReleaseAttributes {
+            editable: SettingsTree::from_json("editable", &value["editable"])?,
+            generated: value["generated"].clone(),
+        })
+    }
+}
+
+impl Serialize for ReleaseAttributes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = Map::new();
+        map.insert("editable".to_owned(), self.editable.to_json());
+        if !self.generated.is_null() {
+            map.insert("generated".to_owned(), self.generated.clone());
+        }
+        map.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ReleaseAttributes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ReleaseAttributes::from_json(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
 }
 
 impl Release {
-    /// The names of the release's roles, in file order.
-    pub fn role_names(&self) -> Vec<String> {
-        keys(&self.roles_metadata)
-    }
-
     /// The ids of the volumes the release defines.
     pub fn volume_ids(&self) -> Vec<String> {
         volume_ids(&self.volumes_metadata)
     }
-}
 
-/// The keys of a map value (a `roles_metadata`), in order.
-pub fn keys(map: &Value) -> Vec<String> {
-    map.as_object()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default()
+    /// The tasks of graph `graph` (`default` also accepts Fuel 9's
+    /// `deployment_tasks`).
+    pub fn graph(&self, graph: &str) -> Option<&[TaskDef]> {
+        if let Some(g) = self.graphs.iter().rev().find(|g| g.kind == graph) {
+            return Some(&g.tasks);
+        }
+        (graph == "default" && !self.deployment_tasks.is_empty())
+            .then_some(&self.deployment_tasks[..])
+    }
+
+    /// Where components, roles and volumes come from, in messages.
+    pub fn source(&self) -> String {
+        format!("release {} {}", self.name, self.version)
+    }
 }
 
 /// The `id`s of a `{volumes: [...]}` value.

@@ -1,160 +1,20 @@
-//! Node roles (SEMANTICS §3.2, §4): restrictions in their three forms,
-//! symmetric conflicts, limits with overrides and expression values, and
-//! the check of an environment's nodes against them.
+//! Node roles (SEMANTICS §4): typed role metadata (read once, when a
+//! package loads), symmetric conflicts, limits with overrides and
+//! expression values, and the check of an environment's nodes against them.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use serde_yaml::{Mapping, Value as Yaml};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
 
 use crate::expr::{Expr, ExprError, Models};
-
-/// A roles file that cannot be read into roles: where and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {message}")]
-pub struct RoleError {
-    /// Where in the roles map: `mongo.limits.overrides[0].condition`.
-    pub path: String,
-    pub message: String,
-}
+use crate::name::{PluginName, RoleName, TagName};
+pub use crate::restriction::{
+    Action, FieldError as RoleError, Restricted, Restriction, evaluate as evaluate_restrictions,
+    join_messages,
+};
+use crate::restriction::{FieldError, parse_expr};
 
 fn error(path: &str, message: impl Into<String>) -> RoleError {
-    RoleError {
-        path: path.to_owned(),
-        message: message.into(),
-    }
-}
-
-/// What a true restriction does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    Disable,
-    Hide,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Restriction {
-    pub condition: Expr,
-    pub message: Option<String>,
-    pub action: Action,
-    pub strict: bool,
-}
-
-fn parse_expr(path: &str, text: &str) -> Result<Expr, RoleError> {
-    Expr::parse(text).map_err(|e| error(path, format!("{}\n{}", e.message, e.render())))
-}
-
-impl Restriction {
-    /// One restriction in any of its forms: `"cond"`,
-    /// `{condition, message?, action?, strict?}` or `{"cond": "message"}`.
-    pub fn from_yaml(path: &str, value: &Yaml) -> Result<Restriction, RoleError> {
-        match value {
-            Yaml::String(cond) => Ok(Restriction {
-                condition: parse_expr(path, cond)?,
-                message: None,
-                action: Action::Disable,
-                strict: true,
-            }),
-            Yaml::Mapping(map) if map.contains_key("condition") => {
-                let mut restriction = Restriction {
-                    condition: Expr::parse("false").expect("a literal parses"),
-                    message: None,
-                    action: Action::Disable,
-                    strict: true,
-                };
-                for (key, v) in map {
-                    let key = key.as_str().unwrap_or_default();
-                    let here = format!("{path}.{key}");
-                    match (key, v) {
-                        ("condition", Yaml::String(c)) => {
-                            restriction.condition = parse_expr(&here, c)?
-                        }
-                        ("message", Yaml::String(m)) => restriction.message = Some(m.clone()),
-                        ("action", Yaml::String(a)) if a == "disable" => {
-                            restriction.action = Action::Disable
-                        }
-                        ("action", Yaml::String(a)) if a == "hide" => {
-                            restriction.action = Action::Hide
-                        }
-                        ("action", _) => return Err(error(&here, "must be 'disable' or 'hide'")),
-                        ("strict", Yaml::Bool(b)) => restriction.strict = *b,
-                        ("condition" | "message" | "strict", _) => {
-                            return Err(error(&here, "has the wrong type"));
-                        }
-                        (other, _) => return Err(error(&here, format!("unknown key '{other}'"))),
-                    }
-                }
-                Ok(restriction)
-            }
-            Yaml::Mapping(map) if map.len() == 1 => {
-                let (cond, message) = map.iter().next().expect("one entry");
-                match (cond, message) {
-                    (Yaml::String(cond), Yaml::String(message)) => Ok(Restriction {
-                        condition: parse_expr(path, cond)?,
-                        message: Some(message.clone()),
-                        action: Action::Disable,
-                        strict: true,
-                    }),
-                    _ => Err(error(
-                        path,
-                        "a {condition: message} restriction maps a string to a string",
-                    )),
-                }
-            }
-            _ => Err(error(
-                path,
-                "a restriction is a string, {condition, message?, action?, strict?} or {condition: message}",
-            )),
-        }
-    }
-}
-
-/// What a list of restrictions says for one environment.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Restricted {
-    pub disabled: bool,
-    pub hidden: bool,
-    /// The joined messages of the true restrictions.
-    pub message: Option<String>,
-}
-
-/// Joins messages with ". ", never doubling a message's own period.
-pub fn join_messages<'a>(messages: impl IntoIterator<Item = &'a str>) -> String {
-    let parts: Vec<&str> = messages
-        .into_iter()
-        .map(|m| m.trim().trim_end_matches('.'))
-        .filter(|m| !m.is_empty())
-        .collect();
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!("{}.", parts.join(". "))
-    }
-}
-
-/// Evaluates restrictions; `fallback` is the message of a true restriction
-/// without one.
-pub fn evaluate_restrictions(
-    restrictions: &[Restriction],
-    models: &dyn Models,
-    fallback: &str,
-) -> Result<Restricted, ExprError> {
-    let mut result = Restricted::default();
-    let mut messages: Vec<&str> = Vec::new();
-    for r in restrictions {
-        if r.condition.holds(models, r.strict)? {
-            match r.action {
-                Action::Disable => result.disabled = true,
-                Action::Hide => result.hidden = true,
-            }
-            messages.push(r.message.as_deref().unwrap_or(fallback));
-        }
-    }
-    if !messages.is_empty() {
-        messages.dedup();
-        result.message = Some(join_messages(messages));
-    }
-    Ok(result)
+    FieldError::new(path, message)
 }
 
 /// A limit: a number, or an expression that evaluates to one.
@@ -165,17 +25,19 @@ pub enum LimitValue {
 }
 
 impl LimitValue {
-    fn from_yaml(path: &str, value: &Yaml) -> Result<LimitValue, RoleError> {
+    fn from_json(path: &str, value: &Value) -> Result<LimitValue, RoleError> {
+        let wrong = || error(path, "a limit must be a whole number or an expression");
         match value {
-            Yaml::Number(n) => n
-                .as_i64()
-                .map(LimitValue::Number)
-                .ok_or_else(|| error(path, "a limit must be a whole number or an expression")),
-            Yaml::String(s) => Ok(LimitValue::Expr(parse_expr(path, s)?)),
-            _ => Err(error(
-                path,
-                "a limit must be a whole number or an expression",
-            )),
+            Value::Number(n) => n.as_i64().map(LimitValue::Number).ok_or_else(wrong),
+            Value::String(s) => Ok(LimitValue::Expr(parse_expr(path, s)?)),
+            _ => Err(wrong()),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            LimitValue::Number(n) => Value::from(*n),
+            LimitValue::Expr(e) => Value::from(e.source()),
         }
     }
 
@@ -207,6 +69,33 @@ pub struct LimitSet {
     pub recommended: Option<LimitValue>,
 }
 
+impl LimitSet {
+    fn from_json(path: &str, map: &Map<String, Value>) -> Result<LimitSet, RoleError> {
+        let get = |key: &str| {
+            map.get(key)
+                .map(|v| LimitValue::from_json(&format!("{path}.{key}"), v))
+                .transpose()
+        };
+        Ok(LimitSet {
+            min: get("min")?,
+            max: get("max")?,
+            recommended: get("recommended")?,
+        })
+    }
+
+    fn write(&self, map: &mut Map<String, Value>) {
+        for (key, v) in [
+            ("min", &self.min),
+            ("max", &self.max),
+            ("recommended", &self.recommended),
+        ] {
+            if let Some(v) = v {
+                map.insert(key.to_owned(), v.to_json());
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Override {
     pub condition: Expr,
@@ -220,10 +109,67 @@ pub struct Limits {
     pub overrides: Vec<Override>,
 }
 
+impl Limits {
+    fn from_json(path: &str, value: &Value) -> Result<Limits, RoleError> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| error(path, "must be a map"))?;
+        let mut limits = Limits {
+            base: LimitSet::from_json(path, map)?,
+            overrides: Vec::new(),
+        };
+        if let Some(list) = map.get("overrides") {
+            let list = list
+                .as_array()
+                .ok_or_else(|| error(&format!("{path}.overrides"), "must be a list"))?;
+            for (i, o) in list.iter().enumerate() {
+                let at = format!("{path}.overrides[{i}]");
+                let om = o.as_object().ok_or_else(|| error(&at, "must be a map"))?;
+                let condition = match om.get("condition") {
+                    Some(Value::String(c)) => parse_expr(&format!("{at}.condition"), c)?,
+                    _ => return Err(error(&at, "needs a condition string")),
+                };
+                limits.overrides.push(Override {
+                    condition,
+                    limits: LimitSet::from_json(&at, om)?,
+                    message: om.get("message").and_then(Value::as_str).map(str::to_owned),
+                });
+            }
+        }
+        Ok(limits)
+    }
+
+    fn is_empty(&self) -> bool {
+        self == &Limits::default()
+    }
+
+    fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        self.base.write(&mut map);
+        if !self.overrides.is_empty() {
+            let list = self
+                .overrides
+                .iter()
+                .map(|o| {
+                    let mut m = Map::new();
+                    m.insert("condition".into(), o.condition.source().into());
+                    o.limits.write(&mut m);
+                    if let Some(message) = &o.message {
+                        m.insert("message".into(), message.clone().into());
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            map.insert("overrides".into(), Value::Array(list));
+        }
+        Value::Object(map)
+    }
+}
+
 /// Which set of conflicts a role declares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Conflicts {
-    Roles(Vec<String>),
+    Roles(Vec<RoleName>),
     /// `"*"`: every other role.
     All,
 }
@@ -232,11 +178,12 @@ pub enum Conflicts {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Role {
     /// The key in the roles map (`controller`).
-    pub id: String,
+    pub id: RoleName,
     /// The display name (`Controller`); the id when none is given.
     pub name: String,
     pub description: String,
-    pub tags: Vec<String>,
+    /// The tags the role brings (default: its own name).
+    pub tags: Vec<TagName>,
     pub conflicts: Conflicts,
     pub has_primary: bool,
     pub public_ip_required: bool,
@@ -244,137 +191,185 @@ pub struct Role {
     pub group: Option<String>,
     pub limits: Limits,
     pub restrictions: Vec<Restriction>,
+    /// Other keys as declared (`volumes_roles_mapping`, `update_required`,
+    /// …), kept so that stored roles read back whole.
+    pub extra: Map<String, Value>,
 }
 
-fn strings(path: &str, value: &Yaml) -> Result<Vec<String>, RoleError> {
+const KNOWN_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "tags",
+    "conflicts",
+    "has_primary",
+    "public_ip_required",
+    "weight",
+    "group",
+    "limits",
+    "restrictions",
+];
+
+fn strings<T>(
+    path: &str,
+    value: &Value,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, RoleError> {
     match value {
-        Yaml::Sequence(items) => items
+        Value::Array(items) => items
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                v.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| error(&format!("{path}[{i}]"), "must be a string"))
+                let at = format!("{path}[{i}]");
+                let s = v.as_str().ok_or_else(|| error(&at, "must be a string"))?;
+                parse(s).map_err(|m| error(&at, m))
             })
             .collect(),
-        Yaml::Null => Ok(Vec::new()),
+        Value::Null => Ok(Vec::new()),
         _ => Err(error(path, "must be a list of strings")),
     }
 }
 
-fn limit_set(path: &str, map: &Mapping) -> Result<LimitSet, RoleError> {
-    let get = |key: &str| {
-        map.get(key)
-            .map(|v| LimitValue::from_yaml(&format!("{path}.{key}"), v))
-            .transpose()
-    };
-    Ok(LimitSet {
-        min: get("min")?,
-        max: get("max")?,
-        recommended: get("recommended")?,
-    })
-}
-
 impl Role {
-    fn from_yaml(id: &str, value: &Yaml, plugin: Option<&str>) -> Result<Role, RoleError> {
+    /// One role from its key and metadata (`node_roles.yaml` or a
+    /// release's `roles_metadata` entry).
+    pub fn from_json(id: &str, value: &Value) -> Result<Role, RoleError> {
+        let role_id = RoleName::new(id).map_err(|e| error(id, e.to_string()))?;
         let map = value
-            .as_mapping()
+            .as_object()
             .ok_or_else(|| error(id, "role metadata must be a map"))?;
         let text = |key: &str| -> Result<Option<String>, RoleError> {
             match map.get(key) {
-                None | Some(Yaml::Null) => Ok(None),
-                Some(Yaml::String(s)) => Ok(Some(s.clone())),
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
                 Some(_) => Err(error(&format!("{id}.{key}"), "must be a string")),
             }
         };
         let flag = |key: &str| match map.get(key) {
-            None | Some(Yaml::Null) => Ok(false),
-            Some(Yaml::Bool(b)) => Ok(*b),
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
             Some(_) => Err(error(&format!("{id}.{key}"), "must be true or false")),
         };
         let conflicts = match map.get("conflicts") {
-            Some(Yaml::String(s)) if s == "*" => Conflicts::All,
-            Some(v) => Conflicts::Roles(strings(&format!("{id}.conflicts"), v)?),
+            Some(Value::String(s)) if s == "*" => Conflicts::All,
+            Some(v) => Conflicts::Roles(strings(&format!("{id}.conflicts"), v, |s| {
+                RoleName::new(s).map_err(|e| e.to_string())
+            })?),
             None => Conflicts::Roles(Vec::new()),
         };
         let tags = match map.get("tags") {
-            Some(v) => strings(&format!("{id}.tags"), v)?,
-            None => vec![id.to_owned()],
+            Some(v) => strings(&format!("{id}.tags"), v, |s| {
+                TagName::new(s).map_err(|e| e.to_string())
+            })?,
+            None => vec![TagName::of_role(&role_id)],
         };
-        let mut limits = Limits::default();
-        if let Some(v) = map.get("limits") {
-            let here = format!("{id}.limits");
-            let lm = v
-                .as_mapping()
-                .ok_or_else(|| error(&here, "must be a map"))?;
-            limits.base = limit_set(&here, lm)?;
-            if let Some(list) = lm.get("overrides") {
-                let list = list
-                    .as_sequence()
-                    .ok_or_else(|| error(&format!("{here}.overrides"), "must be a list"))?;
-                for (i, o) in list.iter().enumerate() {
-                    let at = format!("{here}.overrides[{i}]");
-                    let om = o.as_mapping().ok_or_else(|| error(&at, "must be a map"))?;
-                    let condition = match om.get("condition") {
-                        Some(Yaml::String(c)) => parse_expr(&format!("{at}.condition"), c)?,
-                        _ => return Err(error(&at, "needs a condition string")),
-                    };
-                    limits.overrides.push(Override {
-                        condition,
-                        limits: limit_set(&at, om)?,
-                        message: om.get("message").and_then(Yaml::as_str).map(str::to_owned),
-                    });
-                }
-            }
-        }
-        let mut restrictions = Vec::new();
-        if let Some(plugin) = plugin {
-            // A plugin's roles are unavailable while the plugin is disabled.
-            restrictions.push(Restriction {
-                condition: Expr::parse(&format!("settings:{plugin}.metadata.enabled == false"))
-                    .map_err(|e| {
-                        error(
-                            id,
-                            format!("plugin name '{plugin}' cannot be used in a path: {e}"),
-                        )
-                    })?,
-                message: Some(format!(
-                    "The plugin '{plugin}' is disabled in this environment."
-                )),
-                action: Action::Disable,
-                strict: false,
-            });
-        }
-        match map.get("restrictions") {
-            None | Some(Yaml::Null) => {}
-            Some(Yaml::Sequence(items)) => {
-                for (i, r) in items.iter().enumerate() {
-                    restrictions.push(Restriction::from_yaml(
-                        &format!("{id}.restrictions[{i}]"),
-                        r,
-                    )?);
-                }
-            }
-            Some(_) => return Err(error(&format!("{id}.restrictions"), "must be a list")),
-        }
+        let limits = match map.get("limits") {
+            Some(v) => Limits::from_json(&format!("{id}.limits"), v)?,
+            None => Limits::default(),
+        };
+        let weight = match map.get("weight") {
+            None | Some(Value::Null) => 100,
+            Some(v) => v
+                .as_i64()
+                .ok_or_else(|| error(&format!("{id}.weight"), "must be a whole number"))?,
+        };
         Ok(Role {
-            id: id.to_owned(),
             name: text("name")?.unwrap_or_else(|| id.to_owned()),
             description: text("description")?.unwrap_or_default(),
             tags,
             conflicts,
             has_primary: flag("has_primary")?,
             public_ip_required: flag("public_ip_required")?,
-            weight: map.get("weight").and_then(Yaml::as_i64).unwrap_or(100),
+            weight,
             group: text("group")?,
             limits,
-            restrictions,
+            restrictions: Restriction::list_from_json(
+                &format!("{id}.restrictions"),
+                map.get("restrictions"),
+            )?,
+            extra: map
+                .iter()
+                .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            id: role_id,
         })
+    }
+
+    /// The role's metadata as stored (its id is the key it is stored under).
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("name".into(), self.name.clone().into());
+        map.insert("description".into(), self.description.clone().into());
+        map.insert(
+            "tags".into(),
+            serde_json::to_value(&self.tags).unwrap_or_default(),
+        );
+        match &self.conflicts {
+            Conflicts::All => {
+                map.insert("conflicts".into(), "*".into());
+            }
+            Conflicts::Roles(list) if !list.is_empty() => {
+                map.insert(
+                    "conflicts".into(),
+                    serde_json::to_value(list).unwrap_or_default(),
+                );
+            }
+            Conflicts::Roles(_) => {}
+        }
+        for (key, on) in [
+            ("has_primary", self.has_primary),
+            ("public_ip_required", self.public_ip_required),
+        ] {
+            if on {
+                map.insert(key.into(), true.into());
+            }
+        }
+        map.insert("weight".into(), self.weight.into());
+        if let Some(group) = &self.group {
+            map.insert("group".into(), group.clone().into());
+        }
+        if !self.limits.is_empty() {
+            map.insert("limits".into(), self.limits.to_json());
+        }
+        if !self.restrictions.is_empty() {
+            map.insert(
+                "restrictions".into(),
+                serde_json::to_value(&self.restrictions).unwrap_or_default(),
+            );
+        }
+        map.extend(self.extra.clone());
+        Value::Object(map)
+    }
+
+    /// The same role as a plugin provides it: unavailable while `plugin` is
+    /// disabled in the environment (its implicit first restriction, §4).
+    pub fn provided_by(mut self, plugin: &PluginName) -> Role {
+        let condition = Expr::parse(&format!("settings:{plugin}.metadata.enabled != true"))
+            .expect("plugin names are valid path segments");
+        self.restrictions.insert(
+            0,
+            Restriction {
+                condition,
+                message: Some(format!(
+                    "The plugin '{plugin}' is disabled in this environment."
+                )),
+                action: Action::Disable,
+                strict: false,
+            },
+        );
+        self
     }
 
     /// The message of a true restriction without one.
     pub fn unavailable_message(&self) -> String {
         format!("Role '{}' is not available in this environment.", self.id)
+    }
+
+    /// The tags the role brings and its own name, without repeats.
+    pub fn brought_tags(&self) -> impl Iterator<Item = TagName> + '_ {
+        let own = TagName::of_role(&self.id);
+        let extra = (!self.tags.contains(&own)).then_some(own);
+        self.tags.iter().cloned().chain(extra)
     }
 
     fn conflicts_with(&self, other: &Role) -> bool {
@@ -386,23 +381,60 @@ impl Role {
     }
 }
 
-/// Reads a `roles_metadata` map (release or `node_roles.yaml` format), in
-/// file order. `plugin` names the plugin the roles come from, if any.
-pub fn parse_roles(value: &Yaml, plugin: Option<&str>) -> Result<Vec<Role>, RoleError> {
-    let map = value.as_mapping().ok_or_else(|| {
-        error(
-            "(top)",
-            "the roles file must map role names to their metadata",
-        )
-    })?;
-    map.iter()
-        .map(|(k, v)| {
-            let id = k
-                .as_str()
-                .ok_or_else(|| error("(top)", "role names must be strings"))?;
-            Role::from_yaml(id, v, plugin)
-        })
-        .collect()
+/// A roles map in file order (`roles_metadata`, `node_roles.yaml`), read
+/// once and stored as the map it came from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Roles(pub Vec<Role>);
+
+impl Roles {
+    pub fn from_json(value: &Value) -> Result<Roles, RoleError> {
+        match value {
+            Value::Null => Ok(Roles::default()),
+            Value::Object(map) => map
+                .iter()
+                .map(|(id, meta)| Role::from_json(id, meta))
+                .collect::<Result<_, _>>()
+                .map(Roles),
+            _ => Err(error(
+                "(top)",
+                "the roles file must map role names to their metadata",
+            )),
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Role> {
+        self.0.iter().find(|r| r.id == id)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &RoleName> {
+        self.0.iter().map(|r| &r.id)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Roles {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let map: Map<String, Value> = self
+            .0
+            .iter()
+            .map(|r| (r.id.to_string(), r.to_json()))
+            .collect();
+        map.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Roles {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Roles::from_json(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Reads a `roles_metadata` value (release or `node_roles.yaml` format).
+pub fn parse_roles(value: &Value) -> Result<Vec<Role>, RoleError> {
+    Roles::from_json(value).map(|r| r.0)
 }
 
 /// A node as the roles check sees it.
@@ -410,7 +442,7 @@ pub fn parse_roles(value: &Yaml, plugin: Option<&str>) -> Result<Vec<Role>, Role
 pub struct NodeRoles {
     pub id: Value,
     #[serde(default)]
-    pub roles: Vec<String>,
+    pub roles: Vec<RoleName>,
     #[serde(default)]
     pub pending_deletion: bool,
 }
@@ -426,7 +458,7 @@ pub enum NodeErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeError {
     pub kind: NodeErrorKind,
-    pub roles: Vec<String>,
+    pub roles: Vec<RoleName>,
     pub message: String,
 }
 
@@ -438,7 +470,7 @@ pub struct NodeReport {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LimitReport {
-    pub role: String,
+    pub role: RoleName,
     pub count: usize,
     pub valid: bool,
     pub errors: Vec<String>,
@@ -449,7 +481,7 @@ pub struct LimitReport {
 pub struct RolesReport {
     pub nodes: Vec<NodeReport>,
     pub limits: Vec<LimitReport>,
-    pub hidden_roles: Vec<String>,
+    pub hidden_roles: Vec<RoleName>,
 }
 
 impl RolesReport {
@@ -459,70 +491,77 @@ impl RolesReport {
     }
 }
 
+/// What each role's restrictions say in one environment, in role order:
+/// evaluated once, used for every node.
+pub fn restrictions_of(roles: &[Role], models: &dyn Models) -> Vec<Result<Restricted, ExprError>> {
+    roles
+        .iter()
+        .map(|r| evaluate_restrictions(&r.restrictions, models, &r.unavailable_message()))
+        .collect()
+}
+
+/// The problems of one node with `node_roles`: unknown roles, conflicts,
+/// restrictions (`restricted` from [`restrictions_of`]).
+pub fn node_errors(
+    roles: &[Role],
+    restricted: &[Result<Restricted, ExprError>],
+    node_roles: &[RoleName],
+) -> Vec<NodeError> {
+    let mut errors = Vec::new();
+    let mut known: Vec<usize> = Vec::new();
+    for id in node_roles {
+        match roles.iter().position(|r| &r.id == id) {
+            Some(at) => known.push(at),
+            None => errors.push(NodeError {
+                kind: NodeErrorKind::UnknownRole,
+                roles: vec![id.clone()],
+                message: format!("Role '{id}' does not exist."),
+            }),
+        }
+    }
+    for (n, &a) in known.iter().enumerate() {
+        for &b in &known[n + 1..] {
+            let (a, b) = (&roles[a], &roles[b]);
+            if a.conflicts_with(b) {
+                errors.push(NodeError {
+                    kind: NodeErrorKind::Conflict,
+                    roles: vec![a.id.clone(), b.id.clone()],
+                    message: format!("Role '{}' in conflict with role '{}'.", a.id, b.id),
+                });
+            }
+        }
+    }
+    for &at in &known {
+        let role = &roles[at];
+        let message = match &restricted[at] {
+            Ok(r) if r.blocked() => r.message.clone(),
+            Ok(_) => None,
+            Err(e) => Some(format!(
+                "Role '{}': a restriction cannot be evaluated: {}",
+                role.id, e.message
+            )),
+        };
+        if let Some(message) = message {
+            errors.push(NodeError {
+                kind: NodeErrorKind::Restriction,
+                roles: vec![role.id.clone()],
+                message,
+            });
+        }
+    }
+    errors
+}
+
 /// Checks every node's roles (unknown roles, conflicts, restrictions) and
 /// every role's limits.
 pub fn check_roles(roles: &[Role], models: &dyn Models, nodes: &[NodeRoles]) -> RolesReport {
-    let find = |id: &str| roles.iter().find(|r| r.id == id);
     // Restrictions depend only on the environment: evaluate them once.
-    let restricted: Vec<Result<Restricted, ExprError>> = roles
-        .iter()
-        .map(|r| evaluate_restrictions(&r.restrictions, models, &r.unavailable_message()))
-        .collect();
+    let restricted = restrictions_of(roles, models);
     let node_reports = nodes
         .iter()
-        .map(|node| {
-            let mut errors = Vec::new();
-            let known: Vec<&Role> = node
-                .roles
-                .iter()
-                .filter_map(|id| {
-                    let role = find(id);
-                    if role.is_none() {
-                        errors.push(NodeError {
-                            kind: NodeErrorKind::UnknownRole,
-                            roles: vec![id.clone()],
-                            message: format!("Role '{id}' does not exist."),
-                        });
-                    }
-                    role
-                })
-                .collect();
-            for (n, a) in known.iter().enumerate() {
-                for b in &known[n + 1..] {
-                    if a.conflicts_with(b) {
-                        errors.push(NodeError {
-                            kind: NodeErrorKind::Conflict,
-                            roles: vec![a.id.clone(), b.id.clone()],
-                            message: format!("Role '{}' in conflict with role '{}'.", a.id, b.id),
-                        });
-                    }
-                }
-            }
-            for role in &known {
-                let at = roles
-                    .iter()
-                    .position(|r| r.id == role.id)
-                    .expect("known role");
-                let message = match &restricted[at] {
-                    Ok(r) if r.disabled || r.hidden => r.message.clone(),
-                    Ok(_) => None,
-                    Err(e) => Some(format!(
-                        "Role '{}': a restriction cannot be evaluated: {}",
-                        role.id, e.message
-                    )),
-                };
-                if let Some(message) = message {
-                    errors.push(NodeError {
-                        kind: NodeErrorKind::Restriction,
-                        roles: vec![role.id.clone()],
-                        message,
-                    });
-                }
-            }
-            NodeReport {
-                id: node.id.clone(),
-                errors,
-            }
+        .map(|node| NodeReport {
+            id: node.id.clone(),
+            errors: node_errors(roles, &restricted, &node.roles),
         })
         .collect();
     let limits = roles
@@ -687,7 +726,7 @@ base-os:
 "#;
 
     fn roles() -> Vec<Role> {
-        parse_roles(&serde_yaml::from_str(ROLES).unwrap(), None).unwrap()
+        parse_roles(&crate::yaml::parse("roles.yaml", ROLES).unwrap()).unwrap()
     }
 
     fn models(mode: &str) -> JsonModels {
@@ -709,7 +748,7 @@ base-os:
     fn node(id: i64, roles: &[&str]) -> NodeRoles {
         NodeRoles {
             id: json!(id),
-            roles: roles.iter().map(|r| r.to_string()).collect(),
+            roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
             pending_deletion: false,
         }
     }
@@ -830,8 +869,12 @@ base-os:
 
     #[test]
     fn plugin_roles_are_unavailable_while_the_plugin_is_disabled() {
-        let yaml = serde_yaml::from_str("rabbitmq: {name: RabbitMQ}").unwrap();
-        let roles = parse_roles(&yaml, Some("detach-rabbitmq")).unwrap();
+        let plugin = PluginName::new("detach-rabbitmq").unwrap();
+        let roles: Vec<Role> = parse_roles(&json!({"rabbitmq": {"name": "RabbitMQ"}}))
+            .unwrap()
+            .into_iter()
+            .map(|r| r.provided_by(&plugin))
+            .collect();
         let mut m = models("ha_compact");
         m.settings["detach-rabbitmq"] = json!({"metadata": {"enabled": false}});
         let report = check_roles(&roles, &m, &[node(1, &["rabbitmq"])]);
@@ -842,15 +885,32 @@ base-os:
     }
 
     #[test]
+    fn roles_are_stored_as_the_map_they_came_from() {
+        let roles = Roles(roles());
+        let json = serde_json::to_value(&roles).unwrap();
+        assert_eq!(json["controller"]["limits"]["overrides"][0]["max"], 1);
+        assert_eq!(json["base-os"]["conflicts"], "*");
+        assert_eq!(json["ceph-osd"]["tags"], json!(["ceph-osd"]));
+        assert_eq!(serde_json::from_value::<Roles>(json).unwrap(), roles);
+        let odd = json!({"x": {"name": "X", "update_required": ["y"]}});
+        let back = serde_json::to_value(Roles::from_json(&odd).unwrap()).unwrap();
+        assert_eq!(back["x"]["update_required"], json!(["y"]));
+    }
+
+    #[test]
+    fn bad_names_are_refused_where_they_stand() {
+        let err = parse_roles(&json!({"Ctl": {}})).unwrap_err();
+        assert_eq!(err.path, "Ctl");
+        let err = parse_roles(&json!({"ctl": {"tags": ["ok", "not ok"]}})).unwrap_err();
+        assert_eq!(err.path, "ctl.tags[1]");
+    }
+
+    #[test]
     fn bad_restrictions_name_their_place() {
-        let yaml =
-            serde_yaml::from_str("x: {restrictions: [{condition: 'a ==', message: m}]}").unwrap();
-        let err = parse_roles(&yaml, None).unwrap_err();
+        let yaml = json!({"x": {"restrictions": [{"condition": "a ==", "message": "m"}]}});
+        let err = parse_roles(&yaml).unwrap_err();
         assert_eq!(err.path, "x.restrictions[0].condition");
-        let yaml = serde_yaml::from_str("x: {restrictions: [42]}").unwrap();
-        assert_eq!(
-            parse_roles(&yaml, None).unwrap_err().path,
-            "x.restrictions[0]"
-        );
+        let yaml = json!({"x": {"restrictions": [42]}});
+        assert_eq!(parse_roles(&yaml).unwrap_err().path, "x.restrictions[0]");
     }
 }

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::name::{NodeStatus, RoleName, TagName};
+use crate::role::Role;
 
 /// Compiled regular expressions may use this much memory at most: enough
 /// for any sensible tag pattern, small enough that a hostile one fails
@@ -16,40 +18,33 @@ pub const REGEX_SIZE_LIMIT: usize = 64 * 1024;
 
 /// `{has_primary}` of one tag.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TagMeta {
     #[serde(default)]
     pub has_primary: bool,
 }
 
-/// Tag → metadata, as releases, plugins and environments declare it.
-pub type TagsMetadata = BTreeMap<String, TagMeta>;
+/// Tag → metadata, as releases, plugins and environments declare it
+/// (`node_tags.yaml`, `tags_metadata`; a tag with `null` metadata has the
+/// defaults).
+pub type TagsMetadata = BTreeMap<TagName, TagMeta>;
 
-/// Whether `name` may name a tag: `[A-Za-z0-9_-]+`.
-pub fn valid_tag_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+/// Reads `tags_metadata` where `null` entries mean the defaults.
+pub fn deserialize_tags_metadata<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<TagsMetadata, D::Error> {
+    let raw = Option::<BTreeMap<TagName, Option<TagMeta>>>::deserialize(d)?;
+    Ok(raw
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(tag, meta)| (tag, meta.unwrap_or_default()))
+        .collect())
 }
 
-/// Reads a `tags_metadata` value (`null` is empty).
-pub fn tags_metadata(value: &Value) -> Result<TagsMetadata, String> {
-    if value.is_null() {
-        return Ok(TagsMetadata::new());
-    }
-    let map = value
-        .as_object()
-        .ok_or("tags metadata must map tag names to {has_primary}")?;
-    map.iter()
-        .map(|(tag, meta)| {
-            let meta = if meta.is_null() {
-                TagMeta::default()
-            } else {
-                serde_json::from_value(meta.clone()).map_err(|e| format!("tag '{tag}': {e}"))?
-            };
-            Ok((tag.clone(), meta))
-        })
-        .collect()
+/// Whether `name` may name a tag that is created: `[A-Za-z0-9_-]+` (an
+/// instance tag `name:N` is assigned, never created).
+pub fn valid_tag_name(name: &str) -> bool {
+    TagName::new(name).is_ok_and(|t| t.instance_of().is_none())
 }
 
 /// The tags an environment sees: the release's, then each enabled
@@ -62,25 +57,16 @@ pub fn merge_metadata<'a>(layers: impl IntoIterator<Item = &'a TagsMetadata>) ->
     merged
 }
 
-/// `name:N` (`mysql:1`): the name, when `tag` is an instance tag.
-pub fn instance_name(tag: &str) -> Option<&str> {
-    let (name, number) = tag.split_once(':')?;
-    (!name.is_empty() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
-        .then_some(name)
-}
-
 /// Which nodes form each instance: name → instance number → node ids, from
 /// the instance tags `name:N` the nodes carry (`mysql:2` on nodes 1 and 3:
 /// those two form MySQL instance 2).
 pub fn instances<'a>(
-    nodes: impl IntoIterator<Item = (i64, &'a [String])>,
+    nodes: impl IntoIterator<Item = (i64, &'a [TagName])>,
 ) -> BTreeMap<String, BTreeMap<u64, Vec<i64>>> {
     let mut out: BTreeMap<String, BTreeMap<u64, Vec<i64>>> = BTreeMap::new();
     for (id, tags) in nodes {
         for tag in tags {
-            if let Some(name) = instance_name(tag)
-                && let Ok(n) = tag[name.len() + 1..].parse()
-            {
+            if let (Some(name), Some(n)) = (tag.instance_of(), tag.instance_number()) {
                 out.entry(name.to_owned())
                     .or_default()
                     .entry(n)
@@ -93,9 +79,9 @@ pub fn instances<'a>(
 }
 
 /// A tag that may be added to a node: known, or an instance of a known one.
-pub fn known_tag(tag: &str, known: &TagsMetadata, role_tags: &BTreeSet<String>) -> bool {
+pub fn known_tag(tag: &TagName, known: &TagsMetadata, role_tags: &BTreeSet<TagName>) -> bool {
     let is_known = |t: &str| known.contains_key(t) || role_tags.contains(t);
-    is_known(tag) || instance_name(tag).is_some_and(is_known)
+    is_known(tag.as_str()) || tag.instance_of().is_some_and(is_known)
 }
 
 /// One entry of a task's selector.
@@ -158,12 +144,12 @@ impl Matcher {
     }
 
     /// Whether this entry picks a node with `tags` (never the master).
-    pub fn matches(&self, tags: &[String]) -> bool {
+    pub fn matches(&self, tags: &[TagName]) -> bool {
         match self {
             Matcher::Any => true,
             Matcher::Master => false,
-            Matcher::Exact(tag) => tags.iter().any(|t| t == tag),
-            Matcher::Regex(re) => tags.iter().any(|t| re.is_match(t)),
+            Matcher::Exact(tag) => tags.iter().any(|t| t.as_str() == tag),
+            Matcher::Regex(re) => tags.iter().any(|t| re.is_match(t.as_str())),
         }
     }
 }
@@ -185,23 +171,7 @@ impl Selector {
         })
     }
 
-    /// The selector of a task definition; empty when it names none.
-    pub fn of_task(task: &Value) -> Result<Selector, SelectorError> {
-        for key in ["tags", "roles", "role", "groups"] {
-            match task.get(key) {
-                None => continue,
-                Some(Value::String(one)) => return Selector::parse(&[one]),
-                Some(Value::Array(items)) => {
-                    let entries: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-                    return Selector::parse(&entries);
-                }
-                Some(_) => return Ok(Selector::default()),
-            }
-        }
-        Ok(Selector::default())
-    }
-
-    pub fn matches(&self, tags: &[String]) -> bool {
+    pub fn matches(&self, tags: &[TagName]) -> bool {
         self.entries.iter().any(|m| m.matches(tags))
     }
 
@@ -210,46 +180,71 @@ impl Selector {
     }
 }
 
-/// A node as tag derivation sees it.
+/// A node as tag derivation sees it (and as the environment file and the
+/// database hold it).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeTags {
     pub id: i64,
-    #[serde(default = "discover")]
-    pub status: String,
+    /// How people call the node (`node-<id>` when it has no name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(default)]
-    pub roles: Vec<String>,
+    pub status: NodeStatus,
     #[serde(default)]
-    pub pending_roles: Vec<String>,
+    pub roles: Vec<RoleName>,
     #[serde(default)]
-    pub tags_added: Vec<String>,
+    pub pending_roles: Vec<RoleName>,
     #[serde(default)]
-    pub tags_removed: Vec<String>,
+    pub tags_added: Vec<TagName>,
+    #[serde(default)]
+    pub tags_removed: Vec<TagName>,
     /// Tags this node is already primary for.
     #[serde(default)]
-    pub primary_tags: Vec<String>,
+    pub primary_tags: Vec<TagName>,
     #[serde(default)]
     pub pending_deletion: bool,
 }
 
-fn discover() -> String {
-    "discover".to_owned()
+impl NodeTags {
+    /// Its name, or `node-<id>`.
+    pub fn display_name(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("node-{}", self.id))
+    }
+
+    /// Its roles, deployed and pending.
+    pub fn all_roles(&self) -> impl Iterator<Item = &RoleName> {
+        self.roles.iter().chain(&self.pending_roles)
+    }
+}
+
+/// Role → the tags it brings.
+pub type RoleTags = BTreeMap<RoleName, Vec<TagName>>;
+
+/// The role → tags map of some roles.
+pub fn role_tags<'a>(roles: impl IntoIterator<Item = &'a Role>) -> RoleTags {
+    roles
+        .into_iter()
+        .map(|r| (r.id.clone(), r.tags.clone()))
+        .collect()
 }
 
 /// The tags a node's roles bring: each role's `tags` (default: the role
-/// name) and the role name itself. `role_tags` maps role → its tags.
-pub fn derived_tags(node: &NodeTags, role_tags: &BTreeMap<String, Vec<String>>) -> Vec<String> {
-    let mut tags: Vec<String> = Vec::new();
-    let mut push = |t: &str| {
-        if !tags.iter().any(|x| x == t) {
-            tags.push(t.to_owned());
+/// name) and the role name itself.
+pub fn derived_tags(node: &NodeTags, role_tags: &RoleTags) -> Vec<TagName> {
+    let mut tags: Vec<TagName> = Vec::new();
+    let mut push = |t: TagName| {
+        if !tags.contains(&t) {
+            tags.push(t);
         }
     };
-    for role in node.roles.iter().chain(&node.pending_roles) {
-        match role_tags.get(role) {
-            Some(list) => list.iter().for_each(|t| push(t)),
-            None => push(role),
+    for role in node.all_roles() {
+        if let Some(list) = role_tags.get(role) {
+            list.iter().for_each(|t| push(t.clone()));
         }
-        push(role);
+        push(TagName::of_role(role));
     }
     tags
 }
@@ -257,7 +252,7 @@ pub fn derived_tags(node: &NodeTags, role_tags: &BTreeMap<String, Vec<String>>) 
 /// A node's tags: derived from its roles, plus those the operator added,
 /// minus those removed. Removing a role drops the tags it brought but not
 /// those added by hand.
-pub fn node_tags(node: &NodeTags, role_tags: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+pub fn node_tags(node: &NodeTags, role_tags: &RoleTags) -> Vec<TagName> {
     let mut tags = derived_tags(node, role_tags);
     for added in &node.tags_added {
         if !tags.contains(added) {
@@ -274,31 +269,24 @@ pub fn node_tags(node: &NodeTags, role_tags: &BTreeMap<String, Vec<String>>) -> 
 /// of `nodes[i]`. Returns node index → its primary tags.
 pub fn primaries(
     nodes: &[NodeTags],
-    tags: &[Vec<String>],
+    tags: &[Vec<TagName>],
     meta: &TagsMetadata,
-) -> BTreeMap<usize, Vec<String>> {
-    let mut out: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+) -> BTreeMap<usize, Vec<TagName>> {
+    let mut out: BTreeMap<usize, Vec<TagName>> = BTreeMap::new();
     for (tag, _) in meta.iter().filter(|(_, m)| m.has_primary) {
         let holders: Vec<usize> = (0..nodes.len())
             .filter(|&i| !nodes[i].pending_deletion && tags[i].contains(tag))
             .collect();
-        let lowest =
-            |candidates: &mut dyn Iterator<Item = usize>| candidates.min_by_key(|&i| nodes[i].id);
-        let chosen = lowest(
-            &mut holders
+        let lowest = |keep: &dyn Fn(usize) -> bool| {
+            holders
                 .iter()
                 .copied()
-                .filter(|&i| nodes[i].primary_tags.contains(tag)),
-        )
-        .or_else(|| {
-            lowest(
-                &mut holders
-                    .iter()
-                    .copied()
-                    .filter(|&i| nodes[i].status == "ready"),
-            )
-        })
-        .or_else(|| lowest(&mut holders.iter().copied()));
+                .filter(|&i| keep(i))
+                .min_by_key(|&i| nodes[i].id)
+        };
+        let chosen = lowest(&|i| nodes[i].primary_tags.contains(tag))
+            .or_else(|| lowest(&|i| nodes[i].status == NodeStatus::Ready))
+            .or_else(|| lowest(&|_| true));
         if let Some(i) = chosen {
             out.entry(i).or_default().push(tag.clone());
         }
@@ -310,15 +298,15 @@ pub fn primaries(
 /// for the tags it is primary for.
 pub fn effective_tags(
     nodes: &[NodeTags],
-    role_tags: &BTreeMap<String, Vec<String>>,
+    role_tags: &RoleTags,
     meta: &TagsMetadata,
     ha: bool,
-) -> Vec<Vec<String>> {
-    let mut tags: Vec<Vec<String>> = nodes.iter().map(|n| node_tags(n, role_tags)).collect();
+) -> Vec<Vec<TagName>> {
+    let mut tags: Vec<Vec<TagName>> = nodes.iter().map(|n| node_tags(n, role_tags)).collect();
     if ha {
         for (i, primary) in primaries(nodes, &tags, meta) {
             for tag in primary {
-                tags[i].push(format!("primary-{tag}"));
+                tags[i].push(tag.primary());
             }
         }
     }
@@ -329,8 +317,12 @@ pub fn effective_tags(
 mod tests {
     use super::*;
 
-    fn tags(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn tags(list: &[&str]) -> Vec<TagName> {
+        list.iter().map(|s| TagName::new(*s).unwrap()).collect()
+    }
+
+    fn roles(list: &[&str]) -> Vec<RoleName> {
+        list.iter().map(|s| RoleName::new(*s).unwrap()).collect()
     }
 
     #[test]
@@ -357,23 +349,6 @@ mod tests {
     }
 
     #[test]
-    fn selectors_prefer_tags_then_roles_then_groups() {
-        let task = serde_json::json!({"tags": [], "role": ["controller"]});
-        assert!(Selector::of_task(&task).unwrap().entries.is_empty());
-        let task = serde_json::json!({"role": "controller", "groups": ["compute"]});
-        assert_eq!(
-            Selector::of_task(&task).unwrap().entries,
-            [Matcher::Exact("controller".into())]
-        );
-        let task = serde_json::json!({"groups": ["/comp.*/"]});
-        assert!(
-            Selector::of_task(&task)
-                .unwrap()
-                .matches(&tags(&["compute"]))
-        );
-    }
-
-    #[test]
     fn regexes_are_bounded() {
         let err = Matcher::parse("/(a|b)[/").unwrap_err();
         assert_eq!(err.entry, "/(a|b)[/");
@@ -382,9 +357,9 @@ mod tests {
         assert!(err.message.contains("too large"), "{err}");
     }
 
-    fn role_tags() -> BTreeMap<String, Vec<String>> {
+    fn role_tags() -> RoleTags {
         [(
-            "controller".to_owned(),
+            RoleName::new("controller").unwrap(),
             tags(&["controller", "rabbitmq", "database", "keystone", "neutron"]),
         )]
         .into_iter()
@@ -395,7 +370,7 @@ mod tests {
     fn roles_bring_their_tags_and_hand_changes_are_kept() {
         let mut node = NodeTags {
             id: 1,
-            roles: tags(&["controller"]),
+            roles: roles(&["controller"]),
             ..NodeTags::default()
         };
         assert_eq!(
@@ -409,38 +384,45 @@ mod tests {
         node.roles.clear();
         assert_eq!(node_tags(&node, &role_tags()), ["mysql:1"]);
         // An unknown role is its own tag.
-        node.roles = tags(&["custom"]);
+        node.roles = roles(&["custom"]);
         assert_eq!(node_tags(&node, &role_tags()), ["custom", "mysql:1"]);
     }
 
     #[test]
     fn primaries_stay_then_prefer_ready_then_the_lowest_id() {
-        let meta: TagsMetadata = [("controller".to_owned(), TagMeta { has_primary: true })]
-            .into_iter()
-            .collect();
-        let node = |id, status: &str| NodeTags {
+        let meta: TagsMetadata = [(
+            TagName::new("controller").unwrap(),
+            TagMeta { has_primary: true },
+        )]
+        .into_iter()
+        .collect();
+        let node = |id, status: NodeStatus| NodeTags {
             id,
-            status: status.into(),
-            roles: tags(&["controller"]),
+            status,
+            roles: roles(&["controller"]),
             ..NodeTags::default()
         };
-        let mut nodes = vec![node(3, "discover"), node(2, "ready"), node(1, "discover")];
-        let roles: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut nodes = vec![
+            node(3, NodeStatus::Discover),
+            node(2, NodeStatus::Ready),
+            node(1, NodeStatus::Discover),
+        ];
+        let roles = RoleTags::new();
         let effective = effective_tags(&nodes, &roles, &meta, true);
         assert!(
-            effective[1].contains(&"primary-controller".to_owned()),
+            effective[1].contains(&TagName::new("primary-controller").unwrap()),
             "{effective:?}"
         );
         nodes[1].pending_deletion = true;
         let effective = effective_tags(&nodes, &roles, &meta, true);
         assert!(
-            effective[2].contains(&"primary-controller".to_owned()),
+            effective[2].contains(&TagName::new("primary-controller").unwrap()),
             "{effective:?}"
         );
         nodes[0].primary_tags = tags(&["controller"]);
         let effective = effective_tags(&nodes, &roles, &meta, true);
         assert!(
-            effective[0].contains(&"primary-controller".to_owned()),
+            effective[0].contains(&TagName::new("primary-controller").unwrap()),
             "{effective:?}"
         );
         // Not in a non-HA environment.
@@ -449,7 +431,7 @@ mod tests {
             effective
                 .iter()
                 .flatten()
-                .all(|t| !t.starts_with("primary-"))
+                .all(|t| !t.as_str().starts_with("primary-"))
         );
     }
 
@@ -468,13 +450,13 @@ mod tests {
 
     #[test]
     fn instance_tags_are_known_through_their_name() {
-        let meta: TagsMetadata = [("mysql".to_owned(), TagMeta::default())]
+        let meta: TagsMetadata = [(TagName::new("mysql").unwrap(), TagMeta::default())]
             .into_iter()
             .collect();
         let roles = BTreeSet::new();
-        assert!(known_tag("mysql:2", &meta, &roles));
-        assert!(!known_tag("redis:1", &meta, &roles));
-        assert!(!known_tag("mysql:x", &meta, &roles));
-        assert_eq!(instance_name("mysql:12"), Some("mysql"));
+        let tag = |t: &str| TagName::new(t).unwrap();
+        assert!(known_tag(&tag("mysql:2"), &meta, &roles));
+        assert!(!known_tag(&tag("redis:1"), &meta, &roles));
+        assert!(known_tag(&tag("mysql"), &meta, &roles));
     }
 }

@@ -1,12 +1,15 @@
 //! Deployment plans on arbitrary graphs: nothing panics, every node's list
 //! respects every dependency edge between its tasks, no task is listed
-//! twice, and tasks on cycles are never listed.
+//! twice, and tasks on cycles or skipped by their condition are never
+//! listed.
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 2,000).
 
 use std::collections::{BTreeSet, HashMap};
 
-use mosaic_core::task::{Definitions, PlanErrorKind, PlanNode, plan};
+use mosaic_core::expr::JsonModels;
+use mosaic_core::name::{PluginName, TagName, TaskId};
+use mosaic_core::task::{Definitions, PlanErrorKind, PlanInput, PlanNode, TaskDef, plan};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -17,6 +20,15 @@ const TAGS: [&str; 6] = [
     "primary-controller",
     "cinder",
     "mysql:1",
+];
+/// Conditions that hold, fail, cannot be decided, or do not parse.
+const CONDITIONS: [Option<&str>; 6] = [
+    None,
+    Some("settings:s.on.value == true"),
+    Some("settings:s.off.value"),
+    Some("settings:s.off.value =="),
+    Some("yaql:$.s.on and not $.s.off"),
+    Some("yaql:'x' in $.roles"),
 ];
 const SELECTORS: [&str; 9] = [
     "controller",
@@ -45,14 +57,24 @@ fn task(
             format!("missing{i}")
         }
     };
-    let kind = ["puppet", "stage", "group", "shell"][kind as usize % 4];
-    json!({
+    let type_name = ["puppet", "stage", "group", "shell"][kind as usize % 4];
+    let mut task = json!({
         "id": format!("t{id}"),
-        "type": kind,
+        "type": type_name,
         "tags": selector.iter().map(|&s| SELECTORS[s % SELECTORS.len()]).collect::<Vec<_>>(),
         "requires": requires.iter().map(|&r| name(r)).collect::<Vec<_>>(),
         "required_for": required_for.iter().map(|&r| name(r)).collect::<Vec<_>>(),
-    })
+    });
+    match CONDITIONS[(kind as usize / 4) % CONDITIONS.len()] {
+        None => {}
+        Some(c) => {
+            task["condition"] = match c.strip_prefix("yaql:") {
+                Some(y) => json!({"yaql_exp": y}),
+                None => json!(c),
+            }
+        }
+    }
+    task
 }
 
 fn arb_tasks() -> impl Strategy<Value = Vec<Value>> {
@@ -84,7 +106,10 @@ fn arb_nodes() -> impl Strategy<Value = Vec<PlanNode>> {
                 .enumerate()
                 .map(|(i, tags)| PlanNode {
                     id: i as i64 + 1,
-                    tags: tags.into_iter().map(|t| TAGS[t].to_owned()).collect(),
+                    tags: tags
+                        .into_iter()
+                        .map(|t| TagName::new(TAGS[t]).unwrap())
+                        .collect(),
                 })
                 .collect()
         },
@@ -98,12 +123,26 @@ proptest! {
 
     #[test]
     fn plans_respect_every_edge(release in arb_tasks(), overrides in arb_tasks(), nodes in arb_nodes()) {
-        let plugins = [("p".to_owned(), overrides.into_iter().take(3).collect::<Vec<_>>())];
-        let plan = plan(Definitions { release: &release, plugins: &plugins, environment: &[] }, &nodes, &[]);
+        let typed = |tasks: &[Value]| -> Vec<TaskDef> {
+            tasks.iter().map(|t| serde_json::from_value(t.clone()).unwrap()).collect()
+        };
+        let overrides: Vec<Value> = overrides.into_iter().take(3).collect();
+        let (release_tasks, plugin_tasks) = (typed(&release), typed(&overrides));
+        let plugins = [(PluginName::new("p").unwrap(), plugin_tasks.as_slice())];
+        let models = JsonModels {
+            settings: json!({"s": {"on": {"value": true}, "off": {"value": false}}}),
+            ..JsonModels::default()
+        };
+        let plan = plan(PlanInput {
+            definitions: Definitions { release: &release_tasks, plugins: &plugins, environment: &[] },
+            nodes: &nodes,
+            release_tags: &[],
+            models: &models,
+        });
         // The edges, worked out here from the definitions that count: a
         // plugin's definition replaces the release's.
         let mut counting: HashMap<String, &Value> = HashMap::new();
-        for t in release.iter().chain(&plugins[0].1) {
+        for t in release.iter().chain(&overrides) {
             counting.insert(t["id"].as_str().unwrap().to_owned(), t);
         }
         let list = |t: &Value, key: &str| -> Vec<String> {
@@ -122,7 +161,8 @@ proptest! {
             .errors
             .iter()
             .filter(|e| e.kind == PlanErrorKind::Cycle)
-            .flat_map(|e| e.cycle.iter().map(String::as_str))
+            .flat_map(|e| e.cycle.iter().map(TaskId::as_str))
+            .chain(plan.skipped.iter().map(|s| s.id.as_str()))
             .collect();
         for node in &plan.nodes {
             let position: HashMap<&str, usize> =
@@ -134,7 +174,7 @@ proptest! {
                 }
             }
             for task in &node.tasks {
-                prop_assert!(!on_cycles.contains(task.as_str()), "{} is on a cycle", task);
+                prop_assert!(!on_cycles.contains(task.as_str()), "{} is on a cycle or skipped", task);
             }
         }
     }

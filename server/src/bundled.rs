@@ -65,24 +65,29 @@ mod tests {
     }
 
     #[test]
-    fn the_bundled_roles_parse_and_their_expressions_evaluate_against_the_defaults() {
-        use mosaic_core::expr::JsonModels;
-        use mosaic_core::role::{check_roles, parse_roles};
+    fn the_bundled_roles_evaluate_against_the_settings_of_the_default_components() {
+        use mosaic_core::environment::{Base, Environment, Spec};
+        use mosaic_core::role::check_roles;
         let release = release();
-        let yaml = serde_yaml::to_value(&release.roles_metadata).unwrap();
-        let roles = parse_roles(&yaml, None).unwrap();
+        let spec = Spec::default();
+        let tags = Default::default();
+        let env = Environment::new(
+            Base {
+                release: &release,
+                plugins: &[],
+                release_tags: &tags,
+            },
+            &spec,
+        )
+        .unwrap();
+        assert_eq!(env.evaluation().problems, []);
+        let roles = release.roles_metadata.0.clone();
         assert_eq!(roles[0].id, "controller");
         assert_eq!(
             roles[0].tags,
             ["controller", "rabbitmq", "database", "keystone", "neutron"]
         );
-        let models = JsonModels {
-            settings: release.attributes_metadata["editable"].clone(),
-            cluster: serde_json::json!({"mode": "ha_compact"}),
-            version: serde_json::json!({"feature_groups": []}),
-            ..JsonModels::default()
-        };
-        let report = check_roles(&roles, &models, &[]);
+        let report = check_roles(&roles, env.models(), &[]);
         // Every limit evaluates (no expression error), and the defaults hide virt.
         let errors: Vec<&String> = report.limits.iter().flat_map(|l| &l.errors).collect();
         assert!(
@@ -90,8 +95,9 @@ mod tests {
             "{errors:?}"
         );
         assert_eq!(report.hidden_roles, ["virt", "compute-vmware"]);
-        // An empty environment with the default settings needs a controller
-        // and a Cinder node; the roles the defaults disable need none.
+        // An empty environment with the default components (LVM, Swift, no
+        // Ceph, no Ceilometer) needs a controller and a Cinder node; the
+        // roles the settings disable need none.
         let failing: Vec<&str> = report
             .limits
             .iter()

@@ -2,11 +2,10 @@
 //! it (the store checks collisions in the same transaction). Shared by the
 //! HTTP API, `mosaic plugin install` and the bundled release.
 
-use mosaic_core::component::{Registry, Source};
 use mosaic_core::plugin::{Files, Report, Severity, load};
-use mosaic_core::release::Release;
 
 use crate::db::{Db, DbError, StoredPlugin};
+use crate::environment::environments_using;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
@@ -58,56 +57,22 @@ pub async fn install(
     }
 }
 
-/// Numeric parts of a version, for "newest wins".
-fn version_key(version: &str) -> Vec<u64> {
-    version
-        .split(['.', '-'])
-        .map(|p| p.parse().unwrap_or(0))
-        .collect()
-}
-
-/// The release with `id` and its component registry: the release's
-/// components, then those of every installed extension plugin compatible
-/// with it — the newest version of each plugin only (SEMANTICS §2.2).
-pub fn release_registry(
-    plugins: &[StoredPlugin],
-    id: i64,
-) -> Option<Result<(Release, Registry), String>> {
-    let release = plugins
-        .iter()
-        .flat_map(|p| p.releases())
-        .find(|(rid, _)| *rid == id)
-        .map(|(_, r)| r.clone())?;
-    let mut newest: Vec<&StoredPlugin> = Vec::new();
-    for plugin in plugins
-        .iter()
-        .filter(|p| !p.package.is_release_plugin() && p.package.extends(&release))
-    {
-        match newest
-            .iter_mut()
-            .find(|p| p.package.name == plugin.package.name)
-        {
-            Some(slot) => {
-                if version_key(&plugin.package.version) > version_key(&slot.package.version) {
-                    *slot = plugin;
-                }
-            }
-            None => newest.push(plugin),
-        }
+/// Uninstalls plugin `id`, unless an environment uses it (created from one
+/// of its releases, or with it switched on).
+pub async fn uninstall(db: &Db, id: i64) -> Result<(), DbError> {
+    let Some(plugin) = db.plugin(id).await? else {
+        return Err(DbError::NotFound(format!("plugin {id} is not installed")));
+    };
+    let users = environments_using(db, &plugin).await?;
+    if !users.is_empty() {
+        let quoted: Vec<String> = users.iter().map(|u| format!("'{u}'")).collect();
+        return Err(DbError::InUse(format!(
+            "{} is used by the environment{} {}; delete {} first",
+            plugin.package.source(),
+            if users.len() == 1 { "" } else { "s" },
+            quoted.join(", "),
+            if users.len() == 1 { "it" } else { "them" },
+        )));
     }
-    let sources = std::iter::once((
-        Source(format!("release {} {}", release.name, release.version)),
-        release.components_metadata.clone(),
-    ))
-    .chain(newest.iter().map(|p| {
-        (
-            Source(p.package.source()),
-            p.package.components_metadata.clone(),
-        )
-    }));
-    Some(
-        Registry::new(sources)
-            .map(|registry| (release, registry))
-            .map_err(|e| e.to_string()),
-    )
+    db.delete_plugin(id).await
 }

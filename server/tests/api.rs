@@ -95,7 +95,7 @@ async fn lists_the_bundled_release() {
 }
 
 #[tokio::test]
-async fn components_are_served_in_display_order_without_bind() {
+async fn components_are_served_in_registry_order_with_their_source_without_bind() {
     let app = test_app().await;
     let (status, body) = app.get("/api/v1/releases/1/components").await;
     assert_eq!(status, StatusCode::OK);
@@ -116,13 +116,24 @@ async fn components_are_served_in_display_order_without_bind() {
             assert!(c.get(key).is_some(), "missing {key} in {c}");
         }
     }
-    let order: Vec<(i64, &str)> = components
+    // Registry order: the release's file order (the browser groups by
+    // `source` to build the same registry).
+    let order: Vec<&str> = components
         .iter()
-        .map(|c| (c["weight"].as_i64().unwrap(), c["name"].as_str().unwrap()))
+        .map(|c| c["name"].as_str().unwrap())
         .collect();
-    let mut sorted = order.clone();
-    sorted.sort();
-    assert_eq!(order, sorted);
+    assert_eq!(
+        order[..2],
+        ["hypervisor:libvirt:kvm", "hypervisor:libvirt:qemu"]
+    );
+    assert_eq!(order.last(), Some(&"additional_service:ironic"));
+    assert!(
+        components
+            .iter()
+            .all(|c| c["source"] == "release OpenStack 2024.1 on Ubuntu 22.04 2024.1-1.0"),
+        "{:?}",
+        components[0]["source"]
+    );
     let dvs = components
         .iter()
         .find(|c| c["name"] == "network:neutron:ml2:dvs")
@@ -738,7 +749,8 @@ async fn heat_template_sets_resolve_environments_with_the_users_picks() {
     assert_eq!(status, StatusCode::OK, "{answer:#}");
     assert_eq!(answer["errors"], json!([]));
     assert_eq!(answer["choices"], json!([]));
-    let resolved: Value = serde_yaml::from_str(answer["environment"].as_str().unwrap()).unwrap();
+    let resolved: Value =
+        mosaic_core::yaml::parse("env.yaml", answer["environment"].as_str().unwrap()).unwrap();
     assert_eq!(
         resolved["resource_registry"]["OS::TripleO::Controller"],
         "docker/controller.yaml"
@@ -787,7 +799,7 @@ async fn environments_export_and_import_as_environment_files() {
             .to_vec(),
     )
     .unwrap();
-    let file: Value = serde_yaml::from_str(&text).unwrap();
+    let file: Value = mosaic_core::yaml::parse("env.yaml", &text).unwrap();
     assert_eq!(file["release_name"], "OpenStack 2024.1 on Ubuntu 22.04");
     assert_eq!(
         file["tags_metadata"],
@@ -827,7 +839,9 @@ async fn environments_export_and_import_as_environment_files() {
 
     // Bad input is refused and nothing is stored.
     let before = app.get("/api/v1/clusters").await.1;
-    let conflicting = text.replace("- controller", "- controller\n  - compute");
+    let mut edited: Value = mosaic_core::yaml::parse("env.yaml", &text).unwrap();
+    edited["nodes"][0]["roles"] = json!(["controller", "compute"]);
+    let conflicting = mosaic_core::yaml::to_string(&edited);
     let (status, body) = import("bad", conflicting).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
     assert!(

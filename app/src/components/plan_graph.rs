@@ -1,4 +1,5 @@
 use leptos::prelude::*;
+use mosaic_core::name::TaskId;
 use mosaic_core::task::drawing;
 
 const WIDTH: usize = 170;
@@ -32,7 +33,7 @@ fn short(name: &str) -> String {
 /// One node's tasks as a graph: a row per dependency depth, arrows from
 /// each task to the tasks that wait for it.
 #[component]
-pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoView {
+pub fn PlanGraph(tasks: Vec<TaskId>, edges: Vec<(TaskId, TaskId)>) -> impl IntoView {
     let layout = drawing(&tasks, &edges);
     let at = positions(&layout.columns);
     let width = at.iter().map(|p| p.0 + BOX + 10).max().unwrap_or(10);
@@ -51,10 +52,10 @@ pub fn PlanGraph(tasks: Vec<String>, edges: Vec<(String, String)>) -> impl IntoV
         .zip(&at)
         .map(|(task, &(x, y))| {
             view! {
-                <g class="task" data-task=task.clone()>
-                    <title>{task.clone()}</title>
+                <g class="task" data-task=task.to_string()>
+                    <title>{task.to_string()}</title>
                     <rect x=x y=y width=BOX height=BOX_HEIGHT rx="4" />
-                    <text x=x + 6 y=y + 15>{short(task)}</text>
+                    <text x=x + 6 y=y + 15>{short(task.as_str())}</text>
                 </g>
             }
         })

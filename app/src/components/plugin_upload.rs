@@ -68,7 +68,7 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
                     .map(|f| {
                         view! {
                             <ErrorNotice message=f.message.clone() />
-                            {f.report.map(|report| view! { <ValidationReport report /> })}
+                            {f.report.map(|report| view! { <ValidationReport report=*report /> })}
                         }
                     })
             }}

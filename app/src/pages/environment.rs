@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::{CreateNode, CreateTag, NodeView, RoleView, TagView, UpdateNode};
+use mosaic_core::name::{NodeStatus, RoleName};
 use mosaic_core::task::Plan;
 
 use crate::api::{self, ApiFailure};
@@ -85,7 +86,7 @@ fn EnvironmentBody(cluster_id: i64, snapshot: Snapshot, changed: Callback<()>) -
 
 /// Role checkboxes; `chosen` holds the ticked role ids.
 #[component]
-fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<String>>) -> impl IntoView {
+fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<RoleName>>) -> impl IntoView {
     roles
         .into_iter()
         .map(|role| {
@@ -103,8 +104,8 @@ fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<String>>) -> impl IntoV
                 })
             };
             view! {
-                <label class="role" title=format!("{} — tags: {}", role.description, role.tags.join(", "))>
-                    <input type="checkbox" data-role=role.id.clone() prop:checked=checked on:change=toggle />
+                <label class="role" title=format!("{} — tags: {}", role.description, role.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", "))>
+                    <input type="checkbox" data-role=role.id.to_string() prop:checked=checked on:change=toggle />
                     {role.name.clone()}
                 </label>
             }
@@ -114,8 +115,8 @@ fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<String>>) -> impl IntoV
 
 #[component]
 fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
-    let chosen = RwSignal::new(Vec::<String>::new());
-    let status = RwSignal::new("discover".to_owned());
+    let chosen = RwSignal::new(Vec::<RoleName>::new());
+    let status = RwSignal::new(NodeStatus::Discover);
     let error = RwSignal::new(None::<String>);
     let add = move |_| {
         let request = CreateNode {
@@ -139,9 +140,10 @@ fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl
             <div class="roles"><RolePicker roles chosen /></div>
             <label>
                 "Status "
-                <select on:change=move |ev| status.set(event_target_value(&ev))>
-                    {["discover", "provisioned", "ready", "error"]
-                        .map(|s| view! { <option value=s selected=s == "discover">{s}</option> })
+                <select on:change=move |ev| status.set(NodeStatus::parse(&event_target_value(&ev)).unwrap_or_default())>
+                    {NodeStatus::ALL
+                        .iter()
+                        .map(|s| view! { <option value=s.as_str() selected=*s == NodeStatus::Discover>{s.as_str()}</option> })
                         .collect_view()}
                 </select>
             </label>
@@ -184,9 +186,9 @@ fn NodeCard(node: NodeView, roles: Vec<RoleView>, changed: Callback<()>) -> impl
         .iter()
         .map(|tag| {
             let from_role = node.role_tags.contains(tag);
-            let primary = tag.starts_with("primary-");
+            let primary = tag.as_str().starts_with("primary-");
             let removable = !primary;
-            let name = tag.clone();
+            let name = tag.to_string();
             let remove = move |_| {
                 let name = name.clone();
                 leptos::task::spawn_local(async move { report(api::unassign_tags(id, vec![name]).await) });
@@ -199,8 +201,8 @@ fn NodeCard(node: NodeView, roles: Vec<RoleView>, changed: Callback<()>) -> impl
                 "added by hand"
             };
             view! {
-                <span class="chip" class:from-role=from_role class:primary=primary data-tag=tag.clone() title=title>
-                    {tag.clone()}
+                <span class="chip" class:from-role=from_role class:primary=primary data-tag=tag.to_string() title=title>
+                    {tag.to_string()}
                     <Show when=move || removable>
                         <button class="remove-tag" aria-label="Remove the tag" on:click=remove.clone()>"×"</button>
                     </Show>
@@ -317,7 +319,7 @@ fn Preview(plan: Plan) -> impl IntoView {
                         <details class="node-plan" data-node=id.clone() open>
                             <summary>{format!("{title}: {} tasks", node.tasks.len())}</summary>
                             <ol class="tasks">
-                                {node.tasks.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}
+                                {node.tasks.iter().map(|t| view! { <li>{t.to_string()}</li> }).collect_view()}
                             </ol>
                             <PlanGraph tasks=node.tasks.clone() edges=edges.clone() />
                         </details>

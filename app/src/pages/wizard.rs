@@ -20,13 +20,21 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// The registry as the server built it: the components in registry
+    /// order, grouped into their sources (the release's, then each plugin's).
     pub fn new(
         release: &ReleaseSummary,
         components: Vec<ComponentView>,
     ) -> Result<Catalog, String> {
-        let components: Vec<Component> = components.into_iter().map(Component::from).collect();
-        let registry = Registry::new([(Source(release.name.clone()), components)])
-            .map_err(|e| e.to_string())?;
+        let mut sources: Vec<(Source, Vec<Component>)> = Vec::new();
+        for view in components {
+            let source = view.source.clone();
+            match sources.last_mut() {
+                Some((last, list)) if last.0 == source => list.push(Component::from(view)),
+                _ => sources.push((Source(source), vec![Component::from(view)])),
+            }
+        }
+        let registry = Registry::new(sources).map_err(|e| e.to_string())?;
         Ok(Catalog {
             engine: Engine::new(registry, &release.required_component_types),
         })

@@ -29,6 +29,7 @@ pub use validate::{
 /// A registry of one source ("release") from a YAML component list, for tests.
 #[cfg(test)]
 pub(crate) fn test_registry(yaml: &str) -> Registry {
-    let components: Vec<Component> = serde_yaml::from_str(yaml).expect("test components parse");
+    let components: Vec<Component> =
+        crate::yaml::parse("test.yaml", yaml).expect("test components parse");
     Registry::new([(Source("release".into()), components)]).expect("test components are unique")
 }

@@ -172,18 +172,18 @@ impl Serialize for Requires {
 
 impl<'de> Deserialize<'de> for Requires {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let entries = Option::<Vec<serde_yaml::Value>>::deserialize(d)?.unwrap_or_default();
+        let entries = Option::<Vec<serde_json::Value>>::deserialize(d)?.unwrap_or_default();
         let mut old = Vec::new();
         let mut predicates = Vec::new();
         for (i, value) in entries.into_iter().enumerate() {
-            let is_old = value.as_mapping().is_some_and(|m| m.contains_key("name"));
+            let is_old = value.as_object().is_some_and(|m| m.contains_key("name"));
             if is_old {
-                let relation: Relation = serde_yaml::from_value(value)
+                let relation: Relation = serde_json::from_value(value)
                     .map_err(|e| serde::de::Error::custom(format!("requires[{i}]: {e}")))?;
                 old.push(relation);
                 continue;
             }
-            match serde_yaml::from_value::<BTreeMap<Quantifier, PredicateBody>>(value) {
+            match serde_json::from_value::<BTreeMap<Quantifier, PredicateBody>>(value) {
                 Ok(map) if map.len() == 1 => {
                     let (quantifier, body) = map.into_iter().next().expect("one entry");
                     predicates.push(Predicate { quantifier, body });
@@ -251,43 +251,30 @@ impl Bind {
     }
 }
 
-fn yaml_to_json(value: serde_yaml::Value) -> Result<serde_json::Value, String> {
-    serde_json::to_value(value).map_err(|e| e.to_string())
-}
-
 /// Accepts a list whose entries are `"model:path"` strings (bound to `true`),
-/// `[path, value]` pairs or single-entry maps (`!!pairs`, with or without the tag).
+/// `[path, value]` pairs (what `!!pairs` loads as) or single-entry maps.
 fn deserialize_bind<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Bind>, D::Error> {
     use serde::de::Error;
-    use serde_yaml::Value;
-    let mut value = Value::deserialize(d)?;
-    if let Value::Tagged(tagged) = value {
-        value = tagged.value;
-    }
-    let entries = match value {
+    use serde_json::Value;
+    let entries = match Value::deserialize(d)? {
         Value::Null => return Ok(Vec::new()),
-        Value::Sequence(entries) => entries,
+        Value::Array(entries) => entries,
         _ => return Err(D::Error::custom("bind must be a list")),
     };
     let mut binds = Vec::with_capacity(entries.len());
     for (i, entry) in entries.into_iter().enumerate() {
         let bind = match entry {
-            Value::String(target) => Bind::new(target, serde_json::Value::Bool(true)),
-            Value::Sequence(pair) if pair.len() == 2 => {
+            Value::String(target) => Bind::new(target, Value::Bool(true)),
+            Value::Array(pair) if pair.len() == 2 => {
                 let mut pair = pair.into_iter();
                 match (pair.next(), pair.next()) {
-                    (Some(Value::String(target)), Some(v)) => {
-                        yaml_to_json(v).and_then(|v| Bind::new(target, v))
-                    }
+                    (Some(Value::String(target)), Some(v)) => Bind::new(target, v),
                     _ => Err("a bind pair is [\"model:path\", value]".to_owned()),
                 }
             }
-            Value::Mapping(map) if map.len() == 1 => {
-                let (k, v) = map.into_iter().next().expect("one entry");
-                match k {
-                    Value::String(target) => yaml_to_json(v).and_then(|v| Bind::new(target, v)),
-                    _ => Err("a bind key must be a \"model:path\" string".to_owned()),
-                }
+            Value::Object(map) if map.len() == 1 => {
+                let (target, v) = map.into_iter().next().expect("one entry");
+                Bind::new(target, v)
             }
             _ => Err(
                 "expected \"model:path\", [\"model:path\", value] or {\"model:path\": value}"
@@ -304,7 +291,7 @@ mod tests {
     use super::*;
 
     fn parse(yaml: &str) -> Component {
-        serde_yaml::from_str(yaml).unwrap()
+        crate::yaml::parse("test.yaml", yaml).unwrap()
     }
 
     #[test]
@@ -373,7 +360,7 @@ incompatible:
 
     #[test]
     fn mixed_requires_formats_are_rejected() {
-        let err = serde_yaml::from_str::<Component>(
+        let err = crate::yaml::parse::<Component>("test.yaml", 
             "name: network:a\nrequires: [{name: 'hypervisor:x'}, {any_of: {items: ['hypervisor:y']}}]",
         )
         .unwrap_err();
@@ -382,7 +369,8 @@ incompatible:
 
     #[test]
     fn bad_names_in_relations_are_rejected() {
-        let err = serde_yaml::from_str::<Component>(
+        let err = crate::yaml::parse::<Component>(
+            "test.yaml",
             "name: network:a\nincompatible: [{name: 'hypervisor:lib*'}]",
         )
         .unwrap_err();

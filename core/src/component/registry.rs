@@ -237,7 +237,8 @@ mod tests {
 
     #[test]
     fn duplicate_names_name_both_sources() {
-        let c: Vec<Component> = serde_yaml::from_str("[{name: 'hypervisor:a'}]").unwrap();
+        let c: Vec<Component> =
+            crate::yaml::parse("test.yaml", "[{name: 'hypervisor:a'}]").unwrap();
         let err = Registry::new([
             (Source("release openstack".into()), c.clone()),
             (Source("plugin x 1.0.0".into()), c),

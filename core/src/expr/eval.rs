@@ -129,7 +129,7 @@ pub enum Val<'a> {
 }
 
 impl<'a> Val<'a> {
-    fn of(value: &'a Value) -> Val<'a> {
+    pub fn of(value: &'a Value) -> Val<'a> {
         match value {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),

@@ -120,15 +120,22 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                 .cloned()
                 .collect()
         };
-        let roles = new.role_names();
+        let role_names = |roles: &crate::role::Roles| -> Vec<String> {
+            roles.names().map(ToString::to_string).collect()
+        };
+        let roles = role_names(&new.roles_metadata);
         let volumes = new.volume_ids();
         let mut against: Vec<(String, Vec<String>, Vec<String>)> = vec![(
             release_source.clone(),
-            release.role_names(),
+            role_names(&release.roles_metadata),
             release.volume_ids(),
         )];
         for other in &neighbours {
-            against.push((other.source(), other.role_names(), other.volume_ids()));
+            against.push((
+                other.source(),
+                role_names(&other.roles_metadata),
+                other.volume_ids(),
+            ));
         }
         for (source, their_roles, their_volumes) in &against {
             let r = collisions(&roles, their_roles);

@@ -11,26 +11,33 @@ mod report;
 mod schema;
 #[cfg(test)]
 mod tests;
+mod version;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
 
 use crate::component::Component;
+use crate::name::PluginName;
 use crate::release::Release;
+use crate::role::Roles;
+use crate::settings::Group;
+use crate::tag::{TagsMetadata, deserialize_tags_metadata};
+use crate::task::{TaskDef, deserialize_tasks};
 
 pub use files::{Files, Kind, MemoryFiles, PathError, confine, glob, is_glob};
 pub use install::{Installed, check_install};
 pub use load::{Loaded, load, load_with_limits};
 pub use report::{Diagnostic, PluginId, ReleaseId, Report, Severity};
+pub use version::Version;
 
 /// A package as loaded: metadata, its `releases:` records with their files
 /// read in, and the fixed files under their stored names (what the server
 /// stores and `mosaic plugin show` prints).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Package {
-    pub name: String,
+    pub name: PluginName,
     pub title: String,
-    pub version: String,
+    pub version: Version,
     pub package_version: String,
     #[serde(default)]
     pub description: String,
@@ -45,18 +52,22 @@ pub struct Package {
     #[serde(default)]
     pub is_hotpluggable: bool,
     pub releases: Vec<Record>,
-    /// `environment_config.yaml`.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub attributes_metadata: Value,
+    /// `environment_config.yaml`: the plugin's settings group.
+    #[serde(default, skip_serializing_if = "PluginAttributes::is_empty")]
+    pub attributes_metadata: PluginAttributes,
     /// `node_roles.yaml`.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub roles_metadata: Value,
+    #[serde(default, skip_serializing_if = "Roles::is_empty")]
+    pub roles_metadata: Roles,
     /// `volumes.yaml`.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub volumes_metadata: Value,
     /// `deployment_tasks.yaml`.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub deployment_tasks: Value,
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "deserialize_tasks"
+    )]
+    pub deployment_tasks: Vec<TaskDef>,
     /// `components.yaml`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components_metadata: Vec<Component>,
@@ -64,8 +75,12 @@ pub struct Package {
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub network_roles_metadata: Value,
     /// `node_tags.yaml`.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub tags_metadata: Value,
+    #[serde(
+        default,
+        skip_serializing_if = "TagsMetadata::is_empty",
+        deserialize_with = "deserialize_tags_metadata"
+    )]
+    pub tags_metadata: TagsMetadata,
     /// `node_config.yaml`, `nic_config.yaml`, `bond_config.yaml` (5.0.0).
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub node_attributes_metadata: Value,
@@ -124,8 +139,8 @@ impl Compatibility {
 impl Package {
     pub fn id(&self) -> PluginId {
         PluginId {
-            name: self.name.clone(),
-            version: self.version.clone(),
+            name: self.name.to_string(),
+            version: self.version.to_string(),
             package_version: self.package_version.clone(),
         }
     }
@@ -161,11 +176,111 @@ impl Package {
         format!("plugin {} {}", self.name, self.version)
     }
 
-    pub fn role_names(&self) -> Vec<String> {
-        crate::release::keys(&self.roles_metadata)
-    }
-
     pub fn volume_ids(&self) -> Vec<String> {
         crate::release::volume_ids(&self.volumes_metadata)
+    }
+}
+
+/// A plugin's `environment_config.yaml`: `{attributes: {metadata?, attr…}}`,
+/// the plugin's settings group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PluginAttributes {
+    pub group: Group,
+}
+
+impl Default for PluginAttributes {
+    fn default() -> Self {
+        PluginAttributes {
+            group: Group::from_json("attributes", "attributes", &Value::Object(Map::new()))
+                .expect("an empty group reads"),
+        }
+    }
+}
+
+impl PluginAttributes {
+    pub fn is_empty(&self) -> bool {
+        self == &PluginAttributes::default()
+    }
+
+    pub fn from_json(value: &Value) -> Result<PluginAttributes, crate::restriction::FieldError> {
+        match value {
+            Value::Null => Ok(PluginAttributes::default()),
+            _ => Group::from_json("attributes", "attributes", &value["attributes"])
+                .map(|group| PluginAttributes { group }),
+        }
+    }
+}
+
+impl Serialize for PluginAttributes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = Map::new();
+        map.insert("attributes".to_owned(), self.group.to_json());
+        map.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for PluginAttributes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        PluginAttributes::from_json(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The newest version of each extension plugin that extends `release`,
+/// ordered by name: the plugins an environment on `release` can enable,
+/// in registry order (SEMANTICS §2.2).
+pub fn newest_compatible<'a>(
+    release: &Release,
+    installed: impl IntoIterator<Item = &'a Package>,
+) -> Vec<&'a Package> {
+    let mut newest: Vec<&Package> = Vec::new();
+    for p in installed
+        .into_iter()
+        .filter(|p| !p.is_release_plugin() && p.extends(release))
+    {
+        match newest.iter_mut().find(|q| q.name == p.name) {
+            Some(slot) if p.version > slot.version => *slot = p,
+            Some(_) => {}
+            None => newest.push(p),
+        }
+    }
+    newest.sort_by(|a, b| a.name.cmp(&b.name));
+    newest
+}
+
+/// Why a release cannot be chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReleaseChoice {
+    #[error("no release is installed")]
+    None,
+    #[error("several releases are available ({0}); say which with release_name")]
+    Several(String),
+    #[error("no release is named '{wanted}' (there are: {available})")]
+    Unknown { wanted: String, available: String },
+}
+
+/// The release named `wanted`, or the only one when none is named.
+pub fn choose_release<'a, T>(
+    releases: &'a [T],
+    name_of: impl Fn(&T) -> &str,
+    wanted: Option<&str>,
+) -> Result<&'a T, ReleaseChoice> {
+    let names = || {
+        releases
+            .iter()
+            .map(|r| format!("'{}'", name_of(r)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (wanted, releases) {
+        (_, []) => Err(ReleaseChoice::None),
+        (Some(wanted), _) => releases
+            .iter()
+            .find(|r| name_of(r) == wanted)
+            .ok_or_else(|| ReleaseChoice::Unknown {
+                wanted: wanted.to_owned(),
+                available: names(),
+            }),
+        (None, [one]) => Ok(one),
+        (None, _) => Err(ReleaseChoice::Several(names())),
     }
 }

@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 
 use crate::component::Component;
-use crate::role::{Restriction, parse_roles};
+use crate::restriction::Restriction;
+use crate::role::Role;
+use crate::settings::Attribute;
+use crate::task::TASK_TYPES;
 use crate::yaml::{Node, Value, index_path, join_path};
 
 use super::report::Sink;
@@ -30,18 +33,6 @@ pub enum FileKind {
     NetworkRoles,
     Networks,
 }
-
-pub(crate) const TASK_TYPES: &[(&str, &[&str])] = &[
-    ("puppet", &["puppet_manifest", "puppet_modules", "timeout"]),
-    ("shell", &["cmd"]),
-    ("upload_file", &["path", "data"]),
-    ("sync", &["src", "dst"]),
-    ("copy_files", &["files"]),
-    ("reboot", &["timeout"]),
-    ("group", &[]),
-    ("stage", &[]),
-    ("skipped", &[]),
-];
 
 /// Checks `root` (the contents of one file) as `kind`.
 pub(crate) fn check(kind: FileKind, root: &Node, sink: &mut Sink<'_>) {
@@ -158,11 +149,6 @@ fn require(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>) {
     }
 }
 
-/// `node` as `serde_yaml` sees it, for the parsers that read that shape.
-fn to_yaml(node: &Node) -> serde_yaml::Value {
-    serde_yaml::to_value(node.to_json()).unwrap_or(serde_yaml::Value::Null)
-}
-
 fn components(root: &Node, sink: &mut Sink<'_>) {
     let Some(items) = list(root, "", sink) else {
         return;
@@ -207,11 +193,9 @@ fn roles(root: &Node, sink: &mut Sink<'_>) {
         if entry.value.as_map().is_some() {
             require(&entry.value, id, &["name", "description"], sink);
         }
-        let mut one = serde_yaml::Mapping::new();
-        one.insert(serde_yaml::Value::String(id.clone()), to_yaml(&entry.value));
-        // `parse_roles` stops at a role's first problem; restrictions are
+        // Reading a role stops at its first problem; restrictions are
         // many and independent, so each is checked on its own.
-        if let Err(e) = parse_roles(&serde_yaml::Value::Mapping(one), None)
+        if let Err(e) = Role::from_json(id, &entry.value.to_json())
             && !e.path.contains(".restrictions[")
         {
             sink.error(root.line_of(&e.path), &e.path, e.message);
@@ -225,7 +209,7 @@ fn roles(root: &Node, sink: &mut Sink<'_>) {
 }
 
 fn restriction(node: &Node, path: &str, sink: &mut Sink<'_>) {
-    if let Err(e) = Restriction::from_yaml(path, &to_yaml(node)) {
+    if let Err(e) = Restriction::from_json(path, &node.to_json()) {
         let line = node.line;
         sink.error(line, &e.path, e.message);
     }
@@ -490,6 +474,35 @@ fn attribute(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>) {
     if let Some(r) = node.get("restrictions") {
         restrictions(r, &join_path(path, "restrictions"), sink);
     }
+    if node.get("type").is_none() || has_bad_restrictions(node) {
+        return;
+    }
+    // Patterns compile, `values` have their data, bounds are numbers.
+    let name = path.rsplit('.').next().unwrap_or(path);
+    if let Err(e) = Attribute::from_json(path, name, &node.to_json()) {
+        sink.error(
+            node.find(
+                e.path
+                    .strip_prefix(path)
+                    .unwrap_or("")
+                    .trim_start_matches('.'),
+            )
+            .line,
+            &e.path,
+            e.message,
+        );
+    }
+}
+
+/// Whether some restriction of `node` (already reported) does not read.
+fn has_bad_restrictions(node: &Node) -> bool {
+    node.get("restrictions")
+        .and_then(Node::as_seq)
+        .is_some_and(|items| {
+            items
+                .iter()
+                .any(|r| Restriction::from_json("", &r.to_json()).is_err())
+        })
 }
 
 /// Maps of sections whose entries (but `metadata`) are attributes, or of

@@ -121,7 +121,7 @@ fn two_release_records_and_glob_merged_graphs_load_into_two_releases() {
         ("graphs/00-a.yaml", "- {id: a, type: stage}\n"),
         (
             "base.yaml",
-            "description: Base.\ntags_metadata: {controller: {has_primary: true}}\nattributes: {editable: {}}\n",
+            "description: Base.\ntags_metadata: {controller: {has_primary: true}}\nattributes: {editable: {common: {debug: {type: checkbox, value: false}}}}\n",
         ),
     ]);
     let loaded = load(&files);
@@ -134,7 +134,7 @@ fn two_release_records_and_glob_merged_graphs_load_into_two_releases() {
     let ids: Vec<&str> = releases[0].graphs[0]
         .tasks
         .iter()
-        .map(|t| t["id"].as_str().unwrap())
+        .map(|t| t.id.as_str())
         .collect();
     assert_eq!(
         ids,
@@ -142,13 +142,19 @@ fn two_release_records_and_glob_merged_graphs_load_into_two_releases() {
         "glob matches are concatenated in path order"
     );
     assert_eq!(releases[0].components_metadata.len(), 1);
-    assert_eq!(releases[0].role_names(), ["controller"]);
+    let roles: Vec<&str> = releases[0]
+        .roles_metadata
+        .names()
+        .map(|r| r.as_str())
+        .collect();
+    assert_eq!(roles, ["controller"]);
     // The second record: `os` stored as operating_system, the base release
     // as a template its own keys override.
     assert_eq!(releases[1].operating_system, "CentOS");
     assert_eq!(releases[1].description, "Second.");
-    assert_eq!(releases[1].tags_metadata["controller"]["has_primary"], true);
-    assert!(releases[1].attributes_metadata["editable"].is_object());
+    assert!(releases[1].tags_metadata["controller"].has_primary);
+    let editable = &releases[1].attributes_metadata.editable;
+    assert_eq!(editable.groups[0].attributes[0].name, "debug");
 }
 
 #[test]
@@ -173,8 +179,8 @@ fn globbed_maps_merge_key_by_key_and_mixed_roots_are_an_error() {
     assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
     let package = loaded.package.unwrap();
     let roles = &package.releases().next().unwrap().roles_metadata;
-    assert_eq!(roles["x"]["name"], "X2");
-    assert_eq!(roles["y"]["name"], "Y");
+    assert_eq!(roles.get("x").unwrap().name, "X2");
+    assert_eq!(roles.get("y").unwrap().name, "Y");
 
     let mut files = files;
     files.insert("graphs/b.yaml", "{c: 1}\n");
@@ -248,7 +254,11 @@ fn duplicate_keys_are_reported_with_both_lines_and_checking_goes_on() {
         "node_roles.yaml:6: error: rabbit.limits: key 'limits' is given twice (lines 4 and 6); the later value is used",
     );
     // The later value (`min: 1`) is used, so only `weight` is left to fault.
-    assert_eq!(loaded.report.errors, 1, "{}", loaded.report);
+    assert_has(
+        &loaded,
+        "node_roles.yaml:8: error: rabbit.weight: must be a whole number",
+    );
+    assert_eq!(loaded.report.errors, 2, "{}", loaded.report);
 }
 
 #[test]
@@ -409,7 +419,7 @@ fn installs_refuse_what_collides_with_the_release_or_other_plugins() {
     );
     assert_eq!(again[0].message, "plugin demo 1.0.0 is already installed");
     let mut other = plain.clone();
-    other.name = "other".into();
+    other.name = crate::name::PluginName::new("other").unwrap();
     let clash = check_install(
         &other,
         Installed {

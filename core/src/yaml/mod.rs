@@ -1,12 +1,18 @@
-//! Reading YAML text into typed data with errors that name the file, line
-//! and column, ready to print as `file:line:col: message`.
+//! YAML, one path for all of it: text is loaded into line-keeping
+//! [`Node`]s ([`load`]), typed through a serde deserializer over them
+//! ([`parse`], errors ready to print as `file:line: message`), and written
+//! back ([`to_string`]) in a form the loader reads as the same values.
 
+mod de;
+mod emit;
 mod tree;
 
 use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+pub use de::{DeError, NodeDeserializer};
+pub use emit::to_string;
 pub use tree::{Document, DuplicateKey, Entry, Limits, Node, Value, index_path, join_path, load};
 
 /// A file that could not be read into the expected shape.
@@ -45,21 +51,32 @@ impl LoadError {
     }
 }
 
-/// Parses `text` (the contents of `file`) as YAML into `T`.
+/// Parses `text` (the contents of `file`) as YAML into `T`: loaded with the
+/// default [`Limits`], a key given twice is an error, and every error names
+/// the line of the value it is about.
 pub fn parse<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadError> {
-    serde_yaml::from_str(text).map_err(|e| {
-        let location = e.location();
-        let mut message = e.to_string();
-        // serde_yaml appends " at line L column C"; the location is reported separately.
-        if let Some(at) = message.rfind(" at line ") {
-            message.truncate(at);
-        }
-        LoadError {
+    let document = load(file, text, Limits::default())?;
+    if let Some(dup) = document.duplicates.first() {
+        return Err(LoadError {
             file: file.to_owned(),
-            line: location.as_ref().map(|l| l.line()),
-            column: location.as_ref().map(|l| l.column()),
-            message,
-        }
+            line: Some(dup.line),
+            column: None,
+            message: format!(
+                "key '{}' is given twice (first on line {})",
+                dup.key, dup.first_line
+            ),
+        });
+    }
+    from_node(file, &document.root)
+}
+
+/// Reads a loaded node into `T`, errors naming `file` and the line.
+pub fn from_node<T: DeserializeOwned>(file: &str, node: &Node) -> Result<T, LoadError> {
+    T::deserialize(NodeDeserializer(node)).map_err(|e| LoadError {
+        file: file.to_owned(),
+        line: e.line,
+        column: None,
+        message: e.message,
     })
 }
 
@@ -79,6 +96,27 @@ mod tests {
         assert_eq!(err.line, Some(2));
         assert!(err.to_string().starts_with("components.yaml:2:"), "{err}");
         assert!(err.message.contains("hypervisor:K"), "{err}");
+    }
+
+    #[test]
+    fn repeated_keys_are_errors_with_both_lines() {
+        let err = parse::<serde_json::Value>("e.yaml", "a: 1\nb: 2\na: 3\n").unwrap_err();
+        assert_eq!(err.line, Some(3));
+        assert_eq!(err.message, "key 'a' is given twice (first on line 1)");
+    }
+
+    #[test]
+    fn unknown_fields_name_the_line_of_their_key() {
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct File {
+            mode: String,
+        }
+        let err = parse::<File>("e.yaml", "mode: x\n\nmodes: y\n").unwrap_err();
+        assert_eq!(err.line, Some(3), "{err}");
+        let err = parse::<File>("e.yaml", "{}").unwrap_err();
+        assert!(err.message.contains("missing field `mode`"), "{err}");
     }
 
     #[test]

@@ -230,11 +230,14 @@ fn path_steps(path: &str) -> Vec<Step<'_>> {
         if !key.is_empty() {
             steps.push(Step::Key(key));
         }
-        while let Some(end) = rest.find(']') {
-            if let Ok(i) = rest[1..end].parse() {
+        // `[N]` steps; anything else (a key such as `a[]]`) ends the path here.
+        while let Some(inner) = rest.strip_prefix('[')
+            && let Some(end) = inner.find(']')
+        {
+            if let Ok(i) = inner[..end].parse() {
                 steps.push(Step::Index(i));
             }
-            rest = &rest[end + 1..];
+            rest = &inner[end + 1..];
         }
     }
     steps
@@ -624,6 +627,12 @@ fn size_of(node: &Node) -> usize {
 
 /// The value of a scalar: quoted ones and `!!str` are strings; plain ones
 /// are resolved as YAML 1.1 (PyYAML) did.
+/// What a plain (unquoted) scalar `text` reads as: the emitter quotes a
+/// string whenever this is not that same string.
+pub(crate) fn resolve_plain(text: &str) -> Value {
+    resolve(text, TScalarStyle::Plain, &None)
+}
+
 fn resolve(text: &str, style: TScalarStyle, tag: &Option<Tag>) -> Value {
     if let Some(tag) = tag {
         if tag.handle == "tag:yaml.org,2002:" {

@@ -3,12 +3,14 @@
 //! `mosaic: message` (or `file:line: message`) on stderr and exit 2.
 
 mod components;
+mod envfile;
 mod expr;
 mod heat;
 mod models;
 mod plan;
 mod plugin;
 mod roles;
+mod settings;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -51,6 +53,10 @@ pub enum Command {
     /// Heat template capabilities: find, summarize, resolve, choices.
     #[command(subcommand)]
     Heat(heat::Command),
+    /// Environment settings: the effective values of an environment file,
+    /// every problem, and each node's role problems.
+    #[command(subcommand)]
+    Settings(settings::Command),
 }
 
 #[derive(Debug, Subcommand)]
@@ -78,6 +84,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Tags(TagsCommand::Resolve(args)) => Ok(plan::resolve(args)),
         Command::Plan(args) => Ok(plan::plan(args)),
         Command::Heat(command) => Ok(heat::run(command)),
+        Command::Settings(command) => Ok(settings::run(command)),
     }
 }
 

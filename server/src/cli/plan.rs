@@ -1,19 +1,16 @@
 //! `mosaic tags resolve` and `mosaic plan`: which nodes a selector picks,
 //! and an environment's deployment plan.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use mosaic_core::environment::{EnvironmentFile, plan_environment};
-use mosaic_core::plugin::{Package, load};
-use mosaic_core::release::Release;
-use mosaic_core::tag::Selector;
+use mosaic_core::name::TagName;
+use mosaic_core::tag::{Selector, TagsMetadata};
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
 use serde::Deserialize;
 
 use super::models::read_yaml;
-use super::{Format, print_json};
-use crate::{bundled, package};
+use super::{Format, envfile, print_json};
 
 #[derive(Debug, Args)]
 pub struct ResolveArgs {
@@ -32,7 +29,7 @@ pub struct ResolveArgs {
 struct TaggedNode {
     id: serde_json::Value,
     #[serde(default)]
-    tags: Vec<String>,
+    tags: Vec<TagName>,
 }
 
 pub fn resolve(args: ResolveArgs) -> i32 {
@@ -77,103 +74,24 @@ pub struct PlanArgs {
     format: Format,
 }
 
-/// A package the environment names, loaded; why not otherwise.
-fn load_package(base: &Path, path: &str) -> Result<Package, String> {
-    let full = base.join(path);
-    let files = package::open(&full).map_err(|e| e.to_string())?;
-    let loaded = load(files.as_ref());
-    loaded.package.ok_or_else(|| {
-        format!(
-            "{}: the package is not valid:\n{}",
-            full.display(),
-            loaded.report
-        )
-    })
-}
-
-/// The release the environment is for, or the plan error saying why not.
-fn choose_release(env: &EnvironmentFile, package: &Package) -> Result<Release, Box<PlanError>> {
-    let releases: Vec<&Release> = package.releases().collect();
-    let names = || {
-        releases
-            .iter()
-            .map(|r| format!("'{}'", r.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match (&env.release_name, releases.as_slice()) {
-        (_, []) => Err(Box::new(PlanError::new(
-            PlanErrorKind::Release,
-            format!(
-                "{} ships no release (it is not a release plugin)",
-                package.source()
-            ),
-        ))),
-        (None, [one]) => Ok((*one).clone()),
-        (None, _) => Err(Box::new(PlanError::new(
-            PlanErrorKind::Release,
-            format!(
-                "{} ships several releases ({}); say which with release_name",
-                package.source(),
-                names()
-            ),
-        ))),
-        (Some(name), _) => releases
-            .iter()
-            .find(|r| &r.name == name)
-            .map(|r| (*r).clone())
-            .ok_or_else(|| {
-                Box::new(PlanError::new(
-                    PlanErrorKind::Release,
-                    format!(
-                        "{} has no release '{name}' (it has {})",
-                        package.source(),
-                        names()
-                    ),
-                ))
-            }),
-    }
-}
-
 pub fn plan(args: PlanArgs) -> i32 {
-    let env: EnvironmentFile = match read_yaml(&args.env_file) {
-        Ok(env) => env,
-        Err(e) => {
-            eprintln!("{e}");
+    let loaded = match envfile::read(&args.env_file) {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("{message}");
             return 2;
         }
     };
-    let base = args.env_file.parent().unwrap_or(Path::new("."));
-    let release_package = match &env.release {
-        Some(path) => load_package(base, path),
-        None => bundled::load_bundled()
-            .package
-            .ok_or_else(|| "the bundled release plugin is invalid".to_owned()),
-    };
-    let mut plugins = Vec::new();
-    for path in &env.plugins {
-        match load_package(base, path) {
-            Ok(p) => plugins.push(p),
-            Err(e) => {
-                eprintln!("mosaic: {e}");
-                return 2;
-            }
-        }
-    }
-    let result = match release_package {
-        Err(e) => {
-            eprintln!("mosaic: {e}");
-            return 2;
-        }
-        Ok(package) => match choose_release(&env, &package) {
-            Ok(release) => plan_environment(&env, &release, &plugins, &args.graph),
-            Err(error) => Plan {
-                nodes: Vec::new(),
-                errors: vec![*error],
-                warnings: Vec::new(),
-                edges: Vec::new(),
-                instances: Default::default(),
-            },
+    let spec = loaded.spec();
+    let no_tags = TagsMetadata::new();
+    let result = match loaded.release() {
+        Err(message) => Plan::failed(PlanError::new(PlanErrorKind::Release, message)),
+        Ok(release) => match loaded.environment(release, &spec, &no_tags) {
+            Ok(env) => env.plan(&args.graph),
+            Err(e) => Plan::failed(PlanError::new(
+                PlanErrorKind::InvalidEnvironment,
+                e.to_string(),
+            )),
         },
     };
     match args.format {
@@ -193,11 +111,18 @@ fn print_text(plan: &Plan) {
             "{name}: {} task{} — tags {}",
             node.tasks.len(),
             if node.tasks.len() == 1 { "" } else { "s" },
-            node.tags.join(", ")
+            node.tags
+                .iter()
+                .map(TagName::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         for (i, task) in node.tasks.iter().enumerate() {
             println!("  {:>3}. {task}", i + 1);
         }
+    }
+    for skipped in &plan.skipped {
+        println!("skipped {}: {}", skipped.id, skipped.reason);
     }
     for (name, groups) in &plan.instances {
         for (n, nodes) in groups {

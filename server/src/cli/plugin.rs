@@ -171,7 +171,7 @@ fn show(args: ShowArgs) -> i32 {
                     release.version,
                     release.operating_system,
                     release.components_metadata.len(),
-                    release.role_names().len(),
+                    release.roles_metadata.0.len(),
                     release.graphs.len()
                 );
             }
@@ -181,9 +181,9 @@ fn show(args: ShowArgs) -> i32 {
             println!(
                 "{} components, {} roles, {} volumes, {} tasks",
                 package.components_metadata.len(),
-                package.role_names().len(),
+                package.roles_metadata.0.len(),
                 package.volume_ids().len(),
-                package.deployment_tasks.as_array().map_or(0, Vec::len)
+                package.deployment_tasks.len()
             );
         }
     }
@@ -366,7 +366,7 @@ async fn uninstall(args: UninstallArgs) -> i32 {
     };
     let matches: Vec<_> = plugins
         .iter()
-        .filter(|p| args.plugin.parse() == Ok(p.id) || p.package.name == args.plugin)
+        .filter(|p| args.plugin.parse() == Ok(p.id) || p.package.name == args.plugin.as_str())
         .collect();
     let plugin = match matches.as_slice() {
         [one] => *one,
@@ -383,7 +383,7 @@ async fn uninstall(args: UninstallArgs) -> i32 {
             ));
         }
     };
-    match db.uninstall_plugin(plugin.id).await {
+    match crate::install::uninstall(&db, plugin.id).await {
         Ok(()) => {
             println!("uninstalled {}", plugin.package.source());
             0

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use mosaic_core::name::PluginName;
 use mosaic_core::role::{NodeRoles, RolesReport, check_roles, parse_roles};
 
 use super::models::{read_models, read_yaml};
@@ -28,7 +29,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     nodes: PathBuf,
     /// The roles are plugin NAME's: they get the implicit "plugin disabled"
-    /// restriction (settings:NAME.metadata.enabled == false).
+    /// restriction (settings:NAME.metadata.enabled != true).
     #[arg(long, value_name = "NAME")]
     plugin: Option<String>,
     #[arg(long, value_enum, default_value_t)]
@@ -38,9 +39,14 @@ pub struct CheckArgs {
 pub fn run(command: Command) -> i32 {
     let Command::Check(args) = command;
     let loaded = (|| {
-        let value: serde_yaml::Value = read_yaml(&args.roles)?;
-        let roles = parse_roles(&value, args.plugin.as_deref())
-            .map_err(|e| format!("{}: {e}", args.roles.display()))?;
+        let value: serde_json::Value = read_yaml(&args.roles)?;
+        let mut roles =
+            parse_roles(&value).map_err(|e| format!("{}: {e}", args.roles.display()))?;
+        if let Some(plugin) = &args.plugin {
+            let plugin =
+                PluginName::new(plugin.as_str()).map_err(|e| format!("mosaic: --plugin: {e}"))?;
+            roles = roles.into_iter().map(|r| r.provided_by(&plugin)).collect();
+        }
         let models = read_models(&args.models)?;
         let nodes: Vec<NodeRoles> =
             read_yaml::<Option<Vec<NodeRoles>>>(&args.nodes)?.unwrap_or_default();
@@ -86,7 +92,8 @@ fn render(report: &RolesReport) -> String {
         }
     }
     if !report.hidden_roles.is_empty() {
-        let _ = writeln!(out, "hidden roles: {}", report.hidden_roles.join(", "));
+        let hidden: Vec<&str> = report.hidden_roles.iter().map(|r| r.as_str()).collect();
+        let _ = writeln!(out, "hidden roles: {}", hidden.join(", "));
     }
     out
 }

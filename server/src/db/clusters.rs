@@ -1,16 +1,57 @@
-//! Environments (clusters).
+//! Environments (clusters): what is stored of each — release, components,
+//! mode, the operator's settings changes with their version — and its own
+//! tags and nodes.
 
 use mosaic_core::api::Cluster;
+use mosaic_core::component::ComponentName;
+use mosaic_core::name::Mode;
+use mosaic_core::settings::Edits;
 use mosaic_core::tag::NodeTags;
 use sqlx::Row;
+use sqlx::any::AnyRow;
 
 use super::{Db, DbError};
 
 pub struct InsertCluster<'a> {
     pub name: &'a str,
     pub release_id: i64,
-    pub components: &'a [String],
-    pub mode: &'a str,
+    pub components: &'a [ComponentName],
+    pub mode: Mode,
+    pub settings: &'a Edits,
+}
+
+/// An environment's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredCluster {
+    pub cluster: Cluster,
+    /// The operator's settings changes.
+    pub settings: Edits,
+    /// Incremented by every settings change.
+    pub settings_version: i64,
+}
+
+const COLUMNS: &str = "id, name, release_id, components, mode, settings, settings_version";
+
+fn corrupt(what: &str) -> impl Fn(serde_json::Error) -> DbError + '_ {
+    move |e| DbError::Corrupt(format!("clusters.{what}: {e}"))
+}
+
+fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
+    let components: String = row.try_get("components")?;
+    let mode: String = row.try_get("mode")?;
+    let settings: String = row.try_get("settings")?;
+    Ok(StoredCluster {
+        cluster: Cluster {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            release_id: row.try_get("release_id")?,
+            components: serde_json::from_str(&components).map_err(corrupt("components"))?,
+            mode: Mode::parse(&mode)
+                .map_err(|e| DbError::Corrupt(format!("clusters.mode: {e}")))?,
+        },
+        settings: serde_json::from_str(&settings).map_err(corrupt("settings"))?,
+        settings_version: row.try_get("settings_version")?,
+    })
 }
 
 impl Db {
@@ -28,6 +69,8 @@ impl Db {
     ) -> Result<Cluster, DbError> {
         let components =
             serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let settings =
+            serde_json::to_string(new.settings).map_err(|e| DbError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
         let taken = sqlx::query("SELECT id FROM clusters WHERE name = $1")
             .bind(new.name)
@@ -40,12 +83,14 @@ impl Db {
             )));
         }
         let id: i64 = sqlx::query(
-            "INSERT INTO clusters (name, release_id, components, mode) VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO clusters (name, release_id, components, mode, settings) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(new.name)
         .bind(new.release_id)
         .bind(components)
-        .bind(new.mode)
+        .bind(new.mode.as_str())
+        .bind(settings)
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
@@ -60,7 +105,7 @@ impl Db {
             .await?;
         }
         for node in nodes {
-            super::nodes::insert_node_in(&mut tx, id, None, node).await?;
+            super::nodes::insert_node_in(&mut tx, id, node).await?;
         }
         tx.commit().await?;
         Ok(Cluster {
@@ -68,33 +113,44 @@ impl Db {
             name: new.name.to_owned(),
             release_id: new.release_id,
             components: new.components.to_vec(),
-            mode: new.mode.to_owned(),
+            mode: new.mode,
         })
     }
 
-    pub async fn clusters(&self) -> Result<Vec<Cluster>, DbError> {
-        let rows =
-            sqlx::query("SELECT id, name, release_id, components, mode FROM clusters ORDER BY id")
-                .fetch_all(&self.pool)
-                .await?;
-        rows.iter()
-            .map(|row| {
-                let components: String = row.try_get("components")?;
-                Ok(Cluster {
-                    id: row.try_get("id")?,
-                    name: row.try_get("name")?,
-                    release_id: row.try_get("release_id")?,
-                    components: serde_json::from_str(&components)
-                        .map_err(|e| DbError::Corrupt(e.to_string()))?,
-                    mode: row.try_get("mode")?,
-                })
-            })
-            .collect()
+    pub async fn clusters(&self) -> Result<Vec<StoredCluster>, DbError> {
+        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM clusters ORDER BY id"))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(stored).collect()
     }
-}
 
-impl Db {
-    pub async fn cluster(&self, id: i64) -> Result<Option<Cluster>, DbError> {
-        Ok(self.clusters().await?.into_iter().find(|c| c.id == id))
+    pub async fn cluster(&self, id: i64) -> Result<Option<StoredCluster>, DbError> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM clusters WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(stored).transpose()
+    }
+
+    /// Stores new settings changes if the version is still `expected`;
+    /// returns the new version, or `None` when another change came first.
+    pub async fn update_settings(
+        &self,
+        id: i64,
+        settings: &Edits,
+        expected: i64,
+    ) -> Result<Option<i64>, DbError> {
+        let text = serde_json::to_string(settings).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let changed = sqlx::query(
+            "UPDATE clusters SET settings = $1, settings_version = settings_version + 1 \
+             WHERE id = $2 AND settings_version = $3",
+        )
+        .bind(text)
+        .bind(id)
+        .bind(expected)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok((changed == 1).then_some(expected + 1))
     }
 }

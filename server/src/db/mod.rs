@@ -17,7 +17,7 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
-pub use clusters::InsertCluster;
+pub use clusters::{InsertCluster, StoredCluster};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
 pub use tags::TagOwner;

@@ -1,35 +1,40 @@
 //! Nodes of environments, with their roles and tag changes.
 
+use mosaic_core::name::NodeStatus;
 use mosaic_core::tag::NodeTags;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::{Db, DbError};
 
-/// A stored node: its environment, name, and what tag derivation reads.
+/// A stored node: its environment, and what tag derivation reads (its
+/// name included).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredNode {
     pub cluster_id: i64,
-    pub name: String,
     pub spec: NodeTags,
 }
 
-fn list(row: &AnyRow, column: &str) -> Result<Vec<String>, DbError> {
+fn list<T: DeserializeOwned>(row: &AnyRow, column: &str) -> Result<Vec<T>, DbError> {
     let text: String = row.try_get(column)?;
     serde_json::from_str(&text).map_err(|e| DbError::Corrupt(format!("nodes.{column}: {e}")))
 }
 
-fn json(list: &[String]) -> String {
-    serde_json::to_string(list).expect("strings serialize")
+fn json<T: Serialize>(list: &[T]) -> String {
+    serde_json::to_string(list).expect("names serialize")
 }
 
 fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
+    let status: String = row.try_get("status")?;
     Ok(StoredNode {
         cluster_id: row.try_get("cluster_id")?,
-        name: row.try_get("name")?,
         spec: NodeTags {
             id: row.try_get("id")?,
-            status: row.try_get("status")?,
+            name: Some(row.try_get("name")?),
+            status: NodeStatus::parse(&status)
+                .map_err(|e| DbError::Corrupt(format!("nodes.status: {e}")))?,
             roles: list(row, "roles")?,
             pending_roles: list(row, "pending_roles")?,
             tags_added: list(row, "tags_added")?,
@@ -46,11 +51,10 @@ impl Db {
     pub async fn insert_node(
         &self,
         cluster_id: i64,
-        name: Option<&str>,
         spec: &NodeTags,
     ) -> Result<StoredNode, DbError> {
         let mut tx = self.pool.begin().await?;
-        let stored = insert_node_in(&mut tx, cluster_id, name, spec).await?;
+        let stored = insert_node_in(&mut tx, cluster_id, spec).await?;
         tx.commit().await?;
         Ok(stored)
     }
@@ -79,7 +83,7 @@ impl Db {
             "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
              tags_removed = $5, primary_tags = $6, pending_deletion = $7 WHERE id = $8",
         )
-        .bind(&spec.status)
+        .bind(spec.status.as_str())
         .bind(json(&spec.roles))
         .bind(json(&spec.pending_roles))
         .bind(json(&spec.tags_added))
@@ -97,7 +101,6 @@ impl Db {
 pub(super) async fn insert_node_in(
     tx: &mut Transaction<'_, Any>,
     cluster_id: i64,
-    name: Option<&str>,
     spec: &NodeTags,
 ) -> Result<StoredNode, DbError> {
     let id: i64 = sqlx::query(
@@ -105,7 +108,7 @@ pub(super) async fn insert_node_in(
          VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(cluster_id)
-    .bind(&spec.status)
+    .bind(spec.status.as_str())
     .bind(json(&spec.roles))
     .bind(json(&spec.pending_roles))
     .bind(json(&spec.tags_added))
@@ -115,9 +118,7 @@ pub(super) async fn insert_node_in(
     .fetch_one(&mut **tx)
     .await?
     .try_get(0)?;
-    let name = name
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("node-{id}"));
+    let name = spec.name.clone().unwrap_or_else(|| format!("node-{id}"));
     sqlx::query("UPDATE nodes SET name = $1 WHERE id = $2")
         .bind(&name)
         .bind(id)
@@ -125,7 +126,10 @@ pub(super) async fn insert_node_in(
         .await?;
     Ok(StoredNode {
         cluster_id,
-        name,
-        spec: NodeTags { id, ..spec.clone() },
+        spec: NodeTags {
+            id,
+            name: Some(name),
+            ..spec.clone()
+        },
     })
 }

@@ -77,9 +77,9 @@ impl Db {
             "INSERT INTO plugins (name, title, version, package_version, description, kind, data, warnings) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         )
-        .bind(&package.name)
+        .bind(package.name.as_str())
         .bind(&package.title)
-        .bind(&package.version)
+        .bind(package.version.as_str())
         .bind(&package.package_version)
         .bind(&package.description)
         .bind(kind)
@@ -128,7 +128,7 @@ impl Db {
             "INSERT INTO facts (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
         )
         .bind(BUNDLED_FACT)
-        .bind(&package.version)
+        .bind(package.version.as_str())
         .execute(&self.pool)
         .await?
         .rows_affected()
@@ -161,57 +161,23 @@ impl Db {
         Ok(self.plugins().await?.into_iter().find(|p| p.id == id))
     }
 
-    /// The environments that use `plugin`: those created from one of its
-    /// releases, and those that selected one of its components.
-    pub async fn users_of(&self, plugin: &StoredPlugin) -> Result<Vec<String>, DbError> {
-        let clusters = self.clusters().await?;
-        let components: Vec<String> = plugin
-            .package
-            .components_metadata
-            .iter()
-            .map(|c| c.name.to_string())
-            .collect();
-        let mut users = Vec::new();
-        for cluster in clusters {
-            let from_release = plugin.release_ids.contains(&cluster.release_id);
-            let selects = !plugin.package.is_release_plugin()
-                && cluster.components.iter().any(|c| components.contains(c));
-            if from_release || selects {
-                users.push(cluster.name);
-            }
-        }
-        Ok(users)
-    }
-
-    /// Removes a plugin and its releases, unless an environment uses it.
-    pub async fn uninstall_plugin(&self, id: i64) -> Result<(), DbError> {
-        let Some(plugin) = self.plugin(id).await? else {
-            return Err(DbError::NotFound(format!("plugin {id} is not installed")));
-        };
+    /// Removes a plugin and its releases (the caller has checked that no
+    /// environment uses it).
+    pub async fn delete_plugin(&self, id: i64) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         take_install_turn(&mut tx).await?;
-        let users = self.users_of(&plugin).await?;
-        if !users.is_empty() {
-            return Err(DbError::InUse(format!(
-                "{} is used by the environment{} {}; delete {} first",
-                plugin.package.source(),
-                if users.len() == 1 { "" } else { "s" },
-                users
-                    .iter()
-                    .map(|u| format!("'{u}'"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if users.len() == 1 { "it" } else { "them" },
-            )));
-        }
         sqlx::query("DELETE FROM releases WHERE plugin_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM plugins WHERE id = $1")
+        let deleted = sqlx::query("DELETE FROM plugins WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
-            .await?;
+            .await?
+            .rows_affected();
+        if deleted == 0 {
+            return Err(DbError::NotFound(format!("plugin {id} is not installed")));
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -263,17 +229,15 @@ fn stored_plugin(row: &AnyRow, releases: &[AnyRow]) -> Result<StoredPlugin, DbEr
     let mut package: Package = if data == "{}" {
         // Installed before packages were stored whole: the row and its
         // releases are all there is.
-        Package {
-            name: row.try_get("name")?,
-            title: row.try_get("title")?,
-            version: row.try_get("version")?,
-            package_version: row.try_get("package_version")?,
-            description: row.try_get("description")?,
-            ..serde_json::from_value(serde_json::json!({
-                "name": "", "title": "", "version": "", "package_version": "", "releases": []
-            }))
-            .map_err(corrupt(format!("plugin {id}")))?
-        }
+        serde_json::from_value(serde_json::json!({
+            "name": row.try_get::<String, _>("name")?,
+            "title": row.try_get::<String, _>("title")?,
+            "version": row.try_get::<String, _>("version")?,
+            "package_version": row.try_get::<String, _>("package_version")?,
+            "description": row.try_get::<String, _>("description")?,
+            "releases": []
+        }))
+        .map_err(corrupt(format!("plugin {id}")))?
     } else {
         serde_json::from_str(&data).map_err(corrupt(format!("plugin {id}")))?
     };

@@ -1,5 +1,7 @@
 //! Tags created through the API on releases and environments.
 
+use mosaic_core::name::TagName;
+use mosaic_core::tag::{TagMeta, TagsMetadata};
 use sqlx::Row;
 
 use super::{Db, DbError};
@@ -21,8 +23,8 @@ impl TagOwner {
 }
 
 impl Db {
-    /// The owner's tags, in creation order: (name, has_primary).
-    pub async fn user_tags(&self, owner: TagOwner) -> Result<Vec<(String, bool)>, DbError> {
+    /// The owner's tags.
+    pub async fn user_tags(&self, owner: TagOwner) -> Result<TagsMetadata, DbError> {
         let (kind, id) = owner.parts();
         let rows = sqlx::query(
             "SELECT name, has_primary FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
@@ -32,7 +34,13 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get("name")?, r.try_get::<i64, _>("has_primary")? != 0)))
+            .map(|r| {
+                let name: String = r.try_get("name")?;
+                let name =
+                    TagName::new(name).map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
+                let has_primary = r.try_get::<i64, _>("has_primary")? != 0;
+                Ok((name, TagMeta { has_primary }))
+            })
             .collect()
     }
 

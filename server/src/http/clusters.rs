@@ -1,19 +1,24 @@
-//! `/api/v1/clusters`: environments, validated with the same core function
-//! the wizard uses before they are stored.
+//! `/api/v1/clusters`: environments. A new one's selection is validated
+//! with the function the wizard uses; then core applies the components'
+//! binds and switches on the plugins they need, and the resulting settings
+//! must be valid before anything is stored.
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use mosaic_core::api::{Cluster, CreateCluster};
-use mosaic_core::component::validate_selection;
+use mosaic_core::component::{ComponentName, validate_selection};
+use mosaic_core::environment::{Base, Environment, Spec, registry};
+use mosaic_core::tag::TagsMetadata;
 
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::InsertCluster;
+use crate::environment::{find_release, plugins_for};
 
 /// The guidance of the onboarding screen (SEMANTICS §7.5).
-const NO_RELEASE: &str = "No release is installed, so no environment can be created. \
+pub(super) const NO_RELEASE: &str = "No release is installed, so no environment can be created. \
 Install a release plugin first: run `mosaic plugin install PATH` on the server \
 (PATH a release plugin directory or .tar.gz), or upload it on the Plugins page.";
 
@@ -22,7 +27,8 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<Cluster>>, ApiError> {
-    Ok(Json(state.db.clusters().await?))
+    let rows = state.db.clusters().await?;
+    Ok(Json(rows.into_iter().map(|r| r.cluster).collect()))
 }
 
 async fn create(
@@ -30,23 +36,21 @@ async fn create(
     ApiJson(request): ApiJson<CreateCluster>,
 ) -> Result<(StatusCode, Json<Cluster>), ApiError> {
     let name = request.name.trim();
-    let mode = request.mode.as_deref().unwrap_or("ha_compact");
-    if !matches!(mode, "ha_compact" | "multinode") {
-        return Err(ApiError::BadRequest(format!(
-            "mode: '{mode}' is not one of ha_compact, multinode"
-        )));
-    }
     if name.is_empty() {
         return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
     }
-    if state.db.releases().await?.is_empty() {
+    let installed = state.db.plugins().await?;
+    if !installed.iter().any(|p| p.package.is_release_plugin()) {
         return Err(ApiError::Coded(
             StatusCode::CONFLICT,
             "no_release",
             NO_RELEASE.to_owned(),
         ));
     }
-    let (release, registry) = super::releases::release_registry(&state, request.release_id).await?;
+    let release = find_release(&installed, request.release_id)
+        .ok_or_else(|| super::releases::not_found(request.release_id))?;
+    let plugins = plugins_for(&installed, release);
+    let registry = registry(release, &plugins).map_err(|e| ApiError::Internal(e.into()))?;
     let violations = validate_selection(
         &registry,
         &release.required_component_types,
@@ -55,13 +59,39 @@ async fn create(
     if !violations.is_empty() {
         return Err(ApiError::InvalidSelection(violations));
     }
+    let components: Vec<ComponentName> = request
+        .components
+        .iter()
+        .filter_map(|c| ComponentName::new(c).ok())
+        .collect();
+    let spec = Spec {
+        name: name.to_owned(),
+        mode: request.mode.unwrap_or_default(),
+        components: Some(components),
+        ..Spec::default()
+    };
+    let no_tags = TagsMetadata::new();
+    let env = Environment::new(
+        Base {
+            release,
+            plugins: &plugins,
+            release_tags: &no_tags,
+        },
+        &spec,
+    )
+    .map_err(|e| ApiError::Internal(e.into()))?;
+    let problems = env.evaluation().problems;
+    if !problems.is_empty() {
+        return Err(ApiError::InvalidSettings(problems));
+    }
     let cluster = state
         .db
         .insert_cluster(InsertCluster {
             name,
             release_id: request.release_id,
-            components: &request.components,
-            mode,
+            components: &env.selected_names(),
+            mode: spec.mode,
+            settings: &env.edits(),
         })
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))

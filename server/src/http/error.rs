@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{ErrorBody, ErrorDetail};
 use mosaic_core::component::Violation;
 use mosaic_core::plugin::Report;
+use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;
 
 use crate::db::DbError;
@@ -18,6 +19,8 @@ pub enum ApiError {
     NotFound(String),
     BadRequest(String),
     InvalidSelection(Vec<Violation>),
+    /// Settings with problems (400 `invalid_settings`), every one by `group.attr`.
+    InvalidSettings(Vec<Problem>),
     Conflict(String),
     /// Another error code than the generic one of its status.
     Coded(StatusCode, &'static str, String),
@@ -34,6 +37,7 @@ impl ApiError {
             message,
             violations: Vec::new(),
             report: None,
+            problems: Vec::new(),
         };
         match self {
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail("not_found", m)),
@@ -55,6 +59,7 @@ impl ApiError {
                     ),
                     violations: Vec::new(),
                     report: Some(*report),
+                    problems: Vec::new(),
                 },
             ),
             ApiError::InvalidSelection(violations) => (
@@ -68,6 +73,24 @@ impl ApiError {
                     ),
                     violations,
                     report: None,
+                    problems: Vec::new(),
+                },
+            ),
+            ApiError::InvalidSettings(problems) => (
+                StatusCode::BAD_REQUEST,
+                ErrorDetail {
+                    code: "invalid_settings".to_owned(),
+                    message: format!(
+                        "the settings are not valid: {}",
+                        problems
+                            .iter()
+                            .map(|p| format!("{}: {}", p.path, p.message))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                    violations: Vec::new(),
+                    report: None,
+                    problems,
                 },
             ),
             ApiError::Internal(e) => {

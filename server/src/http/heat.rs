@@ -176,23 +176,24 @@ fn resolved_environment(
     text: &str,
     registry: &BTreeMap<String, String>,
 ) -> Result<String, ApiError> {
-    let mut value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
-        ApiError::Coded(
-            StatusCode::BAD_REQUEST,
-            "invalid_environment",
-            e.to_string(),
-        )
-    })?;
+    let mut value: serde_json::Value =
+        mosaic_core::yaml::parse("environment", text).map_err(|e| {
+            ApiError::Coded(
+                StatusCode::BAD_REQUEST,
+                "invalid_environment",
+                e.to_string(),
+            )
+        })?;
     let map = value
-        .as_mapping_mut()
+        .as_object_mut()
         .ok_or_else(|| ApiError::BadRequest("the environment is not a map".to_owned()))?;
     let section = map
-        .entry("resource_registry".into())
-        .or_insert_with(|| serde_yaml::Value::Mapping(serde_yaml::Mapping::new()));
-    if let Some(entries) = section.as_mapping_mut() {
+        .entry("resource_registry")
+        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+    if let Some(entries) = section.as_object_mut() {
         for (kind, file) in registry {
-            entries.insert(kind.clone().into(), file.clone().into());
+            entries.insert(kind.clone(), file.clone().into());
         }
     }
-    serde_yaml::to_string(&value).map_err(|e| ApiError::Internal(e.into()))
+    Ok(mosaic_core::yaml::to_string(&value))
 }

@@ -1,11 +1,13 @@
 //! The HTTP API under `/api/v1`, and the built app for every other path.
 
 mod clusters;
+mod environment_files;
 mod error;
 mod heat;
 mod nodes;
 mod plugins;
 mod releases;
+mod settings;
 mod tags;
 
 use std::path::Path;
@@ -26,6 +28,8 @@ pub fn router(dist: Option<&Path>) -> Router<AppState> {
         .merge(plugins::router())
         .merge(tags::router())
         .merge(nodes::router())
+        .merge(settings::router())
+        .merge(environment_files::router())
         .merge(heat::router())
         .route("/api/{*rest}", axum::routing::any(unknown_api));
     match dist {

@@ -12,6 +12,7 @@ use mosaic_core::plugin::Files;
 use super::error::ApiError;
 use crate::AppState;
 use crate::db::StoredPlugin;
+use crate::environment::environments_using;
 use crate::install::{InstallError, install};
 use crate::package;
 
@@ -47,9 +48,9 @@ pub(crate) async fn summary(
     };
     Ok(PluginSummary {
         id: plugin.id,
-        name: package.name.clone(),
+        name: package.name.to_string(),
         title: package.title.clone(),
-        version: package.version.clone(),
+        version: package.version.to_string(),
         package_version: package.package_version.clone(),
         description: package.description.clone(),
         kind,
@@ -62,7 +63,7 @@ pub(crate) async fn summary(
                 operating_system: r.operating_system.clone(),
             })
             .collect(),
-        used_by: state.db.users_of(plugin).await?,
+        used_by: environments_using(&state.db, plugin).await?,
         warnings: plugin.warnings.clone(),
     })
 }
@@ -145,7 +146,7 @@ async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<StatusCode, ApiError> {
-    state.db.uninstall_plugin(id).await?;
+    crate::install::uninstall(&state.db, id).await?;
     tracing::info!("uninstalled plugin {id}");
     Ok(StatusCode::NO_CONTENT)
 }

@@ -3,10 +3,12 @@
 use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use mosaic_core::api::{ComponentView, ReleaseSummary};
+use mosaic_core::api::{ComponentView, ReleaseSummary, component_views};
+use mosaic_core::environment::registry;
 
 use super::error::ApiError;
 use crate::AppState;
+use crate::environment::{find_release, plugins_for};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -31,38 +33,20 @@ async fn show(
         .ok_or_else(|| not_found(id))
 }
 
-/// The release's registry in display order, without `bind`.
+/// The release's registry in registry order (the release's components,
+/// then each compatible plugin's), each with its source, without `bind`.
 async fn components(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<ComponentView>>, ApiError> {
-    let (_, registry) = release_registry(&state, id).await?;
-    Ok(Json(
-        registry
-            .display_order()
-            .into_iter()
-            .map(|i| ComponentView::from(registry.get(i)))
-            .collect(),
-    ))
+    let installed = state.db.plugins().await?;
+    let release = find_release(&installed, id).ok_or_else(|| not_found(id))?;
+    let plugins = plugins_for(&installed, release);
+    let registry = registry(release, &plugins)
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("release {id}: {e}")))?;
+    Ok(Json(component_views(&registry, &plugins)))
 }
 
 pub(super) fn not_found(id: i64) -> ApiError {
     ApiError::NotFound(format!("release {id} does not exist"))
-}
-
-/// The release `id` and its registry (release and compatible plugins).
-pub(super) async fn release_registry(
-    state: &AppState,
-    id: i64,
-) -> Result<
-    (
-        mosaic_core::release::Release,
-        mosaic_core::component::Registry,
-    ),
-    ApiError,
-> {
-    let plugins = state.db.plugins().await?;
-    crate::install::release_registry(&plugins, id)
-        .ok_or_else(|| not_found(id))?
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("release {id}: {e}")))
 }

@@ -8,13 +8,13 @@ use axum::http::StatusCode;
 use axum::routing::{get, put};
 use axum::{Json, Router};
 use mosaic_core::api::{CreateTag, TagView, UpdateTag};
-use mosaic_core::environment::tag_views;
+use mosaic_core::environment::release_tag_views;
 use mosaic_core::tag::valid_tag_name;
 
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::TagOwner;
-use crate::environment::Environment;
+use crate::environment::{Stored, find_release};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -40,20 +40,22 @@ pub fn router() -> Router<AppState> {
 async fn views(state: &AppState, owner: TagOwner) -> Result<Vec<TagView>, ApiError> {
     match owner {
         TagOwner::Release(id) => {
-            let plugins = state.db.plugins().await?;
-            let release = crate::install::release_registry(&plugins, id)
-                .ok_or_else(|| ApiError::NotFound(format!("release {id} does not exist")))?
-                .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))?
-                .0;
+            let installed = state.db.plugins().await?;
+            let release = find_release(&installed, id)
+                .ok_or_else(|| ApiError::NotFound(format!("release {id} does not exist")))?;
             let user = state.db.user_tags(owner).await?;
-            Ok(tag_views(&release, &[], &user, None))
+            Ok(release_tag_views(release, &user))
         }
-        TagOwner::Cluster(id) => Ok(environment(state, id).await?.tag_views()),
+        TagOwner::Cluster(id) => Ok(stored_environment(state, id)
+            .await?
+            .environment()?
+            .tag_views()),
     }
 }
 
-pub(super) async fn environment(state: &AppState, id: i64) -> Result<Environment, ApiError> {
-    Environment::load(&state.db, id)
+/// Environment `id` as stored, or 404.
+pub(super) async fn stored_environment(state: &AppState, id: i64) -> Result<Stored, ApiError> {
+    Stored::load(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
@@ -179,7 +181,7 @@ async fn create_cluster(
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<CreateTag>,
 ) -> Result<(StatusCode, Json<TagView>), ApiError> {
-    environment(&state, id).await?;
+    stored_environment(&state, id).await?;
     create(&state, TagOwner::Cluster(id), request).await
 }
 

@@ -1,0 +1,120 @@
+//! The environment file (docs/environment-file.md): what `mosaic plan` and
+//! `mosaic settings check` read, and what the server exports and imports.
+//! Converting it to a [`Spec`] and back is where "a listed plugin is
+//! enabled" lives, so that export → import → export gives the same file.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Environment, Spec};
+use crate::component::ComponentName;
+use crate::name::{Mode, PluginName};
+use crate::settings::Edits;
+use crate::tag::{NodeTags, TagsMetadata, deserialize_tags_metadata};
+use crate::task::{TaskDef, deserialize_tasks};
+
+/// The environment file, as written (paths not yet read).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvironmentFile {
+    /// A release plugin directory or archive; none: the bundled release.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
+    /// Which release of that plugin, when it ships several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release_name: Option<String>,
+    /// Extension plugins enabled in the environment (paths for `mosaic
+    /// plan`, names on the server).
+    #[serde(default)]
+    pub plugins: Vec<String>,
+    #[serde(default)]
+    pub mode: Mode,
+    /// The wizard's selection; absent: the release's defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub components: Option<Vec<ComponentName>>,
+    /// Settings values: `{group: {attr: value}}`, `{plugin: {enabled: bool}}`.
+    #[serde(default)]
+    pub settings: Edits,
+    #[serde(
+        default,
+        deserialize_with = "deserialize_tags_metadata",
+        skip_serializing_if = "TagsMetadata::is_empty"
+    )]
+    pub tags_metadata: TagsMetadata,
+    #[serde(
+        default,
+        deserialize_with = "deserialize_tasks",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub deployment_tasks: Vec<TaskDef>,
+    #[serde(default)]
+    pub nodes: Vec<NodeTags>,
+}
+
+impl EnvironmentFile {
+    /// The environment the file describes, `plugins` being the names of
+    /// the plugins it lists (in its order): each is switched on unless the
+    /// file's own settings say otherwise.
+    pub fn spec(&self, name: &str, plugins: &[PluginName]) -> Spec {
+        let mut edits = self.settings.clone();
+        for plugin in plugins {
+            let group = edits
+                .entry(plugin.to_string())
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Some(group) = group.as_object_mut() {
+                group.entry("enabled").or_insert(Value::Bool(true));
+            }
+        }
+        Spec {
+            name: name.to_owned(),
+            mode: self.mode,
+            components: self.components.clone(),
+            edits,
+            tags_metadata: self.tags_metadata.clone(),
+            deployment_tasks: self.deployment_tasks.clone(),
+            nodes: self.nodes.clone(),
+        }
+    }
+}
+
+impl Environment<'_> {
+    /// The environment as a file: its release by name, the plugins switched
+    /// on by name, its components, the settings the operator changed (a
+    /// plugin's switch only where listing it does not say it), its own tags,
+    /// and its nodes numbered by position.
+    pub fn export(&self) -> EnvironmentFile {
+        let enabled: Vec<&PluginName> = self.enabled_plugins().map(|p| &p.name).collect();
+        let mut settings = self.edits();
+        for name in &enabled {
+            if let Some(Value::Object(group)) = settings.get_mut(name.as_str()) {
+                if group.get("enabled") == Some(&Value::Bool(true)) {
+                    group.remove("enabled");
+                }
+                if group.is_empty() {
+                    settings.remove(name.as_str());
+                }
+            }
+        }
+        let nodes = self
+            .spec
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| NodeTags {
+                id: i as i64 + 1,
+                ..node.clone()
+            })
+            .collect();
+        EnvironmentFile {
+            release: None,
+            release_name: Some(self.release.name.clone()),
+            plugins: enabled.iter().map(|p| p.to_string()).collect(),
+            mode: self.spec.mode,
+            components: Some(self.selected_names()),
+            settings,
+            tags_metadata: self.spec.tags_metadata.clone(),
+            deployment_tasks: self.spec.deployment_tasks.clone(),
+            nodes,
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! One environment (SEMANTICS §4–§6, §9), built from plain data — its
+//! release, the plugins it can enable, and what is stored of it — and
+//! answering everything asked of it: its registry and selection, its
+//! settings (defaults, binds, plugins switched on, edits), which plugins
+//! are enabled, which roles are offered and whether a node may take them,
+//! its tags, and its deployment plan. The server, the CLI and the app ask
+//! this; none of them decides these things itself.
+
+mod file;
+mod plan;
+mod tags;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+pub use file::EnvironmentFile;
+pub use tags::{TagProblem, release_tag_views};
+
+use crate::api::RoleView;
+use crate::component::{
+    BindModel, ComponentName, DuplicateComponent, Registry, Source, Violation, validate_selection,
+};
+use crate::expr::JsonModels;
+use crate::name::{Mode, PluginName, RoleName};
+use crate::plugin::Package;
+use crate::release::Release;
+use crate::role::{NodeError, Restricted, Role, restrictions_of};
+use crate::settings::{Context, Edits, Evaluation, PluginGroup, Problem, Settings};
+use crate::tag::{NodeTags, TagsMetadata};
+use crate::task::TaskDef;
+use crate::wizard::{Layout, defaults};
+
+/// What is stored of an environment (and what its file says, its paths
+/// read).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spec {
+    pub name: String,
+    pub mode: Mode,
+    /// The wizard's selection; `None`: the release's defaults.
+    pub components: Option<Vec<ComponentName>>,
+    /// The operator's settings changes.
+    pub edits: Edits,
+    /// Its own tags.
+    pub tags_metadata: TagsMetadata,
+    /// Its own task definitions (highest priority).
+    pub deployment_tasks: Vec<TaskDef>,
+    pub nodes: Vec<NodeTags>,
+}
+
+/// What an environment is built on.
+#[derive(Debug, Clone, Copy)]
+pub struct Base<'a> {
+    pub release: &'a Release,
+    /// The extension plugins it can enable, in registry order: on the
+    /// server the newest compatible ones ([`crate::plugin::newest_compatible`]),
+    /// in a file the ones it lists.
+    pub plugins: &'a [Package],
+    /// Tags created on the release (through the API).
+    pub release_tags: &'a TagsMetadata,
+}
+
+/// An environment that cannot be put together at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvironmentError {
+    #[error(transparent)]
+    Registry(#[from] DuplicateComponent),
+}
+
+/// One environment, put together.
+#[derive(Debug, Clone)]
+pub struct Environment<'a> {
+    pub release: &'a Release,
+    pub plugins: &'a [Package],
+    pub spec: &'a Spec,
+    release_tags: &'a TagsMetadata,
+    registry: Registry,
+    selected: Vec<bool>,
+    /// Defaults, binds, and the plugins the components need: what edits
+    /// are relative to.
+    base: Settings,
+    settings: Settings,
+    edit_problems: Vec<Problem>,
+    context: Context,
+    models: JsonModels,
+    /// Per plugin of `plugins`: whether it is switched on.
+    enabled: Vec<bool>,
+    /// The release's roles, then every plugin's (unavailable while its
+    /// plugin is off), and what their restrictions say here.
+    roles: Vec<Role>,
+    restricted: Vec<Result<Restricted, crate::expr::ExprError>>,
+}
+
+impl<'a> Environment<'a> {
+    pub fn new(base: Base<'a>, spec: &'a Spec) -> Result<Environment<'a>, EnvironmentError> {
+        let release = base.release;
+        let registry = registry(release, base.plugins)?;
+        let selected = match &spec.components {
+            Some(names) => (0..registry.len())
+                .map(|i| names.contains(&registry.get(i).name))
+                .collect(),
+            None => defaults(&registry, &Layout::new(&registry)),
+        };
+        let groups: Vec<PluginGroup<'_>> = base
+            .plugins
+            .iter()
+            .map(|p| PluginGroup {
+                name: p.name.as_str(),
+                title: &p.title,
+                version: p.version.as_str(),
+                attributes: &p.attributes_metadata.group,
+            })
+            .collect();
+        let mut settings = Settings::defaults(&release.attributes_metadata.editable, &groups);
+        let cluster_binds = apply_binds(&mut settings, &registry, &selected);
+        for plugin in base.plugins {
+            let chosen = plugin.components_metadata.iter().any(|c| {
+                registry
+                    .position(c.name.as_str())
+                    .is_some_and(|i| selected[i])
+            });
+            if chosen {
+                settings.set_enabled(plugin.name.as_str(), true);
+            }
+        }
+        let base_settings = settings.clone();
+        let edit_problems = settings.apply_edits(&spec.edits);
+        let context = context(release, spec, cluster_binds);
+        let models = settings.models(&context);
+        let enabled: Vec<bool> = base
+            .plugins
+            .iter()
+            .map(|p| settings.enabled(p.name.as_str()) == Some(true))
+            .collect();
+        let roles: Vec<Role> = release
+            .roles_metadata
+            .0
+            .iter()
+            .cloned()
+            .chain(base.plugins.iter().flat_map(|p| {
+                p.roles_metadata
+                    .0
+                    .iter()
+                    .map(|r| r.clone().provided_by(&p.name))
+            }))
+            .collect();
+        let restricted = restrictions_of(&roles, &models);
+        Ok(Environment {
+            release,
+            plugins: base.plugins,
+            spec,
+            release_tags: base.release_tags,
+            registry,
+            selected,
+            base: base_settings,
+            settings,
+            edit_problems,
+            context,
+            models,
+            enabled,
+            roles,
+            restricted,
+        })
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The selected components' names, in registry order.
+    pub fn selected_names(&self) -> Vec<ComponentName> {
+        (0..self.registry.len())
+            .filter(|&i| self.selected[i])
+            .map(|i| self.registry.get(i).name.clone())
+            .collect()
+    }
+
+    /// Every problem of the selection (SEMANTICS §2.3), unknown names
+    /// included. A release that declares no components has nothing to
+    /// select: only names it does not know are problems there.
+    pub fn selection_violations(&self) -> Vec<Violation> {
+        let names: Vec<String> = match &self.spec.components {
+            Some(names) => names.iter().map(ToString::to_string).collect(),
+            None => self
+                .selected_names()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        };
+        if self.registry.is_empty() {
+            return validate_selection(&self.registry, &[], &names);
+        }
+        validate_selection(
+            &self.registry,
+            &self.release.required_component_types,
+            &names,
+        )
+    }
+
+    /// The effective settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The models besides `settings` that restrictions read.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Every model restrictions, limits and conditions read.
+    pub fn models(&self) -> &JsonModels {
+        &self.models
+    }
+
+    /// The settings' restriction states and problems, edits that name no
+    /// setting included.
+    pub fn evaluation(&self) -> Evaluation {
+        let mut evaluation = self.settings.check(&self.context);
+        let mut problems = self.edit_problems.clone();
+        problems.append(&mut evaluation.problems);
+        evaluation.problems = problems;
+        evaluation
+    }
+
+    /// The operator's changes, relative to defaults, binds and the plugins
+    /// the components need: what is stored.
+    pub fn edits(&self) -> Edits {
+        self.settings.edits_from(&self.base)
+    }
+
+    /// The plugins switched on, in registry order.
+    pub fn enabled_plugins(&self) -> impl Iterator<Item = &'a Package> + '_ {
+        self.plugins
+            .iter()
+            .zip(&self.enabled)
+            .filter(|(_, on)| **on)
+            .map(|(p, _)| p)
+    }
+
+    /// Every plugin it can enable and whether it is on.
+    pub fn plugin_states(&self) -> Vec<(&'a PluginName, bool)> {
+        self.plugins
+            .iter()
+            .zip(&self.enabled)
+            .map(|(p, on)| (&p.name, *on))
+            .collect()
+    }
+
+    /// Every role known here: the release's, then each plugin's.
+    pub fn roles(&self) -> &[Role] {
+        &self.roles
+    }
+
+    /// The roles offered to nodes: neither hidden nor of a plugin that is
+    /// off, in order.
+    pub fn offered_roles(&self) -> Vec<&Role> {
+        self.roles
+            .iter()
+            .zip(&self.restricted)
+            .filter(|(role, r)| !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role))
+            .map(|(role, _)| role)
+            .collect()
+    }
+
+    fn role_plugin_enabled(&self, role: &Role) -> bool {
+        match self.role_plugin(role) {
+            None => true,
+            Some(p) => self.enabled_plugins().any(|q| q.name == p.name),
+        }
+    }
+
+    /// The problems of a node with `roles`: unknown roles, conflicts,
+    /// restrictions (a plugin that is off included).
+    pub fn role_errors(&self, roles: &[RoleName]) -> Vec<NodeError> {
+        crate::role::node_errors(&self.roles, &self.restricted, roles)
+    }
+
+    /// Each node's role problems, in node order.
+    pub fn node_role_errors(&self) -> Vec<(&NodeTags, Vec<NodeError>)> {
+        self.spec
+            .nodes
+            .iter()
+            .map(|n| {
+                let roles: Vec<RoleName> = n.all_roles().cloned().collect();
+                (n, self.role_errors(&roles))
+            })
+            .collect()
+    }
+
+    /// Whether the environment uses `package`: switched on here in that
+    /// very version.
+    pub fn uses(&self, package: &Package) -> bool {
+        self.enabled_plugins()
+            .any(|p| p.name == package.name && p.version == package.version)
+    }
+
+    /// The roles offered to nodes as the API shows them, each with why it
+    /// cannot be given now when it cannot.
+    pub fn role_views(&self) -> Vec<RoleView> {
+        self.roles
+            .iter()
+            .zip(&self.restricted)
+            .filter(|(role, r)| !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role))
+            .map(|(role, r)| RoleView {
+                id: role.id.clone(),
+                name: role.name.clone(),
+                description: role.description.clone(),
+                tags: role.tags.clone(),
+                unavailable: match r {
+                    Ok(r) if r.disabled => r.message.clone(),
+                    Ok(_) => None,
+                    Err(e) => Some(format!("a restriction cannot be evaluated: {}", e.message)),
+                },
+                plugin: self.role_plugin(role).map(|p| p.name.to_string()),
+            })
+            .collect()
+    }
+
+    fn role_plugin(&self, role: &Role) -> Option<&'a Package> {
+        self.plugins
+            .iter()
+            .find(|p| p.roles_metadata.get(role.id.as_str()).is_some())
+    }
+
+    /// The plugins `after` switches off while a node has one of their
+    /// roles: each with the names of those nodes.
+    pub fn plugins_still_in_use(&self, after: &Environment<'_>) -> Vec<(PluginName, Vec<String>)> {
+        self.enabled_plugins()
+            .filter(|p| !after.enabled_plugins().any(|q| q.name == p.name))
+            .filter_map(|p| {
+                let nodes: Vec<String> = self
+                    .spec
+                    .nodes
+                    .iter()
+                    .filter(|n| {
+                        n.all_roles()
+                            .any(|r| p.roles_metadata.get(r.as_str()).is_some())
+                    })
+                    .map(NodeTags::display_name)
+                    .collect();
+                (!nodes.is_empty()).then(|| (p.name.clone(), nodes))
+            })
+            .collect()
+    }
+}
+
+/// The component registry of `release` with `plugins` (SEMANTICS §2.2):
+/// the release's components, then each plugin's, in the order given.
+pub fn registry(release: &Release, plugins: &[Package]) -> Result<Registry, DuplicateComponent> {
+    Registry::new(
+        std::iter::once((
+            Source(release.source()),
+            release.components_metadata.clone(),
+        ))
+        .chain(
+            plugins
+                .iter()
+                .map(|p| (Source(p.source()), p.components_metadata.clone())),
+        ),
+    )
+}
+
+/// Applies the `bind`s of the selected components in registry order:
+/// settings into `settings`; returns what `cluster:` binds set.
+fn apply_binds(
+    settings: &mut Settings,
+    registry: &Registry,
+    selected: &[bool],
+) -> Map<String, Value> {
+    let mut cluster = Map::new();
+    for i in (0..registry.len()).filter(|&i| selected[i]) {
+        for bind in &registry.get(i).bind {
+            let path = bind.target.split_once(':').map_or("", |(_, p)| p);
+            match bind.model {
+                BindModel::Settings => {
+                    settings.apply_bind(path, &bind.value);
+                }
+                BindModel::Cluster => {
+                    cluster.insert(path.to_owned(), bind.value.clone());
+                }
+                BindModel::Other => {}
+            }
+        }
+    }
+    cluster
+}
+
+/// The models besides settings: the environment's own fields (Mosaic's
+/// environments use Neutron unless a bind says otherwise), its release, the
+/// feature groups (none), and the networking parameters the binds imply.
+fn context(release: &Release, spec: &Spec, binds: Map<String, Value>) -> Context {
+    let mut cluster = json!({"name": spec.name, "mode": spec.mode, "net_provider": "neutron"});
+    if let Value::Object(map) = &mut cluster {
+        map.extend(binds);
+    }
+    let mut networking = Map::new();
+    if let Some(segmentation) = cluster.get("net_segment_type") {
+        networking.insert("segmentation_type".to_owned(), segmentation.clone());
+    }
+    Context {
+        cluster,
+        release: json!({
+            "name": release.name,
+            "version": release.version,
+            "operating_system": release.operating_system,
+        }),
+        version: json!({"feature_groups": []}),
+        networking_parameters: Value::Object(networking),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,170 @@
+//! An environment's deployment plan, and everything that makes it
+//! undeployable: the selection, the settings, roles and tags that nothing
+//! declares, plugins that do not fit the release.
+
+use std::collections::BTreeSet;
+
+use super::Environment;
+use crate::name::{PluginName, TagName};
+use crate::role::NodeErrorKind;
+use crate::tag;
+use crate::task::{
+    Definitions, Plan, PlanError, PlanErrorKind, PlanInput, PlanNode, TaskDef, plan,
+};
+
+fn error(kind: PlanErrorKind, message: String) -> PlanError {
+    PlanError::new(kind, message)
+}
+
+impl Environment<'_> {
+    /// The release's tags: its `tags_metadata` keys and its roles' tags.
+    fn release_tags(&self) -> Vec<TagName> {
+        self.release
+            .tags_metadata
+            .keys()
+            .cloned()
+            .chain(
+                self.release
+                    .roles_metadata
+                    .0
+                    .iter()
+                    .flat_map(|r| r.tags.iter().cloned()),
+            )
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    }
+
+    /// What keeps the environment itself from being deployed, before any
+    /// task is placed: the selection, the settings, plugins that do not
+    /// extend the release, roles and tags that nothing declares.
+    pub fn problems(&self) -> Vec<PlanError> {
+        let mut errors: Vec<PlanError> = Vec::new();
+        for v in self.selection_violations() {
+            errors.push(error(
+                PlanErrorKind::InvalidEnvironment,
+                format!("components: {}", v.message),
+            ));
+        }
+        for p in self.evaluation().problems {
+            errors.push(error(
+                PlanErrorKind::InvalidEnvironment,
+                format!("settings: {}: {}", p.path, p.message),
+            ));
+        }
+        for plugin in self.plugins.iter().filter(|p| !p.extends(self.release)) {
+            let mut e = error(
+                PlanErrorKind::IncompatiblePlugin,
+                format!(
+                    "{} is not compatible with release '{}' ({} {})",
+                    plugin.source(),
+                    self.release.name,
+                    self.release.operating_system,
+                    self.release.version
+                ),
+            );
+            e.plugins = vec![plugin.name.clone()];
+            errors.push(e);
+        }
+        let known = self.tags_metadata();
+        let role_tags = self.role_tags();
+        let role_named: BTreeSet<TagName> = role_tags.values().flatten().cloned().collect();
+        for node in &self.spec.nodes {
+            for role in node.all_roles().filter(|r| !role_tags.contains_key(*r)) {
+                let mut err = error(
+                    PlanErrorKind::UnknownRole,
+                    format!(
+                        "node {}: role '{role}' is defined neither by the release nor by an enabled plugin",
+                        node.id
+                    ),
+                );
+                err.nodes = vec![node.id];
+                errors.push(err);
+            }
+            for added in node
+                .tags_added
+                .iter()
+                .filter(|t| !tag::known_tag(t, &known, &role_named))
+            {
+                let mut err = error(
+                    PlanErrorKind::UnknownTag,
+                    format!(
+                        "node {}: tag '{added}' is not known to the release, its plugins or the environment",
+                        node.id
+                    ),
+                );
+                err.nodes = vec![node.id];
+                errors.push(err);
+            }
+        }
+        errors
+    }
+
+    /// Every problem an import must refuse: [`Self::problems`] and each
+    /// node's conflicting or restricted roles.
+    pub fn import_problems(&self) -> Vec<String> {
+        let mut problems: Vec<String> = self.problems().into_iter().map(|e| e.message).collect();
+        let role_tags = self.role_tags();
+        for (node, errors) in self.node_role_errors() {
+            let reported = |e: &&crate::role::NodeError| {
+                e.kind == NodeErrorKind::UnknownRole
+                    || e.roles.iter().any(|r| !role_tags.contains_key(r))
+            };
+            for e in errors.iter().filter(|e| !reported(e)) {
+                problems.push(format!("node {}: {}", node.id, e.message));
+            }
+        }
+        problems
+    }
+
+    /// The deployment plan of graph `graph`.
+    pub fn plan(&self, graph: &str) -> Plan {
+        let mut errors = self.problems();
+        let Some(release_tasks) = self.release.graph(graph) else {
+            let kinds: Vec<&str> = self
+                .release
+                .graphs
+                .iter()
+                .map(|g| g.kind.as_str())
+                .collect();
+            errors.push(error(
+                PlanErrorKind::UnknownGraph,
+                format!(
+                    "release '{}' has no '{graph}' graph (it has: {})",
+                    self.release.name,
+                    kinds.join(", ")
+                ),
+            ));
+            return Plan {
+                errors,
+                ..Plan::default()
+            };
+        };
+        let nodes: Vec<PlanNode> = self
+            .spec
+            .nodes
+            .iter()
+            .zip(self.effective_tags())
+            .filter(|(n, _)| !n.pending_deletion)
+            .map(|(n, tags)| PlanNode { id: n.id, tags })
+            .collect();
+        let plugin_tasks: Vec<(PluginName, &[TaskDef])> = self
+            .enabled_plugins()
+            .map(|p| (p.name.clone(), p.deployment_tasks.as_slice()))
+            .collect();
+        let release_tags = self.release_tags();
+        let mut result = plan(PlanInput {
+            definitions: Definitions {
+                release: release_tasks,
+                plugins: &plugin_tasks,
+                environment: &self.spec.deployment_tasks,
+            },
+            nodes: &nodes,
+            release_tags: &release_tags,
+            models: self.models(),
+        });
+        errors.append(&mut result.errors);
+        result.errors = errors;
+        result
+    }
+}

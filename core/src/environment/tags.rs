@@ -1,0 +1,238 @@
+//! An environment's tags (SEMANTICS §5): the merged view with where each
+//! tag comes from, which tags a node may be given, adding and removing
+//! tags on a node, and every node with its effective tags.
+
+use std::collections::BTreeSet;
+
+use super::Environment;
+use crate::api::{NodeView, TagView};
+use crate::name::TagName;
+use crate::release::Release;
+use crate::role::Roles;
+use crate::tag::{self, NodeTags, RoleTags, TagMeta, TagsMetadata};
+
+/// Why tags cannot be added to or removed from a node.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TagProblem {
+    #[error("unknown tag{} {}: create {} on the release or the environment first",
+        if .0.len() == 1 { "" } else { "s" },
+        .0.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", "),
+        if .0.len() == 1 { "it" } else { "them" })]
+    Unknown(Vec<TagName>),
+    #[error("the node does not have tag '{0}'")]
+    NotCarried(TagName),
+}
+
+/// Builds a merged tag view layer by layer; a later layer updates
+/// `has_primary` of a name already listed.
+struct Views {
+    views: Vec<TagView>,
+    role_named: BTreeSet<TagName>,
+}
+
+impl Views {
+    fn put(&mut self, name: &TagName, has_primary: bool, source: &str) {
+        match self.views.iter_mut().find(|v| v.name == name.as_str()) {
+            Some(view) => {
+                view.has_primary = has_primary;
+                if source == "user" || source == "environment" {
+                    view.source = source.to_owned();
+                }
+            }
+            None => self.views.push(TagView {
+                name: name.to_string(),
+                has_primary,
+                source: source.to_owned(),
+                deletable: false,
+            }),
+        }
+    }
+
+    /// A source's tags metadata, then the tags its roles name (a role with
+    /// `has_primary` makes its own name a tag with a primary).
+    fn layer(&mut self, tags: &TagsMetadata, roles: &Roles, source: &str) {
+        for (name, meta) in tags {
+            self.put(name, meta.has_primary, source);
+        }
+        for role in &roles.0 {
+            let own = TagName::of_role(&role.id);
+            for t in role.brought_tags() {
+                self.role_named.insert(t.clone());
+                if !self.views.iter().any(|v| v.name == t.as_str()) {
+                    let source = if source == "release" { "role" } else { source };
+                    self.put(&t, role.has_primary && t == own, source);
+                }
+            }
+        }
+    }
+
+    fn user(&mut self, tags: &TagsMetadata, source: &str) {
+        for (name, meta) in tags {
+            self.put(name, meta.has_primary, source);
+        }
+    }
+
+    /// User-defined tags of `own_source` that no role names can be deleted.
+    fn finish(mut self, own_source: &str) -> Vec<TagView> {
+        for view in &mut self.views {
+            view.deletable = view.source == own_source
+                && !TagName::new(view.name.as_str()).is_ok_and(|t| self.role_named.contains(&t));
+        }
+        self.views
+    }
+}
+
+/// The merged tag view of a release: its tags metadata, tags named only by
+/// its roles, then tags created on it through the API.
+pub fn release_tag_views(release: &Release, user: &TagsMetadata) -> Vec<TagView> {
+    let mut views = Views {
+        views: Vec::new(),
+        role_named: BTreeSet::new(),
+    };
+    views.layer(&release.tags_metadata, &release.roles_metadata, "release");
+    views.user(user, "user");
+    views.finish("user")
+}
+
+impl Environment<'_> {
+    /// The merged tag view: the release's, each enabled plugin's, tags
+    /// created on the release, then on the environment.
+    pub fn tag_views(&self) -> Vec<TagView> {
+        let mut views = Views {
+            views: Vec::new(),
+            role_named: BTreeSet::new(),
+        };
+        views.layer(
+            &self.release.tags_metadata,
+            &self.release.roles_metadata,
+            "release",
+        );
+        for plugin in self.enabled_plugins() {
+            views.layer(&plugin.tags_metadata, &plugin.roles_metadata, "plugin");
+        }
+        views.user(self.release_tags, "user");
+        views.user(&self.spec.tags_metadata, "environment");
+        views.finish("environment")
+    }
+
+    /// The tags metadata the environment sees.
+    pub fn tags_metadata(&self) -> TagsMetadata {
+        self.tag_views()
+            .into_iter()
+            .filter_map(|v| {
+                let name = TagName::new(v.name).ok()?;
+                Some((
+                    name,
+                    TagMeta {
+                        has_primary: v.has_primary,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    /// Role → tags, for the release's roles and the enabled plugins'.
+    pub fn role_tags(&self) -> RoleTags {
+        tag::role_tags(
+            self.release.roles_metadata.0.iter().chain(
+                self.enabled_plugins()
+                    .flat_map(|p| p.roles_metadata.0.iter()),
+            ),
+        )
+    }
+
+    fn role_named_tags(&self) -> BTreeSet<TagName> {
+        self.release
+            .roles_metadata
+            .0
+            .iter()
+            .chain(
+                self.enabled_plugins()
+                    .flat_map(|p| p.roles_metadata.0.iter()),
+            )
+            .flat_map(|r| r.brought_tags())
+            .collect()
+    }
+
+    /// Whether `tag` may be added to a node here: known, or an instance
+    /// `name:N` of a known tag.
+    pub fn knows_tag(&self, tag: &TagName) -> bool {
+        tag::known_tag(tag, &self.tags_metadata(), &self.role_named_tags())
+    }
+
+    /// `node` with `tags` added: a tag its roles bring is no longer
+    /// removed; others are added by hand.
+    pub fn add_tags(&self, node: &NodeTags, tags: &[TagName]) -> Result<NodeTags, TagProblem> {
+        let known = self.tags_metadata();
+        let role_named = self.role_named_tags();
+        let unknown: Vec<TagName> = tags
+            .iter()
+            .filter(|t| !tag::known_tag(t, &known, &role_named))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            return Err(TagProblem::Unknown(unknown));
+        }
+        let derived = tag::derived_tags(node, &self.role_tags());
+        let mut node = node.clone();
+        for t in tags {
+            node.tags_removed.retain(|x| x != t);
+            if !derived.contains(t) && !node.tags_added.contains(t) {
+                node.tags_added.push(t.clone());
+            }
+        }
+        Ok(node)
+    }
+
+    /// `node` with `tags` removed: hand-added ones are forgotten, ones its
+    /// roles bring are recorded as removed.
+    pub fn remove_tags(&self, node: &NodeTags, tags: &[TagName]) -> Result<NodeTags, TagProblem> {
+        let derived = tag::derived_tags(node, &self.role_tags());
+        let mut node = node.clone();
+        for t in tags {
+            let added = node.tags_added.contains(t);
+            if !added && !derived.contains(t) {
+                return Err(TagProblem::NotCarried(t.clone()));
+            }
+            node.tags_added.retain(|x| x != t);
+            if derived.contains(t) && !node.tags_removed.contains(t) {
+                node.tags_removed.push(t.clone());
+            }
+        }
+        Ok(node)
+    }
+
+    /// Every node's effective tags (`primary-*` in HA), in node order.
+    pub fn effective_tags(&self) -> Vec<Vec<TagName>> {
+        tag::effective_tags(
+            &self.spec.nodes,
+            &self.role_tags(),
+            &self.tags_metadata(),
+            self.spec.mode.is_ha(),
+        )
+    }
+
+    /// Every node as the API shows it.
+    pub fn node_views(&self, cluster_id: i64) -> Vec<NodeView> {
+        let roles = self.role_tags();
+        self.spec
+            .nodes
+            .iter()
+            .zip(self.effective_tags())
+            .map(|(n, tags)| NodeView {
+                id: n.id,
+                cluster_id,
+                name: n.display_name(),
+                status: n.status,
+                roles: n.roles.clone(),
+                pending_roles: n.pending_roles.clone(),
+                tags,
+                role_tags: tag::derived_tags(n, &roles),
+                tags_added: n.tags_added.clone(),
+                tags_removed: n.tags_removed.clone(),
+                primary_tags: n.primary_tags.clone(),
+                pending_deletion: n.pending_deletion,
+            })
+            .collect()
+    }
+}

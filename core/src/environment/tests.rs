@@ -1,0 +1,458 @@
+use serde_json::json;
+
+use super::*;
+use crate::name::TagName;
+use crate::plugin::{MemoryFiles, load};
+use crate::task::PlanErrorKind;
+
+const RELEASE: &str = "name: mini
+title: Mini
+version: '1.0.0'
+package_version: '5.0.0'
+description: A small release.
+licenses: [Apache]
+authors: [Me]
+homepage: https://example.org
+releases:
+  - is_release: true
+    release_name: mini
+    description: Mini.
+    operating_system: Ubuntu
+    version: '2024.1'
+    components_path: components.yaml
+    roles_path: roles.yaml
+    attributes_path: attributes.yaml
+    graphs:
+      - {type: default, tasks_path: tasks.yaml}
+";
+
+const COMPONENTS: &str = "
+- name: hypervisor:kvm
+  default: true
+  bind: [['settings:common.libvirt.value', kvm]]
+- name: network:neutron:core:ml2
+  default: true
+  bind: !!pairs
+    - 'cluster:net_segment_type': vlan
+- name: storage:block:lvm
+  default: true
+  bind: ['settings:storage.volumes_lvm.value']
+  incompatible: [{name: 'storage:block:ceph'}]
+- name: storage:block:ceph
+  bind: ['settings:storage.volumes_ceph.value']
+- name: additional_service:ceilometer
+  bind: ['settings:additional.ceilometer.value']
+";
+
+const ATTRIBUTES: &str = "
+editable:
+  common:
+    metadata: {label: Common, weight: 10}
+    libvirt:
+      type: radio
+      value: qemu
+      values: [{data: kvm, label: KVM}, {data: qemu, label: QEMU}]
+    vlan_only:
+      type: checkbox
+      value: false
+      restrictions: [\"networking_parameters:segmentation_type != 'vlan'\"]
+  storage:
+    metadata: {label: Storage, weight: 20}
+    volumes_lvm:
+      type: checkbox
+      value: false
+      restrictions:
+        - {condition: 'settings:storage.volumes_ceph.value == true', message: LVM and Ceph cannot share volumes.}
+    volumes_ceph: {type: checkbox, value: false}
+  additional:
+    metadata: {label: Additional, weight: 30}
+    ceilometer: {type: checkbox, value: false}
+";
+
+const ROLES: &str = "
+controller: {name: Controller, description: c, tags: [controller, database], has_primary: true, conflicts: [ceph-osd]}
+cinder:
+  name: Cinder
+  description: c
+  restrictions:
+    - condition: settings:storage.volumes_lvm.value == false
+      message: Cinder LVM should be enabled in the environment settings.
+ceph-osd:
+  name: Ceph OSD
+  description: c
+  restrictions:
+    - condition: settings:storage.volumes_ceph.value == false
+      message: Ceph should be enabled in the environment settings.
+";
+
+const TASKS: &str = "
+- {id: deploy_start, type: stage}
+- {id: globals, type: shell, tags: ['*'], requires: [deploy_start], parameters: {cmd: x}}
+- {id: cinder-volume, type: shell, tags: [cinder], requires: [globals], parameters: {cmd: x},
+   condition: 'settings:storage.volumes_lvm.value == true'}
+- {id: ceph-osd, type: shell, tags: [ceph-osd], requires: [globals], parameters: {cmd: x},
+   condition: {yaql_exp: '$.storage.volumes_ceph'}}
+- {id: telemetry, type: shell, tags: [controller], requires: [globals], parameters: {cmd: x},
+   condition: 'settings:additional.ceilometer.value'}
+";
+
+fn extension(name: &str, extra: &[(&str, &str)]) -> Package {
+    let metadata = format!(
+        "name: {name}\ntitle: {name} title\nversion: '1.0.0'\npackage_version: '5.0.0'\n\
+         description: d\nlicenses: [Apache]\nauthors: [Me]\nhomepage: https://example.org\n\
+         releases:\n  - {{os: ubuntu, version: '2024.1', deployment_scripts_path: deployment_scripts/, \
+         repository_path: repositories/ubuntu}}\n"
+    );
+    let mut files: MemoryFiles = [
+        ("metadata.yaml", metadata.as_str()),
+        ("deployment_scripts/", ""),
+        ("repositories/ubuntu/", ""),
+    ]
+    .into_iter()
+    .collect();
+    for (path, text) in extra {
+        files.insert(path, *text);
+    }
+    let loaded = load(&files);
+    loaded
+        .package
+        .unwrap_or_else(|| panic!("{}", loaded.report))
+}
+
+struct Fixture {
+    release: Release,
+    contrail: Package,
+    extras: Package,
+}
+
+fn fixture() -> Fixture {
+    let files: MemoryFiles = [
+        ("metadata.yaml", RELEASE),
+        ("components.yaml", COMPONENTS),
+        ("attributes.yaml", ATTRIBUTES),
+        ("roles.yaml", ROLES),
+        ("tasks.yaml", TASKS),
+    ]
+    .into_iter()
+    .collect();
+    let loaded = load(&files);
+    let package = loaded
+        .package
+        .unwrap_or_else(|| panic!("{}", loaded.report));
+    let contrail = extension(
+        "contrail",
+        &[
+            ("components.yaml", "- name: network:neutron:core:contrail\n"),
+            (
+                "node_roles.yaml",
+                "contrail-controller: {name: Contrail, description: c}\n",
+            ),
+            (
+                "deployment_tasks.yaml",
+                "- {id: contrail-install, type: shell, tags: [contrail-controller], parameters: {cmd: x}}\n",
+            ),
+            (
+                "environment_config.yaml",
+                "attributes:\n  asn: {type: text, label: ASN, value: '64512', weight: 10, regex: {source: '^[0-9]+$', error: Invalid AS number}}\n",
+            ),
+        ],
+    );
+    let extras = extension(
+        "extras",
+        &[(
+            "node_roles.yaml",
+            "extra-node: {name: Extra, description: e}\n",
+        )],
+    );
+    Fixture {
+        release: package.releases().next().unwrap().clone(),
+        contrail,
+        extras,
+    }
+}
+
+fn node(id: i64, name: &str, roles: &[&str]) -> NodeTags {
+    NodeTags {
+        id,
+        name: Some(name.to_owned()),
+        roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
+        ..NodeTags::default()
+    }
+}
+
+fn spec(components: &[&str], edits: serde_json::Value, nodes: Vec<NodeTags>) -> Spec {
+    Spec {
+        name: "env".to_owned(),
+        components: Some(
+            components
+                .iter()
+                .map(|c| ComponentName::new(*c).unwrap())
+                .collect(),
+        ),
+        edits: edits.as_object().cloned().unwrap_or_default(),
+        nodes,
+        ..Spec::default()
+    }
+}
+
+const CEPH: [&str; 3] = [
+    "hypervisor:kvm",
+    "network:neutron:core:ml2",
+    "storage:block:ceph",
+];
+const LVM: [&str; 3] = [
+    "hypervisor:kvm",
+    "network:neutron:core:ml2",
+    "storage:block:lvm",
+];
+const CONTRAIL: [&str; 3] = [
+    "hypervisor:kvm",
+    "network:neutron:core:contrail",
+    "storage:block:lvm",
+];
+
+fn with<R>(f: &Fixture, spec: &Spec, check: impl FnOnce(&Environment<'_>) -> R) -> R {
+    let plugins = [f.contrail.clone(), f.extras.clone()];
+    let tags = TagsMetadata::new();
+    let env = Environment::new(
+        Base {
+            release: &f.release,
+            plugins: &plugins,
+            release_tags: &tags,
+        },
+        spec,
+    )
+    .unwrap();
+    check(&env)
+}
+
+fn role_messages(env: &Environment<'_>, roles: &[&str]) -> Vec<String> {
+    let roles: Vec<RoleName> = roles.iter().map(|r| RoleName::new(*r).unwrap()).collect();
+    env.role_errors(&roles)
+        .into_iter()
+        .map(|e| e.message)
+        .collect()
+}
+
+#[test]
+fn the_wizards_choices_reach_the_settings_and_the_roles() {
+    let f = fixture();
+    with(&f, &spec(&CEPH, json!({}), vec![]), |env| {
+        assert_eq!(
+            env.settings().value("storage", "volumes_ceph"),
+            Some(&json!(true))
+        );
+        assert_eq!(
+            env.settings().value("storage", "volumes_lvm"),
+            Some(&json!(false))
+        );
+        assert_eq!(
+            env.settings().value("common", "libvirt"),
+            Some(&json!("kvm"))
+        );
+        assert_eq!(env.context().cluster["net_segment_type"], "vlan");
+        assert_eq!(
+            env.context().networking_parameters["segmentation_type"],
+            "vlan"
+        );
+        assert_eq!(env.evaluation().problems, []);
+        assert_eq!(role_messages(env, &["ceph-osd"]), Vec::<String>::new());
+        assert_eq!(
+            role_messages(env, &["cinder"]),
+            ["Cinder LVM should be enabled in the environment settings."]
+        );
+    });
+    with(&f, &spec(&LVM, json!({}), vec![]), |env| {
+        assert_eq!(
+            role_messages(env, &["ceph-osd"]),
+            ["Ceph should be enabled in the environment settings."]
+        );
+    });
+}
+
+#[test]
+fn a_plugin_whose_component_is_chosen_is_enabled_and_its_roles_offered() {
+    let f = fixture();
+    let offered = |env: &Environment<'_>| -> Vec<String> {
+        env.offered_roles()
+            .iter()
+            .map(|r| r.id.to_string())
+            .collect()
+    };
+    with(&f, &spec(&CONTRAIL, json!({}), vec![]), |env| {
+        let states: Vec<(String, bool)> = env
+            .plugin_states()
+            .iter()
+            .map(|(n, on)| (n.to_string(), *on))
+            .collect();
+        assert_eq!(
+            states,
+            [("contrail".to_owned(), true), ("extras".to_owned(), false)]
+        );
+        assert!(offered(env).contains(&"contrail-controller".to_owned()));
+        assert!(!offered(env).contains(&"extra-node".to_owned()));
+        assert_eq!(
+            role_messages(env, &["extra-node"]),
+            ["The plugin 'extras' is disabled in this environment."]
+        );
+    });
+    with(&f, &spec(&LVM, json!({}), vec![]), |env| {
+        assert!(!offered(env).contains(&"contrail-controller".to_owned()));
+        assert!(!role_messages(env, &["contrail-controller"]).is_empty());
+    });
+    // Switched on in the settings, without a component.
+    with(
+        &f,
+        &spec(&LVM, json!({"extras": {"enabled": true}}), vec![]),
+        |env| {
+            assert!(offered(env).contains(&"extra-node".to_owned()));
+            assert_eq!(role_messages(env, &["extra-node"]), Vec::<String>::new());
+        },
+    );
+}
+
+#[test]
+fn switching_a_plugin_off_names_the_nodes_that_have_its_roles() {
+    let f = fixture();
+    let nodes = vec![
+        node(7, "rack1-n7", &["contrail-controller"]),
+        node(8, "rack1-n8", &["controller"]),
+    ];
+    let before = spec(&CONTRAIL, json!({}), nodes.clone());
+    let after = spec(&CONTRAIL, json!({"contrail": {"enabled": false}}), nodes);
+    with(&f, &before, |old| {
+        with(&f, &after, |new| {
+            let in_use = old.plugins_still_in_use(new);
+            assert_eq!(in_use.len(), 1);
+            assert_eq!(in_use[0].0.as_str(), "contrail");
+            assert_eq!(in_use[0].1, ["rack1-n7"]);
+        })
+    });
+}
+
+#[test]
+fn the_plan_follows_the_settings_and_the_enabled_plugins() {
+    let f = fixture();
+    let nodes = vec![
+        node(1, "ctl", &["controller"]),
+        node(2, "store", &["cinder", "ceph-osd"]),
+        node(3, "sdn", &["contrail-controller"]),
+    ];
+    let ceph = spec(&CEPH, json!({}), nodes.clone());
+    let plan = with(&f, &ceph, |env| env.plan("default"));
+    let skipped: Vec<&str> = plan.skipped.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(skipped, ["cinder-volume", "telemetry"]);
+    let store = plan.nodes.iter().find(|n| n.id == json!(2)).unwrap();
+    assert_eq!(store.tasks, ["globals", "ceph-osd"]);
+    // Cinder is refused here, and the contrail role's plugin is off.
+    let kinds: Vec<PlanErrorKind> = plan.errors.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [PlanErrorKind::UnknownRole], "{:?}", plan.errors);
+
+    let lvm = spec(
+        &CONTRAIL,
+        json!({"additional": {"ceilometer": true}}),
+        nodes,
+    );
+    let plan = with(&f, &lvm, |env| env.plan("default"));
+    let skipped: Vec<&str> = plan.skipped.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(skipped, ["ceph-osd"]);
+    let sdn = plan.nodes.iter().find(|n| n.id == json!(3)).unwrap();
+    assert_eq!(sdn.tasks, ["globals", "contrail-install"]);
+    let ctl = plan.nodes.iter().find(|n| n.id == json!(1)).unwrap();
+    assert_eq!(ctl.tasks, ["globals", "telemetry"]);
+}
+
+#[test]
+fn invalid_settings_and_selections_are_plan_errors() {
+    let f = fixture();
+    let bad = spec(
+        &["hypervisor:kvm", "storage:block:lvm", "storage:block:ceph"],
+        json!({"contrail": {"asn": "x"}, "common": {"libvirt": "xen"}, "nope": {}}),
+        vec![],
+    );
+    with(&f, &bad, |env| {
+        let messages: Vec<String> = env.problems().into_iter().map(|e| e.message).collect();
+        assert!(
+            messages.iter().any(|m| m.starts_with("components: ")),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&"settings: nope: there is no such settings group".to_owned()),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(
+                &"settings: common.libvirt: \"xen\" is not one of \"kvm\", \"qemu\"".to_owned()
+            ),
+            "{messages:?}"
+        );
+        // contrail is off: its attributes are not checked.
+        assert!(
+            !messages.iter().any(|m| m.contains("contrail.asn")),
+            "{messages:?}"
+        );
+    });
+}
+
+#[test]
+fn export_then_import_then_export_is_the_same_file() {
+    let f = fixture();
+    let mut n = node(41, "rack2-a", &["controller"]);
+    n.tags_added = vec![TagName::new("database:2").unwrap()];
+    let original = spec(
+        &CONTRAIL,
+        json!({"extras": {"enabled": true}, "storage": {"volumes_lvm": false}}),
+        vec![n, node(43, "rack2-b", &["extra-node"])],
+    );
+    let first = with(&f, &original, |env| env.export());
+    assert_eq!(first.plugins, ["contrail", "extras"]);
+    assert_eq!(
+        serde_json::to_value(&first.settings).unwrap(),
+        json!({"storage": {"volumes_lvm": false}})
+    );
+    assert_eq!(first.nodes[1].id, 2);
+    let text = crate::yaml::to_string(&serde_json::to_value(&first).unwrap());
+    let read: EnvironmentFile = crate::yaml::parse("env.yaml", &text).unwrap();
+    let names: Vec<PluginName> = read
+        .plugins
+        .iter()
+        .map(|p| PluginName::new(p.as_str()).unwrap())
+        .collect();
+    let imported = read.spec("copy", &names);
+    let second = with(&f, &imported, |env| env.export());
+    assert_eq!(second, first);
+    assert_eq!(
+        crate::yaml::to_string(&serde_json::to_value(&second).unwrap()),
+        text
+    );
+}
+
+#[test]
+fn tags_are_added_and_removed_on_what_the_environment_knows() {
+    let f = fixture();
+    let env_spec = spec(&LVM, json!({}), vec![node(1, "a", &["controller"])]);
+    with(&f, &env_spec, |env| {
+        let tag = |t: &str| TagName::new(t).unwrap();
+        let n = &env_spec.nodes[0];
+        let removed = env.remove_tags(n, &[tag("database")]).unwrap();
+        assert_eq!(removed.tags_removed, [tag("database")]);
+        let added = env
+            .add_tags(&removed, &[tag("database"), tag("controller:2")])
+            .unwrap();
+        assert!(added.tags_removed.is_empty());
+        assert_eq!(added.tags_added, [tag("controller:2")]);
+        assert_eq!(
+            env.add_tags(n, &[tag("galera")]).unwrap_err().to_string(),
+            "unknown tag 'galera': create it on the release or the environment first"
+        );
+        assert!(env.remove_tags(n, &[tag("galera")]).is_err());
+        // Contrail is off here: its role's tag is not known.
+        assert!(!env.knows_tag(&tag("contrail-controller")));
+        let views = env.node_views(5);
+        assert!(
+            views[0].tags.contains(&tag("primary-controller")),
+            "{:?}",
+            views[0].tags
+        );
+    });
+}

@@ -1,0 +1,360 @@
+//! The names and small vocabularies of an environment, as validated types:
+//! [`RoleName`], [`TagName`], [`TaskId`], [`PluginName`], and the enums
+//! [`NodeStatus`] and [`Mode`]. A value that exists is well formed; every
+//! `Deserialize` goes through the same constructor, so stored data, files
+//! and requests are checked by one rule each.
+
+use std::borrow::Borrow;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A string that is not a valid name of its kind: which kind, what, why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{input}' is not a valid {what}: {reason}")]
+pub struct InvalidName {
+    pub what: &'static str,
+    pub input: String,
+    pub reason: &'static str,
+}
+
+/// Defines a string newtype whose constructor checks `$valid`.
+macro_rules! name_type {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $reason:literal, $valid:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn new(input: impl Into<String>) -> Result<$name, InvalidName> {
+                let input = input.into();
+                let valid: fn(&str) -> bool = $valid;
+                if valid(&input) {
+                    Ok($name(input))
+                } else {
+                    Err(InvalidName { what: $what, input, reason: $reason })
+                }
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $name::new(String::deserialize(d)?).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+fn word(s: &str, extra: fn(u8) -> bool) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || extra(b))
+}
+
+fn lower_word(s: &str) -> bool {
+    word(s, |b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+}
+
+fn tag_word(s: &str) -> bool {
+    word(s, |b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+}
+
+name_type!(
+    /// A node role (`controller`, `ceph-osd`): lowercase letters, digits,
+    /// `_` and `-` (SEMANTICS §4).
+    RoleName,
+    "role name",
+    "use lowercase letters, digits, '_' and '-'",
+    lower_word
+);
+
+name_type!(
+    /// A plugin's `name` (`^[a-z0-9_-]+$`, SEMANTICS §7.1); also the name of
+    /// its settings group.
+    PluginName,
+    "plugin name",
+    "use lowercase letters, digits, '_' and '-'",
+    lower_word
+);
+
+name_type!(
+    /// A tag (`mysql`, `primary-controller`) or an instance tag `name:N`
+    /// (`mysql:1`, SEMANTICS §5).
+    TagName,
+    "tag name",
+    "use letters, digits, '_' and '-', optionally followed by ':N' for an instance",
+    |s| match s.split_once(':') {
+        Some((name, n)) => tag_word(name) && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        None => tag_word(s),
+    }
+);
+
+/// A deployment task's id (`openstack-controller`, `upload_nodes_info`):
+/// printable, without spaces, at most 256 bytes. Shared, not copied: plans
+/// name a task once per node, and a clone is a reference count.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TaskId(std::sync::Arc<str>);
+
+impl TaskId {
+    pub fn new(input: impl Into<String>) -> Result<TaskId, InvalidName> {
+        let input = input.into();
+        if !input.is_empty() && input.len() <= 256 && input.bytes().all(|b| b.is_ascii_graphic()) {
+            Ok(TaskId(input.into()))
+        } else {
+            Err(InvalidName {
+                what: "task id",
+                input,
+                reason: "use at most 256 letters, digits and punctuation, without spaces",
+            })
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for TaskId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Borrow<str> for TaskId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for TaskId {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for TaskId {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl Serialize for TaskId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for TaskId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        TaskId::new(String::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TagName {
+    /// `mysql` for the instance tag `mysql:2`.
+    pub fn instance_of(&self) -> Option<&str> {
+        self.0.split_once(':').map(|(name, _)| name)
+    }
+
+    /// The instance number of `mysql:2`.
+    pub fn instance_number(&self) -> Option<u64> {
+        self.0.split_once(':').and_then(|(_, n)| n.parse().ok())
+    }
+
+    /// The tag a role named `role` brings by its own name.
+    pub fn of_role(role: &RoleName) -> TagName {
+        // Role names are a subset of tag names.
+        TagName(role.0.clone())
+    }
+
+    /// `primary-<tag>`, the tag the primary node of `self` carries.
+    pub fn primary(&self) -> TagName {
+        TagName(format!("primary-{}", self.0))
+    }
+}
+
+/// Defines a closed vocabulary of snake_case strings as an enum.
+macro_rules! vocabulary {
+    ($(#[$doc:meta])* $name:ident, $what:literal, default $default:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $name {
+            $($variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            pub fn parse(input: &str) -> Result<$name, InvalidValue> {
+                $name::ALL
+                    .iter()
+                    .copied()
+                    .find(|v| v.as_str() == input)
+                    .ok_or_else(|| InvalidValue {
+                        what: $what,
+                        input: input.to_owned(),
+                        allowed: $name::ALL.iter().map(|v| v.as_str()).collect(),
+                    })
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name::$default
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $name::parse(&String::deserialize(d)?).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+/// A value outside a closed vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what}: '{input}' is not one of {}", allowed.join(", "))]
+pub struct InvalidValue {
+    pub what: &'static str,
+    pub input: String,
+    pub allowed: Vec<&'static str>,
+}
+
+vocabulary!(
+    /// Where a node is in its life (Fuel's statuses that matter here).
+    NodeStatus, "status", default Discover {
+        Discover => "discover",
+        Provisioned => "provisioned",
+        Ready => "ready",
+        Error => "error",
+    }
+);
+
+vocabulary!(
+    /// How controllers are deployed: highly available (primary tags exist)
+    /// or a single controller.
+    Mode, "mode", default HaCompact {
+        HaCompact => "ha_compact",
+        Multinode => "multinode",
+    }
+);
+
+impl Mode {
+    /// Whether tags with `has_primary` get a primary node.
+    pub fn is_ha(self) -> bool {
+        self == Mode::HaCompact
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked_by_their_rule() {
+        for (input, ok) in [
+            ("controller", true),
+            ("ceph-osd", true),
+            ("Controller", false),
+            ("", false),
+            ("a b", false),
+        ] {
+            assert_eq!(RoleName::new(input).is_ok(), ok, "{input}");
+        }
+        for (input, ok) in [
+            ("mysql", true),
+            ("mysql:1", true),
+            ("Primary-DB_2", true),
+            ("mysql:", false),
+            (":1", false),
+            ("mysql:x", false),
+            ("a[]]", false),
+        ] {
+            assert_eq!(TagName::new(input).is_ok(), ok, "{input}");
+        }
+        assert!(TaskId::new("deploy_start").is_ok());
+        assert!(TaskId::new("two words").is_err());
+        let err = PluginName::new("My Plugin").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "'My Plugin' is not a valid plugin name: use lowercase letters, digits, '_' and '-'"
+        );
+    }
+
+    #[test]
+    fn instance_tags_know_their_name_and_number() {
+        let tag = TagName::new("mysql:12").unwrap();
+        assert_eq!(tag.instance_of(), Some("mysql"));
+        assert_eq!(tag.instance_number(), Some(12));
+        assert_eq!(TagName::new("mysql").unwrap().instance_of(), None);
+    }
+
+    #[test]
+    fn vocabularies_name_what_they_allow() {
+        assert_eq!(Mode::parse("multinode"), Ok(Mode::Multinode));
+        assert_eq!(
+            NodeStatus::parse("gone").unwrap_err().to_string(),
+            "status: 'gone' is not one of discover, provisioned, ready, error"
+        );
+        let parsed: NodeStatus = serde_json::from_str("\"ready\"").unwrap();
+        assert_eq!(parsed, NodeStatus::Ready);
+        assert!(serde_json::from_str::<Mode>("\"ha\"").is_err());
+    }
+}

@@ -1,0 +1,909 @@
+//! Deployment plans (SEMANTICS §6, §9): which definition of each task id
+//! counts (environment > plugins > release), whether its condition lets it
+//! run, which nodes it runs on (the tag resolver of [`crate::tag`]), and
+//! every node's tasks in an order that respects the dependency edges of the
+//! whole graph — with task conflicts between plugins, unknown dependencies,
+//! cycles and broken conditions reported.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::condition::Outcome;
+use super::def::TaskDef;
+use super::graph::{cycle_path, strongly_connected};
+use crate::expr::Models;
+use crate::name::{PluginName, TagName, TaskId};
+use crate::tag::{Matcher, Selector, SelectorError};
+
+/// Where a task definition comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "name", rename_all = "snake_case")]
+pub enum Origin {
+    Release,
+    Plugin(PluginName),
+    Environment,
+}
+
+impl Origin {
+    fn describe(&self) -> String {
+        match self {
+            Origin::Release => "the release".to_owned(),
+            Origin::Plugin(name) => format!("plugin '{name}'"),
+            Origin::Environment => "the environment".to_owned(),
+        }
+    }
+}
+
+/// The task definitions of an environment, by source.
+#[derive(Debug, Clone, Copy)]
+pub struct Definitions<'a> {
+    pub release: &'a [TaskDef],
+    /// Each enabled plugin's name and tasks.
+    pub plugins: &'a [(PluginName, &'a [TaskDef])],
+    pub environment: &'a [TaskDef],
+}
+
+/// A node to plan for, with its effective tags (`primary-*` included).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanNode {
+    pub id: i64,
+    pub tags: Vec<TagName>,
+}
+
+/// What a plan is made from.
+#[derive(Clone, Copy)]
+pub struct PlanInput<'a> {
+    pub definitions: Definitions<'a>,
+    pub nodes: &'a [PlanNode],
+    /// The release's tags, for the warning about tags no node carries.
+    pub release_tags: &'a [TagName],
+    /// The environment's models, for task conditions.
+    pub models: &'a dyn Models,
+}
+
+/// One node's plan. `id` is the node id, or `"master"` for the Fuel
+/// master pseudo-node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodePlan {
+    pub id: Value,
+    pub tags: Vec<TagName>,
+    pub tasks: Vec<TaskId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanErrorKind {
+    /// Two plugins' definitions of one task would run on one node.
+    TaskConflict,
+    Cycle,
+    UnknownDependency,
+    /// A selector entry that does not compile (a bad regular expression).
+    BadSelector,
+    /// A condition that does not parse or cannot be evaluated.
+    BadCondition,
+    /// An enabled extension plugin that does not extend the release.
+    IncompatiblePlugin,
+    /// A node role defined by neither the release nor an enabled plugin.
+    UnknownRole,
+    /// A tag added to a node that nothing declares.
+    UnknownTag,
+    /// The release has no graph of the requested type.
+    UnknownGraph,
+    /// The release cannot be chosen (several and no `release_name`, …).
+    Release,
+    /// The environment's settings or components are not valid.
+    InvalidEnvironment,
+}
+
+/// A problem of the plan as a whole; the fields that apply are set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanError {
+    pub kind: PlanErrorKind,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskId>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plugins: Vec<PluginName>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<i64>,
+    /// For cycles: the path, first task repeated at the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cycle: Vec<TaskId>,
+}
+
+impl PlanError {
+    /// An error with only its kind and message set.
+    pub fn new(kind: PlanErrorKind, message: String) -> PlanError {
+        PlanError {
+            kind,
+            message,
+            task: None,
+            plugins: Vec::new(),
+            nodes: Vec::new(),
+            cycle: Vec::new(),
+        }
+    }
+
+    fn of_task(kind: PlanErrorKind, task: &TaskId, message: String) -> PlanError {
+        PlanError {
+            task: Some(task.clone()),
+            ..PlanError::new(kind, message)
+        }
+    }
+}
+
+/// A task whose condition is false: it runs on no node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub id: TaskId,
+    pub reason: String,
+}
+
+/// The deployment plan: per node, its tasks in execution order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    pub nodes: Vec<NodePlan>,
+    pub errors: Vec<PlanError>,
+    pub warnings: Vec<String>,
+    /// Tasks whose condition is false, with why (in definition order).
+    #[serde(default)]
+    pub skipped: Vec<Skipped>,
+    /// The direct dependency edges `[before, after]` between planned tasks,
+    /// for drawing (an extension of the contract).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<(TaskId, TaskId)>,
+    /// Instance tags `name:N` grouped: name → instance → node ids (an
+    /// extension of the contract, present when nodes carry such tags).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
+}
+
+impl Plan {
+    /// A plan that could not be made: no nodes, one error.
+    pub fn failed(error: PlanError) -> Plan {
+        Plan {
+            errors: vec![error],
+            ..Plan::default()
+        }
+    }
+}
+
+/// One task id after overriding: the definitions that count for it.
+#[derive(Debug, Clone)]
+pub struct Task<'a> {
+    pub def: &'a TaskDef,
+    /// Each counting definition's origin and selector (several only when
+    /// several plugins define the id); a definition whose condition is
+    /// false keeps an empty selector.
+    pub definitions: Vec<(Origin, Selector)>,
+}
+
+/// What the plan collects besides node lists.
+#[derive(Default)]
+struct Findings {
+    errors: Vec<PlanError>,
+    warnings: Vec<String>,
+    skipped: Vec<Skipped>,
+}
+
+/// Each distinct selector entry compiled once per plan.
+#[derive(Default)]
+struct Matchers<'a>(HashMap<&'a str, Result<Matcher, SelectorError>>);
+
+impl<'a> Matchers<'a> {
+    fn selector(&mut self, entries: &'a [String]) -> Result<Selector, SelectorError> {
+        entries
+            .iter()
+            .map(|e| {
+                self.0
+                    .entry(e.as_str())
+                    .or_insert_with(|| Matcher::parse(e))
+                    .clone()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(|entries| Selector { entries })
+    }
+}
+
+/// The definitions that count, per id: the environment's; else every
+/// enabled plugin's (each with its own selector); else the release's —
+/// with conditions decided. Ids keep the order in which they are first
+/// defined (release, plugins, environment).
+fn resolve<'a>(input: &PlanInput<'a>, found: &mut Findings) -> Vec<Task<'a>> {
+    let definitions = input.definitions;
+    let mut order: Vec<&'a TaskId> = Vec::new();
+    let mut by_id: HashMap<&'a TaskId, [Vec<(Origin, &'a TaskDef)>; 3]> = HashMap::new();
+    let mut all: Vec<(Origin, usize, &'a TaskDef)> = Vec::new();
+    all.extend(definitions.release.iter().map(|t| (Origin::Release, 0, t)));
+    for (name, tasks) in definitions.plugins {
+        all.extend(tasks.iter().map(|t| (Origin::Plugin(name.clone()), 1, t)));
+    }
+    all.extend(
+        definitions
+            .environment
+            .iter()
+            .map(|t| (Origin::Environment, 2, t)),
+    );
+    for (origin, rank, task) in all {
+        let slot = by_id.entry(&task.id).or_insert_with(|| {
+            order.push(&task.id);
+            Default::default()
+        });
+        // Within one source a later definition of an id replaces an earlier one.
+        let list = &mut slot[rank];
+        list.retain(|(o, _)| *o != origin);
+        list.push((origin, task));
+    }
+    let mut matchers = Matchers::default();
+    order
+        .into_iter()
+        .map(|id| {
+            let slots = by_id.remove(id).expect("every id has its slot");
+            let chosen = slots
+                .into_iter()
+                .rev()
+                .find(|s| !s.is_empty())
+                .unwrap_or_default();
+            counting(chosen, input.models, &mut matchers, found)
+        })
+        .collect()
+}
+
+/// One id's counting definitions with their selectors, conditions decided.
+fn counting<'a>(
+    chosen: Vec<(Origin, &'a TaskDef)>,
+    models: &dyn Models,
+    matchers: &mut Matchers<'a>,
+    found: &mut Findings,
+) -> Task<'a> {
+    let def = chosen[0].1;
+    let mut skipped: Vec<String> = Vec::new();
+    let mut definitions = Vec::with_capacity(chosen.len());
+    for (origin, value) in &chosen {
+        let outcome = value
+            .condition
+            .as_ref()
+            .map_or(Outcome::Run, |c| c.evaluate(models));
+        let runs = match outcome {
+            Outcome::Run => true,
+            Outcome::Skip(reason) => {
+                skipped.push(reason);
+                false
+            }
+            Outcome::Undecided(warning) => {
+                found.warnings.push(format!(
+                    "task '{}' of {}: {warning}",
+                    value.id,
+                    origin.describe()
+                ));
+                true
+            }
+            Outcome::Error(message) => {
+                let message = format!("task '{}' of {}: {message}", value.id, origin.describe());
+                found.errors.push(PlanError::of_task(
+                    PlanErrorKind::BadCondition,
+                    &value.id,
+                    message,
+                ));
+                false
+            }
+        };
+        let selector = match matchers.selector(&value.selector) {
+            Ok(selector) if runs => selector,
+            Ok(_) => Selector::default(),
+            Err(e) => {
+                let message = format!(
+                    "task '{}' of {}: {e}; it runs nowhere",
+                    value.id,
+                    origin.describe()
+                );
+                found.errors.push(PlanError::of_task(
+                    PlanErrorKind::BadSelector,
+                    &value.id,
+                    message,
+                ));
+                Selector::default()
+            }
+        };
+        definitions.push((origin.clone(), selector));
+    }
+    if skipped.len() == chosen.len() {
+        found.skipped.push(Skipped {
+            id: def.id.clone(),
+            reason: skipped.join("; "),
+        });
+    }
+    Task { def, definitions }
+}
+
+/// A set of node indices as bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+    fn fill(&mut self, n: usize) {
+        for i in 0..n {
+            self.set(i);
+        }
+    }
+}
+
+/// Which nodes each selector picks, by index. Exact tags go through an
+/// index; each regular expression is tried once per distinct tag.
+pub struct Placement {
+    /// `sets[s]`: the nodes selector `s` picks.
+    sets: Vec<Bits>,
+    master: Vec<bool>,
+}
+
+impl Placement {
+    pub fn new(selectors: &[&Selector], nodes: &[PlanNode]) -> Placement {
+        let n = nodes.len();
+        let mut by_tag: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            for tag in &node.tags {
+                by_tag.entry(tag.as_str()).or_default().push(i);
+            }
+        }
+        let mut sets = Vec::with_capacity(selectors.len());
+        let mut master = Vec::with_capacity(selectors.len());
+        for selector in selectors {
+            let mut bits = Bits::new(n);
+            for matcher in &selector.entries {
+                match matcher {
+                    Matcher::Any => bits.fill(n),
+                    Matcher::Master => {}
+                    Matcher::Exact(tag) => {
+                        for &i in by_tag.get(tag.as_str()).into_iter().flatten() {
+                            bits.set(i);
+                        }
+                    }
+                    Matcher::Regex(re) => {
+                        for (tag, holders) in &by_tag {
+                            if re.is_match(tag) {
+                                for &i in holders {
+                                    bits.set(i);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            master.push(selector.selects_master());
+            sets.push(bits);
+        }
+        Placement { sets, master }
+    }
+
+    pub fn runs_on(&self, selector: usize, node: usize) -> bool {
+        self.sets[selector].get(node)
+    }
+}
+
+/// Two plugins' versions of one task on one node: one error per task id.
+fn task_conflicts(tasks: &[Task<'_>], nodes: &[PlanNode], placement: &Placement) -> Vec<PlanError> {
+    let mut errors = Vec::new();
+    let mut first_def = 0;
+    for task in tasks {
+        let defs = task.definitions.len();
+        if defs > 1 {
+            let mut clash_nodes = Vec::new();
+            let mut clash_plugins = BTreeSet::new();
+            for (n, node) in nodes.iter().enumerate() {
+                let here: Vec<usize> = (0..defs)
+                    .filter(|&d| placement.runs_on(first_def + d, n))
+                    .collect();
+                if here.len() > 1 {
+                    clash_nodes.push(node.id);
+                    for d in here {
+                        if let Origin::Plugin(name) = &task.definitions[d].0 {
+                            clash_plugins.insert(name.clone());
+                        }
+                    }
+                }
+            }
+            if !clash_nodes.is_empty() {
+                errors.push(conflict_error(
+                    task,
+                    clash_plugins.into_iter().collect(),
+                    clash_nodes,
+                ));
+            }
+        }
+        first_def += defs;
+    }
+    errors
+}
+
+fn conflict_error(task: &Task<'_>, plugins: Vec<PluginName>, nodes: Vec<i64>) -> PlanError {
+    let quoted: Vec<String> = plugins.iter().map(|p| format!("'{p}'")).collect();
+    let ids: Vec<String> = nodes.iter().map(i64::to_string).collect();
+    let message = format!(
+        "task '{}' is defined by plugins {} and both definitions would run on node{} {}",
+        task.def.id,
+        quoted.join(" and "),
+        if nodes.len() == 1 { "" } else { "s" },
+        ids.join(", ")
+    );
+    PlanError {
+        plugins,
+        nodes,
+        ..PlanError::of_task(PlanErrorKind::TaskConflict, &task.def.id, message)
+    }
+}
+
+/// Each task's successors; dependencies on ids that exist nowhere are errors.
+fn successors(tasks: &[Task<'_>], errors: &mut Vec<PlanError>) -> Vec<Vec<usize>> {
+    let index: HashMap<&str, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.def.id.as_str(), i))
+        .collect();
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); tasks.len()];
+    for (t, task) in tasks.iter().enumerate() {
+        let links = task
+            .def
+            .after
+            .iter()
+            .map(|d| (d, true))
+            .chain(task.def.before.iter().map(|d| (d, false)));
+        for (dep, dep_first) in links {
+            match index.get(dep.as_str()) {
+                Some(&d) => {
+                    let (from, to) = if dep_first { (d, t) } else { (t, d) };
+                    if !successors[from].contains(&to) {
+                        successors[from].push(to);
+                    }
+                }
+                None => {
+                    let verb = if dep_first {
+                        "requires"
+                    } else {
+                        "is required for"
+                    };
+                    let message = format!(
+                        "task '{}' {verb} '{dep}', which no release, plugin or environment defines",
+                        task.def.id
+                    );
+                    errors.push(PlanError::of_task(
+                        PlanErrorKind::UnknownDependency,
+                        &task.def.id,
+                        message,
+                    ));
+                }
+            }
+        }
+    }
+    successors
+}
+
+/// Cycles: each strongly connected component of more than one task (or a
+/// task that depends on itself) is one error; returns which tasks are on one.
+fn cycles(tasks: &[Task<'_>], successors: &[Vec<usize>], errors: &mut Vec<PlanError>) -> Vec<bool> {
+    let mut excluded = vec![false; tasks.len()];
+    for component in strongly_connected(successors) {
+        let looped = component.len() > 1 || successors[component[0]].contains(&component[0]);
+        if !looped {
+            continue;
+        }
+        let path = cycle_path(&component, successors);
+        let names: Vec<TaskId> = path.iter().map(|&i| tasks[i].def.id.clone()).collect();
+        let shown: Vec<&str> = names.iter().map(TaskId::as_str).collect();
+        let mut message = format!("dependency cycle: {}", shown.join(" -> "));
+        if component.len() + 1 > path.len() {
+            // More tasks depend on each other than this one loop shows.
+            let members: Vec<&str> = component
+                .iter()
+                .map(|&i| tasks[i].def.id.as_str())
+                .collect();
+            message.push_str(&format!(
+                " (tasks on cycles together: {})",
+                members.join(", ")
+            ));
+        }
+        errors.push(PlanError {
+            cycle: names,
+            ..PlanError::new(PlanErrorKind::Cycle, message)
+        });
+        for &i in &component {
+            excluded[i] = true;
+        }
+    }
+    excluded
+}
+
+/// One order for the whole graph: Kahn's algorithm, ties broken by the
+/// order tasks were first defined; tasks on cycles are left out.
+fn order(successors: &[Vec<usize>], excluded: &[bool]) -> Vec<usize> {
+    let mut indegree = vec![0usize; successors.len()];
+    for (from, next) in successors.iter().enumerate() {
+        if !excluded[from] {
+            for &to in next.iter().filter(|&&to| !excluded[to]) {
+                indegree[to] += 1;
+            }
+        }
+    }
+    let mut ready: BinaryHeap<Reverse<usize>> = (0..successors.len())
+        .filter(|&t| !excluded[t] && indegree[t] == 0)
+        .map(Reverse)
+        .collect();
+    let mut order = Vec::with_capacity(successors.len());
+    while let Some(Reverse(t)) = ready.pop() {
+        order.push(t);
+        for &to in successors[t].iter().filter(|&&to| !excluded[to]) {
+            indegree[to] -= 1;
+            if indegree[to] == 0 {
+                ready.push(Reverse(to));
+            }
+        }
+    }
+    order
+}
+
+/// Plans an environment.
+pub fn plan(input: PlanInput<'_>) -> Plan {
+    let mut found = Findings::default();
+    let tasks = resolve(&input, &mut found);
+    let nodes = input.nodes;
+
+    // Placement of every counting definition; `defs_of[t]` are task t's.
+    let selectors: Vec<&Selector> = tasks
+        .iter()
+        .flat_map(|t| t.definitions.iter().map(|(_, s)| s))
+        .collect();
+    let placement = Placement::new(&selectors, nodes);
+    let mut defs_of: Vec<std::ops::Range<usize>> = Vec::with_capacity(tasks.len());
+    let mut at = 0;
+    for task in &tasks {
+        defs_of.push(at..at + task.definitions.len());
+        at += task.definitions.len();
+    }
+
+    found
+        .errors
+        .extend(task_conflicts(&tasks, nodes, &placement));
+    let successors = successors(&tasks, &mut found.errors);
+    let excluded = cycles(&tasks, &successors, &mut found.errors);
+    let listed: Vec<usize> = order(&successors, &excluded)
+        .into_iter()
+        .filter(|&t| tasks[t].def.is_listed())
+        .collect();
+
+    // A task runs on a node when any counting definition picks it.
+    let runs_on = |t: usize, n: usize| defs_of[t].clone().any(|d| placement.runs_on(d, n));
+    let mut plans: Vec<NodePlan> = nodes
+        .iter()
+        .enumerate()
+        .map(|(n, node)| NodePlan {
+            id: Value::from(node.id),
+            tags: node.tags.clone(),
+            tasks: listed
+                .iter()
+                .filter(|&&t| runs_on(t, n))
+                .map(|&t| tasks[t].def.id.clone())
+                .collect(),
+        })
+        .collect();
+    let master: Vec<TaskId> = listed
+        .iter()
+        .filter(|&&t| defs_of[t].clone().any(|d| placement.master[d]))
+        .map(|&t| tasks[t].def.id.clone())
+        .collect();
+    if !master.is_empty() {
+        plans.push(NodePlan {
+            id: Value::from("master"),
+            tags: vec![TagName::new("master").expect("a valid tag")],
+            tasks: master,
+        });
+    }
+
+    let carried: BTreeSet<&str> = nodes
+        .iter()
+        .flat_map(|n| n.tags.iter().map(TagName::as_str))
+        .collect();
+    found.warnings.extend(
+        input
+            .release_tags
+            .iter()
+            .filter(|t| !carried.contains(t.as_str()))
+            .map(|t| format!("no node carries the release tag '{t}'; its tasks will not run")),
+    );
+    let edges = successors
+        .iter()
+        .enumerate()
+        .filter(|(from, _)| !excluded[*from])
+        .flat_map(|(from, next)| next.iter().map(move |&to| (from, to)))
+        .filter(|&(_, to)| !excluded[to])
+        .map(|(from, to)| (tasks[from].def.id.clone(), tasks[to].def.id.clone()))
+        .collect();
+    Plan {
+        nodes: plans,
+        errors: found.errors,
+        warnings: found.warnings,
+        skipped: found.skipped,
+        edges,
+        instances: crate::tag::instances(nodes.iter().map(|n| (n.id, n.tags.as_slice()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::JsonModels;
+    use crate::task::drawing;
+    use serde_json::json;
+
+    fn node(id: i64, tags: &[&str]) -> PlanNode {
+        PlanNode {
+            id,
+            tags: tags.iter().map(|t| TagName::new(*t).unwrap()).collect(),
+        }
+    }
+
+    fn tasks_of(plan: &Plan, id: i64) -> Vec<&str> {
+        plan.nodes
+            .iter()
+            .find(|n| n.id == json!(id))
+            .map(|n| n.tasks.iter().map(TaskId::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    fn tasks(value: Value) -> Vec<TaskDef> {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn run(definitions: Definitions<'_>, nodes: &[PlanNode], release_tags: &[&str]) -> Plan {
+        let tags: Vec<TagName> = release_tags
+            .iter()
+            .map(|t| TagName::new(*t).unwrap())
+            .collect();
+        let models = JsonModels {
+            settings: json!({"storage": {"ceph": {"value": false}}}),
+            ..JsonModels::default()
+        };
+        plan(PlanInput {
+            definitions,
+            nodes,
+            release_tags: &tags,
+            models: &models,
+        })
+    }
+
+    fn plugin(name: &str) -> PluginName {
+        PluginName::new(name).unwrap()
+    }
+
+    #[test]
+    fn columns_follow_dependencies_through_tasks_elsewhere() {
+        let release = release();
+        let nodes = [node(1, &["controller", "rabbitmq", "database", "keystone"])];
+        let plan = run(definitions(&release, &[]), &nodes, &[]);
+        let tasks = &plan.nodes[0].tasks;
+        assert_eq!(
+            tasks,
+            &["globals", "database", "rabbitmq", "keystone", "controller"]
+        );
+        // globals comes after deploy_start, a stage: still column 0.
+        let d = drawing(tasks, &plan.edges);
+        assert_eq!(d.columns, [0, 1, 1, 2, 3]);
+        assert_eq!(d.links, [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)]);
+        // A link another path already implies is left out.
+        let id = |t: &str| TaskId::new(t).unwrap();
+        let tasks: Vec<TaskId> = ["a", "b", "c"].map(id).to_vec();
+        let edges = [("a", "b"), ("b", "c"), ("a", "c")].map(|(x, y)| (id(x), id(y)));
+        assert_eq!(drawing(&tasks, &edges).links, [(0, 1), (1, 2)]);
+    }
+
+    fn release() -> Vec<TaskDef> {
+        tasks(json!([
+            {"id": "deploy_start", "type": "stage"},
+            {"id": "deploy_end", "type": "stage", "requires": ["deploy_start"]},
+            {"id": "globals", "type": "puppet", "tags": ["*"], "requires": ["deploy_start"]},
+            {"id": "database", "type": "puppet", "tags": ["database"], "requires": ["globals"], "required_for": ["deploy_end"]},
+            {"id": "rabbitmq", "type": "puppet", "tags": ["rabbitmq"], "requires": ["globals"], "required_for": ["deploy_end"]},
+            {"id": "keystone", "type": "puppet", "tags": ["keystone"], "requires": ["database", "rabbitmq"]},
+            {"id": "controller", "type": "puppet", "tags": ["controller"], "requires": ["keystone"]},
+            {"id": "compute", "type": "puppet", "tags": ["compute"], "requires": ["globals"]}
+        ]))
+    }
+
+    fn definitions<'a>(
+        release: &'a [TaskDef],
+        plugins: &'a [(PluginName, &'a [TaskDef])],
+    ) -> Definitions<'a> {
+        Definitions {
+            release,
+            plugins,
+            environment: &[],
+        }
+    }
+
+    #[test]
+    fn nodes_get_their_tasks_in_dependency_order() {
+        let release = release();
+        let nodes = [
+            node(
+                1,
+                &["controller", "rabbitmq", "database", "keystone", "neutron"],
+            ),
+            node(2, &["rabbitmq"]),
+            node(3, &["compute"]),
+        ];
+        let plan = run(definitions(&release, &[]), &nodes, &[]);
+        assert_eq!(plan.errors, []);
+        assert_eq!(
+            tasks_of(&plan, 1),
+            ["globals", "database", "rabbitmq", "keystone", "controller"]
+        );
+        assert_eq!(tasks_of(&plan, 2), ["globals", "rabbitmq"]);
+        assert_eq!(tasks_of(&plan, 3), ["globals", "compute"]);
+    }
+
+    #[test]
+    fn plugins_override_the_release_and_clash_only_on_shared_nodes() {
+        let release = release();
+        let rabbit = |role: &str| {
+            tasks(
+                json!([{"id": "rabbitmq", "type": "puppet", "role": [role], "requires": ["globals"]}]),
+            )
+        };
+        let (one, two) = (rabbit("standalone-rabbitmq"), rabbit("rabbit-two"));
+        let plugins = [
+            (plugin("detach-rabbitmq"), one.as_slice()),
+            (plugin("other-rabbit"), two.as_slice()),
+        ];
+        let apart = [
+            node(1, &["standalone-rabbitmq"]),
+            node(2, &["rabbit-two"]),
+            node(3, &["rabbitmq"]),
+        ];
+        let plan = run(definitions(&release, &plugins), &apart, &[]);
+        assert_eq!(plan.errors, []);
+        assert_eq!(tasks_of(&plan, 1), ["globals", "rabbitmq"]);
+        assert_eq!(tasks_of(&plan, 2), ["globals", "rabbitmq"]);
+        // The release's definition no longer counts.
+        assert_eq!(tasks_of(&plan, 3), ["globals"]);
+
+        let together = [
+            node(1, &["standalone-rabbitmq", "rabbit-two"]),
+            node(2, &["rabbit-two"]),
+        ];
+        let plan = run(definitions(&release, &plugins), &together, &[]);
+        assert_eq!(plan.errors.len(), 1);
+        let error = &plan.errors[0];
+        assert_eq!(error.kind, PlanErrorKind::TaskConflict);
+        assert_eq!(
+            (
+                error.task.as_ref().map(TaskId::as_str),
+                error.nodes.as_slice()
+            ),
+            (Some("rabbitmq"), &[1][..])
+        );
+        assert_eq!(
+            error.plugins,
+            [plugin("detach-rabbitmq"), plugin("other-rabbit")]
+        );
+        assert!(
+            error
+                .message
+                .contains("'detach-rabbitmq' and 'other-rabbit'"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn the_environment_overrides_everything() {
+        let release = release();
+        let theirs = tasks(json!([{"id": "compute", "type": "puppet", "tags": ["compute"]}]));
+        let plugins = [(plugin("p"), theirs.as_slice())];
+        let environment = tasks(json!([{"id": "compute", "type": "skipped", "tags": ["nothing"]}]));
+        let defs = Definitions {
+            release: &release,
+            plugins: &plugins,
+            environment: &environment,
+        };
+        let plan = run(defs, &[node(3, &["compute"])], &[]);
+        assert_eq!(tasks_of(&plan, 3), ["globals"]);
+    }
+
+    #[test]
+    fn cycles_and_unknown_dependencies_are_errors() {
+        let release = tasks(json!([
+            {"id": "a", "type": "puppet", "tags": ["*"], "requires": ["c"]},
+            {"id": "b", "type": "puppet", "tags": ["*"], "requires": ["a"]},
+            {"id": "c", "type": "puppet", "tags": ["*"], "requires": ["b"]},
+            {"id": "d", "type": "puppet", "tags": ["*"], "requires": ["nowhere"], "required_for": ["d"]},
+            {"id": "e", "type": "puppet", "tags": ["*"]}
+        ]));
+        let plan = run(definitions(&release, &[]), &[node(1, &["x"])], &[]);
+        let kinds: Vec<_> = plan
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    e.kind,
+                    e.cycle.iter().map(TaskId::as_str).collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (PlanErrorKind::UnknownDependency, vec![]),
+                (PlanErrorKind::Cycle, vec!["a", "b", "c", "a"]),
+                (PlanErrorKind::Cycle, vec!["d", "d"]),
+            ]
+        );
+        assert_eq!(plan.errors[1].message, "dependency cycle: a -> b -> c -> a");
+        assert_eq!(tasks_of(&plan, 1), ["e"]);
+    }
+
+    #[test]
+    fn master_tasks_and_untagged_release_tags() {
+        let release = tasks(json!([{"id": "upload", "type": "upload_file", "role": "master"}]));
+        let plan = run(
+            definitions(&release, &[]),
+            &[node(1, &["compute"])],
+            &["compute", "mongo"],
+        );
+        assert_eq!(plan.nodes[1].id, json!("master"));
+        assert_eq!(plan.nodes[1].tasks, ["upload"]);
+        assert_eq!(
+            plan.warnings,
+            ["no node carries the release tag 'mongo'; its tasks will not run"]
+        );
+    }
+
+    #[test]
+    fn false_conditions_skip_tasks_and_say_why() {
+        let release = tasks(json!([
+            {"id": "start", "type": "stage"},
+            {"id": "ceph", "type": "puppet", "tags": ["*"], "requires": ["start"],
+             "condition": "settings:storage.ceph.value == true"},
+            {"id": "after-ceph", "type": "puppet", "tags": ["*"], "requires": ["ceph"]},
+            {"id": "tor", "type": "shell", "tags": ["*"], "condition": {"yaql_exp": "'dpdk' in $.roles"}},
+            {"id": "broken", "type": "shell", "tags": ["*"], "condition": "settings:storage.ceph.value =="}
+        ]));
+        let plan = run(definitions(&release, &[]), &[node(1, &["x"])], &[]);
+        assert_eq!(tasks_of(&plan, 1), ["after-ceph", "tor"]);
+        assert_eq!(plan.skipped.len(), 1);
+        assert_eq!(plan.skipped[0].id, "ceph");
+        assert_eq!(
+            plan.skipped[0].reason,
+            "condition 'settings:storage.ceph.value == true' is false"
+        );
+        assert!(
+            plan.warnings[0].starts_with("task 'tor' of the release: its condition (yaql)"),
+            "{:?}",
+            plan.warnings
+        );
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].kind, PlanErrorKind::BadCondition);
+        assert!(
+            plan.errors[0].message.contains('^'),
+            "{}",
+            plan.errors[0].message
+        );
+        // The skipped task still orders the ones that depend on it.
+        assert!(
+            plan.edges
+                .iter()
+                .any(|(a, b)| a == "ceph" && b == "after-ceph")
+        );
+        let json = serde_json::to_value(&plan).unwrap();
+        assert_eq!(json["skipped"][0]["id"], "ceph");
+    }
+}

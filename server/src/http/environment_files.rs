@@ -1,0 +1,145 @@
+//! Environments as environment files (docs/environment-file.md): export one
+//! (`GET /api/v1/clusters/{id}/environment`) and create one from a file
+//! (`POST /api/v1/clusters/import?name=NAME`) — everything checked by core
+//! first, stored together or not at all.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mosaic_core::api::Cluster;
+use mosaic_core::environment::{Base, Environment, EnvironmentFile};
+use mosaic_core::name::PluginName;
+use mosaic_core::plugin::choose_release;
+use serde::Deserialize;
+
+use super::error::ApiError;
+use super::tags::stored_environment;
+use crate::AppState;
+use crate::db::InsertCluster;
+use crate::environment::plugins_for;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/clusters/{id}/environment", get(export))
+        .route("/api/v1/clusters/import", post(import))
+}
+
+/// The environment as an environment file.
+async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let stored = stored_environment(&state, id).await?;
+    let file = stored.environment()?.export();
+    let value = serde_json::to_value(&file).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/yaml; charset=utf-8".to_owned(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!(
+                    "attachment; filename=\"{}.yaml\"",
+                    stored.row.cluster.name.replace('"', "")
+                ),
+            ),
+        ],
+        mosaic_core::yaml::to_string(&value),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct ImportQuery {
+    name: String,
+}
+
+fn invalid_environment(message: String) -> ApiError {
+    ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_environment", message)
+}
+
+/// Creates an environment from an environment file: its release by
+/// `release_name`, its plugins by name, its components (the release's
+/// defaults when absent), settings, tags and nodes.
+async fn import(
+    State(state): State<AppState>,
+    Query(query): Query<ImportQuery>,
+    body: String,
+) -> Result<(StatusCode, Json<Cluster>), ApiError> {
+    let name = query.name.trim();
+    if name.is_empty() {
+        return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
+    }
+    let file: EnvironmentFile = mosaic_core::yaml::parse("environment", &body)
+        .map_err(|e| invalid_environment(e.to_string()))?;
+    if file.release.is_some() {
+        return Err(invalid_environment(
+            "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
+        ));
+    }
+    let installed = state.db.plugins().await?;
+    let releases: Vec<(i64, &mosaic_core::release::Release)> =
+        installed.iter().flat_map(|p| p.releases()).collect();
+    let &(release_id, release) = choose_release(
+        &releases,
+        |(_, r)| r.name.as_str(),
+        file.release_name.as_deref(),
+    )
+    .map_err(|e| match e {
+        mosaic_core::plugin::ReleaseChoice::None => ApiError::Coded(
+            StatusCode::CONFLICT,
+            "no_release",
+            super::clusters::NO_RELEASE.to_owned(),
+        ),
+        other => invalid_environment(format!("release_name: {other}")),
+    })?;
+    let plugins = plugins_for(&installed, release);
+    let mut listed: Vec<PluginName> = Vec::new();
+    for wanted in &file.plugins {
+        let plugin = plugins.iter().find(|p| p.name == wanted.as_str()).ok_or_else(|| {
+            invalid_environment(format!(
+                "plugins: no extension plugin '{wanted}' compatible with release '{}' is installed",
+                release.name
+            ))
+        })?;
+        listed.push(plugin.name.clone());
+    }
+    let spec = file.spec(name, &listed);
+    let tags = Default::default();
+    let env = Environment::new(
+        Base {
+            release,
+            plugins: &plugins,
+            release_tags: &tags,
+        },
+        &spec,
+    )
+    .map_err(|e| invalid_environment(e.to_string()))?;
+    let problems = env.import_problems();
+    if !problems.is_empty() {
+        return Err(invalid_environment(problems.join(" ")));
+    }
+    let tags: Vec<(String, bool)> = spec
+        .tags_metadata
+        .iter()
+        .map(|(name, meta)| (name.to_string(), meta.has_primary))
+        .collect();
+    let cluster = state
+        .db
+        .insert_cluster_with(
+            InsertCluster {
+                name,
+                release_id,
+                components: &env.selected_names(),
+                mode: spec.mode,
+                settings: &env.edits(),
+            },
+            &tags,
+            &spec.nodes,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(cluster)))
+}

@@ -1,0 +1,147 @@
+//! `/api/v1/clusters/{id}/attributes`: an environment's settings (SEMANTICS
+//! §9). `GET` serves the whole tree with values and its version; `PATCH`
+//! merges changes over what is stored, and stores them only when core finds
+//! no problem and no plugin is switched off under a node that has its role.
+//! A change made by someone else in between is merged with, not lost;
+//! `If-Match` makes the change conditional on the version the client saw.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use mosaic_core::api::{Attributes, PatchAttributes, PluginInUse};
+use mosaic_core::environment::Spec;
+use serde_json::{Map, Value};
+
+use super::error::{ApiError, ApiJson};
+use super::tags::stored_environment;
+use crate::AppState;
+use crate::environment::Stored;
+
+/// How often a change is retried when others keep changing the settings.
+const ATTEMPTS: usize = 8;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/clusters/{id}/attributes", get(show).patch(change))
+}
+
+fn document(stored: &Stored) -> Result<Attributes, ApiError> {
+    let env = stored.environment()?;
+    Ok(Attributes {
+        editable: env.settings().to_editable(),
+        version: stored.row.settings_version,
+        context: env.context().clone(),
+    })
+}
+
+/// The answer with the version as its `ETag`.
+fn answer(attributes: Attributes) -> Response {
+    let etag = format!("\"{}\"", attributes.version);
+    ([(header::ETAG, etag)], Json(attributes)).into_response()
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
+    Ok(answer(document(&stored_environment(&state, id).await?)?))
+}
+
+/// The version an `If-Match` header asks for (`"3"` or `3`).
+fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
+        .and_then(|v| v.parse().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::BadRequest(
+                "If-Match: expected the settings version, such as \"3\"".to_owned(),
+            )
+        })
+}
+
+/// `over` merged into `base`, map by map.
+fn merge(base: &mut Map<String, Value>, over: Map<String, Value>) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(Value::Object(mine)), Value::Object(theirs)) => merge(mine, theirs),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+async fn change(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    ApiJson(patch): ApiJson<PatchAttributes>,
+) -> Result<Response, ApiError> {
+    let edits = patch.edits().map_err(ApiError::InvalidSettings)?;
+    let expected = if_match(&headers)?;
+    for _ in 0..ATTEMPTS {
+        let stored = stored_environment(&state, id).await?;
+        let version = stored.row.settings_version;
+        if expected.is_some_and(|v| v != version) {
+            return Err(ApiError::Coded(
+                StatusCode::PRECONDITION_FAILED,
+                "precondition_failed",
+                format!(
+                    "the settings changed since version {}: they are at version {version}; reload them",
+                    expected.unwrap_or_default()
+                ),
+            ));
+        }
+        let mut merged = stored.spec.edits.clone();
+        merge(&mut merged, edits.clone());
+        let spec = Spec {
+            edits: merged,
+            ..stored.spec.clone()
+        };
+        let before = stored.environment()?;
+        let after = stored.with_spec(&spec)?;
+        let problems = after.evaluation().problems;
+        if !problems.is_empty() {
+            return Err(ApiError::InvalidSettings(problems));
+        }
+        if let Some((plugin, nodes)) = before.plugins_still_in_use(&after).into_iter().next() {
+            return Err(plugin_in_use(PluginInUse {
+                plugin: plugin.to_string(),
+                nodes,
+            }));
+        }
+        if state
+            .db
+            .update_settings(id, &after.edits(), version)
+            .await?
+            .is_some()
+        {
+            return Ok(answer(document(&stored_environment(&state, id).await?)?));
+        }
+    }
+    Err(ApiError::Coded(
+        StatusCode::CONFLICT,
+        "busy",
+        "the settings keep changing under this request; try again".to_owned(),
+    ))
+}
+
+fn plugin_in_use(in_use: PluginInUse) -> ApiError {
+    let names: Vec<String> = in_use.nodes.iter().map(|n| format!("'{n}'")).collect();
+    ApiError::Coded(
+        StatusCode::CONFLICT,
+        "plugin_in_use",
+        format!(
+            "the plugin '{}' cannot be disabled: node{} {} {} its roles; remove them from the node{} first",
+            in_use.plugin,
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", "),
+            if names.len() == 1 { "has" } else { "have" },
+            if names.len() == 1 { "" } else { "s" },
+        ),
+    )
+}
