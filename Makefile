@@ -47,10 +47,10 @@ lint: tools
 unit:
 	cargo test --locked -p mosaic-core -p mosaic-server
 
-## The API tests again on PostgreSQL (a throw-away server; installs Debian's
+## The API tests (api, settings) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api
+	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings
 
 ## Component tests in headless Chromium.
 browser: tools-test

@@ -2,79 +2,15 @@
 //! test: a SQLite file, or — when `MOSAIC_TEST_POSTGRES_URL` names a
 //! PostgreSQL server (`make test` starts one) — a new PostgreSQL database.
 
-use axum::Router;
+mod support;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use mosaic_server::{AppState, app, prepare};
+use mosaic_server::prepare;
 use serde_json::{Value, json};
+use support::{archive, copy_dir, fresh_database, plugin_fixture, test_app};
 use tower::ServiceExt;
-
-struct TestApp {
-    router: Router,
-    _dir: tempfile::TempDir,
-}
-
-/// A URL of an empty database, and the directory that holds it (SQLite).
-async fn fresh_database() -> (String, tempfile::TempDir) {
-    use sqlx::{Connection, Executor};
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = tempfile::tempdir().unwrap();
-    let Ok(admin) = std::env::var("MOSAIC_TEST_POSTGRES_URL") else {
-        let url = format!("sqlite:{}", dir.path().join("mosaic.db").display());
-        return (url, dir);
-    };
-    let name = format!(
-        "mosaic_test_{}_{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    );
-    let mut connection = sqlx::postgres::PgConnection::connect(&admin)
-        .await
-        .expect("MOSAIC_TEST_POSTGRES_URL accepts connections");
-    connection
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .unwrap();
-    let base = &admin[..admin.rfind('/').expect("a URL with a database name")];
-    (format!("{base}/{name}"), dir)
-}
-
-async fn test_app() -> TestApp {
-    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
-    let (url, dir) = fresh_database().await;
-    let db = prepare(&url).await.unwrap();
-    TestApp {
-        router: app(AppState { db }, None),
-        _dir: dir,
-    }
-}
-
-impl TestApp {
-    async fn call(&self, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
-        let mut request = Request::builder().method(method).uri(uri);
-        if body.is_some() {
-            request = request.header("content-type", "application/json");
-        }
-        let request = request
-            .body(Body::from(body.unwrap_or_default().to_owned()))
-            .unwrap();
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        (status, value)
-    }
-
-    async fn get(&self, uri: &str) -> (StatusCode, Value) {
-        self.call("GET", uri, None).await
-    }
-
-    async fn post(&self, uri: &str, body: &Value) -> (StatusCode, Value) {
-        self.call("POST", uri, Some(&body.to_string())).await
-    }
-}
 
 #[tokio::test]
 async fn lists_the_bundled_release() {
@@ -249,46 +185,6 @@ async fn the_bundled_release_is_installed_only_on_first_start() {
     prepare(&url).await.unwrap();
     let db = prepare(&url).await.unwrap();
     assert_eq!(db.releases().await.unwrap().len(), 1);
-}
-
-fn plugin_fixture(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/plugins")
-        .join(name)
-}
-
-/// The package directory `dir` as a `.tar.gz`, as `mosaic plugin build` writes it.
-fn archive(dir: &std::path::Path) -> Vec<u8> {
-    let mut out = Vec::new();
-    mosaic_server::package::build_archive(dir, "pkg-1.0.0", &mut out, &mut |_, _| {}).unwrap();
-    out
-}
-
-impl TestApp {
-    async fn upload(&self, bytes: Vec<u8>) -> (StatusCode, Value) {
-        let request = Request::builder()
-            .method("POST")
-            .uri("/api/v1/plugins")
-            .header("content-type", "application/gzip")
-            .body(Body::from(bytes))
-            .unwrap();
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
-    }
-
-    /// Plugins and releases as the API lists them: what must not change
-    /// when an install is refused.
-    async fn installed(&self) -> (Value, Value) {
-        (
-            self.get("/api/v1/plugins").await.1,
-            self.get("/api/v1/releases").await.1,
-        )
-    }
 }
 
 #[tokio::test]
@@ -476,53 +372,6 @@ async fn a_plugin_in_use_cannot_be_uninstalled_and_without_releases_nothing_can_
         .call("DELETE", &format!("/api/v1/plugins/{id}"), None)
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-const SELECTION: [&str; 6] = [
-    "hypervisor:libvirt:kvm",
-    "network:neutron:core:ml2",
-    "network:neutron:ml2:ovs",
-    "storage:block:backend:lvm",
-    "storage:object:backend:swift",
-    "storage:image:swift",
-];
-
-impl TestApp {
-    async fn put(&self, uri: &str, body: &Value) -> (StatusCode, Value) {
-        self.call("PUT", uri, Some(&body.to_string())).await
-    }
-
-    async fn delete(&self, uri: &str, body: Option<&Value>) -> (StatusCode, Value) {
-        let body = body.map(Value::to_string);
-        self.call("DELETE", uri, body.as_deref()).await
-    }
-
-    /// A new environment on the bundled release: (cluster id, release id).
-    async fn environment(&self, name: &str) -> (i64, i64) {
-        let (_, releases) = self.get("/api/v1/releases").await;
-        let release = releases[0]["id"].as_i64().unwrap();
-        let (status, cluster) = self
-            .post(
-                "/api/v1/clusters",
-                &json!({"name": name, "release_id": release, "components": SELECTION}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{cluster:#}");
-        (cluster["id"].as_i64().unwrap(), release)
-    }
 }
 
 #[tokio::test]

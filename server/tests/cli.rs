@@ -856,3 +856,101 @@ fn heat_invalid_templates_and_escaping_paths() {
         json!(["the path leaves the template root"])
     );
 }
+
+fn settings_json(env: &str) -> (i32, Value) {
+    let path = fixture(&format!("settings/{env}"));
+    let (code, stdout, stderr) = mosaic(&["settings", "check", &path, "--format", "json"]);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+#[test]
+fn settings_check_reports_effective_settings_problems_and_node_roles() {
+    let (code, report) = settings_json("ceph.yaml");
+    assert_eq!(code, 1, "{report:#}");
+    // Defaults, then the binds of the file's components.
+    assert_eq!(report["settings"]["storage"]["volumes_ceph"], true);
+    assert_eq!(report["settings"]["storage"]["objects"], "ceph");
+    assert_eq!(report["settings"]["common"]["libvirt_type"], "kvm");
+    assert_eq!(report["plugins"], json!({}));
+    assert_eq!(report["problems"].as_array().unwrap().len(), 1);
+    assert_eq!(report["problems"][0]["path"], "access.user");
+    assert_eq!(
+        report["nodes"],
+        json!([
+            {"id": 1, "problems": []},
+            {"id": 2, "problems": []},
+            {"id": 3, "problems": ["Cinder LVM needs to be enabled on the Settings tab."]}
+        ])
+    );
+    let (code, stdout, _) = mosaic(&["settings", "check", &fixture("settings/ceph.yaml")]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("access.user: "), "{stdout}");
+    assert!(stdout.ends_with("2 problems\n"), "{stdout}");
+}
+
+#[test]
+fn settings_check_switches_listed_plugins_on_unless_the_file_says_otherwise() {
+    let (code, report) = settings_json("defaults.yaml");
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["plugins"], json!({"storage_demo": true}));
+    assert_eq!(report["settings"]["common"]["debug"], true);
+    assert_eq!(report["settings"]["storage"]["volumes_lvm"], true);
+    assert_eq!(report["settings"]["storage_demo"]["enabled"], true);
+    let (code, report) = settings_json("plugin-off.yaml");
+    assert_eq!(code, 1);
+    assert_eq!(report["plugins"], json!({"storage_demo": false}));
+    assert_eq!(
+        report["nodes"][1],
+        json!({"id": 7, "problems": [
+            "The plugin 'storage_demo' is disabled in this environment. Enable the storage demo plugin first."
+        ]})
+    );
+}
+
+#[test]
+fn settings_check_exits_2_when_the_file_cannot_be_read() {
+    let (code, stdout, stderr) = mosaic(&["settings", "check", &fixture("settings/broken.yaml")]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("broken.yaml:"), "{stderr}");
+    let (code, _, stderr) = mosaic(&["settings", "check", &fixture("settings/none.yaml")]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("mosaic: cannot read"), "{stderr}");
+}
+
+#[test]
+fn plans_skip_what_the_settings_turn_off() {
+    let (code, plan) = plan_json("../settings/ceph.yaml");
+    // The settings problem is an error of the plan too.
+    assert_eq!(code, 1);
+    let kinds: Vec<&str> = plan["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["invalid_environment"], "{plan:#}");
+    let skipped: Vec<&str> = plan["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        skipped.contains(&"swift") && skipped.contains(&"top-role-cinder"),
+        "{skipped:?}"
+    );
+    assert!(node_tasks(&plan, 2).contains(&"top-role-ceph-osd".to_owned()));
+    let (code, plan) = plan_json("../settings/defaults.yaml");
+    assert_eq!(code, 0, "{plan:#}");
+    assert!(
+        node_tasks(&plan, 3).contains(&"storage_demo-deployment".to_owned()),
+        "{plan:#}"
+    );
+    let (_, plan) = plan_json("../settings/plugin-off.yaml");
+    assert!(
+        !node_tasks(&plan, 7).contains(&"storage_demo-deployment".to_owned()),
+        "{plan:#}"
+    );
+}
