@@ -3,13 +3,14 @@
 
 use gloo_net::http::{Request, Response};
 use mosaic_core::api::{
-    Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody, NodeTagsChange,
-    NodeView, PluginSummary, ReleaseSummary, ResolveTemplates, RoleView, TagView,
-    TemplateResolution, TemplateSet, UpdateNode,
+    Attributes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
+    NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ReleaseSummary, ResolveTemplates,
+    RoleView, TagView, TemplateResolution, TemplateSet, UpdateNode,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
+use mosaic_core::settings::Problem;
 use mosaic_core::task::Plan;
 use serde::de::DeserializeOwned;
 
@@ -19,6 +20,8 @@ pub struct ApiFailure {
     pub violations: Vec<Violation>,
     /// For a refused plugin: the validation report.
     pub report: Option<Box<Report>>,
+    /// For refused settings: every problem, by `group.attr`.
+    pub problems: Vec<Problem>,
 }
 
 impl ApiFailure {
@@ -27,6 +30,7 @@ impl ApiFailure {
             message,
             violations: Vec::new(),
             report: None,
+            problems: Vec::new(),
         }
     }
 }
@@ -44,6 +48,7 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
             message: body.error.message,
             violations: body.error.violations,
             report: body.error.report.map(Box::new),
+            problems: body.error.problems,
         }),
         Err(_) => Err(ApiFailure::plain(format!("the server answered {status}"))),
     }
@@ -103,6 +108,28 @@ async fn send_empty(
 
 pub async fn clusters() -> Result<Vec<Cluster>, ApiFailure> {
     get("/api/v1/clusters").await
+}
+
+pub async fn cluster(id: i64) -> Result<Cluster, ApiFailure> {
+    get(&format!("/api/v1/clusters/{id}")).await
+}
+
+pub async fn attributes(cluster: i64) -> Result<Attributes, ApiFailure> {
+    get(&format!("/api/v1/clusters/{cluster}/attributes")).await
+}
+
+/// Saves settings changes made on top of `version`.
+pub async fn patch_attributes(
+    cluster: i64,
+    patch: &PatchAttributes,
+    version: i64,
+) -> Result<Attributes, ApiFailure> {
+    send(
+        Request::patch(&format!("/api/v1/clusters/{cluster}/attributes"))
+            .header("if-match", &format!("\"{version}\""))
+            .json(patch),
+    )
+    .await
 }
 
 pub async fn nodes(cluster: i64) -> Result<Vec<NodeView>, ApiFailure> {

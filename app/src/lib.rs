@@ -16,6 +16,7 @@ use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
 use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::PluginsPage;
+use crate::pages::settings::SettingsPage;
 use crate::pages::wizard::Wizard;
 use crate::route::{Link, Route, Router};
 
@@ -27,7 +28,9 @@ pub fn App() -> impl IntoView {
     let nav = move |to: Route, label: &'static str| {
         let current = move || {
             let here = route.get();
-            here == to || (to == Route::Environments && matches!(here, Route::Environment(_)))
+            here == to
+                || (to == Route::Environments
+                    && matches!(here, Route::Environment(_) | Route::EnvironmentSettings(_)))
         };
         view! {
             <span class="nav-item" class:current=current>
@@ -48,6 +51,7 @@ pub fn App() -> impl IntoView {
             {move || match route.get() {
                 Route::Environments => view! { <Home /> }.into_any(),
                 Route::Environment(id) => view! { <EnvironmentPage cluster_id=id /> }.into_any(),
+                Route::EnvironmentSettings(id) => view! { <SettingsPage cluster_id=id /> }.into_any(),
                 Route::Plugins => view! { <PluginsPage /> }.into_any(),
                 Route::Heat => view! { <HeatPage /> }.into_any(),
             }}

@@ -10,6 +10,8 @@ pub enum Route {
     Environments,
     /// One environment: its nodes, tags and deployment preview.
     Environment(i64),
+    /// One environment's settings.
+    EnvironmentSettings(i64),
     Plugins,
     Heat,
 }
@@ -24,6 +26,10 @@ impl Route {
                 .parse()
                 .map(Route::Environment)
                 .unwrap_or(Route::Environments),
+            ["environments", id, "settings"] => id
+                .parse()
+                .map(Route::EnvironmentSettings)
+                .unwrap_or(Route::Environments),
             _ => Route::Environments,
         }
     }
@@ -32,6 +38,7 @@ impl Route {
         match self {
             Route::Environments => "/".to_owned(),
             Route::Environment(id) => format!("/environments/{id}"),
+            Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
             Route::Plugins => "/plugins".to_owned(),
             Route::Heat => "/heat".to_owned(),
         }
@@ -103,6 +110,7 @@ mod tests {
         for route in [
             Route::Environments,
             Route::Environment(7),
+            Route::EnvironmentSettings(7),
             Route::Plugins,
             Route::Heat,
         ] {

@@ -337,6 +337,32 @@ pub struct PatchAttributes {
 }
 
 impl PatchAttributes {
+    /// The patch that turns `saved` into `draft` (same tree): changed
+    /// values as `{value}`, changed switches as `{metadata: {enabled}}`.
+    pub fn between(
+        saved: &crate::settings::Settings,
+        draft: &crate::settings::Settings,
+    ) -> PatchAttributes {
+        let mut editable = serde_json::Map::new();
+        for (group, changes) in draft.edits_from(saved) {
+            let switch = draft.tree.group(&group).is_some_and(|g| g.meta.switchable);
+            let mut out = serde_json::Map::new();
+            for (key, value) in changes.as_object().into_iter().flatten() {
+                let change = if switch && key == "enabled" {
+                    (
+                        "metadata".to_owned(),
+                        serde_json::json!({ "enabled": value }),
+                    )
+                } else {
+                    (key.clone(), serde_json::json!({ "value": value }))
+                };
+                out.insert(change.0, change.1);
+            }
+            editable.insert(group, serde_json::Value::Object(out));
+        }
+        PatchAttributes { editable }
+    }
+
     /// The patch as edits (`{group: {attr: value, enabled: bool}}`), or what
     /// in it is not of the documented shape.
     pub fn edits(&self) -> Result<Edits, Vec<Problem>> {

@@ -427,3 +427,190 @@ async fn heat_choices_are_asked_and_the_resolved_environment_offered() {
     assert!(link.contains("docker%2Fcontroller.yaml"), "{link}");
     browser.close().await;
 }
+
+/// Whether the element `css` exists now.
+async fn exists(client: &Client, css: &str) -> bool {
+    client.find(Locator::Css(css)).await.is_ok()
+}
+
+/// Clicks option `name` in the wizard and waits until it is `state`.
+async fn pick(client: &Client, name: &str, expect: &str) {
+    click(client, &format!("[data-component='{name}'] input")).await;
+    eventually(&format!("{name} {expect}"), || async {
+        state(client, name).await == expect
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn ceph_chosen_in_the_wizard_takes_a_ceph_osd_node_and_skips_swift_and_cinder() {
+    let (server, browser) = open_wizard("ceph-lab").await;
+    let c = &browser.client;
+    for _ in 0..3 {
+        click(c, "#next").await;
+    }
+    // Storage: Ceph everywhere. LVM leaves first (the two exclude each
+    // other), and images leave Swift before objects do (images in Swift
+    // need Swift objects).
+    pick(c, "storage:block:backend:lvm", "available").await;
+    pick(c, "storage:block:backend:ceph", "selected").await;
+    pick(c, "storage:image:ceph", "selected").await;
+    pick(c, "storage:object:backend:ceph", "selected").await;
+    pick(c, "storage:ephemeral:ceph", "selected").await;
+    for _ in 0..2 {
+        click(c, "#next").await;
+    }
+    click(c, "#create").await;
+    text_of(c, ".notice-ok").await;
+    c.goto(&format!("{}/environments/1", server.url))
+        .await
+        .unwrap();
+    click(c, ".add-node input[data-role='ceph-osd']").await;
+    click(c, ".add-node-button").await;
+    text_of(c, "[data-node='1'] .chip[data-tag='ceph-osd']").await;
+    let tasks = text_of(c, ".node-plan[data-node='1'] ol.tasks").await;
+    assert!(tasks.contains("top-role-ceph-osd"), "{tasks}");
+    let all = text_of(c, ".preview").await;
+    let runs = |task: &str| all.lines().any(|l| l.trim() == task);
+    assert!(!runs("swift") && !runs("top-role-cinder"), "{all}");
+    click(c, ".plan-skipped summary").await;
+    let skipped = text_of(c, ".plan-skipped").await;
+    assert!(
+        skipped.contains("swift: condition") && skipped.contains("top-role-cinder"),
+        "{skipped}"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_lvm_environment_says_why_ceph_osd_is_not_available() {
+    let (server, browser, _) = create_environment("lvm-lab").await;
+    let c = &browser.client;
+    c.goto(&format!("{}/environments/1", server.url))
+        .await
+        .unwrap();
+    let osd = ".add-node input[data-role='ceph-osd']";
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(osd))
+        .await
+        .unwrap();
+    assert!(
+        !c.find(Locator::Css(osd))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap()
+    );
+    click(c, ".role-reasons summary").await;
+    let reason = text_of(c, ".role-reasons li[data-role='ceph-osd']").await;
+    assert_eq!(
+        reason,
+        "Ceph OSD: Ceph should be enabled in the environment settings."
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn settings_check_as_the_operator_types_and_a_refused_save_stores_nothing() {
+    let (server, browser, _) = create_environment("lab").await;
+    let c = &browser.client;
+    c.goto(&format!("{}/environments/1/settings", server.url))
+        .await
+        .unwrap();
+    let user = "[data-setting='access.user'] input";
+    let field = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(user))
+        .await
+        .unwrap();
+    field.clear().await.unwrap();
+    field.send_keys("nova").await.unwrap();
+    let problem = text_of(c, "[data-setting='access.user'] .setting-problem").await;
+    assert!(problem.starts_with("access.user: "), "{problem}");
+    // A checkbox whose restriction holds cannot be checked, and says why.
+    let dvr = "[data-setting='neutron_advanced_configuration.neutron_dvr']";
+    assert!(
+        !c.find(Locator::Css(&format!("{dvr} input")))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        text_of(c, &format!("{dvr} .setting-reason")).await,
+        "Distributed routers need L2 population."
+    );
+    click(c, "button.save-settings").await;
+    let notice = text_of(c, ".settings-notice").await;
+    assert!(
+        notice.contains("Not saved") && notice.contains("access.user: "),
+        "{notice}"
+    );
+    save_screenshot(c, "settings-refused.png").await;
+    c.refresh().await.unwrap();
+    let field = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(user))
+        .await
+        .unwrap();
+    assert_eq!(field.prop("value").await.unwrap().as_deref(), Some("admin"));
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
+    let (server, browser) = open_page("/plugins").await;
+    let c = &browser.client;
+    let (_keep, archive) = tarball(&repo_root().join("server/tests/fixtures/plugins/v5-example"));
+    choose_file(c, "input.plugin-upload", &archive).await;
+    text_of(c, "[data-plugin='storage_demo']").await;
+    click(c, ".nav a[href='/']").await;
+    let field = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("environment-name"))
+        .await
+        .unwrap();
+    field.send_keys("demo").await.unwrap();
+    for _ in 0..4 {
+        click(c, "#next").await;
+    }
+    pick(c, "additional_service:storage_demo", "selected").await;
+    click(c, "#next").await;
+    click(c, "#create").await;
+    text_of(c, ".notice-ok").await;
+    c.goto(&format!("{}/environments/1", server.url))
+        .await
+        .unwrap();
+    text_of(
+        c,
+        ".add-node label.role:has(input[data-role='storage_demo'])",
+    )
+    .await;
+    // Switch the plugin off in the settings; its role is no longer offered.
+    click(c, ".tabs a[href='/environments/1/settings']").await;
+    let switch = "[data-switch='storage_demo'] input";
+    let input = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(switch))
+        .await
+        .unwrap();
+    assert!(input.is_selected().await.unwrap());
+    input.click().await.unwrap();
+    click(c, "button.save-settings").await;
+    assert!(text_of(c, ".settings-notice").await.starts_with("Saved."));
+    click(c, ".tabs a[href='/environments/1']").await;
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(".add-node input[data-role='controller']"))
+        .await
+        .unwrap();
+    assert!(!exists(c, ".add-node input[data-role='storage_demo']").await);
+    browser.close().await;
+}

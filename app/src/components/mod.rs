@@ -1,7 +1,9 @@
 //! Reusable pieces of the UI.
 
+pub mod environment_tabs;
 pub mod notice;
 pub mod option_row;
 pub mod plan_graph;
 pub mod plugin_upload;
 pub mod report;
+pub mod setting_row;

@@ -8,6 +8,7 @@ use mosaic_core::name::{NodeStatus, RoleName};
 use mosaic_core::task::Plan;
 
 use crate::api::{self, ApiFailure};
+use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::notice::ErrorNotice;
 use crate::components::plan_graph::PlanGraph;
 
@@ -39,7 +40,7 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
     view! {
         <section class="card environment" data-page="environment">
-            <h1>{format!("Environment {cluster_id}")}</h1>
+            <EnvironmentTabs cluster_id current=Tab::Nodes />
             <Suspense fallback=|| view! { <p class="loading">"Loading the environment…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
@@ -103,10 +104,28 @@ fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<RoleName>>) -> impl Int
                     None => c.push(id.clone()),
                 })
             };
+            let tags = role.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+            let title = match &role.unavailable {
+                Some(why) => format!("Not available: {why}"),
+                None => format!("{} — tags: {tags}", role.description),
+            };
+            let unavailable = role.unavailable.is_some();
+            // A role a node already has stays ticked so it can be removed.
+            let locked = {
+                let checked = checked.clone();
+                move || unavailable && !checked()
+            };
             view! {
-                <label class="role" title=format!("{} — tags: {}", role.description, role.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", "))>
-                    <input type="checkbox" data-role=role.id.to_string() prop:checked=checked on:change=toggle />
+                <label class="role" class:unavailable=unavailable title=title>
+                    <input
+                        type="checkbox"
+                        data-role=role.id.to_string()
+                        prop:checked=checked
+                        prop:disabled=locked
+                        on:change=toggle
+                    />
                     {role.name.clone()}
+                    {role.plugin.clone().map(|p| view! { <span class="muted">{format!(" ({p})")}</span> })}
                 </label>
             }
         })
@@ -115,6 +134,11 @@ fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<RoleName>>) -> impl Int
 
 #[component]
 fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
+    let unavailable: Vec<RoleView> = roles
+        .iter()
+        .filter(|r| r.unavailable.is_some())
+        .cloned()
+        .collect();
     let chosen = RwSignal::new(Vec::<RoleName>::new());
     let status = RwSignal::new(NodeStatus::Discover);
     let error = RwSignal::new(None::<String>);
@@ -149,8 +173,31 @@ fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl
             </label>
             <button class="add-node-button" on:click=add>"Add node"</button>
             {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+            <UnavailableRoles roles=unavailable />
         </div>
     }
+}
+
+/// The roles the environment's settings rule out, each with why: what an
+/// operator needs to know before looking for the Settings tab.
+#[component]
+fn UnavailableRoles(roles: Vec<RoleView>) -> impl IntoView {
+    (!roles.is_empty()).then(|| {
+        view! {
+            <details class="role-reasons">
+                <summary>{format!("{} role{} not available here", roles.len(), if roles.len() == 1 { "" } else { "s" })}</summary>
+                <ul>
+                    {roles
+                        .into_iter()
+                        .map(|r| {
+                            let why = r.unavailable.clone().unwrap_or_default();
+                            view! { <li data-role=r.id.to_string()><strong>{r.name.clone()}</strong>{format!(": {why}")}</li> }
+                        })
+                        .collect_view()}
+                </ul>
+            </details>
+        }
+    })
 }
 
 #[component]
@@ -294,6 +341,21 @@ fn Preview(plan: Plan) -> impl IntoView {
                         })
                         .collect_view()}
                 </ul>
+            </Show>
+            <Show when={
+                let none = plan.skipped.is_empty();
+                move || !none
+            }>
+                <details class="plan-skipped">
+                    <summary>{format!("{} tasks skipped by their conditions", plan.skipped.len())}</summary>
+                    <ul>
+                        {plan
+                            .skipped
+                            .iter()
+                            .map(|s| view! { <li data-task=s.id.to_string()><code>{s.id.to_string()}</code>{format!(": {}", s.reason)}</li> })
+                            .collect_view()}
+                    </ul>
+                </details>
             </Show>
             <Show when={
                 let none = plan.warnings.is_empty();

@@ -5,4 +5,5 @@ pub mod environments;
 pub mod heat;
 pub mod onboarding;
 pub mod plugins;
+pub mod settings;
 pub mod wizard;

@@ -315,6 +315,15 @@ impl<'a> Environment<'a> {
             .collect()
     }
 
+    /// Whether a node may take role `id` here: it exists, and its
+    /// restrictions (a plugin that is off included) neither disable nor hide it.
+    pub fn role_available(&self, id: &RoleName) -> bool {
+        self.roles
+            .iter()
+            .zip(&self.restricted)
+            .any(|(role, r)| &role.id == id && matches!(r, Ok(r) if !r.blocked()))
+    }
+
     fn role_plugin(&self, role: &Role) -> Option<&'a Package> {
         self.plugins
             .iter()

@@ -17,21 +17,23 @@ fn error(kind: PlanErrorKind, message: String) -> PlanError {
 }
 
 impl Environment<'_> {
-    /// The release's tags: its `tags_metadata` keys and its roles' tags.
+    /// The release's tags that a node here is expected to carry: its
+    /// `tags_metadata` keys and its roles' tags — but not the tags only
+    /// roles that this environment's settings rule out would bring.
     fn release_tags(&self) -> Vec<TagName> {
-        self.release
+        let roles = &self.release.roles_metadata.0;
+        let all: BTreeSet<TagName> = self
+            .release
             .tags_metadata
             .keys()
             .cloned()
-            .chain(
-                self.release
-                    .roles_metadata
-                    .0
-                    .iter()
-                    .flat_map(|r| r.tags.iter().cloned()),
-            )
-            .collect::<BTreeSet<_>>()
-            .into_iter()
+            .chain(roles.iter().flat_map(|r| r.tags.iter().cloned()))
+            .collect();
+        all.into_iter()
+            .filter(|tag| {
+                let mut bringing = roles.iter().filter(|r| r.tags.contains(tag)).peekable();
+                bringing.peek().is_none() || bringing.any(|r| self.role_available(&r.id))
+            })
             .collect()
     }
 

@@ -456,3 +456,20 @@ fn tags_are_added_and_removed_on_what_the_environment_knows() {
         );
     });
 }
+
+#[test]
+fn no_warning_for_tags_only_ruled_out_roles_bring() {
+    let f = fixture();
+    let ceph = spec(&CEPH, json!({}), vec![node(1, "ctl", &["controller"])]);
+    let plan = with(&f, &ceph, |env| env.plan("default"));
+    assert_eq!(
+        plan.warnings,
+        ["no node carries the release tag 'ceph-osd'; its tasks will not run"]
+    );
+    let lvm = spec(&LVM, json!({}), vec![node(1, "ctl", &["controller"])]);
+    let plan = with(&f, &lvm, |env| env.plan("default"));
+    assert_eq!(
+        plan.warnings,
+        ["no node carries the release tag 'cinder'; its tasks will not run"]
+    );
+}

@@ -71,7 +71,7 @@ fn restricted(
     evaluate_with(restrictions, models as &dyn Models, fallback).unwrap_or_else(|e| {
         problems.push(Problem::new(
             path,
-            format!("a restriction cannot be evaluated: {}", e.render()),
+            format!("a restriction cannot be evaluated:\n{}", e.render()),
         ));
         Restricted::default()
     })

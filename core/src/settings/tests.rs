@@ -268,6 +268,22 @@ fn hostile_patterns_are_refused_or_bounded() {
 }
 
 #[test]
+fn the_patch_between_two_drafts_reads_back_as_their_edits() {
+    let saved = settings();
+    let mut draft = saved.clone();
+    edit(
+        &mut draft,
+        json!({"storage": {"replicas": 2}, "contrail": {"enabled": true}}),
+    );
+    let patch = PatchAttributes::between(&saved, &draft);
+    assert_eq!(
+        serde_json::to_value(&patch).unwrap(),
+        json!({"editable": {"storage": {"replicas": {"value": 2}}, "contrail": {"metadata": {"enabled": true}}}})
+    );
+    assert_eq!(patch.edits().unwrap(), draft.edits_from(&saved));
+}
+
+#[test]
 fn patches_become_edits() {
     let patch: PatchAttributes = serde_json::from_value(json!({"editable": {
         "storage": {"replicas": {"value": 2}},

@@ -3,7 +3,7 @@
 //! binds and switches on the plugins they need, and the resulting settings
 //! must be valid before anything is stored.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -23,7 +23,18 @@ Install a release plugin first: run `mosaic plugin install PATH` on the server \
 (PATH a release plugin directory or .tar.gz), or upload it on the Plugins page.";
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/clusters", get(list).post(create))
+    Router::new()
+        .route("/api/v1/clusters", get(list).post(create))
+        .route("/api/v1/clusters/{id}", get(show))
+}
+
+async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Cluster>, ApiError> {
+    let row = state.db.cluster(id).await?;
+    row.map(|r| Json(r.cluster))
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<Cluster>>, ApiError> {

@@ -1,0 +1,39 @@
+//! The head of an environment's pages: its name, and tabs for its nodes
+//! (with the deployment preview) and its settings.
+
+use leptos::prelude::*;
+
+use crate::api;
+use crate::route::{Link, Route};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Nodes,
+    Settings,
+}
+
+#[component]
+pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
+    let cluster = LocalResource::new(move || api::cluster(cluster_id));
+    let title = move || {
+        cluster.get().and_then(|c| c.ok()).map_or_else(
+            || format!("Environment {cluster_id}"),
+            |c| format!("Environment {}", c.name),
+        )
+    };
+    let tab = move |to: Tab, route: Route, label: &'static str| {
+        let here = to == current;
+        view! {
+            <li class="tab" class:current=here aria-current=here.then_some("page")>
+                <Link to=route>{label}</Link>
+            </li>
+        }
+    };
+    view! {
+        <h1>{title}</h1>
+        <ul class="tabs" role="list">
+            {tab(Tab::Nodes, Route::Environment(cluster_id), "Nodes and deployment")}
+            {tab(Tab::Settings, Route::EnvironmentSettings(cluster_id), "Settings")}
+        </ul>
+    }
+}
