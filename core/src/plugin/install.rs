@@ -16,6 +16,38 @@ pub struct Installed<'a> {
     pub plugins: &'a [Package],
 }
 
+fn warning(file: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        ..error(file, message)
+    }
+}
+
+/// The plugin's components that bind settings neither `release` nor the
+/// plugin's own group have.
+fn bind_warnings(new: &Package, release: &Release) -> Vec<Diagnostic> {
+    let group = crate::settings::PluginGroup {
+        name: new.name.as_str(),
+        title: &new.title,
+        version: new.version.as_str(),
+        attributes: &new.attributes_metadata.group,
+    };
+    let settings =
+        crate::settings::Settings::defaults(&release.attributes_metadata.editable, &[group]);
+    crate::settings::unknown_binds(&settings.tree, &new.components_metadata)
+        .into_iter()
+        .map(|(component, target)| {
+            warning(
+                "components.yaml",
+                format!(
+                    "component '{component}' binds '{target}', which neither release '{}' nor the plugin defines; the bind does nothing there",
+                    release.name
+                ),
+            )
+        })
+        .collect()
+}
+
 fn error(file: &str, message: String) -> Diagnostic {
     Diagnostic {
         severity: Severity::Error,
@@ -81,6 +113,7 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
         });
     }
     for (owner, release) in targets {
+        out.extend(bind_warnings(new, release));
         let neighbours: Vec<&&Package> = others
             .iter()
             .filter(|p| !p.is_release_plugin() && p.extends(release))

@@ -185,7 +185,12 @@ pub fn load_with_limits(files: &dyn Files, limits: Limits) -> Loaded {
     let mut report = Report::new(plugin, releases, diagnostics);
     let package = match tree {
         Some(tree) if !has_errors => match serde_json::from_value::<Package>(Json::Object(tree)) {
-            Ok(package) => Some(package),
+            Ok(package) => {
+                let mut diagnostics = report.diagnostics;
+                diagnostics.extend(release_bind_warnings(&package));
+                report = Report::new(report.plugin, report.releases, diagnostics);
+                Some(package)
+            }
             Err(e) => {
                 // The schema checks should have caught it; say so rather than lose it.
                 report.diagnostics.push(Diagnostic {
@@ -202,6 +207,28 @@ pub fn load_with_limits(files: &dyn Files, limits: Limits) -> Loaded {
         _ => None,
     };
     Loaded { package, report }
+}
+
+/// A release's components that bind settings its attributes do not have:
+/// the bind does nothing, which is almost certainly a mistake.
+fn release_bind_warnings(package: &Package) -> Vec<Diagnostic> {
+    package
+        .releases()
+        .flat_map(|release| {
+            crate::settings::unknown_binds(&release.attributes_metadata.editable, &release.components_metadata)
+                .into_iter()
+                .map(move |(component, target)| Diagnostic {
+                    severity: Severity::Warning,
+                    file: METADATA.to_owned(),
+                    line: None,
+                    path: None,
+                    message: format!(
+                        "component '{component}' of release '{}' binds '{target}', which is not one of its settings (a value `group.attr.value` or a switch `group.metadata.enabled`); the bind does nothing",
+                        release.name
+                    ),
+                })
+        })
+        .collect()
 }
 
 struct Loader<'a> {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::component::Component;
+use crate::component::{BindModel, Component};
 use crate::restriction::Restriction;
 use crate::role::Role;
 use crate::settings::Attribute;
@@ -159,6 +159,20 @@ fn components(root: &Node, sink: &mut Sink<'_>) {
         match serde_json::from_value::<Component>(item.to_json()) {
             Ok(component) => {
                 let name = component.name.to_string();
+                for bind in component
+                    .bind
+                    .iter()
+                    .filter(|b| b.model == BindModel::Other)
+                {
+                    sink.warning(
+                        item.get("bind").map_or(item.line, |b| b.line),
+                        &join_path(&path, "bind"),
+                        format!(
+                            "component '{name}' binds '{}': only the settings and cluster models can be bound; it is ignored",
+                            bind.target
+                        ),
+                    );
+                }
                 if let Some(first) = seen.get(&name) {
                     sink.error(
                         item.line,

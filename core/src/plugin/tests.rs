@@ -431,3 +431,35 @@ fn installs_refuse_what_collides_with_the_release_or_other_plugins() {
         "component 'additional_service:demo' is defined by both plugin demo 1.0.0 and plugin other 1.0.0 (both extend release 'stack')"
     );
 }
+
+#[test]
+fn binds_that_set_nothing_are_warnings() {
+    let files = package(&[
+        ("metadata.yaml", RELEASE),
+        (
+            "components.yaml",
+            "- name: hypervisor:kvm\n  bind: ['settings:common.nothing.value', 'settings:common.debug.value', 'network:x']\n",
+        ),
+        ("roles.yaml", "{}\n"),
+        ("graphs/a.yaml", "- {id: a, type: stage}\n"),
+        (
+            "base.yaml",
+            "attributes: {editable: {common: {debug: {type: checkbox, value: false}}}}\n",
+        ),
+    ]);
+    let loaded = load(&files);
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    assert_has(
+        &loaded,
+        "components.yaml:2: warning: [0].bind: component 'hypervisor:kvm' binds 'network:x'",
+    );
+    // The first release has no attributes: both settings binds do nothing there.
+    assert_has(
+        &loaded,
+        "binds 'settings:common.nothing.value', which is not one of its settings",
+    );
+    assert_has(
+        &loaded,
+        "binds 'settings:common.debug.value', which is not one of its settings",
+    );
+}

@@ -111,23 +111,24 @@ impl Settings {
     /// `group.metadata.enabled` a switch. Returns whether the path named
     /// something it could set.
     pub fn apply_bind(&mut self, path: &str, value: &Value) -> bool {
-        let parts: Vec<&str> = path.split('.').collect();
-        match parts.as_slice() {
-            [group, "metadata", "enabled"] => value
+        match BindTarget::parse(path) {
+            Some(BindTarget::Switch(group)) => value
                 .as_bool()
                 .is_some_and(|on| self.set_enabled(group, on)),
-            [group, attr, "value"] => match self
-                .tree
-                .group_mut(group)
-                .and_then(|g| g.attribute_mut(attr))
-            {
-                Some(a) => {
-                    a.value = value.clone();
-                    true
+            Some(BindTarget::Value(group, attr)) => {
+                match self
+                    .tree
+                    .group_mut(group)
+                    .and_then(|g| g.attribute_mut(attr))
+                {
+                    Some(a) => {
+                        a.value = value.clone();
+                        true
+                    }
+                    None => false,
                 }
-                None => false,
-            },
-            _ => false,
+            }
+            None => false,
         }
     }
 
@@ -219,6 +220,54 @@ impl Settings {
             networking_parameters: context.networking_parameters.clone(),
         }
     }
+}
+
+/// What a `settings:` bind can set.
+enum BindTarget<'a> {
+    /// `group.attr.value`.
+    Value(&'a str, &'a str),
+    /// `group.metadata.enabled`.
+    Switch(&'a str),
+}
+
+impl<'a> BindTarget<'a> {
+    fn parse(path: &'a str) -> Option<BindTarget<'a>> {
+        let parts: Vec<&str> = path.split('.').collect();
+        match parts.as_slice() {
+            [group, "metadata", "enabled"] => Some(BindTarget::Switch(group)),
+            [group, attr, "value"] => Some(BindTarget::Value(group, attr)),
+            _ => None,
+        }
+    }
+}
+
+impl SettingsTree {
+    /// Whether a `settings:` bind to `path` (without the model) names
+    /// something here: an attribute's value, or a group's switch.
+    pub fn knows_bind(&self, path: &str) -> bool {
+        match BindTarget::parse(path) {
+            Some(BindTarget::Switch(group)) => self.group(group).is_some_and(|g| g.meta.switchable),
+            Some(BindTarget::Value(group, attr)) => {
+                self.group(group).and_then(|g| g.attribute(attr)).is_some()
+            }
+            None => false,
+        }
+    }
+}
+
+/// The `settings:` binds of `components` that name nothing in `tree`: each
+/// as (component, bind target).
+pub fn unknown_binds<'a>(
+    tree: &SettingsTree,
+    components: impl IntoIterator<Item = &'a crate::component::Component>,
+) -> Vec<(String, String)> {
+    components
+        .into_iter()
+        .flat_map(|c| c.bind.iter().map(move |b| (c, b)))
+        .filter(|(_, b)| b.model == crate::component::BindModel::Settings)
+        .filter(|(_, b)| !tree.knows_bind(b.target.split_once(':').map_or("", |(_, p)| p)))
+        .map(|(c, b)| (c.name.to_string(), b.target.clone()))
+        .collect()
 }
 
 fn plugin_metadata(
