@@ -86,8 +86,10 @@ async fn a_blocked_option_is_disabled_and_says_why() {
             kind: "incompatible".into(),
             components: vec!["network:contrail".into(), "hypervisor:vmware".into()],
             message: "Contrail is not compatible with vCenter.".into(),
+            pane: None,
         }],
         repair: Some(Repair {
+            select: Vec::new(),
             deselect: vec!["hypervisor:vmware".into()],
         }),
         compatibility: None,

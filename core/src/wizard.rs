@@ -238,7 +238,8 @@ pub fn defaults(registry: &Registry, layout: &Layout) -> Vec<bool> {
 }
 
 /// The selection after the "fix" action of a blocked component: the
-/// repair's components are deselected (radio members too), then `i` is picked.
+/// repair's components are deselected (radio members too) and selected,
+/// then `i` is picked.
 pub fn apply_repair(
     registry: &Registry,
     layout: &Layout,
@@ -247,12 +248,66 @@ pub fn apply_repair(
     repair: &Repair,
 ) -> Vec<bool> {
     let mut next = selection.to_vec();
-    for name in &repair.deselect {
-        if let Some(j) = registry.position(name) {
-            next[j] = false;
+    for (names, on) in [(&repair.deselect, false), (&repair.select, true)] {
+        for name in names {
+            if let Some(j) = registry.position(name) {
+                next[j] = on;
+            }
         }
     }
     layout.pick(&next, i)
+}
+
+/// The components `selection` holds that `after` does not, or holds that
+/// `selection` does not: what a change did, by name.
+pub fn changes(
+    registry: &Registry,
+    selection: &[bool],
+    after: &[bool],
+) -> (Vec<String>, Vec<String>) {
+    let names = |added: bool| {
+        (0..registry.len())
+            .filter(|&j| after[j] != selection[j] && after[j] == added)
+            .map(|j| registry.get(j).name.to_string())
+            .collect()
+    };
+    (names(true), names(false))
+}
+
+/// After unticking a component of pane `pane`: the components of that pane
+/// whose requirements held before and fail now are deselected too, each
+/// with why (earlier panes are decided; later ones are the engine's
+/// [`crate::component::Engine::settle`]).
+pub fn drop_dependents(
+    registry: &Registry,
+    before: &[bool],
+    selection: &[bool],
+    pane: ComponentType,
+) -> (Vec<bool>, Vec<Dropped>) {
+    let mut current = selection.to_vec();
+    let mut dropped = Vec::new();
+    loop {
+        let failing = (0..registry.len()).find_map(|i| {
+            if !current[i] || registry.get(i).kind() != pane {
+                return None;
+            }
+            requirements(registry, i)
+                .into_iter()
+                .find(|r| r.holds(before) && !r.holds(&current))
+                .map(|r| (i, r.describe(registry)))
+        });
+        let Some((i, message)) = failing else {
+            return (current, dropped);
+        };
+        current[i] = false;
+        dropped.push(Dropped {
+            name: registry.get(i).name.to_string(),
+            message: format!(
+                "{} was deselected: {message}",
+                registry.get(i).display_label()
+            ),
+        });
+    }
 }
 
 /// A component the wizard took out of the selection, and why.
@@ -402,6 +457,7 @@ mod tests {
         );
         let contrail = r.position("network:neutron:core:contrail").unwrap();
         let repair = Repair {
+            select: Vec::new(),
             deselect: vec!["hypervisor:vmware".to_owned()],
         };
         assert_eq!(

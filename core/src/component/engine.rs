@@ -18,6 +18,10 @@ use super::sat::{Cnf, Lit, Outcome, Solver};
 use super::validate::{Requirement, Violation, requirements, validate_selection};
 use crate::wizard::Layout;
 
+mod pane;
+
+use pane::{Cache, Ctx, Frame};
+
 /// What an option shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -34,17 +38,26 @@ pub enum State {
 /// Why a component is blocked or dead.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reason {
-    /// `incompatible`, `requires`, `combination` or `dead`.
+    /// `incompatible`, `requires`, `combination`, `dead`, or (judged in a
+    /// pane) `earlier_pane`.
     pub kind: String,
-    /// The component first, then the (selected) components involved.
+    /// The component first, then the components involved (selected ones;
+    /// for `earlier_pane`, the earlier pane's components that would do).
     pub components: Vec<String>,
     pub message: String,
+    /// For `earlier_pane`: the decided pane that stands in the way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pane: Option<ComponentType>,
 }
 
-/// A smallest set of selected components whose removal makes a blocked
-/// component available.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A smallest change that makes a blocked component available: components
+/// to select and selected ones to deselect (sorted). Judged against the
+/// whole selection a repair only deselects; judged in a pane it may also
+/// select, and may change earlier panes.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Repair {
+    #[serde(default)]
+    pub select: Vec<String>,
     pub deselect: Vec<String>,
 }
 
@@ -299,15 +312,16 @@ impl Engine {
         let mut known_alive = vec![false; n];
         let mut scratch = vec![false; n];
         let mut dead = vec![false; n];
+        let none = vec![false; n];
         for i in 0..n {
-            if known_alive[i] || self.quick_witness(&[i], &mut scratch) {
+            if known_alive[i] || self.quick_witness(&[i], &none, &mut scratch) {
                 continue;
             }
             match solver.solve(&[Lit::pos(i)]) {
                 Outcome::Sat(mut model) => {
                     model.truncate(n);
                     let unknown: Vec<usize> = (i + 1..n).filter(|&j| !known_alive[j]).collect();
-                    self.grow(&mut model, &unknown);
+                    self.grow(&mut model, &unknown, &none);
                     for (j, alive) in known_alive.iter_mut().enumerate() {
                         *alive |= model[j];
                     }
@@ -319,8 +333,23 @@ impl Engine {
     }
 
     /// Evaluates a selection given by names (unknown names are reported as
-    /// violations and otherwise ignored).
+    /// violations and otherwise ignored): every component judged against
+    /// the whole selection at once.
     pub fn evaluate(&self, names: &[String]) -> Evaluation {
+        self.evaluate_in(names, None)
+    }
+
+    /// Evaluates a selection as the wizard's pane `pane` shows it (SEMANTICS
+    /// §2.4, panes are decided in order): the panes before it are fixed
+    /// exactly as they are, its own current choices must stay, later panes
+    /// are free. Components of earlier panes are judged as their own pane
+    /// would show them. Repairs may select as well as deselect, and may
+    /// change earlier panes.
+    pub fn evaluate_pane(&self, names: &[String], pane: ComponentType) -> Evaluation {
+        self.evaluate_in(names, Some(pane))
+    }
+
+    fn evaluate_in(&self, names: &[String], pane: Option<ComponentType>) -> Evaluation {
         let n = self.registry.len();
         let mut selection = vec![false; n];
         let mut unknown = false;
@@ -331,72 +360,37 @@ impl Engine {
             }
         }
         let violations = validate_selection(&self.registry, &self.required_types, names);
-        let mut solver = Solver::new(&self.cnf);
-        let completable = !unknown && solver.satisfiable(&assume(&selection));
-
-        // Models found so far, grown to be maximal: each proves every
-        // component whose picked selection it contains.
-        let mut models: Vec<Vec<bool>> = Vec::new();
-        let mut scratch = vec![false; n];
-        let selected: Vec<usize> = (0..n).filter(|&j| selection[j]).collect();
-        // Components true in some model that holds the selection; growing
-        // favours the others.
-        let mut seen = vec![false; n];
+        let frames: Vec<Frame> = match pane {
+            None => vec![Frame::whole(n)],
+            Some(p) => ComponentType::ALL
+                .into_iter()
+                .filter(|q| *q <= p)
+                .map(|q| Frame::pane(&self.registry, &selection, q))
+                .collect(),
+        };
+        let mut ctx = Ctx {
+            selected: (0..n).filter(|&j| selection[j]).collect(),
+            solver: Solver::new(&self.cnf),
+            scratch: vec![false; n],
+            caches: vec![
+                Cache {
+                    models: Vec::new(),
+                    seen: vec![false; n],
+                };
+                frames.len()
+            ],
+            selection,
+        };
+        let last = frames.last().expect("at least one frame");
+        let base = last.base(&self.registry, &ctx.selected);
+        let completable = !unknown && ctx.solver.satisfiable(&base);
         let components = (0..n)
             .map(|i| {
-                let c = self.registry.get(i);
-                let mut report = ComponentReport {
-                    name: c.name.to_string(),
-                    source: self.registry.source(i).0.clone(),
-                    state: State::Selected,
-                    reasons: Vec::new(),
-                    repair: None,
-                    compatibility: None,
-                    untested_with: Vec::new(),
-                };
-                if selection[i] {
-                    self.advise(i, &selected, &mut report);
-                    return report;
-                }
-                if self.dead[i] {
-                    report.state = State::Dead;
-                    report.reasons = self.dead_reasons[i].clone();
-                    return report;
-                }
-                let chosen = self.layout.pick_indices(&selected, &selection, i);
-                let available = models.iter().any(|m| chosen.iter().all(|&j| m[j]))
-                    || self.quick_witness(&chosen, &mut scratch)
-                    || {
-                        let assumptions: Vec<Lit> = chosen.iter().map(|&j| Lit::pos(j)).collect();
-                        match solver.solve(&assumptions) {
-                            Outcome::Sat(mut model) => {
-                                model.truncate(n);
-                                let unseen: Vec<usize> = (i + 1..n).filter(|&j| !seen[j]).collect();
-                                self.grow(&mut model, &unseen);
-                                // Only a model holding the whole selection can
-                                // witness the components that just add themselves.
-                                if (0..n).all(|j| !selection[j] || model[j]) {
-                                    for (j, m) in model.iter().enumerate() {
-                                        seen[j] |= *m;
-                                    }
-                                }
-                                models.push(model);
-                                true
-                            }
-                            Outcome::Unsat(_) => false,
-                        }
-                    };
-                if available {
-                    report.state = State::Available;
-                    // Advice for the selection picking it would produce.
-                    self.advise(i, &chosen, &mut report);
-                } else {
-                    let base: Vec<usize> = chosen.iter().copied().filter(|&j| j != i).collect();
-                    report.state = State::Blocked;
-                    report.reasons = self.explain(&mut solver, i, &base);
-                    report.repair = Some(self.repair(&mut solver, i, &base));
-                }
-                report
+                let f = frames
+                    .iter()
+                    .position(|f| f.pane.is_none_or(|q| q >= self.registry.get(i).kind()))
+                    .unwrap_or(frames.len() - 1);
+                self.judge(i, &frames[f], &mut ctx, f)
             })
             .collect();
         Evaluation {
@@ -407,16 +401,118 @@ impl Engine {
         }
     }
 
+    /// One component's state, reasons, repair and advice in `frame`.
+    fn judge(&self, i: usize, frame: &Frame, ctx: &mut Ctx, f: usize) -> ComponentReport {
+        let n = self.registry.len();
+        let c = self.registry.get(i);
+        let mut report = ComponentReport {
+            name: c.name.to_string(),
+            source: self.registry.source(i).0.clone(),
+            state: State::Selected,
+            reasons: Vec::new(),
+            repair: None,
+            compatibility: None,
+            untested_with: Vec::new(),
+        };
+        if ctx.selection[i] {
+            self.advise(i, &ctx.selected, &mut report);
+            return report;
+        }
+        if self.dead[i] {
+            report.state = State::Dead;
+            report.reasons = self.dead_reasons[i].clone();
+            return report;
+        }
+        // What must be in a witness: the fixed panes, this pane's choices
+        // after the swap picking `i` implies, and `i`.
+        let picked = self.layout.pick_indices(&ctx.selected, &ctx.selection, i);
+        let chosen: Vec<usize> = picked
+            .into_iter()
+            .filter(|&j| j == i || frame.holds(&self.registry, j))
+            .collect();
+        let available = self.witnessed(i, frame, &chosen, ctx, f);
+        if available {
+            report.state = State::Available;
+            // Advice for the selection picking it would produce.
+            let produced: Vec<usize> = self.layout.pick_indices(&ctx.selected, &ctx.selection, i);
+            self.advise(i, &produced, &mut report);
+            return report;
+        }
+        let base: Vec<usize> = (0..n)
+            .filter(|&j| j != i && (chosen.contains(&j) || frame.fixed[j] == Some(true)))
+            .collect();
+        report.state = State::Blocked;
+        if frame.pane.is_some() {
+            report.reasons = self.explain_direct(&mut ctx.solver, i, &base);
+            self.explain_earlier(&mut ctx.solver, i, frame, &base, &mut report.reasons);
+            report.repair = Some(self.repair_pane(&mut ctx.solver, i, frame, &ctx.selection));
+        } else {
+            report.reasons = self.explain(&mut ctx.solver, i, &base);
+            report.repair = Some(self.repair(&mut ctx.solver, i, &base));
+        }
+        report
+    }
+
+    /// Whether a valid full selection holds `frame`'s fixed values and
+    /// `chosen`: from a model found before, a quick greedy witness, or the
+    /// solver (whose model is grown and kept to witness others).
+    fn witnessed(
+        &self,
+        i: usize,
+        frame: &Frame,
+        chosen: &[usize],
+        ctx: &mut Ctx,
+        f: usize,
+    ) -> bool {
+        let n = self.registry.len();
+        let holds = |m: &[bool]| chosen.iter().all(|&j| m[j]) && frame.admits(m);
+        if ctx.caches[f].models.iter().any(|m| holds(m)) {
+            return true;
+        }
+        let with_fixed: Vec<usize> = chosen
+            .iter()
+            .copied()
+            .chain((0..n).filter(|&j| frame.fixed[j] == Some(true)))
+            .collect();
+        if self.quick_witness(&with_fixed, &frame.forbidden, &mut ctx.scratch) {
+            return true;
+        }
+        let mut assumptions = frame.lits();
+        assumptions.extend(chosen.iter().map(|&j| Lit::pos(j)));
+        match ctx.solver.solve(&assumptions) {
+            Outcome::Sat(mut model) => {
+                model.truncate(n);
+                let cache = &mut ctx.caches[f];
+                let unseen: Vec<usize> = (i + 1..n).filter(|&j| !cache.seen[j]).collect();
+                self.grow(&mut model, &unseen, &frame.forbidden);
+                // Only a model holding the frame's whole base can witness the
+                // components that just add themselves.
+                if ctx
+                    .selected
+                    .iter()
+                    .all(|&j| !frame.holds(&self.registry, j) || model[j])
+                {
+                    for (j, m) in model.iter().enumerate() {
+                        cache.seen[j] |= *m;
+                    }
+                }
+                cache.models.push(model);
+                true
+            }
+            Outcome::Unsat(_) => false,
+        }
+    }
+
     /// Adds to a valid full selection every component that keeps it valid
     /// — those of `first` before any other, then all, until nothing more
     /// fits — so that one model witnesses as many components as it can.
-    fn grow(&self, model: &mut [bool], first: &[usize]) {
+    fn grow(&self, model: &mut [bool], first: &[usize], forbidden: &[bool]) {
         let n = self.registry.len();
         let mut changed = true;
         while changed {
             changed = false;
             for u in first.iter().copied().chain(0..n) {
-                if !model[u] && !self.dead[u] {
+                if !model[u] && !self.dead[u] && !forbidden[u] {
                     model[u] = true;
                     if self.still_valid_with(model, u) {
                         changed = true;
@@ -432,9 +528,11 @@ impl Engine {
     /// solver: satisfy each unmet requirement with its first candidate that
     /// fits, then each required type. Whatever it builds is checked in full,
     /// so `Some` is always a true witness; `None` only means "ask the solver".
-    fn quick_witness(&self, chosen: &[usize], model: &mut [bool]) -> bool {
+    fn quick_witness(&self, chosen: &[usize], forbidden: &[bool], model: &mut [bool]) -> bool {
         let mut members: Vec<usize> = Vec::new();
-        let found = self.try_witness(chosen, model, &mut members).is_some();
+        let found = self
+            .try_witness(chosen, forbidden, model, &mut members)
+            .is_some();
         for &m in &members {
             model[m] = false;
         }
@@ -446,12 +544,14 @@ impl Engine {
     fn try_witness(
         &self,
         chosen: &[usize],
+        forbidden: &[bool],
         model: &mut [bool],
         members: &mut Vec<usize>,
     ) -> Option<()> {
         let n = self.registry.len();
         let fits = |model: &[bool], c: usize| {
             !self.dead[c]
+                && !forbidden[c]
                 && !self.conflicts[c].iter().any(|&k| model[k])
                 && !self.peers[c].iter().any(|&k| model[k])
         };
@@ -570,6 +670,16 @@ impl Engine {
 
     /// Why `i` cannot join the components in `base` (empty: why it is dead).
     fn explain(&self, solver: &mut Solver, i: usize, base: &[usize]) -> Vec<Reason> {
+        let mut reasons = self.explain_direct(solver, i, base);
+        if reasons.is_empty() {
+            reasons.push(self.explain_combination(solver, i, base, &[]));
+        }
+        reasons
+    }
+
+    /// The conflicts with `base` and the requirements that cannot be met
+    /// next to it.
+    fn explain_direct(&self, solver: &mut Solver, i: usize, base: &[usize]) -> Vec<Reason> {
         let registry = &self.registry;
         let name = |j: usize| registry.get(j).name.to_string();
         let mut reasons = Vec::new();
@@ -579,6 +689,7 @@ impl Engine {
                     kind: "incompatible".to_owned(),
                     components: vec![name(i), name(j)],
                     message: registry.conflict_message(&conflict),
+                    pane: None,
                 });
             }
         }
@@ -607,11 +718,27 @@ impl Engine {
                         .message_invalid
                         .clone()
                         .unwrap_or_else(|| requirement.describe(registry)),
+                    pane: None,
                 });
             }
         }
-        if reasons.is_empty() {
+        reasons
+    }
+
+    /// No single conflict or requirement: the components of `base` (with
+    /// `fixed` assumptions) that together exclude `i`, or `dead`.
+    fn explain_combination(
+        &self,
+        solver: &mut Solver,
+        i: usize,
+        base: &[usize],
+        fixed: &[Lit],
+    ) -> Reason {
+        let registry = &self.registry;
+        let name = |j: usize| registry.get(j).name.to_string();
+        {
             let mut assumptions: Vec<Lit> = base.iter().map(|&j| Lit::pos(j)).collect();
+            assumptions.extend(fixed.iter().copied());
             assumptions.push(Lit::pos(i));
             let involved: Vec<usize> = match solver.solve(&assumptions) {
                 Outcome::Unsat(core) => {
@@ -637,13 +764,13 @@ impl Engine {
                     format!("Cannot be combined with the selected {}", labels.join(", ")),
                 )
             };
-            reasons.push(Reason {
+            Reason {
                 kind: kind.to_owned(),
                 components: std::iter::once(i).chain(involved).map(name).collect(),
                 message,
-            });
+                pane: None,
+            }
         }
-        reasons
     }
 
     /// A smallest set of `base` to deselect so that `i` becomes available;
@@ -666,6 +793,7 @@ impl Engine {
             match solver.solve(&assumptions) {
                 Outcome::Sat(_) => {
                     return Repair {
+                        select: Vec::new(),
                         deselect: hitting
                             .iter()
                             .map(|&j| registry.get(j).name.to_string())
@@ -681,6 +809,7 @@ impl Engine {
                     if core.is_empty() {
                         // Only possible for a dead component, which has no repair.
                         return Repair {
+                            select: Vec::new(),
                             deselect: order
                                 .iter()
                                 .map(|&j| registry.get(j).name.to_string())
@@ -692,13 +821,6 @@ impl Engine {
             }
         }
     }
-}
-
-fn assume(selection: &[bool]) -> Vec<Lit> {
-    (0..selection.len())
-        .filter(|&j| selection[j])
-        .map(Lit::pos)
-        .collect()
 }
 
 /// The first (in `order`'s lexicographic order) among the smallest subsets
@@ -731,7 +853,10 @@ fn first_combination(
         return hits_all.then(|| picked.clone());
     }
     let needed = size - picked.len();
-    for k in start..=items.len().saturating_sub(needed) {
+    if items.len() < start + needed {
+        return None;
+    }
+    for k in start..=items.len() - needed {
         picked.push(items[k]);
         let found = first_combination(items, size, k + 1, picked, cores);
         picked.pop();
@@ -916,5 +1041,115 @@ mod tests {
             crate::component::ViolationKind::Unknown
         );
         assert_eq!(report(&e, "storage:block:nfs").state, State::Available);
+    }
+
+    const PANES: &str = r#"
+- {name: 'hypervisor:libvirt:kvm', label: KVM}
+- {name: 'hypervisor:vmware', label: vCenter}
+- {name: 'network:neutron:core:ml2', label: ML2}
+- {name: 'network:neutron:core:nsx', label: VMware NSX, requires: [{name: 'hypervisor:vmware', message: 'VMware NSX works only with vCenter compute.'}]}
+- {name: 'network:neutron:ml2:dvs', label: DVS, requires: [{name: 'network:neutron:core:ml2'}, {name: 'hypervisor:vmware'}]}
+- {name: 'storage:block:lvm', label: LVM}
+"#;
+
+    #[test]
+    fn a_pane_keeps_earlier_panes_as_they_are() {
+        let engine = Engine::new(registry(PANES), &DEFAULT_REQUIRED_TYPES);
+        let selection = names(&["hypervisor:libvirt:kvm", "network:neutron:core:ml2"]);
+        // Judged on the whole selection, NSX looks available (vCenter could be added)…
+        let whole = engine.evaluate(&selection);
+        assert_eq!(
+            report(&whole, "network:neutron:core:nsx").state,
+            State::Available
+        );
+        // …but on Networking, Compute is decided.
+        let e = engine.evaluate_pane(&selection, ComponentType::Network);
+        let nsx = report(&e, "network:neutron:core:nsx");
+        assert_eq!(nsx.state, State::Blocked);
+        assert_eq!(nsx.reasons[0].kind, "earlier_pane");
+        assert_eq!(
+            nsx.reasons[0].message,
+            "VMware NSX requires vCenter, which is not selected in Compute."
+        );
+        assert_eq!(nsx.reasons[0].pane, Some(ComponentType::Hypervisor));
+        assert_eq!(
+            nsx.reasons[0].components,
+            ["network:neutron:core:nsx", "hypervisor:vmware"]
+        );
+        let repair = nsx.repair.as_ref().unwrap();
+        assert_eq!(
+            (repair.select.as_slice(), repair.deselect.len()),
+            (&["hypervisor:vmware".to_owned()][..], 0)
+        );
+        assert_eq!(report(&e, "network:neutron:ml2:dvs").state, State::Blocked);
+        // Compute itself is judged as the Compute pane shows it.
+        assert_eq!(report(&e, "hypervisor:vmware").state, State::Available);
+        assert!(e.completable);
+    }
+
+    #[test]
+    fn a_repair_replaces_what_an_earlier_pane_cannot_keep() {
+        // vCenter and KVM exclude each other: NSX needs vCenter instead of KVM.
+        let yaml = PANES.replace(
+            "{name: 'hypervisor:vmware', label: vCenter}",
+            "{name: 'hypervisor:vmware', label: vCenter, incompatible: [{name: 'hypervisor:libvirt:kvm'}]}",
+        );
+        let engine = Engine::new(registry(&yaml), &DEFAULT_REQUIRED_TYPES);
+        let e = engine.evaluate_pane(
+            &names(&["hypervisor:libvirt:kvm", "network:neutron:core:ml2"]),
+            ComponentType::Network,
+        );
+        let repair = report(&e, "network:neutron:core:nsx")
+            .repair
+            .clone()
+            .unwrap();
+        assert_eq!(repair.select, ["hypervisor:vmware"]);
+        assert_eq!(repair.deselect, ["hypervisor:libvirt:kvm"]);
+        // Judged on the whole selection, repairs only deselect.
+        let whole = engine.evaluate(&names(&[
+            "hypervisor:libvirt:kvm",
+            "network:neutron:core:ml2",
+        ]));
+        assert!(
+            whole
+                .components
+                .iter()
+                .filter_map(|c| c.repair.as_ref())
+                .all(|r| r.select.is_empty())
+        );
+    }
+
+    #[test]
+    fn among_equally_small_repairs_deselecting_comes_first() {
+        // Service C needs hypervisor A (Compute, decided) or service B, which
+        // cannot sit with the selected service Y: add A, or drop Y.
+        let engine = Engine::new(
+            registry(
+                r#"
+- {name: 'hypervisor:a'}
+- {name: 'hypervisor:h'}
+- {name: 'network:neutron:core:ml2'}
+- {name: 'network:neutron:service:b', incompatible: [{name: 'network:neutron:service:y'}]}
+- {name: 'network:neutron:service:c', requires: [{any_of: {items: ['hypervisor:a', 'network:neutron:service:b']}}]}
+- {name: 'network:neutron:service:y'}
+- {name: 'storage:s'}
+"#,
+            ),
+            &DEFAULT_REQUIRED_TYPES,
+        );
+        let e = engine.evaluate_pane(
+            &names(&[
+                "hypervisor:h",
+                "network:neutron:core:ml2",
+                "network:neutron:service:y",
+                "storage:s",
+            ]),
+            ComponentType::Network,
+        );
+        let c = report(&e, "network:neutron:service:c");
+        assert_eq!(c.state, State::Blocked);
+        let repair = c.repair.as_ref().unwrap();
+        assert!(repair.select.is_empty(), "{repair:?}");
+        assert_eq!(repair.deselect, ["network:neutron:service:y"]);
     }
 }

@@ -1,0 +1,208 @@
+//! Panes are decided in order (SEMANTICS §2.4): the engine's pane
+//! evaluation against brute-force enumeration on random small registries.
+//! For every pane: states agree with the oracle; picking an `available`
+//! option keeps it selected and the pane completable; every `blocked`
+//! option has a repair after which it is available, and the repair is the
+//! smallest change — deselect-only first, then the first by sorted names.
+//!
+//! Selections are ones the wizard can be in (made by picking). `PROPTEST_CASES`
+//! sets the number of registries (default 1,000).
+
+mod common;
+
+use common::{Oracle, case, mask_of};
+use mosaic_core::component::{
+    ComponentType, DEFAULT_REQUIRED_TYPES, Engine, Registry, Source, State,
+};
+use mosaic_core::wizard::{Layout, apply_repair};
+use proptest::prelude::*;
+
+/// The panes' masks: every component of a pane before `pane`, and of `pane`.
+fn pane_masks(registry: &Registry, pane: ComponentType) -> (u32, u32) {
+    let mut before = 0;
+    let mut own = 0;
+    for j in 0..registry.len() {
+        let kind = registry.get(j).kind();
+        if kind < pane {
+            before |= 1 << j;
+        } else if kind == pane {
+            own |= 1 << j;
+        }
+    }
+    (before, own)
+}
+
+/// Some valid full selection keeps `selection` on the panes before `pane`
+/// exactly and holds `required`.
+fn witness(oracle: &Oracle, before: u32, selection: u32, required: u32) -> bool {
+    oracle
+        .valid
+        .iter()
+        .any(|&v| v & before == selection & before && v & required == required)
+}
+
+/// A change's order (size, whether it selects, sorted names) and the change.
+type Ranked = ((usize, bool, Vec<String>), (Vec<String>, Vec<String>));
+
+struct Case<'a> {
+    registry: &'a Registry,
+    layout: &'a Layout,
+    oracle: &'a Oracle,
+    engine: &'a Engine,
+}
+
+impl Case<'_> {
+    /// Whether `i` is available in pane `pane` of `selection` (a mask).
+    fn available(&self, selection: &[bool], i: usize, pane: ComponentType) -> bool {
+        let q = self.registry.get(i).kind().min(pane);
+        let (before, own) = pane_masks(self.registry, q);
+        let picked = mask_of(&self.layout.pick(selection, i));
+        witness(
+            self.oracle,
+            before,
+            mask_of(selection),
+            (picked & own) | (1 << i),
+        )
+    }
+
+    fn completable(&self, selection: &[bool], pane: ComponentType) -> bool {
+        let (before, own) = pane_masks(self.registry, pane);
+        let current = mask_of(selection);
+        witness(self.oracle, before, current, current & own)
+    }
+
+    /// The best change (toggles of earlier panes' components, deselects of
+    /// this pane's kept choices) after which `i` is available.
+    fn best_repair(
+        &self,
+        selection: &[bool],
+        i: usize,
+        pane: ComponentType,
+    ) -> (Vec<String>, Vec<String>) {
+        let q = self.registry.get(i).kind().min(pane);
+        let n = self.registry.len();
+        let picked = self.layout.pick(selection, i);
+        let mut universe: Vec<usize> = (0..n)
+            .filter(|&j| j != i)
+            .filter(|&j| {
+                let kind = self.registry.get(j).kind();
+                kind < q || (kind == q && selection[j] && picked[j])
+            })
+            .collect();
+        universe.sort_by_key(|&j| self.registry.get(j).name.to_string());
+        let mut best: Option<Ranked> = None;
+        for sub in 0u32..1 << universe.len() {
+            let mut after = selection.to_vec();
+            for (k, &j) in universe.iter().enumerate() {
+                if sub & (1 << k) != 0 {
+                    after[j] = !after[j];
+                }
+            }
+            if !self.available(&after, i, pane) {
+                continue;
+            }
+            let toggled: Vec<usize> = universe
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| sub & (1 << k) != 0)
+                .map(|(_, &j)| j)
+                .collect();
+            let name = |j: usize| self.registry.get(j).name.to_string();
+            let select: Vec<String> = toggled
+                .iter()
+                .filter(|&&j| !selection[j])
+                .map(|&j| name(j))
+                .collect();
+            let deselect: Vec<String> = toggled
+                .iter()
+                .filter(|&&j| selection[j])
+                .map(|&j| name(j))
+                .collect();
+            let mut all: Vec<String> = toggled.iter().map(|&j| name(j)).collect();
+            all.sort();
+            let key = (toggled.len(), !select.is_empty(), all);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                let (mut select, mut deselect) = (select, deselect);
+                select.sort();
+                deselect.sort();
+                best = Some((key, (select, deselect)));
+            }
+        }
+        best.expect("a blocked component has a repair").1
+    }
+}
+
+fn names_of(registry: &Registry, selection: &[bool]) -> Vec<String> {
+    (0..registry.len())
+        .filter(|&i| selection[i])
+        .map(|i| registry.get(i).name.to_string())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn panes_are_decided_in_order((components, selection) in case(), pane in 0usize..4) {
+        let pane = ComponentType::ALL[pane];
+        let registry = Registry::new([(Source("random".into()), components)]).unwrap();
+        let layout = Layout::new(&registry);
+        // A selection the wizard can be in: made by picking, so at most one
+        // network core, one member per radio section, drivers under ML2.
+        let selection = (0..registry.len())
+            .filter(|&i| selection[i])
+            .fold(vec![false; registry.len()], |s, i| layout.pick(&s, i));
+        let oracle = Oracle::new(&registry, &layout);
+        let engine = Engine::new(registry.clone(), &DEFAULT_REQUIRED_TYPES);
+        let case = Case { registry: &registry, layout: &layout, oracle: &oracle, engine: &engine };
+        let evaluation = engine.evaluate_pane(&names_of(&registry, &selection), pane);
+        prop_assert_eq!(evaluation.completable, case.completable(&selection, pane));
+        for (i, report) in evaluation.components.iter().enumerate() {
+            if selection[i] {
+                prop_assert_eq!(report.state, State::Selected);
+                continue;
+            }
+            let expected = if !oracle.extendable(1 << i) {
+                State::Dead
+            } else if case.available(&selection, i, pane) {
+                State::Available
+            } else {
+                State::Blocked
+            };
+            prop_assert_eq!(report.state, expected, "{} in pane {:?}", report.name, pane);
+            let own = registry.get(i).kind() == pane;
+            if expected == State::Available && own && case.completable(&selection, pane) {
+                // Picking it on its pane keeps it, and the pane completable.
+                let picked = layout.pick(&selection, i);
+                let after = match ComponentType::ALL.into_iter().find(|t| *t > pane) {
+                    Some(next) => case.engine.settle(&picked, next).0,
+                    None => picked,
+                };
+                prop_assert!(after[i], "{} dropped itself", report.name);
+                prop_assert!(case.completable(&after, pane), "{} left the pane stuck", report.name);
+            }
+            if expected != State::Blocked {
+                prop_assert!(report.repair.is_none());
+                continue;
+            }
+            prop_assert!(!report.reasons.is_empty());
+            let repair = report.repair.clone().unwrap();
+            // The repair makes it available…
+            let mut after = selection.clone();
+            for (list, on) in [(&repair.deselect, false), (&repair.select, true)] {
+                for name in list {
+                    after[registry.position(name).unwrap()] = on;
+                }
+            }
+            prop_assert!(case.available(&after, i, pane), "{}: {:?} does not make it available", report.name, repair);
+            let fixed = apply_repair(&registry, &layout, &selection, i, &repair);
+            prop_assert!(fixed[i]);
+            // …and is the best change.
+            let (select, deselect) = case.best_repair(&selection, i, pane);
+            prop_assert_eq!((&repair.select, &repair.deselect), (&select, &deselect), "{}", report.name);
+        }
+    }
+}
