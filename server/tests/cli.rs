@@ -954,3 +954,151 @@ fn plans_skip_what_the_settings_turn_off() {
         "{plan:#}"
     );
 }
+
+fn pane_json(registry: &str, select: &str, pane: &str) -> (i32, Value) {
+    let (code, stdout, stderr) = mosaic(&[
+        "components",
+        "check",
+        "--registry",
+        registry,
+        "--select",
+        select,
+        "--pane",
+        pane,
+        "--format",
+        "json",
+    ]);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    (code, json)
+}
+
+#[test]
+fn a_pane_judges_with_earlier_panes_fixed_and_repairs_may_select() {
+    let bundled = format!(
+        "{}/../releases/openstack/components.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (_, json) = pane_json(
+        &bundled,
+        "hypervisor:libvirt:kvm,network:neutron:core:ml2",
+        "network",
+    );
+    let nsx = component(&json, "network:neutron:core:nsx");
+    assert_eq!(nsx["state"], "blocked");
+    assert_eq!(nsx["reasons"][0]["kind"], "earlier_pane");
+    assert_eq!(nsx["reasons"][0]["pane"], "hypervisor");
+    assert_eq!(
+        nsx["reasons"][0]["components"],
+        json!(["network:neutron:core:nsx", "hypervisor:vmware"])
+    );
+    assert_eq!(
+        nsx["repair"],
+        json!({"select": ["hypervisor:vmware"], "deselect": []})
+    );
+    assert_eq!(
+        component(&json, "network:neutron:ml2:dvs")["state"],
+        "blocked"
+    );
+    // When vCenter and KVM exclude each other, the repair replaces KVM.
+    let (_, json) = pane_json(
+        &fixture("vcenter-alone.yaml"),
+        "hypervisor:libvirt:kvm,network:neutron:core:ml2,storage:block:lvm",
+        "network",
+    );
+    assert_eq!(
+        component(&json, "network:neutron:core:nsx")["repair"],
+        json!({"select": ["hypervisor:vmware"], "deselect": ["hypervisor:libvirt:kvm"]})
+    );
+    // Without --pane, as before: NSX looks available (vCenter can be added),
+    // and repairs only deselect, with an empty select.
+    let (_, json) = check_json(&["--select", "hypervisor:vmware,network:neutron:core:ml2"]);
+    let blocked = json["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["state"] == "blocked")
+        .unwrap();
+    assert_eq!(blocked["repair"]["select"], json!([]));
+    let (code, _, stderr) = mosaic(&[
+        "components",
+        "check",
+        "--registry",
+        &bundled,
+        "--pane",
+        "compute",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("'compute' is not a component type"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_matrix_shows_the_seed_pattern() {
+    let (code, stdout, stderr) = mosaic(&[
+        "components",
+        "matrix",
+        "--registry",
+        &fixture("seed-matrix.yaml"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let m: Value = serde_json::from_str(&stdout).unwrap();
+    let names: Vec<&str> = m["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let at = |a: &str, b: &str| {
+        let (i, j) = (
+            names.iter().position(|n| *n == a).unwrap(),
+            names.iter().position(|n| *n == b).unwrap(),
+        );
+        m["cells"][i][j].as_str().unwrap().to_owned()
+    };
+    assert_eq!(at("hypervisor:libvirt:kvm", "hypervisor:libvirt:qemu"), "X");
+    assert_eq!(at("hypervisor:libvirt:qemu", "hypervisor:libvirt:kvm"), "X");
+    assert_eq!(at("network:neutron:core:test_net", "hypervisor:xen"), "C");
+    assert_eq!(at("hypervisor:xen", "network:neutron:core:test_net"), "C");
+    assert_eq!(
+        at("network:neutron:core:test_net", "hypervisor:libvirt:qemu"),
+        "X"
+    );
+    assert_eq!(
+        at("network:neutron:core:contrail", "hypervisor:vmware"),
+        "X"
+    );
+    assert_eq!(
+        at("network:neutron:core:contrail", "network:neutron:core:ml2"),
+        "X"
+    );
+    assert_eq!(at("network:neutron:ml2:dvs", "hypervisor:vmware"), "R");
+    assert_eq!(at("hypervisor:vmware", "network:neutron:ml2:dvs"), "");
+    assert_eq!(at("storage:block:ceph", "storage:block:lvm"), "X");
+    assert_eq!(at("storage:block:ceph", "storage:block:ceph"), "");
+    assert_eq!(m["dead"], json!([]));
+    let (code, svg, _) = mosaic(&[
+        "components",
+        "matrix",
+        "--registry",
+        &fixture("seed-matrix.yaml"),
+        "--format",
+        "svg",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        svg.contains("<title>Contrail not compatible with VMware for now</title>"),
+        "{svg}"
+    );
+    let (code, _, stderr) = mosaic(&[
+        "components",
+        "matrix",
+        "--registry",
+        &fixture("bad-name.yaml"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bad-name.yaml:"), "{stderr}");
+}

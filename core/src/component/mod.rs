@@ -4,6 +4,7 @@
 
 mod engine;
 mod load;
+pub mod matrix;
 mod model;
 mod name;
 mod registry;
@@ -16,6 +17,7 @@ pub use load::{
     ComponentFile, Problem, RegistryReport, Severity, check_registry, load_components,
     load_registry,
 };
+pub use matrix::{Cell, Matrix};
 pub use model::{
     Bind, BindModel, Component, DEFAULT_WEIGHT, Predicate, PredicateBody, Quantifier, Relation,
     Requires,

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use mosaic_core::component::{
-    Compatibility, ComponentFile, ComponentType, Engine, Evaluation, RegistryReport, Severity,
-    State, check_registry, load_registry,
+    Compatibility, ComponentFile, ComponentType, Engine, Evaluation, Matrix, Registry,
+    RegistryReport, Severity, State, check_registry, load_registry,
 };
 use mosaic_core::wizard::{Layout, defaults};
 
@@ -21,6 +21,34 @@ pub enum Command {
     /// patterns, patterns that match nothing, mixed requires formats,
     /// duplicate names, dead components, contradictions. Exit 1 on errors.
     CheckRegistry(RegistryArgs),
+    /// The compatibility matrix of component lists: what each component
+    /// declares or implies towards each other one (X incompatible, R
+    /// requires, C compatible), and the dead ones. Exit 2 on bad input.
+    Matrix(MatrixArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// A component list in the components.yaml format; repeat once per file.
+    #[arg(long = "registry", value_name = "FILE", required = true, num_args = 1..)]
+    registry: Vec<PathBuf>,
+    /// The component types a valid selection needs one of each (for dead components).
+    #[arg(
+        long,
+        value_name = "TYPES",
+        default_value = "hypervisor,network,storage",
+        value_parser = parse_types
+    )]
+    required_types: RequiredTypes,
+    #[arg(long, value_enum, default_value_t = MatrixFormat::Text)]
+    format: MatrixFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MatrixFormat {
+    Text,
+    Json,
+    Svg,
 }
 
 #[derive(Debug, Args)]
@@ -49,6 +77,20 @@ pub struct CheckArgs {
     /// selection. Without it, the `default: true` components.
     #[arg(long, value_name = "NAMES")]
     select: Option<String>,
+    /// Judge as the wizard's pane for this component type shows the
+    /// selection: earlier panes fixed, this pane's choices kept, later panes
+    /// free; repairs may select and change earlier panes. Without it, every
+    /// component is judged against the whole selection.
+    #[arg(long, value_name = "TYPE", value_parser = parse_type)]
+    pane: Option<ComponentType>,
+}
+
+fn parse_type(text: &str) -> Result<ComponentType, String> {
+    ComponentType::parse(text.trim()).ok_or_else(|| {
+        format!(
+            "'{text}' is not a component type (hypervisor, network, storage, additional_service)"
+        )
+    })
 }
 
 #[derive(Debug, Clone)]
@@ -58,11 +100,7 @@ fn parse_types(text: &str) -> Result<RequiredTypes, String> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
-        .map(|t| {
-            ComponentType::parse(t).ok_or_else(|| {
-                format!("'{t}' is not a component type (hypervisor, network, storage, additional_service)")
-            })
-        })
+        .map(parse_type)
         .collect::<Result<_, _>>()
         .map(RequiredTypes)
 }
@@ -71,7 +109,32 @@ pub fn run(command: Command) -> i32 {
     match command {
         Command::Check(args) => check(args),
         Command::CheckRegistry(args) => registry(args),
+        Command::Matrix(args) => matrix(args),
     }
+}
+
+/// Reads and loads the component lists, or says why not (exit 2).
+fn load(paths: &[PathBuf]) -> Result<Registry, String> {
+    let files = Files::read(paths)?;
+    load_registry(&files.component_files()).map_err(|e| e.to_string())
+}
+
+fn matrix(args: MatrixArgs) -> i32 {
+    let registry = match load(&args.registry) {
+        Ok(registry) => registry,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    let engine = Engine::new(registry, &args.required_types.0);
+    let matrix = Matrix::of(&engine);
+    match args.format {
+        MatrixFormat::Json => print_json(&matrix),
+        MatrixFormat::Text => print!("{}", matrix.to_text()),
+        MatrixFormat::Svg => print!("{}", matrix.to_svg(engine.registry())),
+    }
+    0
 }
 
 struct Files {
@@ -103,17 +166,10 @@ impl Files {
 }
 
 fn check(args: CheckArgs) -> i32 {
-    let files = match Files::read(&args.registry.registry) {
-        Ok(files) => files,
+    let registry = match load(&args.registry.registry) {
+        Ok(registry) => registry,
         Err(message) => {
             eprintln!("{message}");
-            return 2;
-        }
-    };
-    let registry = match load_registry(&files.component_files()) {
-        Ok(registry) => registry,
-        Err(e) => {
-            eprintln!("{e}");
             return 2;
         }
     };
@@ -134,7 +190,10 @@ fn check(args: CheckArgs) -> i32 {
         }
     };
     let engine = Engine::new(registry, &args.registry.required_types.0);
-    let evaluation = engine.evaluate(&names);
+    let evaluation = match args.pane {
+        Some(pane) => engine.evaluate_pane(&names, pane),
+        None => engine.evaluate(&names),
+    };
     match args.registry.format {
         Format::Json => print_json(&evaluation),
         Format::Text => print!("{}", render_check(&evaluation)),
@@ -185,7 +244,14 @@ fn render_check(e: &Evaluation) -> String {
                 .join("; ");
         }
         if let Some(repair) = &c.repair {
-            let _ = write!(detail, " (fix: deselect {})", repair.deselect.join(", "));
+            let mut fix = Vec::new();
+            if !repair.select.is_empty() {
+                fix.push(format!("select {}", repair.select.join(", ")));
+            }
+            if !repair.deselect.is_empty() {
+                fix.push(format!("deselect {}", repair.deselect.join(", ")));
+            }
+            let _ = write!(detail, " (fix: {})", fix.join(", "));
         }
         let _ = writeln!(out, "  {mark} {:<width$}  {state:<9}  {detail}", c.name);
     }

@@ -1,0 +1,360 @@
+//! The compatibility matrix (SEMANTICS §2.5a, the component-registry spec's
+//! table): for every pair of a registry's components, what the row one
+//! declares or implies towards the column one — incompatible, requires,
+//! compatible or nothing — as data, as text, and as an SVG drawing grouped
+//! by component type.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::Engine;
+use super::model::Quantifier;
+use super::name::ComponentType;
+use super::registry::Registry;
+use super::validate::requirements;
+use crate::wizard::Pane;
+
+/// One cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cell {
+    /// Incompatible: either side declares it (duplex closure), or the row
+    /// requires none of the column (`none_of`).
+    #[serde(rename = "X")]
+    Incompatible,
+    /// The row requires the column: the column matches one of its
+    /// (positive) requirements.
+    #[serde(rename = "R")]
+    Requires,
+    /// A declared compatibility, either direction.
+    #[serde(rename = "C")]
+    Compatible,
+    /// Nothing known (and the diagonal).
+    #[serde(rename = "")]
+    Unknown,
+}
+
+impl Cell {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cell::Incompatible => "X",
+            Cell::Requires => "R",
+            Cell::Compatible => "C",
+            Cell::Unknown => "",
+        }
+    }
+}
+
+/// The matrix of a registry (the JSON of `mosaic components matrix`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Matrix {
+    /// Names in registry order.
+    pub components: Vec<String>,
+    /// `cells[i][j]`: what component i declares or implies towards j.
+    pub cells: Vec<Vec<Cell>>,
+    /// The components no valid selection can contain.
+    pub dead: Vec<String>,
+}
+
+/// Where `X` wins over `R`, and `R` over `C`.
+fn cell(
+    registry: &Registry,
+    required: &[Vec<usize>],
+    forbidden: &[Vec<usize>],
+    i: usize,
+    j: usize,
+) -> Cell {
+    if i == j {
+        Cell::Unknown
+    } else if registry.conflict(i, j).is_some() || forbidden[i].contains(&j) {
+        Cell::Incompatible
+    } else if required[i].contains(&j) {
+        Cell::Requires
+    } else if registry.compatible(i, j) {
+        Cell::Compatible
+    } else {
+        Cell::Unknown
+    }
+}
+
+impl Matrix {
+    pub fn of(engine: &Engine) -> Matrix {
+        let registry = engine.registry();
+        let n = registry.len();
+        let mut required = vec![Vec::new(); n];
+        let mut forbidden = vec![Vec::new(); n];
+        for (i, (req, forb)) in required.iter_mut().zip(&mut forbidden).enumerate() {
+            for r in requirements(registry, i) {
+                let list = if r.quantifier == Quantifier::NoneOf {
+                    &mut *forb
+                } else {
+                    &mut *req
+                };
+                list.extend(r.candidates.iter().copied());
+            }
+        }
+        Matrix {
+            components: (0..n).map(|i| registry.get(i).name.to_string()).collect(),
+            cells: (0..n)
+                .map(|i| {
+                    (0..n)
+                        .map(|j| cell(registry, &required, &forbidden, i, j))
+                        .collect()
+                })
+                .collect(),
+            dead: (0..n)
+                .filter(|&i| engine.is_dead(i))
+                .map(|i| registry.get(i).name.to_string())
+                .collect(),
+        }
+    }
+
+    /// Why cell (i, j) says what it says, for people.
+    pub fn explain(&self, registry: &Registry, i: usize, j: usize) -> String {
+        let (a, b) = (
+            registry.get(i).display_label(),
+            registry.get(j).display_label(),
+        );
+        match self.cells[i][j] {
+            Cell::Incompatible => match registry.conflict(i, j) {
+                Some(conflict) => registry.conflict_message(&conflict),
+                None => format!("{a} requires none of {b}"),
+            },
+            Cell::Requires => format!("{a} requires {b}"),
+            Cell::Compatible => format!("{a} is tested with {b}"),
+            Cell::Unknown => String::new(),
+        }
+    }
+
+    /// A plain table: a numbered row per component, the cells as columns.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let width = self.components.iter().map(String::len).max().unwrap_or(0);
+        let _ = write!(out, "{:>w$}  ", "", w = width + 4);
+        for j in 0..self.components.len() {
+            let _ = write!(out, "{:>3}", j + 1);
+        }
+        out.push('\n');
+        for (i, name) in self.components.iter().enumerate() {
+            let dead = if self.dead.contains(name) {
+                " (dead)"
+            } else {
+                ""
+            };
+            let _ = write!(out, "{:>3} {:<w$}  ", i + 1, name, w = width);
+            for c in &self.cells[i] {
+                let _ = write!(
+                    out,
+                    "{:>3}",
+                    if c.as_str().is_empty() {
+                        "."
+                    } else {
+                        c.as_str()
+                    }
+                );
+            }
+            let _ = writeln!(out, "{dead}");
+        }
+        out.push_str(
+            "X incompatible, R requires (row needs column), C tested together, . nothing known\n",
+        );
+        out
+    }
+
+    /// The matrix as SVG: rows and columns grouped by type with a heading
+    /// per group, dead components struck through, every cell's meaning in
+    /// its `<title>` (shown on hover).
+    pub fn to_svg(&self, registry: &Registry) -> String {
+        const CELL: usize = 18;
+        const LABEL: usize = 230;
+        const HEAD: usize = 150;
+        let order = type_order(registry);
+        let n = order.len();
+        let groups = ComponentType::ALL.len();
+        let gap = 6;
+        let pos = |k: usize| -> usize {
+            let groups_before = ComponentType::ALL
+                .iter()
+                .position(|t| *t == registry.get(order[k]).kind())
+                .unwrap_or(0);
+            k * CELL + groups_before * gap
+        };
+        let (width, height) = (
+            LABEL + n * CELL + groups * gap + 10,
+            HEAD + n * CELL + groups * gap + 10,
+        );
+        let mut out = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"11\">\n<title>Compatibility matrix</title>\n"
+        );
+        for (k, &i) in order.iter().enumerate() {
+            let name = escape(&self.components[i]);
+            let dead = self.dead.contains(&self.components[i]);
+            let deco = if dead {
+                " text-decoration=\"line-through\" fill=\"#b91c1c\""
+            } else {
+                ""
+            };
+            let y = HEAD + pos(k) + CELL - 5;
+            let x = LABEL + pos(k) + CELL / 2 + 4;
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\"{deco}><title>{name}{}</title>{name}</text>",
+                LABEL - 6,
+                if dead {
+                    " (dead: no valid selection can contain it)"
+                } else {
+                    ""
+                }
+            );
+            let _ = writeln!(
+                out,
+                "<text transform=\"translate({x},{}) rotate(-60)\"{deco}>{name}</text>",
+                HEAD - 4
+            );
+        }
+        for (k, &i) in order.iter().enumerate() {
+            for (l, &j) in order.iter().enumerate() {
+                let c = self.cells[i][j];
+                let fill = match c {
+                    Cell::Incompatible => "#fecaca",
+                    Cell::Requires => "#bfdbfe",
+                    Cell::Compatible => "#bbf7d0",
+                    Cell::Unknown if i == j => "#e2e8f0",
+                    Cell::Unknown => "#ffffff",
+                };
+                let (x, y) = (LABEL + pos(l), HEAD + pos(k));
+                let title = escape(&self.explain(registry, i, j));
+                let _ = write!(
+                    out,
+                    "<g><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#cbd5e1\"/>"
+                );
+                if !title.is_empty() {
+                    let _ = write!(
+                        out,
+                        "<title>{title}</title><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                        x + CELL / 2,
+                        y + CELL - 5,
+                        c.as_str()
+                    );
+                }
+                out.push_str("</g>\n");
+            }
+        }
+        for t in ComponentType::ALL {
+            if let Some(k) = order.iter().position(|&i| registry.get(i).kind() == t) {
+                let title = Pane::ALL
+                    .iter()
+                    .find(|p| p.component_type() == t)
+                    .map_or("", |p| p.title());
+                let _ = writeln!(
+                    out,
+                    "<text x=\"4\" y=\"{}\" font-weight=\"bold\">{title}</text>",
+                    HEAD + pos(k) + CELL - 5
+                );
+            }
+        }
+        out.push_str("</svg>\n");
+        out
+    }
+}
+
+/// Component indices grouped by type (Compute, Networking, Storage,
+/// Additional services), registry order within each group.
+pub fn type_order(registry: &Registry) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..registry.len()).collect();
+    order.sort_by_key(|&i| (registry.get(i).kind(), i));
+    order
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::component::DEFAULT_REQUIRED_TYPES;
+
+    /// The component-registry spec's example.
+    const SEED: &str = r#"
+- {name: 'hypervisor:libvirt:kvm', label: KVM, compatible: [{name: 'hypervisor:libvirt:qemu'}]}
+- {name: 'hypervisor:libvirt:qemu', label: QEMU}
+- {name: 'hypervisor:vmware', label: vCenter}
+- {name: 'network:neutron:core:contrail', label: Contrail, incompatible: [{name: 'network:neutron:core:ml2', message: 'Contrail replaces ML2'}]}
+- {name: 'network:neutron:core:ml2', label: ML2}
+- {name: 'network:neutron:ml2:dvs', label: DVS, requires: [{name: 'network:neutron:core:ml2'}, {name: 'hypervisor:vmware'}]}
+- {name: 'storage:block:ceph', label: Ceph, incompatible: [{name: 'storage:block:lvm'}]}
+- {name: 'storage:block:lvm', label: LVM}
+- {name: 'storage:object:never', requires: [{none_of: {items: ['hypervisor:*']}}]}
+"#;
+
+    fn matrix() -> (Matrix, Registry) {
+        let registry = crate::component::test_registry(SEED);
+        let engine = Engine::new(registry.clone(), &DEFAULT_REQUIRED_TYPES);
+        (Matrix::of(&engine), registry)
+    }
+
+    #[test]
+    fn cells_follow_the_seed_table() {
+        let (m, registry) = matrix();
+        let at = |a: &str, b: &str| {
+            m.cells[registry.position(a).unwrap()][registry.position(b).unwrap()]
+        };
+        assert_eq!(
+            at("hypervisor:libvirt:kvm", "hypervisor:libvirt:qemu"),
+            Cell::Compatible
+        );
+        assert_eq!(
+            at("hypervisor:libvirt:qemu", "hypervisor:libvirt:kvm"),
+            Cell::Compatible
+        );
+        assert_eq!(
+            at("network:neutron:core:contrail", "network:neutron:core:ml2"),
+            Cell::Incompatible
+        );
+        assert_eq!(
+            at("network:neutron:core:ml2", "network:neutron:core:contrail"),
+            Cell::Incompatible
+        );
+        assert_eq!(
+            at("network:neutron:ml2:dvs", "hypervisor:vmware"),
+            Cell::Requires
+        );
+        assert_eq!(
+            at("hypervisor:vmware", "network:neutron:ml2:dvs"),
+            Cell::Unknown
+        );
+        assert_eq!(
+            at("storage:block:lvm", "storage:block:ceph"),
+            Cell::Incompatible
+        );
+        assert_eq!(
+            at("storage:object:never", "hypervisor:vmware"),
+            Cell::Incompatible
+        );
+        assert_eq!(at("storage:block:lvm", "storage:block:lvm"), Cell::Unknown);
+        // No hypervisor at all is no valid selection.
+        assert_eq!(m.dead, ["storage:object:never"]);
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(json["cells"][0][1], "C");
+        assert_eq!(json["cells"][0][0], "");
+    }
+
+    #[test]
+    fn drawings_group_by_type_and_say_why() {
+        let (m, registry) = matrix();
+        let svg = m.to_svg(&registry);
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("<title>Contrail replaces ML2</title>"));
+        assert!(svg.contains(">Networking</text>") && svg.contains(">Storage</text>"));
+        assert!(svg.contains("line-through"));
+        let text = m.to_text();
+        assert!(
+            text.contains("storage:object:never") && text.contains("(dead)"),
+            "{text}"
+        );
+    }
+}
