@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::component::{ComponentType, Registry, Repair, requirements};
+use crate::component::{ComponentType, Engine, Registry, Repair, requirements};
 
 /// The panes after "Name & release", in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -302,12 +302,50 @@ pub fn drop_dependents(
         current[i] = false;
         dropped.push(Dropped {
             name: registry.get(i).name.to_string(),
-            message: format!(
-                "{} was deselected: {message}",
-                registry.get(i).display_label()
-            ),
+            message: format!("{} was deselected: {message}", registry.label(i)),
         });
     }
+}
+
+/// What keeps the operator on pane `pane`, if anything: the release needs
+/// one of its options, or its choices and the earlier panes' cannot be
+/// completed (with the requirements that cannot be met any more).
+pub fn leave_problem(engine: &Engine, selection: &[bool], pane: Pane) -> Option<String> {
+    let registry = engine.registry();
+    let kind = pane.component_type();
+    let n = registry.len();
+    let chosen = (0..n).any(|i| selection[i] && registry.get(i).kind() == kind);
+    if engine.required_types().contains(&kind) && !chosen {
+        return Some(format!(
+            "Select at least one {} option.",
+            pane.title().to_lowercase()
+        ));
+    }
+    if engine.can_leave(selection, kind) {
+        return None;
+    }
+    // Requirements that only decided panes could meet, and do not.
+    let unmet: Vec<String> = (0..n)
+        .filter(|&i| selection[i] && registry.get(i).kind() <= kind)
+        .flat_map(|i| {
+            requirements(registry, i)
+                .into_iter()
+                .filter(|r| !r.holds(selection))
+                .filter(|r| r.candidates.iter().all(|&c| registry.get(c).kind() <= kind))
+                .map(move |r| {
+                    let why = r
+                        .message_invalid
+                        .clone()
+                        .unwrap_or_else(|| r.describe(registry));
+                    format!("{}: {}", registry.label(i), why)
+                })
+        })
+        .collect();
+    Some(if unmet.is_empty() {
+        "These choices cannot be completed; change a choice on this pane.".to_owned()
+    } else {
+        unmet.join(" ")
+    })
 }
 
 /// A component the wizard took out of the selection, and why.
@@ -340,10 +378,7 @@ pub fn settle(registry: &Registry, selection: &[bool]) -> (Vec<bool>, Vec<Droppe
         current[i] = false;
         dropped.push(Dropped {
             name: registry.get(i).name.to_string(),
-            message: format!(
-                "{} was deselected: {message}",
-                registry.get(i).display_label()
-            ),
+            message: format!("{} was deselected: {message}", registry.label(i)),
         });
     }
 }
@@ -493,5 +528,31 @@ mod tests {
         let names: Vec<&str> = dropped.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["network:ovs", "network:l2"]);
         assert_eq!(dropped[0].message, "OVS was deselected: needs libvirt");
+    }
+
+    #[test]
+    fn repeated_labels_name_their_place() {
+        let r = registry(
+            r#"
+- {name: 'hypervisor:kvm', label: KVM}
+- {name: 'storage:object:swift', label: Swift}
+- {name: 'storage:image:swift', label: Swift}
+- {name: 'storage:image:ceph', label: Ceph RBD}
+- {name: 'storage:block:ceph', label: Ceph RBD}
+- {name: 'network:neutron:service:l3', label: L3 agent}
+"#,
+        );
+        let labels: Vec<&str> = (0..r.len()).map(|i| r.label(i)).collect();
+        assert_eq!(
+            labels,
+            [
+                "KVM",
+                "Swift (object storage)",
+                "Swift (images)",
+                "Ceph RBD (images)",
+                "Ceph RBD (block storage)",
+                "L3 agent"
+            ]
+        );
     }
 }

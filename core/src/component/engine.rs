@@ -755,10 +755,7 @@ impl Engine {
                     "No valid environment can include it with the installed components".to_owned(),
                 )
             } else {
-                let labels: Vec<&str> = involved
-                    .iter()
-                    .map(|&j| registry.get(j).display_label())
-                    .collect();
+                let labels: Vec<&str> = involved.iter().map(|&j| registry.label(j)).collect();
                 (
                     "combination",
                     format!("Cannot be combined with the selected {}", labels.join(", ")),

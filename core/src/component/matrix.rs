@@ -111,10 +111,7 @@ impl Matrix {
 
     /// Why cell (i, j) says what it says, for people.
     pub fn explain(&self, registry: &Registry, i: usize, j: usize) -> String {
-        let (a, b) = (
-            registry.get(i).display_label(),
-            registry.get(j).display_label(),
-        );
+        let (a, b) = (registry.label(i), registry.label(j));
         match self.cells[i][j] {
             Cell::Incompatible => match registry.conflict(i, j) {
                 Some(conflict) => registry.conflict_message(&conflict),

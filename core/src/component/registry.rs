@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::model::{Component, Relation};
-use super::name::{ComponentName, Pattern};
+use super::name::{ComponentName, ComponentType, Pattern};
 
 /// Where a component was declared: the release or a plugin, by display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub struct Registry {
     components: Vec<Component>,
     sources: Vec<Source>,
     index: HashMap<ComponentName, usize>,
+    /// Labels as messages show them (see [`Registry::label`]).
+    labels: Vec<String>,
 }
 
 impl Registry {
@@ -58,7 +60,59 @@ impl Registry {
                 registry.sources.push(source.clone());
             }
         }
+        registry.labels = registry.contextual_labels();
         Ok(registry)
+    }
+
+    /// Each label, with the component's place when another component has
+    /// the same label ("Swift (object storage)", "Ceph RBD (images)").
+    fn contextual_labels(&self) -> Vec<String> {
+        let plain: Vec<&str> = self
+            .components
+            .iter()
+            .map(Component::display_label)
+            .collect();
+        (0..plain.len())
+            .map(|i| {
+                let repeated = plain
+                    .iter()
+                    .enumerate()
+                    .any(|(j, l)| j != i && *l == plain[i]);
+                if repeated {
+                    format!("{} ({})", plain[i], self.place(i))
+                } else {
+                    plain[i].to_owned()
+                }
+            })
+            .collect()
+    }
+
+    /// What component `i`'s place is called in messages: its storage
+    /// section, its kind of network component, or its pane.
+    pub fn place(&self, i: usize) -> String {
+        let name = &self.components[i].name;
+        match name.kind() {
+            ComponentType::Hypervisor => "compute".to_owned(),
+            ComponentType::AdditionalService => "additional service".to_owned(),
+            ComponentType::Network if name.has_inner_segment("ml2") => "ML2 driver".to_owned(),
+            ComponentType::Network if name.has_inner_segment("service") => {
+                "network service".to_owned()
+            }
+            ComponentType::Network => "network core".to_owned(),
+            ComponentType::Storage => match name.segments().next().unwrap_or_default() {
+                "block" => "block storage".to_owned(),
+                "object" => "object storage".to_owned(),
+                "image" => "images".to_owned(),
+                "ephemeral" => "ephemeral volumes".to_owned(),
+                other => format!("{other} storage"),
+            },
+        }
+    }
+
+    /// Component `i`'s label as messages and summaries show it: its label
+    /// (or name), with its place when another component shares the label.
+    pub fn label(&self, i: usize) -> &str {
+        &self.labels[i]
     }
 
     /// Components in registry order.
@@ -181,12 +235,11 @@ impl Registry {
     /// The message a conflict shows: the declared one, or for the side that
     /// only sees it by duplex closure, "Not compatible with <label>".
     pub fn conflict_message(&self, conflict: &Conflict<'_>) -> String {
-        conflict.relation.message.clone().unwrap_or_else(|| {
-            format!(
-                "Not compatible with {}",
-                self.components[conflict.declared_by].display_label()
-            )
-        })
+        conflict
+            .relation
+            .message
+            .clone()
+            .unwrap_or_else(|| format!("Not compatible with {}", self.label(conflict.declared_by)))
     }
 
     /// Whether `a` lists `b` as compatible or `b` lists `a`.

@@ -60,11 +60,7 @@ impl Requirement {
         if let Some(m) = &self.message {
             return m.clone();
         }
-        let labels: Vec<&str> = self
-            .candidates
-            .iter()
-            .map(|&c| registry.get(c).display_label())
-            .collect();
+        let labels: Vec<&str> = self.candidates.iter().map(|&c| registry.label(c)).collect();
         if labels.is_empty() {
             return "Requires a component that no installed release or plugin provides".to_owned();
         }
@@ -185,11 +181,7 @@ pub fn validate_selection(
             violations.push(Violation {
                 kind: ViolationKind::Requires,
                 components: std::iter::once(i).chain(others).map(name).collect(),
-                message: format!(
-                    "{}: {}",
-                    registry.get(i).display_label(),
-                    requirement.describe(registry)
-                ),
+                message: format!("{}: {}", registry.label(i), requirement.describe(registry)),
             });
         }
     }

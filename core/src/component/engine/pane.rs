@@ -161,7 +161,7 @@ impl Engine {
                 name: registry.get(j).name.to_string(),
                 message: format!(
                     "{} was deselected: {}",
-                    registry.get(j).display_label(),
+                    registry.label(j),
                     crate::restriction::join_messages(why.iter().map(String::as_str))
                 ),
             });
@@ -180,7 +180,7 @@ impl Engine {
         reasons: &mut Vec<Reason>,
     ) {
         let registry = &self.registry;
-        let label = |j: usize| registry.get(j).display_label();
+        let label = |j: usize| registry.label(j);
         let mut open: Vec<Lit> = base.iter().map(|&j| Lit::pos(j)).collect();
         open.extend(self.conflicts[i].iter().map(|&k| Lit::neg(k)));
         open.extend(self.peers[i].iter().map(|&k| Lit::neg(k)));
