@@ -258,22 +258,6 @@ pub fn apply_repair(
     layout.pick(&next, i)
 }
 
-/// The components `selection` holds that `after` does not, or holds that
-/// `selection` does not: what a change did, by name.
-pub fn changes(
-    registry: &Registry,
-    selection: &[bool],
-    after: &[bool],
-) -> (Vec<String>, Vec<String>) {
-    let names = |added: bool| {
-        (0..registry.len())
-            .filter(|&j| after[j] != selection[j] && after[j] == added)
-            .map(|j| registry.get(j).name.to_string())
-            .collect()
-    };
-    (names(true), names(false))
-}
-
 /// After unticking a component of pane `pane`: the components of that pane
 /// whose requirements held before and fail now are deselected too, each
 /// with why (earlier panes are decided; later ones are the engine's
@@ -348,39 +332,116 @@ pub fn leave_problem(engine: &Engine, selection: &[bool], pane: Pane) -> Option<
     })
 }
 
+/// What one action in the wizard did: the selection after it, and what
+/// the operator is told about it (earlier panes changed by a repair,
+/// choices dropped because they no longer fit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub selection: Vec<bool>,
+    pub notices: Vec<String>,
+}
+
+/// The panes after `kind`'s re-decided: the choices there that no longer
+/// fit are dropped, with why.
+fn settle_after(engine: &Engine, selection: Vec<bool>, kind: ComponentType) -> Change {
+    match ComponentType::ALL.into_iter().find(|t| *t > kind) {
+        Some(next) => {
+            let (selection, dropped) = engine.settle(&selection, next);
+            let notices = dropped.into_iter().map(|d| d.message).collect();
+            Change { selection, notices }
+        }
+        None => Change {
+            selection,
+            notices: Vec::new(),
+        },
+    }
+}
+
+/// Ticking or unticking option `i` on its own pane (SEMANTICS §2.4):
+/// picking applies the layout's swaps and keeps `i` selected; unticking
+/// also drops the pane's options that needed it. Later panes are settled.
+pub fn toggle(engine: &Engine, selection: &[bool], i: usize) -> Change {
+    let registry = engine.registry();
+    let kind = registry.get(i).kind();
+    if selection[i] {
+        let unpicked = engine.layout().unpick(selection, i);
+        let (next, dropped) = drop_dependents(registry, selection, &unpicked, kind);
+        let mut change = settle_after(engine, next, kind);
+        let mut notices: Vec<String> = dropped.into_iter().map(|d| d.message).collect();
+        notices.append(&mut change.notices);
+        change.notices = notices;
+        change
+    } else {
+        settle_after(engine, engine.layout().pick(selection, i), kind)
+    }
+}
+
+/// The Fix of blocked option `i` on its own pane: the repair is applied and
+/// `i` picked; a repair that changes an earlier pane says so first.
+pub fn fix(engine: &Engine, selection: &[bool], i: usize, repair: &Repair) -> Change {
+    let registry = engine.registry();
+    let kind = registry.get(i).kind();
+    let repaired = apply_repair(registry, engine.layout(), selection, i, repair);
+    let mut notices: Vec<String> = Pane::ALL
+        .into_iter()
+        .filter(|p| p.component_type() < kind)
+        .filter_map(|p| {
+            let (added, removed) = changes_in(registry, selection, &repaired, p.component_type());
+            let mut parts = Vec::new();
+            if !added.is_empty() {
+                parts.push(format!("selected {}", added.join(", ")));
+            }
+            if !removed.is_empty() {
+                parts.push(format!("deselected {}", removed.join(", ")));
+            }
+            (!parts.is_empty()).then(|| {
+                format!(
+                    "To allow {}, {} changed: {}.",
+                    registry.label(i),
+                    p.title(),
+                    parts.join("; ")
+                )
+            })
+        })
+        .collect();
+    let mut change = settle_after(engine, repaired, kind);
+    notices.append(&mut change.notices);
+    change.notices = notices;
+    change
+}
+
+/// Arriving on pane `pane`: the earlier panes are decided, so this pane's
+/// and later choices that no longer fit them are dropped, with why.
+pub fn arrive(engine: &Engine, selection: &[bool], pane: Pane) -> Change {
+    let (selection, dropped) = engine.settle(selection, pane.component_type());
+    Change {
+        selection,
+        notices: dropped.into_iter().map(|d| d.message).collect(),
+    }
+}
+
+/// Labels of the components of type `kind` that `after` added and removed.
+fn changes_in(
+    registry: &Registry,
+    before: &[bool],
+    after: &[bool],
+    kind: ComponentType,
+) -> (Vec<String>, Vec<String>) {
+    let labels = |added: bool| {
+        (0..registry.len())
+            .filter(|&j| registry.get(j).kind() == kind)
+            .filter(|&j| after[j] != before[j] && after[j] == added)
+            .map(|j| registry.label(j).to_owned())
+            .collect()
+    };
+    (labels(true), labels(false))
+}
+
 /// A component the wizard took out of the selection, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dropped {
     pub name: String,
     pub message: String,
-}
-
-/// Removes selected components whose requirements no longer hold after a
-/// change (e.g. Open vSwitch once no libvirt hypervisor is left), repeating
-/// until nothing else fails. Later choices that are still valid are kept;
-/// the wizard tells the operator what was dropped.
-pub fn settle(registry: &Registry, selection: &[bool]) -> (Vec<bool>, Vec<Dropped>) {
-    let mut current = selection.to_vec();
-    let mut dropped = Vec::new();
-    loop {
-        let failing = (0..registry.len()).find_map(|i| {
-            if !current[i] {
-                return None;
-            }
-            requirements(registry, i)
-                .into_iter()
-                .find(|r| !r.holds(&current))
-                .map(|r| (i, r.describe(registry)))
-        });
-        let Some((i, message)) = failing else {
-            return (current, dropped);
-        };
-        current[i] = false;
-        dropped.push(Dropped {
-            name: registry.get(i).name.to_string(),
-            message: format!("{} was deselected: {message}", registry.label(i)),
-        });
-    }
 }
 
 #[cfg(test)]
@@ -501,33 +562,112 @@ mod tests {
         );
     }
 
-    #[test]
-    fn settling_drops_what_lost_its_requirement_and_keeps_the_rest() {
-        let r = registry(
-            r#"
+    const PANES: &str = r#"
 - {name: 'hypervisor:libvirt:kvm', label: KVM}
-- {name: 'hypervisor:vmware'}
-- {name: 'network:ovs', label: OVS, requires: [{name: 'hypervisor:libvirt:*', message: 'needs libvirt'}]}
-- {name: 'network:l2', label: L2, requires: [{name: 'network:ovs'}]}
+- {name: 'hypervisor:vmware', label: vCenter}
+- {name: 'network:x:ml2:ovs', label: OVS, requires: [{name: 'hypervisor:libvirt:*', message: 'needs libvirt'}]}
+- {name: 'network:x:ml2:l2', label: L2, requires: [{name: 'network:x:ml2:ovs'}]}
+- {name: 'network:nsx', label: NSX, requires: [{name: 'hypervisor:vmware', message: 'works only with vCenter compute'}]}
 - {name: 'storage:lvm'}
-"#,
+"#;
+
+    fn engine(yaml: &str) -> Engine {
+        Engine::new(registry(yaml), &crate::component::DEFAULT_REQUIRED_TYPES)
+    }
+
+    #[test]
+    fn unticking_settles_later_panes_and_says_why() {
+        let e = engine(PANES);
+        let r = e.registry();
+        let s = select(
+            r,
+            &[
+                "hypervisor:libvirt:kvm",
+                "hypervisor:vmware",
+                "network:x:ml2:ovs",
+                "network:x:ml2:l2",
+                "storage:lvm",
+            ],
         );
-        let (after, dropped) = settle(
-            &r,
-            &select(
-                &r,
-                &[
-                    "hypervisor:vmware",
-                    "network:ovs",
-                    "network:l2",
-                    "storage:lvm",
-                ],
-            ),
+        let change = toggle(&e, &s, r.position("hypervisor:libvirt:kvm").unwrap());
+        assert_eq!(
+            change.selection,
+            select(r, &["hypervisor:vmware", "storage:lvm"])
         );
-        assert_eq!(after, select(&r, &["hypervisor:vmware", "storage:lvm"]));
-        let names: Vec<&str> = dropped.iter().map(|d| d.name.as_str()).collect();
-        assert_eq!(names, ["network:ovs", "network:l2"]);
-        assert_eq!(dropped[0].message, "OVS was deselected: needs libvirt");
+        assert_eq!(change.notices.len(), 2);
+        assert!(
+            change.notices[0].starts_with("OVS was deselected: "),
+            "{:?}",
+            change.notices
+        );
+        assert!(
+            change.notices[1].starts_with("L2 was deselected: "),
+            "{:?}",
+            change.notices
+        );
+    }
+
+    #[test]
+    fn unticking_drops_the_panes_options_that_needed_it() {
+        let e = engine(PANES);
+        let r = e.registry();
+        let s = select(
+            r,
+            &[
+                "hypervisor:libvirt:kvm",
+                "network:x:ml2:ovs",
+                "network:x:ml2:l2",
+            ],
+        );
+        let change = toggle(&e, &s, r.position("network:x:ml2:ovs").unwrap());
+        assert_eq!(change.selection, select(r, &["hypervisor:libvirt:kvm"]));
+        assert_eq!(change.notices.len(), 1);
+        assert!(change.notices[0].starts_with("L2 was deselected: "));
+    }
+
+    #[test]
+    fn a_fix_that_changes_an_earlier_pane_says_so() {
+        let e = engine(PANES);
+        let r = e.registry();
+        let s = select(r, &["hypervisor:libvirt:kvm", "network:x:ml2:ovs"]);
+        let nsx = r.position("network:nsx").unwrap();
+        let evaluation = e.evaluate_pane(
+            &["hypervisor:libvirt:kvm".into(), "network:x:ml2:ovs".into()],
+            ComponentType::Network,
+        );
+        let repair = evaluation.components[nsx]
+            .repair
+            .clone()
+            .expect("NSX is blocked");
+        assert_eq!(repair.select, ["hypervisor:vmware"]);
+        let change = fix(&e, &s, nsx, &repair);
+        assert!(change.selection[nsx]);
+        assert_eq!(
+            change.notices,
+            ["To allow NSX, Compute changed: selected vCenter."]
+        );
+    }
+
+    #[test]
+    fn arriving_drops_what_the_earlier_panes_rule_out() {
+        let e = engine(PANES);
+        let r = e.registry();
+        let s = select(
+            r,
+            &["hypervisor:vmware", "network:x:ml2:ovs", "storage:lvm"],
+        );
+        let change = arrive(&e, &s, Pane::Networking);
+        assert_eq!(
+            change.selection,
+            select(r, &["hypervisor:vmware", "storage:lvm"])
+        );
+        assert_eq!(change.notices.len(), 1);
+        assert!(
+            change.notices[0]
+                == "OVS was deselected: OVS requires KVM, which is not selected in Compute.",
+            "{:?}",
+            change.notices
+        );
     }
 
     #[test]

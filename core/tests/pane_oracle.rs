@@ -14,7 +14,7 @@ use common::{Oracle, case, mask_of};
 use mosaic_core::component::{
     ComponentType, DEFAULT_REQUIRED_TYPES, Engine, Registry, Source, State,
 };
-use mosaic_core::wizard::{Layout, apply_repair};
+use mosaic_core::wizard::{self, Layout, apply_repair};
 use proptest::prelude::*;
 
 /// The panes' masks: every component of a pane before `pane`, and of `pane`.
@@ -176,11 +176,7 @@ proptest! {
             let own = registry.get(i).kind() == pane;
             if expected == State::Available && own && case.completable(&selection, pane) {
                 // Picking it on its pane keeps it, and the pane completable.
-                let picked = layout.pick(&selection, i);
-                let after = match ComponentType::ALL.into_iter().find(|t| *t > pane) {
-                    Some(next) => case.engine.settle(&picked, next).0,
-                    None => picked,
-                };
+                let after = wizard::toggle(case.engine, &selection, i).selection;
                 prop_assert!(after[i], "{} dropped itself", report.name);
                 prop_assert!(case.completable(&after, pane), "{} left the pane stuck", report.name);
             }
@@ -200,6 +196,12 @@ proptest! {
             prop_assert!(case.available(&after, i, pane), "{}: {:?} does not make it available", report.name, repair);
             let fixed = apply_repair(&registry, &layout, &selection, i, &repair);
             prop_assert!(fixed[i]);
+            if own {
+                // The Fix button: the repair, the pick, later panes settled.
+                let after = wizard::fix(case.engine, &selection, i, &repair).selection;
+                prop_assert!(after[i], "{} dropped itself after its fix", report.name);
+                prop_assert!(case.completable(&after, pane), "{}'s fix left the pane stuck", report.name);
+            }
             // …and is the best change.
             let (select, deselect) = case.best_repair(&selection, i, pane);
             prop_assert_eq!((&repair.select, &repair.deselect), (&select, &deselect), "{}", report.name);

@@ -152,11 +152,9 @@ impl Engine {
             }
             kept.pop();
             let base: Vec<usize> = (0..n).filter(|&k| next[k]).collect();
-            let why: Vec<String> = self
-                .explain(&mut solver, j, &base)
-                .into_iter()
-                .map(|r| r.message)
-                .collect();
+            let mut reasons = self.explain_direct(&mut solver, j, &base);
+            self.explain_earlier(&mut solver, j, &frame, &base, &mut reasons);
+            let why: Vec<String> = reasons.into_iter().map(|r| r.message).collect();
             dropped.push(Dropped {
                 name: registry.get(j).name.to_string(),
                 message: format!(
