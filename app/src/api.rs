@@ -22,6 +22,9 @@ pub struct ApiFailure {
     pub report: Option<Box<Report>>,
     /// For refused settings: every problem, by `group.attr`.
     pub problems: Vec<Problem>,
+    /// The server could not be reached (or answered with a gateway
+    /// error): trying again later may work.
+    pub offline: bool,
 }
 
 impl ApiFailure {
@@ -31,6 +34,14 @@ impl ApiFailure {
             violations: Vec::new(),
             report: None,
             problems: Vec::new(),
+            offline: false,
+        }
+    }
+
+    fn offline(error: gloo_net::Error) -> ApiFailure {
+        ApiFailure {
+            offline: true,
+            ..ApiFailure::plain(format!("Cannot reach the server ({error})."))
         }
     }
 }
@@ -49,8 +60,13 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
             violations: body.error.violations,
             report: body.error.report.map(Box::new),
             problems: body.error.problems,
+            offline: false,
         }),
-        Err(_) => Err(ApiFailure::plain(format!("the server answered {status}"))),
+        // A proxy's or a restarting server's answer, not the API's.
+        Err(_) => Err(ApiFailure {
+            offline: matches!(status, 502..=504),
+            ..ApiFailure::plain(format!("the server answered {status}"))
+        }),
     }
 }
 
@@ -58,7 +74,7 @@ async fn get<T: DeserializeOwned>(url: &str) -> Result<T, ApiFailure> {
     let response = Request::get(url)
         .send()
         .await
-        .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
+        .map_err(ApiFailure::offline)?;
     read(response).await
 }
 
@@ -76,7 +92,7 @@ pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailu
         .map_err(|e| ApiFailure::plain(e.to_string()))?
         .send()
         .await
-        .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
+        .map_err(ApiFailure::offline)?;
     read(response).await
 }
 
@@ -87,7 +103,7 @@ async fn send<T: DeserializeOwned>(
         .map_err(|e| ApiFailure::plain(e.to_string()))?
         .send()
         .await
-        .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
+        .map_err(ApiFailure::offline)?;
     read(response).await
 }
 
@@ -99,7 +115,7 @@ async fn send_empty(
         .map_err(|e| ApiFailure::plain(e.to_string()))?
         .send()
         .await
-        .map_err(|e| ApiFailure::plain(format!("cannot reach the server: {e}")))?;
+        .map_err(ApiFailure::offline)?;
     if response.ok() {
         return Ok(());
     }

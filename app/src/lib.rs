@@ -10,7 +10,7 @@ pub mod route;
 
 use leptos::prelude::*;
 
-use crate::components::notice::ErrorNotice;
+use crate::components::retry::RetryNotice;
 use crate::pages::environment::EnvironmentPage;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
@@ -70,13 +70,22 @@ fn Home() -> impl IntoView {
         api::releases()
     });
     let installed = Callback::new(move |()| refresh.update(|n| *n += 1));
+    Effect::new(move || {
+        let page = match releases.get() {
+            Some(Ok(list)) if list.is_empty() => "Welcome",
+            _ => "Environments",
+        };
+        crate::route::set_title(page);
+    });
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading releases…"</p> }>
             {move || Suspend::new(async move {
                 match releases.await {
                     Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
                     Ok(list) => view! { <Wizard releases=list /> <Environments /> }.into_any(),
-                    Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+                    Err(failure) => {
+                        view! { <RetryNotice failure on_retry=installed auto=true /> }.into_any()
+                    }
                 }
             })}
         </Suspense>

@@ -72,11 +72,9 @@ impl Router {
     }
 }
 
-/// Navigates to `to` (for links and after actions).
-pub fn navigate(to: Route) {
-    if let Some(router) = use_context::<Router>() {
-        router.go(to);
-    }
+/// Names the page in the browser's title bar and history: "PAGE — Mosaic".
+pub fn set_title(page: &str) {
+    document().set_title(&format!("{page} — Mosaic"));
 }
 
 /// An `<a>` that navigates without reloading the page.

@@ -1,5 +1,7 @@
 //! End-to-end: the real server, the real app, headless Chromium.
 
+mod wizard_panes;
+
 use std::time::Duration;
 
 use fantoccini::{Client, Locator};
@@ -182,7 +184,7 @@ async fn the_fix_button_applies_the_repair() {
 }
 
 /// Starts the server and a browser, creates environment `name` with the
-/// wizard's defaults, and returns the confirmation it shows.
+/// wizard's defaults, and returns the heading of the page it opens.
 async fn create_environment(name: &str) -> (Server, Browser, String) {
     let (server, browser) = open_wizard(name).await;
     let c = &browser.client;
@@ -190,14 +192,42 @@ async fn create_environment(name: &str) -> (Server, Browser, String) {
         click(c, "#next").await;
     }
     click(c, "#create").await;
-    let status = text_of(c, ".notice-ok").await;
-    (server, browser, status)
+    let heading = created(c, name).await;
+    (server, browser, heading)
+}
+
+/// After Create: waits for environment `name`'s page, returns its heading.
+async fn created(c: &Client, name: &str) -> String {
+    let heading = "[data-page='environment'] h1";
+    eventually(&format!("the page of {name}"), || async {
+        text_of(c, heading).await.ends_with(name)
+    })
+    .await;
+    text_of(c, heading).await
 }
 
 #[tokio::test]
 async fn the_wizard_creates_an_environment_the_server_accepts() {
-    let (_server, browser, status) = create_environment("production-east").await;
-    assert_eq!(status, "Environment 'production-east' was created (id 1).");
+    let (_server, browser, heading) = create_environment("production-east").await;
+    let c = &browser.client;
+    assert_eq!(heading, "Environment production-east");
+    assert!(
+        c.current_url()
+            .await
+            .unwrap()
+            .path()
+            .ends_with("/environments/1")
+    );
+    eventually("the page title names the environment", || async {
+        c.title().await.unwrap() == "Environment production-east · Nodes and deployment — Mosaic"
+    })
+    .await;
+    // The list shows it, and the wizard starts afresh.
+    click(c, ".nav a[href='/']").await;
+    text_of(c, "[data-environment='production-east']").await;
+    let field = c.find(Locator::Id("environment-name")).await.unwrap();
+    assert_eq!(field.prop("value").await.unwrap().as_deref(), Some(""));
+    assert_eq!(c.title().await.unwrap(), "Environments — Mosaic");
     browser.close().await;
 }
 
@@ -339,11 +369,8 @@ async fn an_invalid_plugin_upload_shows_every_problem() {
 
 #[tokio::test]
 async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
-    let (server, browser, _) = create_environment("lab").await;
+    let (_server, browser, _) = create_environment("lab").await;
     let c = &browser.client;
-    c.goto(&format!("{}/environments/1", server.url))
-        .await
-        .unwrap();
     click(c, ".add-node input[data-role='controller']").await;
     click(c, ".add-node-button").await;
     let node = "[data-node='1']";
@@ -444,7 +471,7 @@ async fn pick(client: &Client, name: &str, expect: &str) {
 
 #[tokio::test]
 async fn ceph_chosen_in_the_wizard_takes_a_ceph_osd_node_and_skips_swift_and_cinder() {
-    let (server, browser) = open_wizard("ceph-lab").await;
+    let (_server, browser) = open_wizard("ceph-lab").await;
     let c = &browser.client;
     for _ in 0..3 {
         click(c, "#next").await;
@@ -461,10 +488,7 @@ async fn ceph_chosen_in_the_wizard_takes_a_ceph_osd_node_and_skips_swift_and_cin
         click(c, "#next").await;
     }
     click(c, "#create").await;
-    text_of(c, ".notice-ok").await;
-    c.goto(&format!("{}/environments/1", server.url))
-        .await
-        .unwrap();
+    created(c, "ceph-lab").await;
     click(c, ".add-node input[data-role='ceph-osd']").await;
     click(c, ".add-node-button").await;
     text_of(c, "[data-node='1'] .chip[data-tag='ceph-osd']").await;
@@ -484,11 +508,8 @@ async fn ceph_chosen_in_the_wizard_takes_a_ceph_osd_node_and_skips_swift_and_cin
 
 #[tokio::test]
 async fn an_lvm_environment_says_why_ceph_osd_is_not_available() {
-    let (server, browser, _) = create_environment("lvm-lab").await;
+    let (_server, browser, _) = create_environment("lvm-lab").await;
     let c = &browser.client;
-    c.goto(&format!("{}/environments/1", server.url))
-        .await
-        .unwrap();
     let osd = ".add-node input[data-role='ceph-osd']";
     c.wait()
         .at_most(WAIT)
@@ -564,7 +585,7 @@ async fn settings_check_as_the_operator_types_and_a_refused_save_stores_nothing(
 
 #[tokio::test]
 async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
-    let (server, browser) = open_page("/plugins").await;
+    let (_server, browser) = open_page("/plugins").await;
     let c = &browser.client;
     let (_keep, archive) = tarball(&repo_root().join("server/tests/fixtures/plugins/v5-example"));
     choose_file(c, "input.plugin-upload", &archive).await;
@@ -583,10 +604,7 @@ async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
     pick(c, "additional_service:storage_demo", "selected").await;
     click(c, "#next").await;
     click(c, "#create").await;
-    text_of(c, ".notice-ok").await;
-    c.goto(&format!("{}/environments/1", server.url))
-        .await
-        .unwrap();
+    created(c, "demo").await;
     text_of(
         c,
         ".add-node label.role:has(input[data-role='storage_demo'])",

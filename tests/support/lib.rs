@@ -56,8 +56,11 @@ impl Drop for Guard {
 /// A running `mosaic serve` with its own data directory.
 pub struct Server {
     pub url: String,
-    _process: Guard,
-    _data: tempfile::TempDir,
+    port: u16,
+    bin: PathBuf,
+    dist: PathBuf,
+    process: Option<Guard>,
+    data: tempfile::TempDir,
 }
 
 impl Server {
@@ -81,26 +84,41 @@ impl Server {
             "{} has no index.html: build the app with `make app` (make test does)",
             dist.display()
         );
-        let data = tempfile::tempdir().expect("temporary data directory");
         let port = free_port();
-        let mut child = Command::new(&bin)
+        let mut server = Server {
+            url: format!("http://127.0.0.1:{port}"),
+            port,
+            bin,
+            dist,
+            process: None,
+            data: tempfile::tempdir().expect("temporary data directory"),
+        };
+        server.restart();
+        server
+    }
+
+    /// Stops the server (its data stays), as a crash or a restart would.
+    pub fn stop(&mut self) {
+        self.process = None;
+    }
+
+    /// Starts the server again on the same port and data.
+    pub fn restart(&mut self) {
+        self.stop();
+        let mut child = Command::new(&self.bin)
             .arg("serve")
-            .arg(format!("--bind=127.0.0.1:{port}"))
+            .arg(format!("--bind=127.0.0.1:{}", self.port))
             .arg("--data-dir")
-            .arg(data.path())
+            .arg(self.data.path())
             .arg("--dist")
-            .arg(&dist)
+            .arg(&self.dist)
             .env_remove("DATABASE_URL")
             .env("MOSAIC_LOG", "warn")
             .stdout(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-        wait_for_port(port, "mosaic serve", &mut child);
-        Server {
-            url: format!("http://127.0.0.1:{port}"),
-            _process: Guard(child),
-            _data: data,
-        }
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.bin.display()));
+        wait_for_port(self.port, "mosaic serve", &mut child);
+        self.process = Some(Guard(child));
     }
 }
 

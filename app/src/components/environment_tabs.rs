@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::api;
-use crate::route::{Link, Route};
+use crate::route::{Link, Route, set_title};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
@@ -21,6 +21,13 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
             |c| format!("Environment {}", c.name),
         )
     };
+    Effect::new(move || {
+        let page = match current {
+            Tab::Nodes => "Nodes and deployment",
+            Tab::Settings => "Settings",
+        };
+        set_title(&format!("{} · {page}", title()));
+    });
     let tab = move |to: Tab, route: Route, label: &'static str| {
         let here = to == current;
         view! {

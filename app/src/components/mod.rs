@@ -6,4 +6,5 @@ pub mod option_row;
 pub mod plan_graph;
 pub mod plugin_upload;
 pub mod report;
+pub mod retry;
 pub mod setting_row;

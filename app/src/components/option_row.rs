@@ -1,9 +1,11 @@
-//! One wizard option: a checkbox or radio button with its label and
-//! description, what the engine says of it (compatibility advice, or why it
-//! cannot be picked), and a "fix" button that applies the suggested repair.
+//! One wizard option: a checkbox or radio button with its label, the
+//! plugin that provides it and its description; what the engine says of it
+//! (a green light when tested with the other choices, the untested list one
+//! click away, or why it cannot be picked), and a "fix" button that applies
+//! the suggested repair and keeps the keyboard focus on the option.
 
 use leptos::prelude::*;
-use mosaic_core::component::{Compatibility, ComponentReport, State};
+use mosaic_core::component::{Compatibility, ComponentReport, Repair, State};
 use stylers_macro::style;
 
 /// How an option is presented.
@@ -23,11 +25,43 @@ fn state_name(state: State) -> &'static str {
     }
 }
 
+/// "Fix: select vCenter, deselect KVM".
+fn repair_text(repair: &Repair, label_of: Callback<String, String>) -> String {
+    let labels = |names: &[String]| -> String {
+        names
+            .iter()
+            .map(|n| label_of.run(n.clone()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !repair.select.is_empty() {
+        parts.push(format!("select {}", labels(&repair.select)));
+    }
+    if !repair.deselect.is_empty() {
+        parts.push(format!("deselect {}", labels(&repair.deselect)));
+    }
+    format!("Fix: {}", parts.join(", "))
+}
+
+/// The reasons as one sentence list.
+fn reasons_text(report: &ComponentReport) -> String {
+    report
+        .reasons
+        .iter()
+        .map(|reason| reason.message.trim_end_matches('.').to_owned())
+        .collect::<Vec<_>>()
+        .join("; ")
+        + "."
+}
+
 #[component]
 pub fn OptionRow(
     name: String,
     label: String,
     description: String,
+    /// The plugin that provides it, if not the release.
+    plugin: Option<String>,
     input: Input,
     /// The engine's report for this component.
     #[prop(into)]
@@ -44,7 +78,6 @@ pub fn OptionRow(
             grid-template-columns: 1.6rem 1fr;
             padding: 0.45rem 0.6rem;
             border-radius: 6px;
-            cursor: pointer;
         }
         .option:hover {
             background: #f1f5f9;
@@ -53,11 +86,21 @@ pub fn OptionRow(
             margin-left: 1.8rem;
         }
         .unavailable {
-            cursor: not-allowed;
-            color: #64748b;
+            color: #475569;
+        }
+        .head {
+            display: flex;
+            flex-wrap: wrap;
+            align-items: baseline;
+            gap: 0.2rem 0.6rem;
         }
         .label {
             font-weight: 600;
+            cursor: pointer;
+        }
+        .source {
+            font-size: 0.8rem;
+            color: #475569;
         }
         .description {
             grid-column: 2;
@@ -67,15 +110,18 @@ pub fn OptionRow(
         .reason {
             grid-column: 2;
             font-size: 0.85rem;
-            color: #b45309;
-        }
-        .advice {
-            grid-column: 2;
-            font-size: 0.8rem;
-            color: #64748b;
+            color: rgb(146, 64, 14);
         }
         .tested {
-            color: #15803d;
+            font-size: 0.8rem;
+            color: #166534;
+        }
+        .untested {
+            font-size: 0.8rem;
+            color: #475569;
+        }
+        .untested summary {
+            cursor: pointer;
         }
         .fix {
             margin-left: 0.5rem;
@@ -89,43 +135,39 @@ pub fn OptionRow(
     };
     let state = move || report.with(|r| r.state);
     let unavailable = move || matches!(state(), State::Blocked | State::Dead);
-    let reasons = move || {
-        report.with(|r| {
-            r.reasons
-                .iter()
-                .map(|reason| reason.message.trim_end_matches('.').to_owned())
-                .collect::<Vec<_>>()
-                .join("; ")
-                + "."
-        })
-    };
+    let reasons = move || report.with(reasons_text);
     let repair = move || {
         report.with(|r| {
-            r.repair.as_ref().map(|repair| {
-                let labels: Vec<String> = repair
-                    .deselect
-                    .iter()
-                    .map(|n| label_of.run(n.clone()))
-                    .collect();
-                format!("Fix: deselect {}", labels.join(", "))
-            })
+            r.repair
+                .as_ref()
+                .map(|repair| repair_text(repair, label_of))
         })
     };
-    let advice = move || {
-        report.with(|r| match r.compatibility {
-            Some(Compatibility::Compatible) if r.state == State::Selected => {
-                Some(("tested", "Tested with your other choices".to_owned()))
-            }
-            Some(Compatibility::Untested) => {
-                let labels: Vec<String> = r
-                    .untested_with
-                    .iter()
-                    .map(|n| label_of.run(n.clone()))
-                    .collect();
-                Some(("untested", format!("Not tested with {}", labels.join(", "))))
-            }
-            _ => None,
+    let tested = move || {
+        report.with(|r| {
+            r.state == State::Selected && r.compatibility == Some(Compatibility::Compatible)
         })
+    };
+    let untested = move || {
+        report.with(|r| match r.compatibility {
+            Some(Compatibility::Untested) => r
+                .untested_with
+                .iter()
+                .map(|n| label_of.run(n.clone()))
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+    };
+    let input_ref = NodeRef::<leptos::html::Input>::new();
+    let fix = move |_| {
+        on_fix.run(());
+        // The Fix button disappears with the repair: the focus moves to the
+        // option it enabled, once the page shows it enabled.
+        request_animation_frame(move || {
+            if let Some(input) = input_ref.get_untracked() {
+                let _ = input.focus();
+            }
+        });
     };
     let input_id = format!("option-{}", name.replace(':', "-"));
     view! { class = class_name,
@@ -137,6 +179,7 @@ pub fn OptionRow(
             data-state=move || state_name(state())
         >
             <input
+                node_ref=input_ref
                 id=input_id.clone()
                 type=kind
                 name=group
@@ -145,27 +188,33 @@ pub fn OptionRow(
                 prop:disabled=unavailable
                 on:change=move |_| on_toggle.run(())
             />
-            <label class="label" for=input_id.clone()>{label}</label>
+            <span class="head">
+                <label class="label" for=input_id.clone()>{label}</label>
+                {plugin.map(|p| view! { <span class="source">{format!("from plugin {p}")}</span> })}
+                <span class="tested" data-advice="tested" class:hidden=move || !tested() title="Tested with your other choices">
+                    "● tested"
+                </span>
+                <details class="untested" data-advice="untested" class:hidden=move || untested().is_empty()>
+                    <summary>{move || format!("not tested with {}", count(untested().len()))}</summary>
+                    <ul>{move || untested().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                </details>
+            </span>
             <span class="description">{description}</span>
             <span class="reason" role="note" class:hidden=move || !unavailable()>
                 <span class="reason-text">{reasons}</span>
-                <button
-                    type="button"
-                    class="fix"
-                    class:hidden=move || repair().is_none()
-                    on:click=move |_| on_fix.run(())
-                >
+                <button type="button" class="fix" class:hidden=move || repair().is_none() on:click=fix>
                     {move || repair().unwrap_or_default()}
                 </button>
             </span>
-            <span
-                class="advice"
-                class:hidden=move || advice().is_none()
-                class:tested=move || advice().is_some_and(|(kind, _)| kind == "tested")
-                data-advice=move || advice().map(|(kind, _)| kind)
-            >
-                {move || advice().map(|(_, text)| text)}
-            </span>
         </div>
+    }
+}
+
+/// "1 choice", "3 choices".
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 choice".to_owned()
+    } else {
+        format!("{n} choices")
     }
 }

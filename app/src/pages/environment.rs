@@ -11,6 +11,7 @@ use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::notice::ErrorNotice;
 use crate::components::plan_graph::PlanGraph;
+use crate::components::retry::RetryNotice;
 
 /// Everything the page shows, fetched together.
 #[derive(Debug, Clone)]
@@ -45,7 +46,9 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
                 {move || Suspend::new(async move {
                     match data.await {
                         Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed /> }.into_any(),
-                        Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+                        Err(failure) => {
+                            view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
+                        }
                     }
                 })}
             </Suspense>

@@ -3,15 +3,22 @@
 use leptos::prelude::*;
 
 use crate::api;
+use crate::components::retry::RetryNotice;
 use crate::route::{Link, Route};
 
 #[component]
 pub fn Environments() -> impl IntoView {
     let clusters = LocalResource::new(api::clusters);
+    let retry = Callback::new(move |()| clusters.refetch());
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
-                let list = clusters.await.unwrap_or_default();
+                let list = match clusters.await {
+                    Ok(list) => list,
+                    Err(failure) => {
+                        return Some(view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any());
+                    }
+                };
                 (!list.is_empty())
                     .then(|| {
                         view! {
@@ -35,6 +42,7 @@ pub fn Environments() -> impl IntoView {
                                 </ul>
                             </section>
                         }
+                        .into_any()
                     })
             })}
         </Suspense>

@@ -37,6 +37,7 @@ pub fn HeatPage() -> impl IntoView {
             }
         });
     };
+    crate::route::set_title("Heat templates");
     view! {
         <section class="card heat" data-page="heat">
             <h1>"Heat template sets"</h1>

@@ -6,6 +6,8 @@ use mosaic_core::api::{PluginKind, PluginSummary};
 use crate::api;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
+use crate::components::retry::RetryNotice;
+use crate::route::set_title;
 
 #[component]
 pub fn PluginsPage() -> impl IntoView {
@@ -15,6 +17,7 @@ pub fn PluginsPage() -> impl IntoView {
         api::plugins()
     });
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
+    set_title("Plugins");
     view! {
         <section class="card plugins" data-page="plugins">
             <h1>"Plugins"</h1>
@@ -31,7 +34,9 @@ pub fn PluginsPage() -> impl IntoView {
                             view! { <p class="empty">"No plugin is installed."</p> }.into_any()
                         }
                         Ok(list) => view! { <PluginTable plugins=list changed /> }.into_any(),
-                        Err(e) => view! { <ErrorNotice message=e.message /> }.into_any(),
+                        Err(failure) => {
+                            view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
+                        }
                     }
                 })}
             </Suspense>

@@ -10,6 +10,7 @@ use mosaic_core::settings::{Evaluation, Settings};
 use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::notice::ErrorNotice;
+use crate::components::retry::RetryNotice;
 use crate::components::setting_row::{SettingRow, Slot};
 
 #[component]
@@ -25,13 +26,17 @@ pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
             <EnvironmentTabs cluster_id current=Tab::Settings />
             <Suspense fallback=|| view! { <p class="loading">"Loading the settings…"</p> }>
                 {move || Suspend::new(async move {
-                    match data.await.map_err(|e| e.message).and_then(|a| {
-                        Settings::from_editable(&a.editable).map(|s| (s, a)).map_err(|e| e.to_string())
-                    }) {
-                        Ok((settings, attributes)) => {
+                    let attributes = match data.await {
+                        Ok(attributes) => attributes,
+                        Err(failure) => {
+                            return view! { <RetryNotice failure on_retry=reload auto=true /> }.into_any();
+                        }
+                    };
+                    match Settings::from_editable(&attributes.editable) {
+                        Ok(settings) => {
                             view! { <SettingsBody cluster_id settings attributes reload /> }.into_any()
                         }
-                        Err(message) => view! { <ErrorNotice message /> }.into_any(),
+                        Err(e) => view! { <ErrorNotice message=e.to_string() /> }.into_any(),
                     }
                 })}
             </Suspense>

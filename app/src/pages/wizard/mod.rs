@@ -1,0 +1,352 @@
+//! The environment wizard: Name & release → Compute → Networking → Storage
+//! → Additional services → Finish. Panes are decided in order (SEMANTICS
+//! §2.4): each pane's states, reasons and repairs come from
+//! `Engine::evaluate_pane`, and every click goes through
+//! `mosaic_core::wizard` (toggle, fix, arrive), the rules the server and
+//! the CLI use.
+
+mod finish;
+mod panes;
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use mosaic_core::api::{ComponentView, ReleaseSummary};
+use mosaic_core::component::{Component, Engine, Evaluation, Registry, Source};
+use mosaic_core::wizard::{self, Change, Pane};
+
+use crate::api;
+use crate::components::retry::RetryNotice;
+
+/// A release's registry compiled for the wizard.
+#[derive(Debug)]
+pub struct Catalog {
+    pub engine: Engine,
+    /// Per component, the plugin that provides it (none: the release).
+    plugins: Vec<Option<String>>,
+}
+
+impl Catalog {
+    /// The registry as the server built it: the components in registry
+    /// order, grouped into their sources (the release's, then each plugin's).
+    pub fn new(
+        release: &ReleaseSummary,
+        components: Vec<ComponentView>,
+    ) -> Result<Catalog, String> {
+        let plugins = components.iter().map(|c| c.plugin.clone()).collect();
+        let mut sources: Vec<(Source, Vec<Component>)> = Vec::new();
+        for view in components {
+            let source = view.source.clone();
+            match sources.last_mut() {
+                Some((last, list)) if last.0 == source => list.push(Component::from(view)),
+                _ => sources.push((Source(source), vec![Component::from(view)])),
+            }
+        }
+        let registry = Registry::new(sources).map_err(|e| e.to_string())?;
+        Ok(Catalog {
+            engine: Engine::new(registry, &release.required_component_types),
+            plugins,
+        })
+    }
+
+    fn registry(&self) -> &Registry {
+        self.engine.registry()
+    }
+
+    fn layout(&self) -> &wizard::Layout {
+        self.engine.layout()
+    }
+
+    fn plugin(&self, i: usize) -> Option<&str> {
+        self.plugins.get(i).and_then(Option::as_deref)
+    }
+
+    fn names(&self, selection: &[bool]) -> Vec<String> {
+        (0..self.registry().len())
+            .filter(|&i| selection[i])
+            .map(|i| self.registry().get(i).name.to_string())
+            .collect()
+    }
+
+    /// What keeps the operator on step `step`, if anything.
+    fn problem(&self, step: usize, name: &str, selection: &[bool]) -> Option<String> {
+        match step {
+            0 if name.trim().is_empty() => Some("Give the environment a name.".to_owned()),
+            _ => {
+                pane_of(step).and_then(|pane| wizard::leave_problem(&self.engine, selection, pane))
+            }
+        }
+    }
+}
+
+const STEPS: [&str; 6] = [
+    "Name & release",
+    "Compute",
+    "Networking",
+    "Storage",
+    "Additional services",
+    "Finish",
+];
+
+/// The pane step `step` shows (steps 1 to 4).
+fn pane_of(step: usize) -> Option<Pane> {
+    step.checked_sub(1).and_then(|n| Pane::ALL.get(n).copied())
+}
+
+#[component]
+pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let release_id = RwSignal::new(releases[0].id);
+    let releases = StoredValue::new(releases);
+    let release = Signal::derive(move || {
+        releases.with_value(|list| {
+            list.iter()
+                .find(|r| r.id == release_id.get())
+                .cloned()
+                .unwrap_or_else(|| list[0].clone())
+        })
+    });
+    let components = LocalResource::new(move || api::components(release_id.get()));
+    let retry = Callback::new(move |()| components.refetch());
+
+    view! {
+        <section class="card wizard" data-page="wizard">
+            <h1>"Create a new OpenStack environment"</h1>
+            <Suspense fallback=|| view! { <p class="loading">"Loading components…"</p> }>
+                {move || Suspend::new(async move {
+                    let release = release.get_untracked();
+                    match components.await {
+                        Ok(list) => match Catalog::new(&release, list) {
+                            Ok(catalog) => view! {
+                                <WizardBody
+                                    catalog=Arc::new(catalog)
+                                    releases=releases.get_value()
+                                    release_id
+                                    name
+                                />
+                            }
+                            .into_any(),
+                            Err(message) => view! {
+                                <div class="notice notice-error" role="alert">{message}</div>
+                            }
+                            .into_any(),
+                        },
+                        Err(failure) => view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+/// Where the operator is, what they chose and what they were told; shared
+/// by the panes, the step list and the buttons.
+#[derive(Debug, Clone, Copy)]
+struct Flow {
+    step: RwSignal<usize>,
+    /// The furthest step reached: steps up to it are links.
+    furthest: RwSignal<usize>,
+    name: RwSignal<String>,
+    selection: RwSignal<Vec<bool>>,
+    notices: RwSignal<Vec<String>>,
+}
+
+impl Flow {
+    fn apply(self, change: Change) {
+        self.selection.set(change.selection);
+        self.notices.set(change.notices);
+    }
+
+    /// Whether every step from the current one up to `target` can be left.
+    fn can_reach(self, catalog: &Catalog, target: usize) -> bool {
+        let here = self.step.get();
+        self.name.with(|name| {
+            self.selection
+                .with(|s| (here..target).all(|step| catalog.problem(step, name, s).is_none()))
+        })
+    }
+
+    /// Goes to step `target`: back at once; forward when nothing keeps the
+    /// operator on the steps in between, settling the pane arrived on.
+    fn go(self, catalog: &Catalog, target: usize) {
+        let here = self.step.get_untracked();
+        if target == here || (target > here && !untrack(|| self.can_reach(catalog, target))) {
+            return;
+        }
+        self.notices.set(Vec::new());
+        if let (true, Some(pane)) = (target > here, pane_of(target)) {
+            let change = self
+                .selection
+                .with_untracked(|s| wizard::arrive(&catalog.engine, s, pane));
+            self.apply(change);
+        }
+        self.step.set(target);
+        self.furthest.update(|f| *f = (*f).max(target));
+    }
+}
+
+/// The steps for one release; created anew (with its defaults) whenever the
+/// release changes.
+#[component]
+fn WizardBody(
+    catalog: Arc<Catalog>,
+    releases: Vec<ReleaseSummary>,
+    release_id: RwSignal<i64>,
+    name: RwSignal<String>,
+) -> impl IntoView {
+    let flow = Flow {
+        step: RwSignal::new(0),
+        furthest: RwSignal::new(0),
+        name,
+        selection: RwSignal::new(wizard::defaults(catalog.registry(), catalog.layout())),
+        notices: RwSignal::new(Vec::new()),
+    };
+    // One evaluation per change of the selection or the pane, in the
+    // browser, with the engine the server's CLI uses.
+    let evaluation: Memo<Evaluation> = {
+        let catalog = catalog.clone();
+        Memo::new(move |_| {
+            let pane = pane_of(flow.step.get()).unwrap_or(Pane::AdditionalServices);
+            flow.selection.with(|s| {
+                catalog
+                    .engine
+                    .evaluate_pane(&catalog.names(s), pane.component_type())
+            })
+        })
+    };
+    let problem = {
+        let catalog = catalog.clone();
+        Signal::derive(move || {
+            let step = flow.step.get();
+            flow.name
+                .with(|n| flow.selection.with(|s| catalog.problem(step, n, s)))
+        })
+    };
+    let go = {
+        let catalog = catalog.clone();
+        Callback::new(move |target: usize| flow.go(&catalog, target))
+    };
+    view! {
+        <StepList catalog=catalog.clone() flow go />
+        <div class="pane" data-step=move || flow.step.get().to_string()>
+            <NameStep flow releases release_id go />
+            {panes::panes(catalog.clone(), flow, evaluation)}
+            <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != 5>
+                <finish::Finish catalog=catalog.clone() flow release_id evaluation />
+            </div>
+            <Show when=move || !flow.notices.with(Vec::is_empty)>
+                <div class="notice notice-warn" role="status" data-notices="">
+                    {move || flow.notices.get().into_iter().map(|n| view! { <p>{n}</p> }).collect_view()}
+                </div>
+            </Show>
+            <div class="actions">
+                <button
+                    id="back"
+                    type="button"
+                    prop:disabled=move || flow.step.get() == 0
+                    on:click=move |_| go.run(flow.step.get_untracked().saturating_sub(1))
+                >
+                    "Back"
+                </button>
+                <span class="hint" role="status">{move || problem.get().unwrap_or_default()}</span>
+                <button
+                    id="next"
+                    type="button"
+                    class="primary"
+                    class:hidden={move || flow.step.get() + 1 >= STEPS.len()}
+                    prop:disabled=move || problem.with(Option::is_some)
+                    on:click=move |_| go.run(flow.step.get_untracked() + 1)
+                >
+                    "Next"
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// The steps as a list; the ones reached so far are buttons that go there.
+#[component]
+fn StepList(catalog: Arc<Catalog>, flow: Flow, go: Callback<usize>) -> impl IntoView {
+    let items = STEPS
+        .iter()
+        .enumerate()
+        .map(|(n, title)| {
+            let catalog = catalog.clone();
+            let reachable = move || {
+                n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(&catalog, n)
+            };
+            view! {
+                <li
+                    class:active=move || flow.step.get() == n
+                    class:done={move || flow.step.get() > n}
+                    aria-current=move || (flow.step.get() == n).then_some("step")
+                >
+                    <button
+                        type="button"
+                        class="step-link"
+                        data-step=n.to_string()
+                        prop:disabled=move || !reachable()
+                        on:click=move |_| go.run(n)
+                    >
+                        {*title}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ol class="steps">{items}</ol> }
+}
+
+/// Step 0: the environment's name and release. Enter in the name goes on.
+#[component]
+fn NameStep(
+    flow: Flow,
+    releases: Vec<ReleaseSummary>,
+    release_id: RwSignal<i64>,
+    go: Callback<usize>,
+) -> impl IntoView {
+    let options = releases
+        .iter()
+        .map(|r| {
+            let id = r.id;
+            view! {
+                <option value=id.to_string() selected=move || release_id.get() == id>
+                    {format!("{} ({})", r.name, r.version)}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="pane-body" class:hidden=move || flow.step.get() != 0>
+            <label class="field">
+                <span>"Name"</span>
+                <input
+                    id="environment-name"
+                    type="text"
+                    placeholder="e.g. production-east"
+                    prop:value=move || flow.name.get()
+                    on:input=move |ev| flow.name.set(event_target_value(&ev))
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            ev.prevent_default();
+                            go.run(1);
+                        }
+                    }
+                />
+            </label>
+            <label class="field">
+                <span>"OpenStack release"</span>
+                <select
+                    id="release"
+                    on:change=move |ev| {
+                        if let Ok(id) = event_target_value(&ev).parse() {
+                            release_id.set(id);
+                        }
+                    }
+                >
+                    {options}
+                </select>
+            </label>
+        </div>
+    }
+}

@@ -1,0 +1,191 @@
+//! The four component panes: their options laid out as the core's
+//! `Layout` says (radio groups, ML2 drivers under the ML2 core, storage
+//! sections), each option a row with its state from the pane's evaluation.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use mosaic_core::component::Evaluation;
+use mosaic_core::wizard::{self, Control};
+
+use super::{Catalog, Flow};
+use crate::components::option_row::{Input, OptionRow};
+
+/// The panes' bodies (steps 1 to 4), each shown on its own step.
+pub(super) fn panes(catalog: Arc<Catalog>, flow: Flow, evaluation: Memo<Evaluation>) -> AnyView {
+    let row = Row {
+        catalog: catalog.clone(),
+        flow,
+        evaluation,
+    };
+    let layout = catalog.layout();
+    let body = |step: usize, pane: &'static str, content: AnyView| {
+        view! {
+            <div class="pane-body" data-pane=pane class:hidden=move || flow.step.get() != step>
+                {content}
+            </div>
+        }
+    };
+    let compute = layout
+        .compute
+        .iter()
+        .map(|&i| row.view(i, false))
+        .collect_view();
+    let additional = layout
+        .additional
+        .iter()
+        .map(|&i| row.view(i, false))
+        .collect_view();
+    view! {
+        {body(1, "compute", view! { <fieldset><legend>"Hypervisors"</legend>{compute}</fieldset> }.into_any())}
+        {body(2, "networking", network(&row))}
+        {body(3, "storage", storage(&row))}
+        {body(
+            4,
+            "additional_services",
+            view! { <fieldset><legend>"Additional services"</legend>{additional}</fieldset> }.into_any(),
+        )}
+    }
+    .into_any()
+}
+
+/// Cores as one radio group with the ML2 drivers under the ML2 core, then
+/// the network services.
+fn network(row: &Row) -> AnyView {
+    let n = &row.catalog.layout().network;
+    let cores = n
+        .cores
+        .iter()
+        .map(|&core| {
+            let drivers = (Some(core) == n.ml2_core)
+                .then(|| n.drivers.iter().map(|&d| row.view(d, true)).collect_view());
+            view! { {row.view(core, false)} {drivers} }
+        })
+        .collect_view();
+    // Without an ML2 core, drivers are plain checkboxes.
+    let loose = n
+        .ml2_core
+        .is_none()
+        .then(|| n.drivers.iter().map(|&d| row.view(d, false)).collect_view());
+    let services = n
+        .services
+        .iter()
+        .map(|&i| row.view(i, false))
+        .collect_view();
+    view! {
+        <fieldset>
+            <legend>"Network core"</legend>
+            {cores}
+            {loose}
+        </fieldset>
+        <fieldset class:hidden=n.services.is_empty()>
+            <legend>"Network services"</legend>
+            {services}
+        </fieldset>
+    }
+    .into_any()
+}
+
+fn storage(row: &Row) -> AnyView {
+    row.catalog
+        .layout()
+        .storage
+        .iter()
+        .map(|section| {
+            let members = section
+                .members
+                .iter()
+                .map(|&i| row.view(i, false))
+                .collect_view();
+            view! {
+                <fieldset data-section=section.name.clone()>
+                    <legend>{storage_title(&section.name)}</legend>
+                    {members}
+                </fieldset>
+            }
+        })
+        .collect_view()
+        .into_any()
+}
+
+fn storage_title(section: &str) -> String {
+    match section {
+        "block" => "Block storage".to_owned(),
+        "object" => "Object storage".to_owned(),
+        "image" => "Image storage".to_owned(),
+        "ephemeral" => "Ephemeral storage".to_owned(),
+        other => format!("Storage: {other}"),
+    }
+}
+
+/// What every option row needs.
+struct Row {
+    catalog: Arc<Catalog>,
+    flow: Flow,
+    evaluation: Memo<Evaluation>,
+}
+
+impl Row {
+    fn view(&self, i: usize, nested: bool) -> AnyView {
+        let catalog = &self.catalog;
+        let (flow, evaluation) = (self.flow, self.evaluation);
+        let c = catalog.registry().get(i);
+        let input = match catalog.layout().control(i) {
+            Control::Checkbox => Input::Checkbox,
+            Control::Radio if catalog.layout().network.cores.contains(&i) => {
+                Input::Radio("network-core".to_owned())
+            }
+            Control::Radio => Input::Radio(format!(
+                "storage-{}",
+                c.name.segments().next().unwrap_or_default()
+            )),
+        };
+        let report = Signal::derive(move || evaluation.with(|e| e.components[i].clone()));
+        let on_toggle = {
+            let catalog = catalog.clone();
+            Callback::new(move |()| {
+                let change = flow
+                    .selection
+                    .with_untracked(|s| wizard::toggle(&catalog.engine, s, i));
+                flow.apply(change);
+            })
+        };
+        let on_fix = {
+            let catalog = catalog.clone();
+            Callback::new(move |()| {
+                let Some(repair) = evaluation.with_untracked(|e| e.components[i].repair.clone())
+                else {
+                    return;
+                };
+                let change = flow
+                    .selection
+                    .with_untracked(|s| wizard::fix(&catalog.engine, s, i, &repair));
+                flow.apply(change);
+            })
+        };
+        let label_of = {
+            let catalog = catalog.clone();
+            Callback::new(
+                move |name: String| match catalog.registry().position(&name) {
+                    Some(j) => catalog.registry().label(j).to_owned(),
+                    None => name,
+                },
+            )
+        };
+        view! {
+            <OptionRow
+                name=c.name.to_string()
+                label=c.display_label().to_owned()
+                description=c.description.clone()
+                plugin=catalog.plugin(i).map(str::to_owned)
+                input
+                report
+                label_of
+                on_toggle
+                on_fix
+                nested
+            />
+        }
+        .into_any()
+    }
+}

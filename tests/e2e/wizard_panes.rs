@@ -1,0 +1,224 @@
+//! The wizard keeps its promise (SEMANTICS §2.4, panes decided in order):
+//! options an earlier pane rules out are blocked with a repair that may add
+//! to that pane, radio groups never empty themselves, steps already seen
+//! are links, and a failed request keeps what the operator entered.
+
+use fantoccini::key::Key;
+use fantoccini::{Client, Locator};
+
+use super::{
+    click, created, eventually, open_page, open_wizard, option, save_screenshot, state, text_of,
+};
+
+/// Text of `css` inside option `name`.
+async fn in_option(c: &Client, name: &str, css: &str) -> String {
+    option(c, name)
+        .await
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} in {name}: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+/// The id of the focused element.
+async fn focused_id(c: &Client) -> String {
+    c.execute(
+        "return document.activeElement && document.activeElement.id",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap_or_default()
+    .to_owned()
+}
+
+async fn step(c: &Client) -> String {
+    c.find(Locator::Css(".pane"))
+        .await
+        .unwrap()
+        .attr("data-step")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn kvm_only_blocks_nsx_and_dvs_and_their_fix_adds_vcenter() {
+    let (_server, browser) = open_wizard("vmware-lab").await;
+    let c = &browser.client;
+    click(c, "#next").await;
+    assert_eq!(state(c, "hypervisor:libvirt:kvm").await, "selected");
+    assert_eq!(state(c, "hypervisor:vmware").await, "available");
+    click(c, "#next").await;
+    for name in ["network:neutron:core:nsx", "network:neutron:ml2:dvs"] {
+        eventually(&format!("{name} blocked"), || async {
+            state(c, name).await == "blocked"
+        })
+        .await;
+        let reason = in_option(c, name, ".reason-text").await;
+        assert!(
+            reason.contains("vCenter") && reason.contains("Compute"),
+            "{name}: {reason}"
+        );
+        assert_eq!(
+            in_option(c, name, "button.fix").await,
+            "Fix: select vCenter"
+        );
+    }
+    save_screenshot(c, "wizard-earlier-pane.png").await;
+    // The Fix adds vCenter on Compute, says so, and keeps the focus on NSX.
+    let nsx = "network:neutron:core:nsx";
+    click(c, &format!("[data-component='{nsx}'] button.fix")).await;
+    eventually("NSX selected", || async {
+        state(c, nsx).await == "selected"
+    })
+    .await;
+    let notice = text_of(c, "[data-notices]").await;
+    assert!(
+        notice.contains("To allow VMware NSX, Compute changed: selected vCenter."),
+        "{notice}"
+    );
+    eventually("the focus on NSX", || async {
+        focused_id(c).await == "option-network-neutron-core-nsx"
+    })
+    .await;
+    assert!(
+        c.find(Locator::Css("#next"))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap()
+    );
+    click(c, "#back").await;
+    assert_eq!(state(c, "hypervisor:vmware").await, "selected");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn arrow_keys_in_the_core_radio_group_never_leave_the_pane_empty() {
+    let (_server, browser) = open_wizard("lab").await;
+    let c = &browser.client;
+    click(c, "#next").await;
+    click(c, "#next").await;
+    let core = "[data-pane='networking'] input[name='network-core']";
+    let count = c.find_all(Locator::Css(core)).await.unwrap().len();
+    assert!(count >= 3, "{count} cores");
+    let radio = c
+        .find(Locator::Css(&format!("{core}:checked")))
+        .await
+        .unwrap();
+    radio.click().await.unwrap();
+    for key in [
+        Key::Down,
+        Key::Down,
+        Key::Down,
+        Key::Up,
+        Key::Down,
+        Key::Up,
+        Key::Up,
+    ] {
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(&key.to_string())
+            .await
+            .unwrap();
+        eventually("one core selected and Next enabled", || async {
+            let checked = c
+                .find_all(Locator::Css(&format!("{core}:checked")))
+                .await
+                .unwrap();
+            let chosen = c
+                .find_all(Locator::Css(
+                    "[data-pane='networking'] [data-state='selected'] input[name='network-core']",
+                ))
+                .await
+                .unwrap();
+            let next = c.find(Locator::Css("#next")).await.unwrap();
+            checked.len() == 1 && chosen.len() == 1 && next.is_enabled().await.unwrap()
+        })
+        .await;
+    }
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn enter_goes_on_and_visited_steps_are_links() {
+    let (_server, browser) = open_wizard("lab").await;
+    let c = &browser.client;
+    assert_eq!(c.title().await.unwrap(), "Environments — Mosaic");
+    c.find(Locator::Id("environment-name"))
+        .await
+        .unwrap()
+        .send_keys(&Key::Enter.to_string())
+        .await
+        .unwrap();
+    eventually("Compute after Enter", || async { step(c).await == "1" }).await;
+    click(c, "#next").await;
+    click(c, "#next").await;
+    eventually("Storage", || async { step(c).await == "3" }).await;
+    let pill = |n: usize| format!(".steps button[data-step='{n}']");
+    let enabled = |n: usize| async move {
+        c.find(Locator::Css(&pill(n)))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap()
+    };
+    assert!(enabled(0).await && enabled(1).await && enabled(2).await);
+    assert!(!enabled(3).await, "the current step is not a link");
+    assert!(!enabled(4).await, "a step not reached yet is not a link");
+    click(c, &pill(1)).await;
+    eventually("back on Compute", || async { step(c).await == "1" }).await;
+    click(c, &pill(3)).await;
+    eventually("forward to Storage", || async { step(c).await == "3" }).await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_failed_create_keeps_the_choices_and_a_retry_succeeds() {
+    let (mut server, browser) = open_wizard("retry-lab").await;
+    let c = &browser.client;
+    click(c, "#next").await;
+    super::pick(c, "hypervisor:vmware", "selected").await;
+    for _ in 0..4 {
+        click(c, "#next").await;
+    }
+    server.stop();
+    click(c, "#create").await;
+    let notice = text_of(c, "[data-retry]").await;
+    assert!(notice.contains("Cannot reach the server"), "{notice}");
+    let summary = text_of(c, ".summary").await;
+    assert!(
+        summary.contains("retry-lab") && summary.contains("vCenter"),
+        "{summary}"
+    );
+    server.restart();
+    click(c, "[data-retry] button.retry").await;
+    assert_eq!(created(c, "retry-lab").await, "Environment retry-lab");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_page_recovers_by_itself_when_the_server_comes_back() {
+    let (mut server, browser) = open_page("/").await;
+    let c = &browser.client;
+    text_of(c, "#environment-name").await;
+    server.stop();
+    click(c, ".nav a[href='/plugins']").await;
+    let notice = text_of(c, "[data-page='plugins'] [data-retry]").await;
+    assert!(
+        notice.contains("Trying again every few seconds"),
+        "{notice}"
+    );
+    server.restart();
+    // No reload: the page's own retry finds the server again.
+    text_of(c, "[data-plugin='openstack']").await;
+    assert!(c.find(Locator::Css("[data-retry]")).await.is_err());
+    browser.close().await;
+}
