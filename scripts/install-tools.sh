@@ -4,13 +4,14 @@
 # from package registries (crates.io, npm, Debian), nothing from elsewhere.
 #
 #   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt
-#   scripts/install-tools.sh test    Chromium and chromedriver (for the browser tests)
+#   scripts/install-tools.sh test    Chromium, chromedriver and axe-core (for the browser tests)
 #   scripts/install-tools.sh all     both
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14          # 0.22 needs a newer rustc than this machine's
 BINARYEN_VERSION=132           # npm binaryen, pinned in package.json
+AXE_VERSION=4.14.1             # npm axe-core, pinned in package.json
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 say() { printf 'tools: %s\n' "$*"; }
@@ -59,6 +60,13 @@ install_build_tools() {
 }
 
 install_test_tools() {
+  if grep -q "\"version\": \"$AXE_VERSION\"" node_modules/axe-core/package.json 2>/dev/null; then
+    say "axe-core $AXE_VERSION present"
+  else
+    say "installing axe-core $AXE_VERSION (npm) for the accessibility checks"
+    npm ci --no-audit --no-fund --silent
+  fi
+
   if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
     say "chromium and chromedriver present"
   else

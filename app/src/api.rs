@@ -38,6 +38,11 @@ impl ApiFailure {
         }
     }
 
+    /// A failure found in the browser, before or after asking the server.
+    pub fn message(text: impl Into<String>) -> ApiFailure {
+        ApiFailure::plain(text.into())
+    }
+
     fn offline(error: gloo_net::Error) -> ApiFailure {
         ApiFailure {
             offline: true,

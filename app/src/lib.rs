@@ -4,6 +4,7 @@
 //! the code the server validates with.
 
 pub mod api;
+pub mod catalog;
 pub mod components;
 pub mod pages;
 pub mod route;
@@ -14,6 +15,7 @@ use crate::components::retry::RetryNotice;
 use crate::pages::environment::EnvironmentPage;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
+use crate::pages::matrix::MatrixPage;
 use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::PluginsPage;
 use crate::pages::settings::SettingsPage;
@@ -52,6 +54,7 @@ pub fn App() -> impl IntoView {
                 Route::Environments => view! { <Home /> }.into_any(),
                 Route::Environment(id) => view! { <EnvironmentPage cluster_id=id /> }.into_any(),
                 Route::EnvironmentSettings(id) => view! { <SettingsPage cluster_id=id /> }.into_any(),
+                Route::ReleaseMatrix(id) => view! { <MatrixPage release_id=id /> }.into_any(),
                 Route::Plugins => view! { <PluginsPage /> }.into_any(),
                 Route::Heat => view! { <HeatPage /> }.into_any(),
             }}

@@ -12,6 +12,8 @@ pub enum Route {
     Environment(i64),
     /// One environment's settings.
     EnvironmentSettings(i64),
+    /// A release's compatibility matrix.
+    ReleaseMatrix(i64),
     Plugins,
     Heat,
 }
@@ -30,6 +32,10 @@ impl Route {
                 .parse()
                 .map(Route::EnvironmentSettings)
                 .unwrap_or(Route::Environments),
+            ["releases", id, "matrix"] => id
+                .parse()
+                .map(Route::ReleaseMatrix)
+                .unwrap_or(Route::Environments),
             _ => Route::Environments,
         }
     }
@@ -39,6 +45,7 @@ impl Route {
             Route::Environments => "/".to_owned(),
             Route::Environment(id) => format!("/environments/{id}"),
             Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
+            Route::ReleaseMatrix(id) => format!("/releases/{id}/matrix"),
             Route::Plugins => "/plugins".to_owned(),
             Route::Heat => "/heat".to_owned(),
         }
@@ -109,6 +116,7 @@ mod tests {
             Route::Environments,
             Route::Environment(7),
             Route::EnvironmentSettings(7),
+            Route::ReleaseMatrix(3),
             Route::Plugins,
             Route::Heat,
         ] {

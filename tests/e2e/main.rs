@@ -1,5 +1,7 @@
 //! End-to-end: the real server, the real app, headless Chromium.
 
+mod accessibility;
+mod matrix;
 mod wizard_panes;
 
 use std::time::Duration;
@@ -406,6 +408,12 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
         .await
         .unwrap();
     assert_eq!(boxes.len(), tasks.lines().count());
+    // The graph scrolls sideways: it takes the keyboard focus to do so.
+    let scroll = c
+        .find(Locator::Css(&format!(".node-plan{node} .graph-scroll")))
+        .await
+        .unwrap();
+    assert_eq!(scroll.attr("tabindex").await.unwrap().as_deref(), Some("0"));
     c.execute(
         "document.querySelector('.node-plan svg').scrollIntoView({block: 'center'})",
         vec![],

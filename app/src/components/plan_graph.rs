@@ -61,7 +61,7 @@ pub fn PlanGraph(tasks: Vec<TaskId>, edges: Vec<(TaskId, TaskId)>) -> impl IntoV
         })
         .collect_view();
     view! {
-        <div class="graph-scroll">
+        <div class="graph-scroll" tabindex="0" role="region" aria-label="Task graph">
         <svg
             class="plan-graph"
             width=width

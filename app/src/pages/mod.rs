@@ -3,6 +3,7 @@
 pub mod environment;
 pub mod environments;
 pub mod heat;
+pub mod matrix;
 pub mod onboarding;
 pub mod plugins;
 pub mod settings;

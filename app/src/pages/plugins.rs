@@ -56,7 +56,7 @@ fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoV
                     <th>"Releases"</th>
                     <th>"Used by"</th>
                     <th>"Warnings"</th>
-                    <th></th>
+                    <th scope="col">"Actions"</th>
                 </tr>
             </thead>
             <tbody>

@@ -17,7 +17,7 @@ pub use load::{
     ComponentFile, Problem, RegistryReport, Severity, check_registry, load_components,
     load_registry,
 };
-pub use matrix::{Cell, Matrix};
+pub use matrix::{Cell, Matrix, type_order};
 pub use model::{
     Bind, BindModel, Component, DEFAULT_WEIGHT, Predicate, PredicateBody, Quantifier, Relation,
     Requires,

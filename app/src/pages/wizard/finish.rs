@@ -10,8 +10,9 @@ use mosaic_core::api::CreateCluster;
 use mosaic_core::component::Evaluation;
 use mosaic_core::wizard::Pane;
 
-use super::{Catalog, Flow};
+use super::Flow;
 use crate::api;
+use crate::catalog::Catalog;
 use crate::components::retry::RetryNotice;
 use crate::route::{Route, Router};
 

@@ -11,73 +11,14 @@ mod panes;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_core::api::{ComponentView, ReleaseSummary};
-use mosaic_core::component::{Component, Engine, Evaluation, Registry, Source};
+use mosaic_core::api::ReleaseSummary;
+use mosaic_core::component::Evaluation;
 use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api;
+use crate::catalog::Catalog;
 use crate::components::retry::RetryNotice;
-
-/// A release's registry compiled for the wizard.
-#[derive(Debug)]
-pub struct Catalog {
-    pub engine: Engine,
-    /// Per component, the plugin that provides it (none: the release).
-    plugins: Vec<Option<String>>,
-}
-
-impl Catalog {
-    /// The registry as the server built it: the components in registry
-    /// order, grouped into their sources (the release's, then each plugin's).
-    pub fn new(
-        release: &ReleaseSummary,
-        components: Vec<ComponentView>,
-    ) -> Result<Catalog, String> {
-        let plugins = components.iter().map(|c| c.plugin.clone()).collect();
-        let mut sources: Vec<(Source, Vec<Component>)> = Vec::new();
-        for view in components {
-            let source = view.source.clone();
-            match sources.last_mut() {
-                Some((last, list)) if last.0 == source => list.push(Component::from(view)),
-                _ => sources.push((Source(source), vec![Component::from(view)])),
-            }
-        }
-        let registry = Registry::new(sources).map_err(|e| e.to_string())?;
-        Ok(Catalog {
-            engine: Engine::new(registry, &release.required_component_types),
-            plugins,
-        })
-    }
-
-    fn registry(&self) -> &Registry {
-        self.engine.registry()
-    }
-
-    fn layout(&self) -> &wizard::Layout {
-        self.engine.layout()
-    }
-
-    fn plugin(&self, i: usize) -> Option<&str> {
-        self.plugins.get(i).and_then(Option::as_deref)
-    }
-
-    fn names(&self, selection: &[bool]) -> Vec<String> {
-        (0..self.registry().len())
-            .filter(|&i| selection[i])
-            .map(|i| self.registry().get(i).name.to_string())
-            .collect()
-    }
-
-    /// What keeps the operator on step `step`, if anything.
-    fn problem(&self, step: usize, name: &str, selection: &[bool]) -> Option<String> {
-        match step {
-            0 if name.trim().is_empty() => Some("Give the environment a name.".to_owned()),
-            _ => {
-                pane_of(step).and_then(|pane| wizard::leave_problem(&self.engine, selection, pane))
-            }
-        }
-    }
-}
+use crate::route::{Link, Route};
 
 const STEPS: [&str; 6] = [
     "Name & release",
@@ -87,6 +28,14 @@ const STEPS: [&str; 6] = [
     "Additional services",
     "Finish",
 ];
+
+/// What keeps the operator on step `step`, if anything.
+fn problem(catalog: &Catalog, step: usize, name: &str, selection: &[bool]) -> Option<String> {
+    match step {
+        0 if name.trim().is_empty() => Some("Give the environment a name.".to_owned()),
+        _ => pane_of(step).and_then(|pane| wizard::leave_problem(&catalog.engine, selection, pane)),
+    }
+}
 
 /// The pane step `step` shows (steps 1 to 4).
 fn pane_of(step: usize) -> Option<Pane> {
@@ -162,7 +111,7 @@ impl Flow {
         let here = self.step.get();
         self.name.with(|name| {
             self.selection
-                .with(|s| (here..target).all(|step| catalog.problem(step, name, s).is_none()))
+                .with(|s| (here..target).all(|step| problem(catalog, step, name, s).is_none()))
         })
     }
 
@@ -219,7 +168,7 @@ fn WizardBody(
         Signal::derive(move || {
             let step = flow.step.get();
             flow.name
-                .with(|n| flow.selection.with(|s| catalog.problem(step, n, s)))
+                .with(|n| flow.selection.with(|s| problem(&catalog, step, n, s)))
         })
     };
     let go = {
@@ -347,6 +296,15 @@ fn NameStep(
                     {options}
                 </select>
             </label>
+            <p class="hint">
+                {move || {
+                    view! {
+                        <Link to=Route::ReleaseMatrix(release_id.get()) class="matrix-link">
+                            "What can be combined: the release's compatibility matrix"
+                        </Link>
+                    }
+                }}
+            </p>
         </div>
     }
 }

@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use mosaic_core::component::Evaluation;
 use mosaic_core::wizard::{self, Control};
 
-use super::{Catalog, Flow};
+use super::Flow;
+use crate::catalog::Catalog;
 use crate::components::option_row::{Input, OptionRow};
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step.
