@@ -6,7 +6,7 @@ use fantoccini::Client;
 use mosaic_e2e::repo_root;
 use serde_json::Value;
 
-use super::{click, create_environment, open_wizard, text_of};
+use super::{click, create_environment, eventually, open_wizard, text_of};
 
 /// Runs axe-core on the page and returns its findings as
 /// "rule: message [element, …]" lines.
@@ -59,7 +59,10 @@ async fn the_wizard_passes_axe_on_every_step() {
         "Finish",
     ] {
         click(c, "#next").await;
-        text_of(c, &format!(".steps li.active")).await;
+        eventually(step, || async {
+            text_of(c, ".steps li.active").await.ends_with(step)
+        })
+        .await;
         if step == "Networking" {
             // An untested list opened, and a blocked option with its Fix.
             click(
