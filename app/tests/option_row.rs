@@ -61,6 +61,7 @@ async fn a_blocked_option_is_disabled_and_says_why() {
                 name="network:contrail".to_owned()
                 label="Contrail".to_owned()
                 description="SDN".to_owned()
+                plugin=Some("sdn".to_owned())
                 input=Input::Radio("network-core".to_owned())
                 report
                 label_of=Callback::new(|name: String| if name == "hypervisor:vmware" { "vCenter".to_owned() } else { name })
@@ -75,6 +76,13 @@ async fn a_blocked_option_is_disabled_and_says_why() {
     });
     assert!(!input("network:contrail").disabled());
     assert_eq!(input("network:contrail").type_(), "radio");
+    let source = document()
+        .query_selector("[data-component='network:contrail'] .source")
+        .unwrap()
+        .expect("the providing plugin is shown")
+        .text_content()
+        .unwrap();
+    assert_eq!(source, "from plugin sdn");
     input("network:contrail").click();
     assert_eq!(clicks.load(Ordering::SeqCst), 1);
 

@@ -89,7 +89,7 @@ fn blocked_components_carry_reasons_and_a_repair() {
     );
     assert_eq!(
         contrail["repair"],
-        json!({"deselect": ["hypervisor:vmware"]})
+        json!({"select": [], "deselect": ["hypervisor:vmware"]})
     );
     assert_eq!(
         component(&json, "network:neutron:ml2:dvs")["compatibility"],

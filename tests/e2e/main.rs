@@ -227,7 +227,12 @@ async fn the_wizard_creates_an_environment_the_server_accepts() {
     // The list shows it, and the wizard starts afresh.
     click(c, ".nav a[href='/']").await;
     text_of(c, "[data-environment='production-east']").await;
-    let field = c.find(Locator::Id("environment-name")).await.unwrap();
+    let field = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("environment-name"))
+        .await
+        .unwrap();
     assert_eq!(field.prop("value").await.unwrap().as_deref(), Some(""));
     assert_eq!(c.title().await.unwrap(), "Environments — Mosaic");
     browser.close().await;

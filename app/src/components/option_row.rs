@@ -61,6 +61,7 @@ pub fn OptionRow(
     label: String,
     description: String,
     /// The plugin that provides it, if not the release.
+    #[prop(default = None)]
     plugin: Option<String>,
     input: Input,
     /// The engine's report for this component.
