@@ -229,6 +229,10 @@ pub struct NodeView {
     pub tags_removed: Vec<TagName>,
     pub primary_tags: Vec<TagName>,
     pub pending_deletion: bool,
+    /// Incremented by every change of the node; `PUT /api/v1/nodes/{id}`
+    /// with `If-Match: "VERSION"` is refused (412) when it moved on.
+    #[serde(default)]
+    pub version: i64,
 }
 
 /// `POST /api/v1/clusters/{id}/nodes`.
@@ -412,4 +416,36 @@ impl PatchAttributes {
 pub struct PluginInUse {
     pub plugin: String,
     pub nodes: Vec<String>,
+}
+
+/// `POST /api/v1/session`: signing in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignIn {
+    pub username: String,
+    pub password: String,
+}
+
+/// `GET /api/v1/session` (and the answer of signing in): who is signed in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionView {
+    /// The user's name, or `token:LABEL` for a token.
+    pub username: String,
+    pub role: crate::access::Role,
+}
+
+/// One line of `GET /api/v1/audit`: a successful change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    pub id: i64,
+    /// RFC 3339, UTC.
+    pub at: String,
+    /// The user's name, or `token:LABEL`.
+    pub actor: String,
+    pub method: String,
+    /// The route as declared, e.g. `/api/v1/nodes/{id}/tags`.
+    pub route: String,
+    /// The path as requested, e.g. `/api/v1/nodes/7/tags`.
+    pub target: String,
+    pub status: u16,
 }

@@ -6,6 +6,7 @@
 //! with the same functions. Callers hand in text and get data back; nothing in
 //! this crate touches files, sockets or clocks.
 
+pub mod access;
 pub mod api;
 pub mod component;
 pub mod environment;
@@ -19,5 +20,6 @@ pub mod role;
 pub mod settings;
 pub mod tag;
 pub mod task;
+pub mod time;
 pub mod wizard;
 pub mod yaml;

@@ -204,6 +204,9 @@ pub struct NodeTags {
     pub primary_tags: Vec<TagName>,
     #[serde(default)]
     pub pending_deletion: bool,
+    /// The stored node's version (storage keeps it; no rule reads it).
+    #[serde(skip)]
+    pub version: i64,
 }
 
 impl NodeTags {

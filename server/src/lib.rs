@@ -2,6 +2,7 @@
 //! and the `mosaic` command line. Handlers stay thin: they extract, call
 //! `mosaic-core` or `db`, and map the answer to HTTP.
 
+pub mod access;
 pub mod bundled;
 pub mod cli;
 pub mod db;
@@ -12,24 +13,82 @@ pub mod package;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
+use axum::http::StatusCode;
+use axum::middleware::from_fn_with_state;
+use axum::response::IntoResponse;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::access::{Security, SecurityHeaders};
 use crate::db::Db;
 
 /// What every handler can reach.
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub db: Db,
+    pub security: Arc<Security>,
 }
 
+impl AppState {
+    pub fn new(db: Db, security: Security) -> AppState {
+        AppState {
+            db,
+            security: Arc::new(security),
+        }
+    }
+}
+
+/// How long one request may take before it is answered 408.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// The whole HTTP application. `dist` is the Trunk build served at `/`.
+/// From the outside in: the access log, the security headers, the host
+/// check, a panic answered 500 (the server keeps serving), the time limit,
+/// then the routes.
 pub fn app(state: AppState, dist: Option<PathBuf>) -> Router {
-    http::router(dist.as_deref())
+    let headers = SecurityHeaders::new(&access::content_security_policy(dist.as_deref()));
+    http::router(&state, dist.as_deref())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(CatchPanicLayer::custom(panicked))
+        .layer(from_fn_with_state(state.clone(), access::check_host))
+        .layer(axum::middleware::map_response(
+            move |mut response: axum::response::Response| {
+                let headers = headers.clone();
+                async move {
+                    for (name, value) in headers.0 {
+                        response.headers_mut().insert(name, value);
+                    }
+                    response
+                }
+            },
+        ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// A handler that panicked: logged, answered 500 with the error body.
+fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    let what = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic");
+    tracing::error!("a request panicked: {what}");
+    http::ApiError::Coded(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "internal server error; see the server log".to_owned(),
+    )
+    .into_response()
 }
 
 /// Where the database is: a flag or its environment variable.
@@ -55,6 +114,45 @@ pub struct ServeConfig {
     /// The built browser app (Trunk's output) to serve at `/`.
     #[arg(long, env = "MOSAIC_DIST", default_value = "dist")]
     pub dist: PathBuf,
+    /// A host name (with or without `:port`) the server answers to; repeat
+    /// for several. Default: the bind address and localhost on its port.
+    /// Requests naming another host are refused (DNS rebinding).
+    #[arg(
+        long = "allowed-host",
+        env = "MOSAIC_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
+    /// A directory on the server whose packages admins may install by
+    /// path (`POST /api/v1/plugins {"path"}`); without it, only uploads.
+    #[arg(long, env = "MOSAIC_PLUGIN_DIR")]
+    pub plugin_dir: Option<PathBuf>,
+    /// The largest upload (plugin archive, Heat template set), in MiB.
+    #[arg(long, env = "MOSAIC_MAX_UPLOAD_MIB", default_value_t = 64)]
+    pub max_upload_mib: usize,
+    /// Mark the session cookie `Secure` (when a proxy serves Mosaic over HTTPS).
+    #[arg(long, env = "MOSAIC_SECURE_COOKIE")]
+    pub secure_cookie: bool,
+}
+
+impl ServeConfig {
+    /// The protection settings these flags describe.
+    pub fn security(&self) -> Security {
+        let allowed = if self.allowed_hosts.is_empty() {
+            vec![
+                self.bind.to_string(),
+                format!("localhost:{}", self.bind.port()),
+            ]
+        } else {
+            self.allowed_hosts.clone()
+        };
+        Security {
+            allowed_hosts: Some(allowed),
+            plugin_dir: self.plugin_dir.clone(),
+            max_upload: self.max_upload_mib.saturating_mul(1 << 20),
+            secure_cookie: self.secure_cookie,
+        }
+    }
 }
 
 impl DbConfig {
@@ -117,10 +215,55 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     tracing::info!("Mosaic is listening on http://{local}");
     // A line scripts and tests can wait for.
     println!("mosaic: listening on http://{local}");
-    axum::serve(listener, app(AppState { db }, dist))
+    first_admin(&db, &config.db.data_dir, local).await?;
+    let security = config.security();
+    if config.bind.ip().is_unspecified() && config.allowed_hosts.is_empty() {
+        tracing::warn!(
+            "listening on every address, but answering only to {:?}: add --allowed-host NAME for the names clients use",
+            security.allowed_hosts.as_deref().unwrap_or_default()
+        );
+    }
+    axum::serve(listener, app(AppState::new(db, security), dist))
         .with_graceful_shutdown(shutdown())
         .await?;
     Ok(())
+}
+
+/// With no user at all, creates `admin` with a random password, printed
+/// once and written to `<data-dir>/initial-admin-password` (mode 0600).
+async fn first_admin(db: &Db, data_dir: &std::path::Path, local: SocketAddr) -> anyhow::Result<()> {
+    let password = access::secret::new_password()?;
+    let hash = {
+        let password = password.clone();
+        tokio::task::spawn_blocking(move || access::secret::hash_password(&password)).await??
+    };
+    if !db.create_first_admin(&hash, access::secret::now()).await? {
+        return Ok(());
+    }
+    std::fs::create_dir_all(data_dir)
+        .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
+    let file = data_dir.join("initial-admin-password");
+    write_private(&file, &format!("{password}\n"))
+        .with_context(|| format!("cannot write {}", file.display()))?;
+    println!(
+        "mosaic: created the user 'admin' with the password {password}\n\
+         mosaic: (also in {}); sign in at http://{local} and add users with `mosaic user create`",
+        file.display()
+    );
+    Ok(())
+}
+
+/// Writes `text` to `path`, readable by its owner only.
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    #[cfg(unix)]
+    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    file.write_all(text.as_bytes())
 }
 
 async fn shutdown() {

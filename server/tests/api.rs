@@ -6,11 +6,10 @@ mod support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use mosaic_server::access::Security;
 use mosaic_server::prepare;
 use serde_json::{Value, json};
-use support::{archive, copy_dir, fresh_database, plugin_fixture, test_app};
-use tower::ServiceExt;
+use support::{archive, copy_dir, fresh_database, plugin_fixture, test_app, test_app_with};
 
 #[tokio::test]
 async fn lists_the_bundled_release() {
@@ -299,22 +298,45 @@ async fn an_invalid_package_is_refused_with_its_report() {
 }
 
 #[tokio::test]
-async fn plugins_install_from_a_server_path() {
-    let app = test_app().await;
+async fn plugins_install_by_path_only_from_the_plugin_directory() {
+    let code = |body: &Value| body["error"]["code"].clone();
+    let off = test_app().await;
     let path = plugin_fixture("v5-example");
-    let (status, plugin) = app
+    let (status, body) = off
         .post("/api/v1/plugins", &json!({"path": path.to_str().unwrap()}))
+        .await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::FORBIDDEN, json!("path_install_disabled"))
+    );
+
+    let dir = plugin_fixture("");
+    let app = test_app_with(Security {
+        plugin_dir: Some(dir.clone()),
+        ..Security::default()
+    })
+    .await;
+    let (status, plugin) = app
+        .post("/api/v1/plugins", &json!({"path": "v5-example"}))
         .await;
     assert_eq!(
         (status, &plugin["name"]),
         (StatusCode::CREATED, &json!("storage_demo"))
     );
+    for outside in ["/etc", "../../../src", "v5-example/../../../../src"] {
+        let (status, body) = app.post("/api/v1/plugins", &json!({"path": outside})).await;
+        assert_eq!(
+            (status, code(&body)),
+            (StatusCode::FORBIDDEN, json!("outside_plugin_dir")),
+            "{outside}"
+        );
+    }
     let (status, body) = app
-        .post("/api/v1/plugins", &json!({"path": "/no/such/dir"}))
+        .post("/api/v1/plugins", &json!({"path": "no-such-dir"}))
         .await;
     assert_eq!(
-        (status, &body["error"]["code"]),
-        (StatusCode::BAD_REQUEST, &json!("unreadable_package"))
+        (status, code(&body)),
+        (StatusCode::BAD_REQUEST, json!("unreadable_package"))
     );
 }
 
@@ -562,12 +584,11 @@ async fn heat_template_sets_resolve_environments_with_the_users_picks() {
     let request = Request::builder()
         .method("POST")
         .uri("/api/v1/heat/template-sets?name=tripleo")
+        .header("content-type", "application/gzip")
         .body(Body::from(archive(&dir)))
         .unwrap();
-    let response = app.router.clone().oneshot(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::CREATED);
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let set: Value = serde_json::from_slice(&bytes).unwrap();
+    let (status, set) = app.send(request).await;
+    assert_eq!(status, StatusCode::CREATED, "{set:#}");
     assert_eq!(set["name"], "tripleo");
     assert!(
         set["templates"]
@@ -636,18 +657,8 @@ async fn environments_export_and_import_as_environment_files() {
         .uri(format!("/api/v1/clusters/{cluster}/environment"))
         .body(Body::empty())
         .unwrap();
-    let response = app.router.clone().oneshot(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let text = String::from_utf8(
-        response
-            .into_body()
-            .collect()
-            .await
-            .unwrap()
-            .to_bytes()
-            .to_vec(),
-    )
-    .unwrap();
+    let (status, text) = app.text(request).await;
+    assert_eq!(status, StatusCode::OK);
     let file: Value = mosaic_core::yaml::parse("env.yaml", &text).unwrap();
     assert_eq!(file["release_name"], "OpenStack 2024.1 on Ubuntu 22.04");
     assert_eq!(
@@ -660,18 +671,11 @@ async fn environments_export_and_import_as_environment_files() {
         let request = Request::builder()
             .method("POST")
             .uri(format!("/api/v1/clusters/import?name={name}"))
+            .header("content-type", "application/yaml")
             .body(Body::from(body))
             .unwrap();
-        let router = app.router.clone();
-        async move {
-            let response = router.oneshot(request).await.unwrap();
-            let status = response.status();
-            let bytes = response.into_body().collect().await.unwrap().to_bytes();
-            (
-                status,
-                serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null),
-            )
-        }
+        let handle = app.handle();
+        async move { handle.send(request).await }
     };
     let (status, copy) = import("copy", text.clone()).await;
     assert_eq!(status, StatusCode::CREATED, "{copy:#}");

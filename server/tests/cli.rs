@@ -1102,3 +1102,90 @@ fn the_matrix_shows_the_seed_pattern() {
     assert_eq!(code, 2);
     assert!(stderr.contains("bad-name.yaml:"), "{stderr}");
 }
+
+/// Runs `mosaic ARGS` with `input` on stdin.
+fn mosaic_with_stdin(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mosaic"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("mosaic runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn users_tokens_and_the_audit_log_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    fn with<'a>(args: &[&'a str], data: &'a str) -> Vec<&'a str> {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--data-dir", data]);
+        all
+    }
+    let with_db = |args: &[&'static str]| with(args, data);
+    let create = with_db(&["user", "create", "alice", "--role", "operator"]);
+    let (code, stdout, stderr) = mosaic_with_stdin(&create, "a long enough secret\n");
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    let (code, _, stderr) = mosaic_with_stdin(&create, "a long enough secret\n");
+    assert_eq!(code, 1);
+    assert!(stderr.contains("'alice' exists already"), "{stderr}");
+    let weak = with_db(&["user", "create", "bob", "--role", "viewer"]);
+    let (code, _, stderr) = mosaic_with_stdin(&weak, "short\n");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("too short"), "{stderr}");
+    let (code, _, stderr) = mosaic_with_stdin(
+        &with_db(&["user", "create", "bad name", "--role", "viewer"]),
+        "a long enough secret\n",
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("invalid user name 'bad name'"), "{stderr}");
+    let (code, _, stderr) = mosaic(&with_db(&["user", "create", "carol", "--role", "root"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown role 'root'"), "{stderr}");
+
+    let (_, stdout, _) = mosaic(&with_db(&["user", "list", "--format", "json"]));
+    let users: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(users[0]["username"], "alice");
+    assert_eq!(users[0]["role"], "operator");
+
+    let (code, stdout, stderr) = mosaic(&with_db(&[
+        "token", "create", "--role", "viewer", "--name", "ci",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let token = stdout.trim_end_matches('\n');
+    assert!(
+        token.starts_with("mosaic_") && !token.contains('\n'),
+        "{stdout}"
+    );
+    assert!(stderr.contains("'ci'"), "{stderr}");
+    let (code, _, _) = mosaic(&with_db(&[
+        "token", "create", "--role", "viewer", "--name", "ci",
+    ]));
+    assert_eq!(code, 1);
+    let (_, stdout, _) = mosaic(&with_db(&["token", "list"]));
+    assert!(
+        stdout.contains("ci") && stdout.contains("viewer") && !stdout.contains(token),
+        "{stdout}"
+    );
+    assert_eq!(mosaic(&with_db(&["token", "revoke", "ci"])).0, 0);
+    let (code, _, stderr) = mosaic(&with_db(&["token", "revoke", "ci"]));
+    assert_eq!(code, 1);
+    assert!(stderr.contains("no token labelled 'ci'"), "{stderr}");
+
+    let (code, stdout, _) = mosaic(&with_db(&["audit", "--format", "json"]));
+    assert_eq!((code, stdout.trim()), (0, "[]"));
+}

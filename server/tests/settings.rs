@@ -331,7 +331,7 @@ async fn changes_merge_and_if_match_guards_them() {
     ];
     let mut tasks = tokio::task::JoinSet::new();
     for (group, attr, v) in changes.clone() {
-        let router = app.router.clone();
+        let handle = app.handle();
         let uri = uri.clone();
         tasks.spawn(async move {
             let body = json!({"editable": {group: {attr: {"value": v}}}}).to_string();
@@ -341,10 +341,7 @@ async fn changes_merge_and_if_match_guards_them() {
                 .header("content-type", "application/json")
                 .body(axum::body::Body::from(body))
                 .unwrap();
-            tower::ServiceExt::oneshot(router, request)
-                .await
-                .unwrap()
-                .status()
+            handle.respond(request).await.status()
         });
     }
     while let Some(status) = tasks.join_next().await {
@@ -409,15 +406,9 @@ async fn the_plan_follows_saved_settings_and_export_import_export_is_identical()
                 .uri(format!("/api/v1/clusters/{id}/environment"))
                 .body(axum::body::Body::empty())
                 .unwrap();
-            let response = tower::ServiceExt::oneshot(app.router.clone(), request)
-                .await
-                .unwrap();
-            assert_eq!(response.status(), StatusCode::OK);
-            let bytes = http_body_util::BodyExt::collect(response.into_body())
-                .await
-                .unwrap()
-                .to_bytes();
-            String::from_utf8(bytes.to_vec()).unwrap()
+            let (status, text) = app.text(request).await;
+            assert_eq!(status, StatusCode::OK);
+            text
         }
     };
     let first = export(cluster).await;
@@ -430,16 +421,10 @@ async fn the_plan_follows_saved_settings_and_export_import_export_is_identical()
     let request = axum::http::Request::builder()
         .method("POST")
         .uri("/api/v1/clusters/import?name=copy")
+        .header("content-type", "application/yaml")
         .body(axum::body::Body::from(first.clone()))
         .unwrap();
-    let response = tower::ServiceExt::oneshot(app.router.clone(), request)
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::CREATED);
-    let bytes = http_body_util::BodyExt::collect(response.into_body())
-        .await
-        .unwrap()
-        .to_bytes();
-    let copy: Value = serde_json::from_slice(&bytes).unwrap();
+    let (status, copy) = app.send(request).await;
+    assert_eq!(status, StatusCode::CREATED, "{copy:#}");
     assert_eq!(export(copy["id"].as_i64().unwrap()).await, first);
 }

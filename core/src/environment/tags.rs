@@ -232,6 +232,7 @@ impl Environment<'_> {
                 tags_removed: n.tags_removed.clone(),
                 primary_tags: n.primary_tags.clone(),
                 pending_deletion: n.pending_deletion,
+                version: n.version,
             })
             .collect()
     }

@@ -2,6 +2,7 @@
 //! returns its exit code; errors that stop a command print
 //! `mosaic: message` (or `file:line: message`) on stderr and exit 2.
 
+mod access;
 mod components;
 mod envfile;
 mod expr;
@@ -57,6 +58,14 @@ pub enum Command {
     /// every problem, and each node's role problems.
     #[command(subcommand)]
     Settings(settings::Command),
+    /// Accounts: create and list users (against the serve database).
+    #[command(subcommand)]
+    User(access::UserCommand),
+    /// API tokens for scripts: create, list, revoke.
+    #[command(subcommand)]
+    Token(access::TokenCommand),
+    /// The audit log: every successful change, newest first.
+    Audit(access::AuditArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -85,6 +94,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Plan(args) => Ok(plan::plan(args)),
         Command::Heat(command) => Ok(heat::run(command)),
         Command::Settings(command) => Ok(settings::run(command)),
+        Command::User(command) => Ok(access::user(command).await),
+        Command::Token(command) => Ok(access::token(command).await),
+        Command::Audit(args) => Ok(access::audit(args).await),
     }
 }
 

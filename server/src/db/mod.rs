@@ -2,6 +2,7 @@
 //! query lives in this module's files; the rest of the server calls typed
 //! functions. Queries use `$N` parameters, which both back-ends accept.
 
+mod accounts;
 mod clusters;
 mod heat;
 mod nodes;
@@ -17,6 +18,7 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
+pub use accounts::{AuditRecord, StoredToken, StoredUser};
 pub use clusters::{InsertCluster, StoredCluster};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
@@ -80,6 +82,14 @@ impl Db {
             .await
             .context("cannot apply database migrations")?;
         Ok(Db { pool })
+    }
+}
+
+impl Db {
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 }
 

@@ -41,11 +41,12 @@ fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
             tags_removed: list(row, "tags_removed")?,
             primary_tags: list(row, "primary_tags")?,
             pending_deletion: row.try_get::<i64, _>("pending_deletion")? != 0,
+            version: row.try_get("version")?,
         },
     })
 }
 
-const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion";
+const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, version";
 
 impl Db {
     pub async fn insert_node(
@@ -129,6 +130,7 @@ pub(super) async fn insert_node_in(
         spec: NodeTags {
             id,
             name: Some(name),
+            version: 1,
             ..spec.clone()
         },
     })

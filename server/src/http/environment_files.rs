@@ -67,8 +67,19 @@ fn invalid_environment(message: String) -> ApiError {
 async fn import(
     State(state): State<AppState>,
     Query(query): Query<ImportQuery>,
+    headers: axum::http::HeaderMap,
     body: String,
 ) -> Result<(StatusCode, Json<Cluster>), ApiError> {
+    super::content_type(
+        &headers,
+        &[
+            "application/yaml",
+            "application/x-yaml",
+            "text/yaml",
+            "application/json",
+        ],
+        "an environment import",
+    )?;
     let name = query.name.trim();
     if name.is_empty() {
         return Err(ApiError::BadRequest("name: must not be empty".to_owned()));

@@ -143,7 +143,16 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(ApiError::BadRequest(rejection_message(rejection))),
+            Err(rejection) => {
+                let status = rejection.status();
+                let message = rejection_message(rejection);
+                Err(match status {
+                    StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => {
+                        ApiError::BadRequest(message)
+                    }
+                    other => ApiError::Coded(other, code_of(other), message),
+                })
+            }
         }
     }
 }
@@ -153,8 +162,61 @@ fn rejection_message(rejection: JsonRejection) -> String {
         JsonRejection::JsonDataError(e) => format!("invalid request body: {}", e.body_text()),
         JsonRejection::JsonSyntaxError(e) => format!("request body is not JSON: {}", e.body_text()),
         JsonRejection::MissingJsonContentType(_) => {
-            "expected a request with Content-Type: application/json".to_owned()
+            "this route takes JSON: send Content-Type: application/json".to_owned()
         }
         other => other.body_text(),
     }
+}
+
+/// The error code of a status that has no more specific one.
+pub fn code_of(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "timeout",
+        409 => "conflict",
+        412 => "precondition_failed",
+        413 => "payload_too_large",
+        415 => "unsupported_media_type",
+        429 => "too_many_requests",
+        500 => "internal",
+        _ => "error",
+    }
+}
+
+/// Answers that are not the API's JSON — axum's own rejections (a path
+/// parameter that is not a number, a body over the limit), a timeout —
+/// get the project's error body, their text as the message.
+pub async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 16 << 10)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_owned())
+        .unwrap_or_default();
+    let message = match (text.is_empty(), status) {
+        (false, _) => text,
+        (true, StatusCode::REQUEST_TIMEOUT) => {
+            "the request took too long and was stopped".to_owned()
+        }
+        (true, _) => status.canonical_reason().unwrap_or("error").to_owned(),
+    };
+    let mut answer = ApiError::Coded(status, code_of(status), message).into_response();
+    for name in [axum::http::header::RETRY_AFTER, axum::http::header::ALLOW] {
+        if let Some(value) = parts.headers.get(&name) {
+            answer.headers_mut().insert(name, value.clone());
+        }
+    }
+    answer
 }

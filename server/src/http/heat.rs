@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -20,14 +21,9 @@ use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::package;
 
-const MAX_UPLOAD: usize = 256 << 20;
-
-pub fn router() -> Router<AppState> {
+pub fn router(uploads: &super::Uploads) -> Router<AppState> {
     Router::new()
-        .route(
-            "/api/v1/heat/template-sets",
-            post(upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
-        )
+        .route("/api/v1/heat/template-sets", uploads.apply(post(upload)))
         .route("/api/v1/heat/template-sets/{id}", get(show))
         .route("/api/v1/heat/template-sets/{id}/resolve", post(resolve))
 }
@@ -68,8 +64,10 @@ struct UploadQuery {
 async fn upload(
     State(state): State<AppState>,
     Query(query): Query<UploadQuery>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<(StatusCode, Json<TemplateSet>), ApiError> {
+    super::content_type(&headers, super::ARCHIVE_TYPES, "a template set upload")?;
     let unpacked = tokio::task::spawn_blocking(move || package::unpack(&body))
         .await
         .map_err(|e| ApiError::Internal(e.into()))?

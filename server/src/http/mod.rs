@@ -4,34 +4,48 @@ mod clusters;
 mod environment_files;
 mod error;
 mod heat;
+mod limits;
 mod nodes;
 mod plugins;
 mod releases;
+mod session;
 mod settings;
 mod tags;
 
 use std::path::Path;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, Uri};
+use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{Html, IntoResponse};
 use tower_http::services::{ServeDir, ServeFile};
 
 pub use error::{ApiError, ApiJson};
+pub use limits::{ARCHIVE_TYPES, JSON_LIMIT, Uploads, content_type};
 
 use crate::AppState;
+use crate::access;
 
-pub fn router(dist: Option<&Path>) -> Router<AppState> {
+/// Every route: the API (guarded, JSON errors, bodies up to
+/// [`JSON_LIMIT`] unless a route allows more) and the app.
+pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
+    let uploads = limits::Uploads::new(state);
     let api = Router::new()
+        .merge(session::router())
         .merge(releases::router())
         .merge(clusters::router())
-        .merge(plugins::router())
+        .merge(plugins::router(&uploads))
         .merge(tags::router())
         .merge(nodes::router())
         .merge(settings::router())
         .merge(environment_files::router())
-        .merge(heat::router())
-        .route("/api/{*rest}", axum::routing::any(unknown_api));
+        .merge(heat::router(&uploads))
+        .route("/api/{*rest}", axum::routing::any(unknown_api))
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(from_fn_with_state(state.clone(), access::authorize))
+        .layer(DefaultBodyLimit::max(JSON_LIMIT))
+        .layer(map_response(error::json_errors));
     match dist {
         // Unknown paths get index.html, so the app's own routes survive a reload.
         Some(dist) => api.fallback_service(
@@ -43,6 +57,14 @@ pub fn router(dist: Option<&Path>) -> Router<AppState> {
 
 async fn unknown_api(uri: Uri) -> ApiError {
     ApiError::NotFound(format!("no API endpoint at {}", uri.path()))
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: Uri) -> ApiError {
+    ApiError::Coded(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{} does not accept {method}", uri.path()),
+    )
 }
 
 async fn app_not_built() -> impl IntoResponse {

@@ -2,9 +2,9 @@
 //! server), list, show, uninstall.
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::routing::get;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use mosaic_core::api::{InstallFromPath, PluginKind, PluginRelease, PluginSummary};
 use mosaic_core::plugin::Files;
@@ -17,15 +17,11 @@ use crate::install::{InstallError, install};
 use crate::package;
 
 /// Uploaded archives may carry repositories; 1 GiB is plenty.
-const MAX_UPLOAD: usize = 1 << 30;
-
-pub fn router() -> Router<AppState> {
+pub fn router(uploads: &super::Uploads) -> Router<AppState> {
     Router::new()
         .route(
             "/api/v1/plugins",
-            get(list)
-                .post(create)
-                .layer(DefaultBodyLimit::max(MAX_UPLOAD)),
+            get(list).merge(uploads.apply(post(create))),
         )
         .route("/api/v1/plugins/{id}", get(show).delete(remove))
 }
@@ -90,22 +86,22 @@ async fn show(
 }
 
 /// The body is the archive itself, or `{"path": ...}` with
-/// `Content-Type: application/json` for a package on the server.
+/// `Content-Type: application/json` for a package in the server's
+/// `--plugin-dir`.
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<(StatusCode, Json<PluginSummary>), ApiError> {
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
+    let mut accepted = vec!["application/json"];
+    accepted.extend_from_slice(super::ARCHIVE_TYPES);
+    let kind = super::content_type(&headers, &accepted, "a plugin upload")?;
     let unreadable =
         |e: package::OpenError| ApiError::Coded(StatusCode::BAD_REQUEST, "unreadable_package", e.0);
-    let files: Box<dyn Files + Send + Sync> = if is_json {
+    let files: Box<dyn Files + Send + Sync> = if kind == "application/json" {
         let request: InstallFromPath = serde_json::from_slice(&body)
             .map_err(|e| ApiError::BadRequest(format!("invalid request body: {e}")))?;
-        let path = std::path::PathBuf::from(&request.path);
+        let path = confined(&state, &request.path)?;
         tokio::task::spawn_blocking(move || package::open(&path))
             .await
             .map_err(|e| ApiError::Internal(e.into()))?
@@ -149,6 +145,42 @@ async fn remove(
     crate::install::uninstall(&state.db, id).await?;
     tracing::info!("uninstalled plugin {id}");
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `path` (relative to the plugin directory, or absolute inside it) once
+/// links are resolved, if it stays inside the server's `--plugin-dir`.
+fn confined(state: &AppState, path: &str) -> Result<std::path::PathBuf, ApiError> {
+    let Some(dir) = &state.security.plugin_dir else {
+        return Err(ApiError::Coded(
+            StatusCode::FORBIDDEN,
+            "path_install_disabled",
+            "installing from a path on the server is off: start the server with --plugin-dir DIR, \
+             or upload the archive"
+                .to_owned(),
+        ));
+    };
+    let outside = || {
+        ApiError::Coded(
+            StatusCode::FORBIDDEN,
+            "outside_plugin_dir",
+            format!("'{path}' is not a package inside the plugin directory"),
+        )
+    };
+    let root = dir.canonicalize().map_err(|e| {
+        ApiError::Internal(anyhow::anyhow!("plugin directory {}: {e}", dir.display()))
+    })?;
+    let wanted = root.join(path).canonicalize().map_err(|e| {
+        ApiError::Coded(
+            StatusCode::BAD_REQUEST,
+            "unreadable_package",
+            format!("'{path}' in the plugin directory: {e}"),
+        )
+    })?;
+    if wanted.starts_with(&root) {
+        Ok(wanted)
+    } else {
+        Err(outside())
+    }
 }
 
 fn not_found(id: i64) -> ApiError {

@@ -5,15 +5,80 @@
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::{Request, Response, StatusCode};
 use http_body_util::BodyExt;
+use mosaic_core::access::Role;
+use mosaic_server::access::Security;
+use mosaic_server::access::secret::{new_secret, now, secret_hash};
+use mosaic_server::db::Db;
 use mosaic_server::{AppState, app, prepare};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+/// The app on a fresh database, and an admin token it accepts (sent with
+/// every request unless the request carries its own `Authorization`).
 pub struct TestApp {
     pub router: Router,
+    pub db: Db,
+    pub token: String,
     _dir: tempfile::TempDir,
+}
+
+/// What sends requests to the app: cheap to clone into spawned tasks.
+#[derive(Clone)]
+pub struct Handle {
+    pub router: Router,
+    pub token: String,
+}
+
+impl Handle {
+    /// `request` with the admin token unless it names its own credentials
+    /// (or says `authorization: none`).
+    pub async fn respond(&self, mut request: Request<Body>) -> Response<Body> {
+        let headers = request.headers_mut();
+        match headers.get("authorization").map(|v| v.as_bytes()) {
+            None => {
+                let value = format!("Bearer {}", self.token);
+                headers.insert("authorization", value.parse().unwrap());
+            }
+            Some(b"none") => {
+                headers.remove("authorization");
+            }
+            Some(_) => {}
+        }
+        self.router.clone().oneshot(request).await.unwrap()
+    }
+
+    /// The status and the body as JSON (`Null` when it is not JSON).
+    pub async fn send(&self, request: Request<Body>) -> (StatusCode, Value) {
+        let (status, bytes) = self.bytes(request).await;
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    /// The status and the body as text.
+    pub async fn text(&self, request: Request<Body>) -> (StatusCode, String) {
+        let (status, bytes) = self.bytes(request).await;
+        (status, String::from_utf8(bytes).unwrap())
+    }
+
+    async fn bytes(&self, request: Request<Body>) -> (StatusCode, Vec<u8>) {
+        let response = self.respond(request).await;
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, bytes.to_vec())
+    }
+}
+
+/// A token of `role` stored in `db`.
+pub async fn token_for(db: &Db, label: &str, role: Role) -> String {
+    let secret = new_secret().unwrap();
+    db.create_token(label, role, &secret_hash(&secret), now())
+        .await
+        .unwrap();
+    secret
 }
 
 /// A URL of an empty database, and the directory that holds it (SQLite).
@@ -43,11 +108,18 @@ pub async fn fresh_database() -> (String, tempfile::TempDir) {
 }
 
 pub async fn test_app() -> TestApp {
+    test_app_with(Security::default()).await
+}
+
+pub async fn test_app_with(security: Security) -> TestApp {
     let _ = tracing_subscriber::fmt().with_test_writer().try_init();
     let (url, dir) = fresh_database().await;
     let db = prepare(&url).await.unwrap();
+    let token = token_for(&db, "test-admin", Role::Admin).await;
     TestApp {
-        router: app(AppState { db }, None),
+        router: app(AppState::new(db.clone(), security), None),
+        db,
+        token,
         _dir: dir,
     }
 }
@@ -75,11 +147,26 @@ impl TestApp {
         let request = request
             .body(Body::from(body.unwrap_or_default().to_owned()))
             .unwrap();
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        (status, value)
+        self.handle().send(request).await
+    }
+
+    pub fn handle(&self) -> Handle {
+        Handle {
+            router: self.router.clone(),
+            token: self.token.clone(),
+        }
+    }
+
+    pub async fn respond(&self, request: Request<Body>) -> Response<Body> {
+        self.handle().respond(request).await
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> (StatusCode, Value) {
+        self.handle().send(request).await
+    }
+
+    pub async fn text(&self, request: Request<Body>) -> (StatusCode, String) {
+        self.handle().text(request).await
     }
 
     pub async fn get(&self, uri: &str) -> (StatusCode, Value) {
@@ -112,13 +199,7 @@ impl TestApp {
             .header("content-type", "application/gzip")
             .body(Body::from(bytes))
             .unwrap();
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        self.send(request).await
     }
 
     /// Plugins and releases as the API lists them: what must not change

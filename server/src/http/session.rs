@@ -1,0 +1,123 @@
+//! Signing in and out (the browser's session cookie), who is signed in,
+//! the health check and the audit log.
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Extension, Json, Router};
+use mosaic_core::api::{AuditEntry, SessionView, SignIn};
+use serde::Deserialize;
+
+use super::error::{ApiError, ApiJson};
+use crate::AppState;
+use crate::access::secret::{new_secret, now, secret_hash, verify_password};
+use crate::access::{Principal, SESSION_COOKIE, SESSION_SECONDS};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/session", get(show).post(sign_in).delete(sign_out))
+        .route("/api/v1/health", get(health))
+        .route("/api/v1/audit", get(audit))
+}
+
+/// A hash to verify against when the user does not exist, so that both
+/// failures take the same time.
+const NOBODY: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$bm9ib2R5bm9ib2R5$YqSHVPIY3HZ8pQnEw6K0Xp9l7ZbCB4l4bWjS1kY7Kqk";
+
+fn cookie(state: &AppState, value: &str, max_age: i64) -> HeaderValue {
+    let secure = if state.security.secure_cookie {
+        "; Secure"
+    } else {
+        ""
+    };
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={value}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}{secure}"
+    ))
+    .expect("a cookie of ASCII")
+}
+
+async fn sign_in(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<SignIn>,
+) -> Result<Response, ApiError> {
+    let user = state.db.user_by_name(&request.username).await?;
+    let stored = user
+        .as_ref()
+        .map_or_else(|| NOBODY.to_owned(), |u| u.password_hash.clone());
+    let password = request.password;
+    // Hashing is CPU work: off the async workers.
+    let matches = tokio::task::spawn_blocking(move || verify_password(&password, &stored))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let Some(user) = user.filter(|_| matches) else {
+        return Err(crate::access::unauthorized(
+            "unknown user name or wrong password",
+        ));
+    };
+    let secret = new_secret().map_err(ApiError::Internal)?;
+    let at = now();
+    state
+        .db
+        .create_session(&secret_hash(&secret), user.id, at, at + SESSION_SECONDS)
+        .await?;
+    let mut response = Json(SessionView {
+        username: user.username.clone(),
+        role: user.role,
+    })
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(&state, &secret, SESSION_SECONDS));
+    response.extensions_mut().insert(Principal {
+        actor: user.username,
+        role: user.role,
+        by_cookie: true,
+    });
+    Ok(response)
+}
+
+async fn show(Extension(principal): Extension<Principal>) -> Json<SessionView> {
+    Json(SessionView {
+        username: principal.actor,
+        role: principal.role,
+    })
+}
+
+async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    if let Some(secret) = crate::access::session_cookie(&headers) {
+        state.db.delete_session(&secret_hash(secret)).await?;
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(&state, "", 0));
+    Ok(response)
+}
+
+async fn health(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+    state.db.ping().await?;
+    Ok(Json(serde_json::json!({ "status": "ok" })))
+}
+
+#[derive(Debug, Deserialize)]
+struct AuditQuery {
+    limit: Option<i64>,
+}
+
+/// The most entries one request returns.
+const MAX_AUDIT: i64 = 10_000;
+
+async fn audit(
+    State(state): State<AppState>,
+    Query(query): Query<AuditQuery>,
+) -> Result<Json<Vec<AuditEntry>>, ApiError> {
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=MAX_AUDIT).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be between 1 and {MAX_AUDIT} (got {limit})"
+        )));
+    }
+    Ok(Json(state.db.audit(limit).await?))
+}

@@ -1,0 +1,390 @@
+//! Accounts, roles and the checks around them (SEMANTICS §10), through the
+//! real router: credentials, roles, the session cookie and its cross-site
+//! check, content types, hosts, JSON errors for every rejection, security
+//! headers, the audit log.
+
+mod support;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use mosaic_core::access::Role;
+use mosaic_server::access::Security;
+use mosaic_server::access::secret::{hash_password, now};
+use serde_json::{Value, json};
+use support::{SELECTION, TestApp, test_app, test_app_with, token_for};
+
+fn request(method: &str, uri: &str) -> axum::http::request::Builder {
+    Request::builder().method(method).uri(uri)
+}
+
+fn json_body(value: &Value) -> Body {
+    Body::from(value.to_string())
+}
+
+fn code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or_default()
+}
+
+/// Signs `username` in; the session cookie (`name=value`).
+async fn sign_in(app: &TestApp, username: &str, password: &str) -> String {
+    let response = app
+        .respond(
+            request("POST", "/api/v1/session")
+                .header("authorization", "none")
+                .header("content-type", "application/json")
+                .body(json_body(
+                    &json!({"username": username, "password": password}),
+                ))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = response.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(attribute), "{cookie}");
+    }
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+async fn user(app: &TestApp, name: &str, role: Role, password: &str) {
+    let hash = hash_password(password).unwrap();
+    app.db.create_user(name, role, &hash, now()).await.unwrap();
+}
+
+#[tokio::test]
+async fn every_route_needs_credentials_and_the_right_role() {
+    let app = test_app().await;
+    let anonymous = |method: &str, uri: &str| {
+        request(method, uri)
+            .header("authorization", "none")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, body) = app.send(anonymous("GET", "/api/v1/releases")).await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::UNAUTHORIZED, "unauthorized")
+    );
+    assert_eq!(
+        app.send(anonymous("GET", "/api/v1/health")).await.0,
+        StatusCode::OK
+    );
+    let bad = request("GET", "/api/v1/releases")
+        .header("authorization", "Bearer mosaic_nope")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(app.send(bad).await.0, StatusCode::UNAUTHORIZED);
+
+    let viewer = token_for(&app.db, "ro", Role::Viewer).await;
+    let as_viewer = |method: &str, uri: &str, body: Option<Value>| {
+        let mut r = request(method, uri).header("authorization", format!("Bearer {viewer}"));
+        if body.is_some() {
+            r = r.header("content-type", "application/json");
+        }
+        r.body(body.map_or_else(Body::empty, |b| json_body(&b)))
+            .unwrap()
+    };
+    assert_eq!(
+        app.send(as_viewer("GET", "/api/v1/releases", None)).await.0,
+        StatusCode::OK
+    );
+    let (status, body) = app
+        .send(as_viewer("DELETE", "/api/v1/plugins/1", None))
+        .await;
+    assert_eq!((status, code(&body)), (StatusCode::FORBIDDEN, "forbidden"));
+    let create = json!({"name": "x", "release_id": 1, "components": SELECTION});
+    assert_eq!(
+        app.send(as_viewer("POST", "/api/v1/clusters", Some(create)))
+            .await
+            .0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        app.send(as_viewer("GET", "/api/v1/audit", None)).await.0,
+        StatusCode::FORBIDDEN
+    );
+
+    let operator = token_for(&app.db, "ops", Role::Operator).await;
+    let uninstall = request("DELETE", "/api/v1/plugins/1")
+        .header("authorization", format!("Bearer {operator}"))
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(app.send(uninstall).await.0, StatusCode::FORBIDDEN);
+    // The admin may: the bundled plugin goes.
+    assert_eq!(
+        app.call("DELETE", "/api/v1/plugins/1", None).await.0,
+        StatusCode::NO_CONTENT
+    );
+}
+
+#[tokio::test]
+async fn the_session_cookie_only_works_from_the_apps_origin() {
+    let app = test_app().await;
+    user(&app, "olga", Role::Operator, "operator password").await;
+    let wrong = request("POST", "/api/v1/session")
+        .header("authorization", "none")
+        .header("content-type", "application/json")
+        .body(json_body(
+            &json!({"username": "olga", "password": "not it at all"}),
+        ))
+        .unwrap();
+    let (status, body) = app.send(wrong).await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::UNAUTHORIZED, "unauthorized")
+    );
+    let cookie = sign_in(&app, "olga", "operator password").await;
+    let with_cookie = |method: &str, uri: &str, origin: Option<&str>| {
+        let mut r = request(method, uri)
+            .header("authorization", "none")
+            .header("cookie", &cookie)
+            .header("host", "localhost:8080");
+        if let Some(origin) = origin {
+            r = r.header("origin", origin);
+        }
+        r
+    };
+    let (status, me) = app
+        .send(
+            with_cookie("GET", "/api/v1/session", None)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(
+        (status, me),
+        (
+            StatusCode::OK,
+            json!({"username": "olga", "role": "operator"})
+        )
+    );
+
+    let create = json!({"name": "prod", "release_id": 1, "components": SELECTION});
+    let post = |origin: &str, content_type: &str, uri: &str, body: String| {
+        with_cookie("POST", uri, Some(origin))
+            .header("content-type", content_type)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let evil = "http://evil.example";
+    let (status, body) = app
+        .send(post(
+            evil,
+            "application/json",
+            "/api/v1/clusters",
+            create.to_string(),
+        ))
+        .await;
+    assert_eq!((status, code(&body)), (StatusCode::FORBIDDEN, "cross_site"));
+    let (status, body) = app
+        .send(post(
+            evil,
+            "text/plain",
+            "/api/v1/clusters/import?name=x",
+            "{}".into(),
+        ))
+        .await;
+    assert_eq!((status, code(&body)), (StatusCode::FORBIDDEN, "cross_site"));
+    // No Origin and no Sec-Fetch-Site: not known to come from the app.
+    let bare = with_cookie("POST", "/api/v1/clusters", None)
+        .header("content-type", "application/json")
+        .body(json_body(&create))
+        .unwrap();
+    assert_eq!(app.send(bare).await.0, StatusCode::FORBIDDEN);
+    let own = "http://localhost:8080";
+    let (status, body) = app
+        .send(post(
+            own,
+            "text/plain",
+            "/api/v1/clusters",
+            create.to_string(),
+        ))
+        .await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+    );
+    let (status, body) = app
+        .send(post(
+            own,
+            "text/plain",
+            "/api/v1/clusters/import?name=x",
+            "{}".into(),
+        ))
+        .await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+    );
+    let (status, body) = app
+        .send(post(
+            own,
+            "application/json",
+            "/api/v1/clusters",
+            create.to_string(),
+        ))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body:#}");
+
+    let out = with_cookie("DELETE", "/api/v1/session", Some(own))
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(app.send(out).await.0, StatusCode::NO_CONTENT);
+    let after = with_cookie("GET", "/api/v1/session", None)
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(app.send(after).await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn every_rejection_answers_the_json_error_body() {
+    let app = test_app().await;
+    let cases = [
+        (
+            request("GET", "/api/v1/nowhere"),
+            StatusCode::NOT_FOUND,
+            "not_found",
+            None,
+        ),
+        (
+            request("PATCH", "/api/v1/releases"),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            None,
+        ),
+        (
+            request("GET", "/api/v1/nodes/abc"),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            None,
+        ),
+        (
+            request("GET", "/api/v1/audit?limit=x"),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            None,
+        ),
+        (
+            request("POST", "/api/v1/clusters").header("content-type", "application/json"),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            Some(format!("{{\"name\": \"{}\"}}", "x".repeat(2 << 20))),
+        ),
+        (
+            request("POST", "/api/v1/plugins").header("content-type", "text/plain"),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            Some("x".to_owned()),
+        ),
+    ];
+    for (builder, status, expected, body) in cases {
+        let request = builder
+            .body(body.map_or_else(Body::empty, Body::from))
+            .unwrap();
+        let what = format!("{} {}", request.method(), request.uri());
+        let (got, body) = app.send(request).await;
+        assert_eq!((got, code(&body)), (status, expected), "{what}: {body}");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{what}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn hosts_are_checked_and_answers_carry_security_headers() {
+    let app = test_app_with(Security {
+        allowed_hosts: Some(vec![
+            "127.0.0.1:8080".to_owned(),
+            "localhost:8080".to_owned(),
+        ]),
+        ..Security::default()
+    })
+    .await;
+    let get = |host: &str| {
+        request("GET", "/api/v1/releases")
+            .header("host", host)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let response = app.respond(get("localhost:8080")).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let headers = response.headers();
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        policy.contains("frame-ancestors 'none'") && policy.contains("'wasm-unsafe-eval'"),
+        "{policy}"
+    );
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(headers["referrer-policy"], "no-referrer");
+    let (status, body) = app.send(get("rebind.evil.example:8080")).await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::BAD_REQUEST, "host_not_allowed")
+    );
+    let rejected = app.respond(get("evil.example")).await;
+    assert!(rejected.headers().contains_key("content-security-policy"));
+}
+
+#[tokio::test]
+async fn the_audit_log_records_every_change_with_its_actor() {
+    let app = test_app().await;
+    let operator = token_for(&app.db, "ci", Role::Operator).await;
+    let create = request("POST", "/api/v1/clusters")
+        .header("authorization", format!("Bearer {operator}"))
+        .header("content-type", "application/json")
+        .body(json_body(
+            &json!({"name": "prod", "release_id": 1, "components": SELECTION}),
+        ))
+        .unwrap();
+    assert_eq!(app.send(create).await.0, StatusCode::CREATED);
+    let (status, _) = app
+        .post(
+            "/api/v1/clusters/1/nodes",
+            &json!({"roles": ["controller"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    // A refused change is not one.
+    app.post(
+        "/api/v1/clusters",
+        &json!({"name": "prod", "release_id": 1, "components": SELECTION}),
+    )
+    .await;
+    let (status, log) = app.get("/api/v1/audit?limit=10").await;
+    assert_eq!(status, StatusCode::OK);
+    let lines: Vec<(String, String, String)> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["actor"].as_str().unwrap().to_owned(),
+                e["method"].as_str().unwrap().to_owned(),
+                e["target"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (
+                "token:test-admin".to_owned(),
+                "POST".to_owned(),
+                "/api/v1/clusters/1/nodes".to_owned()
+            ),
+            (
+                "token:ci".to_owned(),
+                "POST".to_owned(),
+                "/api/v1/clusters".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(log[0]["route"], "/api/v1/clusters/{id}/nodes");
+    assert!(log[0]["at"].as_str().unwrap().ends_with('Z'));
+}
