@@ -31,6 +31,8 @@ server:
 	cargo build --locked -p mosaic-server
 
 run: app server
+	@echo "Sign in at http://127.0.0.1:8080 as admin: the first start prints the password and keeps it"
+	@echo "in mosaic-data/initial-admin-password. Add accounts with: mosaic user create NAME --role operator"
 	cargo run --locked -q -p mosaic-server --bin mosaic -- serve
 
 ## Formatting, lints (native and wasm32), and core building for wasm32.
@@ -47,10 +49,10 @@ lint: tools
 unit:
 	cargo test --locked -p mosaic-core -p mosaic-server
 
-## The API tests (api, settings) again on PostgreSQL (a throw-away server; installs Debian's
+## The API tests (api, settings, access) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings
+	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access
 
 ## Component tests in headless Chromium.
 browser: tools-test

@@ -1,11 +1,13 @@
 //! Calls to the server's `/api/v1`. Errors carry the server's message and,
 //! for rejected selections, its structured violations.
 
+use std::cell::RefCell;
+
 use gloo_net::http::{Request, Response};
 use mosaic_core::api::{
     Attributes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
     NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ReleaseSummary, ResolveTemplates,
-    RoleView, TagView, TemplateResolution, TemplateSet, UpdateNode,
+    RoleView, SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::TagName;
@@ -25,6 +27,27 @@ pub struct ApiFailure {
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
     pub offline: bool,
+    /// The HTTP status (0 when there was no answer).
+    pub status: u16,
+}
+
+thread_local! {
+    /// What to do when the server says the session is gone (401).
+    static ON_UNAUTHORIZED: RefCell<Option<Box<dyn Fn()>>> = const { RefCell::new(None) };
+}
+
+/// Calls `f` whenever the server answers 401 (signed out elsewhere, the
+/// session expired): the app shows the sign-in page.
+pub fn on_unauthorized(f: impl Fn() + 'static) {
+    ON_UNAUTHORIZED.with(|slot| *slot.borrow_mut() = Some(Box::new(f)));
+}
+
+fn unauthorized() {
+    ON_UNAUTHORIZED.with(|slot| {
+        if let Some(f) = slot.borrow().as_ref() {
+            f();
+        }
+    });
 }
 
 impl ApiFailure {
@@ -35,6 +58,7 @@ impl ApiFailure {
             report: None,
             problems: Vec::new(),
             offline: false,
+            status: 0,
         }
     }
 
@@ -59,6 +83,9 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
             .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")));
     }
     let status = response.status();
+    if status == 401 {
+        unauthorized();
+    }
     match response.json::<ErrorBody>().await {
         Ok(body) => Err(ApiFailure {
             message: body.error.message,
@@ -66,10 +93,12 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
             report: body.error.report.map(Box::new),
             problems: body.error.problems,
             offline: false,
+            status,
         }),
         // A proxy's or a restarting server's answer, not the API's.
         Err(_) => Err(ApiFailure {
             offline: matches!(status, 502..=504),
+            status,
             ..ApiFailure::plain(format!("the server answered {status}"))
         }),
     }
@@ -81,6 +110,19 @@ async fn get<T: DeserializeOwned>(url: &str) -> Result<T, ApiFailure> {
         .await
         .map_err(ApiFailure::offline)?;
     read(response).await
+}
+
+/// Who is signed in (401 when nobody).
+pub async fn session() -> Result<SessionView, ApiFailure> {
+    get("/api/v1/session").await
+}
+
+pub async fn sign_in(request: &SignIn) -> Result<SessionView, ApiFailure> {
+    send(Request::post("/api/v1/session").json(request)).await
+}
+
+pub async fn sign_out() -> Result<(), ApiFailure> {
+    send_empty(Request::delete("/api/v1/session").build()).await
 }
 
 pub async fn releases() -> Result<Vec<ReleaseSummary>, ApiFailure> {

@@ -8,8 +8,11 @@ pub mod catalog;
 pub mod components;
 pub mod pages;
 pub mod route;
+pub mod session;
 
 use leptos::prelude::*;
+use mosaic_core::access::Role;
+use mosaic_core::api::SessionView;
 
 use crate::components::retry::RetryNotice;
 use crate::pages::environment::EnvironmentPage;
@@ -19,13 +22,73 @@ use crate::pages::matrix::MatrixPage;
 use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::PluginsPage;
 use crate::pages::settings::SettingsPage;
+use crate::pages::sign_in::SignInPage;
 use crate::pages::wizard::Wizard;
 use crate::route::{Link, Route, Router};
+use crate::session::Session;
 
-/// The whole app: a header with the navigation, and the current page.
+/// The whole app: who is signed in (the sign-in page when nobody is),
+/// then the header with the navigation and the current page.
 #[component]
 pub fn App() -> impl IntoView {
     let router = Router::install();
+    let session = Session(RwSignal::new(None::<SessionView>));
+    provide_context(session);
+    api::on_unauthorized(move || session.0.set(None));
+    let known = LocalResource::new(api::session);
+    let retry = Callback::new(move |()| known.refetch());
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match known.await {
+                    Ok(view) => session.0.set(Some(view)),
+                    Err(failure) if failure.offline => {
+                        return view! { <main class="page"><RetryNotice failure on_retry=retry auto=true /></main> }
+                            .into_any();
+                    }
+                    Err(_) => {}
+                }
+                view! {
+                    <Show
+                        when=move || session.0.with(Option::is_some)
+                        fallback=move || view! { <main class="page"><SignInPage session /></main> }
+                    >
+                        <Signed router session />
+                    </Show>
+                }
+                .into_any()
+            })}
+        </Suspense>
+    }
+}
+
+/// Who is signed in, with a way out.
+#[component]
+fn Account(session: Session) -> impl IntoView {
+    let who = move || {
+        session.0.with(|s| {
+            s.as_ref()
+                .map(|s| format!("{} ({})", s.username, s.role))
+                .unwrap_or_default()
+        })
+    };
+    let sign_out = move |_| {
+        leptos::task::spawn_local(async move {
+            let _ = api::sign_out().await;
+            session.0.set(None);
+        });
+    };
+    view! {
+        <span class="account">
+            <span class="who">{who}</span>
+            <button type="button" class="sign-out" on:click=sign_out>"Sign out"</button>
+        </span>
+    }
+}
+
+/// The app for a signed-in user.
+#[component]
+fn Signed(router: Router, session: Session) -> impl IntoView {
     let route = router.0;
     let nav = move |to: Route, label: &'static str| {
         let current = move || {
@@ -48,6 +111,7 @@ pub fn App() -> impl IntoView {
                 {nav(Route::Plugins, "Plugins")}
                 {nav(Route::Heat, "Heat templates")}
             </nav>
+            <Account session />
         </header>
         <main class="page">
             {move || match route.get() {
@@ -85,7 +149,19 @@ fn Home() -> impl IntoView {
             {move || Suspend::new(async move {
                 match releases.await {
                     Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
-                    Ok(list) => view! { <Wizard releases=list /> <Environments /> }.into_any(),
+                    Ok(list) => {
+                        let creates = crate::session::session().can(Role::Operator);
+                        view! {
+                            {creates.then(|| view! { <Wizard releases=list /> })}
+                            {(!creates).then(|| view! {
+                                <p class="card hint" data-role-note="">
+                                    "Your role can look at environments; an operator creates and changes them."
+                                </p>
+                            })}
+                            <Environments />
+                        }
+                        .into_any()
+                    }
                     Err(failure) => {
                         view! { <RetryNotice failure on_retry=installed auto=true /> }.into_any()
                     }

@@ -115,6 +115,14 @@ impl Access {
     }
 }
 
+/// Whether a successful request is a change the audit log records: one
+/// that needs an operator or an admin, signing in and signing out.
+pub fn audited(method: &str, path: &str) -> bool {
+    !is_safe(method)
+        && (matches!(required(method, path), Access::Operate | Access::Administer)
+            || path.trim_end_matches('/') == "/api/v1/session")
+}
+
 /// Whether `method` only reads (GET, HEAD, OPTIONS).
 pub fn is_safe(method: &str) -> bool {
     matches!(method, "GET" | "HEAD" | "OPTIONS")
@@ -135,6 +143,8 @@ pub fn required(method: &str, path: &str) -> Access {
         ["session"] => Access::Read,
         ["audit"] | ["users", ..] | ["tokens", ..] => Access::Administer,
         _ if is_safe(method) => Access::Read,
+        // Resolving an environment against a template set changes nothing.
+        ["heat", "template-sets", _, "resolve"] => Access::Read,
         ["plugins", ..] | ["releases", _, "tags", ..] => Access::Administer,
         _ => Access::Operate,
     }
@@ -249,11 +259,22 @@ mod tests {
             ("POST", "/api/v1/nodes/1/tags", Access::Operate),
             ("POST", "/api/v1/clusters/1/tags", Access::Operate),
             ("POST", "/api/v1/heat/template-sets", Access::Operate),
+            ("POST", "/api/v1/heat/template-sets/1/resolve", Access::Read),
             ("GET", "/api/v1/audit", Access::Administer),
         ];
         for (method, path, access) in cases {
             assert_eq!(required(method, path), access, "{method} {path}");
         }
+    }
+
+    #[test]
+    fn changes_and_sessions_are_audited_reads_are_not() {
+        assert!(audited("POST", "/api/v1/clusters"));
+        assert!(audited("DELETE", "/api/v1/plugins/3"));
+        assert!(audited("POST", "/api/v1/session"));
+        assert!(audited("DELETE", "/api/v1/session"));
+        assert!(!audited("GET", "/api/v1/clusters"));
+        assert!(!audited("POST", "/api/v1/heat/template-sets/1/resolve"));
     }
 
     #[test]

@@ -208,6 +208,8 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         );
         None
     };
+    // Before listening: whoever connects first can already sign in.
+    first_admin(&db, &config.db.data_dir, config.bind).await?;
     let listener = tokio::net::TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("cannot listen on {}", config.bind))?;
@@ -215,7 +217,6 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     tracing::info!("Mosaic is listening on http://{local}");
     // A line scripts and tests can wait for.
     println!("mosaic: listening on http://{local}");
-    first_admin(&db, &config.db.data_dir, local).await?;
     let security = config.security();
     if config.bind.ip().is_unspecified() && config.allowed_hosts.is_empty() {
         tracing::warn!(

@@ -1,5 +1,6 @@
 //! End-to-end: the real server, the real app, headless Chromium.
 
+mod access;
 mod accessibility;
 mod matrix;
 mod wizard_panes;
@@ -77,8 +78,46 @@ async fn save_screenshot(c: &Client, name: &str) {
     std::fs::write(dir.join(name), shot).unwrap();
 }
 
-/// Starts the server and a browser on `path`.
+/// Who a test signs in as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Who {
+    Operator,
+    Admin,
+}
+
+/// Signs in on the sign-in page the app shows, and waits until it is gone.
+async fn sign_in(c: &Client, server: &Server, who: Who) {
+    let (user, password) = match who {
+        Who::Operator => ("operator", mosaic_e2e::OPERATOR_PASSWORD),
+        Who::Admin => ("admin", server.admin_password.as_str()),
+    };
+    let field = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Id("username"))
+        .await
+        .expect("the sign-in page");
+    field.send_keys(user).await.unwrap();
+    c.find(Locator::Id("password"))
+        .await
+        .unwrap()
+        .send_keys(password)
+        .await
+        .unwrap();
+    click(c, "#sign-in").await;
+    eventually("signed in", || async {
+        c.find(Locator::Css("[data-page='sign-in']")).await.is_err()
+    })
+    .await;
+}
+
+/// Starts the server and a browser on `path`, signed in as the operator.
 async fn open_page(path: &str) -> (Server, Browser) {
+    open_page_as(path, Who::Operator).await
+}
+
+/// Starts the server and a browser on `path`, signed in as `who`.
+async fn open_page_as(path: &str, who: Who) -> (Server, Browser) {
     let server = Server::start();
     let browser = Browser::start().await;
     browser
@@ -86,13 +125,18 @@ async fn open_page(path: &str) -> (Server, Browser) {
         .goto(&format!("{}{path}", server.url))
         .await
         .unwrap();
+    sign_in(&browser.client, &server, who).await;
     (server, browser)
 }
 
 /// Starts the server and a browser on the wizard, with the environment
 /// name typed in.
 async fn open_wizard(name: &str) -> (Server, Browser) {
-    let (server, browser) = open_page("/").await;
+    open_wizard_as(name, Who::Operator).await
+}
+
+async fn open_wizard_as(name: &str, who: Who) -> (Server, Browser) {
+    let (server, browser) = open_page_as("/", who).await;
     let c = &browser.client;
     let field = c
         .wait()
@@ -188,7 +232,11 @@ async fn the_fix_button_applies_the_repair() {
 /// Starts the server and a browser, creates environment `name` with the
 /// wizard's defaults, and returns the heading of the page it opens.
 async fn create_environment(name: &str) -> (Server, Browser, String) {
-    let (server, browser) = open_wizard(name).await;
+    create_environment_as(name, Who::Operator).await
+}
+
+async fn create_environment_as(name: &str, who: Who) -> (Server, Browser, String) {
+    let (server, browser) = open_wizard_as(name, who).await;
     let c = &browser.client;
     for _ in 0..5 {
         click(c, "#next").await;
@@ -298,7 +346,7 @@ async fn uninstall(client: &Client, name: &str) {
 
 #[tokio::test]
 async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
-    let (_server, browser) = open_page("/plugins").await;
+    let (_server, browser) = open_page_as("/plugins", Who::Admin).await;
     let c = &browser.client;
     uninstall(c, "openstack").await;
     click(c, ".nav a[href='/']").await;
@@ -317,7 +365,7 @@ async fn uninstalling_every_release_plugin_shows_the_onboarding_screen() {
 
 #[tokio::test]
 async fn a_release_plugin_uploaded_on_the_onboarding_screen_starts_the_wizard() {
-    let (_server, browser) = open_page("/plugins").await;
+    let (_server, browser) = open_page_as("/plugins", Who::Admin).await;
     let c = &browser.client;
     uninstall(c, "openstack").await;
     click(c, ".nav a[href='/']").await;
@@ -342,7 +390,7 @@ async fn a_release_plugin_uploaded_on_the_onboarding_screen_starts_the_wizard() 
 
 #[tokio::test]
 async fn a_plugin_an_environment_uses_stays_installed_and_says_why() {
-    let (_server, browser, _) = create_environment("lab").await;
+    let (_server, browser, _) = create_environment_as("lab", Who::Admin).await;
     let c = &browser.client;
     click(c, ".nav a[href='/plugins']").await;
     let row = "[data-plugin='openstack']";
@@ -358,7 +406,7 @@ async fn a_plugin_an_environment_uses_stays_installed_and_says_why() {
 
 #[tokio::test]
 async fn an_invalid_plugin_upload_shows_every_problem() {
-    let (_server, browser) = open_page("/plugins").await;
+    let (_server, browser) = open_page_as("/plugins", Who::Admin).await;
     let c = &browser.client;
     let fixture = repo_root().join("server/tests/fixtures/plugins/five-mistakes");
     let (_keep, archive) = tarball(&fixture);
@@ -598,7 +646,7 @@ async fn settings_check_as_the_operator_types_and_a_refused_save_stores_nothing(
 
 #[tokio::test]
 async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
-    let (_server, browser) = open_page("/plugins").await;
+    let (_server, browser) = open_page_as("/plugins", Who::Admin).await;
     let c = &browser.client;
     let (_keep, archive) = tarball(&repo_root().join("server/tests/fixtures/plugins/v5-example"));
     choose_file(c, "input.plugin-upload", &archive).await;

@@ -53,9 +53,14 @@ impl Drop for Guard {
     }
 }
 
-/// A running `mosaic serve` with its own data directory.
+/// The password of the operator account every server gets.
+pub const OPERATOR_PASSWORD: &str = "operator password for tests";
+
+/// A running `mosaic serve` with its own data directory, its first admin
+/// (the password it wrote) and an operator account `operator`.
 pub struct Server {
     pub url: String,
+    pub admin_password: String,
     port: u16,
     bin: PathBuf,
     dist: PathBuf,
@@ -87,6 +92,7 @@ impl Server {
         let port = free_port();
         let mut server = Server {
             url: format!("http://127.0.0.1:{port}"),
+            admin_password: String::new(),
             port,
             bin,
             dist,
@@ -94,7 +100,57 @@ impl Server {
             data: tempfile::tempdir().expect("temporary data directory"),
         };
         server.restart();
+        server.admin_password = server.read_admin_password();
+        server.mosaic_with_stdin(
+            &["user", "create", "operator", "--role", "operator"],
+            OPERATOR_PASSWORD,
+        );
         server
+    }
+
+    /// The first start's password file: there, and private to its owner.
+    fn read_admin_password(&self) -> String {
+        let file = self.data.path().join("initial-admin-password");
+        let text =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+            assert_eq!(
+                mode & 0o777,
+                0o600,
+                "{} is readable by others",
+                file.display()
+            );
+        }
+        text.trim().to_owned()
+    }
+
+    /// Runs `mosaic ARGS --data-dir DATA` with `input` on stdin; panics
+    /// when it fails.
+    pub fn mosaic_with_stdin(&self, args: &[&str], input: &str) -> String {
+        use std::io::Write;
+        let mut child = Command::new(&self.bin)
+            .args(args)
+            .arg("--data-dir")
+            .arg(self.data.path())
+            .env_remove("DATABASE_URL")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.bin.display()));
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(format!("{input}\n").as_bytes()).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "mosaic {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// Stops the server (its data stays), as a crash or a restart would.

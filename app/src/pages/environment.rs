@@ -65,6 +65,8 @@ fn EnvironmentBody(cluster_id: i64, snapshot: Snapshot, changed: Callback<()>) -
         plan,
     } = snapshot;
     let known: Vec<String> = tags.iter().map(|t| t.name.clone()).collect();
+    // A viewer sees the nodes and the plan; an operator changes them.
+    let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
     view! {
         <datalist id="known-tags">
             {known.iter().map(|t| view! { <option value=t.clone() /> }).collect_view()}
@@ -75,14 +77,14 @@ fn EnvironmentBody(cluster_id: i64, snapshot: Snapshot, changed: Callback<()>) -
             </a>
         </p>
         <h2>"Nodes"</h2>
-        <AddNode cluster_id roles=roles.clone() changed />
+        {editable.then(|| view! { <AddNode cluster_id roles=roles.clone() changed /> })}
         <div class="nodes">
             {nodes
                 .into_iter()
-                .map(|node| view! { <NodeCard node roles=roles.clone() changed /> })
+                .map(|node| view! { <NodeCard node roles=roles.clone() changed editable /> })
                 .collect_view()}
         </div>
-        <NewTag cluster_id changed />
+        {editable.then(|| view! { <NewTag cluster_id changed /> })}
         <h2>"Deployment preview"</h2>
         <Preview plan />
     }
@@ -204,7 +206,12 @@ fn UnavailableRoles(roles: Vec<RoleView>) -> impl IntoView {
 }
 
 #[component]
-fn NodeCard(node: NodeView, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
+fn NodeCard(
+    node: NodeView,
+    roles: Vec<RoleView>,
+    changed: Callback<()>,
+    editable: bool,
+) -> impl IntoView {
     let id = node.id;
     let chosen = RwSignal::new(node.roles.clone());
     let error = RwSignal::new(None::<String>);
@@ -237,7 +244,7 @@ fn NodeCard(node: NodeView, roles: Vec<RoleView>, changed: Callback<()>) -> impl
         .map(|tag| {
             let from_role = node.role_tags.contains(tag);
             let primary = tag.as_str().starts_with("primary-");
-            let removable = !primary;
+            let removable = !primary && editable;
             let name = tag.to_string();
             let remove = move |_| {
                 let name = name.clone();
@@ -263,10 +270,10 @@ fn NodeCard(node: NodeView, roles: Vec<RoleView>, changed: Callback<()>) -> impl
     view! {
         <div class="node" data-node=id>
             <h3>{node.name.clone()} <span class="muted">{format!(" — {}", node.status)}</span></h3>
-            <div class="roles"><RolePicker roles chosen /></div>
-            <button class="save-roles" on:click=save_roles>"Save roles"</button>
+            <fieldset class="roles plain" disabled=!editable><RolePicker roles chosen /></fieldset>
+            <button class="save-roles" class:hidden=!editable on:click=save_roles>"Save roles"</button>
             <div class="chips">{chips}</div>
-            <div class="add-tag-row">
+            <div class="add-tag-row" class:hidden=!editable>
                 <input
                     class="add-tag"
                     list="known-tags"

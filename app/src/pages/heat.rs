@@ -47,7 +47,7 @@ pub fn HeatPage() -> impl IntoView {
                 " picks one implementation for each resource type listed in its "
                 <code>"resource_registry"</code> "."
             </p>
-            <label class="button">
+            <label class="button" class:hidden=!crate::session::session().can(mosaic_core::access::Role::Operator)>
                 "Upload a template set (.tar.gz or .zip)"
                 <input type="file" class="template-upload" accept=".tar.gz,.tgz,.zip" on:change=upload />
             </label>

@@ -7,4 +7,5 @@ pub mod matrix;
 pub mod onboarding;
 pub mod plugins;
 pub mod settings;
+pub mod sign_in;
 pub mod wizard;

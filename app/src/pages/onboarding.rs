@@ -21,8 +21,15 @@ pub fn Onboarding(#[prop(into)] installed: Callback<()>) -> impl IntoView {
                 " scaffolds one; Mosaic's own OpenStack release is "
                 <code>"releases/openstack"</code> " in its repository."
             </p>
-            <p>"Or upload a release plugin package here:"</p>
-            <PluginUpload installed=move |_| installed.run(()) />
+            {if crate::session::session().can(mosaic_core::access::Role::Admin) {
+                view! {
+                    <p>"Or upload a release plugin package here:"</p>
+                    <PluginUpload installed=move |_| installed.run(()) />
+                }
+                .into_any()
+            } else {
+                view! { <p class="hint" data-role-note="">"An admin installs plugins; ask one to install a release."</p> }.into_any()
+            }}
         </section>
     }
 }

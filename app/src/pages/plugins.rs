@@ -26,7 +26,9 @@ pub fn PluginsPage() -> impl IntoView {
                 "Upload one here, or install it on the server with "
                 <code>"mosaic plugin install PATH"</code> "."
             </p>
-            <PluginUpload installed=move |_| changed.run(()) />
+            {crate::session::session()
+                .can(mosaic_core::access::Role::Admin)
+                .then(|| view! { <PluginUpload installed=move |_| changed.run(()) /> })}
             <Suspense fallback=|| view! { <p class="loading">"Loading plugins…"</p> }>
                 {move || Suspend::new(async move {
                     match plugins.await {
@@ -74,6 +76,7 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
     // Two clicks uninstall: the first asks for confirmation in place.
     let confirming = RwSignal::new(false);
     let busy = RwSignal::new(false);
+    let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
     let error = RwSignal::new(None::<String>);
     let id = plugin.id;
     let uninstall = move |_| {
@@ -124,6 +127,7 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
             <td>
                 <button
                     type="button"
+                    class:hidden=!admin
                     class="uninstall"
                     class:danger=move || confirming.get()
                     prop:disabled=move || busy.get()

@@ -107,8 +107,10 @@ fn SettingsBody(
             .map(|g| group_view(g, &d.tree.groups[g], draft, evaluation))
             .collect_view()
     });
+    // A viewer reads the settings; an operator changes them.
+    let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
     view! {
-        <div class="settings-bar">
+        <div class="settings-bar" class:hidden=!editable>
             <span class="muted">
                 {move || match (changes.get(), evaluation.with(|e| e.problems.len())) {
                     (0, _) => "No unsaved changes.".to_owned(),
@@ -126,7 +128,10 @@ fn SettingsBody(
             </button>
         </div>
         {move || outcome.get().map(|o| outcome_view(o, reload))}
-        <div class="settings-groups">{groups}</div>
+        <p class="hint" class:hidden=editable data-role-note="">
+            "Your role can read the settings; an operator changes them."
+        </p>
+        <fieldset class="settings-groups plain" disabled=!editable>{groups}</fieldset>
     }
 }
 

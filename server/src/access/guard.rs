@@ -6,7 +6,9 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use mosaic_core::access::{Access, from_elsewhere, host_allowed, is_safe, required, same_origin};
+use mosaic_core::access::{
+    Access, audited, from_elsewhere, host_allowed, is_safe, required, same_origin,
+};
 
 use super::secret::{now, secret_hash};
 use super::{Principal, SESSION_COOKIE};
@@ -188,7 +190,7 @@ pub async fn authorize(
         .map_or_else(|| "-".to_owned(), |p| p.actor);
     let status = response.status();
     tracing::info!(actor = %actor, "{method} {path} {}", status.as_u16());
-    if !is_safe(method.as_str()) && status.is_success() {
+    if audited(method.as_str(), &path) && status.is_success() {
         let record = AuditRecord {
             at: now(),
             actor,
