@@ -3,21 +3,65 @@
 //! enable (the newest compatible ones), the tags created on its release and
 //! on it, and its nodes. Core answers every question about it.
 
-use mosaic_core::environment::{Base, Environment, Spec};
+use mosaic_core::environment::{Base, Environment, Foundation, Spec};
 use mosaic_core::plugin::{Package, newest_compatible};
 use mosaic_core::release::Release;
 use mosaic_core::tag::TagsMetadata;
 
-use crate::db::{Db, DbError, StoredCluster, StoredPlugin, TagOwner};
+use std::sync::Arc;
+
+use crate::db::{
+    Db, DbError, Installed, Snapshot, StoredCluster, StoredNode, StoredPlugin, TagOwner,
+};
 
 #[derive(Debug, Clone)]
 pub struct Stored {
     pub row: StoredCluster,
-    pub release: Release,
-    /// The plugins it can enable, in registry order.
-    pub plugins: Vec<Package>,
+    /// Its release and the plugins it can enable: shared by the
+    /// environments of the release while the installed plugins stay.
+    pub base: Arc<ReleaseBase>,
     pub release_tags: TagsMetadata,
     pub spec: Spec,
+}
+
+/// A release, the plugins its environments can enable (the newest
+/// compatible ones, in registry order) and what core works out from them
+/// alone.
+#[derive(Debug)]
+pub struct ReleaseBase {
+    pub release: Release,
+    pub plugins: Vec<Package>,
+    pub foundation: Foundation,
+}
+
+impl ReleaseBase {
+    /// Release `id` among `installed`, or `None` when it is not installed.
+    pub fn new(installed: &[StoredPlugin], id: i64) -> Result<Option<ReleaseBase>, DbError> {
+        let Some(release) = find_release(installed, id) else {
+            return Ok(None);
+        };
+        let plugins = plugins_for(installed, release);
+        let foundation = Foundation::new(release, &plugins)
+            .map_err(|e| DbError::Corrupt(format!("release {id}: {e}")))?;
+        Ok(Some(ReleaseBase {
+            release: release.clone(),
+            plugins,
+            foundation,
+        }))
+    }
+
+    /// The same, made once per generation of the installed plugins.
+    pub fn shared(installed: &Installed, id: i64) -> Result<Option<Arc<ReleaseBase>>, DbError> {
+        let made = installed.memo(id, || {
+            ReleaseBase::new(installed, id)
+                .map(|b| b.map(Arc::new))
+                .map_err(|e| e.to_string())
+        });
+        match made.as_ref() {
+            Ok(base) => Ok(base.clone()),
+            Err(e) => Err(DbError::Corrupt(e.clone())),
+        }
+    }
 }
 
 /// The release with `id` among the installed plugins.
@@ -45,41 +89,59 @@ impl Stored {
             return Ok(None);
         };
         let installed = db.plugins().await?;
-        Stored::load_with(db, row, &installed).await.map(Some)
+        let base = ReleaseBase::shared(&installed, row.cluster.release_id)?
+            .ok_or_else(|| not_installed(&row))?;
+        let nodes = db.nodes(id).await?;
+        let tags = db.user_tags(TagOwner::Cluster(id)).await?;
+        let release_tags = db
+            .user_tags(TagOwner::Release(row.cluster.release_id))
+            .await?;
+        Ok(Some(Stored::from_parts(
+            row,
+            base,
+            nodes,
+            tags,
+            release_tags,
+        )))
     }
 
-    /// The environment of `row`, the installed plugins already read.
-    pub async fn load_with(
-        db: &Db,
+    /// The environment of `row` as `snapshot` has it.
+    pub fn from_snapshot(snapshot: &Snapshot, row: &StoredCluster) -> Result<Stored, DbError> {
+        let id = row.cluster.id;
+        let base = ReleaseBase::new(&snapshot.plugins, row.cluster.release_id)?
+            .ok_or_else(|| not_installed(row))?;
+        Ok(Stored::from_parts(
+            row.clone(),
+            Arc::new(base),
+            snapshot.nodes_of(id).cloned().collect(),
+            snapshot.tags_of(TagOwner::Cluster(id)),
+            snapshot.tags_of(TagOwner::Release(row.cluster.release_id)),
+        ))
+    }
+
+    fn from_parts(
         row: StoredCluster,
-        installed: &[StoredPlugin],
-    ) -> Result<Stored, DbError> {
+        base: Arc<ReleaseBase>,
+        nodes: Vec<StoredNode>,
+        tags_metadata: TagsMetadata,
+        release_tags: TagsMetadata,
+    ) -> Stored {
         let cluster = &row.cluster;
-        let release = find_release(installed, cluster.release_id)
-            .ok_or_else(|| {
-                DbError::Corrupt(format!(
-                    "environment {}: its release {} is not installed",
-                    cluster.id, cluster.release_id
-                ))
-            })?
-            .clone();
-        let nodes = db.nodes(cluster.id).await?;
         let spec = Spec {
             name: cluster.name.clone(),
             mode: cluster.mode,
             components: Some(cluster.components.clone()),
             edits: row.settings.clone(),
-            tags_metadata: db.user_tags(TagOwner::Cluster(cluster.id)).await?,
+            tags_metadata,
             deployment_tasks: Vec::new(),
             nodes: nodes.into_iter().map(|n| n.spec).collect(),
         };
-        Ok(Stored {
-            plugins: plugins_for(installed, &release),
-            release_tags: db.user_tags(TagOwner::Release(cluster.release_id)).await?,
-            release,
+        Stored {
+            base,
+            release_tags,
             row,
             spec,
-        })
+        }
     }
 
     pub fn id(&self) -> i64 {
@@ -93,37 +155,71 @@ impl Stored {
 
     /// The environment as it would be with `spec` (a change to check).
     pub fn with_spec<'a>(&'a self, spec: &'a Spec) -> Result<Environment<'a>, DbError> {
-        Environment::new(
+        Ok(Environment::on(
             Base {
-                release: &self.release,
-                plugins: &self.plugins,
+                release: &self.base.release,
+                plugins: &self.base.plugins,
                 release_tags: &self.release_tags,
             },
+            &self.base.foundation,
             spec,
-        )
-        .map_err(|e| DbError::Corrupt(format!("environment {}: {e}", self.id())))
+        ))
     }
 }
 
-/// The environments that use `plugin`: created from one of its releases,
-/// or with it switched on.
-pub async fn environments_using(db: &Db, plugin: &StoredPlugin) -> Result<Vec<String>, DbError> {
-    let installed = db.plugins().await?;
+fn not_installed(row: &StoredCluster) -> DbError {
+    DbError::Corrupt(format!(
+        "environment {}: its release {} is not installed",
+        row.cluster.id, row.cluster.release_id
+    ))
+}
+
+/// An environment that uses a plugin, and the nodes that carry its roles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginUser {
+    pub name: String,
+    pub nodes: Vec<String>,
+}
+
+impl std::fmt::Display for PluginUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "'{}'", self.name)?;
+        match self.nodes.as_slice() {
+            [] => Ok(()),
+            [one] => write!(f, " (node {one} carries its roles)"),
+            many => write!(f, " (nodes {} carry its roles)", many.join(", ")),
+        }
+    }
+}
+
+/// The environments that use `plugin` as `snapshot` has them: created from
+/// one of its releases, with it switched on, or with nodes that carry its
+/// roles.
+pub fn plugin_users(
+    snapshot: &Snapshot,
+    plugin: &StoredPlugin,
+) -> Result<Vec<PluginUser>, DbError> {
     let mut users = Vec::new();
-    for row in db.clusters().await? {
-        let name = row.cluster.name.clone();
+    for row in &snapshot.clusters {
+        let name = &row.cluster.name;
         if plugin.release_ids.contains(&row.cluster.release_id) {
-            users.push(name);
+            users.push(PluginUser {
+                name: name.clone(),
+                nodes: Vec::new(),
+            });
             continue;
         }
-        let extends = find_release(&installed, row.cluster.release_id)
+        let extends = find_release(&snapshot.plugins, row.cluster.release_id)
             .is_some_and(|r| plugin.package.extends(r));
         if plugin.package.is_release_plugin() || !extends {
             continue;
         }
-        let stored = Stored::load_with(db, row, &installed).await?;
-        if stored.environment()?.uses(&plugin.package) {
-            users.push(name);
+        let stored = Stored::from_snapshot(snapshot, row)?;
+        if let Some(used) = stored.environment()?.plugin_use(&plugin.package) {
+            users.push(PluginUser {
+                name: name.clone(),
+                nodes: used.nodes,
+            });
         }
     }
     Ok(users)

@@ -5,7 +5,7 @@
 use mosaic_core::plugin::{Files, Report, Severity, load};
 
 use crate::db::{Db, DbError, StoredPlugin};
-use crate::environment::environments_using;
+use crate::environment::plugin_users;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
@@ -58,21 +58,22 @@ pub async fn install(
 }
 
 /// Uninstalls plugin `id`, unless an environment uses it (created from one
-/// of its releases, or with it switched on).
+/// of its releases, with it switched on, or with nodes carrying its roles),
+/// judged inside the uninstall's own transaction.
 pub async fn uninstall(db: &Db, id: i64) -> Result<(), DbError> {
-    let Some(plugin) = db.plugin(id).await? else {
-        return Err(DbError::NotFound(format!("plugin {id} is not installed")));
-    };
-    let users = environments_using(db, &plugin).await?;
-    if !users.is_empty() {
-        let quoted: Vec<String> = users.iter().map(|u| format!("'{u}'")).collect();
-        return Err(DbError::InUse(format!(
+    db.uninstall_plugin(id, |plugin, snapshot| {
+        let users = plugin_users(snapshot, plugin)?;
+        if users.is_empty() {
+            return Ok(());
+        }
+        let quoted: Vec<String> = users.iter().map(ToString::to_string).collect();
+        Err(DbError::InUse(format!(
             "{} is used by the environment{} {}; delete {} first",
             plugin.package.source(),
             if users.len() == 1 { "" } else { "s" },
             quoted.join(", "),
             if users.len() == 1 { "it" } else { "them" },
-        )));
-    }
-    db.delete_plugin(id).await
+        )))
+    })
+    .await
 }

@@ -10,6 +10,8 @@ mod file;
 mod plan;
 mod tags;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -73,7 +75,8 @@ pub struct Environment<'a> {
     pub plugins: &'a [Package],
     pub spec: &'a Spec,
     release_tags: &'a TagsMetadata,
-    registry: Registry,
+    /// What the release and plugins alone decide (shared, or its own).
+    foundation: Cow<'a, Foundation>,
     selected: Vec<bool>,
     /// Defaults, binds, and the plugins the components need: what edits
     /// are relative to.
@@ -86,22 +89,25 @@ pub struct Environment<'a> {
     enabled: Vec<bool>,
     /// The release's roles, then every plugin's (unavailable while its
     /// plugin is off), and what their restrictions say here.
-    roles: Vec<Role>,
     restricted: Vec<Result<Restricted, crate::expr::ExprError>>,
 }
 
-impl<'a> Environment<'a> {
-    pub fn new(base: Base<'a>, spec: &'a Spec) -> Result<Environment<'a>, EnvironmentError> {
-        let release = base.release;
-        let registry = registry(release, base.plugins)?;
-        let selected = match &spec.components {
-            Some(names) => (0..registry.len())
-                .map(|i| names.contains(&registry.get(i).name))
-                .collect(),
-            None => defaults(&registry, &Layout::new(&registry)),
-        };
-        let groups: Vec<PluginGroup<'_>> = base
-            .plugins
+/// What an environment's rules take from its release and plugins alone —
+/// the component registry, the settings' defaults, the roles — worked out
+/// once and shared by every environment on them.
+#[derive(Debug, Clone)]
+pub struct Foundation {
+    registry: Registry,
+    /// The release's groups, then each plugin's, at their defaults.
+    settings: Settings,
+    /// The release's roles, then each plugin's.
+    roles: Vec<Role>,
+}
+
+impl Foundation {
+    pub fn new(release: &Release, plugins: &[Package]) -> Result<Foundation, EnvironmentError> {
+        let registry = registry(release, plugins)?;
+        let groups: Vec<PluginGroup<'_>> = plugins
             .iter()
             .map(|p| PluginGroup {
                 name: p.name.as_str(),
@@ -110,8 +116,50 @@ impl<'a> Environment<'a> {
                 attributes: &p.attributes_metadata.group,
             })
             .collect();
-        let mut settings = Settings::defaults(&release.attributes_metadata.editable, &groups);
-        let cluster_binds = apply_binds(&mut settings, &registry, &selected);
+        let settings = Settings::defaults(&release.attributes_metadata.editable, &groups);
+        let roles: Vec<Role> = release
+            .roles_metadata
+            .0
+            .iter()
+            .cloned()
+            .chain(plugins.iter().flat_map(|p| {
+                p.roles_metadata
+                    .0
+                    .iter()
+                    .map(|r| r.clone().provided_by(&p.name))
+            }))
+            .collect();
+        Ok(Foundation {
+            registry,
+            settings,
+            roles,
+        })
+    }
+}
+
+impl<'a> Environment<'a> {
+    pub fn new(base: Base<'a>, spec: &'a Spec) -> Result<Environment<'a>, EnvironmentError> {
+        let foundation = Foundation::new(base.release, base.plugins)?;
+        Ok(Environment::build(base, Cow::Owned(foundation), spec))
+    }
+
+    /// The environment on a `foundation` made from `base`'s release and
+    /// plugins (and shared with other environments on them).
+    pub fn on(base: Base<'a>, foundation: &'a Foundation, spec: &'a Spec) -> Environment<'a> {
+        Environment::build(base, Cow::Borrowed(foundation), spec)
+    }
+
+    fn build(base: Base<'a>, foundation: Cow<'a, Foundation>, spec: &'a Spec) -> Environment<'a> {
+        let release = base.release;
+        let registry = &foundation.registry;
+        let selected = match &spec.components {
+            Some(names) => (0..registry.len())
+                .map(|i| names.contains(&registry.get(i).name))
+                .collect(),
+            None => defaults(registry, &Layout::new(registry)),
+        };
+        let mut settings = foundation.settings.clone();
+        let cluster_binds = apply_binds(&mut settings, registry, &selected);
         for plugin in base.plugins {
             let chosen = plugin.components_metadata.iter().any(|c| {
                 registry
@@ -131,25 +179,13 @@ impl<'a> Environment<'a> {
             .iter()
             .map(|p| settings.enabled(p.name.as_str()) == Some(true))
             .collect();
-        let roles: Vec<Role> = release
-            .roles_metadata
-            .0
-            .iter()
-            .cloned()
-            .chain(base.plugins.iter().flat_map(|p| {
-                p.roles_metadata
-                    .0
-                    .iter()
-                    .map(|r| r.clone().provided_by(&p.name))
-            }))
-            .collect();
-        let restricted = restrictions_of(&roles, &models);
-        Ok(Environment {
+        let restricted = restrictions_of(&foundation.roles, &models);
+        Environment {
             release,
             plugins: base.plugins,
             spec,
             release_tags: base.release_tags,
-            registry,
+            foundation,
             selected,
             base: base_settings,
             settings,
@@ -157,20 +193,19 @@ impl<'a> Environment<'a> {
             context,
             models,
             enabled,
-            roles,
             restricted,
-        })
+        }
     }
 
     pub fn registry(&self) -> &Registry {
-        &self.registry
+        &self.foundation.registry
     }
 
     /// The selected components' names, in registry order.
     pub fn selected_names(&self) -> Vec<ComponentName> {
-        (0..self.registry.len())
+        (0..self.foundation.registry.len())
             .filter(|&i| self.selected[i])
-            .map(|i| self.registry.get(i).name.clone())
+            .map(|i| self.foundation.registry.get(i).name.clone())
             .collect()
     }
 
@@ -186,11 +221,11 @@ impl<'a> Environment<'a> {
                 .map(ToString::to_string)
                 .collect(),
         };
-        if self.registry.is_empty() {
-            return validate_selection(&self.registry, &[], &names);
+        if self.foundation.registry.is_empty() {
+            return validate_selection(&self.foundation.registry, &[], &names);
         }
         validate_selection(
-            &self.registry,
+            &self.foundation.registry,
             &self.release.required_component_types,
             &names,
         )
@@ -247,13 +282,14 @@ impl<'a> Environment<'a> {
 
     /// Every role known here: the release's, then each plugin's.
     pub fn roles(&self) -> &[Role] {
-        &self.roles
+        &self.foundation.roles
     }
 
     /// The roles offered to nodes: neither hidden nor of a plugin that is
     /// off, in order.
     pub fn offered_roles(&self) -> Vec<&Role> {
-        self.roles
+        self.foundation
+            .roles
             .iter()
             .zip(&self.restricted)
             .filter(|(role, r)| !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role))
@@ -271,7 +307,7 @@ impl<'a> Environment<'a> {
     /// The problems of a node with `roles`: unknown roles, conflicts,
     /// restrictions (a plugin that is off included).
     pub fn role_errors(&self, roles: &[RoleName]) -> Vec<NodeError> {
-        crate::role::node_errors(&self.roles, &self.restricted, roles)
+        crate::role::node_errors(&self.foundation.roles, &self.restricted, roles)
     }
 
     /// Each node's role problems, in node order.
@@ -293,10 +329,38 @@ impl<'a> Environment<'a> {
             .any(|p| p.name == package.name && p.version == package.version)
     }
 
+    /// What keeps `package` (an extension) from being uninstalled under
+    /// this environment: it is switched on here, or nodes carry roles it
+    /// provides (switched off or not, they would be left with roles nobody
+    /// defines). `None`: nothing.
+    pub fn plugin_use(&self, package: &Package) -> Option<PluginUse> {
+        // Only the version the environment takes its roles from counts.
+        let offered = self
+            .plugins
+            .iter()
+            .any(|p| p.name == package.name && p.version == package.version);
+        if !offered {
+            return None;
+        }
+        let enabled = self.uses(package);
+        let nodes: Vec<String> = self
+            .spec
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.all_roles()
+                    .any(|r| package.roles_metadata.get(r.as_str()).is_some())
+            })
+            .map(NodeTags::display_name)
+            .collect();
+        (enabled || !nodes.is_empty()).then_some(PluginUse { enabled, nodes })
+    }
+
     /// The roles offered to nodes as the API shows them, each with why it
     /// cannot be given now when it cannot.
     pub fn role_views(&self) -> Vec<RoleView> {
-        self.roles
+        self.foundation
+            .roles
             .iter()
             .zip(&self.restricted)
             .filter(|(role, r)| !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role))
@@ -318,7 +382,8 @@ impl<'a> Environment<'a> {
     /// Whether a node may take role `id` here: it exists, and its
     /// restrictions (a plugin that is off included) neither disable nor hide it.
     pub fn role_available(&self, id: &RoleName) -> bool {
-        self.roles
+        self.foundation
+            .roles
             .iter()
             .zip(&self.restricted)
             .any(|(role, r)| &role.id == id && matches!(r, Ok(r) if !r.blocked()))
@@ -350,6 +415,14 @@ impl<'a> Environment<'a> {
             })
             .collect()
     }
+}
+
+/// How an environment uses a plugin (see [`Environment::plugin_use`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginUse {
+    pub enabled: bool,
+    /// The nodes that carry roles the plugin provides.
+    pub nodes: Vec<String>,
 }
 
 /// The component registry of `release` with `plugins` (SEMANTICS §2.2):

@@ -331,6 +331,42 @@ fn switching_a_plugin_off_names_the_nodes_that_have_its_roles() {
 }
 
 #[test]
+fn a_plugin_is_in_use_while_enabled_or_while_nodes_carry_its_roles() {
+    let f = fixture();
+    let contrail = |env: &Environment<'_>| {
+        let package = env
+            .plugins
+            .iter()
+            .find(|p| p.name.as_str() == "contrail")
+            .unwrap();
+        env.plugin_use(package)
+    };
+    with(&f, &spec(&LVM, json!({}), vec![]), |env| {
+        assert_eq!(contrail(env), None);
+    });
+    with(&f, &spec(&CONTRAIL, json!({}), vec![]), |env| {
+        assert_eq!(
+            contrail(env),
+            Some(PluginUse {
+                enabled: true,
+                nodes: vec![]
+            })
+        );
+    });
+    // Off, but a node still carries its role: still in use.
+    let nodes = vec![node(7, "rack1-n7", &["contrail-controller"])];
+    with(&f, &spec(&LVM, json!({}), nodes), |env| {
+        assert_eq!(
+            contrail(env),
+            Some(PluginUse {
+                enabled: false,
+                nodes: vec!["rack1-n7".to_owned()]
+            })
+        );
+    });
+}
+
+#[test]
 fn the_plan_follows_the_settings_and_the_enabled_plugins() {
     let f = fixture();
     let nodes = vec![

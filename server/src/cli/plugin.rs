@@ -288,7 +288,7 @@ async fn connect(db: &DbConfig) -> Result<Db, i32> {
 async fn installed(config: &DbConfig) -> Result<(Db, Vec<crate::db::StoredPlugin>), i32> {
     let db = connect(config).await?;
     let plugins = db.plugins().await.map_err(fail)?;
-    Ok((db, plugins))
+    Ok((db, plugins.to_vec()))
 }
 
 async fn install_command(args: InstallArgs) -> i32 {

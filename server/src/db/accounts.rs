@@ -52,10 +52,10 @@ fn user(row: &AnyRow) -> Result<StoredUser, DbError> {
 }
 
 /// A unique-constraint failure as a 409 that says what exists already.
-fn unique(e: sqlx::Error, what: String) -> DbError {
+pub(super) fn unique(e: sqlx::Error, what: String) -> DbError {
     match e.as_database_error() {
         Some(d) if d.is_unique_violation() => DbError::Conflict(what),
-        _ => DbError::Sqlx(e),
+        _ => DbError::from(e),
     }
 }
 

@@ -30,13 +30,14 @@ pub struct StoredCluster {
     pub settings_version: i64,
 }
 
-const COLUMNS: &str = "id, name, release_id, components, mode, settings, settings_version";
+pub(super) const COLUMNS: &str =
+    "id, name, release_id, components, mode, settings, settings_version";
 
 fn corrupt(what: &str) -> impl Fn(serde_json::Error) -> DbError + '_ {
     move |e| DbError::Corrupt(format!("clusters.{what}: {e}"))
 }
 
-fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
+pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
     let components: String = row.try_get("components")?;
     let mode: String = row.try_get("mode")?;
     let settings: String = row.try_get("settings")?;
@@ -71,17 +72,9 @@ impl Db {
             serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
         let settings =
             serde_json::to_string(new.settings).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        // Writes first (a read first would make concurrent SQLite writers
+        // deadlock); the unique name decides between concurrent creations.
         let mut tx = self.pool.begin().await?;
-        let taken = sqlx::query("SELECT id FROM clusters WHERE name = $1")
-            .bind(new.name)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if taken.is_some() {
-            return Err(DbError::Conflict(format!(
-                "an environment named '{}' already exists",
-                new.name
-            )));
-        }
         let id: i64 = sqlx::query(
             "INSERT INTO clusters (name, release_id, components, mode, settings) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -92,7 +85,13 @@ impl Db {
         .bind(new.mode.as_str())
         .bind(settings)
         .fetch_one(&mut *tx)
-        .await?
+        .await
+        .map_err(|e| {
+            super::accounts::unique(
+                e,
+                format!("an environment named '{}' already exists", new.name),
+            )
+        })?
         .try_get(0)?;
         for (name, has_primary) in tags {
             sqlx::query(

@@ -8,9 +8,13 @@ mod heat;
 mod nodes;
 mod plugins;
 mod releases;
+mod snapshot;
 mod tags;
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
@@ -22,6 +26,8 @@ pub use accounts::{AuditRecord, StoredToken, StoredUser};
 pub use clusters::{InsertCluster, StoredCluster};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
+
+pub use snapshot::Snapshot;
 pub use tags::TagOwner;
 
 static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
@@ -31,6 +37,52 @@ static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
+    /// PostgreSQL (else SQLite): a few statements differ.
+    postgres: bool,
+    /// The installed plugins as last parsed, with their generation.
+    plugins: Arc<tokio::sync::Mutex<Option<(i64, SharedPlugins)>>>,
+}
+
+/// The installed plugins, parsed once per generation and shared.
+pub type SharedPlugins = Arc<Installed>;
+
+/// The installed plugins of one generation, and what callers derived from
+/// them (kept as long as the generation is current).
+#[derive(Debug)]
+pub struct Installed {
+    pub plugins: Vec<StoredPlugin>,
+    derived: Mutex<HashMap<(TypeId, i64), Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Installed {
+    pub fn new(plugins: Vec<StoredPlugin>) -> Installed {
+        Installed {
+            plugins,
+            derived: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// What `make` derives from these plugins for `key`, made once.
+    pub fn memo<T: Any + Send + Sync>(&self, key: i64, make: impl FnOnce() -> T) -> Arc<T> {
+        let slot = (TypeId::of::<T>(), key);
+        if let Some(found) = self.derived.lock().expect("not poisoned").get(&slot) {
+            return found.clone().downcast().expect("keyed by type");
+        }
+        let made = Arc::new(make());
+        self.derived
+            .lock()
+            .expect("not poisoned")
+            .insert(slot, made.clone());
+        made
+    }
+}
+
+impl std::ops::Deref for Installed {
+    type Target = [StoredPlugin];
+
+    fn deref(&self) -> &[StoredPlugin] {
+        &self.plugins
+    }
 }
 
 /// Errors a caller may want to tell apart from "the database failed".
@@ -46,10 +98,29 @@ pub enum DbError {
     /// A plugin that collides with installed ones: every collision.
     #[error("the plugin collides with installed plugins")]
     PluginConflict(Vec<mosaic_core::plugin::Diagnostic>),
+    /// The resource changed since the version the request names (412).
+    #[error("{0}")]
+    Stale(String),
     #[error(transparent)]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(sqlx::Error),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+}
+
+impl From<sqlx::Error> for DbError {
+    /// A unique constraint that a concurrent request won is a conflict (409),
+    /// not a failure; the call sites that know the name say which.
+    fn from(e: sqlx::Error) -> DbError {
+        match e.as_database_error() {
+            Some(d) if d.is_unique_violation() => {
+                DbError::Conflict("it exists already (a concurrent request created it)".to_owned())
+            }
+            Some(d) if d.is_foreign_key_violation() => {
+                DbError::Conflict("it refers to something a concurrent request removed".to_owned())
+            }
+            _ => DbError::Sqlx(e),
+        }
+    }
 }
 
 impl Db {
@@ -76,16 +147,36 @@ impl Db {
             .connect(&url)
             .await
             .with_context(|| format!("cannot open database {}", redact(&url)))?;
+        if is_sqlite {
+            // Write-ahead logging: readers never wait for the writer, and a
+            // commit syncs one file. Kept by the database file once set.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await
+                .context("cannot switch the SQLite database to write-ahead logging")?;
+        }
         let migrator = if is_sqlite { &SQLITE } else { &POSTGRES };
         migrator
             .run(&pool)
             .await
             .context("cannot apply database migrations")?;
-        Ok(Db { pool })
+        Ok(Db {
+            pool,
+            postgres: !is_sqlite,
+            plugins: Arc::new(tokio::sync::Mutex::new(None)),
+        })
     }
 }
 
 impl Db {
+    /// Everything environments are made of, in one consistent read.
+    pub async fn snapshot(&self) -> Result<Snapshot, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let snapshot = snapshot::snapshot_in(&mut tx).await?;
+        tx.commit().await?;
+        Ok(snapshot)
+    }
+
     /// Whether the database answers.
     pub async fn ping(&self) -> Result<(), DbError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;

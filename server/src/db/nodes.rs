@@ -26,7 +26,7 @@ fn json<T: Serialize>(list: &[T]) -> String {
     serde_json::to_string(list).expect("names serialize")
 }
 
-fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
+pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
     let status: String = row.try_get("status")?;
     Ok(StoredNode {
         cluster_id: row.try_get("cluster_id")?,
@@ -46,7 +46,7 @@ fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
     })
 }
 
-const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, version";
+pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, version";
 
 impl Db {
     pub async fn insert_node(
@@ -78,24 +78,71 @@ impl Db {
         row.as_ref().map(node).transpose()
     }
 
-    /// Stores `spec` for node `spec.id`.
-    pub async fn update_node(&self, spec: &NodeTags) -> Result<(), DbError> {
-        sqlx::query(
-            "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
-             tags_removed = $5, primary_tags = $6, pending_deletion = $7 WHERE id = $8",
-        )
-        .bind(spec.status.as_str())
-        .bind(json(&spec.roles))
-        .bind(json(&spec.pending_roles))
-        .bind(json(&spec.tags_added))
-        .bind(json(&spec.tags_removed))
-        .bind(json(&spec.primary_tags))
-        .bind(i64::from(spec.pending_deletion))
-        .bind(spec.id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+    /// Changes node `id` with `change`, which sees the node as stored now
+    /// and returns what to store: concurrent changes of one node take turns
+    /// (the row is locked before it is read), so none is lost. With
+    /// `if_version`, refused (`Stale`) when the node moved on. Returns the
+    /// node as stored after the change.
+    pub async fn change_node<E: From<DbError>>(
+        &self,
+        id: i64,
+        if_version: Option<i64>,
+        change: impl FnOnce(&StoredNode) -> Result<NodeTags, E>,
+    ) -> Result<StoredNode, E> {
+        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        // Locks first: PostgreSQL's row lock, SQLite's write lock.
+        let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(DbError::from)?
+            .rows_affected();
+        if locked == 0 {
+            return Err(DbError::NotFound(format!("node {id} does not exist")).into());
+        }
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM nodes WHERE id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(DbError::from)?;
+        let stored = node(&row)?;
+        if let Some(expected) = if_version.filter(|v| *v != stored.spec.version) {
+            return Err(DbError::Stale(format!(
+                "node {id} changed since version {expected} (it is at version {}); reload it",
+                stored.spec.version
+            ))
+            .into());
+        }
+        let mut next = change(&stored)?;
+        next.id = id;
+        next.version = stored.spec.version + 1;
+        write_node(&mut tx, &next).await?;
+        tx.commit().await.map_err(DbError::from)?;
+        Ok(StoredNode {
+            cluster_id: stored.cluster_id,
+            spec: next,
+        })
     }
+}
+
+/// Stores `spec` (its version included) for node `spec.id`.
+async fn write_node(conn: &mut sqlx::AnyConnection, spec: &NodeTags) -> Result<(), DbError> {
+    sqlx::query(
+        "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
+         tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8 WHERE id = $9",
+    )
+    .bind(spec.status.as_str())
+    .bind(json(&spec.roles))
+    .bind(json(&spec.pending_roles))
+    .bind(json(&spec.tags_added))
+    .bind(json(&spec.tags_removed))
+    .bind(json(&spec.primary_tags))
+    .bind(i64::from(spec.pending_deletion))
+    .bind(spec.version)
+    .bind(spec.id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 /// Inserts a node inside `tx`; its name defaults to `node-<id>`.

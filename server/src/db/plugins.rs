@@ -4,9 +4,11 @@
 use mosaic_core::plugin::{Diagnostic, Installed, Package, Record, Severity, check_install};
 use mosaic_core::release::Release;
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+use sqlx::{AnyConnection, Row};
 
-use super::{Db, DbError};
+use std::sync::Arc;
+
+use super::{Db, DbError, SharedPlugins};
 
 const BUNDLED_FACT: &str = "bundled_release_installed";
 /// A row every install updates first: concurrent installs (several API
@@ -48,162 +50,224 @@ impl Db {
     ) -> Result<StoredPlugin, DbError> {
         let mut tx = self.pool.begin().await?;
         take_install_turn(&mut tx).await?;
-        let installed: Vec<Package> = plugins_in(&mut tx)
-            .await?
-            .into_iter()
-            .map(|p| p.package)
-            .collect();
-        let problems = check_install(
-            package,
-            Installed {
-                plugins: &installed,
-            },
-        );
-        let (errors, mut notes): (Vec<_>, Vec<_>) = problems
-            .into_iter()
-            .partition(|d| d.severity == Severity::Error);
-        if !errors.is_empty() {
-            return Err(DbError::PluginConflict(errors));
-        }
-        notes.extend(warnings.iter().cloned());
-        let kind = if package.is_release_plugin() {
-            "release"
-        } else {
-            "extension"
-        };
-        let data = serde_json::to_string(package).map_err(corrupt("plugin".into()))?;
-        let warnings_json = serde_json::to_string(&notes).map_err(corrupt("warnings".into()))?;
-        let id: i64 = sqlx::query(
-            "INSERT INTO plugins (name, title, version, package_version, description, kind, data, warnings) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        )
-        .bind(package.name.as_str())
-        .bind(&package.title)
-        .bind(package.version.as_str())
-        .bind(&package.package_version)
-        .bind(&package.description)
-        .bind(kind)
-        .bind(data)
-        .bind(warnings_json)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        let mut release_ids = Vec::new();
-        for release in package.releases() {
-            let data = serde_json::to_string(release).map_err(corrupt("release".into()))?;
-            let release_id: i64 = sqlx::query(
-                "INSERT INTO releases (plugin_id, name, version, operating_system, description, state, data) \
-                 VALUES ($1, $2, $3, $4, $5, 'available', $6) RETURNING id",
-            )
-            .bind(id)
-            .bind(&release.name)
-            .bind(&release.version)
-            .bind(&release.operating_system)
-            .bind(&release.description)
-            .bind(data)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get(0)?;
-            release_ids.push(release_id);
-        }
+        let stored = install_in(&mut tx, package, warnings).await?;
         tx.commit().await?;
-        Ok(StoredPlugin {
-            id,
-            package: package.clone(),
-            release_ids,
-            warnings: notes,
-        })
+        Ok(stored)
     }
 
     /// Installs the bundled release plugin the first time the database is
     /// used; once uninstalled it stays uninstalled. Returns whether it did.
+    /// The fact that it was installed and the install are one transaction:
+    /// a server stopped in between leaves neither.
     pub async fn install_bundled_once(
         &self,
         package: &Package,
         warnings: &[Diagnostic],
     ) -> Result<bool, DbError> {
-        // Claim the fact first: with several replicas starting at once, only
-        // the one whose insert succeeds installs.
-        let claimed = sqlx::query(
-            "INSERT INTO facts (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
-        )
-        .bind(BUNDLED_FACT)
-        .bind(package.version.as_str())
-        .execute(&self.pool)
-        .await?
-        .rows_affected()
-            == 1;
-        if !claimed {
+        let mut tx = self.pool.begin().await?;
+        // With several replicas starting at once, they take turns here; the
+        // first installs, the others then find the fact.
+        take_install_turn(&mut tx).await?;
+        let done = sqlx::query("SELECT value FROM facts WHERE key = $1")
+            .bind(BUNDLED_FACT)
+            .fetch_optional(&mut *tx)
+            .await?
+            .is_some();
+        if done {
             return Ok(false);
         }
-        match self.install_plugin(package, warnings).await {
-            Ok(_) => Ok(true),
-            Err(e) => {
-                // Give the next start another chance.
-                sqlx::query("DELETE FROM facts WHERE key = $1")
-                    .bind(BUNDLED_FACT)
-                    .execute(&self.pool)
-                    .await?;
-                Err(e)
+        install_in(&mut tx, package, warnings).await?;
+        sqlx::query("INSERT INTO facts (key, value) VALUES ($1, $2)")
+            .bind(BUNDLED_FACT)
+            .bind(package.version.as_str())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Every installed plugin, in install order: parsed again only when an
+    /// install or uninstall (here or on another replica) moved the
+    /// generation on.
+    pub async fn plugins(&self) -> Result<SharedPlugins, DbError> {
+        let generation = plugins_generation(&mut *self.pool.acquire().await?).await?;
+        // One request parses; the others wait for it and share the result.
+        let mut cache = self.plugins.lock().await;
+        if let Some((cached, plugins)) = cache.as_ref()
+            && *cached >= generation
+        {
+            return Ok(plugins.clone());
+        }
+        loop {
+            let mut tx = self.pool.begin().await?;
+            let at = plugins_generation(&mut tx).await?;
+            let plugins = Arc::new(super::Installed::new(plugins_in(&mut tx).await?));
+            let after = plugins_generation(&mut tx).await?;
+            tx.commit().await?;
+            // An install in between: read again.
+            if after == at {
+                *cache = Some((at, plugins.clone()));
+                return Ok(plugins);
             }
         }
     }
 
-    /// Every installed plugin, in install order.
-    pub async fn plugins(&self) -> Result<Vec<StoredPlugin>, DbError> {
-        let mut tx = self.pool.begin().await?;
-        let plugins = plugins_in(&mut tx).await?;
-        tx.commit().await?;
-        Ok(plugins)
-    }
-
     pub async fn plugin(&self, id: i64) -> Result<Option<StoredPlugin>, DbError> {
-        Ok(self.plugins().await?.into_iter().find(|p| p.id == id))
+        Ok(self.plugins().await?.iter().find(|p| p.id == id).cloned())
     }
 
-    /// Removes a plugin and its releases (the caller has checked that no
-    /// environment uses it).
-    pub async fn delete_plugin(&self, id: i64) -> Result<(), DbError> {
+    /// Removes plugin `id` and its releases when `check` allows it, judged
+    /// on everything installed and stored as this transaction sees it: no
+    /// environment can start using the plugin between the check and the
+    /// removal (SQLite: the install turn is the database's write lock;
+    /// PostgreSQL: the environment tables are locked against writers).
+    pub async fn uninstall_plugin(
+        &self,
+        id: i64,
+        check: impl FnOnce(&StoredPlugin, &super::Snapshot) -> Result<(), DbError>,
+    ) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         take_install_turn(&mut tx).await?;
+        if self.postgres {
+            sqlx::query("LOCK TABLE clusters, nodes, tags IN SHARE MODE")
+                .execute(&mut *tx)
+                .await?;
+        }
+        let snapshot = super::snapshot::snapshot_in(&mut tx).await?;
+        let plugin = snapshot
+            .plugins
+            .iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| DbError::NotFound(format!("plugin {id} is not installed")))?;
+        check(plugin, &snapshot)?;
+        next_generation(&mut tx).await?;
         sqlx::query("DELETE FROM releases WHERE plugin_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        let deleted = sqlx::query("DELETE FROM plugins WHERE id = $1")
+        sqlx::query("DELETE FROM plugins WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if deleted == 0 {
-            return Err(DbError::NotFound(format!("plugin {id} is not installed")));
-        }
+            .await?;
         tx.commit().await?;
         Ok(())
     }
 }
 
+/// Stores `package` on `conn` (inside a transaction that took the install
+/// turn): refused with every collision found when it clashes with
+/// installed plugins (SEMANTICS §7.5).
+async fn install_in(
+    conn: &mut AnyConnection,
+    package: &Package,
+    warnings: &[Diagnostic],
+) -> Result<StoredPlugin, DbError> {
+    let installed: Vec<Package> = plugins_in(conn)
+        .await?
+        .into_iter()
+        .map(|p| p.package)
+        .collect();
+    let problems = check_install(
+        package,
+        Installed {
+            plugins: &installed,
+        },
+    );
+    let (errors, mut notes): (Vec<_>, Vec<_>) = problems
+        .into_iter()
+        .partition(|d| d.severity == Severity::Error);
+    if !errors.is_empty() {
+        return Err(DbError::PluginConflict(errors));
+    }
+    notes.extend(warnings.iter().cloned());
+    let kind = if package.is_release_plugin() {
+        "release"
+    } else {
+        "extension"
+    };
+    let data = serde_json::to_string(package).map_err(corrupt("plugin".into()))?;
+    let warnings_json = serde_json::to_string(&notes).map_err(corrupt("warnings".into()))?;
+    let id: i64 = sqlx::query(
+        "INSERT INTO plugins (name, title, version, package_version, description, kind, data, warnings) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+    )
+    .bind(package.name.as_str())
+    .bind(&package.title)
+    .bind(package.version.as_str())
+    .bind(&package.package_version)
+    .bind(&package.description)
+    .bind(kind)
+    .bind(data)
+    .bind(warnings_json)
+    .fetch_one(&mut *conn)
+    .await?
+    .try_get(0)?;
+    next_generation(conn).await?;
+    let mut release_ids = Vec::new();
+    for release in package.releases() {
+        let data = serde_json::to_string(release).map_err(corrupt("release".into()))?;
+        let release_id: i64 = sqlx::query(
+            "INSERT INTO releases (plugin_id, name, version, operating_system, description, state, data) \
+             VALUES ($1, $2, $3, $4, $5, 'available', $6) RETURNING id",
+        )
+        .bind(id)
+        .bind(&release.name)
+        .bind(&release.version)
+        .bind(&release.operating_system)
+        .bind(&release.description)
+        .bind(data)
+        .fetch_one(&mut *conn)
+        .await?
+        .try_get(0)?;
+        release_ids.push(release_id);
+    }
+    Ok(StoredPlugin {
+        id,
+        package: package.clone(),
+        release_ids,
+        warnings: notes,
+    })
+}
+
+/// The generation of the installed plugins.
+async fn plugins_generation(conn: &mut AnyConnection) -> Result<i64, DbError> {
+    Ok(
+        sqlx::query("SELECT value FROM generations WHERE name = 'plugins'")
+            .fetch_one(&mut *conn)
+            .await?
+            .try_get(0)?,
+    )
+}
+
+/// Moves the plugins' generation on (inside the change's transaction).
+async fn next_generation(conn: &mut AnyConnection) -> Result<(), DbError> {
+    sqlx::query("UPDATE generations SET value = value + 1 WHERE name = 'plugins'")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// Waits for this transaction's turn to install or uninstall.
-async fn take_install_turn(tx: &mut Transaction<'_, Any>) -> Result<(), DbError> {
+async fn take_install_turn(conn: &mut AnyConnection) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO facts (key, value) VALUES ($1, '') \
          ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     )
     .bind(INSTALL_LOCK)
-    .execute(&mut **tx)
+    .execute(&mut *conn)
     .await?;
     Ok(())
 }
 
-async fn plugins_in(tx: &mut Transaction<'_, Any>) -> Result<Vec<StoredPlugin>, DbError> {
+pub(super) async fn plugins_in(conn: &mut AnyConnection) -> Result<Vec<StoredPlugin>, DbError> {
     let rows = sqlx::query(
         "SELECT id, name, title, version, package_version, description, data, warnings \
          FROM plugins ORDER BY id",
     )
-    .fetch_all(&mut **tx)
+    .fetch_all(&mut *conn)
     .await?;
     let releases = sqlx::query("SELECT id, plugin_id, data FROM releases ORDER BY id")
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *conn)
         .await?;
     rows.iter()
         .map(|row| stored_plugin(row, &releases))

@@ -120,6 +120,9 @@ impl From<DbError> for ApiError {
             DbError::Conflict(m) => ApiError::Conflict(m),
             DbError::NotFound(m) => ApiError::NotFound(m),
             DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, "plugin_in_use", m),
+            DbError::Stale(m) => {
+                ApiError::Coded(StatusCode::PRECONDITION_FAILED, "precondition_failed", m)
+            }
             DbError::PluginConflict(diagnostics) => ApiError::Plugin(
                 StatusCode::CONFLICT,
                 "plugin_conflict",

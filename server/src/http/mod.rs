@@ -11,6 +11,7 @@ mod releases;
 mod session;
 mod settings;
 mod tags;
+mod versions;
 
 use std::path::Path;
 

@@ -4,7 +4,8 @@
 //! and the deployment plan.
 
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::get;
 use axum::{Json, Router};
 use mosaic_core::api::{CreateNode, NodeTagsChange, NodeView, RoleView, UpdateNode};
@@ -16,7 +17,9 @@ use serde::Deserialize;
 
 use super::error::{ApiError, ApiJson};
 use super::tags::stored_environment;
+use super::versions;
 use crate::AppState;
+use crate::db::StoredNode;
 use crate::environment::Stored;
 
 pub fn router() -> Router<AppState> {
@@ -112,32 +115,67 @@ async fn create(
     ))
 }
 
-async fn show(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> Result<Json<NodeView>, ApiError> {
+async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     let (stored, _) = node_context(&state, id).await?;
-    Ok(Json(view_of(&state, stored.id(), id).await?))
+    answer(&state, stored.id(), id).await
 }
 
+/// The node as the API shows it, with its version as the `ETag`.
+async fn answer(state: &AppState, cluster_id: i64, id: i64) -> Result<Response, ApiError> {
+    let view = view_of(state, cluster_id, id).await?;
+    Ok(versions::with_etag(view.version, view))
+}
+
+/// The answer after a change: `node` as stored now, in the environment as
+/// it was read before the change (the other nodes do not affect its view).
+fn answer_after(stored: &Stored, node: StoredNode) -> Result<Response, ApiError> {
+    let id = node.spec.id;
+    let mut spec = stored.spec.clone();
+    match spec.nodes.iter_mut().find(|n| n.id == id) {
+        Some(slot) => *slot = node.spec,
+        None => spec.nodes.push(node.spec),
+    }
+    let view = stored
+        .with_spec(&spec)?
+        .node_views(stored.id())
+        .into_iter()
+        .find(|n| n.id == id)
+        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
+    Ok(versions::with_etag(view.version, view))
+}
+
+/// Changes status, roles or the deletion mark, leaving what the request
+/// does not name as it is (also if it changed meanwhile); with `If-Match`,
+/// only if the node is still at that version (412 otherwise).
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<i64>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<UpdateNode>,
-) -> Result<Json<NodeView>, ApiError> {
-    let (stored, mut spec) = node_context(&state, id).await?;
-    if let Some(status) = request.status {
-        spec.status = status;
+) -> Result<Response, ApiError> {
+    let expected = versions::if_match(&headers, "node")?;
+    let (stored, _) = node_context(&state, id).await?;
+    let env = stored.environment()?;
+    if let Some(roles) = &request.roles {
+        check_roles(&env, roles)?;
     }
-    if let Some(roles) = request.roles {
-        check_roles(&stored.environment()?, &roles)?;
-        spec.roles = roles;
-    }
-    if let Some(pending) = request.pending_deletion {
-        spec.pending_deletion = pending;
-    }
-    state.db.update_node(&spec).await?;
-    Ok(Json(view_of(&state, stored.id(), id).await?))
+    let changed = state
+        .db
+        .change_node(id, expected, |node| -> Result<_, ApiError> {
+            let mut spec = node.spec.clone();
+            if let Some(status) = request.status {
+                spec.status = status;
+            }
+            if let Some(roles) = request.roles {
+                spec.roles = roles;
+            }
+            if let Some(pending) = request.pending_deletion {
+                spec.pending_deletion = pending;
+            }
+            Ok(spec)
+        })
+        .await?;
+    answer_after(&stored, changed)
 }
 
 async fn tags(
@@ -149,19 +187,22 @@ async fn tags(
     Ok(Json(serde_json::json!({ "tags": view.tags })))
 }
 
-/// Adds known tags (or instances `name:N` of known ones) to the node.
+/// Adds known tags (or instances `name:N` of known ones) to the node; on
+/// top of every other change, none lost.
 async fn assign(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     ApiJson(change): ApiJson<NodeTagsChange>,
-) -> Result<Json<NodeView>, ApiError> {
-    let (stored, spec) = node_context(&state, id).await?;
-    let changed = stored
-        .environment()?
-        .add_tags(&spec, &change.tags)
-        .map_err(tag_problem)?;
-    state.db.update_node(&changed).await?;
-    Ok(Json(view_of(&state, stored.id(), id).await?))
+) -> Result<Response, ApiError> {
+    let (stored, _) = node_context(&state, id).await?;
+    let env = stored.environment()?;
+    let changed = state
+        .db
+        .change_node(id, None, |node| {
+            env.add_tags(&node.spec, &change.tags).map_err(tag_problem)
+        })
+        .await?;
+    answer_after(&stored, changed)
 }
 
 /// Removes tags from the node: hand-added ones are forgotten, role-derived
@@ -170,14 +211,17 @@ async fn unassign(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     ApiJson(change): ApiJson<NodeTagsChange>,
-) -> Result<Json<NodeView>, ApiError> {
-    let (stored, spec) = node_context(&state, id).await?;
-    let changed = stored
-        .environment()?
-        .remove_tags(&spec, &change.tags)
-        .map_err(tag_problem)?;
-    state.db.update_node(&changed).await?;
-    Ok(Json(view_of(&state, stored.id(), id).await?))
+) -> Result<Response, ApiError> {
+    let (stored, _) = node_context(&state, id).await?;
+    let env = stored.environment()?;
+    state
+        .db
+        .change_node(id, None, |node| {
+            env.remove_tags(&node.spec, &change.tags)
+                .map_err(tag_problem)
+        })
+        .await?;
+    answer(&state, stored.id(), id).await
 }
 
 #[derive(Debug, Deserialize)]

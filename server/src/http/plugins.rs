@@ -11,8 +11,9 @@ use mosaic_core::plugin::Files;
 
 use super::error::ApiError;
 use crate::AppState;
+use crate::db::Snapshot;
 use crate::db::StoredPlugin;
-use crate::environment::environments_using;
+use crate::environment::plugin_users;
 use crate::install::{InstallError, install};
 use crate::package;
 
@@ -26,11 +27,9 @@ pub fn router(uploads: &super::Uploads) -> Router<AppState> {
         .route("/api/v1/plugins/{id}", get(show).delete(remove))
 }
 
-pub(crate) async fn summary(
-    state: &AppState,
-    plugin: &StoredPlugin,
-    all: &[StoredPlugin],
-) -> Result<PluginSummary, ApiError> {
+/// `plugin` as the API shows it, judged on `snapshot` (one consistent read).
+fn summary(plugin: &StoredPlugin, snapshot: &Snapshot) -> Result<PluginSummary, ApiError> {
+    let all = &snapshot.plugins;
     let package = &plugin.package;
     let (kind, releases) = if package.is_release_plugin() {
         (PluginKind::Release, plugin.releases().collect::<Vec<_>>())
@@ -59,30 +58,35 @@ pub(crate) async fn summary(
                 operating_system: r.operating_system.clone(),
             })
             .collect(),
-        used_by: environments_using(&state.db, plugin).await?,
+        used_by: plugin_users(snapshot, plugin)?
+            .into_iter()
+            .map(|u| u.name)
+            .collect(),
         warnings: plugin.warnings.clone(),
     })
 }
 
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<PluginSummary>>, ApiError> {
-    let plugins = state.db.plugins().await?;
-    let mut out = Vec::with_capacity(plugins.len());
-    for plugin in &plugins {
-        out.push(summary(&state, plugin, &plugins).await?);
-    }
-    Ok(Json(out))
+    let snapshot = state.db.snapshot().await?;
+    let out: Result<Vec<_>, _> = snapshot
+        .plugins
+        .iter()
+        .map(|p| summary(p, &snapshot))
+        .collect();
+    Ok(Json(out?))
 }
 
 async fn show(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<PluginSummary>, ApiError> {
-    let plugins = state.db.plugins().await?;
-    let plugin = plugins
+    let snapshot = state.db.snapshot().await?;
+    let plugin = snapshot
+        .plugins
         .iter()
         .find(|p| p.id == id)
         .ok_or_else(|| not_found(id))?;
-    Ok(Json(summary(&state, plugin, &plugins).await?))
+    Ok(Json(summary(plugin, &snapshot)?))
 }
 
 /// The body is the archive itself, or `{"path": ...}` with
@@ -131,11 +135,8 @@ async fn create(
             InstallError::Db(e) => e.into(),
         })?;
     tracing::info!("installed {}", stored.package.source());
-    let plugins = state.db.plugins().await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(summary(&state, &stored, &plugins).await?),
-    ))
+    let snapshot = state.db.snapshot().await?;
+    Ok((StatusCode::CREATED, Json(summary(&stored, &snapshot)?)))
 }
 
 async fn remove(

@@ -5,11 +5,11 @@
 //! A change made by someone else in between is merged with, not lost;
 //! `If-Match` makes the change conditional on the version the client saw.
 
+use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::get;
-use axum::{Json, Router};
 use mosaic_core::api::{Attributes, PatchAttributes, PluginInUse};
 use mosaic_core::environment::Spec;
 use serde_json::{Map, Value};
@@ -37,30 +37,11 @@ fn document(stored: &Stored) -> Result<Attributes, ApiError> {
 
 /// The answer with the version as its `ETag`.
 fn answer(attributes: Attributes) -> Response {
-    let etag = format!("\"{}\"", attributes.version);
-    ([(header::ETAG, etag)], Json(attributes)).into_response()
+    super::versions::with_etag(attributes.version, attributes)
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     Ok(answer(document(&stored_environment(&state, id).await?)?))
-}
-
-/// The version an `If-Match` header asks for (`"3"` or `3`).
-fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
-    let Some(value) = headers.get(header::IF_MATCH) else {
-        return Ok(None);
-    };
-    value
-        .to_str()
-        .ok()
-        .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
-        .and_then(|v| v.parse().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::BadRequest(
-                "If-Match: expected the settings version, such as \"3\"".to_owned(),
-            )
-        })
 }
 
 /// `over` merged into `base`, map by map.
@@ -82,7 +63,7 @@ async fn change(
     ApiJson(patch): ApiJson<PatchAttributes>,
 ) -> Result<Response, ApiError> {
     let edits = patch.edits().map_err(ApiError::InvalidSettings)?;
-    let expected = if_match(&headers)?;
+    let expected = super::versions::if_match(&headers, "settings")?;
     for _ in 0..ATTEMPTS {
         let stored = stored_environment(&state, id).await?;
         let version = stored.row.settings_version;

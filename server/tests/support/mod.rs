@@ -20,6 +20,8 @@ use tower::ServiceExt;
 pub struct TestApp {
     pub router: Router,
     pub db: Db,
+    /// The database's URL (another replica can connect to it).
+    pub url: String,
     pub token: String,
     _dir: tempfile::TempDir,
 }
@@ -119,6 +121,7 @@ pub async fn test_app_with(security: Security) -> TestApp {
     TestApp {
         router: app(AppState::new(db.clone(), security), None),
         db,
+        url,
         token,
         _dir: dir,
     }

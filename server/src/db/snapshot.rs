@@ -1,0 +1,80 @@
+//! Everything environments are made of, read on one connection (inside a
+//! transaction: one consistent view), for decisions that must not race
+//! with changes — whether a plugin is still in use when it is uninstalled.
+
+use mosaic_core::name::TagName;
+use mosaic_core::tag::{TagMeta, TagsMetadata};
+use sqlx::{AnyConnection, Row};
+
+use super::plugins::plugins_in;
+use super::{DbError, StoredCluster, StoredNode, StoredPlugin, TagOwner};
+
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub plugins: Vec<StoredPlugin>,
+    pub clusters: Vec<StoredCluster>,
+    pub nodes: Vec<StoredNode>,
+    tags: Vec<(TagOwner, TagName, TagMeta)>,
+}
+
+impl Snapshot {
+    /// The nodes of environment `cluster`, in id order.
+    pub fn nodes_of(&self, cluster: i64) -> impl Iterator<Item = &StoredNode> {
+        self.nodes.iter().filter(move |n| n.cluster_id == cluster)
+    }
+
+    /// The tags created on `owner`, in creation order.
+    pub fn tags_of(&self, owner: TagOwner) -> TagsMetadata {
+        self.tags
+            .iter()
+            .filter(|(o, _, _)| *o == owner)
+            .map(|(_, name, meta)| (name.clone(), *meta))
+            .collect()
+    }
+}
+
+pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, DbError> {
+    let plugins = plugins_in(conn).await?;
+    let clusters = sqlx::query(&format!(
+        "SELECT {} FROM clusters ORDER BY id",
+        super::clusters::COLUMNS
+    ))
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(super::clusters::stored)
+    .collect::<Result<_, _>>()?;
+    let nodes = sqlx::query(&format!(
+        "SELECT {} FROM nodes ORDER BY id",
+        super::nodes::COLUMNS
+    ))
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(super::nodes::node)
+    .collect::<Result<_, _>>()?;
+    let tags = sqlx::query("SELECT owner_kind, owner_id, name, has_primary FROM tags ORDER BY id")
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| {
+            let kind: String = row.try_get("owner_kind")?;
+            let id: i64 = row.try_get("owner_id")?;
+            let owner = match kind.as_str() {
+                "release" => TagOwner::Release(id),
+                "cluster" => TagOwner::Cluster(id),
+                other => return Err(DbError::Corrupt(format!("tags.owner_kind '{other}'"))),
+            };
+            let name = TagName::new(row.try_get::<String, _>("name")?)
+                .map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
+            let has_primary = row.try_get::<i64, _>("has_primary")? != 0;
+            Ok((owner, name, TagMeta { has_primary }))
+        })
+        .collect::<Result<_, DbError>>()?;
+    Ok(Snapshot {
+        plugins,
+        clusters,
+        nodes,
+        tags,
+    })
+}
