@@ -350,6 +350,102 @@ pub fn choices(env: &Environment, base: &str, files: &dyn Files) -> Result<Resol
     Ok(resolution)
 }
 
+/// Why a resolution request cannot be answered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// The environment text is not a Heat environment.
+    #[error("{0}")]
+    Environment(String),
+    /// A template cannot be read.
+    #[error("{0}")]
+    Templates(String),
+    /// A pick that is not a valid candidate of an open choice.
+    #[error("{0}")]
+    Pick(String),
+}
+
+/// Resolves `request.environment` against `files` with the operator's
+/// picks applied (each must be a valid candidate of an open choice): the
+/// resolution, the choices still open, every candidate of those with why
+/// it is or is not valid, and — when everything resolved — the
+/// environment with each list replaced by its template.
+pub fn answer(
+    request: &crate::api::ResolveTemplates,
+    files: &dyn Files,
+) -> Result<crate::api::TemplateResolution, RequestError> {
+    let templates = |e: LoadError| RequestError::Templates(e.to_string());
+    let mut env = parse_environment("environment", &request.environment)
+        .map_err(|e| RequestError::Environment(e.to_string()))?;
+    let open = choices(&env, "", files).map_err(templates)?;
+    for (resource_type, pick) in &request.picks {
+        let valid = open
+            .choices
+            .iter()
+            .find(|c| &c.resource_type == resource_type)
+            .is_some_and(|c| c.candidates.contains(pick));
+        if !valid {
+            return Err(RequestError::Pick(format!(
+                "picks: '{pick}' is not a valid choice for {resource_type}"
+            )));
+        }
+        for (kind, value) in &mut env.registry {
+            if kind == resource_type {
+                *value = Registered::One(pick.clone());
+            }
+        }
+    }
+    let resolved = resolve(&env, "", files).map_err(templates)?;
+    let remaining = choices(&env, "", files).map_err(templates)?;
+    let still_open: Vec<&str> = remaining
+        .choices
+        .iter()
+        .map(|c| c.resource_type.as_str())
+        .collect();
+    let options = resolved
+        .errors
+        .iter()
+        .filter(|e| still_open.contains(&e.resource_type.as_str()))
+        .cloned()
+        .collect();
+    let environment = if resolved.errors.is_empty() {
+        Some(resolved_environment(
+            &request.environment,
+            &resolved.resource_registry,
+        )?)
+    } else {
+        None
+    };
+    Ok(crate::api::TemplateResolution {
+        resource_registry: resolved.resource_registry,
+        errors: resolved.errors,
+        choices: remaining.choices,
+        options,
+        environment,
+    })
+}
+
+/// The environment text with each resolved `resource_registry` entry set
+/// to its template; everything else is kept (comments are not).
+fn resolved_environment(
+    text: &str,
+    registry: &BTreeMap<String, String>,
+) -> Result<String, RequestError> {
+    let mut value: serde_json::Value = crate::yaml::parse("environment", text)
+        .map_err(|e| RequestError::Environment(e.to_string()))?;
+    let map = value
+        .as_object_mut()
+        .ok_or_else(|| RequestError::Environment("the environment is not a map".to_owned()))?;
+    let section = map
+        .entry("resource_registry")
+        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+    if let Some(entries) = section.as_object_mut() {
+        for (kind, file) in registry {
+            entries.insert(kind.clone(), file.clone().into());
+        }
+    }
+    Ok(crate::yaml::to_string(&value))
+}
+
 /// Whether `caps` match every `key=value` filter.
 pub fn matches_filters(caps: Option<&Capabilities>, filters: &[(String, String)]) -> bool {
     let Some(caps) = caps else {

@@ -20,12 +20,15 @@ pub enum InstallError {
 }
 
 /// Validates and installs the package `files` holds. The report's warnings
-/// are kept with the plugin.
+/// are kept with the plugin. Validation is CPU work: it runs on the
+/// blocking pool, not on the async workers.
 pub async fn install(
     db: &Db,
-    files: &(dyn Files + Sync),
+    files: Box<dyn Files + Send + Sync>,
 ) -> Result<(StoredPlugin, Report), InstallError> {
-    let loaded = load(files);
+    let loaded = tokio::task::spawn_blocking(move || load(files.as_ref()))
+        .await
+        .map_err(|e| InstallError::Db(DbError::Corrupt(format!("validation failed: {e}"))))?;
     let Some(package) = loaded.package.filter(|_| !loaded.report.has_errors()) else {
         return Err(InstallError::Invalid(Box::new(loaded.report)));
     };

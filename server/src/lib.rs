@@ -285,3 +285,32 @@ async fn shutdown() {
         () = term => {},
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt;
+
+    use super::*;
+
+    async fn boom() -> &'static str {
+        panic!("a[]]")
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_answered_500_with_the_error_body_and_serving_goes_on() {
+        let router: Router = Router::new()
+            .route("/boom", axum::routing::get(boom))
+            .route("/fine", axum::routing::get(|| async { "ok" }))
+            .layer(CatchPanicLayer::custom(panicked));
+        let get = |uri: &str| Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let response = router.clone().oneshot(get("/boom")).await.unwrap();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(body["error"]["code"], "internal");
+        let response = router.oneshot(get("/fine")).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+}

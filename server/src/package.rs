@@ -3,8 +3,12 @@
 //! `mosaic plugin build` writes.
 //!
 //! Only YAML and JSON files are read into memory from archives (each up to
-//! the loader's 8 MiB); the rest (scripts, repositories) are listed, so that
-//! `*_path` directories and globs see them, but not kept.
+//! the loader's 8 MiB, all together up to 64 MiB); the rest (scripts,
+//! repositories) are listed, so that `*_path` directories and globs see
+//! them, but not kept. Archives are treated as hostile: the bytes that
+//! come out of the decompressor are counted as they are read (declared
+//! sizes are not trusted), an archive may unpack to at most 100 times its
+//! own size (and 1 GiB), and link targets are bounded.
 
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -16,9 +20,16 @@ use mosaic_core::plugin::{Files, Kind, MemoryFiles, confine};
 
 /// Files larger than this are not read (the YAML loader's limit).
 const MAX_DATA_FILE: u64 = 8 << 20;
-/// An archive expanding to more than this is refused.
-const MAX_UNPACKED: u64 = 4 << 30;
+/// All the data files read from one archive (links included), together.
+const MAX_KEPT: u64 = 64 << 20;
+/// An archive unpacking to more than this is refused, however small.
+const MAX_UNPACKED: u64 = 1 << 30;
+/// ... or to more than this many times its own size (but 16 MiB is fine).
+const MAX_RATIO: u64 = 100;
+const MIN_ALLOWED: u64 = 16 << 20;
 const MAX_ENTRIES: usize = 200_000;
+/// The longest link target read.
+const MAX_LINK: u64 = 4096;
 
 /// Why a package cannot be opened at all (exit 2, HTTP 400).
 #[derive(Debug, thiserror::Error)]
@@ -123,7 +134,7 @@ pub fn unpack(bytes: &[u8]) -> Result<MemoryFiles, OpenError> {
             "not a package: expected a directory, a .tar.gz or a .zip archive".to_owned(),
         ));
     };
-    Ok(into_files(entries))
+    into_files(entries)
 }
 
 /// One archive member, its path already confined to the root.
@@ -159,10 +170,14 @@ fn contents(path: &str, size: u64, reader: &mut dyn Read) -> Option<Result<Strin
             "it is {size} bytes; data files over {MAX_DATA_FILE} bytes are refused"
         )));
     }
-    let mut bytes = Vec::with_capacity(size as usize);
+    // The declared size is a hint only: what is read decides.
+    let mut bytes = Vec::with_capacity(size.min(MAX_DATA_FILE) as usize);
     Some(
         match reader.take(MAX_DATA_FILE + 1).read_to_end(&mut bytes) {
             Err(e) => Err(e.to_string()),
+            Ok(n) if n as u64 > MAX_DATA_FILE => Err(format!(
+                "it is over {MAX_DATA_FILE} bytes; larger data files are refused"
+            )),
             Ok(_) => String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_owned()),
         },
     )
@@ -181,11 +196,48 @@ fn link_target(path: &str, target: &str) -> Option<String> {
     confine(&joined).ok()
 }
 
+/// How many bytes an archive of `compressed` bytes may unpack to.
+fn unpack_limit(compressed: usize) -> u64 {
+    (compressed as u64)
+        .saturating_mul(MAX_RATIO)
+        .clamp(MIN_ALLOWED, MAX_UNPACKED)
+}
+
+fn too_big(limit: u64) -> OpenError {
+    OpenError(format!(
+        "the archive unpacks to more than {limit} bytes (at most {MAX_RATIO} times its own size, \
+         and {MAX_UNPACKED} bytes)"
+    ))
+}
+
+/// A reader that fails once more than `limit` bytes came through it: what
+/// a decompressor really produces, whatever the archive declares.
+struct Counted<R> {
+    inner: R,
+    read: u64,
+    limit: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.limit {
+            return Err(std::io::Error::other(too_big(self.limit).0));
+        }
+        Ok(n)
+    }
+}
+
 fn tar_entries(bytes: &[u8]) -> Result<Vec<Member>, OpenError> {
     let bad = |e: std::io::Error| OpenError(format!("cannot read the archive: {e}"));
-    let mut archive = tar::Archive::new(GzDecoder::new(bytes));
+    let limit = unpack_limit(bytes.len());
+    let mut archive = tar::Archive::new(Counted {
+        inner: GzDecoder::new(bytes),
+        read: 0,
+        limit,
+    });
     let mut members = Vec::new();
-    let mut unpacked = 0u64;
     for entry in archive.entries().map_err(bad)? {
         let mut entry = entry.map_err(bad)?;
         if members.len() >= MAX_ENTRIES {
@@ -196,11 +248,8 @@ fn tar_entries(bytes: &[u8]) -> Result<Vec<Member>, OpenError> {
         let name = entry.path().map_err(bad)?.to_string_lossy().into_owned();
         let path = member_path(&name)?;
         let size = entry.size();
-        unpacked += size;
-        if unpacked > MAX_UNPACKED {
-            return Err(OpenError(format!(
-                "the archive unpacks to more than {MAX_UNPACKED} bytes"
-            )));
+        if size > limit {
+            return Err(too_big(limit));
         }
         let kind = entry.header().entry_type();
         if path.is_empty() {
@@ -236,34 +285,50 @@ fn zip_entries(bytes: &[u8]) -> Result<Vec<Member>, OpenError> {
             "the archive has more than {MAX_ENTRIES} entries"
         )));
     }
+    let limit = unpack_limit(bytes.len());
     let mut members = Vec::new();
-    let mut unpacked = 0u64;
+    // Declared sizes refuse an honest bomb at once; a lying one is stopped
+    // by what decompression really produces (only data files and link
+    // targets are decompressed at all).
+    let mut declared = 0u64;
+    let mut produced = 0u64;
     for i in 0..archive.len() {
-        let mut file = archive.by_index(i).map_err(bad)?;
+        let file = archive.by_index(i).map_err(bad)?;
         let name = file.name().to_owned();
         let path = member_path(&name)?;
-        unpacked += file.size();
-        if unpacked > MAX_UNPACKED {
-            return Err(OpenError(format!(
-                "the archive unpacks to more than {MAX_UNPACKED} bytes"
-            )));
+        declared = declared.saturating_add(file.size());
+        if declared > limit {
+            return Err(too_big(limit));
         }
+        let mut file = Counted {
+            inner: file,
+            read: 0,
+            limit: limit - produced,
+        };
         if path.is_empty() {
             continue;
         }
-        if file.is_dir() {
+        if file.inner.is_dir() {
             members.push(Member::Dir(path));
-        } else if file.is_symlink() {
+        } else if file.inner.is_symlink() {
             let mut target = String::new();
-            file.read_to_string(&mut target)
+            (&mut file)
+                .take(MAX_LINK)
+                .read_to_string(&mut target)
                 .map_err(|e| OpenError(format!("cannot read the archive: {e}")))?;
             let resolved = link_target(&path, &target);
             members.push(Member::Link(path, resolved));
         } else {
-            let size = file.size();
+            let size = file.inner.size();
             let text = contents(&path, size, &mut file);
+            if let Some(Err(why)) = &text
+                && why.contains("unpacks to more than")
+            {
+                return Err(OpenError(why.clone()));
+            }
             members.push(Member::File(path, text));
         }
+        produced += file.read;
     }
     Ok(members)
 }
@@ -271,8 +336,9 @@ fn zip_entries(bytes: &[u8]) -> Result<Vec<Member>, OpenError> {
 /// The members as a package. Archives built by `fuel-plugin-builder` and
 /// `mosaic plugin build` hold one top directory (`name-version/`); when
 /// `metadata.yaml` is not at the root but under that single directory, the
-/// directory is the package.
-fn into_files(members: Vec<Member>) -> MemoryFiles {
+/// directory is the package. The data kept (links read as their target
+/// count again) is bounded by [`MAX_KEPT`].
+fn into_files(members: Vec<Member>) -> Result<MemoryFiles, OpenError> {
     let path_of = |m: &Member| match m {
         Member::File(p, _) | Member::Dir(p) | Member::Link(p, _) => p.clone(),
     };
@@ -286,11 +352,23 @@ fn into_files(members: Vec<Member>) -> MemoryFiles {
         _ => String::new(),
     };
     let rel = |p: &str| p.strip_prefix(&strip).unwrap_or(p).to_owned();
+    let mut kept = 0u64;
+    let mut keep = |text: &str| {
+        kept += text.len() as u64;
+        if kept > MAX_KEPT {
+            Err(OpenError(format!(
+                "the archive's YAML and JSON files (links counted again) add up to more than {MAX_KEPT} bytes"
+            )))
+        } else {
+            Ok(())
+        }
+    };
     let mut files = MemoryFiles::new();
     let mut texts = std::collections::BTreeMap::new();
     for member in &members {
         match member {
             Member::File(p, Some(Ok(text))) => {
+                keep(text)?;
                 texts.insert(rel(p), text.clone());
                 files.insert(&rel(p), text.clone());
             }
@@ -310,7 +388,10 @@ fn into_files(members: Vec<Member>) -> MemoryFiles {
             match target.as_deref().map(rel) {
                 None => files.insert_outside(&rel(p)),
                 Some(t) => match texts.get(&t) {
-                    Some(text) => files.insert(&rel(p), text.clone()),
+                    Some(text) => {
+                        keep(text)?;
+                        files.insert(&rel(p), text.clone());
+                    }
                     None => files.insert_unreadable(
                         &rel(p),
                         format!("a link to {t}, which is not a data file"),
@@ -319,7 +400,7 @@ fn into_files(members: Vec<Member>) -> MemoryFiles {
             }
         }
     }
-    files
+    Ok(files)
 }
 
 /// Writes `dir` as a reproducible `.tar.gz`: entries sorted by path under

@@ -193,62 +193,133 @@ pub fn glob(files: &dyn Files, pattern: &str) -> Vec<String> {
     matched
 }
 
+/// Whether `path`'s names match `pattern`'s (`**` spans any number of
+/// names that do not start with a dot). Dynamic programming over (pattern
+/// name, path name): polynomial however the pattern is written — a
+/// package's glob is hostile input too.
 fn segments_match(pattern: &[&str], path: &[&str]) -> bool {
-    match (pattern.first(), path.first()) {
-        (None, None) => true,
-        (None, Some(_)) => false,
-        (Some(&"**"), _) => {
-            segments_match(&pattern[1..], path)
-                || (!path.is_empty()
-                    && !path[0].starts_with('.')
-                    && segments_match(pattern, &path[1..]))
-        }
-        (Some(_), None) => false,
-        (Some(p), Some(s)) => {
-            let hidden_ok = !s.starts_with('.') || p.starts_with('.');
-            hidden_ok
-                && name_matches(p.as_bytes(), s.as_bytes())
-                && segments_match(&pattern[1..], &path[1..])
+    let (p, n) = (pattern.len(), path.len());
+    // ok[i][j]: pattern[i..] matches path[j..].
+    let mut ok = vec![vec![false; n + 1]; p + 1];
+    ok[p][n] = true;
+    for i in (0..p).rev() {
+        for j in (0..=n).rev() {
+            ok[i][j] = if pattern[i] == "**" {
+                ok[i + 1][j] || (j < n && !path[j].starts_with('.') && ok[i][j + 1])
+            } else {
+                j < n
+                    && (!path[j].starts_with('.') || pattern[i].starts_with('.'))
+                    && ok[i + 1][j + 1]
+                    && name_matches(pattern[i].as_bytes(), path[j].as_bytes())
+            };
         }
     }
+    ok[0][0]
 }
 
-/// `*`, `?` and `[...]` within one name.
-fn name_matches(pattern: &[u8], name: &[u8]) -> bool {
-    match pattern.first() {
-        None => name.is_empty(),
-        Some(b'*') => (0..=name.len()).any(|skip| name_matches(&pattern[1..], &name[skip..])),
-        Some(b'?') => !name.is_empty() && name_matches(&pattern[1..], &name[1..]),
-        Some(b'[') => {
-            let Some(end) = pattern.iter().skip(1).position(|&b| b == b']') else {
-                return name.first() == Some(&b'[') && name_matches(&pattern[1..], &name[1..]);
-            };
-            let class = &pattern[1..end + 1];
-            let (negate, class) = match class.first() {
-                Some(b'!' | b'^') => (true, &class[1..]),
-                _ => (false, class),
-            };
-            let Some(&c) = name.first() else { return false };
-            let mut hit = false;
-            let mut i = 0;
-            while i < class.len() {
-                if i + 2 < class.len() && class[i + 1] == b'-' {
-                    hit |= class[i] <= c && c <= class[i + 2];
-                    i += 3;
-                } else {
-                    hit |= class[i] == c;
-                    i += 1;
+/// One element of a name pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Byte(u8),
+    /// `?`
+    One,
+    /// `*`
+    Star,
+    /// `[...]`: the bytes and ranges listed, or (negated) any other byte.
+    Class {
+        negate: bool,
+        ranges: Vec<(u8, u8)>,
+    },
+}
+
+fn tokens(pattern: &[u8]) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < pattern.len() {
+        let token = match pattern[i] {
+            b'*' => Token::Star,
+            b'?' => Token::One,
+            b'[' => match pattern[i + 1..].iter().position(|&b| b == b']') {
+                // An unclosed `[` is itself.
+                None => Token::Byte(b'['),
+                Some(end) => {
+                    let class = &pattern[i + 1..i + 1 + end];
+                    i += end + 1;
+                    class_token(class)
                 }
-            }
-            hit != negate && name_matches(&pattern[end + 2..], &name[1..])
-        }
-        Some(&b) => name.first() == Some(&b) && name_matches(&pattern[1..], &name[1..]),
+            },
+            b => Token::Byte(b),
+        };
+        out.push(token);
+        i += 1;
     }
+    out
+}
+
+fn class_token(class: &[u8]) -> Token {
+    let (negate, class) = match class.first() {
+        Some(b'!' | b'^') => (true, &class[1..]),
+        _ => (false, class),
+    };
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while i < class.len() {
+        if i + 2 < class.len() && class[i + 1] == b'-' {
+            ranges.push((class[i], class[i + 2]));
+            i += 3;
+        } else {
+            ranges.push((class[i], class[i]));
+            i += 1;
+        }
+    }
+    Token::Class { negate, ranges }
+}
+
+/// `*`, `?` and `[...]` within one name, in O(pattern × name).
+fn name_matches(pattern: &[u8], name: &[u8]) -> bool {
+    let tokens = tokens(pattern);
+    let n = name.len();
+    // next[j]: the tokens after the current one match name[j..].
+    let mut next = vec![false; n + 1];
+    next[n] = true;
+    for token in tokens.iter().rev() {
+        let mut row = vec![false; n + 1];
+        for j in (0..=n).rev() {
+            row[j] = match token {
+                Token::Star => next[j] || (j < n && row[j + 1]),
+                Token::One => j < n && next[j + 1],
+                Token::Byte(b) => j < n && name[j] == *b && next[j + 1],
+                Token::Class { negate, ranges } => {
+                    j < n
+                        && next[j + 1]
+                        && ranges
+                            .iter()
+                            .any(|(lo, hi)| *lo <= name[j] && name[j] <= *hi)
+                            != *negate
+                }
+            };
+        }
+        next = row;
+    }
+    next[0]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hostile_globs_stay_polynomial() {
+        let name = "a".repeat(200);
+        let star = "*a".repeat(50) + "b";
+        assert!(!name_matches(star.as_bytes(), name.as_bytes()));
+        assert!(name_matches(b"*a*a*", name.as_bytes()));
+        assert!(name_matches(b"[a]*[!b]", b"aXc"));
+        assert!(name_matches(b"[ab", b"[ab"));
+        let deep: Vec<&str> = std::iter::repeat_n("d", 60).chain(["x.yaml"]).collect();
+        let stars: Vec<&str> = std::iter::repeat_n("**", 40).chain(["y.yaml"]).collect();
+        assert!(!segments_match(&stars, &deep));
+    }
 
     #[test]
     fn paths_are_confined_to_the_package() {
@@ -294,6 +365,17 @@ mod tests {
             ["graphs/a.yaml", "graphs/b.yaml"]
         );
         assert_eq!(glob(&files, "*.y?l"), ["other.yml"]);
+        assert_eq!(glob(&files, "graphs/[!a-b].yaml"), ["graphs/B.yaml"]);
+        assert_eq!(glob(&files, "graphs/**/c.yaml"), ["graphs/sub/c.yaml"]);
+        assert_eq!(
+            glob(&files, "graphs/**"),
+            [
+                "graphs/B.yaml",
+                "graphs/a.yaml",
+                "graphs/b.yaml",
+                "graphs/sub/c.yaml"
+            ]
+        );
         assert_eq!(files.kind("graphs"), Some(Kind::Dir));
         assert_eq!(files.kind("graphs/sub/"), Some(Kind::Dir));
         assert_eq!(files.kind("nope"), None);

@@ -8,6 +8,8 @@
 //! as a list of `[key, value]` pairs, and plain scalars resolved the way the
 //! PyYAML-era Fuel files were written (`yes`/`no`/`on`/`off` are booleans).
 
+use std::collections::HashMap;
+
 use std::fmt::Write as _;
 
 use serde_json::Value as Json;
@@ -267,6 +269,9 @@ enum Frame {
         line: usize,
         anchor: usize,
         entries: Vec<Entry>,
+        /// Where each key is in `entries`: duplicate keys are found in
+        /// constant time, not by scanning (a map may have a million keys).
+        index: HashMap<String, usize>,
         /// A key read, waiting for its value: text, line, whether it is `<<`.
         key: Option<(String, usize, bool)>,
         merges: Vec<Node>,
@@ -397,6 +402,7 @@ impl Builder<'_> {
                     line: mark.line(),
                     anchor,
                     entries: Vec::new(),
+                    index: HashMap::new(),
                     key: None,
                     merges: Vec::new(),
                 });
@@ -436,6 +442,7 @@ impl Builder<'_> {
                     line,
                     anchor,
                     mut entries,
+                    mut index,
                     merges,
                     ..
                 }) = self.stack.pop()
@@ -471,7 +478,8 @@ impl Builder<'_> {
                     };
                     for source in sources {
                         for entry in source {
-                            if !entries.iter().any(|e| e.key == entry.key) {
+                            if !index.contains_key(&entry.key) {
+                                index.insert(entry.key.clone(), entries.len());
                                 entries.push(entry);
                             }
                         }
@@ -558,6 +566,7 @@ impl Builder<'_> {
             }
             Some(Frame::Map {
                 entries,
+                index,
                 key,
                 merges,
                 ..
@@ -583,7 +592,7 @@ impl Builder<'_> {
                     Ok(())
                 }
                 Some((text, line, false)) => {
-                    if let Some(first) = entries.iter_mut().find(|e| e.key == text) {
+                    if let Some(first) = index.get(&text).map(|&at| &mut entries[at]) {
                         self.duplicates.push(DuplicateKey {
                             path: path_of_map,
                             key: text,
@@ -592,6 +601,7 @@ impl Builder<'_> {
                         });
                         first.value = node;
                     } else {
+                        index.insert(text.clone(), entries.len());
                         entries.push(Entry {
                             key: text,
                             line,
@@ -763,6 +773,25 @@ mod tests {
         assert_eq!(d.root.find("b[1].c").line, 4);
         assert_eq!(d.root.line_of("b"), 2);
         assert_eq!(d.root.line_of("b[1].c"), 4);
+    }
+
+    #[test]
+    fn a_map_with_many_keys_and_merges_loads_in_linear_time() {
+        // Quadratic duplicate detection took minutes here.
+        let mut text = String::from("base: &b\n");
+        for i in 0..50_000 {
+            text.push_str(&format!("  k{i}: {i}\n"));
+        }
+        text.push_str("copy:\n  <<: *b\n  k0: changed\n  k0: twice\n");
+        let d = load("big.yaml", &text, Limits::default()).unwrap();
+        assert_eq!(d.duplicates.len(), 1);
+        let Value::Map(top) = &d.root.value else {
+            panic!()
+        };
+        let Value::Map(copy) = &top[1].value.value else {
+            panic!()
+        };
+        assert_eq!(copy.len(), 50_000);
     }
 
     #[test]

@@ -300,7 +300,7 @@ async fn install_command(args: InstallArgs) -> i32 {
         Ok(db) => db,
         Err(code) => return code,
     };
-    match install(&db, files.as_ref()).await {
+    match install(&db, files).await {
         Ok((stored, report)) => {
             match args.format {
                 Format::Json => print_json(&report),

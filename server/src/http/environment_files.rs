@@ -9,15 +9,18 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mosaic_core::api::Cluster;
-use mosaic_core::environment::{Base, Environment, EnvironmentFile};
+use mosaic_core::component::ComponentName;
+use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
 use mosaic_core::plugin::choose_release;
+use mosaic_core::settings::Edits;
 use serde::Deserialize;
 
 use super::error::ApiError;
 use super::tags::stored_environment;
 use crate::AppState;
 use crate::db::InsertCluster;
+use crate::db::StoredPlugin;
 use crate::environment::plugins_for;
 
 pub fn router() -> Router<AppState> {
@@ -80,18 +83,56 @@ async fn import(
         ],
         "an environment import",
     )?;
-    let name = query.name.trim();
+    let name = query.name.trim().to_owned();
     if name.is_empty() {
         return Err(ApiError::BadRequest("name: must not be empty".to_owned()));
     }
-    let file: EnvironmentFile = mosaic_core::yaml::parse("environment", &body)
+    let installed = state.db.plugins().await?;
+    let checked = {
+        let name = name.clone();
+        super::blocking(move || check_import(&name, &body, &installed)).await?
+    };
+    let tags: Vec<(String, bool)> = checked
+        .spec
+        .tags_metadata
+        .iter()
+        .map(|(name, meta)| (name.to_string(), meta.has_primary))
+        .collect();
+    let cluster = state
+        .db
+        .insert_cluster_with(
+            InsertCluster {
+                name: &name,
+                release_id: checked.release_id,
+                components: &checked.components,
+                mode: checked.spec.mode,
+                settings: &checked.edits,
+            },
+            &tags,
+            &checked.spec.nodes,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(cluster)))
+}
+
+/// An environment file that core found importable, ready to store.
+struct Checked {
+    release_id: i64,
+    spec: Spec,
+    components: Vec<ComponentName>,
+    edits: Edits,
+}
+
+/// Reads and checks an environment file against what is installed (CPU
+/// work: run it off the async workers).
+fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Checked, ApiError> {
+    let file: EnvironmentFile = mosaic_core::yaml::parse("environment", body)
         .map_err(|e| invalid_environment(e.to_string()))?;
     if file.release.is_some() {
         return Err(invalid_environment(
             "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
         ));
     }
-    let installed = state.db.plugins().await?;
     let releases: Vec<(i64, &mosaic_core::release::Release)> =
         installed.iter().flat_map(|p| p.releases()).collect();
     let &(release_id, release) = choose_release(
@@ -107,7 +148,7 @@ async fn import(
         ),
         other => invalid_environment(format!("release_name: {other}")),
     })?;
-    let plugins = plugins_for(&installed, release);
+    let plugins = plugins_for(installed, release);
     let mut listed: Vec<PluginName> = Vec::new();
     for wanted in &file.plugins {
         let plugin = plugins.iter().find(|p| p.name == wanted.as_str()).ok_or_else(|| {
@@ -120,37 +161,21 @@ async fn import(
     }
     let spec = file.spec(name, &listed);
     let tags = Default::default();
-    let env = Environment::new(
-        Base {
-            release,
-            plugins: &plugins,
-            release_tags: &tags,
-        },
-        &spec,
-    )
-    .map_err(|e| invalid_environment(e.to_string()))?;
+    let base = Base {
+        release,
+        plugins: &plugins,
+        release_tags: &tags,
+    };
+    let env = Environment::new(base, &spec).map_err(|e| invalid_environment(e.to_string()))?;
     let problems = env.import_problems();
     if !problems.is_empty() {
         return Err(invalid_environment(problems.join(" ")));
     }
-    let tags: Vec<(String, bool)> = spec
-        .tags_metadata
-        .iter()
-        .map(|(name, meta)| (name.to_string(), meta.has_primary))
-        .collect();
-    let cluster = state
-        .db
-        .insert_cluster_with(
-            InsertCluster {
-                name,
-                release_id,
-                components: &env.selected_names(),
-                mode: spec.mode,
-                settings: &env.edits(),
-            },
-            &tags,
-            &spec.nodes,
-        )
-        .await?;
-    Ok((StatusCode::CREATED, Json(cluster)))
+    let (components, edits) = (env.selected_names(), env.edits());
+    Ok(Checked {
+        release_id,
+        spec,
+        components,
+        edits,
+    })
 }

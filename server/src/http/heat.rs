@@ -11,9 +11,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
-use mosaic_core::heat::{
-    self, Capabilities, Registered, is_template, summarize, template_capabilities,
-};
+use mosaic_core::heat::{self, Capabilities, is_template, summarize, template_capabilities};
 use mosaic_core::plugin::MemoryFiles;
 use serde::Deserialize;
 
@@ -112,86 +110,17 @@ async fn resolve(
     ApiJson(request): ApiJson<ResolveTemplates>,
 ) -> Result<Json<TemplateResolution>, ApiError> {
     let (_, files) = load(&state, id).await?;
-    let memory: MemoryFiles = files.iter().collect();
-    let mut env = heat::parse_environment("environment", &request.environment).map_err(|e| {
-        ApiError::Coded(
-            StatusCode::BAD_REQUEST,
-            "invalid_environment",
-            e.to_string(),
-        )
-    })?;
-    let open = heat::choices(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
-    for (resource_type, pick) in &request.picks {
-        let valid = open
-            .choices
-            .iter()
-            .find(|c| &c.resource_type == resource_type)
-            .is_some_and(|c| c.candidates.contains(pick));
-        if !valid {
-            return Err(ApiError::BadRequest(format!(
-                "picks: '{pick}' is not a valid choice for {resource_type}"
-            )));
-        }
-        for (kind, value) in &mut env.registry {
-            if kind == resource_type {
-                *value = Registered::One(pick.clone());
+    // Resolving reads and checks every template: CPU work, off the workers.
+    super::blocking(move || {
+        let memory: MemoryFiles = files.iter().collect();
+        heat::answer(&request, &memory).map_err(|e| match e {
+            heat::RequestError::Environment(m) => {
+                ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_environment", m)
             }
-        }
-    }
-    let resolved = heat::resolve(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
-    let remaining = heat::choices(&env, "", &memory).map_err(|e| invalid(e.to_string()))?;
-    let open: Vec<&str> = remaining
-        .choices
-        .iter()
-        .map(|c| c.resource_type.as_str())
-        .collect();
-    let options = resolved
-        .errors
-        .iter()
-        .filter(|e| open.contains(&e.resource_type.as_str()))
-        .cloned()
-        .collect();
-    let environment = if resolved.errors.is_empty() {
-        Some(resolved_environment(
-            &request.environment,
-            &resolved.resource_registry,
-        )?)
-    } else {
-        None
-    };
-    Ok(Json(TemplateResolution {
-        resource_registry: resolved.resource_registry,
-        errors: resolved.errors,
-        choices: remaining.choices,
-        options,
-        environment,
-    }))
-}
-
-/// The environment text with each resolved `resource_registry` entry set
-/// to its template; everything else is kept (comments are not).
-fn resolved_environment(
-    text: &str,
-    registry: &BTreeMap<String, String>,
-) -> Result<String, ApiError> {
-    let mut value: serde_json::Value =
-        mosaic_core::yaml::parse("environment", text).map_err(|e| {
-            ApiError::Coded(
-                StatusCode::BAD_REQUEST,
-                "invalid_environment",
-                e.to_string(),
-            )
-        })?;
-    let map = value
-        .as_object_mut()
-        .ok_or_else(|| ApiError::BadRequest("the environment is not a map".to_owned()))?;
-    let section = map
-        .entry("resource_registry")
-        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
-    if let Some(entries) = section.as_object_mut() {
-        for (kind, file) in registry {
-            entries.insert(kind.clone(), file.clone().into());
-        }
-    }
-    Ok(mosaic_core::yaml::to_string(&value))
+            heat::RequestError::Templates(m) => invalid(m),
+            heat::RequestError::Pick(m) => ApiError::BadRequest(m),
+        })
+    })
+    .await
+    .map(Json)
 }

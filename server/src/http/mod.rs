@@ -56,6 +56,17 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
     }
 }
 
+/// Runs CPU work (validation, plans, resolution, imports) on the blocking
+/// pool, so that one heavy request does not stall the async workers; a
+/// panic in it is answered 500.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("a worker failed: {e}")))?
+}
+
 async fn unknown_api(uri: Uri) -> ApiError {
     ApiError::NotFound(format!("no API endpoint at {}", uri.path()))
 }

@@ -235,11 +235,11 @@ async fn plan(
     Query(query): Query<PlanQuery>,
 ) -> Result<Json<Plan>, ApiError> {
     let stored = stored_environment(&state, id).await?;
-    Ok(Json(
-        stored
-            .environment()?
-            .plan(query.graph.as_deref().unwrap_or("default")),
-    ))
+    let graph = query.graph.unwrap_or_else(|| "default".to_owned());
+    // Placing every task on every node is CPU work: off the workers.
+    super::blocking(move || Ok(stored.environment()?.plan(&graph)))
+        .await
+        .map(Json)
 }
 
 /// The roles the environment's nodes may take, each with why it cannot be

@@ -123,17 +123,15 @@ async fn create(
                 .map_err(unreadable)?,
         )
     };
-    let (stored, _report) = install(&state.db, files.as_ref())
-        .await
-        .map_err(|e| match e {
-            InstallError::Invalid(report) => {
-                ApiError::Plugin(StatusCode::BAD_REQUEST, "invalid_plugin", report)
-            }
-            InstallError::Conflict(report) => {
-                ApiError::Plugin(StatusCode::CONFLICT, "plugin_conflict", report)
-            }
-            InstallError::Db(e) => e.into(),
-        })?;
+    let (stored, _report) = install(&state.db, files).await.map_err(|e| match e {
+        InstallError::Invalid(report) => {
+            ApiError::Plugin(StatusCode::BAD_REQUEST, "invalid_plugin", report)
+        }
+        InstallError::Conflict(report) => {
+            ApiError::Plugin(StatusCode::CONFLICT, "plugin_conflict", report)
+        }
+        InstallError::Db(e) => e.into(),
+    })?;
     tracing::info!("installed {}", stored.package.source());
     let snapshot = state.db.snapshot().await?;
     Ok((StatusCode::CREATED, Json(summary(&stored, &snapshot)?)))
