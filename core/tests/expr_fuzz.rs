@@ -1,7 +1,14 @@
 //! Fuzzing the expression parser and evaluator with proptest: arbitrary
 //! strings and grammar-shaped expressions never panic, and the truth fast
 //! path (`holds`) always agrees with the value's truthiness.
+//!
+//! `PROPTEST_CASES` sets the number of cases (default 5,000);
+//! `MOSAIC_FUZZ_SECONDS` runs for that long instead (`make fuzz`).
 
+#[path = "common/fuzz.rs"]
+mod fuzz;
+
+use fuzz::fuzz;
 use mosaic_core::expr::{Expr, FlatModels, JsonModels};
 use proptest::prelude::*;
 use serde_json::json;
@@ -51,44 +58,86 @@ fn expression() -> impl Strategy<Value = String> {
     })
 }
 
-proptest! {
-    // PROPTEST_CASES raises the count for a longer fuzzing run.
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(5000),
-        ..ProptestConfig::default()
-    })]
+#[test]
+fn arbitrary_text_never_panics() {
+    fuzz(
+        "expr: arbitrary text",
+        5_000,
+        "\\PC{0,80}",
+        |source: String| {
+            match Expr::parse(&source) {
+                Ok(expr) => {
+                    let _ = expr.eval(&models());
+                }
+                Err(err) => {
+                    let _ = err.render();
+                }
+            }
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn arbitrary_text_never_panics(source in "\\PC{0,80}") {
-        if let Ok(expr) = Expr::parse(&source) {
-            let _ = expr.eval(&models());
-        } else {
-            let err = Expr::parse(&source).unwrap_err();
-            let _ = err.render();
-        }
-    }
+#[test]
+fn operator_soup_never_panics() {
+    fuzz(
+        "expr: operator soup",
+        5_000,
+        "[()a-z:.?='\"!0-9 -]{0,60}",
+        |source: String| {
+            if let Ok(expr) = Expr::parse(&source) {
+                let _ = expr.eval_with(&models(), false);
+            }
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn operator_soup_never_panics(source in "[()a-z:.?='\"!0-9 -]{0,60}") {
-        if let Ok(expr) = Expr::parse(&source) {
-            let _ = expr.eval_with(&models(), false);
-        }
-    }
+#[test]
+fn holds_agrees_with_the_value() {
+    fuzz(
+        "expr: grammar",
+        5_000,
+        (expression(), any::<bool>()),
+        |(source, strict)| {
+            let expr = Expr::parse(&source).unwrap();
+            let json = models();
+            let flat = FlatModels::new(&json);
+            let value = expr
+                .eval_with(&json, strict)
+                .map(|v| v.truthy())
+                .map_err(|e| e.kind);
+            let holds = expr.holds(&json, strict).map_err(|e| e.kind);
+            // The fast path may stop before an error the full evaluation meets
+            // only in an operand whose value is not needed for the truth.
+            if let (Ok(a), Ok(b)) = (&value, &holds) {
+                prop_assert_eq!(a, b, "{}", source);
+            }
+            prop_assert_eq!(holds.is_ok() || value.is_err(), true, "{}", source);
+            prop_assert_eq!(
+                expr.holds(&flat, strict).map_err(|e| e.kind),
+                holds,
+                "{}",
+                source
+            );
+            prop_assert_eq!(
+                expr.bind(&flat).holds(strict).map_err(|e| e.kind),
+                holds,
+                "{}",
+                source
+            );
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn holds_agrees_with_the_value(source in expression(), strict in any::<bool>()) {
-        let expr = Expr::parse(&source).unwrap();
-        let json = models();
-        let flat = FlatModels::new(&json);
-        let value = expr.eval_with(&json, strict).map(|v| v.truthy()).map_err(|e| e.kind);
-        let holds = expr.holds(&json, strict).map_err(|e| e.kind);
-        // The fast path may stop before an error the full evaluation meets
-        // only in an operand whose value is not needed for the truth.
-        if let (Ok(a), Ok(b)) = (&value, &holds) {
-            prop_assert_eq!(a, b, "{}", source);
+/// Once found by the fuzzer: `not` where a primary is expected.
+#[test]
+fn not_inside_in_is_an_error_not_a_panic() {
+    for strict in [false, true] {
+        if let Ok(expr) = Expr::parse("true in not true") {
+            let _ = expr.eval_with(&models(), strict);
+            let _ = expr.holds(&models(), strict);
         }
-        prop_assert_eq!(holds.is_ok() || value.is_err(), true, "{}", source);
-        prop_assert_eq!(expr.holds(&flat, strict).map_err(|e| e.kind), holds, "{}", source);
-        prop_assert_eq!(expr.bind(&flat).holds(strict).map_err(|e| e.kind), holds, "{}", source);
     }
 }

@@ -1,8 +1,13 @@
 //! The span-keeping YAML loader on hostile text: arbitrary strings and
 //! YAML-shaped soup never panic; they load or give an error with a line.
 //!
-//! `PROPTEST_CASES` sets the number of cases (default 2,000).
+//! `PROPTEST_CASES` sets the number of cases (default 2,000);
+//! `MOSAIC_FUZZ_SECONDS` runs for that long instead (`make fuzz`).
 
+#[path = "common/fuzz.rs"]
+mod fuzz;
+
+use fuzz::fuzz;
 use mosaic_core::yaml::{Limits, load};
 use proptest::prelude::*;
 
@@ -16,20 +21,19 @@ fn soup() -> impl Strategy<Value = String> {
         .prop_map(|i| i.into_iter().map(|i| PIECES[i]).collect())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000)
-    ))]
-
-    #[test]
-    fn arbitrary_text_never_panics(text in "\\PC*") {
+#[test]
+fn arbitrary_text_never_panics() {
+    fuzz("yaml: arbitrary text", 2_000, "\\PC*", |text: String| {
         if let Err(e) = load("f.yaml", &text, Limits::default()) {
             prop_assert!(!e.message.is_empty());
         }
-    }
+        Ok(())
+    });
+}
 
-    #[test]
-    fn yaml_soup_never_panics(text in soup()) {
+#[test]
+fn yaml_soup_never_panics() {
+    fuzz("yaml: soup", 2_000, soup(), |text| {
         match load("f.yaml", &text, Limits::default()) {
             Ok(doc) => {
                 // Every duplicate names two real lines, the first one earlier.
@@ -40,5 +44,6 @@ proptest! {
             }
             Err(e) => prop_assert!(e.line.is_some() || !e.message.is_empty()),
         }
-    }
+        Ok(())
+    });
 }

@@ -307,7 +307,9 @@ mod tests {
         let get = |uri: &str| Request::builder().uri(uri).body(Body::empty()).unwrap();
         let response = router.clone().oneshot(get("/boom")).await.unwrap();
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
-        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
         let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(body["error"]["code"], "internal");
         let response = router.oneshot(get("/fine")).await.unwrap();
