@@ -11,7 +11,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit postgres browser e2e bench screenshot clean
+.PHONY: help run test tools tools-test app server lint unit postgres browser e2e bench fuzz screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -70,6 +70,19 @@ test: tools-test lint unit postgres browser e2e
 bench: tools
 	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan
 	cargo bench --locked -p mosaic-app --bench engine --target wasm32-unknown-unknown
+
+## Long fuzz runs (not part of make test, which runs a short count of each): the YAML loader,
+## the expression parser, the plugin loader over archives and the API's JSON bodies, each for
+## FUZZ_SECONDS, two at a time. See docs/fuzzing.md.
+FUZZ_SECONDS ?= 600
+FUZZ := cargo test --locked --profile fuzz
+fuzz:
+	$(FUZZ) --no-run -p mosaic-core --test yaml_fuzz --test expr_fuzz
+	$(FUZZ) --no-run -p mosaic-server --test fuzz
+	export MOSAIC_FUZZ_SECONDS=$(FUZZ_SECONDS) RUST_LOG=warn; \
+	$(FUZZ) -q -p mosaic-core --test yaml_fuzz -- --nocapture & yaml=$$!; \
+	$(FUZZ) -q -p mosaic-core --test expr_fuzz -- --nocapture; wait $$yaml; \
+	$(FUZZ) -q -p mosaic-server --test fuzz -- --nocapture --test-threads=2
 
 ## The README's screenshots, taken by the end-to-end tests.
 screenshot: e2e

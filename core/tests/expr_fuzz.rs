@@ -2,7 +2,7 @@
 //! strings and grammar-shaped expressions never panic, and the truth fast
 //! path (`holds`) always agrees with the value's truthiness.
 //!
-//! `PROPTEST_CASES` sets the number of cases (default 5,000);
+//! `PROPTEST_CASES` sets the number of cases (default 15,000);
 //! `MOSAIC_FUZZ_SECONDS` runs for that long instead (`make fuzz`).
 
 #[path = "common/fuzz.rs"]
@@ -11,6 +11,7 @@ mod fuzz;
 use fuzz::fuzz;
 use mosaic_core::expr::{Expr, FlatModels, JsonModels};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use serde_json::json;
 
 fn models() -> JsonModels {
@@ -58,77 +59,64 @@ fn expression() -> impl Strategy<Value = String> {
     })
 }
 
-#[test]
-fn arbitrary_text_never_panics() {
-    fuzz(
-        "expr: arbitrary text",
-        5_000,
-        "\\PC{0,80}",
-        |source: String| {
-            match Expr::parse(&source) {
-                Ok(expr) => {
-                    let _ = expr.eval(&models());
-                }
-                Err(err) => {
-                    let _ = err.render();
-                }
-            }
-            Ok(())
-        },
-    );
+/// One case: arbitrary text, operator soup, or a grammar-shaped expression.
+#[derive(Debug, Clone)]
+enum Case {
+    Text(String),
+    Soup(String),
+    Grammar(String, bool),
 }
 
+fn case() -> impl Strategy<Value = Case> {
+    prop_oneof![
+        "\\PC{0,80}".prop_map(Case::Text),
+        "[()a-z:.?='\"!0-9 -]{0,60}".prop_map(Case::Soup),
+        (expression(), any::<bool>()).prop_map(|(e, strict)| Case::Grammar(e, strict)),
+    ]
+}
+
+/// Text and soup parse or fail without a panic (errors render); grammar
+/// expressions parse, and `holds` agrees with the value's truthiness.
 #[test]
-fn operator_soup_never_panics() {
-    fuzz(
-        "expr: operator soup",
-        5_000,
-        "[()a-z:.?='\"!0-9 -]{0,60}",
-        |source: String| {
+fn expressions_never_panic_and_holds_agrees() {
+    fuzz("expr", 15_000, case(), |case| match case {
+        Case::Text(source) => {
+            match Expr::parse(&source) {
+                Ok(expr) => drop(expr.eval(&models())),
+                Err(err) => drop(err.render()),
+            }
+            Ok(())
+        }
+        Case::Soup(source) => {
             if let Ok(expr) = Expr::parse(&source) {
                 let _ = expr.eval_with(&models(), false);
             }
             Ok(())
-        },
-    );
+        }
+        Case::Grammar(source, strict) => holds_agrees(&source, strict),
+    });
 }
 
-#[test]
-fn holds_agrees_with_the_value() {
-    fuzz(
-        "expr: grammar",
-        5_000,
-        (expression(), any::<bool>()),
-        |(source, strict)| {
-            let expr = Expr::parse(&source).unwrap();
-            let json = models();
-            let flat = FlatModels::new(&json);
-            let value = expr
-                .eval_with(&json, strict)
-                .map(|v| v.truthy())
-                .map_err(|e| e.kind);
-            let holds = expr.holds(&json, strict).map_err(|e| e.kind);
-            // The fast path may stop before an error the full evaluation meets
-            // only in an operand whose value is not needed for the truth.
-            if let (Ok(a), Ok(b)) = (&value, &holds) {
-                prop_assert_eq!(a, b, "{}", source);
-            }
-            prop_assert_eq!(holds.is_ok() || value.is_err(), true, "{}", source);
-            prop_assert_eq!(
-                expr.holds(&flat, strict).map_err(|e| e.kind),
-                holds,
-                "{}",
-                source
-            );
-            prop_assert_eq!(
-                expr.bind(&flat).holds(strict).map_err(|e| e.kind),
-                holds,
-                "{}",
-                source
-            );
-            Ok(())
-        },
-    );
+fn holds_agrees(source: &str, strict: bool) -> Result<(), TestCaseError> {
+    let expr = Expr::parse(source).unwrap();
+    let json = models();
+    let flat = FlatModels::new(&json);
+    let value = expr
+        .eval_with(&json, strict)
+        .map(|v| v.truthy())
+        .map_err(|e| e.kind);
+    let holds = expr.holds(&json, strict).map_err(|e| e.kind);
+    // The fast path may stop before an error the full evaluation meets
+    // only in an operand whose value is not needed for the truth.
+    if let (Ok(a), Ok(b)) = (&value, &holds) {
+        prop_assert_eq!(a, b, "{}", source);
+    }
+    prop_assert_eq!(holds.is_ok() || value.is_err(), true, "{}", source);
+    let flat_holds = expr.holds(&flat, strict).map_err(|e| e.kind);
+    prop_assert_eq!(flat_holds, holds.clone(), "{}", source);
+    let bound = expr.bind(&flat).holds(strict).map_err(|e| e.kind);
+    prop_assert_eq!(bound, holds, "{}", source);
+    Ok(())
 }
 
 /// Once found by the fuzzer: `not` where a primary is expected.

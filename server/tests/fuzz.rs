@@ -64,16 +64,6 @@ fn unpack_and_load(bytes: &[u8]) {
     }
 }
 
-#[test]
-fn mutated_package_archives_never_panic() {
-    let original = archive(&plugin_fixture("v5-example"));
-    let strategy = prop::collection::vec(mutation(), 1..6);
-    fuzz("archives: mutated", 300, strategy, |mutations| {
-        unpack_and_load(&mutate(original.clone(), &mutations));
-        Ok(())
-    });
-}
-
 /// Members of a made-up package: paths from a small vocabulary (with
 /// escapes and globs), contents from YAML-ish pieces.
 fn member() -> impl Strategy<Value = (String, String)> {
@@ -104,22 +94,42 @@ fn member() -> impl Strategy<Value = (String, String)> {
         .prop_map(|(d, n, parts)| (format!("{d}{n}"), parts.concat()))
 }
 
-#[test]
-fn archives_of_random_members_never_panic() {
+fn zip_of(members: &[(String, String)]) -> Option<Vec<u8>> {
     use std::io::Write;
-    let strategy = prop::collection::vec(member(), 0..12);
-    fuzz("archives: random members", 300, strategy, |members| {
-        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        for (path, text) in &members {
-            if zip
-                .start_file(path.as_str(), zip::write::SimpleFileOptions::default())
-                .is_ok()
-            {
-                let _ = zip.write_all(text.as_bytes());
-            }
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (path, text) in members {
+        if zip
+            .start_file(path.as_str(), zip::write::SimpleFileOptions::default())
+            .is_ok()
+        {
+            let _ = zip.write_all(text.as_bytes());
         }
-        if let Ok(done) = zip.finish() {
-            unpack_and_load(&done.into_inner());
+    }
+    zip.finish().ok().map(std::io::Cursor::into_inner)
+}
+
+/// One archive: a real package with its bytes changed, or a zip of
+/// random members.
+#[derive(Debug, Clone)]
+enum Archive {
+    Mutated(Vec<Mutation>),
+    Members(Vec<(String, String)>),
+}
+
+#[test]
+fn package_archives_never_panic() {
+    let original = archive(&plugin_fixture("v5-example"));
+    let strategy = prop_oneof![
+        prop::collection::vec(mutation(), 1..6).prop_map(Archive::Mutated),
+        prop::collection::vec(member(), 0..12).prop_map(Archive::Members),
+    ];
+    fuzz("archives", 600, strategy, |case| {
+        let bytes = match case {
+            Archive::Mutated(mutations) => Some(mutate(original.clone(), &mutations)),
+            Archive::Members(members) => zip_of(&members),
+        };
+        if let Some(bytes) = bytes {
+            unpack_and_load(&bytes);
         }
         Ok(())
     });
@@ -206,7 +216,7 @@ fn target() -> (tokio::runtime::Runtime, TestApp) {
 fn random_json_bodies_are_answered_never_with_500() {
     let (runtime, app) = target();
     let strategy = (0..ROUTES.len(), json_value());
-    fuzz("api: json bodies", 200, strategy, |(route, body)| {
+    fuzz("api", 200, strategy, |(route, body)| {
         let (method, uri) = ROUTES[route];
         let content_type = if uri.contains("import") {
             "application/yaml"

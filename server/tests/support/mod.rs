@@ -114,7 +114,13 @@ pub async fn test_app() -> TestApp {
 }
 
 pub async fn test_app_with(security: Security) -> TestApp {
-    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+    // Info by default (shown for failing tests); `RUST_LOG` narrows it.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .try_init();
     let (url, dir) = fresh_database().await;
     let db = prepare(&url).await.unwrap();
     let token = token_for(&db, "test-admin", Role::Admin).await;
