@@ -113,7 +113,7 @@ fn holds_agrees(source: &str, strict: bool) -> Result<(), TestCaseError> {
     }
     prop_assert_eq!(holds.is_ok() || value.is_err(), true, "{}", source);
     let flat_holds = expr.holds(&flat, strict).map_err(|e| e.kind);
-    prop_assert_eq!(flat_holds, holds.clone(), "{}", source);
+    prop_assert_eq!(flat_holds, holds, "{}", source);
     let bound = expr.bind(&flat).holds(strict).map_err(|e| e.kind);
     prop_assert_eq!(bound, holds, "{}", source);
     Ok(())

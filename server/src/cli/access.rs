@@ -75,7 +75,7 @@ pub struct TokenRevoke {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// How many entries, newest first.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 100)]
     limit: i64,
     #[arg(long, value_enum, default_value_t)]
     format: Format,

@@ -121,3 +121,22 @@ async fn audit(
     }
     Ok(Json(state.db.audit(limit).await?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::NOBODY;
+
+    /// An unknown user costs a real verification: the stand-in hash must
+    /// parse, with the parameters real hashes get, or the check would
+    /// answer at once and tell names apart.
+    #[test]
+    fn the_stand_in_hash_costs_what_a_real_one_costs() {
+        let nobody = argon2::PasswordHash::new(NOBODY).expect("NOBODY parses");
+        let real = crate::access::secret::hash_password("a long enough password").unwrap();
+        let real = argon2::PasswordHash::new(&real).unwrap();
+        assert_eq!(nobody.algorithm, real.algorithm);
+        assert_eq!(nobody.version, real.version);
+        assert_eq!(nobody.params, real.params);
+        assert!(!crate::access::secret::verify_password("guess", NOBODY));
+    }
+}
