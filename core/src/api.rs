@@ -196,6 +196,10 @@ pub struct TagView {
     pub source: String,
     /// User-defined tags not named by any role can be deleted.
     pub deletable: bool,
+    /// How many nodes carry it (or an instance `name:N` of it): of the
+    /// environment, or of every environment on the release.
+    #[serde(default)]
+    pub nodes: usize,
 }
 
 /// `POST …/tags`.
@@ -264,6 +268,32 @@ pub struct UpdateNode {
 #[serde(deny_unknown_fields)]
 pub struct NodeTagsChange {
     pub tags: Vec<TagName>,
+}
+
+/// `POST /api/v1/clusters/{id}/nodes/bulk`: one change to many nodes, all
+/// or nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BulkNodes {
+    pub nodes: Vec<i64>,
+    #[serde(default)]
+    pub add_tags: Vec<TagName>,
+    #[serde(default)]
+    pub remove_tags: Vec<TagName>,
+    #[serde(default)]
+    pub add_roles: Vec<RoleName>,
+    #[serde(default)]
+    pub remove_roles: Vec<RoleName>,
+}
+
+/// A problem of one node in a bulk change (or of a node id that is not in
+/// the environment, then without `name`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeProblem {
+    pub node: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub message: String,
 }
 
 /// An uploaded Heat template set: its templates and their capabilities.

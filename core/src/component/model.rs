@@ -49,6 +49,24 @@ impl Component {
         self.name.kind()
     }
 
+    /// Every name or pattern its relations mention, with the relation:
+    /// `compatible`, `incompatible` or `requires`.
+    pub fn mentions(&self) -> Vec<(&'static str, &Pattern)> {
+        let mut out: Vec<(&'static str, &Pattern)> = Vec::new();
+        out.extend(self.compatible.iter().map(|r| ("compatible", &r.name)));
+        out.extend(self.incompatible.iter().map(|r| ("incompatible", &r.name)));
+        match &self.requires {
+            Requires::None => {}
+            Requires::Any(relations) => out.extend(relations.iter().map(|r| ("requires", &r.name))),
+            Requires::Predicates(predicates) => out.extend(
+                predicates
+                    .iter()
+                    .flat_map(|p| p.body.items.iter().map(|i| ("requires", i))),
+            ),
+        }
+        out
+    }
+
     /// The label, or the name when the label is empty.
     pub fn display_label(&self) -> &str {
         if self.label.is_empty() {

@@ -78,10 +78,27 @@ impl EnvironmentFile {
 }
 
 impl Environment<'_> {
+    fn exported_tags(&self) -> crate::tag::TagsMetadata {
+        let mut tags = self.spec.tags_metadata.clone();
+        for (name, meta) in self.release_tags {
+            let used = self.spec.nodes.iter().any(|n| {
+                n.tags_added
+                    .iter()
+                    .any(|t| t == name || t.instance_of() == Some(name.as_str()))
+            });
+            if used && !tags.contains_key(name) {
+                tags.insert(name.clone(), meta.clone());
+            }
+        }
+        tags
+    }
+
     /// The environment as a file: its release by name, the plugins switched
     /// on by name, its components, the settings the operator changed (a
-    /// plugin's switch only where listing it does not say it), its own tags,
-    /// and its nodes numbered by position.
+    /// plugin's switch only where listing it does not say it), its own tags
+    /// and the tags created on the release that its nodes carry (so that
+    /// the file imports where the release has no such tags), and its nodes
+    /// numbered by position.
     pub fn export(&self) -> EnvironmentFile {
         let enabled: Vec<&PluginName> = self.enabled_plugins().map(|p| &p.name).collect();
         let mut settings = self.edits();
@@ -112,7 +129,7 @@ impl Environment<'_> {
             mode: self.spec.mode,
             components: Some(self.selected_names()),
             settings,
-            tags_metadata: self.spec.tags_metadata.clone(),
+            tags_metadata: self.exported_tags(),
             deployment_tasks: self.spec.deployment_tasks.clone(),
             nodes,
         }

@@ -6,6 +6,7 @@
 //! its tags, and its deployment plan. The server, the CLI and the app ask
 //! this; none of them decides these things itself.
 
+mod bulk;
 mod file;
 mod plan;
 mod tags;
@@ -15,8 +16,11 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+pub use bulk::{BulkRefusal, MAX_BULK_NODES};
 pub use file::EnvironmentFile;
-pub use tags::{TagProblem, release_tag_views};
+pub use tags::{
+    TagProblem, TagRefusal, check_tag_deletion, count_carriers, not_own, release_tag_views,
+};
 
 use crate::api::RoleView;
 use crate::component::{

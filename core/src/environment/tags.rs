@@ -44,6 +44,7 @@ impl Views {
                 has_primary,
                 source: source.to_owned(),
                 deletable: false,
+                nodes: 0,
             }),
         }
     }
@@ -94,10 +95,104 @@ pub fn release_tag_views(release: &Release, user: &TagsMetadata) -> Vec<TagView>
     views.finish("user")
 }
 
+/// Why a tag cannot be changed or deleted where it was asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TagRefusal {
+    #[error("tag '{0}' does not exist")]
+    NotFound(String),
+    #[error("tag '{name}' is defined by the {by} and cannot be {what} here")]
+    NotOwn {
+        name: String,
+        by: &'static str,
+        what: &'static str,
+    },
+    #[error("tag '{0}' is named by a role's tags and cannot be deleted")]
+    RoleNamed(String),
+    #[error("tag '{name}' is assigned to node{} {}: unassign it first",
+        if .nodes.len() == 1 { "" } else { "s" },
+        .nodes.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "))]
+    Carried { name: String, nodes: Vec<String> },
+}
+
+/// Whether tag `name` may be deleted from its owner, whose merged view is
+/// `views`, while the nodes named `carriers` carry it (SEMANTICS §5: only
+/// tags created on this owner, not named by a role, carried by no node).
+pub fn check_tag_deletion(
+    views: &[TagView],
+    name: &str,
+    carriers: Vec<String>,
+) -> Result<(), TagRefusal> {
+    match views.iter().find(|v| v.name == name) {
+        Some(v) if v.deletable && carriers.is_empty() => Ok(()),
+        Some(v) if v.deletable => Err(TagRefusal::Carried {
+            name: name.to_owned(),
+            nodes: carriers,
+        }),
+        Some(v) if v.source == "user" || v.source == "environment" => {
+            Err(TagRefusal::RoleNamed(name.to_owned()))
+        }
+        _ => Err(not_own(views, name, "deleted")),
+    }
+}
+
+/// A tag the owner did not create: defined elsewhere when it exists (the
+/// release plugin, a role or a plugin defines it), else not found.
+pub fn not_own(views: &[TagView], name: &str, what: &'static str) -> TagRefusal {
+    match views.iter().find(|v| v.name == name) {
+        Some(v) => TagRefusal::NotOwn {
+            name: name.to_owned(),
+            by: match v.source.as_str() {
+                "role" => "release's roles",
+                "plugin" => "plugin",
+                "user" => "release",
+                _ => "release plugin",
+            },
+            what,
+        },
+        None => TagRefusal::NotFound(name.to_owned()),
+    }
+}
+
+/// Whether `carried` is tag `name` or an instance `name:N` of it.
+fn is_or_instance(carried: &TagName, name: &str) -> bool {
+    carried.as_str() == name || carried.instance_of() == Some(name)
+}
+
+/// Sets each view's `nodes`: how many of the nodes (their effective tags)
+/// carry the tag or an instance of it.
+pub fn count_carriers<'a>(views: &mut [TagView], nodes: impl IntoIterator<Item = &'a [TagName]>) {
+    let nodes: Vec<&[TagName]> = nodes.into_iter().collect();
+    for view in views {
+        view.nodes = nodes
+            .iter()
+            .filter(|tags| tags.iter().any(|t| is_or_instance(t, &view.name)))
+            .count();
+    }
+}
+
 impl Environment<'_> {
     /// The merged tag view: the release's, each enabled plugin's, tags
-    /// created on the release, then on the environment.
+    /// created on the release, then on the environment; with how many of
+    /// the environment's nodes carry each.
     pub fn tag_views(&self) -> Vec<TagView> {
+        let mut views = self.merged_tag_views();
+        let tags = self.effective_tags();
+        count_carriers(&mut views, tags.iter().map(Vec::as_slice));
+        views
+    }
+
+    /// The names of the nodes that carry tag `name` or an instance of it.
+    pub fn tag_carriers(&self, name: &str) -> Vec<String> {
+        self.spec
+            .nodes
+            .iter()
+            .zip(self.effective_tags())
+            .filter(|(_, tags)| tags.iter().any(|t| is_or_instance(t, name)))
+            .map(|(n, _)| n.display_name())
+            .collect()
+    }
+
+    fn merged_tag_views(&self) -> Vec<TagView> {
         let mut views = Views {
             views: Vec::new(),
             role_named: BTreeSet::new(),
@@ -117,7 +212,7 @@ impl Environment<'_> {
 
     /// The tags metadata the environment sees.
     pub fn tags_metadata(&self) -> TagsMetadata {
-        self.tag_views()
+        self.merged_tag_views()
             .into_iter()
             .filter_map(|v| {
                 let name = TagName::new(v.name).ok()?;
@@ -141,7 +236,7 @@ impl Environment<'_> {
         )
     }
 
-    fn role_named_tags(&self) -> BTreeSet<TagName> {
+    pub(super) fn role_named_tags(&self) -> BTreeSet<TagName> {
         self.release
             .roles_metadata
             .0

@@ -1,8 +1,10 @@
 use serde_json::json;
 
 use super::*;
+use crate::api::BulkNodes;
 use crate::name::TagName;
 use crate::plugin::{MemoryFiles, load};
+use crate::tag::TagMeta;
 use crate::task::PlanErrorKind;
 
 const RELEASE: &str = "name: mini
@@ -508,4 +510,151 @@ fn no_warning_for_tags_only_ruled_out_roles_bring() {
         plan.warnings,
         ["no node carries the release tag 'cinder'; its tasks will not run"]
     );
+}
+
+fn bulk(nodes: &[i64], add_tags: &[&str], remove_tags: &[&str], add_roles: &[&str]) -> BulkNodes {
+    BulkNodes {
+        nodes: nodes.to_vec(),
+        add_tags: add_tags.iter().map(|t| TagName::new(*t).unwrap()).collect(),
+        remove_tags: remove_tags
+            .iter()
+            .map(|t| TagName::new(*t).unwrap())
+            .collect(),
+        add_roles: add_roles
+            .iter()
+            .map(|r| RoleName::new(*r).unwrap())
+            .collect(),
+        remove_roles: Vec::new(),
+    }
+}
+
+#[test]
+fn a_bulk_change_changes_every_node_or_none_naming_each_problem() {
+    let f = fixture();
+    let nodes = vec![
+        node(1, "rack1-a", &["controller"]),
+        node(2, "rack1-b", &[]),
+        node(3, "rack2-a", &[]),
+    ];
+    let env_spec = spec(&LVM, json!({}), nodes);
+    with(&f, &env_spec, |env| {
+        let tag = |t: &str| TagName::new(t).unwrap();
+        // Tags by the rack: instance tags too; a tag a node lacks is left alone.
+        let changed = env
+            .bulk_change(&bulk(&[1, 2], &["controller:1"], &["database"], &[]))
+            .unwrap();
+        assert_eq!(changed.len(), 2);
+        assert_eq!(changed[0].tags_removed, [tag("database")]);
+        assert_eq!(changed[1].tags_added, [tag("controller:1")]);
+        // A role that conflicts on one node: nothing changes, that node is named.
+        let refused = env
+            .bulk_change(&bulk(&[1, 2, 3, 9], &[], &[], &["ceph-osd"]))
+            .unwrap_err();
+        let BulkRefusal::Nodes(problems) = refused else {
+            panic!("{refused:?}")
+        };
+        let named: Vec<(i64, Option<&str>)> = problems
+            .iter()
+            .map(|p| (p.node, p.name.as_deref()))
+            .collect();
+        // Ceph is off (LVM): every node is refused the role; node 9 is elsewhere.
+        assert_eq!(named[0], (9, None));
+        assert!(named.contains(&(1, Some("rack1-a"))), "{problems:?}");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.node == 1 && p.message.contains("conflict")),
+            "{problems:?}"
+        );
+        // Unknown names and contradictions are refused once, not per node.
+        assert!(matches!(
+            env.bulk_change(&bulk(&[1], &["galera"], &[], &[])),
+            Err(BulkRefusal::UnknownTags(t)) if t == [tag("galera")]
+        ));
+        assert!(matches!(
+            env.bulk_change(&bulk(&[1], &[], &[], &["contrail-controller"])),
+            Err(BulkRefusal::UnknownRoles(_))
+        ));
+        assert!(matches!(
+            env.bulk_change(&bulk(&[1], &["database"], &["database"], &[])),
+            Err(BulkRefusal::Request(m)) if m.contains("both added and removed")
+        ));
+        assert!(matches!(
+            env.bulk_change(&bulk(&[], &["database"], &[], &[])),
+            Err(BulkRefusal::Request(_))
+        ));
+        // Nothing to do for a node that already has it: not returned.
+        let again = env.bulk_change(&bulk(&[2], &[], &[], &[])).unwrap_err();
+        assert!(matches!(again, BulkRefusal::Request(_)));
+        let roles = env
+            .bulk_change(&bulk(&[2, 3], &[], &[], &["cinder"]))
+            .unwrap();
+        assert_eq!(roles.len(), 2);
+        assert_eq!(roles[0].roles, [RoleName::new("cinder").unwrap()]);
+    });
+}
+
+#[test]
+fn tags_count_their_nodes_and_are_not_deleted_while_carried() {
+    let f = fixture();
+    let mut a = node(1, "a", &[]);
+    a.tags_added = vec![TagName::new("rack:2").unwrap()];
+    let mut env_spec = spec(&LVM, json!({}), vec![a, node(2, "b", &["controller"])]);
+    env_spec
+        .tags_metadata
+        .insert(TagName::new("rack").unwrap(), TagMeta::default());
+    with(&f, &env_spec, |env| {
+        let views = env.tag_views();
+        let count = |name: &str| views.iter().find(|v| v.name == name).unwrap().nodes;
+        assert_eq!(count("rack"), 1);
+        assert_eq!(count("controller"), 1);
+        assert_eq!(env.tag_carriers("rack"), ["a"]);
+        assert_eq!(
+            check_tag_deletion(&views, "rack", env.tag_carriers("rack"))
+                .unwrap_err()
+                .to_string(),
+            "tag 'rack' is assigned to node 'a': unassign it first"
+        );
+        assert!(check_tag_deletion(&views, "rack", Vec::new()).is_ok());
+        assert!(matches!(
+            check_tag_deletion(&views, "controller", Vec::new()),
+            Err(TagRefusal::NotOwn { .. })
+        ));
+        assert!(matches!(
+            check_tag_deletion(&views, "nope", Vec::new()),
+            Err(TagRefusal::NotFound(_))
+        ));
+    });
+}
+
+#[test]
+fn export_carries_the_release_tags_its_nodes_use() {
+    let f = fixture();
+    let mut a = node(1, "a", &[]);
+    a.tags_added = vec![TagName::new("mysql:1").unwrap()];
+    let env_spec = spec(&LVM, json!({}), vec![a]);
+    let plugins = [f.contrail.clone(), f.extras.clone()];
+    let mut release_tags = TagsMetadata::new();
+    release_tags.insert(
+        TagName::new("mysql").unwrap(),
+        TagMeta { has_primary: true },
+    );
+    release_tags.insert(TagName::new("unused").unwrap(), TagMeta::default());
+    let env = Environment::new(
+        Base {
+            release: &f.release,
+            plugins: &plugins,
+            release_tags: &release_tags,
+        },
+        &env_spec,
+    )
+    .unwrap();
+    let file = env.export();
+    let names: Vec<&str> = file.tags_metadata.keys().map(TagName::as_str).collect();
+    assert_eq!(names, ["mysql"]);
+    // Imported where the release has no such tag, the node's tag is known.
+    let imported = file.spec("copy", &[]);
+    with(&f, &imported, |env| {
+        assert!(env.import_problems().is_empty())
+    });
 }

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::component::ComponentName;
 use crate::release::Release;
 
 use super::report::Diagnostic;
@@ -46,6 +47,95 @@ fn bind_warnings(new: &Package, release: &Release) -> Vec<Diagnostic> {
             )
         })
         .collect()
+}
+
+/// The plugin's relations that name components nothing declares for
+/// `release` (the release, the plugin, the other plugins extending it),
+/// with the closest declared names: `hypervisor:kvm` where the release has
+/// `hypervisor:libvirt:kvm` is almost always a typo that makes a relation
+/// silently void.
+fn mention_warnings(new: &Package, release: &Release, others: &[&Package]) -> Vec<Diagnostic> {
+    let declared: Vec<&ComponentName> = release
+        .components_metadata
+        .iter()
+        .chain(&new.components_metadata)
+        .chain(
+            others
+                .iter()
+                .filter(|p| !p.is_release_plugin() && p.extends(release))
+                .flat_map(|p| p.components_metadata.iter()),
+        )
+        .map(|c| &c.name)
+        .collect();
+    let mut out = Vec::new();
+    for component in &new.components_metadata {
+        for (relation, pattern) in component.mentions() {
+            if declared.iter().any(|d| pattern.matches(d)) {
+                continue;
+            }
+            let closest = closest_names(pattern.as_str(), &declared);
+            let hint = if closest.is_empty() {
+                String::new()
+            } else {
+                format!("; did you mean {}?", closest.join(" or "))
+            };
+            out.push(warning(
+                "components.yaml",
+                format!(
+                    "component '{}' names '{pattern}' in {relation}, but no component of release '{}' or its plugins is called that{hint}",
+                    component.name, release.name
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Up to three declared names of the pattern's type that look most like
+/// it: those ending in the same segment when there are any, else those
+/// within half their length in edit distance, nearest first.
+fn closest_names(pattern: &str, declared: &[&ComponentName]) -> Vec<String> {
+    let kind = pattern.split(':').next().unwrap_or_default();
+    let last = pattern.rsplit(':').next().unwrap_or_default();
+    let mut ranked: Vec<(bool, usize, &str)> = declared
+        .iter()
+        .map(|d| d.as_str())
+        .filter(|d| d.split(':').next() == Some(kind))
+        .map(|d| {
+            let same_end = d.rsplit(':').next() == Some(last);
+            (!same_end, edit_distance(pattern, d), d)
+        })
+        .filter(|(other_end, distance, d)| {
+            !other_end || *distance <= d.len().max(pattern.len()) / 2
+        })
+        .collect();
+    ranked.sort();
+    ranked.dedup_by(|a, b| a.2 == b.2);
+    // A name ending the same way is the likely one: the others are noise.
+    if ranked.first().is_some_and(|(other_end, _, _)| !other_end) {
+        ranked.retain(|(other_end, _, _)| !other_end);
+    }
+    ranked
+        .into_iter()
+        .take(3)
+        .map(|(_, _, d)| format!("'{d}'"))
+        .collect()
+}
+
+/// Levenshtein distance over bytes (component names are ASCII).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }
 
 fn error(file: &str, message: String) -> Diagnostic {
@@ -114,6 +204,7 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
     }
     for (owner, release) in targets {
         out.extend(bind_warnings(new, release));
+        out.extend(mention_warnings(new, release, &others));
         let neighbours: Vec<&&Package> = others
             .iter()
             .filter(|p| !p.is_release_plugin() && p.extends(release))

@@ -433,6 +433,45 @@ fn installs_refuse_what_collides_with_the_release_or_other_plugins() {
 }
 
 #[test]
+fn relations_to_components_nobody_declares_are_warnings_with_the_closest_names() {
+    let release = installed(package(&[
+        (
+            "metadata.yaml",
+            &RELEASE
+                .replace("os: CentOS", "os: ubuntu")
+                .replace("version: '2.0'", "version: '2024.1-x'"),
+        ),
+        ("components.yaml", "[]\n"),
+        ("roles.yaml", "{}\n"),
+        ("graphs/a.yaml", "[]"),
+        (
+            "base.yaml",
+            "components: [{name: 'hypervisor:libvirt:kvm'}, {name: 'hypervisor:vmware'}, {name: 'storage:block:lvm'}]\n",
+        ),
+    ]));
+    let demo = installed(extension(&[(
+        "components.yaml",
+        "- name: additional_service:demo\n  requires: [{name: 'hypervisor:kvm'}]\n  \
+         incompatible: [{name: 'storage:block:*'}, {name: 'network:nothing'}]\n",
+    )]));
+    let problems = check_install(
+        &demo,
+        Installed {
+            plugins: std::slice::from_ref(&release),
+        },
+    );
+    let messages: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "component 'additional_service:demo' names 'network:nothing' in incompatible, but no component of release 'stack' or its plugins is called that",
+            "component 'additional_service:demo' names 'hypervisor:kvm' in requires, but no component of release 'stack' or its plugins is called that; did you mean 'hypervisor:libvirt:kvm'?",
+        ]
+    );
+    assert!(problems.iter().all(|d| d.severity == Severity::Warning));
+}
+
+#[test]
 fn binds_that_set_nothing_are_warnings() {
     let files = package(&[
         ("metadata.yaml", RELEASE),

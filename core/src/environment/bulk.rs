@@ -1,0 +1,184 @@
+//! One change to many nodes at once (an admin's "these 40 nodes of rack 3
+//! get `rabbitmq`"): roles added and removed, then tags removed and added,
+//! all or nothing, with every problem named by node.
+
+use std::collections::BTreeSet;
+
+use super::Environment;
+use crate::api::{BulkNodes, NodeProblem};
+use crate::name::{RoleName, TagName};
+use crate::tag::{self, NodeTags};
+
+/// The most nodes one bulk change may name.
+pub const MAX_BULK_NODES: usize = 10_000;
+
+/// Why a bulk change is refused as a whole, before any node is looked at.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BulkRefusal {
+    #[error("{0}")]
+    Request(String),
+    #[error("unknown tag{} {}: create {} on the release or the environment first",
+        if .0.len() == 1 { "" } else { "s" },
+        quoted(.0),
+        if .0.len() == 1 { "it" } else { "them" })]
+    UnknownTags(Vec<TagName>),
+    #[error("unknown role{} {}: neither the release nor an enabled plugin defines {}",
+        if .0.len() == 1 { "" } else { "s" },
+        quoted(.0),
+        if .0.len() == 1 { "it" } else { "them" })]
+    UnknownRoles(Vec<RoleName>),
+    /// Problems of single nodes: nothing is changed.
+    #[error("{} problem{} on the chosen nodes; nothing was changed",
+        .0.len(), if .0.len() == 1 { "" } else { "s" })]
+    Nodes(Vec<NodeProblem>),
+}
+
+fn quoted<T: std::fmt::Display>(names: &[T]) -> String {
+    names
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl BulkNodes {
+    /// What is wrong with the request itself: no node, nothing to change,
+    /// too many nodes, a name both added and removed.
+    pub fn check(&self) -> Result<(), BulkRefusal> {
+        let refuse = |m: String| Err(BulkRefusal::Request(m));
+        if self.nodes.is_empty() {
+            return refuse("nodes: name at least one node".to_owned());
+        }
+        if self.nodes.len() > MAX_BULK_NODES {
+            return refuse(format!(
+                "nodes: at most {MAX_BULK_NODES} nodes in one change (got {})",
+                self.nodes.len()
+            ));
+        }
+        if self.add_tags.is_empty()
+            && self.remove_tags.is_empty()
+            && self.add_roles.is_empty()
+            && self.remove_roles.is_empty()
+        {
+            return refuse(
+                "nothing to change: give add_tags, remove_tags, add_roles or remove_roles"
+                    .to_owned(),
+            );
+        }
+        let both_tags: Vec<&TagName> = self
+            .add_tags
+            .iter()
+            .filter(|t| self.remove_tags.contains(t))
+            .collect();
+        let both_roles: Vec<&RoleName> = self
+            .add_roles
+            .iter()
+            .filter(|r| self.remove_roles.contains(r))
+            .collect();
+        if !both_tags.is_empty() || !both_roles.is_empty() {
+            let names: Vec<String> = both_tags
+                .iter()
+                .map(|t| t.to_string())
+                .chain(both_roles.iter().map(|r| r.to_string()))
+                .collect();
+            return refuse(format!("{} both added and removed", quoted(&names)));
+        }
+        Ok(())
+    }
+}
+
+impl Environment<'_> {
+    /// The nodes `change` names, changed: each gets `add_roles` (after its
+    /// own, in order) and loses `remove_roles`; then loses `remove_tags`
+    /// (a tag it does not carry is left alone) and gets `add_tags`. Only
+    /// the nodes that change are returned. Refused as a whole when the
+    /// request is wrong, names unknown tags or roles, or any node would be
+    /// left with roles it may not have (every such node named).
+    pub fn bulk_change(&self, change: &BulkNodes) -> Result<Vec<NodeTags>, BulkRefusal> {
+        change.check()?;
+        self.known_names(change)?;
+        let wanted: BTreeSet<i64> = change.nodes.iter().copied().collect();
+        let mut problems: Vec<NodeProblem> = wanted
+            .iter()
+            .filter(|id| !self.spec.nodes.iter().any(|n| n.id == **id))
+            .map(|&id| NodeProblem {
+                node: id,
+                name: None,
+                message: format!("node {id} is not in this environment"),
+            })
+            .collect();
+        let mut changed = Vec::new();
+        for node in self.spec.nodes.iter().filter(|n| wanted.contains(&n.id)) {
+            match self.bulk_one(node, change) {
+                Ok(next) if next != *node => changed.push(next),
+                Ok(_) => {}
+                Err(messages) => problems.extend(messages.into_iter().map(|message| NodeProblem {
+                    node: node.id,
+                    name: Some(node.display_name()),
+                    message,
+                })),
+            }
+        }
+        if problems.is_empty() {
+            Ok(changed)
+        } else {
+            Err(BulkRefusal::Nodes(problems))
+        }
+    }
+
+    /// Tags and roles to add must be known here (checked once, not per node).
+    fn known_names(&self, change: &BulkNodes) -> Result<(), BulkRefusal> {
+        let known = self.tags_metadata();
+        let role_named = self.role_named_tags();
+        let unknown: Vec<TagName> = change
+            .add_tags
+            .iter()
+            .filter(|t| !tag::known_tag(t, &known, &role_named))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            return Err(BulkRefusal::UnknownTags(unknown));
+        }
+        let offered: Vec<&RoleName> = self.offered_roles().into_iter().map(|r| &r.id).collect();
+        let unknown: Vec<RoleName> = change
+            .add_roles
+            .iter()
+            .filter(|r| !offered.contains(r))
+            .cloned()
+            .collect();
+        if unknown.is_empty() {
+            Ok(())
+        } else {
+            Err(BulkRefusal::UnknownRoles(unknown))
+        }
+    }
+
+    /// One node after the change, or its problems.
+    fn bulk_one(&self, node: &NodeTags, change: &BulkNodes) -> Result<NodeTags, Vec<String>> {
+        let mut next = node.clone();
+        next.roles.retain(|r| !change.remove_roles.contains(r));
+        for role in &change.add_roles {
+            if !next.roles.contains(role) {
+                next.roles.push(role.clone());
+            }
+        }
+        if next.roles != node.roles {
+            let errors = self.role_errors(&next.roles);
+            if !errors.is_empty() {
+                return Err(errors.into_iter().map(|e| e.message).collect());
+            }
+        }
+        let derived = tag::derived_tags(&next, &self.role_tags());
+        let carried: Vec<TagName> = change
+            .remove_tags
+            .iter()
+            .filter(|t| next.tags_added.contains(t) || derived.contains(t))
+            .cloned()
+            .collect();
+        let next = self
+            .remove_tags(&next, &carried)
+            .and_then(|n| self.add_tags(&n, &change.add_tags))
+            .map_err(|e| vec![e.to_string()])?;
+        Ok(next)
+    }
+}
