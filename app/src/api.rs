@@ -6,8 +6,9 @@ use std::cell::RefCell;
 use gloo_net::http::{Request, Response};
 use mosaic_core::api::{
     Attributes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
-    NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ReleaseSummary, ResolveTemplates,
-    RoleView, SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode,
+    ErrorProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ReleaseSummary,
+    ResolveTemplates, RoleView, SessionView, SignIn, TagView, TemplateResolution, TemplateSet,
+    UpdateNode,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::TagName;
@@ -91,7 +92,12 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
             message: body.error.message,
             violations: body.error.violations,
             report: body.error.report.map(Box::new),
-            problems: body.error.problems,
+            problems: body
+                .error
+                .problems
+                .into_iter()
+                .filter_map(ErrorProblem::setting)
+                .collect(),
             offline: false,
             status,
         }),

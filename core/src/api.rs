@@ -62,9 +62,29 @@ pub struct ErrorDetail {
     /// every diagnostic with file and line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
-    /// For `invalid_settings`: every problem, by `group.attr`.
+    /// For `invalid_settings`: every problem, by `group.attr`; for
+    /// `invalid_nodes`: every problem, by node.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub problems: Vec<Problem>,
+    pub problems: Vec<ErrorProblem>,
+}
+
+/// One entry of an error's `problems`: a setting's (`path`) or a node's
+/// (`node`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ErrorProblem {
+    Setting(Problem),
+    Node(NodeProblem),
+}
+
+impl ErrorProblem {
+    /// The settings problem, if it is one.
+    pub fn setting(self) -> Option<Problem> {
+        match self {
+            ErrorProblem::Setting(p) => Some(p),
+            ErrorProblem::Node(_) => None,
+        }
+    }
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.

@@ -119,6 +119,30 @@ impl Stored {
         ))
     }
 
+    /// Every environment on release `release_id` as `snapshot` has them,
+    /// sharing one base.
+    pub fn all_on_release(snapshot: &Snapshot, release_id: i64) -> Result<Vec<Stored>, DbError> {
+        let Some(base) = ReleaseBase::new(&snapshot.plugins, release_id)? else {
+            return Ok(Vec::new());
+        };
+        let base = Arc::new(base);
+        Ok(snapshot
+            .clusters
+            .iter()
+            .filter(|row| row.cluster.release_id == release_id)
+            .map(|row| {
+                let id = row.cluster.id;
+                Stored::from_parts(
+                    row.clone(),
+                    base.clone(),
+                    snapshot.nodes_of(id).cloned().collect(),
+                    snapshot.tags_of(TagOwner::Cluster(id)),
+                    snapshot.tags_of(TagOwner::Release(release_id)),
+                )
+            })
+            .collect())
+    }
+
     fn from_parts(
         row: StoredCluster,
         base: Arc<ReleaseBase>,

@@ -411,14 +411,14 @@ async fn release_tags_can_be_created_changed_and_deleted_when_user_defined() {
         .unwrap();
     assert_eq!(
         controller,
-        &json!({"name": "controller", "has_primary": true, "source": "release", "deletable": false})
+        &json!({"name": "controller", "has_primary": true, "source": "release", "deletable": false, "nodes": 0})
     );
 
     let (status, tag) = app.post(&base, &json!({"name": "mysql"})).await;
     assert_eq!(status, StatusCode::CREATED);
     assert_eq!(
         tag,
-        json!({"name": "mysql", "has_primary": false, "source": "user", "deletable": true})
+        json!({"name": "mysql", "has_primary": false, "source": "user", "deletable": true, "nodes": 0})
     );
     for (body, expected) in [
         (json!({"name": "mysql"}), StatusCode::CONFLICT),

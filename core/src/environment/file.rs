@@ -87,7 +87,7 @@ impl Environment<'_> {
                     .any(|t| t == name || t.instance_of() == Some(name.as_str()))
             });
             if used && !tags.contains_key(name) {
-                tags.insert(name.clone(), meta.clone());
+                tags.insert(name.clone(), *meta);
             }
         }
         tags

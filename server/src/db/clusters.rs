@@ -131,6 +131,27 @@ impl Db {
         row.as_ref().map(stored).transpose()
     }
 
+    /// Deletes environment `id` with its nodes and its own tags, in one
+    /// transaction; `false` when there is no such environment.
+    pub async fn delete_cluster(&self, id: i64) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM tags WHERE owner_kind = 'cluster' AND owner_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM nodes WHERE cluster_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let deleted = sqlx::query("DELETE FROM clusters WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(deleted == 1)
+    }
+
     /// Stores new settings changes if the version is still `expected`;
     /// returns the new version, or `None` when another change came first.
     pub async fn update_settings(

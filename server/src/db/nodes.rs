@@ -125,6 +125,77 @@ impl Db {
     }
 }
 
+impl Db {
+    /// Deletes node `id`; `false` when there is no such node.
+    pub async fn delete_node(&self, id: i64) -> Result<bool, DbError> {
+        let deleted = sqlx::query("DELETE FROM nodes WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(deleted == 1)
+    }
+
+    /// Changes several nodes of environment `cluster_id` at once: `change`
+    /// sees every node of the environment as stored now and returns the
+    /// nodes to store, all of them or (by failing) none. Bulk changes of
+    /// one environment take turns on its row, then take its nodes' rows; a
+    /// single node's change takes only that node's row and waits for
+    /// nothing else, so no two changes wait for each other in a cycle.
+    pub async fn change_nodes<E: From<DbError>>(
+        &self,
+        cluster_id: i64,
+        change: impl FnOnce(Vec<NodeTags>) -> Result<Vec<NodeTags>, E>,
+    ) -> Result<Vec<NodeTags>, E> {
+        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        let locked =
+            sqlx::query("UPDATE clusters SET settings_version = settings_version WHERE id = $1")
+                .bind(cluster_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(DbError::from)?
+                .rows_affected();
+        if locked == 0 {
+            return Err(
+                DbError::NotFound(format!("environment {cluster_id} does not exist")).into(),
+            );
+        }
+        // Then its nodes' rows (PostgreSQL; SQLite holds its write lock).
+        sqlx::query("UPDATE nodes SET version = version WHERE cluster_id = $1")
+            .bind(cluster_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(DbError::from)?;
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 ORDER BY id"
+        ))
+        .bind(cluster_id)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(DbError::from)?;
+        let nodes: Vec<NodeTags> = rows
+            .iter()
+            .map(|r| node(r).map(|n| n.spec))
+            .collect::<Result<_, _>>()?;
+        let versions: std::collections::HashMap<i64, i64> =
+            nodes.iter().map(|n| (n.id, n.version)).collect();
+        let mut changed = change(nodes)?;
+        for next in &mut changed {
+            let Some(version) = versions.get(&next.id) else {
+                return Err(DbError::NotFound(format!(
+                    "node {} is not in environment {cluster_id}",
+                    next.id
+                ))
+                .into());
+            };
+            next.version = version + 1;
+            write_node(&mut tx, next).await?;
+        }
+        tx.commit().await.map_err(DbError::from)?;
+        Ok(changed)
+    }
+}
+
 /// Stores `spec` (its version included) for node `spec.id`.
 async fn write_node(conn: &mut sqlx::AnyConnection, spec: &NodeTags) -> Result<(), DbError> {
     sqlx::query(

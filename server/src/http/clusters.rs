@@ -25,7 +25,7 @@ Install a release plugin first: run `mosaic plugin install PATH` on the server \
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/clusters", get(list).post(create))
-        .route("/api/v1/clusters/{id}", get(show))
+        .route("/api/v1/clusters/{id}", get(show).delete(remove))
 }
 
 async fn show(
@@ -35,6 +35,20 @@ async fn show(
     let row = state.db.cluster(id).await?;
     row.map(|r| Json(r.cluster))
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
+}
+
+/// Deletes the environment with its nodes and its own tags (204).
+async fn remove(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if state.db.delete_cluster(id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound(format!(
+            "environment {id} does not exist"
+        )))
+    }
 }
 
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<Cluster>>, ApiError> {

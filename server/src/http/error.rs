@@ -6,7 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mosaic_core::api::{ErrorBody, ErrorDetail};
+use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem};
 use mosaic_core::component::Violation;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
@@ -27,6 +27,9 @@ pub enum ApiError {
     /// A package with validation errors (400 `invalid_plugin`) or one that
     /// collides with installed plugins (409 `plugin_conflict`).
     Plugin(StatusCode, &'static str, Box<Report>),
+    /// Nodes a change cannot be made to (400 `invalid_nodes`), every
+    /// problem by node.
+    InvalidNodes(String, Vec<NodeProblem>),
     Internal(anyhow::Error),
 }
 
@@ -90,7 +93,17 @@ impl ApiError {
                     ),
                     violations: Vec::new(),
                     report: None,
-                    problems,
+                    problems: problems.into_iter().map(ErrorProblem::Setting).collect(),
+                },
+            ),
+            ApiError::InvalidNodes(message, problems) => (
+                StatusCode::BAD_REQUEST,
+                ErrorDetail {
+                    code: "invalid_nodes".to_owned(),
+                    message,
+                    violations: Vec::new(),
+                    report: None,
+                    problems: problems.into_iter().map(ErrorProblem::Node).collect(),
                 },
             ),
             ApiError::Internal(e) => {

@@ -6,10 +6,10 @@
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
-use mosaic_core::api::{CreateNode, NodeTagsChange, NodeView, RoleView, UpdateNode};
-use mosaic_core::environment::{Environment, TagProblem};
+use mosaic_core::api::{BulkNodes, CreateNode, NodeTagsChange, NodeView, RoleView, UpdateNode};
+use mosaic_core::environment::{BulkRefusal, Environment, TagProblem};
 use mosaic_core::name::RoleName;
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
@@ -25,9 +25,10 @@ use crate::environment::Stored;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/clusters/{id}/nodes", get(list).post(create))
+        .route("/api/v1/clusters/{id}/nodes/bulk", post(bulk))
         .route("/api/v1/clusters/{id}/plan", get(plan))
         .route("/api/v1/clusters/{id}/roles", get(roles))
-        .route("/api/v1/nodes/{id}", get(show).put(update))
+        .route("/api/v1/nodes/{id}", get(show).put(update).delete(remove))
         .route(
             "/api/v1/nodes/{id}/tags",
             get(tags).post(assign).delete(unassign),
@@ -176,6 +177,63 @@ async fn update(
         })
         .await?;
     answer_after(&stored, changed)
+}
+
+/// Deletes the node (204), whatever it carries.
+async fn remove(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    if state.db.delete_node(id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound(format!("node {id} does not exist")))
+    }
+}
+
+fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
+    let message = refusal.to_string();
+    match refusal {
+        BulkRefusal::Request(_) => ApiError::BadRequest(message),
+        BulkRefusal::UnknownTags(_) => {
+            ApiError::Coded(StatusCode::BAD_REQUEST, "unknown_tag", message)
+        }
+        BulkRefusal::UnknownRoles(_) => {
+            ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_roles", message)
+        }
+        BulkRefusal::Nodes(problems) => ApiError::InvalidNodes(message, problems),
+    }
+}
+
+/// One change to many nodes of the environment, all or nothing: 200 + the
+/// nodes that changed, or 400 naming every problem by node.
+async fn bulk(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    ApiJson(change): ApiJson<BulkNodes>,
+) -> Result<Json<Vec<NodeView>>, ApiError> {
+    change.check().map_err(bulk_refusal)?;
+    let stored = stored_environment(&state, id).await?;
+    let changed = state
+        .db
+        .change_nodes(id, |nodes| {
+            let mut spec = stored.spec.clone();
+            spec.nodes = nodes;
+            stored
+                .with_spec(&spec)?
+                .bulk_change(&change)
+                .map_err(bulk_refusal)
+        })
+        .await?;
+    let changed_ids: Vec<i64> = changed.iter().map(|n| n.id).collect();
+    let views = stored_environment(&state, id)
+        .await?
+        .environment()?
+        .node_views(id)
+        .into_iter()
+        .filter(|v| changed_ids.contains(&v.id))
+        .collect();
+    Ok(Json(views))
 }
 
 async fn tags(

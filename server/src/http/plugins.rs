@@ -24,6 +24,7 @@ pub fn router(uploads: &super::Uploads) -> Router<AppState> {
             "/api/v1/plugins",
             get(list).merge(uploads.apply(post(create))),
         )
+        .route("/api/v1/plugins/bundled", post(reinstall_bundled))
         .route("/api/v1/plugins/{id}", get(show).delete(remove))
 }
 
@@ -123,6 +124,21 @@ async fn create(
                 .map_err(unreadable)?,
         )
     };
+    installed(&state, files).await
+}
+
+/// Installs the release plugin built into the server (after it was
+/// uninstalled): 201, or 409 `plugin_conflict` when it is installed.
+async fn reinstall_bundled(
+    State(state): State<AppState>,
+) -> Result<(StatusCode, Json<PluginSummary>), ApiError> {
+    installed(&state, Box::new(crate::bundled::files())).await
+}
+
+async fn installed(
+    state: &AppState,
+    files: Box<dyn Files + Send + Sync>,
+) -> Result<(StatusCode, Json<PluginSummary>), ApiError> {
     let (stored, _report) = install(&state.db, files).await.map_err(|e| match e {
         InstallError::Invalid(report) => {
             ApiError::Plugin(StatusCode::BAD_REQUEST, "invalid_plugin", report)

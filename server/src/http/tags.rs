@@ -8,13 +8,15 @@ use axum::http::StatusCode;
 use axum::routing::{get, put};
 use axum::{Json, Router};
 use mosaic_core::api::{CreateTag, TagView, UpdateTag};
-use mosaic_core::environment::release_tag_views;
+use mosaic_core::environment::{
+    TagRefusal, check_tag_deletion, count_carriers, not_own, release_tag_views,
+};
 use mosaic_core::tag::valid_tag_name;
 
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::TagOwner;
-use crate::environment::{Stored, find_release};
+use crate::environment::Stored;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -40,11 +42,21 @@ pub fn router() -> Router<AppState> {
 async fn views(state: &AppState, owner: TagOwner) -> Result<Vec<TagView>, ApiError> {
     match owner {
         TagOwner::Release(id) => {
-            let installed = state.db.plugins().await?;
-            let release = find_release(&installed, id)
+            let snapshot = state.db.snapshot().await?;
+            let release = snapshot
+                .plugins
+                .iter()
+                .find_map(|p| p.releases().find(|(rid, _)| *rid == id))
+                .map(|(_, r)| r)
                 .ok_or_else(|| ApiError::NotFound(format!("release {id} does not exist")))?;
-            let user = state.db.user_tags(owner).await?;
-            Ok(release_tag_views(release, &user))
+            let mut views = release_tag_views(release, &snapshot.tags_of(owner));
+            let environments = Stored::all_on_release(&snapshot, id)?;
+            let mut tags = Vec::new();
+            for stored in &environments {
+                tags.extend(stored.environment()?.effective_tags());
+            }
+            count_carriers(&mut views, tags.iter().map(Vec::as_slice));
+            Ok(views)
         }
         TagOwner::Cluster(id) => Ok(stored_environment(state, id)
             .await?
@@ -86,23 +98,6 @@ async fn create(
     Ok((StatusCode::CREATED, Json(view)))
 }
 
-/// A tag the owner did not create: 409 when it exists (the release plugin
-/// or a role defines it), else 404.
-fn not_own(existing: &[TagView], name: &str, what: &str) -> ApiError {
-    match existing.iter().find(|v| v.name == name) {
-        Some(v) => ApiError::Conflict(format!(
-            "tag '{name}' is defined by the {} and cannot be {what} here",
-            match v.source.as_str() {
-                "role" => "release's roles",
-                "plugin" => "plugin",
-                "user" => "release",
-                _ => "release plugin",
-            }
-        )),
-        None => ApiError::NotFound(format!("tag '{name}' does not exist")),
-    }
-}
-
 async fn update(
     state: &AppState,
     owner: TagOwner,
@@ -115,7 +110,7 @@ async fn update(
         .update_tag(owner, name, request.has_primary)
         .await?
     {
-        return Err(not_own(&existing, name, "changed"));
+        return Err(refused(not_own(&existing, name, "changed")));
     }
     let view = views(state, owner)
         .await?
@@ -125,17 +120,43 @@ async fn update(
     Ok(Json(view))
 }
 
+/// The nodes that carry tag `name` (or an instance of it) where `owner`
+/// reaches: the environment's nodes, or every environment's on the release
+/// (then named with their environment).
+async fn carriers(state: &AppState, owner: TagOwner, name: &str) -> Result<Vec<String>, ApiError> {
+    match owner {
+        TagOwner::Cluster(id) => Ok(stored_environment(state, id)
+            .await?
+            .environment()?
+            .tag_carriers(name)),
+        TagOwner::Release(id) => {
+            let snapshot = state.db.snapshot().await?;
+            let mut out = Vec::new();
+            for stored in Stored::all_on_release(&snapshot, id)? {
+                let env = stored.environment()?;
+                let carriers = env.tag_carriers(name);
+                out.extend(
+                    carriers
+                        .into_iter()
+                        .map(|n| format!("{n} ({})", stored.spec.name)),
+                );
+            }
+            Ok(out)
+        }
+    }
+}
+
 async fn delete(state: &AppState, owner: TagOwner, name: &str) -> Result<StatusCode, ApiError> {
     let existing = views(state, owner).await?;
-    match existing.iter().find(|v| v.name == name) {
-        Some(v) if v.deletable => {
-            state.db.delete_tag(owner, name).await?;
-            Ok(StatusCode::NO_CONTENT)
-        }
-        Some(v) if v.source == "user" || v.source == "environment" => Err(ApiError::Conflict(
-            format!("tag '{name}' is named by a role's tags and cannot be deleted"),
-        )),
-        _ => Err(not_own(&existing, name, "deleted")),
+    check_tag_deletion(&existing, name, carriers(state, owner, name).await?).map_err(refused)?;
+    state.db.delete_tag(owner, name).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn refused(refusal: TagRefusal) -> ApiError {
+    match refusal {
+        TagRefusal::NotFound(_) => ApiError::NotFound(refusal.to_string()),
+        _ => ApiError::Conflict(refusal.to_string()),
     }
 }
 
