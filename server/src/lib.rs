@@ -136,13 +136,12 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
-    /// The protection settings these flags describe.
-    pub fn security(&self) -> Security {
+    /// The protection settings these flags describe, for a server
+    /// listening on `local` (the bind address with its port chosen, when
+    /// `--bind` asked for port 0).
+    pub fn security(&self, local: SocketAddr) -> Security {
         let allowed = if self.allowed_hosts.is_empty() {
-            vec![
-                self.bind.to_string(),
-                format!("localhost:{}", self.bind.port()),
-            ]
+            vec![local.to_string(), format!("localhost:{}", local.port())]
         } else {
             self.allowed_hosts.clone()
         };
@@ -217,7 +216,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     tracing::info!("Mosaic is listening on http://{local}");
     // A line scripts and tests can wait for.
     println!("mosaic: listening on http://{local}");
-    let security = config.security();
+    let security = config.security(local);
     if config.bind.ip().is_unspecified() && config.allowed_hosts.is_empty() {
         tracing::warn!(
             "listening on every address, but answering only to {:?}: add --allowed-host NAME for the names clients use",

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use mosaic_core::access::{Role, check_password, check_token_label, check_username};
 use mosaic_core::time::rfc3339;
 
-use super::{Format, print_json};
+use super::Format;
 use crate::DbConfig;
 use crate::access::secret::{hash_password, new_secret, now, secret_hash};
 use crate::db::{Db, DbError};
@@ -163,42 +163,8 @@ async fn list_users(args: ListArgs) -> i32 {
             serde_json::json!({"username": u.username, "role": u.role, "created_at": rfc3339(u.created_at)})
         })
         .collect();
-    print_rows(args.format, &rows, &["username", "role", "created_at"]);
+    super::print_rows(args.format, &rows, &["username", "role", "created_at"]);
     0
-}
-
-/// Rows as JSON, or as aligned text columns.
-fn print_rows(format: Format, rows: &[serde_json::Value], columns: &[&str]) {
-    if format == Format::Json {
-        print_json(&rows);
-        return;
-    }
-    let cell = |row: &serde_json::Value, c: &str| match &row[c] {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let widths: Vec<usize> = columns
-        .iter()
-        .map(|c| {
-            rows.iter()
-                .map(|r| cell(r, c).len())
-                .max()
-                .unwrap_or(0)
-                .max(c.len())
-        })
-        .collect();
-    let line = |cells: Vec<String>| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(text, w)| format!("{text:<w$}"))
-            .collect();
-        println!("{}", padded.join("  ").trim_end());
-    };
-    line(columns.iter().map(|c| c.to_uppercase()).collect());
-    for row in rows {
-        line(columns.iter().map(|c| cell(row, c)).collect());
-    }
 }
 
 pub async fn token(command: TokenCommand) -> i32 {
@@ -247,7 +213,7 @@ async fn list_tokens(args: ListArgs) -> i32 {
                 .iter()
                 .map(|t| serde_json::json!({"label": t.label, "role": t.role, "created_at": rfc3339(t.created_at)}))
                 .collect();
-            print_rows(args.format, &rows, &["label", "role", "created_at"]);
+            super::print_rows(args.format, &rows, &["label", "role", "created_at"]);
             0
         }
         Err(e) => fail(e),
@@ -289,7 +255,7 @@ pub async fn audit(args: AuditArgs) -> i32 {
                 .iter()
                 .map(|e| serde_json::to_value(e).expect("entries serialize"))
                 .collect();
-            print_rows(
+            super::print_rows(
                 args.format,
                 &rows,
                 &["at", "actor", "method", "target", "status"],

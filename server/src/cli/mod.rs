@@ -3,7 +3,9 @@
 //! `mosaic: message` (or `file:line: message`) on stderr and exit 2.
 
 mod access;
+mod client;
 mod components;
+mod env;
 mod envfile;
 mod expr;
 mod heat;
@@ -12,6 +14,7 @@ mod plan;
 mod plugin;
 mod roles;
 mod settings;
+mod tags;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -44,9 +47,16 @@ pub enum Command {
     /// Plugin packages: validate, show, create, build, install.
     #[command(subcommand)]
     Plugin(plugin::Command),
-    /// Tags: which nodes a task selector picks.
+    /// Tags: of releases, environments and nodes on a server; which nodes a
+    /// task selector picks.
     #[command(subcommand)]
     Tags(TagsCommand),
+    /// Environments on a server: list, show, create, delete, export, import.
+    #[command(subcommand)]
+    Env(env::EnvCommand),
+    /// Nodes on a server: list, add, update, delete.
+    #[command(subcommand)]
+    Node(env::NodeCommand),
     /// An environment's deployment plan: each node's tasks in order, with
     /// task conflicts, cycles and unknown dependencies. Exit 1 on errors, 2
     /// on unreadable input.
@@ -72,6 +82,18 @@ pub enum Command {
 pub enum TagsCommand {
     /// Print the nodes a selector picks, in input order.
     Resolve(plan::ResolveArgs),
+    /// List a release's or an environment's tags.
+    List(tags::TagList),
+    /// Create a tag on a release or an environment.
+    Create(tags::TagCreate),
+    /// Change whether a tag has a primary.
+    Update(tags::TagUpdate),
+    /// Delete a tag (refused while nodes carry it).
+    Delete(tags::TagDelete),
+    /// Assign tags to a node.
+    Assign(tags::TagAssign),
+    /// Unassign tags from a node.
+    Unassign(tags::TagAssign),
 }
 
 /// `--format` of the commands that report.
@@ -90,7 +112,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Expr(command) => Ok(expr::run(command)),
         Command::Roles(command) => Ok(roles::run(command)),
         Command::Plugin(command) => Ok(plugin::run(command).await),
-        Command::Tags(TagsCommand::Resolve(args)) => Ok(plan::resolve(args)),
+        Command::Tags(command) => Ok(tags_command(command)),
+        Command::Env(command) => Ok(env::env(command)),
+        Command::Node(command) => Ok(env::node(command)),
         Command::Plan(args) => Ok(plan::plan(args)),
         Command::Heat(command) => Ok(heat::run(command)),
         Command::Settings(command) => Ok(settings::run(command)),
@@ -100,10 +124,66 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
     }
 }
 
+fn tags_command(command: TagsCommand) -> i32 {
+    match command {
+        TagsCommand::Resolve(args) => plan::resolve(args),
+        TagsCommand::List(args) => tags::list(args),
+        TagsCommand::Create(args) => tags::create(args),
+        TagsCommand::Update(args) => tags::update(args),
+        TagsCommand::Delete(args) => tags::delete(args),
+        TagsCommand::Assign(args) => tags::assign(args, false),
+        TagsCommand::Unassign(args) => tags::assign(args, true),
+    }
+}
+
 /// Prints `value` as pretty JSON on stdout.
 fn print_json<T: serde::Serialize>(value: &T) {
     println!(
         "{}",
         serde_json::to_string_pretty(value).expect("reports serialize")
     );
+}
+
+/// A value as a table cell: strings bare, lists joined by commas, nothing
+/// for null.
+fn cell_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::Array(items) => {
+            items.iter().map(cell_text).collect::<Vec<_>>().join(",")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Rows as JSON, or as aligned text columns.
+pub(crate) fn print_rows(format: Format, rows: &[serde_json::Value], columns: &[&str]) {
+    if format == Format::Json {
+        print_json(&rows);
+        return;
+    }
+    let cell = |row: &serde_json::Value, c: &str| cell_text(&row[c]);
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| {
+            rows.iter()
+                .map(|r| cell(r, c).len())
+                .max()
+                .unwrap_or(0)
+                .max(c.len())
+        })
+        .collect();
+    let line = |cells: Vec<String>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(text, w)| format!("{text:<w$}"))
+            .collect();
+        println!("{}", padded.join("  ").trim_end());
+    };
+    line(columns.iter().map(|c| c.to_uppercase()).collect());
+    for row in rows {
+        line(columns.iter().map(|c| cell(row, c)).collect());
+    }
 }

@@ -13,6 +13,8 @@ use crate::db::Db;
 use crate::install::{InstallError, install};
 use crate::package;
 
+use super::client::{self, Body, Client, Failure, Remote, with_client};
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate a package (a directory or a .tar.gz/.zip): every problem
@@ -82,6 +84,8 @@ pub struct BuildArgs {
 pub struct InstallArgs {
     path: PathBuf,
     #[command(flatten)]
+    over: Over,
+    #[command(flatten)]
     db: DbConfig,
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -89,6 +93,8 @@ pub struct InstallArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    over: Over,
     #[command(flatten)]
     db: DbConfig,
     #[arg(long, value_enum, default_value_t)]
@@ -100,7 +106,33 @@ pub struct UninstallArgs {
     /// A plugin id, or a name.
     plugin: String,
     #[command(flatten)]
+    over: Over,
+    #[command(flatten)]
     db: DbConfig,
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// `--server URL` (with `--token`): work on a running server over HTTP
+/// instead of on the database.
+#[derive(Debug, Args)]
+pub struct Over {
+    /// Work on this server over HTTP instead of on the database.
+    #[arg(long, env = "MOSAIC_SERVER")]
+    server: Option<String>,
+    /// An admin's API token, with --server.
+    #[arg(long, env = "MOSAIC_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+}
+
+impl Over {
+    fn remote(&self, format: Format) -> Option<Remote> {
+        self.server.clone().map(|server| Remote {
+            server,
+            token: self.token.clone(),
+            format,
+        })
+    }
 }
 
 pub async fn run(command: Command) -> i32 {
@@ -109,9 +141,18 @@ pub async fn run(command: Command) -> i32 {
         Command::Show(args) => show(args),
         Command::Create(args) => create(args),
         Command::Build(args) => build(args),
-        Command::Install(args) => install_command(args).await,
-        Command::List(args) => list(args).await,
-        Command::Uninstall(args) => uninstall(args).await,
+        Command::Install(args) => match args.over.remote(args.format) {
+            Some(remote) => remote_install(&args.path, &remote),
+            None => install_command(args).await,
+        },
+        Command::List(args) => match args.over.remote(args.format) {
+            Some(remote) => remote_list(&remote),
+            None => list(args).await,
+        },
+        Command::Uninstall(args) => match args.over.remote(args.format) {
+            Some(remote) => remote_uninstall(&args.plugin, &remote),
+            None => uninstall(args).await,
+        },
     }
 }
 
@@ -392,6 +433,109 @@ async fn uninstall(args: UninstallArgs) -> i32 {
             eprintln!("mosaic: {e}");
             1
         }
+    }
+}
+
+/// A package as an upload: an archive as it is, a directory packed.
+fn upload_body(path: &std::path::Path) -> Result<Body<'static>, Failure> {
+    let broken = |e: &dyn std::fmt::Display| Failure::Broken(format!("{}: {e}", path.display()));
+    if path.is_dir() {
+        let prefix = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut bytes = Vec::new();
+        package::build_archive(path, &prefix, &mut bytes, &mut |_, _| {})
+            .map_err(|e| broken(&e))?;
+        return Ok(Body {
+            content_type: "application/gzip",
+            bytes,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| broken(&e))?;
+    let zip = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+    let content_type = if zip {
+        "application/zip"
+    } else {
+        "application/gzip"
+    };
+    Ok(Body {
+        content_type,
+        bytes,
+    })
+}
+
+fn remote_install(path: &std::path::Path, remote: &Remote) -> i32 {
+    with_client(remote, |c| {
+        let answer = c.send("POST", "/api/v1/plugins", Some(upload_body(path)?))?;
+        let plugin: serde_json::Value = serde_json::from_slice(&answer)
+            .map_err(|e| Failure::Broken(format!("the server's answer is not JSON: {e}")))?;
+        match remote.format {
+            Format::Json => print_json(&plugin),
+            Format::Text => {
+                for w in plugin["warnings"].as_array().into_iter().flatten() {
+                    eprintln!(
+                        "{}: warning: {}",
+                        w["file"].as_str().unwrap_or_default(),
+                        w["message"].as_str().unwrap_or_default()
+                    );
+                }
+                println!(
+                    "installed plugin {} {} (id {})",
+                    plugin["name"].as_str().unwrap_or_default(),
+                    plugin["version"].as_str().unwrap_or_default(),
+                    plugin["id"]
+                );
+            }
+        }
+        Ok(())
+    })
+}
+
+fn remote_list(remote: &Remote) -> i32 {
+    with_client(remote, |c| {
+        let plugins = c.json("GET", "/api/v1/plugins", None)?;
+        client::print(
+            remote.format,
+            &plugins,
+            &["id", "name", "version", "kind", "title"],
+        );
+        Ok(())
+    })
+}
+
+fn remote_uninstall(plugin: &str, remote: &Remote) -> i32 {
+    with_client(remote, |c| {
+        let id = match plugin.parse::<i64>() {
+            Ok(id) => id,
+            Err(_) => remote_id(c, plugin)?,
+        };
+        c.json("DELETE", &format!("/api/v1/plugins/{id}"), None)?;
+        if remote.format == Format::Text {
+            println!("uninstalled plugin {plugin} (id {id})");
+        }
+        Ok(())
+    })
+}
+
+/// The id of the one installed version of plugin `name`.
+fn remote_id(c: &Client, name: &str) -> Result<i64, Failure> {
+    let plugins = c.json("GET", "/api/v1/plugins", None)?;
+    let ids: Vec<i64> = plugins
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["name"] == name)
+        .filter_map(|p| p["id"].as_i64())
+        .collect();
+    match ids.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Failure::Broken(format!("no installed plugin '{name}'"))),
+        _ => Err(Failure::Broken(format!(
+            "'{name}' names several installed versions; give the id"
+        ))),
     }
 }
 

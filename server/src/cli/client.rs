@@ -1,0 +1,224 @@
+//! The command-line client (the Fuel client's place): `mosaic env`, `node`
+//! and the server side of `tags` and `plugin`, talking to a running server
+//! over HTTP with a token. Tables for people by default, the API's own JSON
+//! with `--format json`. Exit 0 done, 1 refused by the server (its message
+//! on stderr), 2 a usage or connection error.
+
+use std::time::Duration;
+
+use clap::Args;
+use serde_json::Value;
+
+use super::{Format, print_json, print_rows};
+
+/// Where the server is and who asks.
+#[derive(Debug, Clone, Args)]
+pub struct Remote {
+    /// The Mosaic server to talk to.
+    #[arg(long, env = "MOSAIC_SERVER", default_value = "http://127.0.0.1:8080")]
+    pub server: String,
+    /// An API token (`mosaic token create`).
+    #[arg(long, env = "MOSAIC_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Why a request did not succeed: the server refused it (exit 1), or it
+/// could not be made or understood (exit 2).
+#[derive(Debug)]
+pub enum Failure {
+    Refused(String),
+    Broken(String),
+}
+
+impl Failure {
+    /// Prints the failure and returns its exit code.
+    pub fn report(self) -> i32 {
+        match self {
+            Failure::Refused(message) => {
+                eprintln!("mosaic: {message}");
+                1
+            }
+            Failure::Broken(message) => {
+                eprintln!("mosaic: {message}");
+                2
+            }
+        }
+    }
+}
+
+/// The largest answer read (an environment file, a plan of many nodes).
+const MAX_ANSWER: u64 = 256 << 20;
+
+pub struct Client {
+    agent: ureq::Agent,
+    base: String,
+    token: Option<String>,
+}
+
+/// A request body: its content type and bytes.
+pub struct Body<'a> {
+    pub content_type: &'a str,
+    pub bytes: Vec<u8>,
+}
+
+impl Body<'_> {
+    pub fn json(value: &Value) -> Body<'static> {
+        Body {
+            content_type: "application/json",
+            bytes: value.to_string().into_bytes(),
+        }
+    }
+}
+
+impl Client {
+    pub fn new(remote: &Remote) -> Client {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(300)))
+            .build();
+        Client {
+            agent: config.into(),
+            base: remote.server.trim_end_matches('/').to_owned(),
+            token: remote.token.clone().filter(|t| !t.is_empty()),
+        }
+    }
+
+    fn authorized<B>(&self, builder: ureq::RequestBuilder<B>) -> ureq::RequestBuilder<B> {
+        match &self.token {
+            Some(token) => builder.header("authorization", format!("Bearer {token}")),
+            None => builder,
+        }
+    }
+
+    /// Sends a request; a 2xx answer's bytes, or the failure.
+    pub fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Body<'_>>,
+    ) -> Result<Vec<u8>, Failure> {
+        let url = format!("{}{path}", self.base);
+        let sent = match (method, body) {
+            ("GET", _) => self.authorized(self.agent.get(&url)).call(),
+            ("DELETE", None) => self.authorized(self.agent.delete(&url)).call(),
+            ("DELETE", Some(b)) => self
+                .authorized(self.agent.delete(&url).force_send_body())
+                .header("content-type", b.content_type)
+                .send(&b.bytes[..]),
+            (_, body) => {
+                let b = body.unwrap_or(Body {
+                    content_type: "application/json",
+                    bytes: Vec::new(),
+                });
+                let builder = if method == "PUT" {
+                    self.agent.put(&url)
+                } else {
+                    self.agent.post(&url)
+                };
+                self.authorized(builder)
+                    .header("content-type", b.content_type)
+                    .send(&b.bytes[..])
+            }
+        };
+        let response =
+            sent.map_err(|e| Failure::Broken(format!("cannot reach {}: {e}", self.base)))?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .into_body()
+            .with_config()
+            .limit(MAX_ANSWER)
+            .read_to_vec()
+            .map_err(|e| Failure::Broken(format!("cannot read the answer of {url}: {e}")))?;
+        if (200..300).contains(&status) {
+            Ok(bytes)
+        } else {
+            Err(refusal(status, &bytes))
+        }
+    }
+
+    /// Sends a request and reads the JSON answer (`null` for none).
+    pub fn json(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, Failure> {
+        let bytes = self.send(method, path, body.map(Body::json))?;
+        if bytes.is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Failure::Broken(format!("the server's answer is not JSON: {e}")))
+    }
+}
+
+/// The server's error body as one message: the message, then each
+/// violation or problem on its own line.
+fn refusal(status: u16, bytes: &[u8]) -> Failure {
+    let Ok(body) = serde_json::from_slice::<Value>(bytes) else {
+        let text = String::from_utf8_lossy(bytes);
+        return Failure::Broken(format!("the server answered {status}: {}", text.trim()));
+    };
+    let error = &body["error"];
+    let mut lines = vec![format!(
+        "{} ({status} {})",
+        error["message"].as_str().unwrap_or("refused"),
+        error["code"].as_str().unwrap_or("error")
+    )];
+    for item in error["violations"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "  {}",
+            item["message"].as_str().unwrap_or_default()
+        ));
+    }
+    for item in error["problems"].as_array().into_iter().flatten() {
+        let place = match (&item["path"], &item["node"]) {
+            (Value::String(path), _) => path.clone(),
+            (_, Value::Number(id)) => match item["name"].as_str() {
+                Some(name) => format!("node {id} ({name})"),
+                None => format!("node {id}"),
+            },
+            _ => String::new(),
+        };
+        lines.push(format!(
+            "  {place}: {}",
+            item["message"].as_str().unwrap_or_default()
+        ));
+    }
+    for d in error["report"]["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let line = d["line"]
+            .as_u64()
+            .map(|l| format!(":{l}"))
+            .unwrap_or_default();
+        lines.push(format!(
+            "  {}{line}: {}: {}",
+            d["file"].as_str().unwrap_or_default(),
+            d["severity"].as_str().unwrap_or_default(),
+            d["message"].as_str().unwrap_or_default()
+        ));
+    }
+    Failure::Refused(lines.join("\n"))
+}
+
+/// Prints `value` as the API returned it (`--format json`), or as a table
+/// of `columns`, one row per element (or one row for an object).
+pub fn print(format: Format, value: &Value, columns: &[&str]) {
+    if format == Format::Json {
+        print_json(value);
+        return;
+    }
+    let rows = match value {
+        Value::Array(items) => items.clone(),
+        other => vec![other.clone()],
+    };
+    print_rows(Format::Text, &rows, columns);
+}
+
+/// Runs `work` with a client for `remote`; its failure is reported.
+pub fn with_client(remote: &Remote, work: impl FnOnce(&Client) -> Result<(), Failure>) -> i32 {
+    match work(&Client::new(remote)) {
+        Ok(()) => 0,
+        Err(failure) => failure.report(),
+    }
+}

@@ -1,0 +1,281 @@
+//! `mosaic env` and `mosaic node`: environments and their nodes on a
+//! running server (docs/cli.md, "The command-line client").
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::Format;
+use super::client::{Body, Client, Failure, Remote, print, with_client};
+
+#[derive(Debug, Subcommand)]
+pub enum EnvCommand {
+    /// List the environments.
+    List(Remote),
+    /// Show one environment.
+    Show(EnvId),
+    /// Create an environment from a release and components.
+    Create(EnvCreate),
+    /// Delete an environment with its nodes and its tags.
+    Delete(EnvId),
+    /// Write the environment as an environment file (YAML).
+    Export(EnvExport),
+    /// Create an environment from an environment file.
+    Import(EnvImport),
+}
+
+#[derive(Debug, Args)]
+pub struct EnvId {
+    id: i64,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvCreate {
+    #[arg(long)]
+    name: String,
+    /// The release's id (`GET /api/v1/releases`).
+    #[arg(long)]
+    release: i64,
+    /// A chosen component; repeat, or separate with commas.
+    #[arg(long = "component", value_name = "C", value_delimiter = ',')]
+    components: Vec<String>,
+    /// `ha_compact` (default) or `multinode`.
+    #[arg(long)]
+    mode: Option<String>,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvExport {
+    id: i64,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvImport {
+    /// An environment file (YAML or JSON).
+    file: PathBuf,
+    #[arg(long)]
+    name: String,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "mode", "components"];
+
+pub fn env(command: EnvCommand) -> i32 {
+    match command {
+        EnvCommand::List(remote) => with_client(&remote, |c| {
+            print(
+                remote.format,
+                &c.json("GET", "/api/v1/clusters", None)?,
+                ENV_COLUMNS,
+            );
+            Ok(())
+        }),
+        EnvCommand::Show(args) => with_client(&args.remote, |c| {
+            let env = c.json("GET", &format!("/api/v1/clusters/{}", args.id), None)?;
+            print(args.remote.format, &env, ENV_COLUMNS);
+            Ok(())
+        }),
+        EnvCommand::Create(args) => with_client(&args.remote, |c| create(c, &args)),
+        EnvCommand::Delete(args) => with_client(&args.remote, |c| {
+            c.json("DELETE", &format!("/api/v1/clusters/{}", args.id), None)?;
+            done(
+                args.remote.format,
+                &format!("deleted environment {}", args.id),
+            );
+            Ok(())
+        }),
+        EnvCommand::Export(args) => with_client(&args.remote, |c| export(c, &args)),
+        EnvCommand::Import(args) => with_client(&args.remote, |c| import(c, &args)),
+    }
+}
+
+/// After a change with no answer to show: a line for people, nothing for
+/// scripts (the exit code says it).
+fn done(format: Format, line: &str) {
+    if format == Format::Text {
+        eprintln!("mosaic: {line}");
+    }
+}
+
+fn create(client: &Client, args: &EnvCreate) -> Result<(), Failure> {
+    let mut body =
+        json!({"name": args.name, "release_id": args.release, "components": args.components});
+    if let Some(mode) = &args.mode {
+        body["mode"] = json!(mode);
+    }
+    let env = client.json("POST", "/api/v1/clusters", Some(&body))?;
+    print(args.remote.format, &env, ENV_COLUMNS);
+    Ok(())
+}
+
+fn export(client: &Client, args: &EnvExport) -> Result<(), Failure> {
+    let bytes = client.send(
+        "GET",
+        &format!("/api/v1/clusters/{}/environment", args.id),
+        None,
+    )?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &bytes)
+            .map_err(|e| Failure::Broken(format!("cannot write {}: {e}", path.display()))),
+        None => {
+            print!("{}", String::from_utf8_lossy(&bytes));
+            Ok(())
+        }
+    }
+}
+
+fn import(client: &Client, args: &EnvImport) -> Result<(), Failure> {
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| Failure::Broken(format!("cannot read {}: {e}", args.file.display())))?;
+    let json = args.file.extension().is_some_and(|e| e == "json");
+    let body = Body {
+        content_type: if json {
+            "application/json"
+        } else {
+            "application/yaml"
+        },
+        bytes,
+    };
+    let name: String = url_encode(&args.name);
+    let answer = client.send(
+        "POST",
+        &format!("/api/v1/clusters/import?name={name}"),
+        Some(body),
+    )?;
+    let env: Value = serde_json::from_slice(&answer)
+        .map_err(|e| Failure::Broken(format!("the server's answer is not JSON: {e}")))?;
+    print(args.remote.format, &env, ENV_COLUMNS);
+    Ok(())
+}
+
+/// `text` for a URL query: unreserved characters as they are, the rest
+/// percent-encoded.
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NodeCommand {
+    /// List an environment's nodes.
+    List(NodeList),
+    /// Add a node to an environment.
+    Add(NodeAdd),
+    /// Change a node's roles or status.
+    Update(NodeUpdate),
+    /// Delete a node.
+    Delete(NodeId),
+}
+
+#[derive(Debug, Args)]
+pub struct NodeList {
+    #[arg(long = "env", value_name = "ID")]
+    env: i64,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct NodeAdd {
+    #[arg(long = "env", value_name = "ID")]
+    env: i64,
+    #[arg(long)]
+    name: Option<String>,
+    /// A role; repeat, or separate with commas.
+    #[arg(long = "role", value_name = "R", value_delimiter = ',')]
+    roles: Vec<String>,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct NodeUpdate {
+    id: i64,
+    /// The node's roles from now on; repeat, or separate with commas.
+    #[arg(long = "role", value_name = "R", value_delimiter = ',')]
+    roles: Option<Vec<String>>,
+    /// `discover`, `provisioned`, `ready` or `error`.
+    #[arg(long)]
+    status: Option<String>,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct NodeId {
+    id: i64,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+const NODE_COLUMNS: &[&str] = &["id", "name", "status", "roles", "tags"];
+
+pub fn node(command: NodeCommand) -> i32 {
+    match command {
+        NodeCommand::List(args) => with_client(&args.remote, |c| {
+            let nodes = c.json("GET", &format!("/api/v1/clusters/{}/nodes", args.env), None)?;
+            print(args.remote.format, &nodes, NODE_COLUMNS);
+            Ok(())
+        }),
+        NodeCommand::Add(args) => with_client(&args.remote, |c| {
+            let mut body = json!({"roles": non_empty(&args.roles)});
+            if let Some(name) = &args.name {
+                body["name"] = json!(name);
+            }
+            let node = c.json(
+                "POST",
+                &format!("/api/v1/clusters/{}/nodes", args.env),
+                Some(&body),
+            )?;
+            print(args.remote.format, &node, NODE_COLUMNS);
+            Ok(())
+        }),
+        NodeCommand::Update(args) => update(args),
+        NodeCommand::Delete(args) => with_client(&args.remote, |c| {
+            c.json("DELETE", &format!("/api/v1/nodes/{}", args.id), None)?;
+            done(args.remote.format, &format!("deleted node {}", args.id));
+            Ok(())
+        }),
+    }
+}
+
+/// The names given, without empty ones (`--role ''` means none).
+fn non_empty(names: &[String]) -> Vec<&String> {
+    names.iter().filter(|n| !n.is_empty()).collect()
+}
+
+fn update(args: NodeUpdate) -> i32 {
+    if args.roles.is_none() && args.status.is_none() {
+        eprintln!("mosaic: node update: give --role or --status");
+        return 2;
+    }
+    with_client(&args.remote, |c| {
+        let mut body = json!({});
+        if let Some(roles) = &args.roles {
+            body["roles"] = json!(non_empty(roles));
+        }
+        if let Some(status) = &args.status {
+            body["status"] = json!(status);
+        }
+        let node = c.json("PUT", &format!("/api/v1/nodes/{}", args.id), Some(&body))?;
+        print(args.remote.format, &node, NODE_COLUMNS);
+        Ok(())
+    })
+}

@@ -1,0 +1,199 @@
+//! The command-line client against a real `mosaic serve`: environments,
+//! nodes, the seed's six tag operations and plugins over HTTP, exit codes
+//! 0 / 1 / 2, and JSON output equal to the API's.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+const MOSAIC: &str = env!("CARGO_BIN_EXE_mosaic");
+
+/// A server on a free port with a fresh SQLite database, and an admin token.
+struct Server {
+    child: Child,
+    url: String,
+    token: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap().to_owned();
+    let mut child = Command::new(MOSAIC)
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir", &data])
+        .args(["--dist", &format!("{data}/no-app")])
+        .env("MOSAIC_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let url = stdout
+        .lines()
+        .map(Result::unwrap)
+        .find_map(|l| l.strip_prefix("mosaic: listening on ").map(str::to_owned))
+        .expect("the server starts");
+    let out = Command::new(MOSAIC)
+        .args(["token", "create", "--role", "admin", "--data-dir", &data])
+        .output()
+        .unwrap();
+    let token = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    Server {
+        child,
+        url,
+        token,
+        _dir: dir,
+    }
+}
+
+impl Server {
+    /// Runs `mosaic ARGS` against the server: (exit code, stdout, stderr).
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = Command::new(MOSAIC)
+            .args(args)
+            .env("MOSAIC_SERVER", &self.url)
+            .env("MOSAIC_TOKEN", &self.token)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// `mosaic ARGS --format json`, which must succeed.
+    fn json(&self, args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json"]);
+        let (code, out, err) = self.run(&all);
+        assert_eq!(code, 0, "mosaic {args:?}: {err}");
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+    }
+
+    /// The API's own answer to `GET path`.
+    fn api(&self, path: &str) -> Value {
+        let mut response = ureq::get(format!("{}{path}", self.url))
+            .header("authorization", format!("Bearer {}", self.token))
+            .call()
+            .unwrap();
+        serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap()
+    }
+}
+
+#[test]
+fn environments_nodes_and_tags_from_the_command_line() {
+    let server = start();
+    let releases = server.api("/api/v1/releases");
+    let release = releases[0]["id"].to_string();
+    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:ovs,\
+                      storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
+    let env = server.json(&[
+        "env",
+        "create",
+        "--name",
+        "prod",
+        "--release",
+        &release,
+        "--component",
+        components,
+    ]);
+    let id = env["id"].to_string();
+    assert_eq!(
+        server.json(&["env", "list"]),
+        server.api("/api/v1/clusters")
+    );
+    let (code, table, _) = server.run(&["env", "list"]);
+    assert_eq!(code, 0);
+    assert!(table.starts_with("ID  NAME"), "{table}");
+    assert!(table.contains("prod"), "{table}");
+
+    let node = server.json(&[
+        "node", "add", "--env", &id, "--name", "rack1-a", "--role", "compute",
+    ]);
+    let node_id = node["id"].to_string();
+    // The seed's six tag operations, on a release and on an environment.
+    server.json(&["tags", "create", "mysql", "--release", &release]);
+    server.json(&["tags", "create", "rack", "--env", &id, "--has-primary"]);
+    let updated = server.json(&[
+        "tags",
+        "update",
+        "rack",
+        "--env",
+        &id,
+        "--has-primary",
+        "false",
+    ]);
+    assert_eq!(updated["has_primary"], false);
+    let assigned = server.json(&["tags", "assign", &node_id, "rack", "mysql:1"]);
+    assert!(assigned["tags"].to_string().contains("mysql:1"));
+    let listed = server.json(&["tags", "list", "--env", &id]);
+    assert_eq!(listed, server.api(&format!("/api/v1/clusters/{id}/tags")));
+    // Deleting a carried tag is refused by the server: exit 1, its message.
+    let (code, _, err) = server.run(&["tags", "delete", "rack", "--env", &id]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("assigned to node 'rack1-a'"), "{err}");
+    server.json(&["tags", "unassign", &node_id, "rack"]);
+    let (code, _, err) = server.run(&["tags", "delete", "rack", "--env", &id]);
+    assert_eq!(code, 0, "{err}");
+
+    let nodes = server.json(&["node", "list", "--env", &id]);
+    assert_eq!(nodes, server.api(&format!("/api/v1/clusters/{id}/nodes")));
+    let changed = server.json(&["node", "update", &node_id, "--status", "ready"]);
+    assert_eq!(changed["status"], "ready");
+    let (code, _, err) = server.run(&["node", "update", &node_id, "--role", "controller,compute"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("invalid_roles"), "{err}");
+
+    // Export, import under another name, delete.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prod.yaml");
+    let (code, _, err) = server.run(&["env", "export", &id, "-o", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let copy = server.json(&["env", "import", file.to_str().unwrap(), "--name", "copy"]);
+    assert_eq!(copy["name"], "copy");
+    let (code, _, _) = server.run(&["node", "delete", &node_id]);
+    assert_eq!(code, 0);
+    let (code, _, _) = server.run(&["env", "delete", &id]);
+    assert_eq!(code, 0);
+    let (code, _, err) = server.run(&["env", "show", &id]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not_found"), "{err}");
+}
+
+#[test]
+fn plugins_over_http_and_the_exit_codes_of_failures() {
+    let server = start();
+    let plugins = server.json(&["plugin", "list"]);
+    assert_eq!(plugins, server.api("/api/v1/plugins"));
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/plugins/v5-example"
+    );
+    let installed = server.json(&["plugin", "install", fixture]);
+    assert_eq!(installed["name"], "storage_demo");
+    let (code, _, err) = server.run(&["plugin", "install", fixture]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("already installed"), "{err}");
+    let (code, out, err) = server.run(&["plugin", "uninstall", "storage_demo"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("uninstalled"), "{out}");
+
+    // No token: refused (1). No server: a connection error (2).
+    let (code, _, err) = server.run(&["env", "list", "--token", ""]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("unauthorized"), "{err}");
+    let (code, _, err) = server.run(&["env", "list", "--server", "http://127.0.0.1:9"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    let (code, _, _) = server.run(&["tags", "list"]);
+    assert_eq!(code, 2, "--env or --release is required");
+}
