@@ -97,6 +97,20 @@ async fn a_bulk_change_tags_a_rack_at_once_or_changes_nothing() {
     let (_, untouched) = app.get(&format!("/api/v1/nodes/{}", ids[0])).await;
     assert_eq!(untouched["version"], 1);
 
+    // The pre-deployment checks name the nodes concerned.
+    let (status, checks) = app.get(&format!("/api/v1/clusters/{cluster}/checks")).await;
+    assert_eq!(status, StatusCode::OK);
+    let controllers = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["kind"] == "role_limit" && c["message"].as_str().unwrap().contains("3 controller")
+        })
+        .unwrap_or_else(|| panic!("{checks:#}"));
+    assert_eq!(controllers["severity"], "warning");
+    assert_eq!(controllers["nodes"], json!([ctl]));
+
     // Removing a tag some nodes lack leaves those alone.
     let (status, removed) = app
         .post(&uri, &json!({"nodes": ids, "remove_tags": ["rabbitmq"]}))

@@ -7,6 +7,7 @@
 //! this; none of them decides these things itself.
 
 mod bulk;
+mod checks;
 mod file;
 mod plan;
 mod tags;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 pub use bulk::{BulkRefusal, MAX_BULK_NODES};
+pub use checks::{Check, CheckSeverity};
 pub use file::EnvironmentFile;
 pub use tags::{
     TagProblem, TagRefusal, check_tag_deletion, count_carriers, not_own, release_tag_views,

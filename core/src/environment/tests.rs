@@ -658,3 +658,29 @@ fn export_carries_the_release_tags_its_nodes_use() {
         assert!(env.import_problems().is_empty())
     });
 }
+
+#[test]
+fn checks_name_the_nodes_concerned_errors_first() {
+    let f = fixture();
+    let env_spec = spec(
+        &LVM,
+        json!({}),
+        vec![
+            node(1, "ctl", &["controller"]),
+            node(2, "bad", &["ceph-osd"]),
+        ],
+    );
+    with(&f, &env_spec, |env| {
+        let checks = env.checks(&env.plan("default"));
+        assert_eq!(checks[0].severity, CheckSeverity::Error);
+        let bad = checks.iter().find(|c| c.kind == "node_roles").unwrap();
+        assert_eq!(bad.nodes, [2]);
+        assert!(bad.message.starts_with("bad: "), "{}", bad.message);
+        assert!(
+            checks
+                .iter()
+                .any(|c| c.kind == "untagged" && c.severity == CheckSeverity::Warning),
+            "{checks:?}"
+        );
+    });
+}

@@ -9,7 +9,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mosaic_core::api::{BulkNodes, CreateNode, NodeTagsChange, NodeView, RoleView, UpdateNode};
-use mosaic_core::environment::{BulkRefusal, Environment, TagProblem};
+use mosaic_core::environment::{BulkRefusal, Check, Environment, TagProblem};
 use mosaic_core::name::RoleName;
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/clusters/{id}/nodes", get(list).post(create))
         .route("/api/v1/clusters/{id}/nodes/bulk", post(bulk))
         .route("/api/v1/clusters/{id}/plan", get(plan))
+        .route("/api/v1/clusters/{id}/checks", get(checks))
         .route("/api/v1/clusters/{id}/roles", get(roles))
         .route("/api/v1/nodes/{id}", get(show).put(update).delete(remove))
         .route(
@@ -298,6 +299,21 @@ async fn plan(
     super::blocking(move || Ok(stored.environment()?.plan(&graph)))
         .await
         .map(Json)
+}
+
+/// What to look at before deploying, errors first, each with the nodes
+/// concerned.
+async fn checks(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<Check>>, ApiError> {
+    let stored = stored_environment(&state, id).await?;
+    super::blocking(move || {
+        let env = stored.environment()?;
+        Ok(env.checks(&env.plan("default")))
+    })
+    .await
+    .map(Json)
 }
 
 /// The roles the environment's nodes may take, each with why it cannot be
