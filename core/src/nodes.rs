@@ -1,0 +1,222 @@
+//! An environment's nodes as an admin works with them at scale: filtered
+//! by name, role, tag and status, sorted, and paged; and the deployment
+//! preview's groups of nodes whose plans are the same.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::api::NodeView;
+use crate::name::{NodeStatus, RoleName, TagName, TaskId};
+use crate::task::{NodePlan, Plan};
+
+/// Which nodes to show. Empty fields match every node.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeFilter {
+    /// A part of the name, any case.
+    pub name: String,
+    pub role: Option<RoleName>,
+    /// A tag the node carries (or an instance `name:N` of it).
+    pub tag: Option<TagName>,
+    pub status: Option<NodeStatus>,
+}
+
+impl NodeFilter {
+    pub fn matches(&self, node: &NodeView) -> bool {
+        let name = self.name.trim().to_lowercase();
+        (name.is_empty() || node.name.to_lowercase().contains(&name))
+            && self
+                .role
+                .as_ref()
+                .is_none_or(|r| node.roles.contains(r) || node.pending_roles.contains(r))
+            && self.tag.as_ref().is_none_or(|t| {
+                node.tags
+                    .iter()
+                    .any(|n| n == t || n.instance_of() == Some(t.as_str()))
+            })
+            && self.status.is_none_or(|s| node.status == s)
+    }
+}
+
+/// The column nodes are sorted by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NodeSort {
+    #[default]
+    Id,
+    Name,
+    Status,
+    Roles,
+}
+
+/// The nodes that pass `filter`, sorted by `sort` (then by id), reversed
+/// when `descending`. Names sort naturally: `node-9` before `node-10`.
+pub fn select<'a>(
+    nodes: &'a [NodeView],
+    filter: &NodeFilter,
+    sort: NodeSort,
+    descending: bool,
+) -> Vec<&'a NodeView> {
+    let mut out: Vec<&NodeView> = nodes.iter().filter(|n| filter.matches(n)).collect();
+    let roles = |n: &NodeView| {
+        n.roles
+            .iter()
+            .map(RoleName::as_str)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    out.sort_by(|a, b| {
+        let order = match sort {
+            NodeSort::Id => a.id.cmp(&b.id),
+            NodeSort::Name => natural(&a.name).cmp(&natural(&b.name)),
+            NodeSort::Status => a.status.as_str().cmp(b.status.as_str()),
+            NodeSort::Roles => roles(a).cmp(&roles(b)),
+        };
+        order.then(a.id.cmp(&b.id))
+    });
+    if descending {
+        out.reverse();
+    }
+    out
+}
+
+/// A sort key that orders runs of digits by their value.
+fn natural(text: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let mut letters = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut number = u64::from(c.to_digit(10).unwrap_or(0));
+            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                number = number.saturating_mul(10).saturating_add(u64::from(d));
+                chars.next();
+            }
+            key.push((std::mem::take(&mut letters), number));
+        } else {
+            letters.extend(c.to_lowercase());
+        }
+    }
+    key.push((letters, 0));
+    key
+}
+
+/// Nodes whose plans are the same: their ids, the tags all of them carry,
+/// and the tasks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanGroup {
+    pub nodes: Vec<Value>,
+    pub tags: Vec<TagName>,
+    pub tasks: Vec<TaskId>,
+}
+
+impl Plan {
+    /// The plan's nodes grouped by identical task lists, in the order of
+    /// each group's first node.
+    pub fn groups(&self) -> Vec<PlanGroup> {
+        let mut groups: Vec<PlanGroup> = Vec::new();
+        let mut index: HashMap<&[TaskId], usize> = HashMap::new();
+        for NodePlan { id, tags, tasks } in &self.nodes {
+            match index.get(tasks.as_slice()) {
+                Some(&at) => {
+                    let group = &mut groups[at];
+                    group.nodes.push(id.clone());
+                    group.tags.retain(|t| tags.contains(t));
+                }
+                None => {
+                    index.insert(tasks, groups.len());
+                    groups.push(PlanGroup {
+                        nodes: vec![id.clone()],
+                        tags: tags.clone(),
+                        tasks: tasks.clone(),
+                    });
+                }
+            }
+        }
+        groups
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(id: i64, name: &str, roles: &[&str], tags: &[&str]) -> NodeView {
+        NodeView {
+            id,
+            cluster_id: 1,
+            name: name.to_owned(),
+            status: NodeStatus::Discover,
+            roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
+            pending_roles: Vec::new(),
+            tags: tags.iter().map(|t| TagName::new(*t).unwrap()).collect(),
+            role_tags: Vec::new(),
+            tags_added: Vec::new(),
+            tags_removed: Vec::new(),
+            primary_tags: Vec::new(),
+            pending_deletion: false,
+            version: 1,
+        }
+    }
+
+    #[test]
+    fn nodes_filter_by_name_role_and_tag_and_sort_naturally() {
+        let nodes = vec![
+            view(1, "rack1-10", &["compute"], &["compute", "mysql:1"]),
+            view(2, "rack1-9", &["compute"], &["compute"]),
+            view(3, "rack2-1", &["controller"], &["controller"]),
+        ];
+        let filter = NodeFilter {
+            name: "RACK1".to_owned(),
+            ..NodeFilter::default()
+        };
+        let names: Vec<&str> = select(&nodes, &filter, NodeSort::Name, false)
+            .iter()
+            .map(|n| n.name.as_str())
+            .collect();
+        assert_eq!(names, ["rack1-9", "rack1-10"]);
+        let mysql = NodeFilter {
+            tag: Some(TagName::new("mysql").unwrap()),
+            ..NodeFilter::default()
+        };
+        assert_eq!(select(&nodes, &mysql, NodeSort::Id, false).len(), 1);
+        let controllers = NodeFilter {
+            role: Some(RoleName::new("controller").unwrap()),
+            ..NodeFilter::default()
+        };
+        let ids: Vec<i64> = select(&nodes, &controllers, NodeSort::Id, true)
+            .iter()
+            .map(|n| n.id)
+            .collect();
+        assert_eq!(ids, [3]);
+    }
+
+    #[test]
+    fn plans_group_nodes_with_the_same_tasks() {
+        let task = |t: &str| TaskId::new(t).unwrap();
+        let tag = |t: &str| TagName::new(t).unwrap();
+        let plan = Plan {
+            nodes: vec![
+                NodePlan {
+                    id: Value::from(1),
+                    tags: vec![tag("compute"), tag("rack1")],
+                    tasks: vec![task("a")],
+                },
+                NodePlan {
+                    id: Value::from(2),
+                    tags: vec![tag("controller")],
+                    tasks: vec![task("b")],
+                },
+                NodePlan {
+                    id: Value::from(3),
+                    tags: vec![tag("compute")],
+                    tasks: vec![task("a")],
+                },
+            ],
+            ..Plan::default()
+        };
+        let groups = plan.groups();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].nodes, [Value::from(1), Value::from(3)]);
+        assert_eq!(groups[0].tags, [tag("compute")]);
+    }
+}
