@@ -5,12 +5,13 @@ use std::cell::RefCell;
 
 use gloo_net::http::{Request, Response};
 use mosaic_core::api::{
-    Attributes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
-    ErrorProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ReleaseSummary,
-    ResolveTemplates, RoleView, SessionView, SignIn, TagView, TemplateResolution, TemplateSet,
-    UpdateNode,
+    Attributes, BulkNodes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
+    ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
+    ReleaseSummary, ResolveTemplates, RoleView, SessionView, SignIn, TagView, TemplateResolution,
+    TemplateSet, UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
+use mosaic_core::environment::Check;
 use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
@@ -25,6 +26,8 @@ pub struct ApiFailure {
     pub report: Option<Box<Report>>,
     /// For refused settings: every problem, by `group.attr`.
     pub problems: Vec<Problem>,
+    /// For a refused bulk change: every problem, by node.
+    pub node_problems: Vec<NodeProblem>,
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
     pub offline: bool,
@@ -58,6 +61,7 @@ impl ApiFailure {
             violations: Vec::new(),
             report: None,
             problems: Vec::new(),
+            node_problems: Vec::new(),
             offline: false,
             status: 0,
         }
@@ -92,6 +96,15 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> 
             message: body.error.message,
             violations: body.error.violations,
             report: body.error.report.map(Box::new),
+            node_problems: body
+                .error
+                .problems
+                .iter()
+                .filter_map(|p| match p {
+                    ErrorProblem::Node(n) => Some(n.clone()),
+                    ErrorProblem::Setting(_) => None,
+                })
+                .collect(),
             problems: body
                 .error
                 .problems
@@ -215,6 +228,65 @@ pub async fn cluster_tags(cluster: i64) -> Result<Vec<TagView>, ApiFailure> {
 
 pub async fn create_cluster_tag(cluster: i64, tag: &CreateTag) -> Result<TagView, ApiFailure> {
     send(Request::post(&format!("/api/v1/clusters/{cluster}/tags")).json(tag)).await
+}
+
+pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
+    send_empty(Request::delete(&format!("/api/v1/clusters/{id}")).build()).await
+}
+
+pub async fn delete_node(id: i64) -> Result<(), ApiFailure> {
+    send_empty(Request::delete(&format!("/api/v1/nodes/{id}")).build()).await
+}
+
+/// One change to many nodes, all or nothing: the nodes that changed.
+pub async fn bulk_nodes(cluster: i64, change: &BulkNodes) -> Result<Vec<NodeView>, ApiFailure> {
+    send(Request::post(&format!("/api/v1/clusters/{cluster}/nodes/bulk")).json(change)).await
+}
+
+pub async fn checks(cluster: i64) -> Result<Vec<Check>, ApiFailure> {
+    get(&format!("/api/v1/clusters/{cluster}/checks")).await
+}
+
+/// Whose tags: an environment's or a release's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagOwner {
+    Environment(i64),
+    Release(i64),
+}
+
+impl TagOwner {
+    fn path(self) -> String {
+        match self {
+            TagOwner::Environment(id) => format!("/api/v1/clusters/{id}/tags"),
+            TagOwner::Release(id) => format!("/api/v1/releases/{id}/tags"),
+        }
+    }
+}
+
+pub async fn tags(owner: TagOwner) -> Result<Vec<TagView>, ApiFailure> {
+    get(&owner.path()).await
+}
+
+pub async fn create_tag(owner: TagOwner, tag: &CreateTag) -> Result<TagView, ApiFailure> {
+    send(Request::post(&owner.path()).json(tag)).await
+}
+
+pub async fn update_tag(
+    owner: TagOwner,
+    name: &str,
+    has_primary: bool,
+) -> Result<TagView, ApiFailure> {
+    let path = format!("{}/{name}", owner.path());
+    send(Request::put(&path).json(&UpdateTag { has_primary })).await
+}
+
+pub async fn delete_tag(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {
+    send_empty(Request::delete(&format!("{}/{name}", owner.path())).build()).await
+}
+
+/// Installs the release built into the server again (admins).
+pub async fn reinstall_bundled() -> Result<PluginSummary, ApiFailure> {
+    send(Request::post("/api/v1/plugins/bundled").build()).await
 }
 
 pub async fn plan(cluster: i64) -> Result<Plan, ApiFailure> {

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use mosaic_core::access::Role;
 use mosaic_core::api::SessionView;
 
+use crate::api::TagOwner;
 use crate::components::retry::RetryNotice;
 use crate::pages::environment::EnvironmentPage;
 use crate::pages::environments::Environments;
@@ -23,6 +24,7 @@ use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::PluginsPage;
 use crate::pages::settings::SettingsPage;
 use crate::pages::sign_in::SignInPage;
+use crate::pages::tags::TagsPage;
 use crate::pages::wizard::Wizard;
 use crate::route::{Link, Route, Router};
 use crate::session::Session;
@@ -95,7 +97,12 @@ fn Signed(router: Router, session: Session) -> impl IntoView {
             let here = route.get();
             here == to
                 || (to == Route::Environments
-                    && matches!(here, Route::Environment(_) | Route::EnvironmentSettings(_)))
+                    && matches!(
+                        here,
+                        Route::Environment(_)
+                            | Route::EnvironmentSettings(_)
+                            | Route::EnvironmentTags(_)
+                    ))
         };
         view! {
             <span class="nav-item" class:current=current>
@@ -118,6 +125,8 @@ fn Signed(router: Router, session: Session) -> impl IntoView {
                 Route::Environments => view! { <Home /> }.into_any(),
                 Route::Environment(id) => view! { <EnvironmentPage cluster_id=id /> }.into_any(),
                 Route::EnvironmentSettings(id) => view! { <SettingsPage cluster_id=id /> }.into_any(),
+                Route::EnvironmentTags(id) => view! { <TagsPage owner=TagOwner::Environment(id) /> }.into_any(),
+                Route::ReleaseTags(id) => view! { <TagsPage owner=TagOwner::Release(id) /> }.into_any(),
                 Route::ReleaseMatrix(id) => view! { <MatrixPage release_id=id /> }.into_any(),
                 Route::Plugins => view! { <PluginsPage /> }.into_any(),
                 Route::Heat => view! { <HeatPage /> }.into_any(),

@@ -12,6 +12,10 @@ pub enum Route {
     Environment(i64),
     /// One environment's settings.
     EnvironmentSettings(i64),
+    /// One environment's tags.
+    EnvironmentTags(i64),
+    /// A release's tags.
+    ReleaseTags(i64),
     /// A release's compatibility matrix.
     ReleaseMatrix(i64),
     Plugins,
@@ -32,6 +36,14 @@ impl Route {
                 .parse()
                 .map(Route::EnvironmentSettings)
                 .unwrap_or(Route::Environments),
+            ["environments", id, "tags"] => id
+                .parse()
+                .map(Route::EnvironmentTags)
+                .unwrap_or(Route::Environments),
+            ["releases", id, "tags"] => id
+                .parse()
+                .map(Route::ReleaseTags)
+                .unwrap_or(Route::Environments),
             ["releases", id, "matrix"] => id
                 .parse()
                 .map(Route::ReleaseMatrix)
@@ -45,6 +57,8 @@ impl Route {
             Route::Environments => "/".to_owned(),
             Route::Environment(id) => format!("/environments/{id}"),
             Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
+            Route::EnvironmentTags(id) => format!("/environments/{id}/tags"),
+            Route::ReleaseTags(id) => format!("/releases/{id}/tags"),
             Route::ReleaseMatrix(id) => format!("/releases/{id}/matrix"),
             Route::Plugins => "/plugins".to_owned(),
             Route::Heat => "/heat".to_owned(),
@@ -116,6 +130,8 @@ mod tests {
             Route::Environments,
             Route::Environment(7),
             Route::EnvironmentSettings(7),
+            Route::EnvironmentTags(7),
+            Route::ReleaseTags(3),
             Route::ReleaseMatrix(3),
             Route::Plugins,
             Route::Heat,

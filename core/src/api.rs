@@ -109,6 +109,19 @@ pub struct PluginSummary {
     pub warnings: Vec<crate::plugin::Diagnostic>,
 }
 
+impl PluginSummary {
+    /// Why the plugin does nothing yet, when it does nothing: an extension
+    /// that no installed release is compatible with.
+    pub fn idle_reason(&self) -> Option<String> {
+        (self.kind == PluginKind::Extension && self.releases.is_empty()).then(|| {
+            format!(
+                "{} {} fits no installed release: nothing it declares is offered until a compatible release is installed.",
+                self.title, self.version
+            )
+        })
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PluginKind {

@@ -19,6 +19,8 @@ pub struct NodeFilter {
     /// A tag the node carries (or an instance `name:N` of it).
     pub tag: Option<TagName>,
     pub status: Option<NodeStatus>,
+    /// Only these nodes (the ones a check names); empty: any.
+    pub only: Vec<i64>,
 }
 
 impl NodeFilter {
@@ -35,6 +37,7 @@ impl NodeFilter {
                     .any(|n| n == t || n.instance_of() == Some(t.as_str()))
             })
             && self.status.is_none_or(|s| node.status == s)
+            && (self.only.is_empty() || self.only.contains(&node.id))
     }
 }
 

@@ -82,8 +82,14 @@ async fn the_environment_pages_pass_axe() {
     let c = &browser.client;
     click(c, ".add-node input[data-role='controller']").await;
     click(c, ".add-node-button").await;
+    click(c, ".node-plan button.show-graph").await;
     text_of(c, ".node-plan svg.plan-graph").await;
+    click(c, "tr[data-node='1'] button.edit-node").await;
+    text_of(c, ".node[data-node='1']").await;
     assert_clean(c, "environment").await;
+    click(c, ".tabs a[href='/environments/1/tags']").await;
+    text_of(c, ".tags-table").await;
+    assert_clean(c, "environment tags").await;
     click(c, ".tabs a[href='/environments/1/settings']").await;
     text_of(c, "[data-setting='access.user']").await;
     assert_clean(c, "settings").await;
@@ -93,6 +99,11 @@ async fn the_environment_pages_pass_axe() {
     c.goto(&format!("{}/heat", server.url)).await.unwrap();
     text_of(c, "[data-page='heat']").await;
     assert_clean(c, "heat").await;
+    c.goto(&format!("{}/releases/1/tags", server.url))
+        .await
+        .unwrap();
+    text_of(c, ".tags-table").await;
+    assert_clean(c, "release tags").await;
     c.goto(&format!("{}/releases/1/matrix", server.url))
         .await
         .unwrap();

@@ -2,7 +2,9 @@
 
 mod access;
 mod accessibility;
+mod admin;
 mod matrix;
+mod scale;
 mod wizard_panes;
 
 use std::time::Duration;
@@ -430,6 +432,8 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
     click(c, ".add-node-button").await;
     let node = "[data-node='1']";
     text_of(c, &format!("{node} .chip[data-tag='keystone']")).await;
+    // The table row opens the node's editor.
+    click(c, "tr[data-node='1'] button.edit-node").await;
     for tag in ["controller", "database", "keystone", "neutron"] {
         click(
             c,
@@ -445,7 +449,8 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
         })
         .await;
     }
-    let tasks = text_of(c, &format!(".node-plan{node} ol.tasks")).await;
+    let group = ".node-plan[data-nodes~='1']";
+    let tasks = text_of(c, &format!("{group} ol.tasks")).await;
     assert!(
         tasks.contains("rabbitmq") && tasks.contains("globals"),
         "{tasks}"
@@ -454,16 +459,16 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
         !tasks.contains("keystone") && !tasks.contains("horizon"),
         "{tasks}"
     );
+    click(c, &format!("{group} button.show-graph")).await;
+    text_of(c, &format!("{group} svg.plan-graph")).await;
     let boxes = c
-        .find_all(Locator::Css(&format!(
-            ".node-plan{node} svg.plan-graph g.task"
-        )))
+        .find_all(Locator::Css(&format!("{group} svg.plan-graph g.task")))
         .await
         .unwrap();
     assert_eq!(boxes.len(), tasks.lines().count());
     // The graph scrolls sideways: it takes the keyboard focus to do so.
     let scroll = c
-        .find(Locator::Css(&format!(".node-plan{node} .graph-scroll")))
+        .find(Locator::Css(&format!("{group} .graph-scroll")))
         .await
         .unwrap();
     assert_eq!(scroll.attr("tabindex").await.unwrap().as_deref(), Some("0"));
@@ -553,7 +558,7 @@ async fn ceph_chosen_in_the_wizard_takes_a_ceph_osd_node_and_skips_swift_and_cin
     click(c, ".add-node input[data-role='ceph-osd']").await;
     click(c, ".add-node-button").await;
     text_of(c, "[data-node='1'] .chip[data-tag='ceph-osd']").await;
-    let tasks = text_of(c, ".node-plan[data-node='1'] ol.tasks").await;
+    let tasks = text_of(c, ".node-plan[data-nodes~='1'] ol.tasks").await;
     assert!(tasks.contains("top-role-ceph-osd"), "{tasks}");
     let all = text_of(c, ".preview").await;
     let runs = |task: &str| all.lines().any(|l| l.trim() == task);

@@ -10,6 +10,7 @@ use crate::route::{Link, Route, set_title};
 pub enum Tab {
     Nodes,
     Settings,
+    Tags,
 }
 
 #[component]
@@ -25,6 +26,7 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
         let page = match current {
             Tab::Nodes => "Nodes and deployment",
             Tab::Settings => "Settings",
+            Tab::Tags => "Tags",
         };
         set_title(&format!("{} · {page}", title()));
     });
@@ -41,6 +43,7 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
         <ul class="tabs" role="list">
             {tab(Tab::Nodes, Route::Environment(cluster_id), "Nodes and deployment")}
             {tab(Tab::Settings, Route::EnvironmentSettings(cluster_id), "Settings")}
+            {tab(Tab::Tags, Route::EnvironmentTags(cluster_id), "Tags")}
         </ul>
     }
 }

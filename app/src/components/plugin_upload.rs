@@ -13,6 +13,7 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
     let failure = RwSignal::new(None::<ApiFailure>);
     let busy = RwSignal::new(false);
     let done = RwSignal::new(None::<String>);
+    let idle = RwSignal::new(None::<String>);
     let on_change = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -28,6 +29,7 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
         busy.set(true);
         failure.set(None);
         done.set(None);
+        idle.set(None);
         leptos::task::spawn_local(async move {
             let result = match api::file_bytes(file).await {
                 Ok(bytes) => api::upload_plugin(bytes, content_type).await,
@@ -36,6 +38,7 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
             busy.set(false);
             match result {
                 Ok(plugin) => {
+                    idle.set(plugin.idle_reason());
                     done.set(Some(format!(
                         "Installed {} {}.",
                         plugin.title, plugin.version
@@ -61,7 +64,11 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
             <Show when=move || busy.get()>
                 <p class="loading">"Validating and installing…"</p>
             </Show>
-            {move || done.get().map(|m| view! { <p class="notice notice-ok" role="status">{m}</p> })}
+            {move || match (idle.get(), done.get()) {
+                (Some(why), Some(_)) => Some(view! { <p class="notice notice-warn idle-plugin" role="status"><strong>{why}</strong></p> }.into_any()),
+                (None, Some(m)) => Some(view! { <p class="notice notice-ok" role="status">{m}</p> }.into_any()),
+                _ => None,
+            }}
             {move || {
                 failure
                     .get()

@@ -1,17 +1,21 @@
-//! One environment: its nodes with their roles and tags, and the
-//! deployment preview — every node's tasks in order, as a list and as a
-//! graph, with the plan's errors and warnings.
+//! One environment: its nodes as a table (filters, pages, bulk changes),
+//! the pre-deployment checks, and the deployment preview — nodes with the
+//! same tasks grouped, each group's tasks in order and, on demand, as a
+//! graph; deleting the environment.
 
 use leptos::prelude::*;
 use mosaic_core::api::{CreateNode, CreateTag, NodeView, RoleView, TagView, UpdateNode};
+use mosaic_core::environment::{Check, CheckSeverity};
 use mosaic_core::name::{NodeStatus, RoleName};
 use mosaic_core::task::Plan;
 
 use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::node_table::{NodeTable, TableState};
 use crate::components::notice::ErrorNotice;
 use crate::components::plan_graph::PlanGraph;
 use crate::components::retry::RetryNotice;
+use crate::route::{Route, Router};
 
 /// Everything the page shows, fetched together.
 #[derive(Debug, Clone)]
@@ -20,6 +24,7 @@ struct Snapshot {
     roles: Vec<RoleView>,
     tags: Vec<TagView>,
     plan: Plan,
+    checks: Vec<Check>,
 }
 
 async fn snapshot(cluster: i64) -> Result<Snapshot, ApiFailure> {
@@ -28,6 +33,7 @@ async fn snapshot(cluster: i64) -> Result<Snapshot, ApiFailure> {
         roles: api::roles(cluster).await?,
         tags: api::cluster_tags(cluster).await?,
         plan: api::plan(cluster).await?,
+        checks: api::checks(cluster).await?,
     })
 }
 
@@ -39,13 +45,15 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
         snapshot(cluster_id)
     });
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
+    // Outside the reloading part: filters and the selection survive a change.
+    let table = TableState::new();
     view! {
         <section class="card environment" data-page="environment">
             <EnvironmentTabs cluster_id current=Tab::Nodes />
             <Suspense fallback=|| view! { <p class="loading">"Loading the environment…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed /> }.into_any(),
+                        Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed table /> }.into_any(),
                         Err(failure) => {
                             view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
                         }
@@ -57,36 +65,149 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
 }
 
 #[component]
-fn EnvironmentBody(cluster_id: i64, snapshot: Snapshot, changed: Callback<()>) -> impl IntoView {
+fn EnvironmentBody(
+    cluster_id: i64,
+    snapshot: Snapshot,
+    changed: Callback<()>,
+    table: TableState,
+) -> impl IntoView {
     let Snapshot {
         nodes,
         roles,
         tags,
         plan,
+        checks,
     } = snapshot;
-    let known: Vec<String> = tags.iter().map(|t| t.name.clone()).collect();
+    let names: Vec<(i64, String)> = nodes.iter().map(|n| (n.id, n.name.clone())).collect();
+    let node_count = nodes.len();
+    // Known tags, and the next instance (`mysql:3`) of each created one.
+    let mut known: Vec<String> = tags.iter().map(|t| t.name.clone()).collect();
+    known.extend(
+        tags.iter()
+            .filter(|t| t.source == "user" || t.source == "environment")
+            .map(|t| mosaic_core::tag::next_instance(&plan.instances, &t.name)),
+    );
     // A viewer sees the nodes and the plan; an operator changes them.
     let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
     view! {
         <datalist id="known-tags">
             {known.iter().map(|t| view! { <option value=t.clone() /> }).collect_view()}
         </datalist>
-        <p>
+        <p class="environment-actions">
             <a class="button export" href=format!("/api/v1/clusters/{cluster_id}/environment") download="">
                 "Download the environment file"
             </a>
+            {editable.then(|| view! { <DeleteEnvironment cluster_id nodes=node_count tags=tags.clone() /> })}
         </p>
+        <Checks checks table />
         <h2>"Nodes"</h2>
         {editable.then(|| view! { <AddNode cluster_id roles=roles.clone() changed /> })}
-        <div class="nodes">
-            {nodes
-                .into_iter()
-                .map(|node| view! { <NodeCard node roles=roles.clone() changed editable /> })
-                .collect_view()}
-        </div>
+        <NodeTable
+            cluster_id
+            nodes
+            roles=roles.clone()
+            state=table
+            editable
+            changed
+            editor=Callback::new(move |node: NodeView| {
+                view! { <NodeCard node roles=roles.clone() changed editable /> }.into_any()
+            })
+        />
         {editable.then(|| view! { <NewTag cluster_id changed /> })}
         <h2>"Deployment preview"</h2>
-        <Preview plan />
+        <Preview plan names />
+    }
+}
+
+/// Deletes the environment after a confirmation that names what goes.
+#[component]
+fn DeleteEnvironment(cluster_id: i64, nodes: usize, tags: Vec<TagView>) -> impl IntoView {
+    let own = tags.iter().filter(|t| t.source == "environment").count();
+    let error = RwSignal::new(None::<String>);
+    let router = use_context::<Router>();
+    let delete = move |_| {
+        let question = format!(
+            "Delete this environment with its {nodes} node{} and its {own} own tag{}? This cannot be undone.",
+            if nodes == 1 { "" } else { "s" },
+            if own == 1 { "" } else { "s" },
+        );
+        if !window().confirm_with_message(&question).unwrap_or(false) {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            match api::delete_cluster(cluster_id).await {
+                Ok(()) => {
+                    if let Some(router) = router {
+                        router.go(Route::Environments);
+                    }
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    view! {
+        <button class="delete-environment danger" on:click=delete>"Delete the environment"</button>
+        {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+    }
+}
+
+/// The pre-deployment checks: errors, then warnings (folded when there are
+/// many), each with a link to the nodes it concerns (the table then shows
+/// only those).
+#[component]
+fn Checks(checks: Vec<Check>, table: TableState) -> impl IntoView {
+    let (errors, warnings): (Vec<Check>, Vec<Check>) = checks
+        .into_iter()
+        .partition(|c| c.severity == CheckSeverity::Error);
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let headline = match (errors.len(), warnings.len()) {
+        (0, 0) => "Ready to deploy: no problem found.".to_owned(),
+        (0, w) => format!("Ready to deploy, with {w} warning{}.", plural(w)),
+        (e, w) => format!(
+            "Not ready to deploy: {e} error{}, {w} warning{}.",
+            plural(e),
+            plural(w)
+        ),
+    };
+    let has_errors = !errors.is_empty();
+    let warning_count = warnings.len();
+    let warning_list = view! { <ul>{warnings.into_iter().map(|c| view! { <CheckItem check=c table /> }).collect_view()}</ul> };
+    view! {
+        <section class="checks" class:has-errors=has_errors aria-labelledby="checks-heading">
+            <h2 id="checks-heading">"Before deploying"</h2>
+            <p class="checks-headline">{headline}</p>
+            <ul>{errors.into_iter().map(|c| view! { <CheckItem check=c table /> }).collect_view()}</ul>
+            {if warning_count > 3 {
+                view! {
+                    <details class="check-warnings">
+                        <summary>{format!("{warning_count} warnings")}</summary>
+                        {warning_list}
+                    </details>
+                }
+                .into_any()
+            } else {
+                warning_list.into_any()
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn CheckItem(check: Check, table: TableState) -> impl IntoView {
+    let error = check.severity == CheckSeverity::Error;
+    let count = check.nodes.len();
+    let nodes = check.nodes.clone();
+    view! {
+        <li class="check" class:check-error=error class:check-warning=!error data-kind=check.kind.clone()>
+            <span class="severity">{if error { "Error: " } else { "Warning: " }}</span>
+            {check.message.clone()}
+            {(count > 0).then(|| view! {
+                " "
+                <button class="show-nodes link" on:click=move |_| table.show_only(nodes.clone())>
+                    {format!("Show the {count} node{}", if count == 1 { "" } else { "s" })}
+                </button>
+            })}
+        </li>
     }
 }
 
@@ -329,9 +450,13 @@ fn NewTag(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
     }
 }
 
+/// The deployment preview: the plan's errors, skipped tasks and warnings,
+/// then one entry per group of nodes with the same tasks ("12 nodes:
+/// compute"), its tasks in order and, on demand, as a graph.
 #[component]
-fn Preview(plan: Plan) -> impl IntoView {
+fn Preview(plan: Plan, names: Vec<(i64, String)>) -> impl IntoView {
     let edges = plan.edges.clone();
+    let groups = plan.groups();
     view! {
         <div class="preview">
             <Show when={
@@ -378,26 +503,89 @@ fn Preview(plan: Plan) -> impl IntoView {
                     </ul>
                 </div>
             </Show>
-            {plan
-                .nodes
+            {groups
                 .into_iter()
-                .map(|node| {
-                    let id = match &node.id {
-                        serde_json::Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    let title = if id == "master" { "Fuel master".to_owned() } else { format!("Node {id}") };
-                    view! {
-                        <details class="node-plan" data-node=id.clone() open>
-                            <summary>{format!("{title}: {} tasks", node.tasks.len())}</summary>
-                            <ol class="tasks">
-                                {node.tasks.iter().map(|t| view! { <li>{t.to_string()}</li> }).collect_view()}
-                            </ol>
-                            <PlanGraph tasks=node.tasks.clone() edges=edges.clone() />
-                        </details>
-                    }
-                })
+                .map(|group| view! { <PlanGroupView group names=names.clone() edges=edges.clone() /> })
                 .collect_view()}
         </div>
+    }
+}
+
+/// One group of the preview; the graph is drawn when asked for.
+#[component]
+fn PlanGroupView(
+    group: mosaic_core::nodes::PlanGroup,
+    names: Vec<(i64, String)>,
+    edges: Vec<(mosaic_core::name::TaskId, mosaic_core::name::TaskId)>,
+) -> impl IntoView {
+    let ids: Vec<String> = group
+        .nodes
+        .iter()
+        .map(|id| match id {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    let name_of = |id: &String| {
+        names
+            .iter()
+            .find(|(n, _)| n.to_string() == *id)
+            .map_or_else(
+                || {
+                    if id == "master" {
+                        "Fuel master".to_owned()
+                    } else {
+                        format!("node {id}")
+                    }
+                },
+                |(_, name)| name.clone(),
+            )
+    };
+    let shown: Vec<String> = ids.iter().take(6).map(name_of).collect();
+    let more = ids.len().saturating_sub(shown.len());
+    let count = ids.len();
+    let tags = group
+        .tags
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let title = format!(
+        "{count} node{}: {}",
+        if count == 1 { "" } else { "s" },
+        if tags.is_empty() {
+            "no common tag".to_owned()
+        } else {
+            tags
+        }
+    );
+    let who = format!(
+        "{}{}",
+        shown.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    );
+    let graph = RwSignal::new(false);
+    let tasks = group.tasks.clone();
+    view! {
+        <details class="node-plan plan-group" data-nodes=ids.join(" ") open=count <= 3>
+            <summary>
+                <strong>{title}</strong>
+                {format!(" — {} tasks", group.tasks.len())}
+                <span class="muted">{format!(" ({who})")}</span>
+            </summary>
+            <ol class="tasks">
+                {group.tasks.iter().map(|t| view! { <li>{t.to_string()}</li> }).collect_view()}
+            </ol>
+            <button class="show-graph" aria-expanded=move || graph.get().to_string() on:click=move |_| graph.update(|g| *g = !*g)>
+                {move || if graph.get() { "Hide the graph" } else { "Show the graph" }}
+            </button>
+            <Show when=move || graph.get()>
+                <PlanGraph tasks=tasks.clone() edges=edges.clone() />
+            </Show>
+        </details>
     }
 }

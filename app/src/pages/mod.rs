@@ -8,4 +8,5 @@ pub mod onboarding;
 pub mod plugins;
 pub mod settings;
 pub mod sign_in;
+pub mod tags;
 pub mod wizard;

@@ -7,7 +7,7 @@ use crate::api;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
 use crate::components::retry::RetryNotice;
-use crate::route::set_title;
+use crate::route::{Link, Route, set_title};
 
 #[component]
 pub fn PluginsPage() -> impl IntoView {
@@ -100,12 +100,21 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
         PluginKind::Release => "release",
         PluginKind::Extension => "extension",
     };
+    let idle = plugin.idle_reason();
+    let release_plugin = plugin.kind == PluginKind::Release;
     let releases = plugin
         .releases
         .iter()
-        .map(|r| format!("{} ({})", r.name, r.version))
-        .collect::<Vec<_>>()
-        .join(", ");
+        .map(|r| {
+            let links = release_plugin.then(|| {
+                view! {
+                    " " <Link to=Route::ReleaseMatrix(r.id)>"matrix"</Link>
+                    " · " <Link to=Route::ReleaseTags(r.id) class="release-tags">"tags"</Link>
+                }
+            });
+            view! { <div>{format!("{} ({})", r.name, r.version)}{links}</div> }
+        })
+        .collect_view();
     let used_by = plugin.used_by.join(", ");
     let warnings = plugin
         .warnings
@@ -121,7 +130,10 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
             </td>
             <td>{plugin.version.clone()}</td>
             <td>{kind}</td>
-            <td>{releases}</td>
+            <td>
+                {releases}
+                {idle.map(|why| view! { <strong class="notice notice-warn idle-plugin">{why}</strong> })}
+            </td>
             <td>{used_by}</td>
             <td title=warnings>{plugin.warnings.len()}</td>
             <td>

@@ -1,0 +1,504 @@
+//! An environment's nodes as a table that stays fast with a thousand of
+//! them: filtered by name, role, tag and status, sorted, fifty to a page,
+//! many selected at once, with bulk actions (one all-or-nothing request).
+//! Filtering and sorting are core's (`mosaic_core::nodes`).
+
+use std::collections::BTreeSet;
+
+use leptos::prelude::*;
+use mosaic_core::api::{BulkNodes, NodeProblem, NodeView, RoleView};
+use mosaic_core::name::{NodeStatus, RoleName, TagName};
+use mosaic_core::nodes::{NodeFilter, NodeSort, select};
+
+use crate::api::{self, ApiFailure};
+use crate::components::notice::ErrorNotice;
+
+/// Rows on one page of the table.
+pub const PAGE: usize = 50;
+
+/// What the admin chose in the table: kept while the page reloads its data
+/// after a change, so a filtered, selected rack stays as it was.
+#[derive(Debug, Clone, Copy)]
+pub struct TableState {
+    pub name: RwSignal<String>,
+    pub role: RwSignal<String>,
+    pub tag: RwSignal<String>,
+    pub status: RwSignal<String>,
+    /// Only these nodes (from a pre-deployment check); empty: all.
+    pub only: RwSignal<Vec<i64>>,
+    pub sort: RwSignal<(NodeSort, bool)>,
+    pub page: RwSignal<usize>,
+    pub selected: RwSignal<BTreeSet<i64>>,
+    pub editing: RwSignal<Option<i64>>,
+}
+
+impl TableState {
+    pub fn new() -> TableState {
+        TableState {
+            name: RwSignal::new(String::new()),
+            role: RwSignal::new(String::new()),
+            tag: RwSignal::new(String::new()),
+            status: RwSignal::new(String::new()),
+            only: RwSignal::new(Vec::new()),
+            sort: RwSignal::new((NodeSort::Name, false)),
+            page: RwSignal::new(0),
+            selected: RwSignal::new(BTreeSet::new()),
+            editing: RwSignal::new(None),
+        }
+    }
+
+    fn filter(&self) -> NodeFilter {
+        NodeFilter {
+            name: self.name.get(),
+            role: RoleName::new(self.role.get()).ok(),
+            tag: TagName::new(self.tag.get()).ok(),
+            status: NodeStatus::parse(&self.status.get()).ok(),
+            only: self.only.get(),
+        }
+    }
+
+    /// Shows only `nodes` (a check's), from the first page.
+    pub fn show_only(&self, nodes: Vec<i64>) {
+        self.name.set(String::new());
+        self.role.set(String::new());
+        self.tag.set(String::new());
+        self.status.set(String::new());
+        self.only.set(nodes);
+        self.page.set(0);
+    }
+}
+
+impl Default for TableState {
+    fn default() -> Self {
+        TableState::new()
+    }
+}
+
+#[component]
+pub fn NodeTable(
+    cluster_id: i64,
+    nodes: Vec<NodeView>,
+    roles: Vec<RoleView>,
+    state: TableState,
+    editable: bool,
+    changed: Callback<()>,
+    /// The editor of one node, shown under its row.
+    editor: Callback<NodeView, AnyView>,
+) -> impl IntoView {
+    let all = StoredValue::new(nodes);
+    let total = all.with_value(Vec::len);
+    // The ids shown, in order: recomputed when a filter or the sort changes.
+    let shown = Memo::new(move |_| {
+        let filter = state.filter();
+        let (sort, descending) = state.sort.get();
+        all.with_value(|nodes| {
+            select(nodes, &filter, sort, descending)
+                .iter()
+                .map(|n| n.id)
+                .collect::<Vec<i64>>()
+        })
+    });
+    let role_names: Vec<(String, String)> = roles
+        .iter()
+        .map(|r| (r.id.to_string(), r.name.clone()))
+        .collect();
+    view! {
+        <div class="node-table">
+            <Filters state role_names=role_names.clone() />
+            {editable.then(|| view! { <BulkBar cluster_id state role_names changed /> })}
+            <Summary state shown total />
+            <table class="nodes-table">
+                <caption class="visually-hidden">"The environment's nodes"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col"><SelectAll state shown /></th>
+                        <SortHeader state sort=NodeSort::Name label="Name" />
+                        <SortHeader state sort=NodeSort::Status label="Status" />
+                        <SortHeader state sort=NodeSort::Roles label="Roles" />
+                        <th scope="col">"Tags"</th>
+                        <th scope="col">"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || {
+                            let page = state.page.get();
+                            shown.with(|ids| ids.iter().skip(page * PAGE).take(PAGE).copied().collect::<Vec<_>>())
+                        }
+                        key=|id| *id
+                        children=move |id| {
+                            let node = all.with_value(|nodes| nodes.iter().find(|n| n.id == id).cloned());
+                            node.map(|node| view! { <Row node state editable changed editor /> })
+                        }
+                    />
+                </tbody>
+            </table>
+            <Pages state shown />
+        </div>
+    }
+}
+
+#[component]
+fn Filters(state: TableState, role_names: Vec<(String, String)>) -> impl IntoView {
+    let reset_page = move || state.page.set(0);
+    view! {
+        <div class="node-filters" role="search">
+            <label>
+                "Name "
+                <input
+                    class="filter-name"
+                    type="search"
+                    placeholder="e.g. rack3"
+                    prop:value=move || state.name.get()
+                    on:input=move |ev| {
+                        state.name.set(event_target_value(&ev));
+                        reset_page();
+                    }
+                />
+            </label>
+            <label>
+                "Role "
+                <select class="filter-role" on:change=move |ev| { state.role.set(event_target_value(&ev)); reset_page(); }>
+                    <option value="" selected=move || state.role.get().is_empty()>"any"</option>
+                    {role_names
+                        .into_iter()
+                        .map(|(id, name)| {
+                            let value = id.clone();
+                            view! { <option value=id selected=move || state.role.get() == value>{name}</option> }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "Tag "
+                <input
+                    class="filter-tag"
+                    list="known-tags"
+                    placeholder="any"
+                    prop:value=move || state.tag.get()
+                    on:input=move |ev| { state.tag.set(event_target_value(&ev)); reset_page(); }
+                />
+            </label>
+            <label>
+                "Status "
+                <select class="filter-status" on:change=move |ev| { state.status.set(event_target_value(&ev)); reset_page(); }>
+                    <option value="" selected=move || state.status.get().is_empty()>"any"</option>
+                    {NodeStatus::ALL
+                        .iter()
+                        .map(|s| view! { <option value=s.as_str() selected=move || state.status.get() == s.as_str()>{s.as_str()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <Show when=move || !state.only.with(Vec::is_empty)>
+                <button class="show-all" on:click=move |_| state.only.set(Vec::new())>
+                    {move || format!("Showing the {} nodes of a check — show all", state.only.with(Vec::len))}
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn Summary(state: TableState, shown: Memo<Vec<i64>>, total: usize) -> impl IntoView {
+    let text = move || {
+        let count = shown.with(Vec::len);
+        let page = state.page.get();
+        let selected = state.selected.with(BTreeSet::len);
+        let range = if count == 0 {
+            "No node matches".to_owned()
+        } else {
+            format!(
+                "Nodes {}–{} of {count}",
+                page * PAGE + 1,
+                (page * PAGE + PAGE).min(count)
+            )
+        };
+        let filtered = if count == total {
+            String::new()
+        } else {
+            format!(" (filtered from {total})")
+        };
+        let chosen = if selected == 0 {
+            String::new()
+        } else {
+            format!("; {selected} selected")
+        };
+        format!("{range}{filtered}{chosen}")
+    };
+    view! { <p class="node-count" aria-live="polite">{text}</p> }
+}
+
+/// Selects every node the filter shows (on every page), or none.
+#[component]
+fn SelectAll(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
+    let all_selected = move || {
+        shown.with(|ids| {
+            !ids.is_empty() && state.selected.with(|s| ids.iter().all(|id| s.contains(id)))
+        })
+    };
+    let toggle = move |_| {
+        let ids = shown.get_untracked();
+        let select = !all_selected();
+        state.selected.update(|s| {
+            for id in ids {
+                if select {
+                    s.insert(id);
+                } else {
+                    s.remove(&id);
+                }
+            }
+        });
+    };
+    view! {
+        <input
+            type="checkbox"
+            class="select-all"
+            aria-label="Select every node the filter shows"
+            prop:checked=all_selected
+            on:change=toggle
+        />
+    }
+}
+
+#[component]
+fn SortHeader(state: TableState, sort: NodeSort, label: &'static str) -> impl IntoView {
+    let current = move || state.sort.get().0 == sort;
+    let order = move || match state.sort.get() {
+        (s, true) if s == sort => "descending",
+        (s, false) if s == sort => "ascending",
+        _ => "none",
+    };
+    let click = move |_| {
+        state.sort.update(|(s, descending)| {
+            *descending = *s == sort && !*descending;
+            *s = sort;
+        })
+    };
+    view! {
+        <th scope="col" aria-sort=order>
+            <button class="sort" class:current=current on:click=click>
+                {label}
+                {move || match order() { "ascending" => " ▲", "descending" => " ▼", _ => "" }}
+            </button>
+        </th>
+    }
+}
+
+#[component]
+fn Row(
+    node: NodeView,
+    state: TableState,
+    editable: bool,
+    changed: Callback<()>,
+    editor: Callback<NodeView, AnyView>,
+) -> impl IntoView {
+    let id = node.id;
+    let name = node.name.clone();
+    let checked = move || state.selected.with(|s| s.contains(&id));
+    let toggle = move |_| {
+        state.selected.update(|s| {
+            if !s.remove(&id) {
+                s.insert(id);
+            }
+        })
+    };
+    let editing = move || state.editing.get() == Some(id);
+    let edit = move |_| {
+        state
+            .editing
+            .update(|e| *e = if *e == Some(id) { None } else { Some(id) })
+    };
+    let error = RwSignal::new(None::<String>);
+    let delete = {
+        let name = name.clone();
+        move |_| {
+            let question = format!("Delete node {name}? Its roles and tags go with it.");
+            if !window().confirm_with_message(&question).unwrap_or(false) {
+                return;
+            }
+            leptos::task::spawn_local(async move {
+                match api::delete_node(id).await {
+                    Ok(()) => {
+                        state.selected.update(|s| {
+                            s.remove(&id);
+                        });
+                        changed.run(());
+                    }
+                    Err(e) => error.set(Some(e.message)),
+                }
+            });
+        }
+    };
+    let chips = node
+        .tags
+        .iter()
+        .map(|t| view! { <span class="chip" class:from-role=node.role_tags.contains(t) data-tag=t.to_string()>{t.to_string()}</span> })
+        .collect_view();
+    let roles = node
+        .roles
+        .iter()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let label = format!("Select {name}");
+    let for_editor = node.clone();
+    view! {
+        <tr class="node-row" data-node=id class:selected=checked>
+            <td><input type="checkbox" class="select-node" aria-label=label prop:checked=checked on:change=toggle /></td>
+            <th scope="row" class="node-name">{name.clone()}</th>
+            <td>{node.status.as_str()}</td>
+            <td class="node-roles">{roles}</td>
+            <td><div class="chips">{chips}</div></td>
+            <td class="actions">
+                <button class="edit-node" aria-expanded=move || editing().to_string() on:click=edit>
+                    {move || if editing() { "Close" } else if editable { "Edit" } else { "Details" }}
+                </button>
+                {editable.then(|| view! { <button class="delete-node danger" on:click=delete.clone()>"Delete"</button> })}
+                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+            </td>
+        </tr>
+        <Show when=editing>
+            <tr class="node-editor">
+                <td colspan="6">{editor.run(for_editor.clone())}</td>
+            </tr>
+        </Show>
+    }
+}
+
+#[component]
+fn Pages(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
+    let pages = move || shown.with(Vec::len).div_ceil(PAGE).max(1);
+    view! {
+        <Show when=move || { pages() > 1 }>
+            <nav class="pages" aria-label="Pages of nodes">
+                <button class="previous-page" prop:disabled=move || state.page.get() == 0 on:click=move |_| state.page.update(|p| *p = p.saturating_sub(1))>
+                    "Previous"
+                </button>
+                <span>{move || format!(" Page {} of {} ", state.page.get() + 1, pages())}</span>
+                <button class="next-page" prop:disabled=move || state.page.get() + 1 >= pages() on:click=move |_| state.page.update(|p| *p += 1)>
+                    "Next"
+                </button>
+            </nav>
+        </Show>
+    }
+}
+
+/// The names typed, split on commas and spaces.
+fn names(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[component]
+fn BulkBar(
+    cluster_id: i64,
+    state: TableState,
+    role_names: Vec<(String, String)>,
+    changed: Callback<()>,
+) -> impl IntoView {
+    let tags = RwSignal::new(String::new());
+    let role = RwSignal::new(String::new());
+    let failure = RwSignal::new(None::<ApiFailure>);
+    let busy = RwSignal::new(false);
+    let run = move |what: &'static str| {
+        let nodes: Vec<i64> = state.selected.get_untracked().into_iter().collect();
+        let typed = names(&tags.get_untracked());
+        let parse_tags = || {
+            typed
+                .iter()
+                .map(TagName::new)
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let parse_role = || RoleName::new(role.get_untracked()).map(|r| vec![r]);
+        let change = match what {
+            "assign" => parse_tags().map(|t| BulkNodes {
+                nodes,
+                add_tags: t,
+                ..BulkNodes::default()
+            }),
+            "unassign" => parse_tags().map(|t| BulkNodes {
+                nodes,
+                remove_tags: t,
+                ..BulkNodes::default()
+            }),
+            "add-role" => parse_role().map(|r| BulkNodes {
+                nodes,
+                add_roles: r,
+                ..BulkNodes::default()
+            }),
+            _ => parse_role().map(|r| BulkNodes {
+                nodes,
+                remove_roles: r,
+                ..BulkNodes::default()
+            }),
+        };
+        let change = match change {
+            Ok(change) => change,
+            Err(e) => return failure.set(Some(ApiFailure::message(e.to_string()))),
+        };
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let result = api::bulk_nodes(cluster_id, &change).await;
+            busy.set(false);
+            match result {
+                Ok(_) => {
+                    failure.set(None);
+                    changed.run(());
+                }
+                Err(e) => failure.set(Some(e)),
+            }
+        });
+    };
+    view! {
+        <Show when=move || !state.selected.with(BTreeSet::is_empty)>
+            <div class="bulk-bar" role="group" aria-label="Change the selected nodes">
+                <strong>{move || format!("{} selected:", state.selected.with(BTreeSet::len))}</strong>
+                <label>
+                    "Tags "
+                    <input class="bulk-tags" list="known-tags" placeholder="rabbitmq mysql:1"
+                        prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) />
+                </label>
+                <button class="bulk-assign" prop:disabled=busy on:click=move |_| run("assign")>"Assign"</button>
+                <button class="bulk-unassign" prop:disabled=busy on:click=move |_| run("unassign")>"Unassign"</button>
+                <label>
+                    "Role "
+                    <select class="bulk-role" on:change=move |ev| role.set(event_target_value(&ev))>
+                        <option value="">"choose"</option>
+                        {role_names.iter().map(|(id, name)| view! { <option value=id.clone()>{name.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button class="bulk-add-role" prop:disabled=busy on:click=move |_| run("add-role")>"Add role"</button>
+                <button class="bulk-remove-role" prop:disabled=busy on:click=move |_| run("remove-role")>"Remove role"</button>
+                <button class="bulk-clear" on:click=move |_| state.selected.set(BTreeSet::new())>"Clear selection"</button>
+            </div>
+        </Show>
+        {move || failure.get().map(|f| view! { <BulkFailure failure=f /> })}
+    }
+}
+
+/// A refused bulk change: the message, then each node's problem (the
+/// first twenty; how many more).
+#[component]
+fn BulkFailure(failure: ApiFailure) -> impl IntoView {
+    let problems: Vec<NodeProblem> = failure.node_problems.clone();
+    let more = problems.len().saturating_sub(20);
+    view! {
+        <div class="notice notice-error bulk-problems" role="alert">
+            <p>{failure.message.clone()}</p>
+            <ul>
+                {problems
+                    .into_iter()
+                    .take(20)
+                    .map(|p| {
+                        let who = p.name.clone().unwrap_or_else(|| format!("node {}", p.node));
+                        view! { <li data-node=p.node><strong>{who}</strong>{format!(": {}", p.message)}</li> }
+                    })
+                    .collect_view()}
+            </ul>
+            {(more > 0).then(|| view! { <p>{format!("… and {more} more.")}</p> })}
+        </div>
+    }
+}

@@ -1,0 +1,141 @@
+//! Admins at scale: 200 nodes created through the API, one rack filtered
+//! by name and tagged in one action, the preview regrouped, the
+//! environment deleted, the bundled release uninstalled and reinstalled —
+//! all in the browser.
+
+use fantoccini::{Client, Locator};
+use serde_json::{Value, json};
+
+use super::{Who, click, create_environment_as, eventually, save_screenshot, text_of, uninstall};
+
+/// Runs `body` (JavaScript with `id` and `count` bound, awaiting `post`)
+/// in the signed-in page: the app's own session does the API calls.
+async fn in_page(c: &Client, body: &str, args: Value) -> Value {
+    let script = format!(
+        "const [args, done] = arguments;
+         const post = async (url, body) => {{
+           const r = await fetch(url, {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify(body)}});
+           if (!r.ok) throw new Error(url + ': ' + r.status + ' ' + await r.text());
+           return r.json();
+         }};
+         (async () => {{ {body} }})().then(done, e => done('failed: ' + e));"
+    );
+    c.execute_async(&script, vec![args]).await.unwrap()
+}
+
+/// Creates `count` compute nodes `rack{R}-{I}`, twenty to a rack.
+pub async fn create_nodes(c: &Client, cluster: i64, count: usize) {
+    let answer = in_page(
+        c,
+        "for (let i = 0; i < args.count; i++) {
+           await post(`/api/v1/clusters/${args.id}/nodes`,
+                      {name: `rack${Math.floor(i / 20)}-${i % 20}`, roles: ['compute']});
+         }
+         return 'done';",
+        json!({"id": cluster, "count": count}),
+    )
+    .await;
+    assert_eq!(answer, json!("done"), "{answer}");
+}
+
+async fn type_into(c: &Client, css: &str, text: &str) {
+    let field = c.find(Locator::Css(css)).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_release() {
+    let (_server, browser, _) = create_environment_as("scale", Who::Admin).await;
+    let c = &browser.client;
+    let answer = in_page(
+        c,
+        "return (await post('/api/v1/releases/1/tags', {name: 'mysql'})).name;",
+        json!({}),
+    )
+    .await;
+    assert_eq!(answer, json!("mysql"));
+    create_nodes(c, 1, 200).await;
+    c.refresh().await.unwrap();
+    text_of(c, "tr.node-row").await;
+    assert_eq!(text_of(c, ".node-count").await, "Nodes 1–50 of 200");
+
+    // One rack by name, all of it selected, two tags in one action.
+    type_into(c, ".filter-name", "rack3-").await;
+    eventually("the rack filtered", || async {
+        text_of(c, ".node-count").await == "Nodes 1–20 of 20 (filtered from 200)"
+    })
+    .await;
+    click(c, "input.select-all").await;
+    type_into(c, ".bulk-tags", "rabbitmq mysql:1").await;
+    click(c, "button.bulk-assign").await;
+    eventually("the rack tagged", || async {
+        c.find_all(Locator::Css("tr.node-row .chip[data-tag='mysql:1']"))
+            .await
+            .is_ok_and(|rows| rows.len() == 20)
+    })
+    .await;
+    // The filter and the selection survive the change.
+    assert!(text_of(c, ".node-count").await.ends_with("20 selected"));
+    // The preview regroups: 180 plain compute nodes, 20 with RabbitMQ.
+    // (the primary RabbitMQ node may form a group of its own).
+    let mut tagged = 0;
+    let mut titles = Vec::new();
+    for title in c
+        .find_all(Locator::Css(".plan-group summary strong"))
+        .await
+        .unwrap()
+    {
+        let text = title.text().await.unwrap();
+        let count: usize = text.split(' ').next().unwrap().parse().unwrap();
+        if text.contains("rabbitmq") && text.contains("mysql:1") {
+            tagged += count;
+        }
+        titles.push(text);
+    }
+    assert!(
+        titles.contains(&"180 nodes: compute".to_owned()),
+        "{titles:?}"
+    );
+    assert_eq!(tagged, 20, "{titles:?}");
+    c.execute(
+        "document.querySelector('.node-table').scrollIntoView()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    save_screenshot(c, "node-table.png").await;
+
+    // A check links to the nodes it concerns.
+    text_of(c, ".checks").await;
+
+    // Delete the environment, after a confirmation naming what goes.
+    click(c, "button.delete-environment").await;
+    let question = c.get_alert_text().await.unwrap();
+    assert!(question.contains("200 nodes"), "{question}");
+    c.accept_alert().await.unwrap();
+    eventually("back on the wizard", || async {
+        c.find(Locator::Id("environment-name")).await.is_ok()
+    })
+    .await;
+
+    // Uninstall the bundled release, then bring it back in one click.
+    c.goto(&format!(
+        "{}/plugins",
+        c.current_url()
+            .await
+            .unwrap()
+            .origin()
+            .ascii_serialization()
+    ))
+    .await
+    .unwrap();
+    uninstall(c, "openstack").await;
+    click(c, ".nav a[href='/']").await;
+    click(c, "button.reinstall-bundled").await;
+    eventually("the wizard again", || async {
+        c.find(Locator::Id("environment-name")).await.is_ok()
+    })
+    .await;
+    browser.close().await;
+}
