@@ -89,6 +89,7 @@ screenshot: e2e
 	cp target/e2e/wizard-networking.png docs/screenshot.png
 	cp target/e2e/deployment-preview.png docs/deployment-preview.png
 	cp target/e2e/matrix.png docs/matrix.png
+	cp target/e2e/node-table.png docs/node-table.png
 
 clean:
 	rm -rf dist target/stylers target/e2e
