@@ -512,3 +512,41 @@ pub struct AuditEntry {
     pub target: String,
     pub status: u16,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(kind: PluginKind, releases: usize) -> PluginSummary {
+        PluginSummary {
+            id: 1,
+            name: "demo".to_owned(),
+            title: "Demo".to_owned(),
+            version: "1.0.0".to_owned(),
+            package_version: "5.0.0".to_owned(),
+            description: String::new(),
+            kind,
+            releases: (0..releases)
+                .map(|i| PluginRelease {
+                    id: i as i64,
+                    name: "r".to_owned(),
+                    version: "1".to_owned(),
+                    operating_system: "Ubuntu".to_owned(),
+                })
+                .collect(),
+            used_by: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_extension_without_a_release_says_it_does_nothing() {
+        let idle = summary(PluginKind::Extension, 0).idle_reason().unwrap();
+        assert!(
+            idle.starts_with("Demo 1.0.0 fits no installed release"),
+            "{idle}"
+        );
+        assert_eq!(summary(PluginKind::Extension, 1).idle_reason(), None);
+        assert_eq!(summary(PluginKind::Release, 0).idle_reason(), None);
+    }
+}
