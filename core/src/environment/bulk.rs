@@ -98,9 +98,10 @@ impl Environment<'_> {
         change.check()?;
         self.known_names(change)?;
         let wanted: BTreeSet<i64> = change.nodes.iter().copied().collect();
+        let present: BTreeSet<i64> = self.spec.nodes.iter().map(|n| n.id).collect();
         let mut problems: Vec<NodeProblem> = wanted
             .iter()
-            .filter(|id| !self.spec.nodes.iter().any(|n| n.id == **id))
+            .filter(|id| !present.contains(id))
             .map(|&id| NodeProblem {
                 node: id,
                 name: None,

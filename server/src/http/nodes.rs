@@ -226,7 +226,7 @@ async fn bulk(
                 .map_err(bulk_refusal)
         })
         .await?;
-    let changed_ids: Vec<i64> = changed.iter().map(|n| n.id).collect();
+    let changed_ids: std::collections::HashSet<i64> = changed.iter().map(|n| n.id).collect();
     let views = stored_environment(&state, id)
         .await?
         .environment()?
