@@ -21,7 +21,8 @@ pub use bulk::{BulkRefusal, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity};
 pub use file::EnvironmentFile;
 pub use tags::{
-    TagProblem, TagRefusal, check_tag_deletion, count_carriers, not_own, release_tag_views,
+    NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
+    release_tag_views,
 };
 
 use crate::api::RoleView;

@@ -158,16 +158,27 @@ fn is_or_instance(carried: &TagName, name: &str) -> bool {
     carried.as_str() == name || carried.instance_of() == Some(name)
 }
 
-/// Sets each view's `nodes`: how many of the nodes (their effective tags)
-/// carry the tag or an instance of it.
-pub fn count_carriers<'a>(views: &mut [TagView], nodes: impl IntoIterator<Item = &'a [TagName]>) {
-    let nodes: Vec<&[TagName]> = nodes.into_iter().collect();
+/// A node's name with its effective tags: what tag counts and carriers
+/// are worked out from.
+pub type NamedTags = (String, Vec<TagName>);
+
+/// Sets each view's `nodes`: how many of `nodes` carry the tag or an
+/// instance of it.
+pub fn count_carriers(views: &mut [TagView], nodes: &[NamedTags]) {
     for view in views {
-        view.nodes = nodes
-            .iter()
-            .filter(|tags| tags.iter().any(|t| is_or_instance(t, &view.name)))
-            .count();
+        view.nodes = carrying(nodes, &view.name).count();
     }
+}
+
+/// The names of the nodes that carry tag `name` or an instance of it.
+pub fn carriers(nodes: &[NamedTags], name: &str) -> Vec<String> {
+    carrying(nodes, name).map(|(n, _)| n.clone()).collect()
+}
+
+fn carrying<'a>(nodes: &'a [NamedTags], name: &'a str) -> impl Iterator<Item = &'a NamedTags> {
+    nodes
+        .iter()
+        .filter(move |(_, tags)| tags.iter().any(|t| is_or_instance(t, name)))
 }
 
 impl Environment<'_> {
@@ -175,21 +186,31 @@ impl Environment<'_> {
     /// created on the release, then on the environment; with how many of
     /// the environment's nodes carry each.
     pub fn tag_views(&self) -> Vec<TagView> {
+        self.tag_views_over(&self.named_tags())
+    }
+
+    /// [`Self::tag_views`], counting the carriers among `nodes` (the
+    /// environment's [`Self::named_tags`], read once by a caller that needs
+    /// them too).
+    pub fn tag_views_over(&self, nodes: &[NamedTags]) -> Vec<TagView> {
         let mut views = self.merged_tag_views();
-        let tags = self.effective_tags();
-        count_carriers(&mut views, tags.iter().map(Vec::as_slice));
+        count_carriers(&mut views, nodes);
         views
+    }
+
+    /// Every node's name with its effective tags, in node order.
+    pub fn named_tags(&self) -> Vec<NamedTags> {
+        self.spec
+            .nodes
+            .iter()
+            .map(|n| n.display_name())
+            .zip(self.effective_tags())
+            .collect()
     }
 
     /// The names of the nodes that carry tag `name` or an instance of it.
     pub fn tag_carriers(&self, name: &str) -> Vec<String> {
-        self.spec
-            .nodes
-            .iter()
-            .zip(self.effective_tags())
-            .filter(|(_, tags)| tags.iter().any(|t| is_or_instance(t, name)))
-            .map(|(n, _)| n.display_name())
-            .collect()
+        carriers(&self.named_tags(), name)
     }
 
     fn merged_tag_views(&self) -> Vec<TagView> {

@@ -9,7 +9,7 @@ use axum::routing::{get, put};
 use axum::{Json, Router};
 use mosaic_core::api::{CreateTag, TagView, UpdateTag};
 use mosaic_core::environment::{
-    TagRefusal, check_tag_deletion, count_carriers, not_own, release_tag_views,
+    NamedTags, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own, release_tag_views,
 };
 use mosaic_core::tag::valid_tag_name;
 
@@ -40,6 +40,16 @@ pub fn router() -> Router<AppState> {
 
 /// The merged view of `owner`'s tags.
 async fn views(state: &AppState, owner: TagOwner) -> Result<Vec<TagView>, ApiError> {
+    Ok(reach(state, owner).await?.0)
+}
+
+/// `owner`'s merged tag view (with node counts) and the nodes in its reach
+/// with their effective tags, read once: the environment's nodes, or every
+/// environment's on the release (then named with their environment).
+async fn reach(
+    state: &AppState,
+    owner: TagOwner,
+) -> Result<(Vec<TagView>, Vec<NamedTags>), ApiError> {
     match owner {
         TagOwner::Release(id) => {
             let snapshot = state.db.snapshot().await?;
@@ -49,19 +59,26 @@ async fn views(state: &AppState, owner: TagOwner) -> Result<Vec<TagView>, ApiErr
                 .find_map(|p| p.releases().find(|(rid, _)| *rid == id))
                 .map(|(_, r)| r)
                 .ok_or_else(|| ApiError::NotFound(format!("release {id} does not exist")))?;
-            let mut views = release_tag_views(release, &snapshot.tags_of(owner));
-            let environments = Stored::all_on_release(&snapshot, id)?;
-            let mut tags = Vec::new();
-            for stored in &environments {
-                tags.extend(stored.environment()?.effective_tags());
+            let mut nodes = Vec::new();
+            for stored in Stored::all_on_release(&snapshot, id)? {
+                let env_name = &stored.spec.name;
+                let named = stored.environment()?.named_tags();
+                nodes.extend(
+                    named
+                        .into_iter()
+                        .map(|(n, tags)| (format!("{n} ({env_name})"), tags)),
+                );
             }
-            count_carriers(&mut views, tags.iter().map(Vec::as_slice));
-            Ok(views)
+            let mut views = release_tag_views(release, &snapshot.tags_of(owner));
+            count_carriers(&mut views, &nodes);
+            Ok((views, nodes))
         }
-        TagOwner::Cluster(id) => Ok(stored_environment(state, id)
-            .await?
-            .environment()?
-            .tag_views()),
+        TagOwner::Cluster(id) => {
+            let stored = stored_environment(state, id).await?;
+            let env = stored.environment()?;
+            let nodes = env.named_tags();
+            Ok((env.tag_views_over(&nodes), nodes))
+        }
     }
 }
 
@@ -120,35 +137,9 @@ async fn update(
     Ok(Json(view))
 }
 
-/// The nodes that carry tag `name` (or an instance of it) where `owner`
-/// reaches: the environment's nodes, or every environment's on the release
-/// (then named with their environment).
-async fn carriers(state: &AppState, owner: TagOwner, name: &str) -> Result<Vec<String>, ApiError> {
-    match owner {
-        TagOwner::Cluster(id) => Ok(stored_environment(state, id)
-            .await?
-            .environment()?
-            .tag_carriers(name)),
-        TagOwner::Release(id) => {
-            let snapshot = state.db.snapshot().await?;
-            let mut out = Vec::new();
-            for stored in Stored::all_on_release(&snapshot, id)? {
-                let env = stored.environment()?;
-                let carriers = env.tag_carriers(name);
-                out.extend(
-                    carriers
-                        .into_iter()
-                        .map(|n| format!("{n} ({})", stored.spec.name)),
-                );
-            }
-            Ok(out)
-        }
-    }
-}
-
 async fn delete(state: &AppState, owner: TagOwner, name: &str) -> Result<StatusCode, ApiError> {
-    let existing = views(state, owner).await?;
-    check_tag_deletion(&existing, name, carriers(state, owner, name).await?).map_err(refused)?;
+    let (existing, nodes) = reach(state, owner).await?;
+    check_tag_deletion(&existing, name, carriers(&nodes, name)).map_err(refused)?;
     state.db.delete_tag(owner, name).await?;
     Ok(StatusCode::NO_CONTENT)
 }
