@@ -222,14 +222,6 @@ pub async fn roles(cluster: i64) -> Result<Vec<RoleView>, ApiFailure> {
     get(&format!("/api/v1/clusters/{cluster}/roles")).await
 }
 
-pub async fn cluster_tags(cluster: i64) -> Result<Vec<TagView>, ApiFailure> {
-    get(&format!("/api/v1/clusters/{cluster}/tags")).await
-}
-
-pub async fn create_cluster_tag(cluster: i64, tag: &CreateTag) -> Result<TagView, ApiFailure> {
-    send(Request::post(&format!("/api/v1/clusters/{cluster}/tags")).json(tag)).await
-}
-
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("/api/v1/clusters/{id}")).build()).await
 }

@@ -4,17 +4,18 @@
 //! graph; deleting the environment.
 
 use leptos::prelude::*;
-use mosaic_core::api::{CreateNode, CreateTag, NodeView, RoleView, TagView, UpdateNode};
+use mosaic_core::api::{CreateNode, NodeView, RoleView, TagView, UpdateNode};
 use mosaic_core::environment::{Check, CheckSeverity};
 use mosaic_core::name::{NodeStatus, RoleName};
 use mosaic_core::task::Plan;
 
-use crate::api::{self, ApiFailure};
+use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::node_table::{NodeTable, TableState};
 use crate::components::notice::ErrorNotice;
 use crate::components::plan_graph::PlanGraph;
 use crate::components::retry::RetryNotice;
+use crate::pages::tags::CreateTagForm;
 use crate::route::{Route, Router};
 
 /// Everything the page shows, fetched together.
@@ -31,7 +32,7 @@ async fn snapshot(cluster: i64) -> Result<Snapshot, ApiFailure> {
     Ok(Snapshot {
         nodes: api::nodes(cluster).await?,
         roles: api::roles(cluster).await?,
-        tags: api::cluster_tags(cluster).await?,
+        tags: api::tags(TagOwner::Environment(cluster)).await?,
         plan: api::plan(cluster).await?,
         checks: api::checks(cluster).await?,
     })
@@ -113,7 +114,7 @@ fn EnvironmentBody(
                 view! { <NodeCard node roles=roles.clone() changed editable /> }.into_any()
             })
         />
-        {editable.then(|| view! { <NewTag cluster_id changed /> })}
+        {editable.then(|| view! { <CreateTagForm owner=TagOwner::Environment(cluster_id) changed /> })}
         <h2>"Deployment preview"</h2>
         <Preview plan names />
     }
@@ -404,47 +405,6 @@ fn NodeCard(
                 />
                 <button class="add-tag-button" on:click=add_tag>"Add tag"</button>
             </div>
-            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-        </div>
-    }
-}
-
-/// A tag of the environment's own, for nodes to carry.
-#[component]
-fn NewTag(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
-    let name = RwSignal::new(String::new());
-    let primary = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
-    let create = move |_| {
-        let tag = CreateTag {
-            name: name.get_untracked().trim().to_owned(),
-            has_primary: primary.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match api::create_cluster_tag(cluster_id, &tag).await {
-                Ok(_) => {
-                    name.set(String::new());
-                    error.set(None);
-                    changed.run(());
-                }
-                Err(e) => error.set(Some(e.message)),
-            }
-        });
-    };
-    view! {
-        <div class="new-tag">
-            <h3>"New tag for this environment"</h3>
-            <input
-                class="new-tag-name"
-                placeholder="name"
-                prop:value=move || name.get()
-                on:input=move |ev| name.set(event_target_value(&ev))
-            />
-            <label>
-                <input type="checkbox" prop:checked=move || primary.get() on:change=move |_| primary.update(|p| *p = !*p) />
-                " has a primary"
-            </label>
-            <button class="create-tag" on:click=create>"Create tag"</button>
             {move || error.get().map(|message| view! { <ErrorNotice message /> })}
         </div>
     }

@@ -167,8 +167,9 @@ fn TagRow(owner: TagOwner, tag: TagView, mine: bool, changed: Callback<()>) -> i
     }
 }
 
+/// A new tag for `owner` (also on the environment page, beside its nodes).
 #[component]
-fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
+pub fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let primary = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
