@@ -138,9 +138,19 @@ impl Client {
         }
     }
 
-    /// Sends a request and reads the JSON answer (`null` for none).
+    /// Sends a JSON request and reads the JSON answer (`null` for none).
     pub fn json(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, Failure> {
-        let bytes = self.send(method, path, body.map(Body::json))?;
+        self.json_of(method, path, body.map(Body::json))
+    }
+
+    /// Sends `body` (any type) and reads the JSON answer (`null` for none).
+    pub fn json_of(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Body<'_>>,
+    ) -> Result<Value, Failure> {
+        let bytes = self.send(method, path, body)?;
         if bytes.is_empty() {
             return Ok(Value::Null);
         }

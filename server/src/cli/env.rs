@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Format;
 use super::client::{Body, Client, Failure, Remote, print, with_client};
@@ -148,13 +148,11 @@ fn import(client: &Client, args: &EnvImport) -> Result<(), Failure> {
         bytes,
     };
     let name: String = url_encode(&args.name);
-    let answer = client.send(
+    let env = client.json_of(
         "POST",
         &format!("/api/v1/clusters/import?name={name}"),
         Some(body),
     )?;
-    let env: Value = serde_json::from_slice(&answer)
-        .map_err(|e| Failure::Broken(format!("the server's answer is not JSON: {e}")))?;
     print(args.remote.format, &env, ENV_COLUMNS);
     Ok(())
 }

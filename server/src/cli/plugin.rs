@@ -469,9 +469,7 @@ fn upload_body(path: &std::path::Path) -> Result<Body<'static>, Failure> {
 
 fn remote_install(path: &std::path::Path, remote: &Remote) -> i32 {
     with_client(remote, |c| {
-        let answer = c.send("POST", "/api/v1/plugins", Some(upload_body(path)?))?;
-        let plugin: serde_json::Value = serde_json::from_slice(&answer)
-            .map_err(|e| Failure::Broken(format!("the server's answer is not JSON: {e}")))?;
+        let plugin = c.json_of("POST", "/api/v1/plugins", Some(upload_body(path)?))?;
         match remote.format {
             Format::Json => print_json(&plugin),
             Format::Text => {
