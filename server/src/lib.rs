@@ -232,6 +232,11 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
 /// With no user at all, creates `admin` with a random password, printed
 /// once and written to `<data-dir>/initial-admin-password` (mode 0600).
 async fn first_admin(db: &Db, data_dir: &std::path::Path, local: SocketAddr) -> anyhow::Result<()> {
+    // Every later start: no password to make and hash (the insert below
+    // still settles a race between replicas starting on an empty database).
+    if db.has_users().await? {
+        return Ok(());
+    }
     let password = access::secret::new_password()?;
     let hash = {
         let password = password.clone();

@@ -80,6 +80,14 @@ impl Db {
         Ok(())
     }
 
+    /// Whether any user exists.
+    pub async fn has_users(&self) -> Result<bool, DbError> {
+        let found = sqlx::query("SELECT 1 FROM users LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(found.is_some())
+    }
+
     /// Creates `admin` when there is no user at all; whether it did (with
     /// several replicas starting at once, exactly one does).
     pub async fn create_first_admin(&self, password_hash: &str, now: i64) -> Result<bool, DbError> {
