@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::api::SignIn;
 
 use crate::api;
+use crate::components::notice::ErrorNotice;
 use crate::route::set_title;
 use crate::session::Session;
 
@@ -61,7 +62,7 @@ pub fn SignInPage(session: Session) -> impl IntoView {
                         on:input=move |ev| password.set(event_target_value(&ev))
                     />
                 </label>
-                {move || error.get().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })}
+                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
                 <button id="sign-in" type="submit" class="primary" prop:disabled=move || busy.get()>
                     "Sign in"
                 </button>

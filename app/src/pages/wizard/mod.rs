@@ -17,6 +17,7 @@ use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api;
 use crate::catalog::Catalog;
+use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
 use crate::route::{Link, Route};
 
@@ -75,10 +76,7 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
                                 />
                             }
                             .into_any(),
-                            Err(message) => view! {
-                                <div class="notice notice-error" role="alert">{message}</div>
-                            }
-                            .into_any(),
+                            Err(message) => view! { <ErrorNotice message /> }.into_any(),
                         },
                         Err(failure) => view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any(),
                     }
