@@ -5,9 +5,10 @@
 use std::collections::BTreeSet;
 
 use super::Environment;
+use super::tags::{with_tags_added, with_tags_removed};
 use crate::api::{BulkNodes, NodeProblem};
 use crate::name::{RoleName, TagName};
-use crate::tag::{self, NodeTags};
+use crate::tag::{self, NodeTags, RoleTags};
 
 /// The most nodes one bulk change may name.
 pub const MAX_BULK_NODES: usize = 10_000;
@@ -108,9 +109,11 @@ impl Environment<'_> {
                 message: format!("node {id} is not in this environment"),
             })
             .collect();
+        // What roles bring, worked out once for every node.
+        let role_tags = self.role_tags();
         let mut changed = Vec::new();
         for node in self.spec.nodes.iter().filter(|n| wanted.contains(&n.id)) {
-            match self.bulk_one(node, change) {
+            match self.bulk_one(node, change, &role_tags) {
                 Ok(next) if next != *node => changed.push(next),
                 Ok(_) => {}
                 Err(messages) => problems.extend(messages.into_iter().map(|message| NodeProblem {
@@ -129,14 +132,7 @@ impl Environment<'_> {
 
     /// Tags and roles to add must be known here (checked once, not per node).
     fn known_names(&self, change: &BulkNodes) -> Result<(), BulkRefusal> {
-        let known = self.tags_metadata();
-        let role_named = self.role_named_tags();
-        let unknown: Vec<TagName> = change
-            .add_tags
-            .iter()
-            .filter(|t| !tag::known_tag(t, &known, &role_named))
-            .cloned()
-            .collect();
+        let unknown = self.unknown_tags(&change.add_tags);
         if !unknown.is_empty() {
             return Err(BulkRefusal::UnknownTags(unknown));
         }
@@ -155,7 +151,12 @@ impl Environment<'_> {
     }
 
     /// One node after the change, or its problems.
-    fn bulk_one(&self, node: &NodeTags, change: &BulkNodes) -> Result<NodeTags, Vec<String>> {
+    fn bulk_one(
+        &self,
+        node: &NodeTags,
+        change: &BulkNodes,
+        role_tags: &RoleTags,
+    ) -> Result<NodeTags, Vec<String>> {
         let mut next = node.clone();
         next.roles.retain(|r| !change.remove_roles.contains(r));
         for role in &change.add_roles {
@@ -169,17 +170,16 @@ impl Environment<'_> {
                 return Err(errors.into_iter().map(|e| e.message).collect());
             }
         }
-        let derived = tag::derived_tags(&next, &self.role_tags());
+        let derived = tag::derived_tags(&next, role_tags);
         let carried: Vec<TagName> = change
             .remove_tags
             .iter()
             .filter(|t| next.tags_added.contains(t) || derived.contains(t))
             .cloned()
             .collect();
-        let next = self
-            .remove_tags(&next, &carried)
-            .and_then(|n| self.add_tags(&n, &change.add_tags))
-            .map_err(|e| vec![e.to_string()])?;
-        Ok(next)
+        // Only carried tags are removed, and the added ones are known.
+        let next =
+            with_tags_removed(&next, &carried, role_tags).map_err(|e| vec![e.to_string()])?;
+        Ok(with_tags_added(&next, &change.add_tags, role_tags))
     }
 }

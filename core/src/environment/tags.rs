@@ -276,46 +276,31 @@ impl Environment<'_> {
         tag::known_tag(tag, &self.tags_metadata(), &self.role_named_tags())
     }
 
+    /// Those of `tags` nothing here declares (an instance `name:N` of a
+    /// known tag is known).
+    pub(super) fn unknown_tags(&self, tags: &[TagName]) -> Vec<TagName> {
+        let known = self.tags_metadata();
+        let role_named = self.role_named_tags();
+        tags.iter()
+            .filter(|t| !tag::known_tag(t, &known, &role_named))
+            .cloned()
+            .collect()
+    }
+
     /// `node` with `tags` added: a tag its roles bring is no longer
     /// removed; others are added by hand.
     pub fn add_tags(&self, node: &NodeTags, tags: &[TagName]) -> Result<NodeTags, TagProblem> {
-        let known = self.tags_metadata();
-        let role_named = self.role_named_tags();
-        let unknown: Vec<TagName> = tags
-            .iter()
-            .filter(|t| !tag::known_tag(t, &known, &role_named))
-            .cloned()
-            .collect();
+        let unknown = self.unknown_tags(tags);
         if !unknown.is_empty() {
             return Err(TagProblem::Unknown(unknown));
         }
-        let derived = tag::derived_tags(node, &self.role_tags());
-        let mut node = node.clone();
-        for t in tags {
-            node.tags_removed.retain(|x| x != t);
-            if !derived.contains(t) && !node.tags_added.contains(t) {
-                node.tags_added.push(t.clone());
-            }
-        }
-        Ok(node)
+        Ok(with_tags_added(node, tags, &self.role_tags()))
     }
 
     /// `node` with `tags` removed: hand-added ones are forgotten, ones its
     /// roles bring are recorded as removed.
     pub fn remove_tags(&self, node: &NodeTags, tags: &[TagName]) -> Result<NodeTags, TagProblem> {
-        let derived = tag::derived_tags(node, &self.role_tags());
-        let mut node = node.clone();
-        for t in tags {
-            let added = node.tags_added.contains(t);
-            if !added && !derived.contains(t) {
-                return Err(TagProblem::NotCarried(t.clone()));
-            }
-            node.tags_added.retain(|x| x != t);
-            if derived.contains(t) && !node.tags_removed.contains(t) {
-                node.tags_removed.push(t.clone());
-            }
-        }
-        Ok(node)
+        with_tags_removed(node, tags, &self.role_tags())
     }
 
     /// Every node's effective tags (`primary-*` in HA), in node order.
@@ -352,4 +337,38 @@ impl Environment<'_> {
             })
             .collect()
     }
+}
+
+/// `node` with known `tags` added, its roles bringing what `role_tags` says.
+pub(super) fn with_tags_added(node: &NodeTags, tags: &[TagName], role_tags: &RoleTags) -> NodeTags {
+    let derived = tag::derived_tags(node, role_tags);
+    let mut node = node.clone();
+    for t in tags {
+        node.tags_removed.retain(|x| x != t);
+        if !derived.contains(t) && !node.tags_added.contains(t) {
+            node.tags_added.push(t.clone());
+        }
+    }
+    node
+}
+
+/// `node` with `tags` removed, its roles bringing what `role_tags` says.
+pub(super) fn with_tags_removed(
+    node: &NodeTags,
+    tags: &[TagName],
+    role_tags: &RoleTags,
+) -> Result<NodeTags, TagProblem> {
+    let derived = tag::derived_tags(node, role_tags);
+    let mut node = node.clone();
+    for t in tags {
+        let added = node.tags_added.contains(t);
+        if !added && !derived.contains(t) {
+            return Err(TagProblem::NotCarried(t.clone()));
+        }
+        node.tags_added.retain(|x| x != t);
+        if derived.contains(t) && !node.tags_removed.contains(t) {
+            node.tags_removed.push(t.clone());
+        }
+    }
+    Ok(node)
 }
