@@ -208,11 +208,6 @@ impl Environment<'_> {
             .collect()
     }
 
-    /// The names of the nodes that carry tag `name` or an instance of it.
-    pub fn tag_carriers(&self, name: &str) -> Vec<String> {
-        carriers(&self.named_tags(), name)
-    }
-
     fn merged_tag_views(&self) -> Vec<TagView> {
         let mut views = Views {
             views: Vec::new(),

@@ -608,9 +608,9 @@ fn tags_count_their_nodes_and_are_not_deleted_while_carried() {
         let count = |name: &str| views.iter().find(|v| v.name == name).unwrap().nodes;
         assert_eq!(count("rack"), 1);
         assert_eq!(count("controller"), 1);
-        assert_eq!(env.tag_carriers("rack"), ["a"]);
+        assert_eq!(carriers(&env.named_tags(), "rack"), ["a"]);
         assert_eq!(
-            check_tag_deletion(&views, "rack", env.tag_carriers("rack"))
+            check_tag_deletion(&views, "rack", carriers(&env.named_tags(), "rack"))
                 .unwrap_err()
                 .to_string(),
             "tag 'rack' is assigned to node 'a': unassign it first"
