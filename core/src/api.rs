@@ -22,6 +22,21 @@ pub struct ReleaseSummary {
     pub required_component_types: Vec<ComponentType>,
 }
 
+impl ReleaseSummary {
+    /// Installed release `id` as the API lists it.
+    pub fn installed(id: i64, release: &crate::release::Release) -> ReleaseSummary {
+        ReleaseSummary {
+            id,
+            name: release.name.clone(),
+            version: release.version.clone(),
+            operating_system: release.operating_system.clone(),
+            state: "available".to_owned(),
+            description: release.description.clone(),
+            required_component_types: release.required_component_types.clone(),
+        }
+    }
+}
+
 /// `POST /api/v1/clusters`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreateCluster {

@@ -5,6 +5,7 @@ use mosaic_core::api::AuditEntry;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::generations::{Generation, next_generation};
 use super::{Db, DbError};
 
 /// A user as `mosaic user list` shows it.
@@ -160,22 +161,34 @@ impl Db {
 
     /// Removes the token `label`; whether there was one.
     pub async fn revoke_token(&self, label: &str) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
         let deleted = sqlx::query("DELETE FROM tokens WHERE label = $1")
             .bind(label)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
+        next_generation(&mut tx, Generation::Access).await?;
+        tx.commit().await?;
+        self.freshness.expire();
         Ok(deleted == 1)
     }
 
-    /// The label and role of the token whose secret hashes to `secret_hash`.
+    /// The label and role of the token whose secret hashes to `secret_hash`
+    /// (remembered while no credential is revoked).
     pub async fn token(&self, secret_hash: &str) -> Result<Option<(String, Role)>, DbError> {
+        let access = self.generations().await?.access;
+        if let Some((label, role, _)) = self.credentials.get(access, secret_hash) {
+            return Ok(Some((label, role)));
+        }
         let row = sqlx::query("SELECT label, role FROM tokens WHERE secret_hash = $1")
             .bind(secret_hash)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|row| Ok((row.try_get("label")?, role(&row)?)))
-            .transpose()
+        let Some(row) = row else { return Ok(None) };
+        let (label, role): (String, Role) = (row.try_get("label")?, role(&row)?);
+        self.credentials
+            .put(access, secret_hash, (label.clone(), role, None));
+        Ok(Some((label, role)))
     }
 
     /// Starts a session for user `user_id`, and forgets expired ones.
@@ -201,29 +214,44 @@ impl Db {
         Ok(())
     }
 
-    /// The user name and role behind a live session.
+    /// The user name and role behind a live session (remembered, with its
+    /// expiry, while no credential is revoked).
     pub async fn session(
         &self,
         secret_hash: &str,
         now: i64,
     ) -> Result<Option<(String, Role)>, DbError> {
+        let access = self.generations().await?.access;
+        if let Some((user, role, expires)) = self.credentials.get(access, secret_hash) {
+            return Ok(expires.is_some_and(|at| at > now).then_some((user, role)));
+        }
         let row = sqlx::query(
-            "SELECT users.username, users.role FROM sessions JOIN users ON users.id = sessions.user_id \
+            "SELECT users.username, users.role, sessions.expires_at FROM sessions \
+             JOIN users ON users.id = sessions.user_id \
              WHERE sessions.secret_hash = $1 AND sessions.expires_at > $2",
         )
         .bind(secret_hash)
         .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|row| Ok((row.try_get("username")?, role(&row)?)))
-            .transpose()
+        let Some(row) = row else { return Ok(None) };
+        let (user, role): (String, Role) = (row.try_get("username")?, role(&row)?);
+        let expires: i64 = row.try_get("expires_at")?;
+        self.credentials
+            .put(access, secret_hash, (user.clone(), role, Some(expires)));
+        Ok(Some((user, role)))
     }
 
+    /// Ends a session (signing out): no replica accepts it afterwards.
     pub async fn delete_session(&self, secret_hash: &str) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM sessions WHERE secret_hash = $1")
             .bind(secret_hash)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        next_generation(&mut tx, Generation::Access).await?;
+        tx.commit().await?;
+        self.freshness.expire();
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod clusters;
+mod generations;
 mod heat;
 mod nodes;
 mod plugins;
@@ -24,8 +25,10 @@ use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
 pub use clusters::{InsertCluster, StoredCluster};
+pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
+pub use releases::release_summaries;
 
 pub use snapshot::Snapshot;
 pub use tags::TagOwner;
@@ -41,6 +44,10 @@ pub struct Db {
     postgres: bool,
     /// The installed plugins as last parsed, with their generation.
     plugins: Arc<tokio::sync::Mutex<Option<(i64, SharedPlugins)>>>,
+    /// The generations, read at most once per `max_age`.
+    freshness: Arc<generations::Freshness>,
+    /// The tokens and sessions found valid at the access generation.
+    credentials: Arc<generations::Credentials>,
 }
 
 /// The installed plugins, parsed once per generation and shared.
@@ -164,7 +171,25 @@ impl Db {
             pool,
             postgres: !is_sqlite,
             plugins: Arc::new(tokio::sync::Mutex::new(None)),
+            freshness: Arc::new(generations::Freshness::new(DEFAULT_MAX_AGE)),
+            credentials: Arc::default(),
         })
+    }
+
+    /// The same database, seeing changes made elsewhere (another replica,
+    /// the CLI) within `max_age` instead of [`DEFAULT_MAX_AGE`].
+    pub fn with_max_age(self, max_age: std::time::Duration) -> Db {
+        Db {
+            freshness: Arc::new(generations::Freshness::new(max_age)),
+            plugins: Arc::new(tokio::sync::Mutex::new(None)),
+            credentials: Arc::default(),
+            ..self
+        }
+    }
+
+    /// The generations of what is cached, at most `max_age` old.
+    pub async fn generations(&self) -> Result<Generations, DbError> {
+        self.freshness.current(&self.pool).await
     }
 }
 

@@ -8,6 +8,7 @@ use sqlx::{AnyConnection, Row};
 
 use std::sync::Arc;
 
+use super::generations::{Generation, generations_in, next_generation};
 use super::{Db, DbError, SharedPlugins};
 
 const BUNDLED_FACT: &str = "bundled_release_installed";
@@ -52,6 +53,7 @@ impl Db {
         take_install_turn(&mut tx).await?;
         let stored = install_in(&mut tx, package, warnings).await?;
         tx.commit().await?;
+        self.freshness.expire();
         Ok(stored)
     }
 
@@ -83,6 +85,7 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        self.freshness.expire();
         Ok(true)
     }
 
@@ -90,7 +93,7 @@ impl Db {
     /// install or uninstall (here or on another replica) moved the
     /// generation on.
     pub async fn plugins(&self) -> Result<SharedPlugins, DbError> {
-        let generation = plugins_generation(&mut *self.pool.acquire().await?).await?;
+        let generation = self.generations().await?.plugins;
         // One request parses; the others wait for it and share the result.
         let mut cache = self.plugins.lock().await;
         if let Some((cached, plugins)) = cache.as_ref()
@@ -100,9 +103,9 @@ impl Db {
         }
         loop {
             let mut tx = self.pool.begin().await?;
-            let at = plugins_generation(&mut tx).await?;
+            let at = generations_in(&mut tx).await?.plugins;
             let plugins = Arc::new(super::Installed::new(plugins_in(&mut tx).await?));
-            let after = plugins_generation(&mut tx).await?;
+            let after = generations_in(&mut tx).await?.plugins;
             tx.commit().await?;
             // An install in between: read again.
             if after == at {
@@ -140,7 +143,7 @@ impl Db {
             .find(|p| p.id == id)
             .ok_or_else(|| DbError::NotFound(format!("plugin {id} is not installed")))?;
         check(plugin, &snapshot)?;
-        next_generation(&mut tx).await?;
+        next_generation(&mut tx, Generation::Plugins).await?;
         sqlx::query("DELETE FROM releases WHERE plugin_id = $1")
             .bind(id)
             .execute(&mut *tx)
@@ -150,6 +153,7 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        self.freshness.expire();
         Ok(())
     }
 }
@@ -202,7 +206,7 @@ async fn install_in(
     .fetch_one(&mut *conn)
     .await?
     .try_get(0)?;
-    next_generation(conn).await?;
+    next_generation(conn, Generation::Plugins).await?;
     let mut release_ids = Vec::new();
     for release in package.releases() {
         let data = serde_json::to_string(release).map_err(corrupt("release".into()))?;
@@ -227,24 +231,6 @@ async fn install_in(
         release_ids,
         warnings: notes,
     })
-}
-
-/// The generation of the installed plugins.
-async fn plugins_generation(conn: &mut AnyConnection) -> Result<i64, DbError> {
-    Ok(
-        sqlx::query("SELECT value FROM generations WHERE name = 'plugins'")
-            .fetch_one(&mut *conn)
-            .await?
-            .try_get(0)?,
-    )
-}
-
-/// Moves the plugins' generation on (inside the change's transaction).
-async fn next_generation(conn: &mut AnyConnection) -> Result<(), DbError> {
-    sqlx::query("UPDATE generations SET value = value + 1 WHERE name = 'plugins'")
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
 }
 
 /// Waits for this transaction's turn to install or uninstall.

@@ -18,7 +18,7 @@ use std::path::Path;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, Uri};
-use axum::middleware::{from_fn_with_state, map_response};
+use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{Html, IntoResponse};
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -44,6 +44,7 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(heat::router(&uploads))
         .route("/api/{*rest}", axum::routing::any(unknown_api))
         .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(from_fn(versions::conditional))
         .route_layer(from_fn_with_state(state.clone(), access::authorize))
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
         .layer(map_response(error::json_errors));

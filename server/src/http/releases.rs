@@ -1,13 +1,17 @@
-//! `/api/v1/releases`: the installed releases and their component registries.
+//! `/api/v1/releases`: the installed releases and their component
+//! registries. Each answer is made once per generation of the installed
+//! plugins and then sent as it is.
 
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use axum::{Json, Router};
-use mosaic_core::api::{ComponentView, ReleaseSummary, component_views};
+use mosaic_core::api::component_views;
 use mosaic_core::environment::registry;
 
 use super::error::ApiError;
+use super::versions::Prepared;
 use crate::AppState;
+use crate::db::{Installed, release_summaries};
 use crate::environment::{find_release, plugins_for};
 
 pub fn router() -> Router<AppState> {
@@ -17,20 +21,42 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/releases/{id}/components", get(components))
 }
 
-async fn list(State(state): State<AppState>) -> Result<Json<Vec<ReleaseSummary>>, ApiError> {
-    Ok(Json(state.db.releases().await?))
+/// The list of releases, as made for one generation.
+struct ReleaseList(Result<Prepared, String>);
+
+/// One release's summary (`None`: not installed), as made for one generation.
+struct ReleaseAnswer(Result<Option<Prepared>, String>);
+
+/// One release's registry (`None`: not installed), as made for one generation.
+struct ComponentsAnswer(Result<Option<Prepared>, String>);
+
+/// What the memo made, or the failure it remembered.
+fn made<T: Clone>(answer: &Result<T, String>) -> Result<T, ApiError> {
+    answer
+        .clone()
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
 }
 
-async fn show(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> Result<Json<ReleaseSummary>, ApiError> {
-    let releases = state.db.releases().await?;
-    releases
-        .into_iter()
+async fn list(State(state): State<AppState>) -> Result<Prepared, ApiError> {
+    let installed = state.db.plugins().await?;
+    let answer = installed.memo(0, || {
+        ReleaseList(Prepared::json(&release_summaries(&installed)).map_err(|e| e.to_string()))
+    });
+    made(&answer.0)
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Prepared, ApiError> {
+    let installed = state.db.plugins().await?;
+    let answer = installed.memo(id, || ReleaseAnswer(summary(&installed, id)));
+    made(&answer.0)?.ok_or_else(|| not_found(id))
+}
+
+fn summary(installed: &Installed, id: i64) -> Result<Option<Prepared>, String> {
+    release_summaries(installed)
+        .iter()
         .find(|r| r.id == id)
-        .map(Json)
-        .ok_or_else(|| not_found(id))
+        .map(|r| Prepared::json(r).map_err(|e| e.to_string()))
+        .transpose()
 }
 
 /// The release's registry in registry order (the release's components,
@@ -38,13 +64,21 @@ async fn show(
 async fn components(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Vec<ComponentView>>, ApiError> {
+) -> Result<Prepared, ApiError> {
     let installed = state.db.plugins().await?;
-    let release = find_release(&installed, id).ok_or_else(|| not_found(id))?;
-    let plugins = plugins_for(&installed, release);
-    let registry = registry(release, &plugins)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("release {id}: {e}")))?;
-    Ok(Json(component_views(&registry, &plugins)))
+    let answer = installed.memo(id, || ComponentsAnswer(component_list(&installed, id)));
+    made(&answer.0)?.ok_or_else(|| not_found(id))
+}
+
+fn component_list(installed: &Installed, id: i64) -> Result<Option<Prepared>, String> {
+    let Some(release) = find_release(installed, id) else {
+        return Ok(None);
+    };
+    let plugins = plugins_for(installed, release);
+    let registry = registry(release, &plugins).map_err(|e| format!("release {id}: {e}"))?;
+    Prepared::json(&component_views(&registry, &plugins))
+        .map(Some)
+        .map_err(|e| e.to_string())
 }
 
 pub(super) fn not_found(id: i64) -> ApiError {
