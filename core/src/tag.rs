@@ -3,7 +3,7 @@
 //! and minus the operator's changes, plus `primary-<tag>` in HA), and the
 //! resolver that decides whether a task's selector picks a node.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
@@ -187,6 +187,59 @@ impl Selector {
 
     pub fn selects_master(&self) -> bool {
         self.entries.iter().any(|m| matches!(m, Matcher::Master))
+    }
+}
+
+/// Where one distinct selector entry is kept in [`Matchers`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MatcherId(usize);
+
+impl MatcherId {
+    /// Its place in [`Matchers::all`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// The selector entries of one plan, each distinct entry compiled once: a
+/// pattern hundreds of tasks share is one regular expression, and whoever
+/// places tasks can match it against the nodes once. A selector is then
+/// the ids of its entries.
+#[derive(Debug, Default)]
+pub struct Matchers {
+    all: Vec<Matcher>,
+    ids: HashMap<String, Result<MatcherId, SelectorError>>,
+}
+
+impl Matchers {
+    /// The ids of a selector's entries, compiling those not seen before;
+    /// the first entry that does not compile is the error.
+    pub fn selector<S: AsRef<str>>(
+        &mut self,
+        entries: &[S],
+    ) -> Result<Vec<MatcherId>, SelectorError> {
+        entries.iter().map(|e| self.id(e.as_ref())).collect()
+    }
+
+    fn id(&mut self, entry: &str) -> Result<MatcherId, SelectorError> {
+        if let Some(known) = self.ids.get(entry) {
+            return known.clone();
+        }
+        let id = Matcher::parse(entry).map(|matcher| {
+            self.all.push(matcher);
+            MatcherId(self.all.len() - 1)
+        });
+        self.ids.insert(entry.to_owned(), id.clone());
+        id
+    }
+
+    /// Every distinct entry compiled so far, in the order first seen.
+    pub fn all(&self) -> &[Matcher] {
+        &self.all
+    }
+
+    pub fn get(&self, id: MatcherId) -> Option<&Matcher> {
+        self.all.get(id.0)
     }
 }
 

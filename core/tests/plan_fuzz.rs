@@ -1,15 +1,17 @@
 //! Deployment plans on arbitrary graphs: nothing panics, every node's list
 //! respects every dependency edge between its tasks, no task is listed
-//! twice, and tasks on cycles or skipped by their condition are never
-//! listed.
+//! twice, tasks on cycles or skipped by their condition are never listed,
+//! and tasks are placed on the nodes the plain tag resolver picks.
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 2,000).
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
 
 use mosaic_core::expr::JsonModels;
 use mosaic_core::name::{PluginName, TagName, TaskId};
-use mosaic_core::task::{Definitions, PlanErrorKind, PlanInput, PlanNode, TaskDef, plan};
+use mosaic_core::tag::{Matcher, Selector};
+use mosaic_core::task::{Definitions, Plan, PlanErrorKind, PlanInput, PlanNode, TaskDef, plan};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -116,6 +118,72 @@ fn arb_nodes() -> impl Strategy<Value = Vec<PlanNode>> {
     )
 }
 
+/// A selector by the plain resolver (`None`: it does not compile), its
+/// entries compiled once for every case.
+fn resolver(entries: &[Value]) -> Option<Selector> {
+    static COMPILED: OnceLock<HashMap<&str, Option<Matcher>>> = OnceLock::new();
+    let compiled = COMPILED.get_or_init(|| {
+        SELECTORS
+            .iter()
+            .map(|s| (*s, Matcher::parse(s).ok()))
+            .collect()
+    });
+    let entries = entries
+        .iter()
+        .map(|e| compiled.get(e.as_str()?).cloned().flatten())
+        .collect::<Option<Vec<Matcher>>>()?;
+    Some(Selector { entries })
+}
+
+/// Placement against the plain resolver: a task is listed only on nodes
+/// its selector picks, and one that surely runs on all of them (no
+/// condition, not a stage or group, on no cycle: the messages name every
+/// task on one, the paths only some).
+fn check_placement(
+    plan: &Plan,
+    nodes: &[PlanNode],
+    counting: &HashMap<String, &Value>,
+) -> Result<(), TestCaseError> {
+    let cyclic: BTreeSet<&str> = plan
+        .errors
+        .iter()
+        .filter(|e| e.kind == PlanErrorKind::Cycle)
+        .flat_map(|e| e.message.split([' ', ',', '(', ')']))
+        .collect();
+    for node in &plan.nodes {
+        let master = node.id == json!("master");
+        let tags = nodes
+            .iter()
+            .find(|n| node.id == json!(n.id))
+            .map_or(&[][..], |n| &n.tags[..]);
+        let listed: BTreeSet<&str> = node.tasks.iter().map(TaskId::as_str).collect();
+        for (id, t) in counting {
+            let selector = t["tags"].as_array().and_then(|e| resolver(e));
+            let picks = selector.is_some_and(|s| match master {
+                true => s.selects_master(),
+                false => s.matches(tags),
+            });
+            let runs = t.get("condition").is_none()
+                && !matches!(t["type"].as_str(), Some("stage" | "group"))
+                && !cyclic.contains(id.as_str());
+            let here = listed.contains(id.as_str());
+            prop_assert!(
+                !here || picks,
+                "{} listed on {} but not picked",
+                id,
+                node.id
+            );
+            prop_assert!(
+                here || !(runs && picks),
+                "{} picked on {} but not listed",
+                id,
+                node.id
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000)
@@ -177,5 +245,6 @@ proptest! {
                 prop_assert!(!on_cycles.contains(task.as_str()), "{} is on a cycle or skipped", task);
             }
         }
+        check_placement(&plan, &nodes, &counting)?;
     }
 }

@@ -7,6 +7,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -16,7 +17,7 @@ use super::def::TaskDef;
 use super::graph::{cycle_path, strongly_connected};
 use crate::expr::Models;
 use crate::name::{PluginName, TagName, TaskId};
-use crate::tag::{Matcher, Selector, SelectorError};
+use crate::tag::{Matcher, MatcherId, Matchers};
 
 /// Where a task definition comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,10 +176,10 @@ impl Plan {
 #[derive(Debug, Clone)]
 pub struct Task<'a> {
     pub def: &'a TaskDef,
-    /// Each counting definition's origin and selector (several only when
-    /// several plugins define the id); a definition whose condition is
-    /// false keeps an empty selector.
-    pub definitions: Vec<(Origin, Selector)>,
+    /// Each counting definition's origin and selector, as its entries in
+    /// the plan's [`Matchers`] (several only when several plugins define
+    /// the id); a definition whose condition is false keeps an empty one.
+    pub definitions: Vec<(Origin, Vec<MatcherId>)>,
 }
 
 /// What the plan collects besides node lists.
@@ -189,30 +190,16 @@ struct Findings {
     skipped: Vec<Skipped>,
 }
 
-/// Each distinct selector entry compiled once per plan.
-#[derive(Default)]
-struct Matchers<'a>(HashMap<&'a str, Result<Matcher, SelectorError>>);
-
-impl<'a> Matchers<'a> {
-    fn selector(&mut self, entries: &'a [String]) -> Result<Selector, SelectorError> {
-        entries
-            .iter()
-            .map(|e| {
-                self.0
-                    .entry(e.as_str())
-                    .or_insert_with(|| Matcher::parse(e))
-                    .clone()
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(|entries| Selector { entries })
-    }
-}
-
 /// The definitions that count, per id: the environment's; else every
 /// enabled plugin's (each with its own selector); else the release's —
 /// with conditions decided. Ids keep the order in which they are first
-/// defined (release, plugins, environment).
-fn resolve<'a>(input: &PlanInput<'a>, found: &mut Findings) -> Vec<Task<'a>> {
+/// defined (release, plugins, environment). Selectors are compiled into
+/// `matchers`, each distinct entry once.
+fn resolve<'a>(
+    input: &PlanInput<'a>,
+    matchers: &mut Matchers,
+    found: &mut Findings,
+) -> Vec<Task<'a>> {
     let definitions = input.definitions;
     let mut order: Vec<&'a TaskId> = Vec::new();
     let mut by_id: HashMap<&'a TaskId, [Vec<(Origin, &'a TaskDef)>; 3]> = HashMap::new();
@@ -237,7 +224,6 @@ fn resolve<'a>(input: &PlanInput<'a>, found: &mut Findings) -> Vec<Task<'a>> {
         list.retain(|(o, _)| *o != origin);
         list.push((origin, task));
     }
-    let mut matchers = Matchers::default();
     order
         .into_iter()
         .map(|id| {
@@ -247,7 +233,7 @@ fn resolve<'a>(input: &PlanInput<'a>, found: &mut Findings) -> Vec<Task<'a>> {
                 .rev()
                 .find(|s| !s.is_empty())
                 .unwrap_or_default();
-            counting(chosen, input.models, &mut matchers, found)
+            counting(chosen, input.models, matchers, found)
         })
         .collect()
 }
@@ -256,7 +242,7 @@ fn resolve<'a>(input: &PlanInput<'a>, found: &mut Findings) -> Vec<Task<'a>> {
 fn counting<'a>(
     chosen: Vec<(Origin, &'a TaskDef)>,
     models: &dyn Models,
-    matchers: &mut Matchers<'a>,
+    matchers: &mut Matchers,
     found: &mut Findings,
 ) -> Task<'a> {
     let def = chosen[0].1;
@@ -293,7 +279,7 @@ fn counting<'a>(
         };
         let selector = match matchers.selector(&value.selector) {
             Ok(selector) if runs => selector,
-            Ok(_) => Selector::default(),
+            Ok(_) => Vec::new(),
             Err(e) => {
                 let message = format!(
                     "task '{}' of {}: {e}; it runs nowhere",
@@ -305,7 +291,7 @@ fn counting<'a>(
                     &value.id,
                     message,
                 ));
-                Selector::default()
+                Vec::new()
             }
         };
         definitions.push((origin.clone(), selector));
@@ -319,37 +305,98 @@ fn counting<'a>(
     Task { def, definitions }
 }
 
-/// A set of node indices as bits.
+/// Sets of node indices as bits, one row per set, in one allocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Bits(Vec<u64>);
+struct Rows {
+    words: usize,
+    bits: Vec<u64>,
+}
 
-impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64)])
-    }
-    fn set(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-    fn get(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-    fn fill(&mut self, n: usize) {
-        for i in 0..n {
-            self.set(i);
+impl Rows {
+    fn new(rows: usize, nodes: usize) -> Rows {
+        let words = nodes.div_ceil(64);
+        Rows {
+            words,
+            bits: vec![0; rows * words],
         }
+    }
+
+    fn row(&self, r: usize) -> &[u64] {
+        self.bits
+            .get(r * self.words..(r + 1) * self.words)
+            .unwrap_or_default()
+    }
+
+    fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        self.bits
+            .get_mut(r * self.words..(r + 1) * self.words)
+            .unwrap_or_default()
+    }
+
+    fn get(&self, r: usize, i: usize) -> bool {
+        self.row(r)
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 }
 
-/// Which nodes each selector picks, by index. Exact tags go through an
-/// index; each regular expression is tried once per distinct tag.
+fn set(row: &mut [u64], i: usize) {
+    if let Some(word) = row.get_mut(i / 64) {
+        *word |= 1 << (i % 64);
+    }
+}
+
+fn or_into(row: &mut [u64], other: &[u64]) {
+    for (word, more) in row.iter_mut().zip(other) {
+        *word |= more;
+    }
+}
+
+/// The indices whose bits are set, in increasing order.
+fn ones(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    row.iter().enumerate().flat_map(|(w, &word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            let bit = rest.trailing_zeros() as usize;
+            rest &= rest.wrapping_sub(1);
+            (bit < 64).then_some(w * 64 + bit)
+        })
+    })
+}
+
+/// The nodes one distinct selector entry picks: exact tags through the
+/// tag → nodes index, a regular expression tried once per distinct tag.
+fn picked(matcher: &Matcher, by_tag: &HashMap<&str, Vec<usize>>, n: usize) -> Vec<u64> {
+    let mut row = vec![0; n.div_ceil(64)];
+    match matcher {
+        Matcher::Any => (0..n).for_each(|i| set(&mut row, i)),
+        Matcher::Master => {}
+        Matcher::Exact(tag) => {
+            for &i in by_tag.get(tag.as_str()).into_iter().flatten() {
+                set(&mut row, i);
+            }
+        }
+        Matcher::Regex(re) => {
+            for (_, holders) in by_tag.iter().filter(|(tag, _)| re.is_match(tag)) {
+                holders.iter().for_each(|&i| set(&mut row, i));
+            }
+        }
+    }
+    row
+}
+
+/// Which nodes each selector picks, by index: each distinct entry is
+/// matched against the nodes once, a selector's nodes are the union of its
+/// entries'.
 pub struct Placement {
-    /// `sets[s]`: the nodes selector `s` picks.
-    sets: Vec<Bits>,
+    /// Row `s`: the nodes selector `s` picks.
+    sets: Rows,
     master: Vec<bool>,
 }
 
 impl Placement {
-    pub fn new(selectors: &[&Selector], nodes: &[PlanNode]) -> Placement {
+    /// `selectors` are ids of entries in `matchers` (others pick nothing).
+    pub fn new(matchers: &Matchers, selectors: &[&[MatcherId]], nodes: &[PlanNode]) -> Placement {
         let n = nodes.len();
         let mut by_tag: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, node) in nodes.iter().enumerate() {
@@ -357,38 +404,43 @@ impl Placement {
                 by_tag.entry(tag.as_str()).or_default().push(i);
             }
         }
-        let mut sets = Vec::with_capacity(selectors.len());
-        let mut master = Vec::with_capacity(selectors.len());
-        for selector in selectors {
-            let mut bits = Bits::new(n);
-            for matcher in &selector.entries {
-                match matcher {
-                    Matcher::Any => bits.fill(n),
-                    Matcher::Master => {}
-                    Matcher::Exact(tag) => {
-                        for &i in by_tag.get(tag.as_str()).into_iter().flatten() {
-                            bits.set(i);
-                        }
-                    }
-                    Matcher::Regex(re) => {
-                        for (tag, holders) in &by_tag {
-                            if re.is_match(tag) {
-                                for &i in holders {
-                                    bits.set(i);
-                                }
-                            }
-                        }
-                    }
-                }
+        let picks: Vec<Vec<u64>> = matchers
+            .all()
+            .iter()
+            .map(|m| picked(m, &by_tag, n))
+            .collect();
+        let mut sets = Rows::new(selectors.len(), n);
+        for (s, ids) in selectors.iter().enumerate() {
+            for id in *ids {
+                or_into(
+                    sets.row_mut(s),
+                    picks.get(id.index()).map_or(&[], Vec::as_slice),
+                );
             }
-            master.push(selector.selects_master());
-            sets.push(bits);
         }
+        let is_master = |id: &MatcherId| matches!(matchers.get(*id), Some(Matcher::Master));
+        let master = selectors
+            .iter()
+            .map(|ids| ids.iter().any(is_master))
+            .collect();
         Placement { sets, master }
     }
 
     pub fn runs_on(&self, selector: usize, node: usize) -> bool {
-        self.sets[selector].get(node)
+        self.sets.get(selector, node)
+    }
+
+    /// Whether the selector picks the Fuel master.
+    pub fn on_master(&self, selector: usize) -> bool {
+        self.master.get(selector).copied().unwrap_or(false)
+    }
+
+    /// The nodes any of the selectors `defs` picks, into `row`.
+    fn union(&self, defs: Range<usize>, row: &mut [u64]) {
+        row.fill(0);
+        for d in defs {
+            or_into(row, self.sets.row(d));
+        }
     }
 }
 
@@ -555,22 +607,10 @@ fn order(successors: &[Vec<usize>], excluded: &[bool]) -> Vec<usize> {
 /// Plans an environment.
 pub fn plan(input: PlanInput<'_>) -> Plan {
     let mut found = Findings::default();
-    let tasks = resolve(&input, &mut found);
+    let mut matchers = Matchers::default();
+    let tasks = resolve(&input, &mut matchers, &mut found);
     let nodes = input.nodes;
-
-    // Placement of every counting definition; `defs_of[t]` are task t's.
-    let selectors: Vec<&Selector> = tasks
-        .iter()
-        .flat_map(|t| t.definitions.iter().map(|(_, s)| s))
-        .collect();
-    let placement = Placement::new(&selectors, nodes);
-    let mut defs_of: Vec<std::ops::Range<usize>> = Vec::with_capacity(tasks.len());
-    let mut at = 0;
-    for task in &tasks {
-        defs_of.push(at..at + task.definitions.len());
-        at += task.definitions.len();
-    }
-
+    let (placement, defs_of) = place(&tasks, &matchers, nodes);
     found
         .errors
         .extend(task_conflicts(&tasks, nodes, &placement));
@@ -580,62 +620,125 @@ pub fn plan(input: PlanInput<'_>) -> Plan {
         .into_iter()
         .filter(|&t| tasks[t].def.is_listed())
         .collect();
+    let placed = Placed {
+        tasks: &tasks,
+        defs_of: &defs_of,
+        placement: &placement,
+    };
+    found.warnings.extend(untagged(input.release_tags, nodes));
+    Plan {
+        nodes: placed.node_plans(&listed, nodes),
+        errors: found.errors,
+        warnings: found.warnings,
+        skipped: found.skipped,
+        edges: edges(&tasks, &successors, &excluded),
+        instances: crate::tag::instances(nodes.iter().map(|n| (n.id, n.tags.as_slice()))),
+    }
+}
 
-    // A task runs on a node when any counting definition picks it.
-    let runs_on = |t: usize, n: usize| defs_of[t].clone().any(|d| placement.runs_on(d, n));
-    let mut plans: Vec<NodePlan> = nodes
+/// The placement of every counting definition, and which of them are each
+/// task's (`defs_of[t]`).
+fn place(
+    tasks: &[Task<'_>],
+    matchers: &Matchers,
+    nodes: &[PlanNode],
+) -> (Placement, Vec<Range<usize>>) {
+    let selectors: Vec<&[MatcherId]> = tasks
         .iter()
-        .enumerate()
-        .map(|(n, node)| NodePlan {
-            id: Value::from(node.id),
-            tags: node.tags.clone(),
-            tasks: listed
-                .iter()
-                .filter(|&&t| runs_on(t, n))
-                .map(|&t| tasks[t].def.id.clone())
-                .collect(),
-        })
+        .flat_map(|t| t.definitions.iter().map(|(_, s)| s.as_slice()))
         .collect();
-    let master: Vec<TaskId> = listed
-        .iter()
-        .filter(|&&t| defs_of[t].clone().any(|d| placement.master[d]))
-        .map(|&t| tasks[t].def.id.clone())
-        .collect();
-    if !master.is_empty() {
-        plans.push(NodePlan {
-            id: Value::from("master"),
-            tags: vec![TagName::new("master").expect("a valid tag")],
-            tasks: master,
-        });
+    let mut defs_of = Vec::with_capacity(tasks.len());
+    let mut at = 0;
+    for task in tasks {
+        defs_of.push(at..at + task.definitions.len());
+        at += task.definitions.len();
+    }
+    (Placement::new(matchers, &selectors, nodes), defs_of)
+}
+
+/// Tasks with their placement: a task runs on a node when any of its
+/// counting definitions picks the node.
+struct Placed<'p, 'a> {
+    tasks: &'p [Task<'a>],
+    defs_of: &'p [Range<usize>],
+    placement: &'p Placement,
+}
+
+impl Placed<'_, '_> {
+    /// Every node's plan, then the master's when it has tasks.
+    fn node_plans(&self, listed: &[usize], nodes: &[PlanNode]) -> Vec<NodePlan> {
+        let lists = self.node_lists(listed, nodes.len());
+        let mut plans: Vec<NodePlan> = nodes
+            .iter()
+            .zip(lists)
+            .map(|(node, tasks)| NodePlan {
+                id: Value::from(node.id),
+                tags: node.tags.clone(),
+                tasks,
+            })
+            .collect();
+        let master: Vec<TaskId> = listed
+            .iter()
+            .filter(|&&t| self.defs_of[t].clone().any(|d| self.placement.on_master(d)))
+            .map(|&t| self.tasks[t].def.id.clone())
+            .collect();
+        if !master.is_empty() {
+            plans.push(NodePlan {
+                id: Value::from("master"),
+                tags: vec![TagName::new("master").expect("a valid tag")],
+                tasks: master,
+            });
+        }
+        plans
     }
 
+    /// Every node's tasks among `listed`, in that order. Each task's nodes
+    /// are walked once, so a list entry costs a reference count, not a
+    /// search; lists are sized first, so they never grow.
+    fn node_lists(&self, listed: &[usize], n: usize) -> Vec<Vec<TaskId>> {
+        let mut row = vec![0; n.div_ceil(64)];
+        let mut counts = vec![0; n];
+        for &t in listed {
+            self.placement.union(self.defs_of[t].clone(), &mut row);
+            ones(&row).for_each(|i| counts[i] += 1);
+        }
+        let mut lists: Vec<Vec<TaskId>> = counts.into_iter().map(Vec::with_capacity).collect();
+        for &t in listed {
+            self.placement.union(self.defs_of[t].clone(), &mut row);
+            let id = &self.tasks[t].def.id;
+            ones(&row).for_each(|i| lists[i].push(id.clone()));
+        }
+        lists
+    }
+}
+
+/// A warning for each release tag no node carries.
+fn untagged(release_tags: &[TagName], nodes: &[PlanNode]) -> Vec<String> {
     let carried: BTreeSet<&str> = nodes
         .iter()
         .flat_map(|n| n.tags.iter().map(TagName::as_str))
         .collect();
-    found.warnings.extend(
-        input
-            .release_tags
-            .iter()
-            .filter(|t| !carried.contains(t.as_str()))
-            .map(|t| format!("no node carries the release tag '{t}'; its tasks will not run")),
-    );
-    let edges = successors
+    release_tags
+        .iter()
+        .filter(|t| !carried.contains(t.as_str()))
+        .map(|t| format!("no node carries the release tag '{t}'; its tasks will not run"))
+        .collect()
+}
+
+/// The dependency edges between tasks on no cycle.
+fn edges(
+    tasks: &[Task<'_>],
+    successors: &[Vec<usize>],
+    excluded: &[bool],
+) -> Vec<(TaskId, TaskId)> {
+    successors
         .iter()
         .enumerate()
         .filter(|(from, _)| !excluded[*from])
         .flat_map(|(from, next)| next.iter().map(move |&to| (from, to)))
         .filter(|&(_, to)| !excluded[to])
         .map(|(from, to)| (tasks[from].def.id.clone(), tasks[to].def.id.clone()))
-        .collect();
-    Plan {
-        nodes: plans,
-        errors: found.errors,
-        warnings: found.warnings,
-        skipped: found.skipped,
-        edges,
-        instances: crate::tag::instances(nodes.iter().map(|n| (n.id, n.tags.as_slice()))),
-    }
+        .collect()
 }
 
 #[cfg(test)]
@@ -728,6 +831,47 @@ mod tests {
             plugins,
             environment: &[],
         }
+    }
+
+    #[test]
+    fn placement_agrees_with_the_resolver() {
+        let nodes = [
+            node(1, &["primary-controller", "controller"]),
+            node(2, &["cinder"]),
+            node(3, &["controller", "compute"]),
+            node(4, &[]),
+        ];
+        let selectors: [&[&str]; 7] = [
+            &["/.*controller/"],
+            &["controller", "cinder"],
+            &["/c.+/", "compute"],
+            &["*"],
+            &["master"],
+            &["master", "cinder"],
+            &[],
+        ];
+        let mut matchers = Matchers::default();
+        let ids: Vec<Vec<MatcherId>> = selectors
+            .iter()
+            .map(|s| matchers.selector(s).unwrap())
+            .collect();
+        // Each distinct entry once.
+        assert_eq!(matchers.all().len(), 7);
+        let refs: Vec<&[MatcherId]> = ids.iter().map(Vec::as_slice).collect();
+        let placement = Placement::new(&matchers, &refs, &nodes);
+        for (s, entries) in selectors.iter().enumerate() {
+            let selector = crate::tag::Selector::parse(entries).unwrap();
+            for (n, node) in nodes.iter().enumerate() {
+                assert_eq!(
+                    placement.runs_on(s, n),
+                    selector.matches(&node.tags),
+                    "{entries:?} on node {}",
+                    node.id
+                );
+            }
+            assert_eq!(placement.on_master(s), selector.selects_master());
+        }
+        assert!(!placement.runs_on(0, 64) && !placement.runs_on(7, 0));
     }
 
     #[test]
