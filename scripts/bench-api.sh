@@ -48,7 +48,7 @@ else
   export DATABASE_URL="sqlite:$data/mosaic.db"
   backend=sqlite
 fi
-export MOSAIC_DATA_DIR="$data" MOSAIC_LOG=warn
+export MOSAIC_DATA_DIR="$data"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$MOSAIC_BIN" serve --bind "127.0.0.1:$port" >"$data/serve.log" 2>&1 &
