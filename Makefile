@@ -11,7 +11,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit postgres browser e2e bench fuzz screenshot clean
+.PHONY: help run test tools tools-test app server lint unit postgres browser e2e app-size bench fuzz screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -62,7 +62,14 @@ browser: tools-test
 e2e: tools-test app server
 	cargo test --locked -p mosaic-e2e
 
-test: tools-test lint unit postgres browser e2e
+## The app's download: every .wasm, .js and .css file under dist/, each gzip -9, summed. Issue 15 asks for
+## 300,000 bytes; until the app is that small, the ceiling is its size when this check came plus 2 %, so
+## that it cannot grow meanwhile (docs/benchmarks.md, "App size").
+APP_SIZE_CEILING ?= 932000
+app-size: app
+	APP_SIZE_CEILING=$(APP_SIZE_CEILING) scripts/app-size.sh
+
+test: tools-test lint unit postgres browser e2e app-size
 	@echo "make test: all checks and tests passed"
 
 ## Benchmarks (not part of make test): native criterion, then the same cases

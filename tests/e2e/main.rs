@@ -5,6 +5,7 @@ mod accessibility;
 mod admin;
 mod matrix;
 mod scale;
+mod wizard_latency;
 mod wizard_panes;
 
 use std::time::Duration;

@@ -43,6 +43,14 @@ fn wait_for_port(port: u16, what: &str, child: &mut Child) {
     panic!("{what} did not listen on port {port} within 20 s");
 }
 
+/// The `mosaic` binary the tests run: `MOSAIC_BIN`, by default
+/// `target/debug/mosaic`.
+pub fn mosaic_bin() -> PathBuf {
+    std::env::var_os("MOSAIC_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target/debug/mosaic"))
+}
+
 /// A child process killed on drop.
 struct Guard(Child);
 
@@ -73,9 +81,7 @@ impl Server {
     /// serving the app built in `MOSAIC_DIST` (default `dist/`).
     pub fn start() -> Server {
         let root = repo_root();
-        let bin = std::env::var_os("MOSAIC_BIN")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("target/debug/mosaic"));
+        let bin = mosaic_bin();
         let dist = std::env::var_os("MOSAIC_DIST")
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("dist"));
