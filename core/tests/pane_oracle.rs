@@ -160,6 +160,19 @@ proptest! {
         let case = Case { registry: &registry, layout: &layout, oracle: &oracle, engine: &engine };
         let evaluation = engine.evaluate_pane(&names_of(&registry, &selection), pane);
         prop_assert_eq!(evaluation.completable, case.completable(&selection, pane));
+        // What the wizard asks on every click: the pane's own components,
+        // judged as the whole evaluation judges them.
+        let own = engine.evaluate_pane_own(&names_of(&registry, &selection), pane);
+        let judged = |e: &mosaic_core::component::Evaluation| -> Vec<_> {
+            e.components
+                .iter()
+                .filter(|r| registry.get(registry.position(&r.name).unwrap()).kind() == pane)
+                .map(|r| (r.name.clone(), r.state, r.repair.clone()))
+                .collect()
+        };
+        prop_assert_eq!(judged(&own), judged(&evaluation));
+        prop_assert_eq!(own.components.len(), judged(&evaluation).len());
+        prop_assert_eq!((own.valid, own.completable), (evaluation.valid, evaluation.completable));
         for (i, report) in evaluation.components.iter().enumerate() {
             if selection[i] {
                 prop_assert_eq!(report.state, State::Selected);

@@ -110,11 +110,6 @@ impl Solver {
             Outcome::Unsat(core)
         }
     }
-
-    /// Whether the assumptions can all hold.
-    pub fn satisfiable(&mut self, assumptions: &[Lit]) -> bool {
-        matches!(self.solve(assumptions), Outcome::Sat(_))
-    }
 }
 
 #[cfg(test)]
@@ -137,6 +132,6 @@ mod tests {
         };
         core.sort();
         assert_eq!(core, [b, c]);
-        assert!(solver.satisfiable(&[Lit::pos(b)]));
+        assert!(matches!(solver.solve(&[Lit::pos(b)]), Outcome::Sat(_)));
     }
 }

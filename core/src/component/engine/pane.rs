@@ -2,10 +2,13 @@
 //! holds fixed (a [`Frame`]), the reasons an earlier pane gives, and
 //! repairs that may select as well as deselect, earlier panes included.
 
+use std::cell::OnceCell;
+
 use super::super::name::ComponentType;
 use super::super::registry::Registry;
-use super::super::sat::{Lit, Outcome, Solver};
-use super::{Engine, Reason, Repair, first_combination};
+use super::super::sat::{Lit, Outcome};
+use super::queries::Queries;
+use super::{Engine, Reason, Repair, first_hitting_set};
 use crate::wizard::{Dropped, Pane};
 
 /// What one evaluation holds fixed.
@@ -17,15 +20,18 @@ pub(super) struct Frame {
     pub fixed: Vec<Option<bool>>,
     /// The components an earlier pane keeps out.
     pub forbidden: Vec<bool>,
+    /// The components an earlier pane keeps in, in registry order.
+    pub kept: Vec<usize>,
+    /// The fixed values as assumptions (see [`Frame::lits`]).
+    lits: Vec<Lit>,
+    /// The fixed components a repair may toggle, in name order (worked out
+    /// by the first repair).
+    pub changeable: OnceCell<Vec<usize>>,
 }
 
 impl Frame {
     pub fn whole(n: usize) -> Frame {
-        Frame {
-            pane: None,
-            fixed: vec![None; n],
-            forbidden: vec![false; n],
-        }
+        Frame::new(None, vec![None; n])
     }
 
     /// Pane `pane` of `selection`: every earlier pane fixed as it is.
@@ -33,11 +39,26 @@ impl Frame {
         let fixed: Vec<Option<bool>> = (0..selection.len())
             .map(|j| (registry.get(j).kind() < pane).then_some(selection[j]))
             .collect();
+        Frame::new(Some(pane), fixed)
+    }
+
+    fn new(pane: Option<ComponentType>, fixed: Vec<Option<bool>>) -> Frame {
         let forbidden = fixed.iter().map(|v| *v == Some(false)).collect();
+        let kept = (0..fixed.len())
+            .filter(|&j| fixed[j] == Some(true))
+            .collect();
+        let lits = fixed
+            .iter()
+            .enumerate()
+            .filter_map(|(j, v)| v.map(|on| if on { Lit::pos(j) } else { Lit::neg(j) }))
+            .collect();
         Frame {
-            pane: Some(pane),
+            pane,
             fixed,
             forbidden,
+            kept,
+            lits,
+            changeable: OnceCell::new(),
         }
     }
 
@@ -49,24 +70,23 @@ impl Frame {
     }
 
     /// The fixed values as assumptions.
-    pub fn lits(&self) -> Vec<Lit> {
-        self.fixed
-            .iter()
-            .enumerate()
-            .filter_map(|(j, v)| v.map(|on| if on { Lit::pos(j) } else { Lit::neg(j) }))
-            .collect()
+    pub fn lits(&self) -> &[Lit] {
+        &self.lits
     }
 
-    /// The assumptions of "this pane can still be completed".
+    /// The components an earlier pane keeps out, as assumptions.
+    pub fn left_out(&self) -> impl Iterator<Item = Lit> + '_ {
+        self.lits.iter().copied().filter(|l| !l.positive)
+    }
+
+    /// What "this pane can still be completed" assumes besides the fixed
+    /// values: its own choices.
     pub fn base(&self, registry: &Registry, selected: &[usize]) -> Vec<Lit> {
-        let mut lits = self.lits();
-        lits.extend(
-            selected
-                .iter()
-                .filter(|&&j| self.holds(registry, j))
-                .map(|&j| Lit::pos(j)),
-        );
-        lits
+        selected
+            .iter()
+            .filter(|&&j| self.holds(registry, j))
+            .map(|&j| Lit::pos(j))
+            .collect()
     }
 
     /// Whether `model` keeps the fixed values.
@@ -87,10 +107,10 @@ pub(super) struct Cache {
 }
 
 /// The state of one evaluation.
-pub(super) struct Ctx {
+pub(super) struct Ctx<'a> {
     pub selection: Vec<bool>,
     pub selected: Vec<usize>,
-    pub solver: Solver,
+    pub solver: Queries<'a>,
     pub scratch: Vec<bool>,
     pub caches: Vec<Cache>,
 }
@@ -125,7 +145,7 @@ impl Engine {
                 }
             })
             .collect();
-        Solver::new(&self.cnf).satisfiable(&fixed)
+        Queries::new(self).satisfiable(&fixed)
     }
 
     /// The selection with the choices of `from` and later panes that no
@@ -136,8 +156,8 @@ impl Engine {
         let registry = &self.registry;
         let n = registry.len();
         let frame = Frame::pane(registry, selection, from);
-        let mut solver = Solver::new(&self.cnf);
-        let mut kept = frame.lits();
+        let mut solver = Queries::new(self);
+        let mut kept: Vec<Lit> = Vec::new();
         let mut next: Vec<bool> = (0..n).map(|j| frame.fixed[j] == Some(true)).collect();
         let mut later: Vec<usize> = (0..n)
             .filter(|&j| selection[j] && frame.fixed[j].is_none())
@@ -146,14 +166,14 @@ impl Engine {
         let mut dropped = Vec::new();
         for j in later {
             kept.push(Lit::pos(j));
-            if solver.satisfiable(&kept) {
+            if solver.satisfiable_in(&frame, &[], &kept) {
                 next[j] = true;
                 continue;
             }
             kept.pop();
             let base: Vec<usize> = (0..n).filter(|&k| next[k]).collect();
-            let mut reasons = self.explain_direct(&mut solver, j, &base);
-            self.explain_earlier(&mut solver, j, &frame, &base, &mut reasons);
+            let (mut reasons, met) = self.explain_direct(&mut solver, j, &base);
+            self.explain_earlier(&mut solver, j, &frame, &base, &met, &mut reasons);
             let why: Vec<String> = reasons.into_iter().map(|r| r.message).collect();
             dropped.push(Dropped {
                 name: registry.get(j).name.to_string(),
@@ -168,13 +188,16 @@ impl Engine {
     }
 
     /// Reasons an earlier pane gives for `i` being blocked: a requirement
-    /// that only components the earlier pane left out could meet.
+    /// that only components the earlier pane left out could meet (`met`:
+    /// per requirement, whether [`Engine::explain_direct`] found it can be
+    /// met next to the rest of `base`).
     pub(super) fn explain_earlier(
         &self,
-        solver: &mut Solver,
+        solver: &mut Queries<'_>,
         i: usize,
         frame: &Frame,
         base: &[usize],
+        met: &[bool],
         reasons: &mut Vec<Reason>,
     ) {
         let registry = &self.registry;
@@ -182,21 +205,18 @@ impl Engine {
         let mut open: Vec<Lit> = base.iter().map(|&j| Lit::pos(j)).collect();
         open.extend(self.conflicts[i].iter().map(|&k| Lit::neg(k)));
         open.extend(self.peers[i].iter().map(|&k| Lit::neg(k)));
-        let left_out: Vec<Lit> = frame
-            .forbidden
+        // With a conflict in `base` nothing can be met next to all of it.
+        let conflicting = base
             .iter()
-            .enumerate()
-            .filter(|(_, f)| **f)
-            .map(|(j, _)| Lit::neg(j))
-            .collect();
-        for encoded in &self.requires[i] {
+            .any(|j| self.conflicts[i].binary_search(j).is_ok());
+        for (encoded, &met) in self.requires[i].iter().zip(met) {
+            if conflicting || !met {
+                continue; // a `requires` or `incompatible` reason says why
+            }
             let mut assumptions = open.clone();
             assumptions.push(Lit::pos(encoded.var));
-            if !solver.satisfiable(&assumptions) {
-                continue; // a `requires` reason already says why
-            }
-            assumptions.extend(left_out.iter().copied());
-            if solver.satisfiable(&assumptions) {
+            // The same with what the earlier panes left out.
+            if solver.satisfiable_in(frame, &[], &assumptions) {
                 continue;
             }
             let candidates: Vec<usize> = encoded
@@ -230,6 +250,7 @@ impl Engine {
         if reasons.is_empty() {
             // Nothing on its own: the choices together, earlier panes'
             // left-out components included.
+            let left_out: Vec<Lit> = frame.left_out().collect();
             let mut reason = self.explain_combination(solver, i, base, &left_out);
             if reason.kind == "combination" && reason.components.len() == 1 {
                 let pane = frame
@@ -255,48 +276,83 @@ impl Engine {
     /// whose sorted names come first. Implicit hitting sets over the
     /// changes: a change left free (its value not assumed) that a witness
     /// keeps as it was is not needed, so a feasible optimum is exact.
+    /// `first` is a contradiction already found among `i`, `frame` and this
+    /// pane's choices (the variables involved): the search starts from it.
     pub(super) fn repair_pane(
         &self,
-        solver: &mut Solver,
+        solver: &mut Queries<'_>,
         i: usize,
         frame: &Frame,
-        selection: &[bool],
+        (selected, selection): (&[usize], &[bool]),
+        first: Vec<usize>,
     ) -> Repair {
         let registry = &self.registry;
-        let n = registry.len();
-        let selected: Vec<usize> = (0..n).filter(|&j| selection[j]).collect();
-        let picked = self.layout.pick_indices(&selected, selection, i);
+        let rank = |j: usize| self.rank[j];
+        let picked = self.layout.pick_indices(selected, selection, i);
         // Earlier panes' components may be toggled (a dead one is never
         // worth selecting); this pane's kept choices may be deselected.
-        let mut changes: Vec<usize> = (0..n)
-            .filter(|&j| j != i)
-            .filter(|&j| match frame.fixed[j] {
-                Some(on) => on || !self.dead[j],
-                None => selection[j] && picked.contains(&j) && frame.holds(registry, j),
+        // In name order: the earlier panes' part is the same for every
+        // component of the pane.
+        let mut changes = frame
+            .changeable
+            .get_or_init(|| {
+                let mut earlier: Vec<usize> = (0..registry.len())
+                    .filter(|&j| frame.fixed[j].is_some_and(|on| on || !self.dead[j]))
+                    .collect();
+                earlier.sort_by_key(|&j| rank(j));
+                earlier
+            })
+            .clone();
+        let pane_kept: Vec<usize> = picked
+            .iter()
+            .copied()
+            .filter(|&j| {
+                j != i && selection[j] && frame.fixed[j].is_none() && frame.holds(registry, j)
             })
             .collect();
-        changes.sort_by_key(|&j| registry.get(j).name.clone());
-        let selects: Vec<bool> = changes.iter().map(|&j| !selection[j]).collect();
+        for &j in &pane_kept {
+            let at = changes.partition_point(|&x| rank(x) < rank(j));
+            changes.insert(at, j);
+        }
+        let is_change = |j: usize| changes.binary_search_by_key(&rank(j), |&x| rank(x)).is_ok();
+        let as_core = |vars: Vec<usize>, hitting: &[usize]| {
+            let mut core: Vec<usize> = vars
+                .into_iter()
+                .filter(|&j| j < registry.len() && is_change(j) && !hitting.contains(&j))
+                .collect();
+            core.sort_unstable_by_key(|&j| rank(j));
+            core.dedup();
+            core
+        };
         let mut cores: Vec<Vec<usize>> = Vec::new();
+        let first = as_core(first, &[]);
+        if !first.is_empty() {
+            cores.push(first);
+        }
         loop {
-            let hitting = best_hitting_set(&changes, &selects, &cores);
+            let hitting = best_hitting_set(&self.rank, selection, &cores);
+            // The earlier panes' values but the changed ones (the frame),
+            // this pane's kept choices but the deselected ones, `i`, and
+            // what picking `i` adds besides it (the ML2 core for a driver).
+            let free: Vec<usize> = hitting
+                .iter()
+                .copied()
+                .filter(|&j| frame.fixed[j].is_some())
+                .collect();
             let mut assumptions: Vec<Lit> = vec![Lit::pos(i)];
-            for &j in changes.iter().filter(|j| !hitting.contains(j)) {
-                // An earlier pane's value, or this pane's kept choice.
-                assumptions.push(if selection[j] {
-                    Lit::pos(j)
-                } else {
-                    Lit::neg(j)
-                });
-            }
-            // What picking `i` adds besides it (the ML2 core for a driver).
+            assumptions.extend(
+                pane_kept
+                    .iter()
+                    .filter(|j| !hitting.contains(j))
+                    .map(|&j| Lit::pos(j)),
+            );
             assumptions.extend(
                 picked
                     .iter()
                     .filter(|&&j| !selection[j] && j != i)
                     .map(|&j| Lit::pos(j)),
             );
-            match solver.solve(&assumptions) {
+            match solver.solve_in(frame, &free, &assumptions) {
                 Outcome::Sat(model) => {
                     // A change the witness did not make is not needed.
                     let made: Vec<usize> = hitting
@@ -318,11 +374,7 @@ impl Engine {
                     };
                 }
                 Outcome::Unsat(core) => {
-                    let core: Vec<usize> = changes
-                        .iter()
-                        .copied()
-                        .filter(|j| core.contains(j) && !hitting.contains(j))
-                        .collect();
+                    let core = as_core(core, &hitting);
                     if core.is_empty() {
                         // Only a dead component has no repair at all.
                         return Repair::default();
@@ -334,29 +386,17 @@ impl Engine {
     }
 }
 
-/// The best subset of `order` (sorted by name) that intersects every core:
-/// the smallest; among those, one without selects if there is one; then the
-/// first by sorted names.
-fn best_hitting_set(order: &[usize], selects: &[bool], cores: &[Vec<usize>]) -> Vec<usize> {
-    let useful: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|j| cores.iter().any(|c| c.contains(j)))
-        .collect();
-    let deselects: Vec<usize> = useful
-        .iter()
-        .copied()
-        .filter(|j| {
-            order
-                .iter()
-                .position(|o| o == j)
-                .is_some_and(|k| !selects[k])
-        })
-        .collect();
+/// The best set of changes that intersects every core: the smallest;
+/// among those, one without selects (of components `selection` leaves
+/// out) if there is one; then the first by sorted names (`rank`).
+fn best_hitting_set(rank: &[usize], selection: &[bool], cores: &[Vec<usize>]) -> Vec<usize> {
+    let mut useful: Vec<usize> = cores.iter().flatten().copied().collect();
+    useful.sort_unstable_by_key(|&j| rank[j]);
+    useful.dedup();
+    let deselects: Vec<usize> = useful.iter().copied().filter(|&j| selection[j]).collect();
     for size in 0..=useful.len() {
         for pool in [&deselects, &useful] {
-            let mut picked = Vec::with_capacity(size);
-            if let Some(found) = first_combination(pool, size, 0, &mut picked, cores) {
+            if let Some(found) = first_hitting_set(pool, size, cores) {
                 return found;
             }
         }
