@@ -99,6 +99,8 @@ setTimeout(settle, 20);
 /// One timed click.
 #[derive(Debug)]
 struct Timing {
+    /// The pane clicked on.
+    pane: &'static str,
     what: &'static str,
     dom: f64,
     layout: f64,
@@ -106,7 +108,12 @@ struct Timing {
     others: usize,
 }
 
-async fn measure(c: &Client, what: &'static str, css: &str, clicked: Option<&str>) -> Timing {
+async fn measure(
+    c: &Client,
+    (pane, what): (&'static str, &'static str),
+    css: &str,
+    clicked: Option<&str>,
+) -> Timing {
     let answer = c.execute_async(MEASURE, vec![json!(css)]).await.unwrap();
     let dom = answer["dom"]
         .as_f64()
@@ -117,12 +124,18 @@ async fn measure(c: &Client, what: &'static str, css: &str, clicked: Option<&str
         .iter()
         .filter(|name| name.as_str() != clicked)
         .count();
-    Timing {
+    let timing = Timing {
+        pane,
         what,
         dom,
         layout: answer["layout"].as_f64().unwrap(),
         others,
-    }
+    };
+    println!(
+        "wizard_latency: {:19} {:6} dom {:6.1} ms, laid out {:6.1} ms, {} other options changed",
+        timing.pane, timing.what, timing.dom, timing.layout, timing.others
+    );
+    timing
 }
 
 /// The options of pane `pane` as `[name, state, clickable, fixable]`:
@@ -158,7 +171,7 @@ impl Rng {
 /// otherwise an option's input (ticking or unticking it).
 async fn click_on_pane(
     c: &Client,
-    pane: &str,
+    pane: &'static str,
     clicks: usize,
     rng: &mut Rng,
     out: &mut Vec<Timing>,
@@ -179,23 +192,19 @@ async fn click_on_pane(
         let timing = if !fixable.is_empty() && rng.below(3) == 0 {
             let pick = &fixable[rng.below(fixable.len())];
             let css = format!("[data-component='{pick}'] button.fix");
-            measure(c, "fix", &css, Some(pick)).await
+            measure(c, (pane, "fix"), &css, Some(pick)).await
         } else {
             let pick = &clickable[rng.below(clickable.len())];
             let css = format!("[data-component='{pick}'] input");
-            measure(c, "toggle", &css, Some(pick)).await
+            measure(c, (pane, "toggle"), &css, Some(pick)).await
         };
-        println!(
-            "wizard_latency: {:6} dom {:6.1} ms, laid out {:6.1} ms, {} other options changed",
-            timing.what, timing.dom, timing.layout, timing.others
-        );
         out.push(timing);
     }
 }
 
 /// Goes to the next step with a timed click on Next, first clicking on
 /// the pane until nothing keeps the operator there.
-async fn next(c: &Client, pane: &str, rng: &mut Rng, out: &mut Vec<Timing>) {
+async fn next(c: &Client, pane: &'static str, rng: &mut Rng, out: &mut Vec<Timing>) {
     for _ in 0..50 {
         let enabled = c
             .find(Locator::Css("#next"))
@@ -205,7 +214,7 @@ async fn next(c: &Client, pane: &str, rng: &mut Rng, out: &mut Vec<Timing>) {
             .await
             .unwrap();
         if enabled {
-            out.push(measure(c, "next", "#next", None).await);
+            out.push(measure(c, (pane, "next"), "#next", None).await);
             return;
         }
         click_on_pane(c, pane, 1, rng, out).await;
@@ -299,6 +308,13 @@ async fn wizard_latency_with_two_thousand_components() {
         if !some.is_empty() {
             println!("wizard_latency: {}", summary(what, &some, |t| t.dom));
         }
+    }
+    for (pane, _) in panes {
+        let some: Vec<&Timing> = timings
+            .iter()
+            .filter(|t| t.pane == pane && t.what != "next")
+            .collect();
+        println!("wizard_latency: {}", summary(pane, &some, |t| t.dom));
     }
     let changing = timings.iter().filter(|t| t.others > 0).count();
     println!(

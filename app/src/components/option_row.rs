@@ -44,6 +44,14 @@ fn repair_text(repair: &Repair, label_of: Callback<String, String>) -> String {
     format!("Fix: {}", parts.join(", "))
 }
 
+/// The choices it was not tested with, if any.
+fn untested(report: &ComponentReport) -> &[String] {
+    match report.compatibility {
+        Some(Compatibility::Untested) => &report.untested_with,
+        _ => &[],
+    }
+}
+
 /// The reasons as one sentence list.
 fn reasons_text(report: &ComponentReport) -> String {
     report
@@ -134,31 +142,33 @@ pub fn OptionRow(
         Input::Checkbox => ("checkbox", None),
         Input::Radio(group) => ("radio", Some(group)),
     };
-    let state = move || report.with(|r| r.state);
-    let unavailable = move || matches!(state(), State::Blocked | State::Dead);
-    let reasons = move || report.with(reasons_text);
-    let repair = move || {
+    // Each part of the report on its own: a click can change the advice of
+    // hundreds of options and nothing else about them, and only what
+    // changed is drawn again.
+    let state = Memo::new(move |_| report.with(|r| r.state));
+    let unavailable = move || matches!(state.get(), State::Blocked | State::Dead);
+    let reasons = Memo::new(move |_| {
+        report.with(|r| match r.state {
+            State::Blocked | State::Dead => reasons_text(r),
+            State::Selected | State::Available => String::new(),
+        })
+    });
+    let repair = Memo::new(move |_| {
         report.with(|r| {
             r.repair
                 .as_ref()
                 .map(|repair| repair_text(repair, label_of))
         })
-    };
-    let tested = move || {
+    });
+    let tested = Memo::new(move |_| {
         report.with(|r| {
             r.state == State::Selected && r.compatibility == Some(Compatibility::Compatible)
         })
-    };
-    let untested = move || {
-        report.with(|r| match r.compatibility {
-            Some(Compatibility::Untested) => r
-                .untested_with
-                .iter()
-                .map(|n| label_of.run(n.clone()))
-                .collect::<Vec<_>>(),
-            _ => Vec::new(),
-        })
-    };
+    });
+    let untested_count = Memo::new(move |_| report.with(|r| untested(r).len()));
+    // The list is only there while it is open.
+    let details = NodeRef::<leptos::html::Details>::new();
+    let open = RwSignal::new(false);
     let input_ref = NodeRef::<leptos::html::Input>::new();
     let fix = move |_| {
         on_fix.run(());
@@ -177,7 +187,7 @@ pub fn OptionRow(
             class:nested=nested
             class:unavailable=unavailable
             data-component=name.clone()
-            data-state=move || state_name(state())
+            data-state=move || state_name(state.get())
         >
             <input
                 node_ref=input_ref
@@ -185,26 +195,44 @@ pub fn OptionRow(
                 type=kind
                 name=group
                 value=name.clone()
-                prop:checked=move || state() == State::Selected
+                prop:checked=move || state.get() == State::Selected
                 prop:disabled=unavailable
                 on:change=move |_| on_toggle.run(())
             />
             <span class="head">
                 <label class="label" for=input_id.clone()>{label}</label>
                 {plugin.map(|p| view! { <span class="source">{format!("from plugin {p}")}</span> })}
-                <span class="tested" data-advice="tested" class:hidden=move || !tested() title="Tested with your other choices">
+                <span class="tested" data-advice="tested" class:hidden=move || !tested.get() title="Tested with your other choices">
                     "● tested"
                 </span>
-                <details class="untested" data-advice="untested" class:hidden=move || untested().is_empty()>
-                    <summary>{move || format!("not tested with {}", count(untested().len()))}</summary>
-                    <ul>{move || untested().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                <details
+                    node_ref=details
+                    class="untested"
+                    data-advice="untested"
+                    class:hidden=move || untested_count.get() == 0
+                    on:toggle=move |_| open.set(details.get_untracked().is_some_and(|d| d.open()))
+                >
+                    <summary>{move || format!("not tested with {}", count(untested_count.get()))}</summary>
+                    <ul>
+                        {move || {
+                            open.get()
+                                .then(|| {
+                                    report.with(|r| {
+                                        untested(r)
+                                            .iter()
+                                            .map(|name| view! { <li>{label_of.run(name.clone())}</li> })
+                                            .collect_view()
+                                    })
+                                })
+                        }}
+                    </ul>
                 </details>
             </span>
             <span class="description">{description}</span>
             <span class="reason" role="note" class:hidden=move || !unavailable()>
                 <span class="reason-text">{reasons}</span>
-                <button type="button" class="fix" class:hidden=move || repair().is_none() on:click=fix>
-                    {move || repair().unwrap_or_default()}
+                <button type="button" class="fix" class:hidden=move || repair.with(Option::is_none) on:click=fix>
+                    {move || repair.get().unwrap_or_default()}
                 </button>
             </span>
         </div>

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_core::api::CreateCluster;
-use mosaic_core::component::Evaluation;
+use mosaic_core::component::Violation;
 use mosaic_core::wizard::Pane;
 
 use super::Flow;
@@ -21,9 +21,9 @@ pub(super) fn Finish(
     catalog: Arc<Catalog>,
     flow: Flow,
     release_id: RwSignal<i64>,
-    evaluation: Memo<Evaluation>,
+    /// What makes the selection invalid, if anything.
+    violations: Memo<Vec<Violation>>,
 ) -> impl IntoView {
-    let violations = Memo::new(move |_| evaluation.with(|e| e.violations.clone()));
     let creating = RwSignal::new(false);
     let failure = RwSignal::new(None::<api::ApiFailure>);
     // Taken now: the answer arrives outside the component's reactive owner.

@@ -1,9 +1,14 @@
 //! The environment wizard: Name & release → Compute → Networking → Storage
 //! → Additional services → Finish. Panes are decided in order (SEMANTICS
 //! §2.4): each pane's states, reasons and repairs come from
-//! `Engine::evaluate_pane`, and every click goes through
+//! `Engine::evaluate_pane_own`, and every click goes through
 //! `mosaic_core::wizard` (toggle, fix, arrive), the rules the server and
 //! the CLI use.
+//!
+//! A click costs one evaluation of the pane shown, and re-renders only the
+//! rows whose report changed: with thousands of options, evaluating the
+//! hidden panes or letting every row watch the whole evaluation is what
+//! would make a click slow.
 
 mod finish;
 mod panes;
@@ -12,7 +17,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_core::api::ReleaseSummary;
-use mosaic_core::component::Evaluation;
+use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, validate_selection};
 use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api;
@@ -96,6 +101,9 @@ struct Flow {
     name: RwSignal<String>,
     selection: RwSignal<Vec<bool>>,
     notices: RwSignal<Vec<String>>,
+    /// Per step, what keeps the operator on it: worked out once per change
+    /// of the name or the selection, for the steps something asks about.
+    problems: [Memo<Option<String>>; STEPS.len()],
 }
 
 impl Flow {
@@ -105,19 +113,16 @@ impl Flow {
     }
 
     /// Whether every step from the current one up to `target` can be left.
-    fn can_reach(self, catalog: &Catalog, target: usize) -> bool {
+    fn can_reach(self, target: usize) -> bool {
         let here = self.step.get();
-        self.name.with(|name| {
-            self.selection
-                .with(|s| (here..target).all(|step| problem(catalog, step, name, s).is_none()))
-        })
+        (here..target).all(|step| self.problems[step].with(Option::is_none))
     }
 
     /// Goes to step `target`: back at once; forward when nothing keeps the
     /// operator on the steps in between, settling the pane arrived on.
     fn go(self, catalog: &Catalog, target: usize) {
         let here = self.step.get_untracked();
-        if target == here || (target > here && !untrack(|| self.can_reach(catalog, target))) {
+        if target == here || (target > here && !untrack(|| self.can_reach(target))) {
             return;
         }
         self.notices.set(Vec::new());
@@ -141,45 +146,62 @@ fn WizardBody(
     release_id: RwSignal<i64>,
     name: RwSignal<String>,
 ) -> impl IntoView {
+    let selection = RwSignal::new(wizard::defaults(catalog.registry(), catalog.layout()));
+    let problems = std::array::from_fn(|step| {
+        let catalog = catalog.clone();
+        Memo::new(move |_| name.with(|n| selection.with(|s| problem(&catalog, step, n, s))))
+    });
     let flow = Flow {
         step: RwSignal::new(0),
         furthest: RwSignal::new(0),
         name,
-        selection: RwSignal::new(wizard::defaults(catalog.registry(), catalog.layout())),
+        selection,
         notices: RwSignal::new(Vec::new()),
+        problems,
     };
-    // One evaluation per change of the selection or the pane, in the
-    // browser, with the engine the server's CLI uses.
-    let evaluation: Memo<Evaluation> = {
+    // One evaluation per change of the selection or the pane, of the pane
+    // shown, in the browser, with the engine the server's CLI uses. Every
+    // evaluation counts as a change: `reports` compares row by row.
+    let shown: Memo<Option<(Pane, Evaluation)>> = {
+        let catalog = catalog.clone();
+        Memo::new_with_compare(
+            move |_| {
+                let pane = pane_of(flow.step.get())?;
+                let evaluation = flow.selection.with(|s| {
+                    catalog
+                        .engine
+                        .evaluate_pane_own(&catalog.names(s), pane.component_type())
+                });
+                Some((pane, evaluation))
+            },
+            |_, _| true,
+        )
+    };
+    let reports = Arc::new(reports(&catalog, shown));
+    let violations: Memo<Vec<Violation>> = {
         let catalog = catalog.clone();
         Memo::new(move |_| {
-            let pane = pane_of(flow.step.get()).unwrap_or(Pane::AdditionalServices);
             flow.selection.with(|s| {
-                catalog
-                    .engine
-                    .evaluate_pane(&catalog.names(s), pane.component_type())
+                validate_selection(
+                    catalog.registry(),
+                    catalog.engine.required_types(),
+                    &catalog.names(s),
+                )
             })
         })
     };
-    let problem = {
-        let catalog = catalog.clone();
-        Signal::derive(move || {
-            let step = flow.step.get();
-            flow.name
-                .with(|n| flow.selection.with(|s| problem(&catalog, step, n, s)))
-        })
-    };
+    let problem = Signal::derive(move || flow.problems[flow.step.get()].get());
     let go = {
         let catalog = catalog.clone();
         Callback::new(move |target: usize| flow.go(&catalog, target))
     };
     view! {
-        <StepList catalog=catalog.clone() flow go />
+        <StepList flow go />
         <div class="pane" data-step=move || flow.step.get().to_string()>
             <NameStep flow releases release_id go />
-            {panes::panes(catalog.clone(), flow, evaluation)}
+            {panes::panes(catalog.clone(), flow, reports)}
             <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != 5>
-                <finish::Finish catalog=catalog.clone() flow release_id evaluation />
+                <finish::Finish catalog=catalog.clone() flow release_id violations />
             </div>
             <Show when=move || !flow.notices.with(Vec::is_empty)>
                 <div class="notice notice-warn" role="status" data-notices="">
@@ -211,17 +233,59 @@ fn WizardBody(
     }
 }
 
+/// Every option's report, one signal each, set from the evaluation of the
+/// pane shown. Only the reports that changed are set, so a click
+/// re-renders the rows it changed and no others (a memo per row over the
+/// one evaluation would wake every row of the wizard on every click); the
+/// other panes' rows keep their last report until their pane is shown
+/// again, and until it first is, a hidden row holds a placeholder.
+fn reports(
+    catalog: &Arc<Catalog>,
+    shown: Memo<Option<(Pane, Evaluation)>>,
+) -> Vec<RwSignal<ComponentReport>> {
+    let registry = catalog.registry();
+    let reports: Vec<RwSignal<ComponentReport>> = (0..registry.len())
+        .map(|i| {
+            RwSignal::new(ComponentReport {
+                name: registry.get(i).name.to_string(),
+                source: registry.source(i).0.clone(),
+                state: State::Available,
+                reasons: Vec::new(),
+                repair: None,
+                compatibility: None,
+                untested_with: Vec::new(),
+            })
+        })
+        .collect();
+    let catalog = catalog.clone();
+    let signals = reports.clone();
+    Effect::new(move |_| {
+        shown.with(|shown| {
+            let Some((pane, evaluation)) = shown else {
+                return;
+            };
+            let registry = catalog.registry();
+            let own =
+                (0..registry.len()).filter(|&i| registry.get(i).kind() == pane.component_type());
+            for (i, report) in own.zip(&evaluation.components) {
+                if signals[i].with_untracked(|old| old != report) {
+                    signals[i].set(report.clone());
+                }
+            }
+        });
+    });
+    reports
+}
+
 /// The steps as a list; the ones reached so far are buttons that go there.
 #[component]
-fn StepList(catalog: Arc<Catalog>, flow: Flow, go: Callback<usize>) -> impl IntoView {
+fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
     let items = STEPS
         .iter()
         .enumerate()
         .map(|(n, title)| {
-            let catalog = catalog.clone();
-            let reachable = move || {
-                n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(&catalog, n)
-            };
+            let reachable =
+                move || n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(n);
             view! {
                 <li
                     class:active=move || flow.step.get() == n

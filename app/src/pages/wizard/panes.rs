@@ -5,19 +5,24 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_core::component::Evaluation;
+use mosaic_core::component::ComponentReport;
 use mosaic_core::wizard::{self, Control};
 
 use super::Flow;
 use crate::catalog::Catalog;
 use crate::components::option_row::{Input, OptionRow};
 
-/// The panes' bodies (steps 1 to 4), each shown on its own step.
-pub(super) fn panes(catalog: Arc<Catalog>, flow: Flow, evaluation: Memo<Evaluation>) -> AnyView {
+/// The panes' bodies (steps 1 to 4), each shown on its own step; option
+/// `i`'s row shows `reports[i]`.
+pub(super) fn panes(
+    catalog: Arc<Catalog>,
+    flow: Flow,
+    reports: Arc<Vec<RwSignal<ComponentReport>>>,
+) -> AnyView {
     let row = Row {
         catalog: catalog.clone(),
         flow,
-        evaluation,
+        reports,
     };
     let layout = catalog.layout();
     let body = |step: usize, pane: &'static str, content: AnyView| {
@@ -123,13 +128,13 @@ fn storage_title(section: &str) -> String {
 struct Row {
     catalog: Arc<Catalog>,
     flow: Flow,
-    evaluation: Memo<Evaluation>,
+    reports: Arc<Vec<RwSignal<ComponentReport>>>,
 }
 
 impl Row {
     fn view(&self, i: usize, nested: bool) -> AnyView {
         let catalog = &self.catalog;
-        let (flow, evaluation) = (self.flow, self.evaluation);
+        let (flow, report) = (self.flow, self.reports[i]);
         let c = catalog.registry().get(i);
         let input = match catalog.layout().control(i) {
             Control::Checkbox => Input::Checkbox,
@@ -141,7 +146,6 @@ impl Row {
                 c.name.segments().next().unwrap_or_default()
             )),
         };
-        let report = Signal::derive(move || evaluation.with(|e| e.components[i].clone()));
         let on_toggle = {
             let catalog = catalog.clone();
             Callback::new(move |()| {
@@ -154,8 +158,7 @@ impl Row {
         let on_fix = {
             let catalog = catalog.clone();
             Callback::new(move |()| {
-                let Some(repair) = evaluation.with_untracked(|e| e.components[i].repair.clone())
-                else {
+                let Some(repair) = report.with_untracked(|r| r.repair.clone()) else {
                     return;
                 };
                 let change = flow
