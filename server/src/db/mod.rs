@@ -176,17 +176,6 @@ impl Db {
         })
     }
 
-    /// The same database, seeing changes made elsewhere (another replica,
-    /// the CLI) within `max_age` instead of [`DEFAULT_MAX_AGE`].
-    pub fn with_max_age(self, max_age: std::time::Duration) -> Db {
-        Db {
-            freshness: Arc::new(generations::Freshness::new(max_age)),
-            plugins: Arc::new(tokio::sync::Mutex::new(None)),
-            credentials: Arc::default(),
-            ..self
-        }
-    }
-
     /// The generations of what is cached, at most `max_age` old.
     pub async fn generations(&self) -> Result<Generations, DbError> {
         self.freshness.current(&self.pool).await
