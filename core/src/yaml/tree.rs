@@ -291,6 +291,13 @@ struct Builder<'a> {
 /// Loads the first document of `text` (the contents of `file`). Syntax
 /// errors and exceeded limits are a [`LoadError`]; duplicate keys are
 /// returned with the document.
+///
+/// A flow collection's closing `]` or `}` on a line of its own, indented
+/// like the key that opens it, is accepted as PyYAML (and so Fuel) accepted
+/// it: Fuel's own release fixture writes its DPDK driver lists that way,
+/// although YAML 1.2 asks for one more space. The line is indented like the
+/// collection's last line and the document parsed again, at most
+/// [`MAX_REINDENTS`] times.
 pub fn load(file: &str, text: &str, limits: Limits) -> Result<Document, LoadError> {
     if text.len() > limits.max_bytes {
         return Err(LoadError::new(
@@ -302,6 +309,68 @@ pub fn load(file: &str, text: &str, limits: Limits) -> Result<Document, LoadErro
             ),
         ));
     }
+    let mut text = std::borrow::Cow::Borrowed(text);
+    let mut reindents = 0;
+    loop {
+        let error = match load_once(file, &text, limits) {
+            Ok(document) => return Ok(document),
+            Err(error) => error,
+        };
+        let closing = match error.line {
+            Some(line) if error.message == "invalid indentation" && reindents < MAX_REINDENTS => {
+                reindent_closing(&text, line)
+            }
+            _ => None,
+        };
+        match closing {
+            Some(fixed) => {
+                text = std::borrow::Cow::Owned(fixed);
+                reindents += 1;
+            }
+            None => return Err(error),
+        }
+    }
+}
+
+/// How many under-indented closing brackets [`load`] accepts in one file:
+/// each costs a parse of the whole file again (Fuel's fixture has one).
+pub const MAX_REINDENTS: usize = 8;
+
+/// `text` with its 1-based `line` indented like the nearest line above that
+/// holds content, when `line` holds only a closing `]` or `}` (and maybe
+/// `,` or a comment) and that line is indented further.
+fn reindent_closing(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let target = *lines.get(line.checked_sub(1)?)?;
+    let content = target.trim_start_matches(' ');
+    let rest = content.trim_end().get(1..)?.trim_start_matches([',', ' ']);
+    if !content.starts_with([']', '}']) || !(rest.is_empty() || rest.starts_with('#')) {
+        return None;
+    }
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let above = lines[..line - 1]
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))?;
+    if indent(above) <= indent(target) {
+        return None;
+    }
+    let mut fixed = String::with_capacity(text.len() + indent(above));
+    for (i, l) in lines.iter().enumerate() {
+        if i > 0 {
+            fixed.push('\n');
+        }
+        if i == line - 1 {
+            fixed.push_str(&" ".repeat(indent(above)));
+            fixed.push_str(content);
+        } else {
+            fixed.push_str(l);
+        }
+    }
+    Some(fixed)
+}
+
+fn load_once(file: &str, text: &str, limits: Limits) -> Result<Document, LoadError> {
     let mut builder = Builder {
         file,
         limits,
@@ -764,6 +833,48 @@ mod tests {
                 1, -2, 31, 1.5, "1.0", "2.0.0", true, false, null, "", null, "3", "inf", "1e3"
             ])
         );
+    }
+
+    #[test]
+    fn a_closing_bracket_indented_like_its_key_is_read_as_pyyaml_read_it() {
+        // As Fuel's release fixture writes its DPDK driver lists.
+        let text = "net:\n  drivers:\n    igb: [\n      \"8086:100e\", \"8086:100f\",\n      \"1af4:1000\"\n    ]\n    vfio: {\n      a: \"x\"\n    }  # done\r\n  after: 1\n";
+        assert_eq!(
+            json(text),
+            serde_json::json!({"net": {
+                "drivers": {"igb": ["8086:100e", "8086:100f", "1af4:1000"], "vfio": {"a": "x"}},
+                "after": 1
+            }})
+        );
+        assert_eq!(doc(text).root.find("net.after").line, 10);
+    }
+
+    #[test]
+    fn other_bad_indentation_is_still_refused_where_it_is() {
+        let err = load(
+            "f.yaml",
+            "a:\n  b: [\n    \"x\"\n  ] c\n",
+            Limits::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (err.line, err.message.as_str()),
+            (Some(4), "invalid indentation")
+        );
+        let lists = |n: usize| {
+            (0..n)
+                .map(|i| {
+                    format!("k:\n  l{i}: [\n    \"x\"\n  ]\n").replacen(
+                        "k:\n",
+                        "",
+                        usize::from(i > 0),
+                    )
+                })
+                .collect::<String>()
+        };
+        assert!(load("f.yaml", &lists(MAX_REINDENTS), Limits::default()).is_ok());
+        let err = load("f.yaml", &lists(MAX_REINDENTS + 1), Limits::default()).unwrap_err();
+        assert_eq!(err.message, "invalid indentation");
     }
 
     #[test]
