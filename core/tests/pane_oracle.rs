@@ -171,6 +171,19 @@ proptest! {
                 .collect()
         };
         prop_assert_eq!(judged(&own), judged(&evaluation));
+        // What the wizard asks since the repairs are worked out per row on
+        // screen: the same states, and each row's own repair. (Reasons may
+        // name another contradiction: which one is found first depends on
+        // what the evaluation asked the solver before.)
+        let states = engine.evaluate_pane_states(&names_of(&registry, &selection), pane);
+        prop_assert_eq!(states.components.len(), own.components.len());
+        for (lazy, full) in states.components.iter().zip(&own.components) {
+            prop_assert_eq!((&lazy.name, lazy.state), (&full.name, full.state));
+            prop_assert_eq!(lazy.reasons.is_empty(), full.reasons.is_empty());
+            prop_assert_eq!(&lazy.repair, &None);
+            let alone = engine.repair_in_pane(&names_of(&registry, &selection), pane, &full.name);
+            prop_assert_eq!(&alone, &full.repair);
+        }
         prop_assert_eq!(own.components.len(), judged(&evaluation).len());
         prop_assert_eq!((own.valid, own.completable), (evaluation.valid, evaluation.completable));
         for (i, report) in evaluation.components.iter().enumerate() {

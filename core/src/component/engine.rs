@@ -22,6 +22,18 @@ mod pane;
 mod queries;
 
 use pane::{Cache, Ctx, Frame};
+
+/// Which components an evaluation judges.
+#[derive(Debug, Clone, Copy)]
+enum Scope {
+    All,
+    /// The pane's own, with or without their repairs.
+    Own {
+        repairs: bool,
+    },
+    /// One component, with its repair.
+    One(usize),
+}
 use queries::{Extra, Queries};
 
 /// What an option shows.
@@ -357,7 +369,7 @@ impl Engine {
     /// violations and otherwise ignored): every component judged against
     /// the whole selection at once.
     pub fn evaluate(&self, names: &[String]) -> Evaluation {
-        self.evaluate_in(names, None, false)
+        self.evaluate_in(names, None, Scope::All)
     }
 
     /// Evaluates a selection as the wizard's pane `pane` shows it (SEMANTICS
@@ -367,19 +379,49 @@ impl Engine {
     /// would show them. Repairs may select as well as deselect, and may
     /// change earlier panes.
     pub fn evaluate_pane(&self, names: &[String], pane: ComponentType) -> Evaluation {
-        self.evaluate_in(names, Some(pane), false)
+        self.evaluate_in(names, Some(pane), Scope::All)
     }
 
     /// What pane `pane` itself shows: [`Engine::evaluate_pane`] judging only
     /// the components of `pane` (`components` holds them, in registry
-    /// order; their reports are those `evaluate_pane` gives). The wizard
-    /// asks this on every click: on a large registry, judging the other
-    /// panes' components too is most of the work, and they are not shown.
+    /// order; their reports are those `evaluate_pane` gives). On a large
+    /// registry, judging the other panes' components too is most of the
+    /// work, and they are not shown.
     pub fn evaluate_pane_own(&self, names: &[String], pane: ComponentType) -> Evaluation {
-        self.evaluate_in(names, Some(pane), true)
+        self.evaluate_in(names, Some(pane), Scope::Own { repairs: true })
     }
 
-    fn evaluate_in(&self, names: &[String], pane: Option<ComponentType>, own: bool) -> Evaluation {
+    /// [`Engine::evaluate_pane_own`] without the repairs: every blocked
+    /// component's `repair` is `None`. The wizard asks this on every click,
+    /// and [`Engine::repair_in_pane`] for the blocked rows on screen only —
+    /// a smallest repair is most of the cost of a pane with hundreds of
+    /// blocked options.
+    pub fn evaluate_pane_states(&self, names: &[String], pane: ComponentType) -> Evaluation {
+        self.evaluate_in(names, Some(pane), Scope::Own { repairs: false })
+    }
+
+    /// The repair [`Engine::evaluate_pane`] gives component `name` of
+    /// `pane`: `None` unless it is a blocked component of that pane.
+    pub fn repair_in_pane(
+        &self,
+        names: &[String],
+        pane: ComponentType,
+        name: &str,
+    ) -> Option<Repair> {
+        let i = self.registry.position(name)?;
+        if self.registry.get(i).kind() != pane {
+            return None;
+        }
+        let mut evaluation = self.evaluate_in(names, Some(pane), Scope::One(i));
+        evaluation.components.pop().and_then(|report| report.repair)
+    }
+
+    fn evaluate_in(
+        &self,
+        names: &[String],
+        pane: Option<ComponentType>,
+        scope: Scope,
+    ) -> Evaluation {
         let n = self.registry.len();
         let mut selection = vec![false; n];
         let mut unknown = false;
@@ -410,12 +452,18 @@ impl Engine {
                 frames.len()
             ],
             selection,
+            repairs: !matches!(scope, Scope::Own { repairs: false }),
         };
         let last = frames.last().expect("at least one frame");
         let base = last.base(&self.registry, &ctx.selected);
         let completable = !unknown && ctx.solver.satisfiable_in(last, &[], &base);
+        let judged = |i: usize| match scope {
+            Scope::All => true,
+            Scope::Own { .. } => pane == Some(self.registry.get(i).kind()),
+            Scope::One(one) => i == one,
+        };
         let components = (0..n)
-            .filter(|&i| !own || pane == Some(self.registry.get(i).kind()))
+            .filter(|&i| judged(i))
             .map(|i| {
                 let f = frames
                     .iter()
@@ -482,6 +530,9 @@ impl Engine {
             let (mut reasons, met) = self.explain_direct(&mut ctx.solver, i, &base);
             self.explain_earlier(&mut ctx.solver, i, frame, &base, &met, &mut reasons);
             report.reasons = reasons;
+            if !ctx.repairs {
+                return report;
+            }
             report.repair = Some(self.repair_pane(
                 &mut ctx.solver,
                 i,

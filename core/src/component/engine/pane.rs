@@ -113,6 +113,8 @@ pub(super) struct Ctx<'a> {
     pub solver: Queries<'a>,
     pub scratch: Vec<bool>,
     pub caches: Vec<Cache>,
+    /// Whether a blocked component's smallest repair is worked out.
+    pub repairs: bool,
 }
 
 fn pane_title(kind: ComponentType) -> &'static str {
