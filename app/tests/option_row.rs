@@ -53,6 +53,8 @@ async fn a_blocked_option_is_disabled_and_says_why() {
     let counter = clicks.clone();
     let fixes = Arc::new(AtomicUsize::new(0));
     let fix_counter = fixes.clone();
+    let repair = RwSignal::new(None);
+    let near = RwSignal::new(false);
     mount_to_body(move || {
         let counter = counter.clone();
         let fix_counter = fix_counter.clone();
@@ -64,6 +66,8 @@ async fn a_blocked_option_is_disabled_and_says_why() {
                 plugin=Some("sdn".to_owned())
                 input=Input::Radio("network-core".to_owned())
                 report
+                repair
+                near
                 label_of=Callback::new(|name: String| if name == "hypervisor:vmware" { "vCenter".to_owned() } else { name })
                 on_toggle=Callback::new(move |()| {
                     counter.fetch_add(1, Ordering::SeqCst);
@@ -96,13 +100,14 @@ async fn a_blocked_option_is_disabled_and_says_why() {
             message: "Contrail is not compatible with vCenter.".into(),
             pane: None,
         }],
-        repair: Some(Repair {
-            select: Vec::new(),
-            deselect: vec!["hypervisor:vmware".into()],
-        }),
+        repair: None,
         compatibility: None,
         untested_with: Vec::new(),
     });
+    repair.set(Some(Repair {
+        select: Vec::new(),
+        deselect: vec!["hypervisor:vmware".into()],
+    }));
     leptos::task::tick().await;
     assert!(input("network:contrail").disabled());
     assert_eq!(
@@ -124,6 +129,24 @@ async fn a_blocked_option_is_disabled_and_says_why() {
     assert_eq!(fix.text_content().unwrap(), "Fix: deselect vCenter");
     fix.click();
     assert_eq!(fixes.load(Ordering::SeqCst), 1);
+    // The row is on screen, and the page's observer says so.
+    for _ in 0..50 {
+        if near.get_untracked() {
+            break;
+        }
+        sleep(20).await;
+    }
+    assert!(near.get_untracked(), "the row on screen is near the screen");
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 #[wasm_bindgen_test]

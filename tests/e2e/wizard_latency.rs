@@ -106,6 +106,8 @@ struct Timing {
     layout: f64,
     /// Options other than the clicked one whose state changed.
     others: usize,
+    /// DOM changes the click made (mutation records).
+    mutations: u64,
 }
 
 async fn measure(
@@ -130,10 +132,11 @@ async fn measure(
         dom,
         layout: answer["layout"].as_f64().unwrap(),
         others,
+        mutations: answer["mutations"].as_u64().unwrap_or_default(),
     };
     println!(
-        "wizard_latency: {:19} {:6} dom {:6.1} ms, laid out {:6.1} ms, {} other options changed",
-        timing.pane, timing.what, timing.dom, timing.layout, timing.others
+        "wizard_latency: {:19} {:6} dom {:6.1} ms, laid out {:6.1} ms, {} other options changed, {} DOM changes",
+        timing.pane, timing.what, timing.dom, timing.layout, timing.others, timing.mutations
     );
     timing
 }

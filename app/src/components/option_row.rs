@@ -2,11 +2,15 @@
 //! plugin that provides it and its description; what the engine says of it
 //! (a green light when tested with the other choices, the untested list one
 //! click away, or why it cannot be picked), and a "fix" button that applies
-//! the suggested repair and keeps the keyboard focus on the option.
+//! the suggested repair and keeps the keyboard focus on the option. The
+//! repair comes apart from the report: it is worked out only while the row
+//! is near the screen (`near`).
 
 use leptos::prelude::*;
 use mosaic_core::component::{Compatibility, ComponentReport, Repair, State};
 use stylers_macro::style;
+
+use super::near_view;
 
 /// How an option is presented.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,9 +76,15 @@ pub fn OptionRow(
     #[prop(default = None)]
     plugin: Option<String>,
     input: Input,
-    /// The engine's report for this component.
+    /// The engine's report for this component (without its repair).
     #[prop(into)]
     report: Signal<ComponentReport>,
+    /// The smallest repair that makes it available, while it is blocked
+    /// and near the screen.
+    #[prop(into)]
+    repair: Signal<Option<Repair>>,
+    /// Kept telling whether the row is near the screen.
+    near: RwSignal<bool>,
     /// Turns component names into the labels operators know.
     label_of: Callback<String, String>,
     on_toggle: Callback<()>,
@@ -153,13 +163,10 @@ pub fn OptionRow(
             State::Selected | State::Available => String::new(),
         })
     });
-    let repair = Memo::new(move |_| {
-        report.with(|r| {
-            r.repair
-                .as_ref()
-                .map(|repair| repair_text(repair, label_of))
-        })
-    });
+    let repair =
+        Memo::new(move |_| repair.with(|r| r.as_ref().map(|repair| repair_text(repair, label_of))));
+    let row = NodeRef::<leptos::html::Div>::new();
+    near_view::watch(row, near);
     let tested = Memo::new(move |_| {
         report.with(|r| {
             r.state == State::Selected && r.compatibility == Some(Compatibility::Compatible)
@@ -183,6 +190,7 @@ pub fn OptionRow(
     let input_id = format!("option-{}", name.replace(':', "-"));
     view! { class = class_name,
         <div
+            node_ref=row
             class="option"
             class:nested=nested
             class:unavailable=unavailable

@@ -1,7 +1,9 @@
 //! The environment wizard: Name & release → Compute → Networking → Storage
 //! → Additional services → Finish. Panes are decided in order (SEMANTICS
-//! §2.4): each pane's states, reasons and repairs come from
-//! `Engine::evaluate_pane_own`, and every click goes through
+//! §2.4): each pane's states and reasons come from
+//! `Engine::evaluate_pane_states`, a blocked option's repair from
+//! `Engine::repair_in_pane` while its row is near the screen, and every
+//! click goes through
 //! `mosaic_core::wizard` (toggle, fix, arrive), the rules the server and
 //! the CLI use.
 //!
@@ -170,7 +172,7 @@ fn WizardBody(
                 let evaluation = flow.selection.with(|s| {
                     catalog
                         .engine
-                        .evaluate_pane_own(&catalog.names(s), pane.component_type())
+                        .evaluate_pane_states(&catalog.names(s), pane.component_type())
                 });
                 Some((pane, evaluation))
             },
@@ -199,7 +201,7 @@ fn WizardBody(
         <StepList flow go />
         <div class="pane" data-step=move || flow.step.get().to_string()>
             <NameStep flow releases release_id go />
-            {panes::panes(catalog.clone(), flow, reports)}
+            {panes::panes(catalog.clone(), flow, shown, reports)}
             <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != 5>
                 <finish::Finish catalog=catalog.clone() flow release_id violations />
             </div>

@@ -1,11 +1,13 @@
 //! The four component panes: their options laid out as the core's
 //! `Layout` says (radio groups, ML2 drivers under the ML2 core, storage
-//! sections), each option a row with its state from the pane's evaluation.
+//! sections), each option a row with its state from the pane's evaluation
+//! and, while it is blocked and near the screen, its smallest repair.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_core::component::ComponentReport;
+use mosaic_core::component::{ComponentReport, Evaluation, Repair, State};
+use mosaic_core::wizard::Pane;
 use mosaic_core::wizard::{self, Control};
 
 use super::Flow;
@@ -13,16 +15,28 @@ use crate::catalog::Catalog;
 use crate::components::option_row::{Input, OptionRow};
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step; option
-/// `i`'s row shows `reports[i]`.
+/// `i`'s row shows `reports[i]`, from the evaluation `shown`.
 pub(super) fn panes(
     catalog: Arc<Catalog>,
     flow: Flow,
+    shown: Memo<Option<(Pane, Evaluation)>>,
     reports: Arc<Vec<RwSignal<ComponentReport>>>,
 ) -> AnyView {
+    let registry = catalog.registry();
+    let mut seen = std::collections::HashMap::new();
+    let positions = (0..registry.len())
+        .map(|i| {
+            let count = seen.entry(registry.get(i).kind()).or_insert(0);
+            *count += 1;
+            *count - 1
+        })
+        .collect();
     let row = Row {
         catalog: catalog.clone(),
         flow,
+        shown,
         reports,
+        positions,
     };
     let layout = catalog.layout();
     let body = |step: usize, pane: &'static str, content: AnyView| {
@@ -128,7 +142,11 @@ fn storage_title(section: &str) -> String {
 struct Row {
     catalog: Arc<Catalog>,
     flow: Flow,
+    shown: Memo<Option<(Pane, Evaluation)>>,
     reports: Arc<Vec<RwSignal<ComponentReport>>>,
+    /// Per component, its place among its pane's components (in the
+    /// pane's evaluation).
+    positions: Vec<usize>,
 }
 
 impl Row {
@@ -155,10 +173,12 @@ impl Row {
                 flow.apply(change);
             })
         };
+        let near = RwSignal::new(false);
+        let repair = self.repair(i, near);
         let on_fix = {
             let catalog = catalog.clone();
             Callback::new(move |()| {
-                let Some(repair) = report.with_untracked(|r| r.repair.clone()) else {
+                let Some(repair) = repair.get_untracked() else {
                     return;
                 };
                 let change = flow
@@ -184,6 +204,8 @@ impl Row {
                 plugin=catalog.plugin(i).map(str::to_owned)
                 input
                 report
+                repair
+                near
                 label_of
                 on_toggle
                 on_fix
@@ -191,5 +213,29 @@ impl Row {
             />
         }
         .into_any()
+    }
+
+    /// Option `i`'s smallest repair, worked out once per evaluation of its
+    /// pane while it is blocked and near the screen: a pane can hold
+    /// hundreds of blocked options, and their repairs were most of a click.
+    fn repair(&self, i: usize, near: RwSignal<bool>) -> Memo<Option<Repair>> {
+        let (catalog, shown, flow) = (self.catalog.clone(), self.shown, self.flow);
+        let (at, kind) = (self.positions[i], catalog.registry().get(i).kind());
+        Memo::new(move |_| {
+            if !near.get() {
+                return None;
+            }
+            let pane = shown.with(|shown| {
+                let (pane, evaluation) = shown.as_ref()?;
+                let blocked = evaluation.components.get(at)?.state == State::Blocked;
+                (pane.component_type() == kind && blocked).then_some(*pane)
+            })?;
+            let name = catalog.registry().get(i).name.to_string();
+            flow.selection.with_untracked(|s| {
+                catalog
+                    .engine
+                    .repair_in_pane(&catalog.names(s), pane.component_type(), &name)
+            })
+        })
     }
 }
