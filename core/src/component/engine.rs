@@ -22,6 +22,7 @@ mod pane;
 mod queries;
 
 use pane::{Cache, Ctx, Frame};
+use queries::{Extra, Queries};
 
 /// Which components an evaluation judges.
 #[derive(Debug, Clone, Copy)]
@@ -34,7 +35,6 @@ enum Scope {
     /// One component, with its repair.
     One(usize),
 }
-use queries::{Extra, Queries};
 
 /// What an option shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -412,8 +412,12 @@ impl Engine {
         if self.registry.get(i).kind() != pane {
             return None;
         }
-        let mut evaluation = self.evaluate_in(names, Some(pane), Scope::One(i));
-        evaluation.components.pop().and_then(|report| report.repair)
+        // Only the frames and `i`: not the selection's violations or
+        // whether it can be completed, which the wizard has already.
+        let scope = Scope::One(i);
+        let (frames, mut ctx, _) = self.prepare(names, Some(pane), scope);
+        let mut reports = self.judge_scope(&frames, &mut ctx, Some(pane), scope);
+        reports.pop().and_then(|report| report.repair)
     }
 
     fn evaluate_in(
@@ -422,6 +426,27 @@ impl Engine {
         pane: Option<ComponentType>,
         scope: Scope,
     ) -> Evaluation {
+        let (frames, mut ctx, unknown) = self.prepare(names, pane, scope);
+        let violations = validate_selection(&self.registry, &self.required_types, names);
+        let last = frames.last().expect("at least one frame");
+        let base = last.base(&self.registry, &ctx.selected);
+        let completable = !unknown && ctx.solver.satisfiable_in(last, &[], &base);
+        Evaluation {
+            valid: violations.is_empty(),
+            completable,
+            violations,
+            components: self.judge_scope(&frames, &mut ctx, pane, scope),
+        }
+    }
+
+    /// The frames of `pane` (or of the whole selection) and the caches
+    /// every question shares; whether `names` holds an unknown name.
+    fn prepare(
+        &self,
+        names: &[String],
+        pane: Option<ComponentType>,
+        scope: Scope,
+    ) -> (Vec<Frame>, Ctx<'_>, bool) {
         let n = self.registry.len();
         let mut selection = vec![false; n];
         let mut unknown = false;
@@ -431,7 +456,6 @@ impl Engine {
                 None => unknown = true,
             }
         }
-        let violations = validate_selection(&self.registry, &self.required_types, names);
         let frames: Vec<Frame> = match pane {
             None => vec![Frame::whole(n)],
             Some(p) => ComponentType::ALL
@@ -440,7 +464,7 @@ impl Engine {
                 .map(|q| Frame::pane(&self.registry, &selection, q))
                 .collect(),
         };
-        let mut ctx = Ctx {
+        let ctx = Ctx {
             selected: (0..n).filter(|&j| selection[j]).collect(),
             solver: Queries::new(self),
             scratch: vec![false; n],
@@ -454,30 +478,33 @@ impl Engine {
             selection,
             repairs: !matches!(scope, Scope::Own { repairs: false }),
         };
-        let last = frames.last().expect("at least one frame");
-        let base = last.base(&self.registry, &ctx.selected);
-        let completable = !unknown && ctx.solver.satisfiable_in(last, &[], &base);
+        (frames, ctx, unknown)
+    }
+
+    /// The reports of the components `scope` names, each judged in the
+    /// frame of its pane.
+    fn judge_scope(
+        &self,
+        frames: &[Frame],
+        ctx: &mut Ctx<'_>,
+        pane: Option<ComponentType>,
+        scope: Scope,
+    ) -> Vec<ComponentReport> {
         let judged = |i: usize| match scope {
             Scope::All => true,
             Scope::Own { .. } => pane == Some(self.registry.get(i).kind()),
             Scope::One(one) => i == one,
         };
-        let components = (0..n)
+        (0..self.registry.len())
             .filter(|&i| judged(i))
             .map(|i| {
                 let f = frames
                     .iter()
                     .position(|f| f.pane.is_none_or(|q| q >= self.registry.get(i).kind()))
                     .unwrap_or(frames.len() - 1);
-                self.judge(i, &frames[f], &mut ctx, f)
+                self.judge(i, &frames[f], ctx, f)
             })
-            .collect();
-        Evaluation {
-            valid: violations.is_empty(),
-            completable,
-            violations,
-            components,
-        }
+            .collect()
     }
 
     /// One component's state, reasons, repair and advice in `frame`.

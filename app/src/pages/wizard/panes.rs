@@ -7,8 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_core::component::{ComponentReport, Evaluation, Repair, State};
-use mosaic_core::wizard::Pane;
-use mosaic_core::wizard::{self, Control};
+use mosaic_core::wizard::{self, Control, Pane};
 
 use super::Flow;
 use crate::catalog::Catalog;
