@@ -6,13 +6,8 @@
 
 use serde_json::{Map, Value};
 
+use super::regex::Regex;
 use crate::restriction::{FieldError, Restriction};
-
-/// Most backtracking steps one regex match may take: Fuel's patterns
-/// (lookaheads included) need a few thousand; a hostile one stops here.
-const BACKTRACK_LIMIT: usize = 100_000;
-/// Largest compiled form of one pattern.
-const REGEX_SIZE_LIMIT: usize = 256 * 1024;
 
 /// The kind of control an attribute is, and what its value must be.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,12 +50,13 @@ impl AttrType {
 }
 
 /// `regex: {source, error}`: a value must match (searched; sources anchor
-/// themselves). Rust `regex` syntax, plus the lookarounds Fuel's patterns use.
+/// themselves). The syntax JavaScript and Python share, lookarounds and
+/// backreferences included (see [`super::regex`]).
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub source: String,
     pub error: String,
-    compiled: fancy_regex::Regex,
+    compiled: Regex,
 }
 
 impl PartialEq for Pattern {
@@ -74,16 +70,12 @@ impl Pattern {
         let source = value["source"]
             .as_str()
             .ok_or_else(|| FieldError::new(&format!("{path}.source"), "must be a string"))?;
-        let compiled = fancy_regex::RegexBuilder::new(source)
-            .backtrack_limit(BACKTRACK_LIMIT)
-            .delegate_size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|e| {
-                FieldError::new(
-                    &format!("{path}.source"),
-                    format!("'{source}' is not a valid pattern: {e}"),
-                )
-            })?;
+        let compiled = Regex::new(source).map_err(|e| {
+            FieldError::new(
+                &format!("{path}.source"),
+                format!("'{source}' is not a valid pattern: {e}"),
+            )
+        })?;
         Ok(Pattern {
             source: source.to_owned(),
             error: value["error"].as_str().unwrap_or_default().to_owned(),

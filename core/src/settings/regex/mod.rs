@@ -1,0 +1,83 @@
+//! The regexes settings are checked with (§9). Fuel's patterns are
+//! JavaScript and Python regexes, lookarounds included, searched in a value.
+//! This is a small backtracking matcher over their common syntax, the same
+//! code in the browser and on the server, bounded in size and in steps, so
+//! that a hostile pattern is an error, never a hang. (Its size matters: a
+//! general regex crate was a third of the browser app.)
+
+mod parse;
+mod program;
+mod vm;
+
+/// Deepest nesting of groups.
+const MAX_DEPTH: usize = 64;
+/// Largest count in `{n,m}`.
+const MAX_REPEAT: u32 = 1_000;
+/// Most instructions a pattern compiles to, repetitions expanded.
+const MAX_INSTS: usize = 20_000;
+/// Most steps one search may take; a step is one instruction, so a search
+/// that stops here has done a few milliseconds of work.
+const STEP_LIMIT: usize = 1_000_000;
+
+/// Why a pattern cannot be used, or a search not decided.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// `at` counts characters from 1; 0 when the pattern as a whole is wrong.
+    #[error("{reason}{}", at_char(*at))]
+    Syntax { at: usize, reason: String },
+    #[error(
+        "the pattern is too large (over {MAX_INSTS} instructions with its repetitions expanded)"
+    )]
+    TooLarge,
+    #[error("deciding the match takes over {STEP_LIMIT} steps")]
+    TooCostly,
+}
+
+fn at_char(at: usize) -> String {
+    match at {
+        0 => String::new(),
+        at => format!(" (at character {at})"),
+    }
+}
+
+/// A compiled pattern.
+#[derive(Debug, Clone)]
+pub struct Regex {
+    program: program::Program,
+}
+
+impl Regex {
+    pub fn new(source: &str) -> Result<Regex, Error> {
+        let parsed = parse::parse(source)?;
+        Ok(Regex {
+            program: program::compile(&parsed)?,
+        })
+    }
+
+    /// Whether the pattern matches somewhere in `text`.
+    pub fn is_match(&self, text: &str) -> Result<bool, Error> {
+        vm::search(&self.program, text)
+    }
+}
+
+/// The case-insensitive form of `c`: its lower case when that is one
+/// character.
+fn fold(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// The upper case of `c` when that is one character.
+fn upper(c: char) -> char {
+    let mut up = c.to_uppercase();
+    match (up.next(), up.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+#[cfg(test)]
+mod tests;

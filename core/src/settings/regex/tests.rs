@@ -1,0 +1,192 @@
+use proptest::prelude::*;
+
+use super::{Error, Regex};
+
+#[track_caller]
+fn check(pattern: &str, matching: &[&str], not_matching: &[&str]) {
+    let re = Regex::new(pattern).unwrap_or_else(|e| panic!("'{pattern}': {e}"));
+    for text in matching {
+        assert_eq!(
+            re.is_match(text),
+            Ok(true),
+            "'{pattern}' should match '{text}'"
+        );
+    }
+    for text in not_matching {
+        assert_eq!(
+            re.is_match(text),
+            Ok(false),
+            "'{pattern}' should not match '{text}'"
+        );
+    }
+}
+
+#[track_caller]
+fn refused(pattern: &str, reason: &str) {
+    match Regex::new(pattern) {
+        Ok(_) => panic!("'{pattern}' should be refused"),
+        Err(e) => assert!(e.to_string().contains(reason), "'{pattern}': {e}"),
+    }
+}
+
+#[test]
+fn literals_classes_and_anchors() {
+    check("abc", &["abc", "xabcx"], &["ab", "acb"]);
+    check("^abc$", &["abc"], &["xabc", "abcx"]);
+    check("^[A-Za-z0-9_-]+$", &["a-b_9"], &["", "a b", "é"]);
+    check("^[^a-c]$", &["d", "-"], &["a", "b", ""]);
+    check(r"^\S*$", &["", "abc"], &["a b", "a\tb"]);
+    check(r"^\w+$", &["ab_1"], &["a-b", "é"]);
+    check(r"^\d{2,3}$", &["12", "123"], &["1", "1234", "١٢"]);
+    check(r"^a.c$", &["abc", "aéc"], &["a\nc", "ac"]);
+    check(r"(?s)^a.c$", &["a\nc"], &["ac"]);
+    check(r"^[\]a]+$", &["]a]"], &["b"]);
+    check(r"^[]a]+$", &["]a"], &["b"]);
+    check(r"^[a-]+$", &["a-"], &["b"]);
+    check(r"^[\d.]+$", &["1.2"], &["a"]);
+    check(r"^[^\s]+$", &["ab"], &["a b"]);
+    check(r"\bword\b", &["a word here", "word"], &["swordfish"]);
+    check(r"\Bor\B", &["word"], &["or"]);
+    check(r"^\x41\u0042\x{43}$", &["ABC"], &["abc"]);
+    check(r"^a\.b\/c\-d$", &["a.b/c-d"], &["axb/c-d"]);
+    check("^a{,2}$", &["a{,2}"], &["aa"]);
+    check("^a{2}$", &["aa"], &["a", "aaa"]);
+    check("^a{2,}$", &["aa", "aaaa"], &["a"]);
+}
+
+#[test]
+fn alternation_groups_and_repetition() {
+    check("^(ab|cd)+$", &["ab", "abcd", "cdab"], &["", "abc", "ac"]);
+    check("^(?:a|ab)c$", &["ac", "abc"], &["bc"]);
+    check("^(?P<x>a)(?<y>b)$", &["ab"], &["ba"]);
+    check("^(a*)*$", &["", "aaa"], &["b"]);
+    check("^(a|)+b$", &["b", "aab"], &["c"]);
+    check("^a+?b$", &["aaab"], &["aaa"]);
+    check("^a??b$", &["ab", "b"], &["aab"]);
+    check("(^$)|(^x$)", &["", "x"], &["xx"]);
+    check("^$", &[""], &["a"]);
+    check("", &["", "abc"], &[]);
+}
+
+#[test]
+fn lookarounds_backreferences_and_flags() {
+    check(
+        "^(?!services$)(?!nova$).+",
+        &["novak", "admin"],
+        &["nova", "services", ""],
+    );
+    check("^(?=.*[0-9])[a-z0-9]+$", &["ab1"], &["abc"]);
+    check("(?<=a)b", &["ab"], &["cb", "b"]);
+    check("(?<!a)b", &["cb", "b"], &["ab"]);
+    check("(?<=ab+)c", &["abbbc"], &["ac"]);
+    check(r"^(a|b)\1$", &["aa", "bb"], &["ab"]);
+    check(r"^(?i)abc$", &["ABC", "aBc"], &["abd"]);
+    check(r"^(?i:a)b$", &["Ab"], &["AB"]);
+    check(r"^a(?i)b|c$", &["aB", "C"], &["AB"]);
+    check(r"^(?i)[a-c]+$", &["AbC"], &["d"]);
+    check(r"(?i)^(a)\1$", &["aA"], &["ab"]);
+    check("(?m)^b$", &["a\nb\nc"], &["ab"]);
+}
+
+/// Fuel 10's patterns, as its release declares them.
+#[test]
+fn fuel_patterns() {
+    let ip = r"^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)$";
+    check(
+        ip,
+        &["10.20.0.2", "255.255.255.0"],
+        &["256.1.1.1", "10.20.0", "a.b.c.d"],
+    );
+    let user = r"^(?!services$)(?!nova$)(?!glance$)(?!keystone$)(?!neutron$)(?!cinder$)(?!swift$)(?!ceph$)(?!ironic$)(?![Gg]uest$)(?!.* +.*$).+";
+    check(user, &["admin", "guests"], &["Guest", "a b", "ceph", ""]);
+    let cidr = r"^(?!(?:0(?:\.0){3}|255(?:\.255){3})\/([1-9]|[1-2]\d|3[0-2])$)(?:\d|1?\d\d|2[0-4]\d|25[0-5])(?:\.(?:\d|1?\d\d|2[0-4]\d|25[0-5])){3}\/([1-9]|[1-2]\d|3[0-2])$";
+    check(
+        cidr,
+        &["10.0.0.0/8", "192.168.1.0/24"],
+        &["0.0.0.0/8", "10.0.0.0/33", "10.0.0.0"],
+    );
+    let port = r"^(102[4-9]|10[3-9]\d|1[1-9]\d{2}|[2-9]\d{3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5])$";
+    check(port, &["1024", "65535", "8080"], &["1023", "65536", "80"]);
+    check(r"^\S+@\S+$", &["a@b"], &["a@", "a b@c"]);
+}
+
+#[test]
+fn bad_patterns_are_refused_with_where() {
+    refused("(ab", "this group is not closed (at character 1)");
+    refused("ab)", "')' closes no group (at character 3)");
+    refused("[ab", "this class is not closed");
+    refused("*a", "'*' repeats nothing (at character 1)");
+    refused("a**", "'*' repeats a repetition (at character 3)");
+    refused("[z-a]", "the range z-a is backwards");
+    refused(r"\p{L}", "Unicode classes");
+    refused(r"\q", "unknown escape '\\q'");
+    refused(r"(a)\2", "\\2 refers to group 2, and there are 1");
+    refused("a{3,2}", "maximum is below its minimum");
+    refused("a{1001}", "a count is at most 1000");
+    refused("(?x)a", "unknown group flag 'x'");
+    refused("[[:alpha:]]", "POSIX classes");
+    refused(r"a\", "'\\' ends the pattern");
+    refused(&"(".repeat(65), "groups nest deeper than 64");
+}
+
+#[test]
+fn costly_patterns_are_bounded() {
+    assert_eq!(Regex::new("(a{1000}){1000}").err(), Some(Error::TooLarge));
+    let hostile = Regex::new("^(a+)+$").unwrap();
+    let text = format!("{}b", "a".repeat(40));
+    assert_eq!(hostile.is_match(&text), Err(Error::TooCostly));
+    let nested = Regex::new(&format!("{}a{}", "(".repeat(64), ")".repeat(64))).unwrap();
+    assert_eq!(nested.is_match("a"), Ok(true));
+}
+
+fn atom() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("a".to_owned()),
+        Just("b".to_owned()),
+        Just(".".to_owned()),
+        Just("[ab]".to_owned()),
+        Just("[^a]".to_owned()),
+        Just(r"\d".to_owned()),
+        Just(r"\w".to_owned()),
+        Just(r"\s".to_owned()),
+        Just(r"\b".to_owned()),
+        Just("^".to_owned()),
+        Just("$".to_owned()),
+    ]
+}
+
+/// Patterns over the syntax both this matcher and `fancy-regex` read.
+fn pattern() -> impl Strategy<Value = String> {
+    atom().prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..4).prop_map(|v| v.concat()),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(?:{a}|{b})")),
+            (
+                inner.clone(),
+                prop::sample::select(vec!["*", "+", "?", "{1,2}", "*?", "+?"])
+            )
+                .prop_map(|(a, q)| format!("(?:{a}){q}")),
+            inner.clone().prop_map(|a| format!("({a})")),
+            (inner.clone(), prop::sample::select(vec!["?=", "?!"]))
+                .prop_map(|(a, l)| format!("({l}{a})")),
+        ]
+    })
+}
+
+proptest! {
+    /// On ASCII text, a pattern matches exactly where `fancy-regex` (the
+    /// matcher this one replaced) says it does.
+    #[test]
+    fn agrees_with_fancy_regex(p in pattern(), texts in prop::collection::vec("[ab1 _]{0,6}", 1..6)) {
+        let ours = Regex::new(&p).unwrap();
+        // fancy-regex refuses some (a repeated assertion): nothing to compare.
+        let theirs = fancy_regex::Regex::new(&p);
+        prop_assume!(theirs.is_ok());
+        let theirs = theirs.unwrap();
+        for t in &texts {
+            if let (Ok(a), Ok(b)) = (ours.is_match(t), theirs.is_match(t)) {
+                prop_assert_eq!(a, b, "pattern {:?} on {:?}", p, t);
+            }
+        }
+    }
+}
