@@ -61,20 +61,12 @@ impl Regex {
 }
 
 /// The case-insensitive form of `c`: its lower case when that is one
-/// character.
+/// character. (Classes also try an ASCII letter's upper case; other
+/// upper-case mappings would bring another Unicode table to the browser.)
 fn fold(c: char) -> char {
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
         (Some(l), None) => l,
-        _ => c,
-    }
-}
-
-/// The upper case of `c` when that is one character.
-fn upper(c: char) -> char {
-    let mut up = c.to_uppercase();
-    match (up.next(), up.next()) {
-        (Some(u), None) => u,
         _ => c,
     }
 }

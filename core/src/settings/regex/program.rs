@@ -3,7 +3,7 @@
 //! sub-programs that end in their own `Match`.
 
 use super::parse::{Assertion, Class, ClassItem, Node, Parsed};
-use super::{Error, MAX_INSTS, fold, upper};
+use super::{Error, MAX_INSTS, fold};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Inst {
@@ -59,7 +59,8 @@ impl Class {
                 ClassItem::Perl(perl, negated) => perl.matches(c) != negated,
             })
         };
-        let hit = contains(c) || (self.fold && (contains(fold(c)) || contains(upper(c))));
+        let hit =
+            contains(c) || (self.fold && (contains(fold(c)) || contains(c.to_ascii_uppercase())));
         hit != self.negated
     }
 }
