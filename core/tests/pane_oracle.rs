@@ -181,8 +181,26 @@ proptest! {
             prop_assert_eq!((&lazy.name, lazy.state), (&full.name, full.state));
             prop_assert_eq!(lazy.reasons.is_empty(), full.reasons.is_empty());
             prop_assert_eq!(&lazy.repair, &None);
+            prop_assert_eq!((lazy.compatibility, lazy.untested_with.len()), (None, 0));
+            if matches!(full.state, State::Selected | State::Available) {
+                let advice = engine.advice(&names_of(&registry, &selection), &[&full.name]);
+                prop_assert_eq!(advice[0].compatibility, full.compatibility);
+                prop_assert_eq!(&advice[0].untested_with, &full.untested_with);
+            }
             let alone = engine.repair_in_pane(&names_of(&registry, &selection), pane, &full.name);
             prop_assert_eq!(&alone, &full.repair);
+        }
+        // Rows that come near the screen together are repaired in one call:
+        // in any order, asked twice, or asked of another pane, each answer
+        // is the row's own.
+        let mut asked: Vec<&str> = own.components.iter().rev().map(|r| r.name.as_str()).collect();
+        asked.extend(own.components.first().map(|r| r.name.as_str()));
+        asked.extend(evaluation.components.iter().map(|r| r.name.as_str()));
+        let together = engine.repairs_in_pane(&names_of(&registry, &selection), pane, &asked);
+        prop_assert_eq!(together.len(), asked.len());
+        for (name, repair) in asked.iter().zip(&together) {
+            let full = own.components.iter().find(|r| r.name == *name);
+            prop_assert_eq!(repair, &full.and_then(|r| r.repair.clone()), "{}", name);
         }
         prop_assert_eq!(own.components.len(), judged(&evaluation).len());
         prop_assert_eq!((own.valid, own.completable), (evaluation.valid, evaluation.completable));

@@ -26,14 +26,14 @@ use queries::{Extra, Queries};
 
 /// Which components an evaluation judges.
 #[derive(Debug, Clone, Copy)]
-enum Scope {
+enum Scope<'a> {
     All,
-    /// The pane's own, with or without their repairs.
+    /// The pane's own, in full or only their states and reasons.
     Own {
-        repairs: bool,
+        states_only: bool,
     },
-    /// One component, with its repair.
-    One(usize),
+    /// These components (sorted), with their repairs.
+    Listed(&'a [usize]),
 }
 
 /// What an option shows.
@@ -83,6 +83,16 @@ pub enum Compatibility {
     Compatible,
     /// Not declared compatible with some of them (see `untested_with`).
     Untested,
+}
+
+/// Compatibility advice for a selected or available component: whether it
+/// was declared compatible with the other choices it sits (or would sit)
+/// with, and the ones it was not.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Advice {
+    /// `None` for a hypervisor, which is never advised about.
+    pub compatibility: Option<Compatibility>,
+    pub untested_with: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -388,16 +398,18 @@ impl Engine {
     /// registry, judging the other panes' components too is most of the
     /// work, and they are not shown.
     pub fn evaluate_pane_own(&self, names: &[String], pane: ComponentType) -> Evaluation {
-        self.evaluate_in(names, Some(pane), Scope::Own { repairs: true })
+        self.evaluate_in(names, Some(pane), Scope::Own { states_only: false })
     }
 
-    /// [`Engine::evaluate_pane_own`] without the repairs: every blocked
-    /// component's `repair` is `None`. The wizard asks this on every click,
-    /// and [`Engine::repair_in_pane`] for the blocked rows on screen only —
-    /// a smallest repair is most of the cost of a pane with hundreds of
-    /// blocked options.
+    /// [`Engine::evaluate_pane_own`] without the repairs and the advice:
+    /// every blocked component's `repair` is `None`, every `compatibility`
+    /// `None` and every `untested_with` empty. The wizard asks this on every
+    /// click, and [`Engine::repairs_in_pane`] and [`Engine::advice`] for the
+    /// rows near the screen only — a smallest repair is most of the cost of
+    /// a pane with hundreds of blocked options, and advice that changes
+    /// with every choice would change hundreds of rows no one sees.
     pub fn evaluate_pane_states(&self, names: &[String], pane: ComponentType) -> Evaluation {
-        self.evaluate_in(names, Some(pane), Scope::Own { repairs: false })
+        self.evaluate_in(names, Some(pane), Scope::Own { states_only: true })
     }
 
     /// The repair [`Engine::evaluate_pane`] gives component `name` of
@@ -408,16 +420,65 @@ impl Engine {
         pane: ComponentType,
         name: &str,
     ) -> Option<Repair> {
-        let i = self.registry.position(name)?;
-        if self.registry.get(i).kind() != pane {
-            return None;
+        self.repairs_in_pane(names, pane, &[name]).pop().flatten()
+    }
+
+    /// [`Engine::repair_in_pane`] for several components at once, in the
+    /// order asked: the frames are set up once and the solver's models are
+    /// shared between them, which is what the wizard needs for the rows
+    /// that come near the screen together.
+    pub fn repairs_in_pane(
+        &self,
+        names: &[String],
+        pane: ComponentType,
+        asked: &[&str],
+    ) -> Vec<Option<Repair>> {
+        let at: Vec<Option<usize>> = asked
+            .iter()
+            .map(|name| self.registry.position(name))
+            .map(|i| i.filter(|&i| self.registry.get(i).kind() == pane))
+            .collect();
+        let mut listed: Vec<usize> = at.iter().flatten().copied().collect();
+        listed.sort_unstable();
+        listed.dedup();
+        if listed.is_empty() {
+            return vec![None; asked.len()];
         }
-        // Only the frames and `i`: not the selection's violations or
-        // whether it can be completed, which the wizard has already.
-        let scope = Scope::One(i);
+        // Only the frames and these components: not the selection's
+        // violations or whether it can be completed, which the wizard has.
+        let scope = Scope::Listed(&listed);
         let (frames, mut ctx, _) = self.prepare(names, Some(pane), scope);
-        let mut reports = self.judge_scope(&frames, &mut ctx, Some(pane), scope);
-        reports.pop().and_then(|report| report.repair)
+        let repairs: Vec<Option<Repair>> = self
+            .judge_scope(&frames, &mut ctx, Some(pane), scope)
+            .into_iter()
+            .map(|report| report.repair)
+            .collect();
+        at.iter()
+            .map(|i| i.and_then(|i| repairs[listed.binary_search(&i).ok()?].clone()))
+            .collect()
+    }
+
+    /// The advice [`Engine::evaluate`] gives each of `asked` with the
+    /// selection `names`: a selected component is advised about the
+    /// selection, another about the selection picking it would produce.
+    /// Meaningful for selected and available components only; an unknown
+    /// name gets the default.
+    pub fn advice(&self, names: &[String], asked: &[&str]) -> Vec<Advice> {
+        let n = self.registry.len();
+        let mut selection = vec![false; n];
+        names
+            .iter()
+            .filter_map(|name| self.registry.position(name))
+            .for_each(|i| selection[i] = true);
+        let selected: Vec<usize> = (0..n).filter(|&j| selection[j]).collect();
+        asked
+            .iter()
+            .map(|name| match self.registry.position(name) {
+                None => Advice::default(),
+                Some(i) if selection[i] => self.advise(i, &selected),
+                Some(i) => self.advise(i, &self.layout.pick_indices(&selected, &selection, i)),
+            })
+            .collect()
     }
 
     fn evaluate_in(
@@ -476,7 +537,7 @@ impl Engine {
                 frames.len()
             ],
             selection,
-            repairs: !matches!(scope, Scope::Own { repairs: false }),
+            states_only: matches!(scope, Scope::Own { states_only: true }),
         };
         (frames, ctx, unknown)
     }
@@ -493,7 +554,7 @@ impl Engine {
         let judged = |i: usize| match scope {
             Scope::All => true,
             Scope::Own { .. } => pane == Some(self.registry.get(i).kind()),
-            Scope::One(one) => i == one,
+            Scope::Listed(listed) => listed.binary_search(&i).is_ok(),
         };
         (0..self.registry.len())
             .filter(|&i| judged(i))
@@ -520,7 +581,7 @@ impl Engine {
             untested_with: Vec::new(),
         };
         if ctx.selection[i] {
-            self.advise(i, &ctx.selected, &mut report);
+            self.advise_in(i, &ctx.selected, ctx, &mut report);
             return report;
         }
         if self.dead[i] {
@@ -539,8 +600,10 @@ impl Engine {
         let Err(core) = witnessed else {
             report.state = State::Available;
             // Advice for the selection picking it would produce.
-            let produced: Vec<usize> = self.layout.pick_indices(&ctx.selected, &ctx.selection, i);
-            self.advise(i, &produced, &mut report);
+            if !ctx.states_only {
+                let produced = self.layout.pick_indices(&ctx.selected, &ctx.selection, i);
+                self.advise_in(i, &produced, ctx, &mut report);
+            }
             return report;
         };
         // What an earlier pane keeps and this pane's choices, in registry order.
@@ -557,7 +620,7 @@ impl Engine {
             let (mut reasons, met) = self.explain_direct(&mut ctx.solver, i, &base);
             self.explain_earlier(&mut ctx.solver, i, frame, &base, &met, &mut reasons);
             report.reasons = reasons;
-            if !ctx.repairs {
+            if ctx.states_only {
                 return report;
             }
             report.repair = Some(self.repair_pane(
@@ -766,12 +829,12 @@ impl Engine {
 
     /// Compatibility advice for a selected or available component, given
     /// the selected components (sorted indices) it would sit with.
-    fn advise(&self, i: usize, selected: &[usize], report: &mut ComponentReport) {
+    fn advise(&self, i: usize, selected: &[usize]) -> Advice {
         let kind = self.registry.get(i).kind();
         if kind == ComponentType::Hypervisor {
-            return;
+            return Advice::default();
         }
-        report.untested_with = selected
+        let untested_with: Vec<String> = selected
             .iter()
             .copied()
             .filter(|&j| {
@@ -782,11 +845,23 @@ impl Engine {
             })
             .map(|j| self.registry.get(j).name.to_string())
             .collect();
-        report.compatibility = Some(if report.untested_with.is_empty() {
-            Compatibility::Compatible
-        } else {
-            Compatibility::Untested
-        });
+        Advice {
+            compatibility: Some(match untested_with.is_empty() {
+                true => Compatibility::Compatible,
+                false => Compatibility::Untested,
+            }),
+            untested_with,
+        }
+    }
+
+    /// Puts the advice into `report`, unless this evaluation leaves it out.
+    fn advise_in(&self, i: usize, selected: &[usize], ctx: &Ctx<'_>, report: &mut ComponentReport) {
+        if ctx.states_only {
+            return;
+        }
+        let advice = self.advise(i, selected);
+        report.compatibility = advice.compatibility;
+        report.untested_with = advice.untested_with;
     }
 
     /// Why `i` cannot join the components in `base` (empty: why it is dead).

@@ -12,7 +12,9 @@ mod sat;
 pub mod synthetic;
 mod validate;
 
-pub use engine::{Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State};
+pub use engine::{
+    Advice, Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State,
+};
 pub use load::{
     ComponentFile, Problem, RegistryReport, Severity, check_registry, load_components,
     load_registry,

@@ -113,8 +113,9 @@ pub(super) struct Ctx<'a> {
     pub solver: Queries<'a>,
     pub scratch: Vec<bool>,
     pub caches: Vec<Cache>,
-    /// Whether a blocked component's smallest repair is worked out.
-    pub repairs: bool,
+    /// Only states and reasons: no blocked component's smallest repair,
+    /// no advice.
+    pub states_only: bool,
 }
 
 fn pane_title(kind: ComponentType) -> &'static str {
