@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use leptos::prelude::*;
 use mosaic_app::components::option_row::{Input, OptionRow};
 use mosaic_core::component::{
-    Component, ComponentReport, DEFAULT_REQUIRED_TYPES, Engine, Reason, Registry, Repair, Source,
-    State,
+    Advice, Compatibility, Component, ComponentReport, DEFAULT_REQUIRED_TYPES, Engine, Reason,
+    Registry, Repair, Source, State,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -54,6 +54,7 @@ async fn a_blocked_option_is_disabled_and_says_why() {
     let fixes = Arc::new(AtomicUsize::new(0));
     let fix_counter = fixes.clone();
     let repair = RwSignal::new(None);
+    let advice = RwSignal::new(None);
     let near = RwSignal::new(false);
     mount_to_body(move || {
         let counter = counter.clone();
@@ -67,6 +68,7 @@ async fn a_blocked_option_is_disabled_and_says_why() {
                 input=Input::Radio("network-core".to_owned())
                 report
                 repair
+                advice
                 near
                 label_of=Callback::new(|name: String| if name == "hypervisor:vmware" { "vCenter".to_owned() } else { name })
                 on_toggle=Callback::new(move |()| {
@@ -89,6 +91,27 @@ async fn a_blocked_option_is_disabled_and_says_why() {
     assert_eq!(source, "from plugin sdn");
     input("network:contrail").click();
     assert_eq!(clicks.load(Ordering::SeqCst), 1);
+    // The advice, worked out apart from the report, says what it was not
+    // tested with.
+    let untested = || {
+        document()
+            .query_selector("[data-component='network:contrail'] details.untested")
+            .unwrap()
+            .expect("the untested list")
+    };
+    assert!(untested().class_list().contains("hidden"));
+    advice.set(Some(Advice {
+        compatibility: Some(Compatibility::Untested),
+        untested_with: vec!["hypervisor:vmware".into()],
+    }));
+    leptos::task::tick().await;
+    assert!(!untested().class_list().contains("hidden"));
+    let summary = untested()
+        .query_selector("summary")
+        .unwrap()
+        .unwrap()
+        .text_content();
+    assert_eq!(summary.as_deref(), Some("not tested with 1 choice"));
 
     report.set(ComponentReport {
         name: "network:contrail".into(),

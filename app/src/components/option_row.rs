@@ -7,7 +7,7 @@
 //! is near the screen (`near`).
 
 use leptos::prelude::*;
-use mosaic_core::component::{Compatibility, ComponentReport, Repair, State};
+use mosaic_core::component::{Advice, Compatibility, ComponentReport, Repair, State};
 use stylers_macro::style;
 
 use super::near_view;
@@ -49,9 +49,12 @@ fn repair_text(repair: &Repair, label_of: Callback<String, String>) -> String {
 }
 
 /// The choices it was not tested with, if any.
-fn untested(report: &ComponentReport) -> &[String] {
-    match report.compatibility {
-        Some(Compatibility::Untested) => &report.untested_with,
+fn untested(advice: &Option<Advice>) -> &[String] {
+    match advice {
+        Some(Advice {
+            compatibility: Some(Compatibility::Untested),
+            untested_with,
+        }) => untested_with,
         _ => &[],
     }
 }
@@ -83,6 +86,10 @@ pub fn OptionRow(
     /// and near the screen.
     #[prop(into)]
     repair: Signal<Option<Repair>>,
+    /// Whether it was tested with the other choices, while it is selected
+    /// or available and near the screen.
+    #[prop(into)]
+    advice: Signal<Option<Advice>>,
     /// Kept telling whether the row is near the screen.
     near: RwSignal<bool>,
     /// Turns component names into the labels operators know.
@@ -168,11 +175,13 @@ pub fn OptionRow(
     let row = NodeRef::<leptos::html::Div>::new();
     near_view::watch(row, near);
     let tested = Memo::new(move |_| {
-        report.with(|r| {
-            r.state == State::Selected && r.compatibility == Some(Compatibility::Compatible)
-        })
+        let compatible = advice.with(|a| {
+            a.as_ref()
+                .is_some_and(|a| a.compatibility == Some(Compatibility::Compatible))
+        });
+        compatible && report.with(|r| r.state == State::Selected)
     });
-    let untested_count = Memo::new(move |_| report.with(|r| untested(r).len()));
+    let untested_count = Memo::new(move |_| advice.with(|a| untested(a).len()));
     // The list is only there while it is open.
     let details = NodeRef::<leptos::html::Details>::new();
     let open = RwSignal::new(false);
@@ -180,10 +189,15 @@ pub fn OptionRow(
     let fix = move |_| {
         on_fix.run(());
         // The Fix button disappears with the repair: the focus moves to the
-        // option it enabled, once the page shows it enabled.
+        // option it enabled, once the page shows it enabled. It is in the
+        // row just clicked, so the page does not scroll to it: a scroll
+        // would bring other rows near the screen and their repairs into
+        // this click.
         request_animation_frame(move || {
             if let Some(input) = input_ref.get_untracked() {
-                let _ = input.focus();
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = input.focus_with_options(&options);
             }
         });
     };
@@ -225,8 +239,8 @@ pub fn OptionRow(
                         {move || {
                             open.get()
                                 .then(|| {
-                                    report.with(|r| {
-                                        untested(r)
+                                    advice.with(|a| {
+                                        untested(a)
                                             .iter()
                                             .map(|name| view! { <li>{label_of.run(name.clone())}</li> })
                                             .collect_view()

@@ -1,9 +1,9 @@
 //! The environment wizard: Name & release → Compute → Networking → Storage
 //! → Additional services → Finish. Panes are decided in order (SEMANTICS
 //! §2.4): each pane's states and reasons come from
-//! `Engine::evaluate_pane_states`, a blocked option's repair from
-//! `Engine::repair_in_pane` while its row is near the screen, and every
-//! click goes through
+//! `Engine::evaluate_pane_states`, the repairs and compatibility advice of
+//! the options near the screen from one engine call each (`nearby.rs`),
+//! and every click goes through
 //! `mosaic_core::wizard` (toggle, fix, arrive), the rules the server and
 //! the CLI use.
 //!
@@ -13,6 +13,7 @@
 //! would make a click slow.
 
 mod finish;
+mod nearby;
 mod panes;
 
 use std::sync::Arc;

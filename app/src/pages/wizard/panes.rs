@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_core::component::{ComponentReport, Evaluation, Repair, State};
+use mosaic_core::component::{ComponentReport, Evaluation};
 use mosaic_core::wizard::{self, Control, Pane};
 
-use super::Flow;
+use super::{Flow, nearby};
 use crate::catalog::Catalog;
 use crate::components::option_row::{Input, OptionRow};
 
@@ -30,12 +30,21 @@ pub(super) fn panes(
             *count - 1
         })
         .collect();
+    let near: Arc<Vec<RwSignal<bool>>> =
+        Arc::new((0..registry.len()).map(|_| RwSignal::new(false)).collect());
+    let nearby = nearby::nearby(
+        catalog.clone(),
+        flow,
+        shown,
+        near.clone(),
+        Arc::new(positions),
+    );
     let row = Row {
         catalog: catalog.clone(),
         flow,
-        shown,
         reports,
-        positions,
+        near,
+        nearby,
     };
     let layout = catalog.layout();
     let body = |step: usize, pane: &'static str, content: AnyView| {
@@ -141,11 +150,11 @@ fn storage_title(section: &str) -> String {
 struct Row {
     catalog: Arc<Catalog>,
     flow: Flow,
-    shown: Memo<Option<(Pane, Evaluation)>>,
     reports: Arc<Vec<RwSignal<ComponentReport>>>,
-    /// Per component, its place among its pane's components (in the
-    /// pane's evaluation).
-    positions: Vec<usize>,
+    /// Per option, whether its row is near the screen.
+    near: Arc<Vec<RwSignal<bool>>>,
+    /// Per option, its repair and advice while it is near the screen.
+    nearby: nearby::Nearby,
 }
 
 impl Row {
@@ -172,8 +181,7 @@ impl Row {
                 flow.apply(change);
             })
         };
-        let near = RwSignal::new(false);
-        let repair = self.repair(i, near);
+        let (near, repair, advice) = (self.near[i], self.nearby.repairs[i], self.nearby.advice[i]);
         let on_fix = {
             let catalog = catalog.clone();
             Callback::new(move |()| {
@@ -204,6 +212,7 @@ impl Row {
                 input
                 report
                 repair
+                advice
                 near
                 label_of
                 on_toggle
@@ -212,29 +221,5 @@ impl Row {
             />
         }
         .into_any()
-    }
-
-    /// Option `i`'s smallest repair, worked out once per evaluation of its
-    /// pane while it is blocked and near the screen: a pane can hold
-    /// hundreds of blocked options, and their repairs were most of a click.
-    fn repair(&self, i: usize, near: RwSignal<bool>) -> Memo<Option<Repair>> {
-        let (catalog, shown, flow) = (self.catalog.clone(), self.shown, self.flow);
-        let (at, kind) = (self.positions[i], catalog.registry().get(i).kind());
-        Memo::new(move |_| {
-            if !near.get() {
-                return None;
-            }
-            let pane = shown.with(|shown| {
-                let (pane, evaluation) = shown.as_ref()?;
-                let blocked = evaluation.components.get(at)?.state == State::Blocked;
-                (pane.component_type() == kind && blocked).then_some(*pane)
-            })?;
-            let name = catalog.registry().get(i).name.to_string();
-            flow.selection.with_untracked(|s| {
-                catalog
-                    .engine
-                    .repair_in_pane(&catalog.names(s), pane.component_type(), &name)
-            })
-        })
     }
 }

@@ -1,0 +1,156 @@
+//! What a row shows only while it is near the screen: a blocked option's
+//! smallest repair, and a selected or available option's compatibility
+//! advice. Worked out in one `Engine::repairs_in_pane` and one
+//! `Engine::advice` call per evaluation of the pane shown, and again only
+//! for the rows that come near later, until the next evaluation. A pane
+//! can hold hundreds of blocked options and hundreds of advised ones whose
+//! "not tested with" list changes with every choice; the rows near the
+//! screen are a few dozen.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use mosaic_core::component::{Advice, Evaluation, Repair, State};
+use mosaic_core::wizard::Pane;
+
+use super::Flow;
+use crate::catalog::Catalog;
+
+/// Per option, what it shows while near the screen (`None` otherwise, and
+/// until worked out).
+#[derive(Clone)]
+pub(super) struct Nearby {
+    pub repairs: Vec<RwSignal<Option<Repair>>>,
+    pub advice: Vec<RwSignal<Option<Advice>>>,
+}
+
+/// What the signals were worked out for.
+#[derive(Clone, PartialEq)]
+struct Done {
+    pane: Pane,
+    selection: Vec<bool>,
+    /// The rows whose repair or advice is shown for this pane and selection.
+    rows: BTreeSet<usize>,
+}
+
+/// The signals, kept up to date by an effect. `positions[i]` is option
+/// `i`'s place in its pane's evaluation.
+pub(super) fn nearby(
+    catalog: Arc<Catalog>,
+    flow: Flow,
+    shown: Memo<Option<(Pane, Evaluation)>>,
+    near: Arc<Vec<RwSignal<bool>>>,
+    positions: Arc<Vec<usize>>,
+) -> Nearby {
+    let n = catalog.registry().len();
+    let nearby = Nearby {
+        repairs: (0..n).map(|_| RwSignal::new(None)).collect(),
+        advice: (0..n).map(|_| RwSignal::new(None)).collect(),
+    };
+    let signals = nearby.clone();
+    Effect::new(move |done: Option<Option<Done>>| {
+        let wanted = shown.with(|shown| {
+            let (pane, evaluation) = shown.as_ref()?;
+            Some((
+                *pane,
+                near_rows(&catalog, *pane, evaluation, &near, &positions),
+            ))
+        });
+        let (pane, wanted) = wanted?;
+        let selection = flow.selection.get_untracked();
+        let previous = done
+            .flatten()
+            .filter(|d| d.pane == pane && d.selection == selection);
+        if previous.is_none() {
+            forget_far(&catalog, pane, &wanted, &signals);
+        }
+        let mut done = previous.unwrap_or(Done {
+            pane,
+            selection,
+            rows: BTreeSet::new(),
+        });
+        let new: Vec<(usize, State)> = wanted
+            .into_iter()
+            .filter(|(i, _)| !done.rows.contains(i))
+            .collect();
+        work_out(&catalog, pane, &done.selection, &new, &signals);
+        done.rows.extend(new.iter().map(|(i, _)| *i));
+        Some(done)
+    });
+    nearby
+}
+
+/// The rows of `pane` near the screen (tracked) with their states.
+fn near_rows(
+    catalog: &Catalog,
+    pane: Pane,
+    evaluation: &Evaluation,
+    near: &[RwSignal<bool>],
+    positions: &[usize],
+) -> Vec<(usize, State)> {
+    let kind = pane.component_type();
+    (0..near.len())
+        .filter(|&i| catalog.registry().get(i).kind() == kind && near[i].get())
+        .filter_map(|i| Some((i, evaluation.components.get(positions[i])?.state)))
+        .collect()
+}
+
+/// A new evaluation: the rows of `pane` that are not near show nothing
+/// until they come near.
+fn forget_far(
+    catalog: &Catalog,
+    pane: Pane,
+    wanted: &[(usize, State)],
+    Nearby { repairs, advice }: &Nearby,
+) {
+    let kind = pane.component_type();
+    let near: BTreeSet<usize> = wanted.iter().map(|(i, _)| *i).collect();
+    for i in (0..repairs.len()).filter(|i| catalog.registry().get(*i).kind() == kind) {
+        if !near.contains(&i) {
+            set_if_changed(repairs[i], None);
+            set_if_changed(advice[i], None);
+        }
+    }
+}
+
+/// The repairs of the blocked rows among `rows` and the advice of the
+/// selected and available ones, each asked of the engine in one call.
+fn work_out(
+    catalog: &Catalog,
+    pane: Pane,
+    selection: &[bool],
+    rows: &[(usize, State)],
+    Nearby { repairs, advice }: &Nearby,
+) {
+    let names = catalog.names(selection);
+    let name = |i: usize| catalog.registry().get(i).name.to_string();
+    let (blocked, advised): (Vec<_>, Vec<_>) = rows
+        .iter()
+        .filter(|(_, state)| *state != State::Dead)
+        .partition(|(_, state)| *state == State::Blocked);
+    let blocked_names: Vec<String> = blocked.iter().map(|(i, _)| name(*i)).collect();
+    let advised_names: Vec<String> = advised.iter().map(|(i, _)| name(*i)).collect();
+    let engine = &catalog.engine;
+    if !blocked.is_empty() {
+        let asked: Vec<&str> = blocked_names.iter().map(String::as_str).collect();
+        let found = engine.repairs_in_pane(&names, pane.component_type(), &asked);
+        for ((i, _), repair) in blocked.iter().zip(found) {
+            set_if_changed(repairs[*i], repair);
+            set_if_changed(advice[*i], None);
+        }
+    }
+    if !advised.is_empty() {
+        let asked: Vec<&str> = advised_names.iter().map(String::as_str).collect();
+        for ((i, _), found) in advised.iter().zip(engine.advice(&names, &asked)) {
+            set_if_changed(advice[*i], Some(found));
+            set_if_changed(repairs[*i], None);
+        }
+    }
+}
+
+fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.with_untracked(|old| *old != value) {
+        signal.set(value);
+    }
+}
