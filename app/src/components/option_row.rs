@@ -92,6 +92,9 @@ pub fn OptionRow(
     advice: Signal<Option<Advice>>,
     /// Kept telling whether the row is near the screen.
     near: RwSignal<bool>,
+    /// Kept telling whether the row is within the wider band around it.
+    #[prop(optional)]
+    soon: Option<RwSignal<bool>>,
     /// Turns component names into the labels operators know.
     label_of: Callback<String, String>,
     on_toggle: Callback<()>,
@@ -173,7 +176,7 @@ pub fn OptionRow(
     let repair =
         Memo::new(move |_| repair.with(|r| r.as_ref().map(|repair| repair_text(repair, label_of))));
     let row = NodeRef::<leptos::html::Div>::new();
-    near_view::watch(row, near);
+    near_view::watch(row, near, soon);
     let tested = Memo::new(move |_| {
         let compatible = advice.with(|a| {
             a.as_ref()

@@ -40,7 +40,7 @@ pub(super) fn nearby(
     catalog: Arc<Catalog>,
     flow: Flow,
     shown: Memo<Option<(Pane, Evaluation)>>,
-    near: Arc<Vec<RwSignal<bool>>>,
+    zones: Arc<Zones>,
     positions: Arc<Vec<usize>>,
 ) -> Nearby {
     let n = catalog.registry().len();
@@ -50,19 +50,19 @@ pub(super) fn nearby(
     };
     let signals = nearby.clone();
     Effect::new(move |done: Option<Option<Done>>| {
-        let wanted = shown.with(|shown| {
-            let (pane, evaluation) = shown.as_ref()?;
-            Some((
-                *pane,
-                near_rows(&catalog, *pane, evaluation, &near, &positions),
-            ))
-        });
-        let (pane, wanted) = wanted?;
+        let pane = shown.with(|shown| shown.as_ref().map(|(pane, _)| *pane))?;
         let selection = flow.selection.get_untracked();
         let previous = done
             .flatten()
             .filter(|d| d.pane == pane && d.selection == selection);
-        if previous.is_none() {
+        let fresh = previous.is_none();
+        let wanted = shown.with(|shown| {
+            let (_, evaluation) = shown.as_ref()?;
+            Some(rows_to_show(
+                &catalog, pane, evaluation, &zones, &positions, fresh,
+            ))
+        })?;
+        if fresh {
             forget_far(&catalog, pane, &wanted, &signals);
         }
         let mut done = previous.unwrap_or(Done {
@@ -81,23 +81,34 @@ pub(super) fn nearby(
     nearby
 }
 
-/// The rows of `pane` near the screen (tracked) with their states.
-fn near_rows(
+/// Per option, whether its row is near the screen, and whether it is
+/// within the wider band around it.
+pub(super) struct Zones {
+    pub near: Vec<RwSignal<bool>>,
+    pub soon: Vec<RwSignal<bool>>,
+}
+
+/// The rows of `pane` near the screen (tracked), with their states; for a
+/// new evaluation, also those soon near (not tracked): a click that shifts
+/// rows a little then brings no row near whose work is not done.
+fn rows_to_show(
     catalog: &Catalog,
     pane: Pane,
     evaluation: &Evaluation,
-    near: &[RwSignal<bool>],
+    zones: &Zones,
     positions: &[usize],
+    fresh: bool,
 ) -> Vec<(usize, State)> {
     let kind = pane.component_type();
-    (0..near.len())
-        .filter(|&i| catalog.registry().get(i).kind() == kind && near[i].get())
+    (0..zones.near.len())
+        .filter(|&i| catalog.registry().get(i).kind() == kind)
+        .filter(|&i| zones.near[i].get() || (fresh && zones.soon[i].get_untracked()))
         .filter_map(|i| Some((i, evaluation.components.get(positions[i])?.state)))
         .collect()
 }
 
-/// A new evaluation: the rows of `pane` that are not near show nothing
-/// until they come near.
+/// A new evaluation: the rows of `pane` not shown show nothing until they
+/// come near.
 fn forget_far(
     catalog: &Catalog,
     pane: Pane,

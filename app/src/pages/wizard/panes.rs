@@ -30,20 +30,23 @@ pub(super) fn panes(
             *count - 1
         })
         .collect();
-    let near: Arc<Vec<RwSignal<bool>>> =
-        Arc::new((0..registry.len()).map(|_| RwSignal::new(false)).collect());
+    let signals = || (0..registry.len()).map(|_| RwSignal::new(false)).collect();
+    let zones = Arc::new(nearby::Zones {
+        near: signals(),
+        soon: signals(),
+    });
     let nearby = nearby::nearby(
         catalog.clone(),
         flow,
         shown,
-        near.clone(),
+        zones.clone(),
         Arc::new(positions),
     );
     let row = Row {
         catalog: catalog.clone(),
         flow,
         reports,
-        near,
+        zones,
         nearby,
     };
     let layout = catalog.layout();
@@ -151,8 +154,7 @@ struct Row {
     catalog: Arc<Catalog>,
     flow: Flow,
     reports: Arc<Vec<RwSignal<ComponentReport>>>,
-    /// Per option, whether its row is near the screen.
-    near: Arc<Vec<RwSignal<bool>>>,
+    zones: Arc<nearby::Zones>,
     /// Per option, its repair and advice while it is near the screen.
     nearby: nearby::Nearby,
 }
@@ -181,7 +183,8 @@ impl Row {
                 flow.apply(change);
             })
         };
-        let (near, repair, advice) = (self.near[i], self.nearby.repairs[i], self.nearby.advice[i]);
+        let (near, soon) = (self.zones.near[i], self.zones.soon[i]);
+        let (repair, advice) = (self.nearby.repairs[i], self.nearby.advice[i]);
         let on_fix = {
             let catalog = catalog.clone();
             Callback::new(move |()| {
@@ -214,6 +217,7 @@ impl Row {
                 repair
                 advice
                 near
+                soon
                 label_of
                 on_toggle
                 on_fix
