@@ -137,6 +137,9 @@ impl Flow {
         }
         self.step.set(target);
         self.furthest.update(|f| *f = (*f).max(target));
+        // A step is shown from its top, wherever the operator scrolled to
+        // on the one before (Next sits below a long pane).
+        window().scroll_to_with_x_and_y(0.0, 0.0);
     }
 }
 

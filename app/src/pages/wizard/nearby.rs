@@ -34,51 +34,65 @@ struct Done {
     rows: BTreeSet<usize>,
 }
 
-/// The signals, kept up to date by an effect. `positions[i]` is option
-/// `i`'s place in its pane's evaluation.
-pub(super) fn nearby(
-    catalog: Arc<Catalog>,
-    flow: Flow,
-    shown: Memo<Option<(Pane, Evaluation)>>,
-    zones: Arc<Zones>,
-    positions: Arc<Vec<usize>>,
-) -> Nearby {
-    let n = catalog.registry().len();
-    let nearby = Nearby {
-        repairs: (0..n).map(|_| RwSignal::new(None)).collect(),
-        advice: (0..n).map(|_| RwSignal::new(None)).collect(),
-    };
-    let signals = nearby.clone();
-    Effect::new(move |done: Option<Option<Done>>| {
-        let pane = shown.with(|shown| shown.as_ref().map(|(pane, _)| *pane))?;
-        let selection = flow.selection.get_untracked();
-        let previous = done
-            .flatten()
-            .filter(|d| d.pane == pane && d.selection == selection);
-        let fresh = previous.is_none();
-        let wanted = shown.with(|shown| {
-            let (_, evaluation) = shown.as_ref()?;
-            Some(rows_to_show(
-                &catalog, pane, evaluation, &zones, &positions, fresh,
-            ))
-        })?;
-        if fresh {
-            forget_far(&catalog, pane, &wanted, &signals);
+/// How many rows of a pane just shown are worked out before the page has
+/// laid it out: about as many as fit within the near zone from its top.
+const PANE_TOP: usize = 80;
+
+/// Where each option's row is, for [`Nearby::keep_up`].
+pub(super) struct Places {
+    pub zones: Arc<Zones>,
+    /// Per option, its place in its pane's evaluation.
+    pub positions: Vec<usize>,
+    /// Every option in the order the panes show them.
+    pub order: Vec<usize>,
+}
+
+impl Nearby {
+    pub fn new(n: usize) -> Nearby {
+        Nearby {
+            repairs: (0..n).map(|_| RwSignal::new(None)).collect(),
+            advice: (0..n).map(|_| RwSignal::new(None)).collect(),
         }
-        let mut done = previous.unwrap_or(Done {
-            pane,
-            selection,
-            rows: BTreeSet::new(),
+    }
+
+    /// Keeps the signals up to date with the evaluation `shown` and the
+    /// rows near the screen.
+    pub fn keep_up(
+        &self,
+        catalog: Arc<Catalog>,
+        flow: Flow,
+        shown: Memo<Option<(Pane, Evaluation)>>,
+        places: Places,
+    ) {
+        let signals = self.clone();
+        Effect::new(move |done: Option<Option<Done>>| {
+            let pane = shown.with(|shown| shown.as_ref().map(|(pane, _)| *pane))?;
+            let selection = flow.selection.get_untracked();
+            let previous = done
+                .flatten()
+                .filter(|d| d.pane == pane && d.selection == selection);
+            let fresh = previous.is_none();
+            let wanted = shown.with(|shown| {
+                let (_, evaluation) = shown.as_ref()?;
+                Some(rows_to_show(&catalog, pane, evaluation, &places, fresh))
+            })?;
+            if fresh {
+                forget_far(&catalog, pane, &wanted, &signals);
+            }
+            let mut done = previous.unwrap_or(Done {
+                pane,
+                selection,
+                rows: BTreeSet::new(),
+            });
+            let new: Vec<(usize, State)> = wanted
+                .into_iter()
+                .filter(|(i, _)| !done.rows.contains(i))
+                .collect();
+            work_out(&catalog, pane, &done.selection, &new, &signals);
+            done.rows.extend(new.iter().map(|(i, _)| *i));
+            Some(done)
         });
-        let new: Vec<(usize, State)> = wanted
-            .into_iter()
-            .filter(|(i, _)| !done.rows.contains(i))
-            .collect();
-        work_out(&catalog, pane, &done.selection, &new, &signals);
-        done.rows.extend(new.iter().map(|(i, _)| *i));
-        Some(done)
-    });
-    nearby
+    }
 }
 
 /// Per option, whether its row is near the screen, and whether it is
@@ -90,20 +104,34 @@ pub(super) struct Zones {
 
 /// The rows of `pane` near the screen (tracked), with their states; for a
 /// new evaluation, also those soon near (not tracked): a click that shifts
-/// rows a little then brings no row near whose work is not done.
+/// rows a little then brings no row near whose work is not done. A pane
+/// just shown has no row near yet (a hidden row never is), and `Flow::go`
+/// shows it from its top: its first rows are the ones that will be.
 fn rows_to_show(
     catalog: &Catalog,
     pane: Pane,
     evaluation: &Evaluation,
-    zones: &Zones,
-    positions: &[usize],
+    places: &Places,
     fresh: bool,
 ) -> Vec<(usize, State)> {
     let kind = pane.component_type();
-    (0..zones.near.len())
-        .filter(|&i| catalog.registry().get(i).kind() == kind)
+    let own = |i: &usize| catalog.registry().get(*i).kind() == kind;
+    let zones = &places.zones;
+    let mut rows: Vec<usize> = (0..zones.near.len())
+        .filter(own)
         .filter(|&i| zones.near[i].get() || (fresh && zones.soon[i].get_untracked()))
-        .filter_map(|i| Some((i, evaluation.components.get(positions[i])?.state)))
+        .collect();
+    if fresh && rows.is_empty() {
+        rows = places
+            .order
+            .iter()
+            .copied()
+            .filter(own)
+            .take(PANE_TOP)
+            .collect();
+    }
+    rows.into_iter()
+        .filter_map(|i| Some((i, evaluation.components.get(places.positions[i])?.state)))
         .collect()
 }
 

@@ -3,6 +3,7 @@
 //! sections), each option a row with its state from the pane's evaluation
 //! and, while it is blocked and near the screen, its smallest repair.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -35,19 +36,13 @@ pub(super) fn panes(
         near: signals(),
         soon: signals(),
     });
-    let nearby = nearby::nearby(
-        catalog.clone(),
-        flow,
-        shown,
-        zones.clone(),
-        Arc::new(positions),
-    );
     let row = Row {
         catalog: catalog.clone(),
         flow,
         reports,
-        zones,
-        nearby,
+        zones: zones.clone(),
+        nearby: nearby::Nearby::new(registry.len()),
+        order: RefCell::new(Vec::new()),
     };
     let layout = catalog.layout();
     let body = |step: usize, pane: &'static str, content: AnyView| {
@@ -67,10 +62,17 @@ pub(super) fn panes(
         .iter()
         .map(|&i| row.view(i, false))
         .collect_view();
+    let (network, storage) = (network(&row), storage(&row));
+    let places = nearby::Places {
+        zones,
+        positions,
+        order: row.order.take(),
+    };
+    row.nearby.keep_up(catalog.clone(), flow, shown, places);
     view! {
         {body(1, "compute", view! { <fieldset><legend>"Hypervisors"</legend>{compute}</fieldset> }.into_any())}
-        {body(2, "networking", network(&row))}
-        {body(3, "storage", storage(&row))}
+        {body(2, "networking", network)}
+        {body(3, "storage", storage)}
         {body(
             4,
             "additional_services",
@@ -157,10 +159,13 @@ struct Row {
     zones: Arc<nearby::Zones>,
     /// Per option, its repair and advice while it is near the screen.
     nearby: nearby::Nearby,
+    /// The options in the order their rows were made: the order shown.
+    order: RefCell<Vec<usize>>,
 }
 
 impl Row {
     fn view(&self, i: usize, nested: bool) -> AnyView {
+        self.order.borrow_mut().push(i);
         let catalog = &self.catalog;
         let (flow, report) = (self.flow, self.reports[i]);
         let c = catalog.registry().get(i);
