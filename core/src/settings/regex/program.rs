@@ -70,6 +70,7 @@ pub(super) fn compile(parsed: &Parsed) -> Result<Program, Error> {
         insts: Vec::new(),
         classes: Vec::new(),
         slots: 2 * (parsed.groups + 1),
+        visits: 0,
     };
     c.node(&parsed.node)?;
     c.push(Inst::Match)?;
@@ -97,6 +98,9 @@ struct Compiler {
     insts: Vec<Inst>,
     classes: Vec<Class>,
     slots: usize,
+    /// Nodes compiled so far, repetitions counted: a repeated empty group
+    /// adds no instruction, so this bounds the work instead.
+    visits: usize,
 }
 
 impl Compiler {
@@ -109,6 +113,10 @@ impl Compiler {
     }
 
     fn node(&mut self, node: &Node) -> Result<(), Error> {
+        self.visits += 1;
+        if self.visits > 4 * MAX_INSTS {
+            return Err(Error::TooLarge);
+        }
         match node {
             Node::Empty => {}
             Node::Char { c, fold: false } => _ = self.push(Inst::Char(*c))?,
