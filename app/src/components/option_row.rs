@@ -3,8 +3,8 @@
 //! (a green light when tested with the other choices, the untested list one
 //! click away, or why it cannot be picked), and a "fix" button that applies
 //! the suggested repair and keeps the keyboard focus on the option. The
-//! repair comes apart from the report: it is worked out only while the row
-//! is near the screen (`near`).
+//! repair and the advice come apart from the report: they are worked out
+//! only while the row is near the screen (`near`).
 
 use leptos::prelude::*;
 use mosaic_core::component::{Advice, Compatibility, ComponentReport, Repair, State};
