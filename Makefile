@@ -79,16 +79,17 @@ bench: tools
 	cargo bench --locked -p mosaic-app --bench engine --target wasm32-unknown-unknown
 
 ## Long fuzz runs (not part of make test, which runs a short count of each): the YAML loader,
-## the expression parser, the plugin loader over archives and the API's JSON bodies, each for
-## FUZZ_SECONDS, two at a time. See docs/fuzzing.md.
+## the expression parser, the settings patterns' matcher, the plugin loader over archives and
+## the API's JSON bodies, each for FUZZ_SECONDS, at most two at a time. See docs/fuzzing.md.
 FUZZ_SECONDS ?= 600
 FUZZ := cargo test --locked --profile fuzz
 fuzz:
-	$(FUZZ) --no-run -p mosaic-core --test yaml_fuzz --test expr_fuzz
+	$(FUZZ) --no-run -p mosaic-core --test yaml_fuzz --test expr_fuzz --test regex_fuzz
 	$(FUZZ) --no-run -p mosaic-server --test fuzz
 	export MOSAIC_FUZZ_SECONDS=$(FUZZ_SECONDS) RUST_LOG=warn; \
 	$(FUZZ) -q -p mosaic-core --test yaml_fuzz -- --nocapture & yaml=$$!; \
 	$(FUZZ) -q -p mosaic-core --test expr_fuzz -- --nocapture; wait $$yaml; \
+	$(FUZZ) -q -p mosaic-core --test regex_fuzz -- --nocapture; \
 	$(FUZZ) -q -p mosaic-server --test fuzz -- --nocapture --test-threads=2
 
 ## The README's screenshots, taken by the end-to-end tests.

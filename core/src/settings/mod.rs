@@ -5,7 +5,7 @@
 //! the browser runs as the operator types and the server runs on saving.
 
 mod check;
-mod regex;
+pub mod regex;
 mod tree;
 
 use serde::{Deserialize, Serialize};
