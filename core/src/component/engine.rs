@@ -464,13 +464,8 @@ impl Engine {
     /// Meaningful for selected and available components only; an unknown
     /// name gets the default.
     pub fn advice(&self, names: &[String], asked: &[&str]) -> Vec<Advice> {
-        let n = self.registry.len();
-        let mut selection = vec![false; n];
-        names
-            .iter()
-            .filter_map(|name| self.registry.position(name))
-            .for_each(|i| selection[i] = true);
-        let selected: Vec<usize> = (0..n).filter(|&j| selection[j]).collect();
+        let (selection, _) = self.selection_of(names);
+        let selected: Vec<usize> = (0..selection.len()).filter(|&j| selection[j]).collect();
         asked
             .iter()
             .map(|name| match self.registry.position(name) {
@@ -479,6 +474,20 @@ impl Engine {
                 Some(i) => self.advise(i, &self.layout.pick_indices(&selected, &selection, i)),
             })
             .collect()
+    }
+
+    /// The selection `names` gives, per component; whether one of them is
+    /// not a component.
+    fn selection_of(&self, names: &[String]) -> (Vec<bool>, bool) {
+        let mut selection = vec![false; self.registry.len()];
+        let mut unknown = false;
+        for name in names {
+            match self.registry.position(name) {
+                Some(i) => selection[i] = true,
+                None => unknown = true,
+            }
+        }
+        (selection, unknown)
     }
 
     fn evaluate_in(
@@ -509,14 +518,7 @@ impl Engine {
         scope: Scope,
     ) -> (Vec<Frame>, Ctx<'_>, bool) {
         let n = self.registry.len();
-        let mut selection = vec![false; n];
-        let mut unknown = false;
-        for name in names {
-            match self.registry.position(name) {
-                Some(i) => selection[i] = true,
-                None => unknown = true,
-            }
-        }
+        let (selection, unknown) = self.selection_of(names);
         let frames: Vec<Frame> = match pane {
             None => vec![Frame::whole(n)],
             Some(p) => ComponentType::ALL
