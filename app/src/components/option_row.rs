@@ -79,7 +79,8 @@ pub fn OptionRow(
     #[prop(default = None)]
     plugin: Option<String>,
     input: Input,
-    /// The engine's report for this component (without its repair).
+    /// The engine's report for this component (without its repair and
+    /// advice, which come apart).
     #[prop(into)]
     report: Signal<ComponentReport>,
     /// The smallest repair that makes it available, while it is blocked
@@ -162,9 +163,8 @@ pub fn OptionRow(
         Input::Checkbox => ("checkbox", None),
         Input::Radio(group) => ("radio", Some(group)),
     };
-    // Each part of the report on its own: a click can change the advice of
-    // hundreds of options and nothing else about them, and only what
-    // changed is drawn again.
+    // Each part of the report on its own: a click that changes an option's
+    // reasons but not its state (or the reverse) draws only that part again.
     let state = Memo::new(move |_| report.with(|r| r.state));
     let unavailable = move || matches!(state.get(), State::Blocked | State::Dead);
     let reasons = Memo::new(move |_| {

@@ -183,7 +183,8 @@ fn WizardBody(
             |_, _| true,
         )
     };
-    let reports = Arc::new(reports(&catalog, shown));
+    let positions = Arc::new(positions(&catalog));
+    let reports = Arc::new(reports(&catalog, shown, &positions));
     let violations: Memo<Vec<Violation>> = {
         let catalog = catalog.clone();
         Memo::new(move |_| {
@@ -205,7 +206,7 @@ fn WizardBody(
         <StepList flow go />
         <div class="pane" data-step=move || flow.step.get().to_string()>
             <NameStep flow releases release_id go />
-            {panes::panes(catalog.clone(), flow, shown, reports)}
+            {panes::panes(catalog.clone(), flow, shown, reports, positions)}
             <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != 5>
                 <finish::Finish catalog=catalog.clone() flow release_id violations />
             </div>
@@ -239,6 +240,28 @@ fn WizardBody(
     }
 }
 
+/// Per option, its place in its pane's evaluation: the evaluation of a
+/// pane holds that pane's components, in registry order.
+fn positions(catalog: &Catalog) -> Vec<usize> {
+    let registry = catalog.registry();
+    let mut seen = std::collections::HashMap::new();
+    (0..registry.len())
+        .map(|i| {
+            let count = seen.entry(registry.get(i).kind()).or_insert(0);
+            *count += 1;
+            *count - 1
+        })
+        .collect()
+}
+
+/// Sets `signal` to a copy of `value` when it holds something else, so
+/// that what watches it wakes only for a change.
+fn set_if_changed<T: Clone + PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: &T) {
+    if signal.with_untracked(|old| old != value) {
+        signal.set(value.clone());
+    }
+}
+
 /// Every option's report, one signal each, set from the evaluation of the
 /// pane shown. Only the reports that changed are set, so a click
 /// re-renders the rows it changed and no others (a memo per row over the
@@ -248,6 +271,7 @@ fn WizardBody(
 fn reports(
     catalog: &Arc<Catalog>,
     shown: Memo<Option<(Pane, Evaluation)>>,
+    positions: &Arc<Vec<usize>>,
 ) -> Vec<RwSignal<ComponentReport>> {
     let registry = catalog.registry();
     let reports: Vec<RwSignal<ComponentReport>> = (0..registry.len())
@@ -263,7 +287,7 @@ fn reports(
             })
         })
         .collect();
-    let catalog = catalog.clone();
+    let (catalog, positions) = (catalog.clone(), positions.clone());
     let signals = reports.clone();
     Effect::new(move |_| {
         shown.with(|shown| {
@@ -273,9 +297,9 @@ fn reports(
             let registry = catalog.registry();
             let own =
                 (0..registry.len()).filter(|&i| registry.get(i).kind() == pane.component_type());
-            for (i, report) in own.zip(&evaluation.components) {
-                if signals[i].with_untracked(|old| old != report) {
-                    signals[i].set(report.clone());
+            for i in own {
+                if let Some(report) = evaluation.components.get(positions[i]) {
+                    set_if_changed(signals[i], report);
                 }
             }
         });

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use mosaic_core::component::{Advice, Evaluation, Repair, State};
 use mosaic_core::wizard::Pane;
 
-use super::Flow;
+use super::{Flow, set_if_changed};
 use crate::catalog::Catalog;
 
 /// Per option, what it shows while near the screen (`None` otherwise, and
@@ -42,7 +42,7 @@ const PANE_TOP: usize = 80;
 pub(super) struct Places {
     pub zones: Arc<Zones>,
     /// Per option, its place in its pane's evaluation.
-    pub positions: Vec<usize>,
+    pub positions: Arc<Vec<usize>>,
     /// Every option in the order the panes show them.
     pub order: Vec<usize>,
 }
@@ -147,8 +147,8 @@ fn forget_far(
     let near: BTreeSet<usize> = wanted.iter().map(|(i, _)| *i).collect();
     for i in (0..repairs.len()).filter(|i| catalog.registry().get(*i).kind() == kind) {
         if !near.contains(&i) {
-            set_if_changed(repairs[i], None);
-            set_if_changed(advice[i], None);
+            set_if_changed(repairs[i], &None);
+            set_if_changed(advice[i], &None);
         }
     }
 }
@@ -175,21 +175,15 @@ fn work_out(
         let asked: Vec<&str> = blocked_names.iter().map(String::as_str).collect();
         let found = engine.repairs_in_pane(&names, pane.component_type(), &asked);
         for ((i, _), repair) in blocked.iter().zip(found) {
-            set_if_changed(repairs[*i], repair);
-            set_if_changed(advice[*i], None);
+            set_if_changed(repairs[*i], &repair);
+            set_if_changed(advice[*i], &None);
         }
     }
     if !advised.is_empty() {
         let asked: Vec<&str> = advised_names.iter().map(String::as_str).collect();
         for ((i, _), found) in advised.iter().zip(engine.advice(&names, &asked)) {
-            set_if_changed(advice[*i], Some(found));
-            set_if_changed(repairs[*i], None);
+            set_if_changed(advice[*i], &Some(found));
+            set_if_changed(repairs[*i], &None);
         }
-    }
-}
-
-fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
-    if signal.with_untracked(|old| *old != value) {
-        signal.set(value);
     }
 }

@@ -1,7 +1,8 @@
 //! The four component panes: their options laid out as the core's
 //! `Layout` says (radio groups, ML2 drivers under the ML2 core, storage
 //! sections), each option a row with its state from the pane's evaluation
-//! and, while it is blocked and near the screen, its smallest repair.
+//! and, while it is near the screen, its smallest repair or its
+//! compatibility advice.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -15,22 +16,16 @@ use crate::catalog::Catalog;
 use crate::components::option_row::{Input, OptionRow};
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step; option
-/// `i`'s row shows `reports[i]`, from the evaluation `shown`.
+/// `i`'s row shows `reports[i]`, from the evaluation `shown`, where it is
+/// at `positions[i]`.
 pub(super) fn panes(
     catalog: Arc<Catalog>,
     flow: Flow,
     shown: Memo<Option<(Pane, Evaluation)>>,
     reports: Arc<Vec<RwSignal<ComponentReport>>>,
+    positions: Arc<Vec<usize>>,
 ) -> AnyView {
     let registry = catalog.registry();
-    let mut seen = std::collections::HashMap::new();
-    let positions = (0..registry.len())
-        .map(|i| {
-            let count = seen.entry(registry.get(i).kind()).or_insert(0);
-            *count += 1;
-            *count - 1
-        })
-        .collect();
     let signals = || (0..registry.len()).map(|_| RwSignal::new(false)).collect();
     let zones = Arc::new(nearby::Zones {
         near: signals(),
