@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use gloo_net::http::{Request, Response};
+use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
     ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
@@ -80,55 +80,76 @@ impl ApiFailure {
     }
 }
 
-async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiFailure> {
-    if response.ok() {
-        return response
-            .json()
-            .await
-            .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")));
-    }
-    let status = response.status();
-    if status == 401 {
-        unauthorized();
-    }
-    match response.json::<ErrorBody>().await {
-        Ok(body) => Err(ApiFailure {
-            message: body.error.message,
-            violations: body.error.violations,
-            report: body.error.report.map(Box::new),
-            node_problems: body
-                .error
-                .problems
-                .iter()
-                .filter_map(|p| match p {
-                    ErrorProblem::Node(n) => Some(n.clone()),
-                    ErrorProblem::Setting(_) => None,
-                })
-                .collect(),
-            problems: body
-                .error
-                .problems
-                .into_iter()
-                .filter_map(ErrorProblem::setting)
-                .collect(),
-            offline: false,
-            status,
-        }),
-        // A proxy's or a restarting server's answer, not the API's.
-        Err(_) => Err(ApiFailure {
-            offline: matches!(status, 502..=504),
-            status,
-            ..ApiFailure::plain(format!("the server answered {status}"))
-        }),
-    }
-}
-
-async fn get<T: DeserializeOwned>(url: &str) -> Result<T, ApiFailure> {
-    let response = Request::get(url)
+/// Sends `request` and reads its answer's body: the one place a request
+/// goes out, so that the failure handling below exists once in the module
+/// rather than once per answer type (docs/benchmarks.md, "App size").
+async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, ApiFailure> {
+    let response = request
+        .map_err(|e| ApiFailure::plain(e.to_string()))?
         .send()
         .await
         .map_err(ApiFailure::offline)?;
-    read(response).await
+    let status = response.status();
+    let body = response.text().await;
+    if response.ok() {
+        return body
+            .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")));
+    }
+    if status == 401 {
+        unauthorized();
+    }
+    let error = body
+        .ok()
+        .and_then(|text| serde_json::from_str::<ErrorBody>(&text).ok());
+    Err(match error {
+        Some(body) => refusal(body, status),
+        // A proxy's or a restarting server's answer, not the API's.
+        None => ApiFailure {
+            offline: matches!(status, 502..=504),
+            status,
+            ..ApiFailure::plain(format!("the server answered {status}"))
+        },
+    })
+}
+
+/// The API's own refusal, its problems sorted by kind.
+fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
+    let mut failure = ApiFailure {
+        message: body.error.message,
+        violations: body.error.violations,
+        report: body.error.report.map(Box::new),
+        status,
+        ..ApiFailure::plain(String::new())
+    };
+    for problem in body.error.problems {
+        match problem {
+            ErrorProblem::Setting(p) => failure.problems.push(p),
+            ErrorProblem::Node(n) => failure.node_problems.push(n),
+        }
+    }
+    failure
+}
+
+/// An answer's body as a `T`: the only part of a call that depends on
+/// the answer's type.
+fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiFailure> {
+    serde_json::from_str(body)
+        .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")))
+}
+
+async fn get<T: DeserializeOwned>(url: &str) -> Result<T, ApiFailure> {
+    parse(&exchange(Request::get(url).build()).await?)
+}
+
+async fn send<T: DeserializeOwned>(
+    request: Result<Request, gloo_net::Error>,
+) -> Result<T, ApiFailure> {
+    parse(&exchange(request).await?)
+}
+
+/// A request whose answer has no body (204).
+async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), ApiFailure> {
+    exchange(request).await.map(drop)
 }
 
 /// Who is signed in (401 when nobody).
@@ -153,39 +174,7 @@ pub async fn components(release_id: i64) -> Result<Vec<ComponentView>, ApiFailur
 }
 
 pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailure> {
-    let response = Request::post("/api/v1/clusters")
-        .json(request)
-        .map_err(|e| ApiFailure::plain(e.to_string()))?
-        .send()
-        .await
-        .map_err(ApiFailure::offline)?;
-    read(response).await
-}
-
-async fn send<T: DeserializeOwned>(
-    request: Result<gloo_net::http::Request, gloo_net::Error>,
-) -> Result<T, ApiFailure> {
-    let response = request
-        .map_err(|e| ApiFailure::plain(e.to_string()))?
-        .send()
-        .await
-        .map_err(ApiFailure::offline)?;
-    read(response).await
-}
-
-/// A request whose answer has no body (204).
-async fn send_empty(
-    request: Result<gloo_net::http::Request, gloo_net::Error>,
-) -> Result<(), ApiFailure> {
-    let response = request
-        .map_err(|e| ApiFailure::plain(e.to_string()))?
-        .send()
-        .await
-        .map_err(ApiFailure::offline)?;
-    if response.ok() {
-        return Ok(());
-    }
-    read::<serde_json::Value>(response).await.map(|_| ())
+    send(Request::post("/api/v1/clusters").json(request)).await
 }
 
 pub async fn clusters() -> Result<Vec<Cluster>, ApiFailure> {

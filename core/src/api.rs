@@ -92,16 +92,6 @@ pub enum ErrorProblem {
     Node(NodeProblem),
 }
 
-impl ErrorProblem {
-    /// The settings problem, if it is one.
-    pub fn setting(self) -> Option<Problem> {
-        match self {
-            ErrorProblem::Setting(p) => Some(p),
-            ErrorProblem::Node(_) => None,
-        }
-    }
-}
-
 /// An installed plugin in `GET /api/v1/plugins`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginSummary {
