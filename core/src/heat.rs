@@ -4,6 +4,7 @@
 //! introspection tells a UI which choices remain. Templates are read
 //! through [`Files`], confined to a root.
 
+use crate::order;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -492,7 +493,7 @@ pub fn summarize<'a>(
         .values_mut()
         .chain(summary.resource_types.values_mut())
     {
-        list.sort();
+        order::sort(list);
         list.dedup();
     }
     summary

@@ -6,6 +6,7 @@
 //! The state each option shows is the engine's (`component::Engine`),
 //! which uses this layout for the swaps that picking implies.
 
+use crate::order;
 use serde::{Deserialize, Serialize};
 
 use crate::component::{ComponentType, Engine, Registry, Repair, requirements};
@@ -139,9 +140,9 @@ impl Layout {
                 .position(|s| *s == name)
                 .unwrap_or(usize::MAX)
         };
-        layout
-            .storage
-            .sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));
+        order::sort_by(&mut layout.storage, |a, b| {
+            (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name))
+        });
         layout
     }
 
@@ -209,7 +210,7 @@ impl Layout {
         if let (true, Some(m)) = (switches_core, ml2) {
             out.push(m);
         }
-        out.sort_unstable();
+        order::sort(&mut out);
         out.dedup();
         out
     }

@@ -9,6 +9,7 @@
 //! valid full selection) containing it and the current selection exists;
 //! that model is its witness.
 
+use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::model::Quantifier;
@@ -291,7 +292,9 @@ impl Engine {
             }
         }
         let mut by_name: Vec<usize> = (0..n).collect();
-        by_name.sort_by(|&a, &b| registry.get(a).name.cmp(&registry.get(b).name));
+        order::sort_by(&mut by_name, |&a, &b| {
+            registry.get(a).name.cmp(&registry.get(b).name)
+        });
         let mut rank = vec![0; n];
         for (place, &i) in by_name.iter().enumerate() {
             rank[i] = place;
@@ -439,7 +442,7 @@ impl Engine {
             .map(|i| i.filter(|&i| self.registry.get(i).kind() == pane))
             .collect();
         let mut listed: Vec<usize> = at.iter().flatten().copied().collect();
-        listed.sort_unstable();
+        order::sort(&mut listed);
         listed.dedup();
         if listed.is_empty() {
             return vec![None; asked.len()];
@@ -615,7 +618,7 @@ impl Engine {
             .copied()
             .chain(chosen.iter().copied().filter(|&j| j != i))
             .collect();
-        base.sort_unstable();
+        order::sort(&mut base);
         base.dedup();
         report.state = State::Blocked;
         if frame.pane.is_some() {
@@ -912,7 +915,7 @@ impl Engine {
             if let Outcome::Unsat(core) = outcome {
                 let mut involved: Vec<usize> =
                     rest.iter().copied().filter(|j| core.contains(j)).collect();
-                involved.sort_by_key(|&j| self.rank[j]);
+                order::sort_by_key(&mut involved, |&j| self.rank[j]);
                 let requirement = &encoded.requirement;
                 reasons.push(Reason {
                     kind: "requires".to_owned(),
@@ -947,7 +950,7 @@ impl Engine {
                 Outcome::Unsat(core) => {
                     let mut v: Vec<usize> =
                         base.iter().copied().filter(|j| core.contains(j)).collect();
-                    v.sort_by_key(|&j| self.rank[j]);
+                    order::sort_by_key(&mut v, |&j| self.rank[j]);
                     v
                 }
                 Outcome::Sat(_) => Vec::new(),
@@ -979,7 +982,7 @@ impl Engine {
     fn repair(&self, solver: &mut Queries<'_>, i: usize, base: &[usize]) -> Repair {
         let registry = &self.registry;
         let mut order: Vec<usize> = base.to_vec();
-        order.sort_by_key(|&j| self.rank[j]);
+        order::sort_by_key(&mut order, |&j| self.rank[j]);
         let mut cores: Vec<Vec<usize>> = Vec::new();
         loop {
             let hitting = smallest_hitting_set(&order, &cores);
@@ -1074,7 +1077,7 @@ pub(super) fn first_hitting_set(
         if at.is_empty() {
             return None;
         }
-        at.sort_unstable();
+        order::sort(&mut at);
         at.dedup();
         open.push(at);
     }
@@ -1097,7 +1100,7 @@ pub(super) fn first_hitting_set(
     }
     let mut picked = search.picked;
     picked.extend(forced);
-    picked.sort_unstable();
+    order::sort(&mut picked);
     Some(picked.into_iter().map(|k| items[k]).collect())
 }
 
@@ -1167,7 +1170,7 @@ impl Search {
                 &core[core.partition_point(|&k| k < from)..]
             })
             .collect();
-        open.sort_by_key(|c| c.len());
+        order::sort_by_key(&mut open, |c| c.len());
         let mut count = 0;
         for core in &open {
             if core.iter().all(|&k| !self.taken[k]) {

@@ -115,6 +115,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::order;
 
     #[test]
     fn models_and_cores() {
@@ -130,7 +131,7 @@ mod tests {
         let Outcome::Unsat(mut core) = solver.solve(&[Lit::pos(b), Lit::pos(c)]) else {
             panic!("b and c conflict")
         };
-        core.sort();
+        order::sort(&mut core);
         assert_eq!(core, [b, c]);
         assert!(matches!(solver.solve(&[Lit::pos(b)]), Outcome::Sat(_)));
     }

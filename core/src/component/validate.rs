@@ -1,6 +1,7 @@
 //! Validating a full selection (SEMANTICS §2.3): every violation is
 //! collected, in kind order, as data; the message is only a rendering.
 
+use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Quantifier, Requires};
@@ -109,7 +110,7 @@ pub fn requirements(registry: &Registry, i: usize) -> Vec<Requirement> {
             groups
                 .into_iter()
                 .map(|(_, mut r)| {
-                    r.candidates.sort_unstable();
+                    order::sort(&mut r.candidates);
                     r.candidates.dedup();
                     r
                 })

@@ -2,6 +2,7 @@
 //! errors and warnings, each role's limits against how many nodes have it,
 //! and each node's role problems — every item with the nodes concerned.
 
+use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::Environment;
@@ -83,7 +84,7 @@ impl Environment<'_> {
                 )
             }));
         }
-        out.sort_by_key(|c| c.severity);
+        order::sort_by_key(&mut out, |c| c.severity);
         out
     }
 }

@@ -4,6 +4,7 @@
 //! package root, `/`-separated; [`confine`] turns what a `*_path` key says
 //! into such a path, or says why it leaves the package.
 
+use crate::order;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a relative path names inside a package.
@@ -189,7 +190,7 @@ pub fn glob(files: &dyn Files, pattern: &str) -> Vec<String> {
             segments_match(&pattern, &segments)
         })
         .collect();
-    matched.sort();
+    order::sort(&mut matched);
     matched
 }
 

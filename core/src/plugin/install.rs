@@ -3,6 +3,7 @@
 //! release, a release or plugin version installed twice, volume mappings
 //! naming volumes that exist nowhere.
 
+use crate::order;
 use std::collections::BTreeSet;
 
 use crate::component::ComponentName;
@@ -109,7 +110,7 @@ fn closest_names(pattern: &str, declared: &[&ComponentName]) -> Vec<String> {
             !other_end || *distance <= d.len().max(pattern.len()) / 2
         })
         .collect();
-    ranked.sort();
+    order::sort(&mut ranked);
     ranked.dedup_by(|a, b| a.2 == b.2);
     // A name ending the same way is the likely one: the others are noise.
     if ranked.first().is_some_and(|(other_end, _, _)| !other_end) {

@@ -13,6 +13,7 @@ mod schema;
 mod tests;
 mod version;
 
+use crate::order;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -243,7 +244,7 @@ pub fn newest_compatible<'a>(
             None => newest.push(p),
         }
     }
-    newest.sort_by(|a, b| a.name.cmp(&b.name));
+    order::sort_by(&mut newest, |a, b| a.name.cmp(&b.name));
     newest
 }
 

@@ -1,6 +1,7 @@
 //! The task graph's shape: a drawing of one node's tasks, strongly
 //! connected components (cycles), and a shortest cycle path for messages.
 
+use crate::order;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::name::TaskId;
@@ -116,12 +117,12 @@ pub(super) fn strongly_connected(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
                         break;
                     }
                 }
-                component.sort_unstable();
+                order::sort(&mut component);
                 components.push(component);
             }
         }
     }
-    components.sort();
+    order::sort(&mut components);
     components
 }
 

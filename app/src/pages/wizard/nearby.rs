@@ -144,9 +144,12 @@ fn forget_far(
     Nearby { repairs, advice }: &Nearby,
 ) {
     let kind = pane.component_type();
-    let near: BTreeSet<usize> = wanted.iter().map(|(i, _)| *i).collect();
+    let mut near = vec![false; repairs.len()];
+    for &(i, _) in wanted {
+        near[i] = true;
+    }
     for i in (0..repairs.len()).filter(|i| catalog.registry().get(*i).kind() == kind) {
-        if !near.contains(&i) {
+        if !near[i] {
             set_if_changed(repairs[i], &None);
             set_if_changed(advice[i], &None);
         }
