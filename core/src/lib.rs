@@ -14,6 +14,7 @@ pub mod expr;
 pub mod heat;
 pub mod name;
 pub mod nodes;
+pub mod number;
 pub mod order;
 pub mod plugin;
 pub mod release;

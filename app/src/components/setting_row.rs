@@ -4,6 +4,7 @@
 //! of that draft.
 
 use leptos::prelude::*;
+use mosaic_core::number::parse_decimal;
 use mosaic_core::settings::{AttrState, AttrType, Attribute, Settings, is_generated};
 use serde_json::Value;
 
@@ -37,10 +38,10 @@ impl Slot {
 
 /// A number as JSON: whole numbers stay integers.
 fn number(text: &str) -> Value {
-    match text.trim().parse::<f64>() {
-        Ok(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Value::from(n as i64),
-        Ok(n) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
-        Err(_) => Value::String(text.to_owned()),
+    match parse_decimal(text.trim()) {
+        Some(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Value::from(n as i64),
+        Some(n) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+        None => Value::String(text.to_owned()),
     }
 }
 

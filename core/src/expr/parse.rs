@@ -224,7 +224,7 @@ impl<'a> Lexer<'a> {
                         format!("invalid number '{text}'"),
                     ));
                 }
-                let value = text.parse::<f64>().map_err(|_| {
+                let value = crate::number::parse_decimal(text).ok_or_else(|| {
                     self.error(
                         ErrorKind::Parse,
                         (start, end),
