@@ -15,6 +15,7 @@ use mosaic_core::access::Role;
 use mosaic_core::api::SessionView;
 
 use crate::api::TagOwner;
+use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
 use crate::pages::environment::EnvironmentPage;
 use crate::pages::environments::Environments;
@@ -40,9 +41,8 @@ pub fn App() -> impl IntoView {
     let known = LocalResource::new(api::session);
     let retry = Callback::new(move |()| known.refetch());
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
-            {move || Suspend::new(async move {
-                match known.await {
+        {loaded(known, "Loading…", move |value| {
+                match value {
                     Ok(view) => session.0.set(Some(view)),
                     Err(failure) if failure.offline => {
                         return view! { <main class="page"><RetryNotice failure on_retry=retry auto=true /></main> }
@@ -60,7 +60,6 @@ pub fn App() -> impl IntoView {
                 }
                 .into_any()
             })}
-        </Suspense>
     }
 }
 
@@ -154,9 +153,8 @@ fn Home() -> impl IntoView {
         crate::route::set_title(page);
     });
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading releases…"</p> }>
-            {move || Suspend::new(async move {
-                match releases.await {
+        {loaded(releases, "Loading releases…", move |value| {
+                match value {
                     Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
                     Ok(list) => {
                         let creates = crate::session::session().can(Role::Operator);
@@ -176,6 +174,5 @@ fn Home() -> impl IntoView {
                     }
                 }
             })}
-        </Suspense>
     }
 }

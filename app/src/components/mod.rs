@@ -1,6 +1,7 @@
 //! Reusable pieces of the UI.
 
 pub mod environment_tabs;
+pub mod loaded;
 pub mod near_view;
 pub mod node_table;
 pub mod notice;

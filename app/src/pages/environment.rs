@@ -11,6 +11,7 @@ use mosaic_core::task::Plan;
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::loaded::loaded;
 use crate::components::node_table::{NodeTable, TableState};
 use crate::components::notice::ErrorNotice;
 use crate::components::plan_graph::PlanGraph;
@@ -51,16 +52,14 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
     view! {
         <section class="card environment" data-page="environment">
             <EnvironmentTabs cluster_id current=Tab::Nodes />
-            <Suspense fallback=|| view! { <p class="loading">"Loading the environment…"</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
+            {loaded(data, "Loading the environment…", move |value| {
+                    match value {
                         Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed table /> }.into_any(),
                         Err(failure) => {
                             view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
                         }
                     }
                 })}
-            </Suspense>
         </section>
     }
 }

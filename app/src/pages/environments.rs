@@ -11,9 +11,8 @@ pub fn Environments() -> impl IntoView {
     let clusters = LocalResource::new(api::clusters);
     let retry = Callback::new(move |()| clusters.refetch());
     view! {
-        <Suspense fallback=|| ()>
-            {move || Suspend::new(async move {
-                let list = match clusters.await {
+            {move || {
+                let list = match clusters.get()? {
                     Ok(list) => list,
                     Err(failure) => {
                         return Some(view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any());
@@ -44,7 +43,6 @@ pub fn Environments() -> impl IntoView {
                         }
                         .into_any()
                     })
-            })}
-        </Suspense>
+            }}
     }
 }

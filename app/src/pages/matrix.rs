@@ -14,6 +14,7 @@ use mosaic_core::wizard::Pane;
 
 use crate::api;
 use crate::catalog::Catalog;
+use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
 use crate::route::{Link, Route, set_title};
 
@@ -36,9 +37,8 @@ pub fn MatrixPage(release_id: i64) -> impl IntoView {
     set_title("Compatibility matrix");
     view! {
         <section class="card matrix-page" data-page="matrix">
-            <Suspense fallback=|| view! { <p class="loading">"Loading the components…"</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
+            {loaded(data, "Loading the components…", move |value| {
+                    match value {
                         Ok((release, catalog)) => {
                             set_title(&format!("Compatibility matrix · {}", release.name));
                             view! { <MatrixView release catalog /> }.into_any()
@@ -48,7 +48,6 @@ pub fn MatrixPage(release_id: i64) -> impl IntoView {
                         }
                     }
                 })}
-            </Suspense>
         </section>
     }
 }

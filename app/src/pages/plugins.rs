@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use mosaic_core::api::{PluginKind, PluginSummary};
 
 use crate::api;
+use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
 use crate::components::retry::RetryNotice;
@@ -29,9 +30,8 @@ pub fn PluginsPage() -> impl IntoView {
             {crate::session::session()
                 .can(mosaic_core::access::Role::Admin)
                 .then(|| view! { <PluginUpload installed=move |_| changed.run(()) /> })}
-            <Suspense fallback=|| view! { <p class="loading">"Loading plugins…"</p> }>
-                {move || Suspend::new(async move {
-                    match plugins.await {
+            {loaded(plugins, "Loading plugins…", move |value| {
+                    match value {
                         Ok(list) if list.is_empty() => {
                             view! { <p class="empty">"No plugin is installed."</p> }.into_any()
                         }
@@ -41,7 +41,6 @@ pub fn PluginsPage() -> impl IntoView {
                         }
                     }
                 })}
-            </Suspense>
         </section>
     }
 }

@@ -9,6 +9,7 @@ use mosaic_core::settings::{Evaluation, Settings};
 
 use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
 use crate::components::setting_row::{SettingRow, Slot};
@@ -24,9 +25,8 @@ pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
     view! {
         <section class="card environment settings" data-page="settings">
             <EnvironmentTabs cluster_id current=Tab::Settings />
-            <Suspense fallback=|| view! { <p class="loading">"Loading the settings…"</p> }>
-                {move || Suspend::new(async move {
-                    let attributes = match data.await {
+            {loaded(data, "Loading the settings…", move |value| {
+                    let attributes = match value {
                         Ok(attributes) => attributes,
                         Err(failure) => {
                             return view! { <RetryNotice failure on_retry=reload auto=true /> }.into_any();
@@ -39,7 +39,6 @@ pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
                         Err(e) => view! { <ErrorNotice message=e.to_string() /> }.into_any(),
                     }
                 })}
-            </Suspense>
         </section>
     }
 }

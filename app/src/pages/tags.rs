@@ -9,6 +9,7 @@ use mosaic_core::api::{CreateTag, TagView};
 
 use crate::api::{self, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
 use crate::route::{Link, Route, set_title};
@@ -49,14 +50,12 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
                 "Nodes can also carry numbered instances of a tag, such as " <code>"mysql:1"</code>
                 " and " <code>"mysql:2"</code> ", for services that run once per instance."
             </p>
-            <Suspense fallback=|| view! { <p class="loading">"Loading the tags…"</p> }>
-                {move || Suspend::new(async move {
-                    match tags.await {
+            {loaded(tags, "Loading the tags…", move |value| {
+                    match value {
                         Ok(list) => view! { <TagTable owner list editable changed /> }.into_any(),
                         Err(failure) => view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any(),
                     }
                 })}
-            </Suspense>
             {editable.then(|| view! { <CreateTagForm owner changed /> })}
         </section>
     }

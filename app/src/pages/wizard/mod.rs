@@ -25,6 +25,7 @@ use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api;
 use crate::catalog::Catalog;
+use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
 use crate::route::{Link, Route};
@@ -70,10 +71,9 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
     view! {
         <section class="card wizard" data-page="wizard">
             <h1>"Create a new OpenStack environment"</h1>
-            <Suspense fallback=|| view! { <p class="loading">"Loading components…"</p> }>
-                {move || Suspend::new(async move {
+            {loaded(components, "Loading components…", move |value| {
                     let release = release.get_untracked();
-                    match components.await {
+                    match value {
                         Ok(list) => match Catalog::new(&release, list) {
                             Ok(catalog) => view! {
                                 <WizardBody
@@ -89,7 +89,6 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
                         Err(failure) => view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any(),
                     }
                 })}
-            </Suspense>
         </section>
     }
 }
