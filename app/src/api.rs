@@ -2,20 +2,19 @@
 //! for rejected selections, its structured violations.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use gloo_net::http::Request;
+use leptos::prelude::LocalResource;
 use mosaic_core::api::{
-    Attributes, BulkNodes, Cluster, ComponentView, CreateCluster, CreateNode, CreateTag, ErrorBody,
-    ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
-    ReleaseSummary, ResolveTemplates, RoleView, SessionView, SignIn, TagView, TemplateResolution,
-    TemplateSet, UpdateNode, UpdateTag,
+    Attributes, BulkNodes, Cluster, CreateCluster, CreateNode, CreateTag, ErrorBody, ErrorProblem,
+    NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
+    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
-use mosaic_core::environment::Check;
 use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
-use mosaic_core::task::Plan;
 use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -137,8 +136,70 @@ fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiFailure> {
         .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")))
 }
 
-async fn get<T: DeserializeOwned>(url: &str) -> Result<T, ApiFailure> {
-    parse(&exchange(Request::get(url).build()).await?)
+/// What a page reads: the bodies of one or more GETs, in the order asked,
+/// or the first failure. Shared, because a resource's value is cloned on
+/// every read.
+pub type Bodies = Result<Arc<[String]>, ApiFailure>;
+
+/// A page's data: the answers to the GETs of the paths `paths` gives,
+/// asked again whenever a signal `paths` reads changes. Every page's
+/// resource is this one type, parsed where it is shown ([`answer`]), so the
+/// app holds one copy of the resource machinery rather than one per answer
+/// type (docs/benchmarks.md, "App size").
+pub fn fetch(paths: impl Fn() -> Vec<String> + 'static) -> LocalResource<Bodies> {
+    fetch_boxed(Box::new(paths))
+}
+
+fn fetch_boxed(paths: Box<dyn Fn() -> Vec<String>>) -> LocalResource<Bodies> {
+    LocalResource::new(move || get_all(paths()))
+}
+
+async fn get_all(paths: Vec<String>) -> Bodies {
+    let mut bodies = Vec::with_capacity(paths.len());
+    for path in paths {
+        bodies.push(exchange(Request::get(&path).build()).await?);
+    }
+    Ok(bodies.into())
+}
+
+/// The `i`th answer of `bodies` as a `T`.
+pub fn answer<T: DeserializeOwned>(bodies: &Bodies, i: usize) -> Result<T, ApiFailure> {
+    match bodies {
+        Ok(list) => parse(list.get(i).map_or("", String::as_str)),
+        Err(failure) => Err(failure.clone()),
+    }
+}
+
+/// The API's paths that pages read.
+pub mod path {
+    pub fn session() -> String {
+        "/api/v1/session".to_owned()
+    }
+
+    pub fn releases() -> String {
+        "/api/v1/releases".to_owned()
+    }
+
+    pub fn components(release: i64) -> String {
+        format!("/api/v1/releases/{release}/components")
+    }
+
+    pub fn clusters() -> String {
+        "/api/v1/clusters".to_owned()
+    }
+
+    pub fn cluster(id: i64) -> String {
+        format!("/api/v1/clusters/{id}")
+    }
+
+    /// `what` of a cluster: `attributes`, `nodes`, `roles`, `checks`, `plan`.
+    pub fn of_cluster(id: i64, what: &str) -> String {
+        format!("/api/v1/clusters/{id}/{what}")
+    }
+
+    pub fn plugins() -> String {
+        "/api/v1/plugins".to_owned()
+    }
 }
 
 async fn send<T: DeserializeOwned>(
@@ -152,11 +213,6 @@ async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), Api
     exchange(request).await.map(drop)
 }
 
-/// Who is signed in (401 when nobody).
-pub async fn session() -> Result<SessionView, ApiFailure> {
-    get("/api/v1/session").await
-}
-
 pub async fn sign_in(request: &SignIn) -> Result<SessionView, ApiFailure> {
     send(Request::post("/api/v1/session").json(request)).await
 }
@@ -165,28 +221,8 @@ pub async fn sign_out() -> Result<(), ApiFailure> {
     send_empty(Request::delete("/api/v1/session").build()).await
 }
 
-pub async fn releases() -> Result<Vec<ReleaseSummary>, ApiFailure> {
-    get("/api/v1/releases").await
-}
-
-pub async fn components(release_id: i64) -> Result<Vec<ComponentView>, ApiFailure> {
-    get(&format!("/api/v1/releases/{release_id}/components")).await
-}
-
 pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailure> {
     send(Request::post("/api/v1/clusters").json(request)).await
-}
-
-pub async fn clusters() -> Result<Vec<Cluster>, ApiFailure> {
-    get("/api/v1/clusters").await
-}
-
-pub async fn cluster(id: i64) -> Result<Cluster, ApiFailure> {
-    get(&format!("/api/v1/clusters/{id}")).await
-}
-
-pub async fn attributes(cluster: i64) -> Result<Attributes, ApiFailure> {
-    get(&format!("/api/v1/clusters/{cluster}/attributes")).await
 }
 
 /// Saves settings changes made on top of `version`.
@@ -203,14 +239,6 @@ pub async fn patch_attributes(
     .await
 }
 
-pub async fn nodes(cluster: i64) -> Result<Vec<NodeView>, ApiFailure> {
-    get(&format!("/api/v1/clusters/{cluster}/nodes")).await
-}
-
-pub async fn roles(cluster: i64) -> Result<Vec<RoleView>, ApiFailure> {
-    get(&format!("/api/v1/clusters/{cluster}/roles")).await
-}
-
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("/api/v1/clusters/{id}")).build()).await
 }
@@ -224,10 +252,6 @@ pub async fn bulk_nodes(cluster: i64, change: &BulkNodes) -> Result<Vec<NodeView
     send(Request::post(&format!("/api/v1/clusters/{cluster}/nodes/bulk")).json(change)).await
 }
 
-pub async fn checks(cluster: i64) -> Result<Vec<Check>, ApiFailure> {
-    get(&format!("/api/v1/clusters/{cluster}/checks")).await
-}
-
 /// Whose tags: an environment's or a release's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TagOwner {
@@ -236,16 +260,12 @@ pub enum TagOwner {
 }
 
 impl TagOwner {
-    fn path(self) -> String {
+    pub fn path(self) -> String {
         match self {
             TagOwner::Environment(id) => format!("/api/v1/clusters/{id}/tags"),
             TagOwner::Release(id) => format!("/api/v1/releases/{id}/tags"),
         }
     }
-}
-
-pub async fn tags(owner: TagOwner) -> Result<Vec<TagView>, ApiFailure> {
-    get(&owner.path()).await
 }
 
 pub async fn create_tag(owner: TagOwner, tag: &CreateTag) -> Result<TagView, ApiFailure> {
@@ -268,10 +288,6 @@ pub async fn delete_tag(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {
 /// Installs the release built into the server again (admins).
 pub async fn reinstall_bundled() -> Result<PluginSummary, ApiFailure> {
     send(Request::post("/api/v1/plugins/bundled").build()).await
-}
-
-pub async fn plan(cluster: i64) -> Result<Plan, ApiFailure> {
-    get(&format!("/api/v1/clusters/{cluster}/plan")).await
 }
 
 pub async fn create_node(cluster: i64, node: &CreateNode) -> Result<NodeView, ApiFailure> {
@@ -337,10 +353,6 @@ pub async fn file_bytes(file: web_sys::File) -> Result<Vec<u8>, ApiFailure> {
         .await
         .map_err(|e| ApiFailure::plain(format!("cannot read the file: {e:?}")))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-pub async fn plugins() -> Result<Vec<PluginSummary>, ApiFailure> {
-    get("/api/v1/plugins").await
 }
 
 /// The `Content-Type` for a package archive named `file_name`. The server

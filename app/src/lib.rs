@@ -12,7 +12,7 @@ pub mod session;
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::SessionView;
+use mosaic_core::api::{ReleaseSummary, SessionView};
 
 use crate::api::TagOwner;
 use crate::components::loaded::loaded;
@@ -38,11 +38,11 @@ pub fn App() -> impl IntoView {
     let session = Session(RwSignal::new(None::<SessionView>));
     provide_context(session);
     api::on_unauthorized(move || session.0.set(None));
-    let known = LocalResource::new(api::session);
+    let known = api::fetch(|| vec![api::path::session()]);
     let retry = Callback::new(move |()| known.refetch());
     view! {
-        {loaded(known, "Loading…", move |value| {
-                match value {
+        {loaded(known, "Loading…", move |bodies| {
+                match api::answer::<SessionView>(&bodies, 0) {
                     Ok(view) => session.0.set(Some(view)),
                     Err(failure) if failure.offline => {
                         return view! { <main class="page"><RetryNotice failure on_retry=retry auto=true /></main> }
@@ -140,21 +140,22 @@ fn Signed(router: Router, session: Session) -> impl IntoView {
 #[component]
 fn Home() -> impl IntoView {
     let refresh = RwSignal::new(0u32);
-    let releases = LocalResource::new(move || {
+    let releases = api::fetch(move || {
         refresh.get();
-        api::releases()
+        vec![api::path::releases()]
     });
+    let list = move |bodies: api::Bodies| api::answer::<Vec<ReleaseSummary>>(&bodies, 0);
     let installed = Callback::new(move |()| refresh.update(|n| *n += 1));
     Effect::new(move || {
-        let page = match releases.get() {
+        let page = match releases.get().map(list) {
             Some(Ok(list)) if list.is_empty() => "Welcome",
             _ => "Environments",
         };
         crate::route::set_title(page);
     });
     view! {
-        {loaded(releases, "Loading releases…", move |value| {
-                match value {
+        {loaded(releases, "Loading releases…", move |bodies| {
+                match list(bodies) {
                     Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
                     Ok(list) => {
                         let creates = crate::session::session().can(Role::Operator);

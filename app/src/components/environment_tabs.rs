@@ -2,6 +2,7 @@
 //! (with the deployment preview) and its settings.
 
 use leptos::prelude::*;
+use mosaic_core::api::Cluster;
 
 use crate::api;
 use crate::route::{Link, Route, set_title};
@@ -15,12 +16,15 @@ pub enum Tab {
 
 #[component]
 pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
-    let cluster = LocalResource::new(move || api::cluster(cluster_id));
+    let cluster = api::fetch(move || vec![api::path::cluster(cluster_id)]);
     let title = move || {
-        cluster.get().and_then(|c| c.ok()).map_or_else(
-            || format!("Environment {cluster_id}"),
-            |c| format!("Environment {}", c.name),
-        )
+        cluster
+            .get()
+            .and_then(|b| api::answer::<Cluster>(&b, 0).ok())
+            .map_or_else(
+                || format!("Environment {cluster_id}"),
+                |c| format!("Environment {}", c.name),
+            )
     };
     Effect::new(move || {
         let page = match current {

@@ -29,22 +29,34 @@ struct Snapshot {
     checks: Vec<Check>,
 }
 
-async fn snapshot(cluster: i64) -> Result<Snapshot, ApiFailure> {
+/// What the page asks for, in the order [`snapshot`] reads the answers.
+fn paths(cluster: i64) -> Vec<String> {
+    let mut paths: Vec<String> = ["nodes", "roles"]
+        .into_iter()
+        .map(|what| api::path::of_cluster(cluster, what))
+        .collect();
+    paths.push(TagOwner::Environment(cluster).path());
+    paths.push(api::path::of_cluster(cluster, "plan"));
+    paths.push(api::path::of_cluster(cluster, "checks"));
+    paths
+}
+
+fn snapshot(bodies: &api::Bodies) -> Result<Snapshot, ApiFailure> {
     Ok(Snapshot {
-        nodes: api::nodes(cluster).await?,
-        roles: api::roles(cluster).await?,
-        tags: api::tags(TagOwner::Environment(cluster)).await?,
-        plan: api::plan(cluster).await?,
-        checks: api::checks(cluster).await?,
+        nodes: api::answer(bodies, 0)?,
+        roles: api::answer(bodies, 1)?,
+        tags: api::answer(bodies, 2)?,
+        plan: api::answer(bodies, 3)?,
+        checks: api::answer(bodies, 4)?,
     })
 }
 
 #[component]
 pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
     let refresh = RwSignal::new(0u32);
-    let data = LocalResource::new(move || {
+    let data = api::fetch(move || {
         refresh.get();
-        snapshot(cluster_id)
+        paths(cluster_id)
     });
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
     // Outside the reloading part: filters and the selection survive a change.
@@ -52,8 +64,8 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
     view! {
         <section class="card environment" data-page="environment">
             <EnvironmentTabs cluster_id current=Tab::Nodes />
-            {loaded(data, "Loading the environment…", move |value| {
-                    match value {
+            {loaded(data, "Loading the environment…", move |bodies| {
+                    match snapshot(&bodies) {
                         Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed table /> }.into_any(),
                         Err(failure) => {
                             view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()

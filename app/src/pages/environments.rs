@@ -1,6 +1,7 @@
 //! The environments that exist, each a link to its page.
 
 use leptos::prelude::*;
+use mosaic_core::api::Cluster;
 
 use crate::api;
 use crate::components::retry::RetryNotice;
@@ -8,11 +9,11 @@ use crate::route::{Link, Route};
 
 #[component]
 pub fn Environments() -> impl IntoView {
-    let clusters = LocalResource::new(api::clusters);
+    let clusters = api::fetch(|| vec![api::path::clusters()]);
     let retry = Callback::new(move |()| clusters.refetch());
     view! {
             {move || {
-                let list = match clusters.get()? {
+                let list = match api::answer::<Vec<Cluster>>(&clusters.get()?, 0) {
                     Ok(list) => list,
                     Err(failure) => {
                         return Some(view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any());

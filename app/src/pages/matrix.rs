@@ -18,27 +18,32 @@ use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
 use crate::route::{Link, Route, set_title};
 
-async fn load(release_id: i64) -> Result<(ReleaseSummary, Arc<Catalog>), api::ApiFailure> {
-    let releases = api::releases().await?;
+/// The release and its components, compiled, from the answers to
+/// [`api::path::releases`] and [`api::path::components`].
+fn load(
+    release_id: i64,
+    bodies: &api::Bodies,
+) -> Result<(ReleaseSummary, Arc<Catalog>), api::ApiFailure> {
+    let releases: Vec<ReleaseSummary> = api::answer(bodies, 0)?;
     let Some(release) = releases.into_iter().find(|r| r.id == release_id) else {
         return Err(api::ApiFailure::message(format!(
             "There is no release {release_id}."
         )));
     };
-    let components = api::components(release_id).await?;
+    let components = api::answer(bodies, 1)?;
     let catalog = Catalog::new(&release, components).map_err(api::ApiFailure::message)?;
     Ok((release, Arc::new(catalog)))
 }
 
 #[component]
 pub fn MatrixPage(release_id: i64) -> impl IntoView {
-    let data = LocalResource::new(move || load(release_id));
+    let data = api::fetch(move || vec![api::path::releases(), api::path::components(release_id)]);
     let retry = Callback::new(move |()| data.refetch());
     set_title("Compatibility matrix");
     view! {
         <section class="card matrix-page" data-page="matrix">
-            {loaded(data, "Loading the components…", move |value| {
-                    match value {
+            {loaded(data, "Loading the components…", move |bodies| {
+                    match load(release_id, &bodies) {
                         Ok((release, catalog)) => {
                             set_title(&format!("Compatibility matrix · {}", release.name));
                             view! { <MatrixView release catalog /> }.into_any()

@@ -13,9 +13,9 @@ use crate::route::{Link, Route, set_title};
 #[component]
 pub fn PluginsPage() -> impl IntoView {
     let refresh = RwSignal::new(0u32);
-    let plugins = LocalResource::new(move || {
+    let plugins = api::fetch(move || {
         refresh.get();
-        api::plugins()
+        vec![api::path::plugins()]
     });
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
     set_title("Plugins");
@@ -30,8 +30,8 @@ pub fn PluginsPage() -> impl IntoView {
             {crate::session::session()
                 .can(mosaic_core::access::Role::Admin)
                 .then(|| view! { <PluginUpload installed=move |_| changed.run(()) /> })}
-            {loaded(plugins, "Loading plugins…", move |value| {
-                    match value {
+            {loaded(plugins, "Loading plugins…", move |bodies| {
+                    match api::answer::<Vec<PluginSummary>>(&bodies, 0) {
                         Ok(list) if list.is_empty() => {
                             view! { <p class="empty">"No plugin is installed."</p> }.into_any()
                         }

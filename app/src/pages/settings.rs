@@ -17,16 +17,16 @@ use crate::components::setting_row::{SettingRow, Slot};
 #[component]
 pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
     let refresh = RwSignal::new(0u32);
-    let data = LocalResource::new(move || {
+    let data = api::fetch(move || {
         refresh.get();
-        api::attributes(cluster_id)
+        vec![api::path::of_cluster(cluster_id, "attributes")]
     });
     let reload = Callback::new(move |()| refresh.update(|n| *n += 1));
     view! {
         <section class="card environment settings" data-page="settings">
             <EnvironmentTabs cluster_id current=Tab::Settings />
-            {loaded(data, "Loading the settings…", move |value| {
-                    let attributes = match value {
+            {loaded(data, "Loading the settings…", move |bodies| {
+                    let attributes = match api::answer::<Attributes>(&bodies, 0) {
                         Ok(attributes) => attributes,
                         Err(failure) => {
                             return view! { <RetryNotice failure on_retry=reload auto=true /> }.into_any();

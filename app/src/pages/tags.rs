@@ -17,9 +17,9 @@ use crate::route::{Link, Route, set_title};
 #[component]
 pub fn TagsPage(owner: TagOwner) -> impl IntoView {
     let refresh = RwSignal::new(0u32);
-    let tags = LocalResource::new(move || {
+    let tags = api::fetch(move || {
         refresh.get();
-        api::tags(owner)
+        vec![owner.path()]
     });
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
     // Release tags are the admin's; an environment's, an operator's.
@@ -50,8 +50,8 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
                 "Nodes can also carry numbered instances of a tag, such as " <code>"mysql:1"</code>
                 " and " <code>"mysql:2"</code> ", for services that run once per instance."
             </p>
-            {loaded(tags, "Loading the tags…", move |value| {
-                    match value {
+            {loaded(tags, "Loading the tags…", move |bodies| {
+                    match api::answer::<Vec<TagView>>(&bodies, 0) {
                         Ok(list) => view! { <TagTable owner list editable changed /> }.into_any(),
                         Err(failure) => view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any(),
                     }

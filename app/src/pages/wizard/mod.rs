@@ -19,7 +19,7 @@ mod panes;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_core::api::ReleaseSummary;
+use mosaic_core::api::{ComponentView, ReleaseSummary};
 use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, validate_selection};
 use mosaic_core::wizard::{self, Change, Pane};
 
@@ -65,15 +65,15 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
                 .unwrap_or_else(|| list[0].clone())
         })
     });
-    let components = LocalResource::new(move || api::components(release_id.get()));
+    let components = api::fetch(move || vec![api::path::components(release_id.get())]);
     let retry = Callback::new(move |()| components.refetch());
 
     view! {
         <section class="card wizard" data-page="wizard">
             <h1>"Create a new OpenStack environment"</h1>
-            {loaded(components, "Loading components…", move |value| {
+            {loaded(components, "Loading components…", move |bodies| {
                     let release = release.get_untracked();
-                    match value {
+                    match api::answer::<Vec<ComponentView>>(&bodies, 0) {
                         Ok(list) => match Catalog::new(&release, list) {
                             Ok(catalog) => view! {
                                 <WizardBody
