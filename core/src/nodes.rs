@@ -26,8 +26,8 @@ pub struct NodeFilter {
 
 impl NodeFilter {
     pub fn matches(&self, node: &NodeView) -> bool {
-        let name = self.name.trim().to_lowercase();
-        (name.is_empty() || node.name.to_lowercase().contains(&name))
+        let name = lower(self.name.trim());
+        (name.is_empty() || lower(&node.name).contains(&name))
             && self
                 .role
                 .as_ref()
@@ -81,6 +81,13 @@ pub fn select<'a>(
         out.reverse();
     }
     out
+}
+
+/// `text` in lower case, a character at a time: the same mapping `str`'s
+/// own `to_lowercase` makes except for a final Greek sigma, without the two
+/// Unicode tables that exception brings into the app.
+fn lower(text: &str) -> String {
+    text.chars().flat_map(char::to_lowercase).collect()
 }
 
 /// A sort key that orders runs of digits by their value.
@@ -192,6 +199,27 @@ mod tests {
             .map(|n| n.id)
             .collect();
         assert_eq!(ids, [3]);
+    }
+
+    #[test]
+    fn names_match_whatever_their_case_and_script() {
+        let nodes = vec![view(1, "Éclair-Ω-1", &[], &[]), view(2, "rack1", &[], &[])];
+        for (text, ids) in [
+            ("écLAIR", vec![1]),
+            ("ω", vec![1]),
+            ("RACK", vec![2]),
+            ("", vec![1, 2]),
+        ] {
+            let filter = NodeFilter {
+                name: text.to_owned(),
+                ..NodeFilter::default()
+            };
+            let found: Vec<i64> = select(&nodes, &filter, NodeSort::Id, false)
+                .iter()
+                .map(|n| n.id)
+                .collect();
+            assert_eq!(found, ids, "{text:?}");
+        }
     }
 
     #[test]

@@ -303,7 +303,7 @@ pub fn leave_problem(engine: &Engine, selection: &[bool], pane: Pane) -> Option<
     if engine.required_types().contains(&kind) && !chosen {
         return Some(format!(
             "Select at least one {} option.",
-            pane.title().to_lowercase()
+            pane.title().to_ascii_lowercase()
         ));
     }
     if engine.can_leave(selection, kind) {
