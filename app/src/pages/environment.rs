@@ -393,9 +393,9 @@ fn NodeCard(
             view! {
                 <span class="chip" class:from-role=from_role class:primary=primary data-tag=tag.to_string() title=title>
                     {tag.to_string()}
-                    <Show when=move || removable>
+                    {removable.then(|| view! {
                         <button class="remove-tag" aria-label="Remove the tag" on:click=remove.clone()>"×"</button>
-                    </Show>
+                    })}
                 </span>
             }
         })
@@ -430,28 +430,19 @@ fn Preview(plan: Plan, names: Vec<(i64, String)>) -> impl IntoView {
     let groups = plan.groups();
     view! {
         <div class="preview">
-            <Show when={
-                let empty = plan.errors.is_empty();
-                move || !empty
-            }>
+            {(!plan.errors.is_empty()).then(|| view! {
                 <ul class="plan-errors">
                     {plan
                         .errors
                         .iter()
                         .map(|e| {
-                            let kind = serde_json::to_value(e.kind)
-                                .ok()
-                                .and_then(|v| v.as_str().map(str::to_owned))
-                                .unwrap_or_default();
-                            view! { <li class="notice notice-error" data-kind=kind.clone()>{format!("{kind}: {}", e.message)}</li> }
+                            let kind = e.kind.as_str();
+                            view! { <li class="notice notice-error" data-kind=kind>{format!("{kind}: {}", e.message)}</li> }
                         })
                         .collect_view()}
                 </ul>
-            </Show>
-            <Show when={
-                let none = plan.skipped.is_empty();
-                move || !none
-            }>
+            })}
+            {(!plan.skipped.is_empty()).then(|| view! {
                 <details class="plan-skipped">
                     <summary>{format!("{} tasks skipped by their conditions", plan.skipped.len())}</summary>
                     <ul>
@@ -462,18 +453,15 @@ fn Preview(plan: Plan, names: Vec<(i64, String)>) -> impl IntoView {
                             .collect_view()}
                     </ul>
                 </details>
-            </Show>
-            <Show when={
-                let none = plan.warnings.is_empty();
-                move || !none
-            }>
+            })}
+            {(!plan.warnings.is_empty()).then(|| view! {
                 <div class="notice notice-warn">
                     <p>"Warnings (they do not block the deployment):"</p>
                     <ul class="plan-warnings">
                         {plan.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
                     </ul>
                 </div>
-            </Show>
+            })}
             {groups
                 .into_iter()
                 .map(|group| view! { <PlanGroupView group names=names.clone() edges=edges.clone() /> })

@@ -99,6 +99,25 @@ pub enum PlanErrorKind {
     InvalidEnvironment,
 }
 
+impl PlanErrorKind {
+    /// The kind as the API writes it (`task_conflict`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanErrorKind::TaskConflict => "task_conflict",
+            PlanErrorKind::Cycle => "cycle",
+            PlanErrorKind::UnknownDependency => "unknown_dependency",
+            PlanErrorKind::BadSelector => "bad_selector",
+            PlanErrorKind::BadCondition => "bad_condition",
+            PlanErrorKind::IncompatiblePlugin => "incompatible_plugin",
+            PlanErrorKind::UnknownRole => "unknown_role",
+            PlanErrorKind::UnknownTag => "unknown_tag",
+            PlanErrorKind::UnknownGraph => "unknown_graph",
+            PlanErrorKind::Release => "release",
+            PlanErrorKind::InvalidEnvironment => "invalid_environment",
+        }
+    }
+}
+
 /// A problem of the plan as a whole; the fields that apply are set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanError {
@@ -747,6 +766,26 @@ mod tests {
     use crate::expr::JsonModels;
     use crate::task::drawing;
     use serde_json::json;
+
+    #[test]
+    fn an_error_kind_reads_as_the_api_writes_it() {
+        use PlanErrorKind::*;
+        for kind in [
+            TaskConflict,
+            Cycle,
+            UnknownDependency,
+            BadSelector,
+            BadCondition,
+            IncompatiblePlugin,
+            UnknownRole,
+            UnknownTag,
+            UnknownGraph,
+            Release,
+            InvalidEnvironment,
+        ] {
+            assert_eq!(json!(kind), json!(kind.as_str()));
+        }
+    }
 
     fn node(id: i64, tags: &[&str]) -> PlanNode {
         PlanNode {
