@@ -769,21 +769,22 @@ mod tests {
 
     #[test]
     fn an_error_kind_reads_as_the_api_writes_it() {
-        use PlanErrorKind::*;
-        for kind in [
-            TaskConflict,
-            Cycle,
-            UnknownDependency,
-            BadSelector,
-            BadCondition,
-            IncompatiblePlugin,
-            UnknownRole,
-            UnknownTag,
-            UnknownGraph,
-            Release,
-            InvalidEnvironment,
-        ] {
-            assert_eq!(json!(kind), json!(kind.as_str()));
+        let names = [
+            "task_conflict",
+            "cycle",
+            "unknown_dependency",
+            "bad_selector",
+            "bad_condition",
+            "incompatible_plugin",
+            "unknown_role",
+            "unknown_tag",
+            "unknown_graph",
+            "release",
+            "invalid_environment",
+        ];
+        for name in names {
+            let kind: PlanErrorKind = serde_json::from_value(json!(name)).unwrap();
+            assert_eq!(kind.as_str(), name);
         }
     }
 
