@@ -42,24 +42,24 @@ pub fn App() -> impl IntoView {
     let retry = Callback::new(move |()| known.refetch());
     view! {
         {loaded(known, "Loading…", move |bodies| {
-                match api::answer::<SessionView>(&bodies, 0) {
-                    Ok(view) => session.0.set(Some(view)),
-                    Err(failure) if failure.offline => {
-                        return view! { <main class="page"><RetryNotice failure on_retry=retry auto=true /></main> }
-                            .into_any();
-                    }
-                    Err(_) => {}
+            match api::answer::<SessionView>(&bodies, 0) {
+                Ok(view) => session.0.set(Some(view)),
+                Err(failure) if failure.offline => {
+                    return view! { <main class="page"><RetryNotice failure on_retry=retry auto=true /></main> }
+                        .into_any();
                 }
-                view! {
-                    <Show
-                        when=move || session.0.with(Option::is_some)
-                        fallback=move || view! { <main class="page"><SignInPage session /></main> }
-                    >
-                        <Signed router session />
-                    </Show>
-                }
-                .into_any()
-            })}
+                Err(_) => {}
+            }
+            view! {
+                <Show
+                    when=move || session.0.with(Option::is_some)
+                    fallback=move || view! { <main class="page"><SignInPage session /></main> }
+                >
+                    <Signed router session />
+                </Show>
+            }
+            .into_any()
+        })}
     }
 }
 
@@ -155,25 +155,25 @@ fn Home() -> impl IntoView {
     });
     view! {
         {loaded(releases, "Loading releases…", move |bodies| {
-                match list(bodies) {
-                    Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
-                    Ok(list) => {
-                        let creates = crate::session::session().can(Role::Operator);
-                        view! {
-                            {creates.then(|| view! { <Wizard releases=list /> })}
-                            {(!creates).then(|| view! {
-                                <p class="card hint" data-role-note="">
-                                    "Your role can look at environments; an operator creates and changes them."
-                                </p>
-                            })}
-                            <Environments />
-                        }
-                        .into_any()
+            match list(bodies) {
+                Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
+                Ok(list) => {
+                    let creates = crate::session::session().can(Role::Operator);
+                    view! {
+                        {creates.then(|| view! { <Wizard releases=list /> })}
+                        {(!creates).then(|| view! {
+                            <p class="card hint" data-role-note="">
+                                "Your role can look at environments; an operator creates and changes them."
+                            </p>
+                        })}
+                        <Environments />
                     }
-                    Err(failure) => {
-                        view! { <RetryNotice failure on_retry=installed auto=true /> }.into_any()
-                    }
+                    .into_any()
                 }
-            })}
+                Err(failure) => {
+                    view! { <RetryNotice failure on_retry=installed auto=true /> }.into_any()
+                }
+            }
+        })}
     }
 }

@@ -65,13 +65,13 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
         <section class="card environment" data-page="environment">
             <EnvironmentTabs cluster_id current=Tab::Nodes />
             {loaded(data, "Loading the environment…", move |bodies| {
-                    match snapshot(&bodies) {
-                        Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed table /> }.into_any(),
-                        Err(failure) => {
-                            view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
-                        }
+                match snapshot(&bodies) {
+                    Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed table /> }.into_any(),
+                    Err(failure) => {
+                        view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
                     }
-                })}
+                }
+            })}
         </section>
     }
 }

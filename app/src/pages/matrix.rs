@@ -43,16 +43,16 @@ pub fn MatrixPage(release_id: i64) -> impl IntoView {
     view! {
         <section class="card matrix-page" data-page="matrix">
             {loaded(data, "Loading the components…", move |bodies| {
-                    match load(release_id, &bodies) {
-                        Ok((release, catalog)) => {
-                            set_title(&format!("Compatibility matrix · {}", release.name));
-                            view! { <MatrixView release catalog /> }.into_any()
-                        }
-                        Err(failure) => {
-                            view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any()
-                        }
+                match load(release_id, &bodies) {
+                    Ok((release, catalog)) => {
+                        set_title(&format!("Compatibility matrix · {}", release.name));
+                        view! { <MatrixView release catalog /> }.into_any()
                     }
-                })}
+                    Err(failure) => {
+                        view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any()
+                    }
+                }
+            })}
         </section>
     }
 }

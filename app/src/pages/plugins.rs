@@ -31,16 +31,16 @@ pub fn PluginsPage() -> impl IntoView {
                 .can(mosaic_core::access::Role::Admin)
                 .then(|| view! { <PluginUpload installed=move |_| changed.run(()) /> })}
             {loaded(plugins, "Loading plugins…", move |bodies| {
-                    match api::answer::<Vec<PluginSummary>>(&bodies, 0) {
-                        Ok(list) if list.is_empty() => {
-                            view! { <p class="empty">"No plugin is installed."</p> }.into_any()
-                        }
-                        Ok(list) => view! { <PluginTable plugins=list changed /> }.into_any(),
-                        Err(failure) => {
-                            view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
-                        }
+                match api::answer::<Vec<PluginSummary>>(&bodies, 0) {
+                    Ok(list) if list.is_empty() => {
+                        view! { <p class="empty">"No plugin is installed."</p> }.into_any()
                     }
-                })}
+                    Ok(list) => view! { <PluginTable plugins=list changed /> }.into_any(),
+                    Err(failure) => {
+                        view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
+                    }
+                }
+            })}
         </section>
     }
 }

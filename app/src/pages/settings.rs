@@ -26,19 +26,19 @@ pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
         <section class="card environment settings" data-page="settings">
             <EnvironmentTabs cluster_id current=Tab::Settings />
             {loaded(data, "Loading the settings…", move |bodies| {
-                    let attributes = match api::answer::<Attributes>(&bodies, 0) {
-                        Ok(attributes) => attributes,
-                        Err(failure) => {
-                            return view! { <RetryNotice failure on_retry=reload auto=true /> }.into_any();
-                        }
-                    };
-                    match Settings::from_editable(&attributes.editable) {
-                        Ok(settings) => {
-                            view! { <SettingsBody cluster_id settings attributes reload /> }.into_any()
-                        }
-                        Err(e) => view! { <ErrorNotice message=e.to_string() /> }.into_any(),
+                let attributes = match api::answer::<Attributes>(&bodies, 0) {
+                    Ok(attributes) => attributes,
+                    Err(failure) => {
+                        return view! { <RetryNotice failure on_retry=reload auto=true /> }.into_any();
                     }
-                })}
+                };
+                match Settings::from_editable(&attributes.editable) {
+                    Ok(settings) => {
+                        view! { <SettingsBody cluster_id settings attributes reload /> }.into_any()
+                    }
+                    Err(e) => view! { <ErrorNotice message=e.to_string() /> }.into_any(),
+                }
+            })}
         </section>
     }
 }

@@ -51,11 +51,11 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
                 " and " <code>"mysql:2"</code> ", for services that run once per instance."
             </p>
             {loaded(tags, "Loading the tags…", move |bodies| {
-                    match api::answer::<Vec<TagView>>(&bodies, 0) {
-                        Ok(list) => view! { <TagTable owner list editable changed /> }.into_any(),
-                        Err(failure) => view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any(),
-                    }
-                })}
+                match api::answer::<Vec<TagView>>(&bodies, 0) {
+                    Ok(list) => view! { <TagTable owner list editable changed /> }.into_any(),
+                    Err(failure) => view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any(),
+                }
+            })}
             {editable.then(|| view! { <CreateTagForm owner changed /> })}
         </section>
     }

@@ -72,23 +72,23 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
         <section class="card wizard" data-page="wizard">
             <h1>"Create a new OpenStack environment"</h1>
             {loaded(components, "Loading components…", move |bodies| {
-                    let release = release.get_untracked();
-                    match api::answer::<Vec<ComponentView>>(&bodies, 0) {
-                        Ok(list) => match Catalog::new(&release, list) {
-                            Ok(catalog) => view! {
-                                <WizardBody
-                                    catalog=Arc::new(catalog)
-                                    releases=releases.get_value()
-                                    release_id
-                                    name
-                                />
-                            }
-                            .into_any(),
-                            Err(message) => view! { <ErrorNotice message /> }.into_any(),
-                        },
-                        Err(failure) => view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any(),
-                    }
-                })}
+                let release = release.get_untracked();
+                match api::answer::<Vec<ComponentView>>(&bodies, 0) {
+                    Ok(list) => match Catalog::new(&release, list) {
+                        Ok(catalog) => view! {
+                            <WizardBody
+                                catalog=Arc::new(catalog)
+                                releases=releases.get_value()
+                                release_id
+                                name
+                            />
+                        }
+                        .into_any(),
+                        Err(message) => view! { <ErrorNotice message /> }.into_any(),
+                    },
+                    Err(failure) => view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any(),
+                }
+            })}
         </section>
     }
 }
