@@ -170,7 +170,7 @@ pub fn answer<T: DeserializeOwned>(bodies: &Bodies, i: usize) -> Result<T, ApiFa
     }
 }
 
-/// The API's paths that pages read.
+/// The API's paths that pages read and change.
 pub mod path {
     pub fn session() -> String {
         "/api/v1/session".to_owned()
@@ -192,7 +192,8 @@ pub mod path {
         format!("/api/v1/clusters/{id}")
     }
 
-    /// `what` of a cluster: `attributes`, `nodes`, `roles`, `checks`, `plan`.
+    /// `what` of a cluster: `attributes`, `nodes`, `nodes/bulk`, `roles`,
+    /// `checks`, `plan`, `environment`.
     pub fn of_cluster(id: i64, what: &str) -> String {
         format!("/api/v1/clusters/{id}/{what}")
     }
@@ -214,15 +215,15 @@ async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), Api
 }
 
 pub async fn sign_in(request: &SignIn) -> Result<SessionView, ApiFailure> {
-    send(Request::post("/api/v1/session").json(request)).await
+    send(Request::post(&path::session()).json(request)).await
 }
 
 pub async fn sign_out() -> Result<(), ApiFailure> {
-    send_empty(Request::delete("/api/v1/session").build()).await
+    send_empty(Request::delete(&path::session()).build()).await
 }
 
 pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailure> {
-    send(Request::post("/api/v1/clusters").json(request)).await
+    send(Request::post(&path::clusters()).json(request)).await
 }
 
 /// Saves settings changes made on top of `version`.
@@ -232,7 +233,7 @@ pub async fn patch_attributes(
     version: i64,
 ) -> Result<Attributes, ApiFailure> {
     send(
-        Request::patch(&format!("/api/v1/clusters/{cluster}/attributes"))
+        Request::patch(&path::of_cluster(cluster, "attributes"))
             .header("if-match", &format!("\"{version}\""))
             .json(patch),
     )
@@ -240,7 +241,7 @@ pub async fn patch_attributes(
 }
 
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
-    send_empty(Request::delete(&format!("/api/v1/clusters/{id}")).build()).await
+    send_empty(Request::delete(&path::cluster(id)).build()).await
 }
 
 pub async fn delete_node(id: i64) -> Result<(), ApiFailure> {
@@ -249,7 +250,7 @@ pub async fn delete_node(id: i64) -> Result<(), ApiFailure> {
 
 /// One change to many nodes, all or nothing: the nodes that changed.
 pub async fn bulk_nodes(cluster: i64, change: &BulkNodes) -> Result<Vec<NodeView>, ApiFailure> {
-    send(Request::post(&format!("/api/v1/clusters/{cluster}/nodes/bulk")).json(change)).await
+    send(Request::post(&path::of_cluster(cluster, "nodes/bulk")).json(change)).await
 }
 
 /// Whose tags: an environment's or a release's.
@@ -291,7 +292,7 @@ pub async fn reinstall_bundled() -> Result<PluginSummary, ApiFailure> {
 }
 
 pub async fn create_node(cluster: i64, node: &CreateNode) -> Result<NodeView, ApiFailure> {
-    send(Request::post(&format!("/api/v1/clusters/{cluster}/nodes")).json(node)).await
+    send(Request::post(&path::of_cluster(cluster, "nodes")).json(node)).await
 }
 
 pub async fn update_node(id: i64, change: &UpdateNode) -> Result<NodeView, ApiFailure> {
@@ -377,7 +378,7 @@ pub async fn upload_plugin(
 ) -> Result<PluginSummary, ApiFailure> {
     let body = js_sys::Uint8Array::from(bytes.as_slice());
     send(
-        Request::post("/api/v1/plugins")
+        Request::post(&path::plugins())
             .header("content-type", content_type)
             .body(body),
     )

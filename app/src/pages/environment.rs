@@ -31,14 +31,14 @@ struct Snapshot {
 
 /// What the page asks for, in the order [`snapshot`] reads the answers.
 fn paths(cluster: i64) -> Vec<String> {
-    let mut paths: Vec<String> = ["nodes", "roles"]
-        .into_iter()
-        .map(|what| api::path::of_cluster(cluster, what))
-        .collect();
-    paths.push(TagOwner::Environment(cluster).path());
-    paths.push(api::path::of_cluster(cluster, "plan"));
-    paths.push(api::path::of_cluster(cluster, "checks"));
-    paths
+    use api::path::of_cluster;
+    vec![
+        of_cluster(cluster, "nodes"),
+        of_cluster(cluster, "roles"),
+        TagOwner::Environment(cluster).path(),
+        of_cluster(cluster, "plan"),
+        of_cluster(cluster, "checks"),
+    ]
 }
 
 fn snapshot(bodies: &api::Bodies) -> Result<Snapshot, ApiFailure> {
@@ -106,7 +106,7 @@ fn EnvironmentBody(
             {known.iter().map(|t| view! { <option value=t.clone() /> }).collect_view()}
         </datalist>
         <p class="environment-actions">
-            <a class="button export" href=format!("/api/v1/clusters/{cluster_id}/environment") download="">
+            <a class="button export" href=api::path::of_cluster(cluster_id, "environment") download="">
                 "Download the environment file"
             </a>
             {editable.then(|| view! { <DeleteEnvironment cluster_id nodes=node_count tags=tags.clone() /> })}
