@@ -144,18 +144,14 @@ fn Home() -> impl IntoView {
         refresh.get();
         vec![api::path::releases()]
     });
-    let list = move |bodies: api::Bodies| api::answer::<Vec<ReleaseSummary>>(&bodies, 0);
     let installed = Callback::new(move |()| refresh.update(|n| *n += 1));
-    Effect::new(move || {
-        let page = match releases.get().map(list) {
-            Some(Ok(list)) if list.is_empty() => "Welcome",
-            _ => "Environments",
-        };
-        crate::route::set_title(page);
-    });
+    crate::route::set_title("Environments");
     view! {
         {loaded(releases, "Loading releases…", move |bodies| {
-            match list(bodies) {
+            let list = api::answer::<Vec<ReleaseSummary>>(&bodies, 0);
+            let welcome = matches!(&list, Ok(list) if list.is_empty());
+            crate::route::set_title(if welcome { "Welcome" } else { "Environments" });
+            match list {
                 Ok(list) if list.is_empty() => view! { <Onboarding installed /> }.into_any(),
                 Ok(list) => {
                     let creates = crate::session::session().can(Role::Operator);
