@@ -50,9 +50,39 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
     serde_json::from_str(&json).ok()
 }
 
+/// `n` as a JSON number: a whole number as an integer (`8`, not `8.0`)
+/// while every integer up to it is exact in a float (2^53), any other as a
+/// float; `None` for an infinity or NaN, which JSON has no number for.
+pub fn to_json(n: f64) -> Option<serde_json::Number> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if n.fract() == 0.0 && n.abs() <= EXACT {
+        return Some((n as i64).into());
+    }
+    serde_json::Number::from_f64(n)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_decimal;
+    use super::{parse_decimal, to_json};
+
+    #[test]
+    fn whole_numbers_are_json_integers_while_exact() {
+        for (n, text) in [
+            (8.0, "8"),
+            (-3.0, "-3"),
+            (0.5, "0.5"),
+            (9_007_199_254_740_992.0, "9007199254740992"),
+            (1e300, "1e+300"),
+        ] {
+            assert_eq!(
+                to_json(n).map(|n| n.to_string()).as_deref(),
+                Some(text),
+                "{n}"
+            );
+        }
+        assert_eq!(to_json(f64::NAN), None);
+        assert_eq!(to_json(f64::INFINITY), None);
+    }
 
     #[test]
     fn numbers_in_the_forms_people_write_them() {

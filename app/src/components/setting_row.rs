@@ -4,7 +4,7 @@
 //! of that draft.
 
 use leptos::prelude::*;
-use mosaic_core::number::parse_decimal;
+use mosaic_core::number::{parse_decimal, to_json};
 use mosaic_core::settings::{AttrState, AttrType, Attribute, Settings, is_generated};
 use serde_json::Value;
 
@@ -39,8 +39,7 @@ impl Slot {
 /// A number as JSON: whole numbers stay integers.
 fn number(text: &str) -> Value {
     match parse_decimal(text.trim()) {
-        Some(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Value::from(n as i64),
-        Some(n) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+        Some(n) => to_json(n).map_or(Value::Null, Value::Number),
         None => Value::String(text.to_owned()),
     }
 }

@@ -199,11 +199,7 @@ fn check_pattern(a: &Attribute, text: &str, fail: &mut impl FnMut(String)) {
 /// 9.5 KB of WASM that serde_json's writer, already in the app, makes
 /// unneeded.)
 fn number_text(n: f64) -> String {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if n.fract() == 0.0 && n.abs() <= EXACT {
-        return (n as i64).to_string();
-    }
-    serde_json::Number::from_f64(n).map_or_else(|| "a number".to_owned(), |n| n.to_string())
+    crate::number::to_json(n).map_or_else(|| "a number".to_owned(), |n| n.to_string())
 }
 
 fn check_bounds(a: &Attribute, n: f64, unit: &str, fail: &mut impl FnMut(String)) {
