@@ -17,7 +17,8 @@ pub enum Tab {
 #[component]
 pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
     let cluster = api::fetch(move || vec![api::path::cluster(cluster_id)]);
-    let title = move || {
+    // One parse of the answer for both the heading and the page title.
+    let title = Memo::new(move |_| {
         cluster
             .get()
             .and_then(|b| api::answer::<Cluster>(&b, 0).ok())
@@ -25,14 +26,14 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
                 || format!("Environment {cluster_id}"),
                 |c| format!("Environment {}", c.name),
             )
-    };
+    });
     Effect::new(move || {
         let page = match current {
             Tab::Nodes => "Nodes and deployment",
             Tab::Settings => "Settings",
             Tab::Tags => "Tags",
         };
-        set_title(&format!("{} · {page}", title()));
+        set_title(&format!("{} · {page}", title.get()));
     });
     let tab = move |to: Tab, route: Route, label: &'static str| {
         let here = to == current;
