@@ -59,6 +59,19 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
     c.refresh().await.unwrap();
     text_of(c, "tr.node-row").await;
     assert_eq!(text_of(c, ".node-count").await, "Nodes 1–50 of 200");
+    // The pages: a `>=` in the Next button's `disabled` once ended its tag
+    // early, which put the code on the button as text and lost its click.
+    assert_eq!(text_of(c, "button.next-page").await, "Next");
+    click(c, "button.next-page").await;
+    eventually("the second page", || async {
+        text_of(c, ".node-count").await == "Nodes 51–100 of 200"
+    })
+    .await;
+    click(c, "button.previous-page").await;
+    eventually("back on the first page", || async {
+        text_of(c, ".node-count").await == "Nodes 1–50 of 200"
+    })
+    .await;
 
     // One rack by name, all of it selected, two tags in one action.
     type_into(c, ".filter-name", "rack3-").await;

@@ -375,7 +375,7 @@ fn Pages(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
                     "Previous"
                 </button>
                 <span>{move || format!(" Page {} of {} ", state.page.get() + 1, pages())}</span>
-                <button class="next-page" prop:disabled=move || state.page.get() + 1 >= pages() on:click=move |_| state.page.update(|p| *p += 1)>
+                <button class="next-page" prop:disabled=move || { state.page.get() + 1 >= pages() } on:click=move |_| state.page.update(|p| *p += 1)>
                     "Next"
                 </button>
             </nav>
