@@ -1,12 +1,12 @@
 //! Reusable pieces of the UI.
 
 pub mod environment_tabs;
+pub mod html;
 pub mod loaded;
 pub mod near_view;
 pub mod node_table;
 pub mod notice;
 pub mod option_row;
-pub mod plan_graph;
 pub mod plugin_upload;
 pub mod report;
 pub mod retry;

@@ -3,18 +3,22 @@
 //! same tasks grouped, each group's tasks in order and, on demand, as a
 //! graph; deleting the environment.
 
+use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::{CreateNode, NodeView, RoleView, TagView, UpdateNode};
-use mosaic_core::environment::{Check, CheckSeverity};
-use mosaic_core::name::{NodeStatus, RoleName};
+use mosaic_core::environment::Check;
+use mosaic_core::markup;
+use mosaic_core::name::{NodeStatus, RoleName, TaskId};
+use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::Plan;
+use web_sys::Element;
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::html::closest;
 use crate::components::loaded::loaded;
 use crate::components::node_table::{NodeTable, TableState};
 use crate::components::notice::ErrorNotice;
-use crate::components::plan_graph::PlanGraph;
 use crate::components::retry::RetryNotice;
 use crate::pages::tags::CreateTagForm;
 use crate::route::{Route, Router};
@@ -163,64 +167,18 @@ fn DeleteEnvironment(cluster_id: i64, nodes: usize, tags: Vec<TagView>) -> impl 
     }
 }
 
-/// The pre-deployment checks: errors, then warnings (folded when there are
-/// many), each with a link to the nodes it concerns (the table then shows
-/// only those).
+/// The pre-deployment checks (`markup::checks`); a check's button shows
+/// only its nodes in the table.
 #[component]
 fn Checks(checks: Vec<Check>, table: TableState) -> impl IntoView {
-    let (errors, warnings): (Vec<Check>, Vec<Check>) = checks
-        .into_iter()
-        .partition(|c| c.severity == CheckSeverity::Error);
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let headline = match (errors.len(), warnings.len()) {
-        (0, 0) => "Ready to deploy: no problem found.".to_owned(),
-        (0, w) => format!("Ready to deploy, with {w} warning{}.", plural(w)),
-        (e, w) => format!(
-            "Not ready to deploy: {e} error{}, {w} warning{}.",
-            plural(e),
-            plural(w)
-        ),
+    let html = markup::checks::checks(&checks).into_string();
+    let show_nodes = move |ev: MouseEvent| {
+        if let Some(button) = closest(&ev, "button.show-nodes") {
+            let ids = button.get_attribute("data-nodes").unwrap_or_default();
+            table.show_only(markup::checks::node_ids(&ids));
+        }
     };
-    let has_errors = !errors.is_empty();
-    let warning_count = warnings.len();
-    let warning_list = view! { <ul>{warnings.into_iter().map(|c| view! { <CheckItem check=c table /> }).collect_view()}</ul> };
-    view! {
-        <section class="checks" class:has-errors=has_errors aria-labelledby="checks-heading">
-            <h2 id="checks-heading">"Before deploying"</h2>
-            <p class="checks-headline">{headline}</p>
-            <ul>{errors.into_iter().map(|c| view! { <CheckItem check=c table /> }).collect_view()}</ul>
-            {if warning_count > 3 {
-                view! {
-                    <details class="check-warnings">
-                        <summary>{format!("{warning_count} warnings")}</summary>
-                        {warning_list}
-                    </details>
-                }
-                .into_any()
-            } else {
-                warning_list.into_any()
-            }}
-        </section>
-    }
-}
-
-#[component]
-fn CheckItem(check: Check, table: TableState) -> impl IntoView {
-    let error = check.severity == CheckSeverity::Error;
-    let count = check.nodes.len();
-    let nodes = check.nodes.clone();
-    view! {
-        <li class="check" class:check-error=error class:check-warning=!error data-kind=check.kind.clone()>
-            <span class="severity">{if error { "Error: " } else { "Warning: " }}</span>
-            {check.message.clone()}
-            {(count > 0).then(|| view! {
-                " "
-                <button class="show-nodes link" on:click=move |_| table.show_only(nodes.clone())>
-                    {format!("Show the {count} node{}", if count == 1 { "" } else { "s" })}
-                </button>
-            })}
-        </li>
-    }
+    view! { <div inner_html=html on:click=show_nodes /> }
 }
 
 /// Role checkboxes; `chosen` holds the ticked role ids.
@@ -421,130 +379,41 @@ fn NodeCard(
     }
 }
 
-/// The deployment preview: the plan's errors, skipped tasks and warnings,
-/// then one entry per group of nodes with the same tasks ("12 nodes:
-/// compute"), its tasks in order and, on demand, as a graph.
+/// The deployment preview (`markup::preview`); a group's graph is drawn
+/// when its button is pressed, and removed when pressed again.
 #[component]
 fn Preview(plan: Plan, names: Vec<(i64, String)>) -> impl IntoView {
-    let edges = plan.edges.clone();
     let groups = plan.groups();
-    view! {
-        <div class="preview">
-            {(!plan.errors.is_empty()).then(|| view! {
-                <ul class="plan-errors">
-                    {plan
-                        .errors
-                        .iter()
-                        .map(|e| {
-                            let kind = e.kind.as_str();
-                            view! { <li class="notice notice-error" data-kind=kind>{format!("{kind}: {}", e.message)}</li> }
-                        })
-                        .collect_view()}
-                </ul>
-            })}
-            {(!plan.skipped.is_empty()).then(|| view! {
-                <details class="plan-skipped">
-                    <summary>{format!("{} tasks skipped by their conditions", plan.skipped.len())}</summary>
-                    <ul>
-                        {plan
-                            .skipped
-                            .iter()
-                            .map(|s| view! { <li data-task=s.id.to_string()><code>{s.id.to_string()}</code>{format!(": {}", s.reason)}</li> })
-                            .collect_view()}
-                    </ul>
-                </details>
-            })}
-            {(!plan.warnings.is_empty()).then(|| view! {
-                <div class="notice notice-warn">
-                    <p>"Warnings (they do not block the deployment):"</p>
-                    <ul class="plan-warnings">
-                        {plan.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
-                    </ul>
-                </div>
-            })}
-            {groups
-                .into_iter()
-                .map(|group| view! { <PlanGroupView group names=names.clone() edges=edges.clone() /> })
-                .collect_view()}
-        </div>
-    }
+    let html = markup::preview::preview(&plan, &groups, &names).into_string();
+    let edges = plan.edges;
+    let toggle = move |ev: MouseEvent| {
+        if let Some(button) = closest(&ev, "button.show-graph") {
+            toggle_graph(&button, &groups, &edges);
+        }
+    };
+    view! { <div inner_html=html on:click=toggle /> }
 }
 
-/// One group of the preview; the graph is drawn when asked for.
-#[component]
-fn PlanGroupView(
-    group: mosaic_core::nodes::PlanGroup,
-    names: Vec<(i64, String)>,
-    edges: Vec<(mosaic_core::name::TaskId, mosaic_core::name::TaskId)>,
-) -> impl IntoView {
-    let ids: Vec<String> = group
-        .nodes
-        .iter()
-        .map(|id| match id {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .collect();
-    let name_of = |id: &String| {
-        names
-            .iter()
-            .find(|(n, _)| n.to_string() == *id)
-            .map_or_else(
-                || {
-                    if id == "master" {
-                        "Fuel master".to_owned()
-                    } else {
-                        format!("node {id}")
-                    }
-                },
-                |(_, name)| name.clone(),
-            )
+fn toggle_graph(button: &Element, groups: &[PlanGroup], edges: &[(TaskId, TaskId)]) {
+    use markup::preview::{HIDE_GRAPH, SHOW_GRAPH, graph};
+    let Some(entry) = button.closest(".plan-group").ok().flatten() else {
+        return;
     };
-    let shown: Vec<String> = ids.iter().take(6).map(name_of).collect();
-    let more = ids.len().saturating_sub(shown.len());
-    let count = ids.len();
-    let tags = group
-        .tags
-        .iter()
-        .map(|t| t.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let title = format!(
-        "{count} node{}: {}",
-        if count == 1 { "" } else { "s" },
-        if tags.is_empty() {
-            "no common tag".to_owned()
-        } else {
-            tags
-        }
-    );
-    let who = format!(
-        "{}{}",
-        shown.join(", "),
-        if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        }
-    );
-    let graph = RwSignal::new(false);
-    let tasks = group.tasks.clone();
-    view! {
-        <details class="node-plan plan-group" data-nodes=ids.join(" ") open=count <= 3>
-            <summary>
-                <strong>{title}</strong>
-                {format!(" — {} tasks", group.tasks.len())}
-                <span class="muted">{format!(" ({who})")}</span>
-            </summary>
-            <ol class="tasks">
-                {group.tasks.iter().map(|t| view! { <li>{t.to_string()}</li> }).collect_view()}
-            </ol>
-            <button class="show-graph" aria-expanded=move || graph.get().to_string() on:click=move |_| graph.update(|g| *g = !*g)>
-                {move || if graph.get() { "Hide the graph" } else { "Show the graph" }}
-            </button>
-            <Show when=move || graph.get()>
-                <PlanGraph tasks=tasks.clone() edges=edges.clone() />
-            </Show>
-        </details>
+    let Some(slot) = entry.query_selector(".graph-slot").ok().flatten() else {
+        return;
+    };
+    let shown = button.get_attribute("aria-expanded").as_deref() == Some("true");
+    if shown {
+        slot.set_inner_html("");
+    } else {
+        let k = entry
+            .get_attribute("data-group")
+            .and_then(|k| k.parse::<usize>().ok());
+        let Some(group) = k.and_then(|k| groups.get(k)) else {
+            return;
+        };
+        slot.set_inner_html(&graph(&group.tasks, edges).into_string());
     }
+    let _ = button.set_attribute("aria-expanded", if shown { "false" } else { "true" });
+    button.set_text_content(Some(if shown { SHOW_GRAPH } else { HIDE_GRAPH }));
 }

@@ -6,13 +6,15 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
+use mosaic_core::markup;
 use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
 
 use crate::api::{self, ApiFailure};
 use crate::components::notice::ErrorNotice;
 
 fn picked_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
-    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let input = ev.target()?.dyn_into::<HtmlInputElement>().ok()?;
     let file = input.files()?.get(0)?;
     input.set_value("");
     Some(file)
@@ -81,20 +83,9 @@ fn TemplateSetView(set: TemplateSet) -> impl IntoView {
             }
         });
     };
+    let summary = markup::heat::template_set(&set).into_string();
     view! {
-        <h2>{format!("{} — {} templates", set.name, set.templates.len())}</h2>
-        <table class="capabilities">
-            <thead><tr><th>"Capability"</th><th>"Values"</th></tr></thead>
-            <tbody>
-                {set.summary.capabilities.iter().map(|(k, v)| view! { <tr><td>{k.clone()}</td><td>{v.join(", ")}</td></tr> }).collect_view()}
-            </tbody>
-        </table>
-        <table class="resource-types">
-            <thead><tr><th>"Resource type"</th><th>"Templates"</th></tr></thead>
-            <tbody>
-                {set.summary.resource_types.iter().map(|(k, v)| view! { <tr><td>{k.clone()}</td><td>{v.join(", ")}</td></tr> }).collect_view()}
-            </tbody>
-        </table>
+        <div inner_html=summary />
         <h2>"Environment"</h2>
         <label class="button">
             "Load an environment file"
@@ -115,90 +106,34 @@ fn TemplateSetView(set: TemplateSet) -> impl IntoView {
     }
 }
 
+/// The resolution (`markup::heat::resolution`); picking a candidate
+/// resolves again with it.
 #[component]
 fn ResolutionView(
     resolution: TemplateResolution,
     picks: RwSignal<BTreeMap<String, String>>,
     on_pick: Callback<()>,
 ) -> impl IntoView {
-    let open: Vec<String> = resolution
-        .options
-        .iter()
-        .map(|o| o.resource_type.clone())
-        .collect();
     let download = resolution
         .environment
         .as_ref()
         .map(|text| format!("data:text/yaml;charset=utf-8,{}", api::percent_encode(text)));
-    view! {
-        <div class="resolution">
-            {resolution
-                .options
-                .into_iter()
-                .map(|option| {
-                    let kind = option.resource_type.clone();
-                    view! {
-                        <fieldset class="choice" data-resource-type=kind.clone()>
-                            <legend>{format!("Choose the implementation of {kind}")}</legend>
-                            {option
-                                .candidates
-                                .into_iter()
-                                .map(|c| {
-                                    let kind = kind.clone();
-                                    let file = c.file.clone();
-                                    let pick = move |_| {
-                                        picks.update(|p| {
-                                            p.insert(kind.clone(), file.clone());
-                                        });
-                                        on_pick.run(());
-                                    };
-                                    view! {
-                                        <label class="candidate" class:disabled=!c.matched>
-                                            <input
-                                                type="radio"
-                                                name=format!("choice-{}", option.resource_type)
-                                                value=c.file.clone()
-                                                disabled=!c.matched
-                                                on:change=pick
-                                            />
-                                            {c.file.clone()}
-                                            <span class="muted">{format!(" — {}", c.reasons.join("; "))}</span>
-                                        </label>
-                                    }
-                                })
-                                .collect_view()}
-                        </fieldset>
-                    }
-                })
-                .collect_view()}
-            <ul class="resolve-errors">
-                {resolution
-                    .errors
-                    .into_iter()
-                    .filter(|e| !open.contains(&e.resource_type))
-                    .map(|e| {
-                        view! {
-                            <li class="notice notice-error">
-                                {e.message.clone()}
-                                <ul>
-                                    {e.candidates.into_iter().map(|c| view! {
-                                        <li>{format!("{}: {}", c.file, c.reasons.join("; "))}</li>
-                                    }).collect_view()}
-                                </ul>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
-            <table class="registry">
-                <thead><tr><th>"Resource type"</th><th>"Resolved to"</th></tr></thead>
-                <tbody>
-                    {resolution.resource_registry.iter().map(|(k, v)| view! { <tr><td>{k.clone()}</td><td>{v.clone()}</td></tr> }).collect_view()}
-                </tbody>
-            </table>
-            {download.map(|href| view! {
-                <a class="button download" href=href download="environment.yaml">"Download the resolved environment"</a>
-            })}
-        </div>
-    }
+    let html = markup::heat::resolution(&resolution, download.as_deref()).into_string();
+    let pick = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let choice = input.closest("fieldset.choice").ok().flatten();
+        let Some(kind) = choice.and_then(|c| c.get_attribute("data-resource-type")) else {
+            return;
+        };
+        picks.update(|p| {
+            p.insert(kind, input.value());
+        });
+        on_pick.run(());
+    };
+    view! { <div inner_html=html on:change=pick /> }
 }

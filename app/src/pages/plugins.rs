@@ -118,7 +118,7 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
     let warnings = plugin
         .warnings
         .iter()
-        .map(|w| format!("{}: {}", crate::components::report::place(w), w.message))
+        .map(|w| format!("{}: {}", w.place(), w.message))
         .collect::<Vec<_>>()
         .join("\n");
     view! {

@@ -22,6 +22,23 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+impl Diagnostic {
+    /// Where the problem is: `file:line (path)`, as much as is known.
+    pub fn place(&self) -> String {
+        let mut place = self.file.clone();
+        if let Some(line) = self.line {
+            place.push(':');
+            place.push_str(&line.to_string());
+        }
+        if let Some(path) = self.path.as_deref().filter(|p| !p.is_empty()) {
+            place.push_str(" (");
+            place.push_str(path);
+            place.push(')');
+        }
+        place
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.file)?;
