@@ -27,7 +27,7 @@ use crate::pages::settings::SettingsPage;
 use crate::pages::sign_in::SignInPage;
 use crate::pages::tags::TagsPage;
 use crate::pages::wizard::Wizard;
-use crate::route::{Link, Route, Router};
+use crate::route::{Route, Router};
 use crate::session::Session;
 
 /// The whole app: who is signed in (the sign-in page when nobody is),
@@ -105,7 +105,7 @@ fn Signed(router: Router, session: Session) -> impl IntoView {
         };
         view! {
             <span class="nav-item" class:current=current>
-                <Link to>{label}</Link>
+                <a href=to.path()>{label}</a>
             </span>
         }
     };

@@ -1,7 +1,9 @@
 //! The app's pages as an enum, to and from the URL path. Navigation pushes
 //! the path onto the browser history; the server answers every non-API path
-//! with the app, so a reload lands on the same page.
+//! with the app, so a reload lands on the same page. Links are plain `<a>`
+//! elements: one listener on the window follows them ([`follow`]).
 
+use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +81,12 @@ impl Router {
             let path = window().location().pathname().unwrap_or_default();
             route.set(Route::from_path(&path));
         });
-        on_cleanup(move || handle.remove());
         let router = Router(route);
+        let links = window_event_listener(leptos::ev::click, move |ev| follow(router, &ev));
+        on_cleanup(move || {
+            handle.remove();
+            links.remove();
+        });
         provide_context(router);
         router
     }
@@ -98,24 +104,28 @@ pub fn set_title(page: &str) {
     document().set_title(&format!("{page} — Mosaic"));
 }
 
-/// An `<a>` that navigates without reloading the page.
-#[component]
-pub fn Link(to: Route, children: Children, #[prop(optional, into)] class: String) -> impl IntoView {
-    let router = use_context::<Router>();
-    view! {
-        <a
-            href=to.path()
-            class=class
-            on:click=move |ev| {
-                if let Some(router) = router {
-                    ev.prevent_default();
-                    router.go(to);
-                }
-            }
-        >
-            {children()}
-        </a>
+/// Follows a click on a link to one of the app's pages without reloading
+/// the page, for every `<a>` in the document — written in a view or in
+/// markup from core. A click that asks for something else goes to the
+/// browser: a new tab or window (a modifier key, another button), a
+/// download, a link with a `target`, a path outside the app (`/api/…`).
+fn follow(router: Router, ev: &MouseEvent) {
+    let modified = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key();
+    if ev.default_prevented() || ev.button() != 0 || modified {
+        return;
     }
+    let Some(link) = crate::components::html::closest(ev, "a[href]") else {
+        return;
+    };
+    if link.has_attribute("download") || link.has_attribute("target") {
+        return;
+    }
+    let href = link.get_attribute("href").unwrap_or_default();
+    if !href.starts_with('/') || href.starts_with("//") || href.starts_with("/api/") {
+        return;
+    }
+    ev.prevent_default();
+    router.go(Route::from_path(&href));
 }
 
 #[cfg(test)]

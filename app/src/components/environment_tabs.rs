@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::api::Cluster;
 
 use crate::api;
-use crate::route::{Link, Route, set_title};
+use crate::route::{Route, set_title};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
@@ -39,7 +39,7 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
         let here = to == current;
         view! {
             <li class="tab" class:current=here aria-current=here.then_some("page")>
-                <Link to=route>{label}</Link>
+                <a href=route.path()>{label}</a>
             </li>
         }
     };

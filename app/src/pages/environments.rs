@@ -5,7 +5,7 @@ use mosaic_core::api::Cluster;
 
 use crate::api;
 use crate::components::retry::RetryNotice;
-use crate::route::{Link, Route};
+use crate::route::Route;
 
 #[component]
 pub fn Environments() -> impl IntoView {
@@ -31,7 +31,7 @@ pub fn Environments() -> impl IntoView {
                                         let name = c.name.clone();
                                         view! {
                                             <li data-environment=c.name.clone()>
-                                                <Link to=Route::Environment(c.id)>{name}</Link>
+                                                <a href=Route::Environment(c.id).path()>{name}</a>
                                                 <span class="muted">
                                                     {format!(" — {} components, {}", c.components.len(), c.mode)}
                                                 </span>

@@ -16,7 +16,7 @@ use crate::api;
 use crate::catalog::Catalog;
 use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
-use crate::route::{Link, Route, set_title};
+use crate::route::{Route, set_title};
 
 /// The release and its components, compiled, from the answers to
 /// [`api::path::releases`] and [`api::path::components`].
@@ -104,7 +104,7 @@ fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
             <a class="button" href=download download=format!("{}-matrix.svg", release.name)>
                 "Download SVG"
             </a>
-            <Link to=Route::Environments class="button">"Back to the wizard"</Link>
+            <a href=Route::Environments.path() class="button">"Back to the wizard"</a>
         </div>
         <div class="matrix-scroll" tabindex="0" role="region" aria-label="Compatibility matrix">
             <MatrixTable catalog matrix rows columns highlight />

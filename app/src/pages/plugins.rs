@@ -8,7 +8,7 @@ use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
 use crate::components::retry::RetryNotice;
-use crate::route::{Link, Route, set_title};
+use crate::route::{Route, set_title};
 
 #[component]
 pub fn PluginsPage() -> impl IntoView {
@@ -107,8 +107,8 @@ fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
         .map(|r| {
             let links = release_plugin.then(|| {
                 view! {
-                    " " <Link to=Route::ReleaseMatrix(r.id)>"matrix"</Link>
-                    " · " <Link to=Route::ReleaseTags(r.id) class="release-tags">"tags"</Link>
+                    " " <a href=Route::ReleaseMatrix(r.id).path()>"matrix"</a>
+                    " · " <a href=Route::ReleaseTags(r.id).path() class="release-tags">"tags"</a>
                 }
             });
             view! { <div>{format!("{} ({})", r.name, r.version)}{links}</div> }

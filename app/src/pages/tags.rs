@@ -12,7 +12,7 @@ use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
-use crate::route::{Link, Route, set_title};
+use crate::route::{Route, set_title};
 
 #[component]
 pub fn TagsPage(owner: TagOwner) -> impl IntoView {
@@ -37,7 +37,7 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
                 <h1>{format!("Tags of release {id}")}</h1>
                 <p class="hint">
                     "Every environment on this release sees these tags. "
-                    <Link to=Route::ReleaseMatrix(id)>"The release's compatibility matrix"</Link>
+                    <a href=Route::ReleaseMatrix(id).path()>"The release's compatibility matrix"</a>
                 </p>
             }
             .into_any()

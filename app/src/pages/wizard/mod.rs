@@ -28,7 +28,7 @@ use crate::catalog::Catalog;
 use crate::components::loaded::loaded;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
-use crate::route::{Link, Route};
+use crate::route::Route;
 
 const STEPS: [&str; 6] = [
     "Name & release",
@@ -388,13 +388,9 @@ fn NameStep(
                 </select>
             </label>
             <p class="hint">
-                {move || {
-                    view! {
-                        <Link to=Route::ReleaseMatrix(release_id.get()) class="matrix-link">
-                            "What can be combined: the release's compatibility matrix"
-                        </Link>
-                    }
-                }}
+                <a href=move || Route::ReleaseMatrix(release_id.get()).path() class="matrix-link">
+                    "What can be combined: the release's compatibility matrix"
+                </a>
             </p>
         </div>
     }
