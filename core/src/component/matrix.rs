@@ -4,6 +4,7 @@
 //! compatible or nothing — as data, as text, and as an SVG drawing grouped
 //! by component type.
 
+use crate::markup::escape;
 use crate::order;
 use std::fmt::Write as _;
 
@@ -262,13 +263,6 @@ pub fn type_order(registry: &Registry) -> Vec<usize> {
     let mut order: Vec<usize> = (0..registry.len()).collect();
     order::sort_by_key(&mut order, |&i| (registry.get(i).kind(), i));
     order
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
