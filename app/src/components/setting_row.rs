@@ -44,12 +44,30 @@ fn number(text: &str) -> Value {
     }
 }
 
+/// What a text control shows for `value`: a list one item per line.
 fn text_of(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(text_of).collect::<Vec<_>>().join("\n"),
         _ if is_generated(value) => String::new(),
         Value::Null => String::new(),
         other => other.to_string(),
+    }
+}
+
+/// The value typed into a text control of `kind`: a number, a list (one
+/// item per non-blank line) or the text itself.
+fn typed(kind: &AttrType, text: String) -> Value {
+    match kind {
+        AttrType::Number => number(&text),
+        AttrType::TextList | AttrType::TextareaList => Value::Array(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(|l| Value::String(l.to_owned()))
+                .collect(),
+        ),
+        _ => Value::String(text),
     }
 }
 
@@ -129,56 +147,12 @@ fn control(attr: &Attribute, path: String, slot: Slot) -> AnyView {
             })
             .collect_view()
             .into_any(),
-        AttrType::Number => view! {
-            <input
-                type="number"
-                id=path
-                prop:value=move || text_of(&slot.value())
-                prop:disabled=disabled
-                on:input=move |ev| slot.set(number(&event_target_value(&ev)))
-            />
-        }
-        .into_any(),
-        AttrType::TextList | AttrType::TextareaList => view! {
-            <textarea
-                id=path
-                rows="3"
-                placeholder="one per line"
-                prop:value=move || {
-                    slot.value()
-                        .as_array()
-                        .map(|items| items.iter().map(text_of).collect::<Vec<_>>().join("\n"))
-                        .unwrap_or_default()
-                }
-                prop:disabled=disabled
-                on:input=move |ev| {
-                    let text = event_target_value(&ev);
-                    let items: Vec<Value> = text
-                        .lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty())
-                        .map(|l| Value::String(l.to_owned()))
-                        .collect();
-                    slot.set(Value::Array(items));
-                }
-            ></textarea>
-        }
-        .into_any(),
-        AttrType::Textarea => view! {
-            <textarea
-                id=path
-                rows="3"
-                prop:value=move || text_of(&slot.value())
-                prop:disabled=disabled
-                on:input=move |ev| slot.set(Value::String(event_target_value(&ev)))
-            ></textarea>
-        }
-        .into_any(),
-        AttrType::Text | AttrType::Password => {
-            let kind = if attr.kind == AttrType::Password {
-                "password"
-            } else {
-                "text"
+        AttrType::Number | AttrType::Text | AttrType::Password => {
+            let kind = attr.kind.clone();
+            let input_type = match kind {
+                AttrType::Number => "number",
+                AttrType::Password => "password",
+                _ => "text",
             };
             let placeholder = move || {
                 slot.state
@@ -186,13 +160,28 @@ fn control(attr: &Attribute, path: String, slot: Slot) -> AnyView {
             };
             view! {
                 <input
-                    type=kind
+                    type=input_type
                     id=path
                     placeholder=placeholder
                     prop:value=move || text_of(&slot.value())
                     prop:disabled=disabled
-                    on:input=move |ev| slot.set(Value::String(event_target_value(&ev)))
+                    on:input=move |ev| slot.set(typed(&kind, event_target_value(&ev)))
                 />
+            }
+            .into_any()
+        }
+        AttrType::Textarea | AttrType::TextList | AttrType::TextareaList => {
+            let kind = attr.kind.clone();
+            let list = kind != AttrType::Textarea;
+            view! {
+                <textarea
+                    id=path
+                    rows="3"
+                    placeholder=list.then_some("one per line")
+                    prop:value=move || text_of(&slot.value())
+                    prop:disabled=disabled
+                    on:input=move |ev| slot.set(typed(&kind, event_target_value(&ev)))
+                ></textarea>
             }
             .into_any()
         }
