@@ -44,6 +44,14 @@ async fn type_into(c: &Client, css: &str, text: &str) {
     field.send_keys(text).await.unwrap();
 }
 
+/// Waits until the table's count line reads `expected`.
+async fn counted(c: &Client, expected: &str) {
+    eventually(expected, || async {
+        text_of(c, ".node-count").await == expected
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_release() {
     let (_server, browser, _) = create_environment_as("scale", Who::Admin).await;
@@ -63,22 +71,13 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
     // early, which put the code on the button as text and lost its click.
     assert_eq!(text_of(c, "button.next-page").await, "Next");
     click(c, "button.next-page").await;
-    eventually("the second page", || async {
-        text_of(c, ".node-count").await == "Nodes 51–100 of 200"
-    })
-    .await;
+    counted(c, "Nodes 51–100 of 200").await;
     click(c, "button.previous-page").await;
-    eventually("back on the first page", || async {
-        text_of(c, ".node-count").await == "Nodes 1–50 of 200"
-    })
-    .await;
+    counted(c, "Nodes 1–50 of 200").await;
 
     // One rack by name, all of it selected, two tags in one action.
     type_into(c, ".filter-name", "rack3-").await;
-    eventually("the rack filtered", || async {
-        text_of(c, ".node-count").await == "Nodes 1–20 of 20 (filtered from 200)"
-    })
-    .await;
+    counted(c, "Nodes 1–20 of 20 (filtered from 200)").await;
     click(c, "input.select-all").await;
     type_into(c, ".bulk-tags", "rabbitmq mysql:1").await;
     click(c, "button.bulk-assign").await;
