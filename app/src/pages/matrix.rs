@@ -7,16 +7,21 @@
 
 use std::sync::Arc;
 
+use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::ReleaseSummary;
-use mosaic_core::component::{Cell, ComponentType, Matrix, type_order};
+use mosaic_core::component::{ComponentType, Matrix};
+use mosaic_core::markup;
 use mosaic_core::wizard::Pane;
 
 use crate::api;
 use crate::catalog::Catalog;
+use crate::components::html::closest;
 use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
 use crate::route::{Route, set_title};
+use wasm_bindgen::JsCast;
+use web_sys::Element;
 
 /// The release and its components, compiled, from the answers to
 /// [`api::path::releases`] and [`api::path::components`].
@@ -67,7 +72,6 @@ fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
     let matrix = Arc::new(Matrix::of(&catalog.engine));
     let rows = RwSignal::new(None::<ComponentType>);
     let columns = RwSignal::new(None::<ComponentType>);
-    let highlight = RwSignal::new(None::<usize>);
     let svg = matrix.to_svg(catalog.registry());
     let download = format!(
         "data:image/svg+xml;charset=utf-8,{}",
@@ -107,111 +111,77 @@ fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
             <a href=Route::Environments.path() class="button">"Back to the wizard"</a>
         </div>
         <div class="matrix-scroll" tabindex="0" role="region" aria-label="Compatibility matrix">
-            <MatrixTable catalog matrix rows columns highlight />
+            <MatrixTable catalog matrix rows columns />
         </div>
     }
 }
 
+/// The table (`markup::matrix`). The filters hide rows and columns
+/// through the stylesheet, by the holder's `data-rows` and `data-columns`;
+/// picking a component lights its row and column.
 #[component]
 fn MatrixTable(
     catalog: Arc<Catalog>,
     matrix: Arc<Matrix>,
     rows: RwSignal<Option<ComponentType>>,
     columns: RwSignal<Option<ComponentType>>,
-    highlight: RwSignal<Option<usize>>,
 ) -> impl IntoView {
-    let registry = catalog.registry();
-    let order = type_order(registry);
-    let kinds: Vec<ComponentType> = (0..registry.len())
-        .map(|i| registry.get(i).kind())
-        .collect();
-    let shown = |filter: RwSignal<Option<ComponentType>>, i: usize| {
-        let k = kinds[i];
-        move || filter.get().is_none_or(|t| t == k)
+    let html = markup::matrix::table(&matrix, catalog.registry()).into_string();
+    let pick = move |ev: MouseEvent| {
+        let Some(button) = closest(&ev, "button.pick-row") else {
+            return;
+        };
+        let table = button.closest("table.matrix").ok().flatten();
+        let i = button
+            .get_attribute("data-i")
+            .and_then(|i| i.parse::<usize>().ok());
+        if let (Some(table), Some(i)) = (table, i) {
+            light(&table, i);
+        }
     };
-    let lit = move |i: usize| move || highlight.get() == Some(i);
-    // The first component of each type starts a group (a thicker line).
-    let starts: Vec<bool> = (0..registry.len())
-        .map(|i| {
-            order
-                .iter()
-                .position(|&j| j == i)
-                .is_some_and(|at| at == 0 || kinds[order[at - 1]] != kinds[i])
-        })
-        .collect();
-    let dead: Vec<bool> = (0..registry.len())
-        .map(|i| matrix.dead.contains(&registry.get(i).name.to_string()))
-        .collect();
-    let head = order
-        .iter()
-        .map(|&j| {
-            view! {
-                <th scope="col" class="column" class:group-start-column=starts[j] class:dead=dead[j] class:lit=lit(j)
-                    class:hidden={let s = shown(columns, j); move || !s()} data-column=registry.get(j).name.to_string()>
-                    <span>{registry.label(j).to_owned()}</span>
-                </th>
-            }
-        })
-        .collect_view();
-    let body = order
-        .iter()
-        .map(|&i| {
-            let cells = order
-                .iter()
-                .map(|&j| {
-                    let cell = matrix.cells[i][j];
-                    let title = matrix.explain(registry, i, j);
-                    view! {
-                        <td
-                            data-column=registry.get(j).name.to_string()
-                            class=cell_class(cell)
-                            class:group-start-column=starts[j]
-                            class:lit={let (a, b) = (lit(i), lit(j)); move || a() || b()}
-                            class:hidden={let s = shown(columns, j); move || !s()}
-                            title=title
-                        >
-                            {cell.as_str()}
-                        </td>
-                    }
-                })
-                .collect_view();
-            let name = registry.get(i).name.to_string();
-            view! {
-                <tr data-row=name.clone() class:group-start-row=starts[i] class:hidden={let s = shown(rows, i); move || !s()}>
-                    <th scope="row" class="row" class:dead=dead[i] class:lit=lit(i)>
-                        <button
-                            type="button"
-                            class="pick-row"
-                            aria-pressed=move || if highlight.get() == Some(i) { "true" } else { "false" }
-                            on:click=move |_| highlight.update(|h| *h = if *h == Some(i) { None } else { Some(i) })
-                        >
-                            {registry.get(i).display_label().to_owned()}
-                        </button>
-                        <span class="place">{registry.place(i)}</span>
-                    </th>
-                    {cells}
-                </tr>
-            }
-        })
-        .collect_view();
     view! {
-        <table class="matrix">
-            <thead>
-                <tr>
-                    <th scope="col" class="corner">"Component"</th>
-                    {head}
-                </tr>
-            </thead>
-            <tbody>{body}</tbody>
-        </table>
+        <div
+            class="matrix-holder"
+            data-rows=move || rows.get().map(ComponentType::as_str)
+            data-columns=move || columns.get().map(ComponentType::as_str)
+            inner_html=html
+            on:click=pick
+        />
     }
 }
 
-fn cell_class(cell: Cell) -> &'static str {
-    match cell {
-        Cell::Incompatible => "cell x",
-        Cell::Requires => "cell r",
-        Cell::Compatible => "cell c",
-        Cell::Unknown => "cell",
+/// Lights component `i`'s row and column (its header cells and every cell
+/// of both), or puts them out when they are lit; one component at a time.
+fn light(table: &Element, i: usize) {
+    let again = table.get_attribute("data-lit") == Some(i.to_string());
+    each(table, ".lit", |e| {
+        let _ = e.class_list().remove_1("lit");
+    });
+    each(table, "button[aria-pressed='true']", |e| {
+        let _ = e.set_attribute("aria-pressed", "false");
+    });
+    if again {
+        let _ = table.remove_attribute("data-lit");
+        return;
+    }
+    let _ = table.set_attribute("data-lit", &i.to_string());
+    let cells = format!("td[data-i='{i}'], td[data-j='{i}'], th[data-i='{i}'], th[data-j='{i}']");
+    each(table, &cells, |e| {
+        let _ = e.class_list().add_1("lit");
+    });
+    each(table, &format!("button[data-i='{i}']"), |e| {
+        let _ = e.set_attribute("aria-pressed", "true");
+    });
+}
+
+/// Runs `f` on every element under `root` that `selector` matches.
+fn each(root: &Element, selector: &str, f: impl Fn(&Element)) {
+    let Ok(found) = root.query_selector_all(selector) else {
+        return;
+    };
+    for k in 0..found.length() {
+        if let Some(e) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+            f(&e);
+        }
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod checks;
 pub mod heat;
+pub mod matrix;
 pub mod preview;
 pub mod report;
 
@@ -58,6 +59,20 @@ impl Markup {
     pub fn flag(&mut self, name: &'static str, on: bool) -> &mut Markup {
         if on {
             self.attr(name, "");
+        }
+        self
+    }
+
+    /// ` class="…"`: the names whose flag is set, in order; nothing when
+    /// none is.
+    pub fn classes(&mut self, names: &[(&'static str, bool)]) -> &mut Markup {
+        let on: Vec<&str> = names
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect();
+        if !on.is_empty() {
+            self.attr("class", &on.join(" "));
         }
         self
     }
