@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use leptos::prelude::*;
-use mosaic_core::api::{BulkNodes, NodeProblem, NodeView, RoleView};
+use mosaic_core::api::{BulkNodes, NodeView, RoleView};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
 use mosaic_core::nodes::{NodeFilter, NodeSort, select};
 
@@ -479,26 +479,9 @@ fn BulkBar(
     }
 }
 
-/// A refused bulk change: the message, then each node's problem (the
-/// first twenty; how many more).
+/// A refused bulk change (`markup::lists::bulk_problems`).
 #[component]
 fn BulkFailure(failure: ApiFailure) -> impl IntoView {
-    let problems: Vec<NodeProblem> = failure.node_problems.clone();
-    let more = problems.len().saturating_sub(20);
-    view! {
-        <div class="notice notice-error bulk-problems" role="alert">
-            <p>{failure.message.clone()}</p>
-            <ul>
-                {problems
-                    .into_iter()
-                    .take(20)
-                    .map(|p| {
-                        let who = p.name.clone().unwrap_or_else(|| format!("node {}", p.node));
-                        view! { <li data-node=p.node><strong>{who}</strong>{format!(": {}", p.message)}</li> }
-                    })
-                    .collect_view()}
-            </ul>
-            {(more > 0).then(|| view! { <p>{format!("… and {more} more.")}</p> })}
-        </div>
-    }
+    let html = mosaic_core::markup::lists::bulk_problems(&failure.message, &failure.node_problems);
+    view! { <div inner_html=html.into_string() /> }
 }

@@ -230,11 +230,7 @@ fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<RoleName>>) -> impl Int
 
 #[component]
 fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
-    let unavailable: Vec<RoleView> = roles
-        .iter()
-        .filter(|r| r.unavailable.is_some())
-        .cloned()
-        .collect();
+    let reasons = markup::lists::unavailable_roles(&roles).into_string();
     let chosen = RwSignal::new(Vec::<RoleName>::new());
     let status = RwSignal::new(NodeStatus::Discover);
     let error = RwSignal::new(None::<String>);
@@ -269,31 +265,9 @@ fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl
             </label>
             <button class="add-node-button" on:click=add>"Add node"</button>
             {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-            <UnavailableRoles roles=unavailable />
+            <div inner_html=reasons />
         </div>
     }
-}
-
-/// The roles the environment's settings rule out, each with why: what an
-/// operator needs to know before looking for the Settings tab.
-#[component]
-fn UnavailableRoles(roles: Vec<RoleView>) -> impl IntoView {
-    (!roles.is_empty()).then(|| {
-        view! {
-            <details class="role-reasons">
-                <summary>{format!("{} role{} not available here", roles.len(), if roles.len() == 1 { "" } else { "s" })}</summary>
-                <ul>
-                    {roles
-                        .into_iter()
-                        .map(|r| {
-                            let why = r.unavailable.clone().unwrap_or_default();
-                            view! { <li data-role=r.id.to_string()><strong>{r.name.clone()}</strong>{format!(": {why}")}</li> }
-                        })
-                        .collect_view()}
-                </ul>
-            </details>
-        }
-    })
 }
 
 #[component]

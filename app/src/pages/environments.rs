@@ -1,7 +1,8 @@
-//! The environments that exist, each a link to its page.
+//! The environments that exist, each a link to its page (`markup::lists`).
 
 use leptos::prelude::*;
 use mosaic_core::api::Cluster;
+use mosaic_core::markup;
 
 use crate::api;
 use crate::components::retry::RetryNotice;
@@ -19,31 +20,8 @@ pub fn Environments() -> impl IntoView {
                     return Some(view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any());
                 }
             };
-            (!list.is_empty())
-                .then(|| {
-                    view! {
-                        <section class="card environments" data-page="environments">
-                            <h1>"Environments"</h1>
-                            <ul>
-                                {list
-                                    .into_iter()
-                                    .map(|c| {
-                                        let name = c.name.clone();
-                                        view! {
-                                            <li data-environment=c.name.clone()>
-                                                <a href=Route::Environment(c.id).path()>{name}</a>
-                                                <span class="muted">
-                                                    {format!(" — {} components, {}", c.components.len(), c.mode)}
-                                                </span>
-                                            </li>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </ul>
-                        </section>
-                    }
-                    .into_any()
-                })
+            let html = markup::lists::environments(&list, &|id| Route::Environment(id).path());
+            Some(view! { <div inner_html=html.into_string() /> }.into_any())
         }}
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod checks;
 pub mod heat;
+pub mod lists;
 pub mod matrix;
 pub mod preview;
 pub mod report;
@@ -52,6 +53,11 @@ impl Markup {
 
     /// A number-valued attribute.
     pub fn num(&mut self, name: &'static str, value: usize) -> &mut Markup {
+        self.attr(name, &value.to_string())
+    }
+
+    /// A signed number-valued attribute (an id).
+    pub fn num_i64(&mut self, name: &'static str, value: i64) -> &mut Markup {
         self.attr(name, &value.to_string())
     }
 
