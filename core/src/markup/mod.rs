@@ -14,6 +14,7 @@ pub mod lists;
 pub mod matrix;
 pub mod preview;
 pub mod report;
+pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given
 /// attributes with [`Markup::attr`], filled with text or elements, and

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use mosaic_core::api::CreateCluster;
 use mosaic_core::component::Violation;
-use mosaic_core::wizard::Pane;
+use mosaic_core::markup;
 
 use super::Flow;
 use crate::api;
@@ -55,40 +55,23 @@ pub(super) fn Finish(
         })
     };
     let summary = move || {
-        flow.selection.with(|s| {
-            Pane::ALL
-                .iter()
-                .map(|pane| {
-                    let registry = catalog.registry();
-                    let labels: Vec<&str> = (0..s.len())
-                        .filter(|&i| s[i] && registry.get(i).kind() == pane.component_type())
-                        .map(|i| registry.label(i))
-                        .collect();
-                    let labels = if labels.is_empty() {
-                        "—".to_owned()
-                    } else {
-                        labels.join(", ")
-                    };
-                    view! { <dt>{pane.title()}</dt><dd>{labels}</dd> }
-                })
-                .collect_view()
-        })
+        let name = flow.name.get();
+        flow.selection
+            .with(|s| markup::wizard::summary(&name, catalog.registry(), s).into_string())
+    };
+    let problems = move || {
+        violations
+            .with(|v| markup::wizard::items(v.iter().map(|v| v.message.as_str())).into_string())
     };
     let blocked = move || {
         creating.get() || !violations.with(Vec::is_empty) || flow.name.with(|n| n.trim().is_empty())
     };
     view! {
-        <dl class="summary">
-            <dt>"Name"</dt>
-            <dd>{move || flow.name.get()}</dd>
-            {summary}
-        </dl>
+        <dl class="summary" inner_html=summary></dl>
         <Show when=move || !violations.with(Vec::is_empty)>
             <div class="notice notice-error" role="alert">
                 <p>"This combination cannot be created:"</p>
-                <ul>
-                    {move || violations.get().into_iter().map(|v| view! { <li>{v.message}</li> }).collect_view()}
-                </ul>
+                <ul inner_html=problems></ul>
             </div>
         </Show>
         {move || failure.get().map(|failure| view! { <RetryNotice failure on_retry=create /> })}
