@@ -266,12 +266,12 @@ pub fn type_order(registry: &Registry) -> Vec<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::component::DEFAULT_REQUIRED_TYPES;
 
     /// The component-registry spec's example.
-    const SEED: &str = r#"
+    pub(crate) const SEED: &str = r#"
 - {name: 'hypervisor:libvirt:kvm', label: KVM, compatible: [{name: 'hypervisor:libvirt:qemu'}]}
 - {name: 'hypervisor:libvirt:qemu', label: QEMU}
 - {name: 'hypervisor:vmware', label: vCenter}

@@ -98,18 +98,7 @@ mod tests {
     use super::*;
     use crate::component::{DEFAULT_REQUIRED_TYPES, Engine};
 
-    /// The component-registry spec's example.
-    const SEED: &str = r#"
-- {name: 'hypervisor:libvirt:kvm', label: KVM, compatible: [{name: 'hypervisor:libvirt:qemu'}]}
-- {name: 'hypervisor:libvirt:qemu', label: QEMU}
-- {name: 'hypervisor:vmware', label: vCenter}
-- {name: 'network:neutron:core:contrail', label: Contrail, incompatible: [{name: 'network:neutron:core:ml2', message: 'Contrail <replaces> ML2'}]}
-- {name: 'network:neutron:core:ml2', label: ML2}
-- {name: 'network:neutron:ml2:dvs', label: DVS, requires: [{name: 'network:neutron:core:ml2'}, {name: 'hypervisor:vmware'}]}
-- {name: 'storage:block:ceph', label: Ceph, incompatible: [{name: 'storage:block:lvm'}]}
-- {name: 'storage:block:lvm', label: LVM}
-- {name: 'storage:object:never', requires: [{none_of: {items: ['hypervisor:*']}}]}
-"#;
+    use crate::component::matrix::tests::SEED;
 
     fn html() -> String {
         let registry = crate::component::test_registry(SEED);
@@ -121,7 +110,7 @@ mod tests {
     fn cells_carry_their_row_column_type_and_explanation() {
         let html = html();
         assert!(html.contains(
-            r#"<td data-column="network:neutron:core:ml2" class="cell x" data-column-type="network" data-i="3" data-j="4" title="Contrail &lt;replaces&gt; ML2">X</td>"#
+            r#"<td data-column="network:neutron:core:ml2" class="cell x" data-column-type="network" data-i="3" data-j="4" title="Contrail replaces ML2">X</td>"#
         ), "{html}");
         assert!(html.contains(r#"<tr data-row="network:neutron:core:contrail" data-row-type="network" class="group-start-row">"#));
         assert!(
