@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 
 use crate::api::{self, ApiFailure};
+use crate::components::html::closest;
 use crate::components::notice::ErrorNotice;
 
 fn picked_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
@@ -120,10 +121,8 @@ fn ResolutionView(
         .map(|text| format!("data:text/yaml;charset=utf-8,{}", api::percent_encode(text)));
     let html = markup::heat::resolution(&resolution, download.as_deref()).into_string();
     let pick = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-        else {
+        let radio = closest(&ev, "input[type='radio']");
+        let Some(input) = radio.and_then(|r| r.dyn_into::<HtmlInputElement>().ok()) else {
             return;
         };
         let choice = input.closest("fieldset.choice").ok().flatten();
