@@ -433,8 +433,16 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
     click(c, ".add-node-button").await;
     let node = "[data-node='1']";
     text_of(c, &format!("{node} .chip[data-tag='keystone']")).await;
-    // The table row opens the node's editor.
+    // The table row opens the node's editor, in the row under it.
     click(c, "tr[data-node='1'] button.edit-node").await;
+    text_of(c, "tr[data-node='1'] + tr.node-editor .node[data-node='1']").await;
+    c.execute(
+        "document.querySelector('tr.node-editor').scrollIntoView({block: 'center'})",
+        vec![],
+    )
+    .await
+    .unwrap();
+    save_screenshot(c, "node-editor.png").await;
     for tag in ["controller", "database", "keystone", "neutron"] {
         click(
             c,

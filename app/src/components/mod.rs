@@ -3,6 +3,7 @@
 pub mod environment_tabs;
 pub mod html;
 pub mod loaded;
+pub mod morph;
 pub mod near_view;
 pub mod node_table;
 pub mod notice;

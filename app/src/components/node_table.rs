@@ -10,7 +10,13 @@ use mosaic_core::api::{BulkNodes, NodeView, RoleView};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
 use mosaic_core::nodes::{NodeFilter, NodeSort, select};
 
+use leptos::ev::{Event, MouseEvent};
+use mosaic_core::markup::{self, nodes::RowState};
+use web_sys::{Element, HtmlDivElement};
+
 use crate::api::{self, ApiFailure};
+use crate::components::html::closest;
+use crate::components::morph::morph;
 use crate::components::notice::ErrorNotice;
 
 /// Rows on one page of the table.
@@ -98,6 +104,40 @@ pub fn NodeTable(
                 .collect::<Vec<i64>>()
         })
     });
+    let node = move |id: i64| all.with_value(|nodes| nodes.iter().find(|n| n.id == id).cloned());
+    let body = NodeRef::<leptos::html::Tbody>::new();
+    let holder = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move || {
+        if let Some(body) = body.get() {
+            rows(&body, state, shown, all, editable);
+            place_editor(&body, holder.get_untracked());
+        }
+    });
+    let error = RwSignal::new(None::<String>);
+    let select = move |ev: Event| {
+        if let Some(id) = row_of(&ev, "input.select-node") {
+            state.selected.update(|s| {
+                if !s.remove(&id) {
+                    s.insert(id);
+                }
+            });
+        }
+    };
+    let act = move |ev: MouseEvent| {
+        if let Some(id) = row_of(&ev, "button.edit-node") {
+            state
+                .editing
+                .update(|e| *e = if *e == Some(id) { None } else { Some(id) });
+        } else if let Some(id) = row_of(&ev, "button.delete-node") {
+            delete(
+                id,
+                node(id).map(|n| n.name).unwrap_or_default(),
+                state,
+                error,
+                changed,
+            );
+        }
+    };
     let role_names: Vec<(String, String)> = roles
         .iter()
         .map(|r| (r.id.to_string(), r.name.clone()))
@@ -119,21 +159,14 @@ pub fn NodeTable(
                         <th scope="col">"Actions"</th>
                     </tr>
                 </thead>
-                <tbody>
-                    <For
-                        each=move || {
-                            let page = state.page.get();
-                            shown.with(|ids| ids.iter().skip(page * PAGE).take(PAGE).copied().collect::<Vec<_>>())
-                        }
-                        key=|id| *id
-                        children=move |id| {
-                            let node = all.with_value(|nodes| nodes.iter().find(|n| n.id == id).cloned());
-                            node.map(|node| view! { <Row node state editable changed editor /> })
-                        }
-                    />
-                </tbody>
+                <tbody node_ref=body on:change=select on:click=act></tbody>
             </table>
             <Pages state shown />
+            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+            // Moved into the row under the node edited (`rows` below).
+            <div class="node-editor-holder" node_ref=holder>
+                {move || state.editing.get().and_then(node).map(|node| editor.run(node))}
+            </div>
         </div>
     }
 }
@@ -284,85 +317,81 @@ fn SortHeader(state: TableState, sort: NodeSort, label: &'static str) -> impl In
     }
 }
 
-#[component]
-fn Row(
-    node: NodeView,
+/// The rows of the page shown, written by core and merged into the table.
+fn rows(
+    body: &Element,
     state: TableState,
+    shown: Memo<Vec<i64>>,
+    all: StoredValue<Vec<NodeView>>,
     editable: bool,
-    changed: Callback<()>,
-    editor: Callback<NodeView, AnyView>,
-) -> impl IntoView {
-    let id = node.id;
-    let name = node.name.clone();
-    let checked = move || state.selected.with(|s| s.contains(&id));
-    let toggle = move |_| {
-        state.selected.update(|s| {
-            if !s.remove(&id) {
-                s.insert(id);
-            }
+) {
+    let page = state.page.get();
+    let editing = state.editing.get();
+    let html = shown.with(|ids| {
+        state.selected.with(|selected| {
+            all.with_value(|nodes| {
+                let on_page: Vec<&NodeView> = ids
+                    .iter()
+                    .skip(page * PAGE)
+                    .take(PAGE)
+                    .filter_map(|id| nodes.iter().find(|n| n.id == *id))
+                    .collect();
+                let state = RowState {
+                    selected: &|id| selected.contains(&id),
+                    editing,
+                    editable,
+                };
+                markup::nodes::rows(&on_page, state).into_string()
+            })
         })
-    };
-    let editing = move || state.editing.get() == Some(id);
-    let edit = move |_| {
-        state
-            .editing
-            .update(|e| *e = if *e == Some(id) { None } else { Some(id) })
-    };
-    let error = RwSignal::new(None::<String>);
-    let delete = {
-        let name = name.clone();
-        move |_| {
-            let question = format!("Delete node {name}? Its roles and tags go with it.");
-            if !window().confirm_with_message(&question).unwrap_or(false) {
-                return;
-            }
-            leptos::task::spawn_local(async move {
-                match api::delete_node(id).await {
-                    Ok(()) => {
-                        state.selected.update(|s| {
-                            s.remove(&id);
-                        });
-                        changed.run(());
-                    }
-                    Err(e) => error.set(Some(e.message)),
-                }
-            });
-        }
-    };
-    let chips = node
-        .tags
-        .iter()
-        .map(|t| view! { <span class="chip" class:from-role=node.role_tags.contains(t) data-tag=t.to_string()>{t.to_string()}</span> })
-        .collect_view();
-    let roles = node
-        .roles
-        .iter()
-        .map(|r| r.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let label = format!("Select {name}");
-    let for_editor = node.clone();
-    view! {
-        <tr class="node-row" data-node=id class:selected=checked>
-            <td><input type="checkbox" class="select-node" aria-label=label prop:checked=checked on:change=toggle /></td>
-            <th scope="row" class="node-name">{name.clone()}</th>
-            <td>{node.status.as_str()}</td>
-            <td class="node-roles">{roles}</td>
-            <td><div class="chips">{chips}</div></td>
-            <td class="actions">
-                <button class="edit-node" aria-expanded=move || editing().to_string() on:click=edit>
-                    {move || if editing() { "Close" } else if editable { "Edit" } else { "Details" }}
-                </button>
-                {editable.then(|| view! { <button class="delete-node danger" on:click=delete.clone()>"Delete"</button> })}
-                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-            </td>
-        </tr>
-        <Show when=editing>
-            <tr class="node-editor">
-                <td colspan="6">{editor.run(for_editor.clone())}</td>
-            </tr>
-        </Show>
+    });
+    morph(body, &html);
+}
+
+/// Puts the editor (rendered in `holder`) in the row made for it, if any.
+fn place_editor(body: &Element, holder: Option<HtmlDivElement>) {
+    let slot = body.query_selector("td.editor-slot").ok().flatten();
+    if let (Some(slot), Some(holder)) = (slot, holder)
+        && holder.parent_element().as_ref() != Some(&slot)
+    {
+        let _ = slot.append_child(&holder);
     }
+}
+
+/// The id of the node whose row holds the control `selector` finds.
+fn row_of(ev: &Event, selector: &str) -> Option<i64> {
+    closest(ev, selector)?
+        .closest("tr[data-node]")
+        .ok()
+        .flatten()?
+        .get_attribute("data-node")?
+        .parse()
+        .ok()
+}
+
+/// Deletes a node after a confirmation that names it.
+fn delete(
+    id: i64,
+    name: String,
+    state: TableState,
+    error: RwSignal<Option<String>>,
+    changed: Callback<()>,
+) {
+    let question = format!("Delete node {name}? Its roles and tags go with it.");
+    if !window().confirm_with_message(&question).unwrap_or(false) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        match api::delete_node(id).await {
+            Ok(()) => {
+                state.selected.update(|s| {
+                    s.remove(&id);
+                });
+                changed.run(());
+            }
+            Err(e) => error.set(Some(format!("Node {name} was not deleted: {}", e.message))),
+        }
+    });
 }
 
 #[component]

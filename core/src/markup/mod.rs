@@ -12,6 +12,7 @@ pub mod checks;
 pub mod heat;
 pub mod lists;
 pub mod matrix;
+pub mod nodes;
 pub mod preview;
 pub mod report;
 pub mod wizard;

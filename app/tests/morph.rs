@@ -1,0 +1,112 @@
+//! `morph` in headless Chromium (`wasm-bindgen-test`): markup written again
+//! changes only what differs, so the element in use stays the same element.
+
+#![cfg(target_arch = "wasm32")]
+
+use mosaic_app::components::morph::morph;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn holder(html: &str) -> Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let div = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div.set_inner_html(html);
+    div
+}
+
+fn find(root: &Element, css: &str) -> Element {
+    root.query_selector(css)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {css}"))
+}
+
+const ROWS: &str = r#"<p data-key="1" class="row"><input type="checkbox"> one</p><p data-key="2" class="row"><input type="checkbox"> two</p>"#;
+
+#[wasm_bindgen_test]
+fn the_focused_control_stays_the_same_element_and_keeps_focus() {
+    let root = holder(ROWS);
+    let input: HtmlInputElement = find(&root, "[data-key='2'] input").unchecked_into();
+    input.focus().unwrap();
+    morph(
+        &root,
+        r#"<p data-key="1" class="row"><input type="checkbox"> one</p><p data-key="2" class="row selected"><input type="checkbox" checked=""> two!</p>"#,
+    );
+    let after = find(&root, "[data-key='2'] input");
+    assert!(
+        after == *input.unchecked_ref::<Element>(),
+        "the input was replaced"
+    );
+    assert!(input.checked(), "the checked property follows the markup");
+    assert_eq!(find(&root, "[data-key='2']").class_name(), "row selected");
+    assert_eq!(
+        find(&root, "[data-key='2']").text_content().unwrap(),
+        " two!"
+    );
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert!(
+        active.as_ref() == Some(input.unchecked_ref::<Element>()),
+        "focus was lost"
+    );
+}
+
+#[wasm_bindgen_test]
+fn an_item_is_never_merged_into_another_items_element() {
+    let root = holder(ROWS);
+    let second = find(&root, "[data-key='2']");
+    // The first item goes: the second's element must not become the first's.
+    morph(
+        &root,
+        r#"<p data-key="2" class="row"><input type="checkbox"> two</p>"#,
+    );
+    assert_eq!(root.children().length(), 1);
+    assert!(find(&root, "[data-key='2']") == second);
+    // A new item in front, another at the end; attributes gone are removed.
+    morph(
+        &root,
+        r#"<p data-key="0">zero</p><p data-key="2"><input type="checkbox"> two</p><p data-key="3">three</p>"#,
+    );
+    assert_eq!(
+        root.inner_html(),
+        r#"<p data-key="0">zero</p><p data-key="2"><input type="checkbox"> two</p><p data-key="3">three</p>"#
+    );
+    assert!(find(&root, "[data-key='2']") == second);
+    // Sorted otherwise: each item keeps its element.
+    let last = find(&root, "[data-key='3']");
+    morph(
+        &root,
+        r#"<p data-key="3">three</p><p data-key="0">zero</p><p data-key="2"><input type="checkbox"> two</p>"#,
+    );
+    assert_eq!(
+        root.inner_html(),
+        r#"<p data-key="3">three</p><p data-key="0">zero</p><p data-key="2"><input type="checkbox"> two</p>"#
+    );
+    assert!(find(&root, "[data-key='3']") == last && find(&root, "[data-key='2']") == second);
+}
+
+#[wasm_bindgen_test]
+fn what_a_data_keep_element_holds_is_left_alone() {
+    let root = holder(r#"<div class="slot" data-keep=""></div>"#);
+    let mounted: HtmlElement = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("span")
+        .unwrap()
+        .unchecked_into();
+    mounted.set_inner_text("an editor");
+    find(&root, ".slot").append_child(&mounted).unwrap();
+    morph(&root, r#"<div class="slot open" data-keep=""></div>"#);
+    assert_eq!(find(&root, ".slot").class_name(), "slot open");
+    assert_eq!(
+        find(&root, ".slot span").text_content().unwrap(),
+        "an editor"
+    );
+}
