@@ -110,3 +110,25 @@ fn what_a_data_keep_element_holds_is_left_alone() {
         "an editor"
     );
 }
+
+#[wasm_bindgen_test]
+fn controls_show_the_markup_except_the_text_being_typed() {
+    let root = holder(
+        r#"<input id="a" value="one"><input id="b" value="two"><textarea id="c">x</textarea><select id="d"><option value="0">A</option><option value="1">B</option></select>"#,
+    );
+    let a: HtmlInputElement = find(&root, "#a").unchecked_into();
+    let b: HtmlInputElement = find(&root, "#b").unchecked_into();
+    a.set_value("1.");
+    b.set_value("typed elsewhere");
+    a.focus().unwrap();
+    morph(
+        &root,
+        r#"<input id="a" value="1"><input id="b" value="three"><textarea id="c">y</textarea><select id="d"><option value="0">A</option><option value="1" selected="">B</option></select>"#,
+    );
+    assert_eq!(a.value(), "1.", "the text being typed is the user's");
+    assert_eq!(b.value(), "three", "the others show the markup's new value");
+    let c: web_sys::HtmlTextAreaElement = find(&root, "#c").unchecked_into();
+    assert_eq!(c.value(), "y");
+    let d: web_sys::HtmlSelectElement = find(&root, "#d").unchecked_into();
+    assert_eq!(d.value(), "1");
+}

@@ -647,6 +647,12 @@ async fn settings_check_as_the_operator_types_and_a_refused_save_stores_nothing(
         "{notice}"
     );
     save_screenshot(c, "settings-refused.png").await;
+    // Discard puts the saved value back into the field typed into.
+    click(c, "button.discard-settings").await;
+    eventually("the typed name discarded", || async {
+        field.prop("value").await.unwrap().as_deref() == Some("admin")
+    })
+    .await;
     c.refresh().await.unwrap();
     let field = c
         .wait()

@@ -11,4 +11,3 @@ pub mod option_row;
 pub mod plugin_upload;
 pub mod report;
 pub mod retry;
-pub mod setting_row;

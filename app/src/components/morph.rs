@@ -10,10 +10,11 @@
 //! An element marked `data-keep` keeps its children as they are: the app
 //! mounts a view of its own there.
 
-use std::collections::{BTreeMap, BTreeSet};
-
+use mosaic_core::order;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlInputElement, HtmlTemplateElement, Node};
+use web_sys::{
+    Element, HtmlInputElement, HtmlSelectElement, HtmlTemplateElement, HtmlTextAreaElement, Node,
+};
 
 /// Makes `target`'s children those `html` describes.
 pub fn morph(target: &Element, html: &str) {
@@ -37,22 +38,22 @@ fn document() -> web_sys::Document {
 /// the same key wherever it is; an old keyed child whose key is gone is
 /// removed rather than merged into its neighbour.
 fn children(old: &Node, new: &Node) {
-    let wanted: BTreeSet<String> = keyed(new).map(|(k, _)| k).collect();
-    let mut by_key: BTreeMap<String, Node> = keyed(old).collect();
+    let wanted = Keyed::of(new);
+    let mut by_key = Keyed::of(old);
     let mut mine = old.first_child();
     let mut theirs = new.first_child();
     while let Some(fresh) = theirs {
         theirs = fresh.next_sibling();
         while let Some(gone) = mine
             .clone()
-            .filter(|c| key(c).is_some_and(|k| !wanted.contains(&k)))
+            .filter(|c| key(c).is_some_and(|k| !wanted.has(&k)))
         {
             mine = gone.next_sibling();
             let _ = old.remove_child(&gone);
         }
         let partner = match (&mine, key(&fresh)) {
             (Some(current), None) if pairs(current, &fresh) => Some(current.clone()),
-            (_, Some(k)) => by_key.remove(&k).filter(|p| pairs(p, &fresh)),
+            (_, Some(k)) => by_key.take(&k).filter(|p| pairs(p, &fresh)),
             _ => None,
         };
         match partner {
@@ -75,18 +76,37 @@ fn children(old: &Node, new: &Node) {
     }
 }
 
-/// The children of `parent` that carry a `data-key`, by key.
-fn keyed(parent: &Node) -> impl Iterator<Item = (String, Node)> {
-    let mut next = parent.first_child();
-    std::iter::from_fn(move || {
-        while let Some(child) = next.take() {
+/// The children of a node that carry a `data-key`, sorted by key (a list
+/// of a thousand rows is looked up a thousand times).
+struct Keyed(Vec<(String, Option<Node>)>);
+
+impl Keyed {
+    fn of(parent: &Node) -> Keyed {
+        let mut list = Vec::new();
+        let mut next = parent.first_child();
+        while let Some(child) = next {
             next = child.next_sibling();
             if let Some(k) = key(&child) {
-                return Some((k, child));
+                list.push((k, Some(child)));
             }
         }
-        None
-    })
+        order::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
+        Keyed(list)
+    }
+
+    fn at(&self, key: &str) -> Option<usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.at(key).is_some()
+    }
+
+    /// The child with `key`, once.
+    fn take(&mut self, key: &str) -> Option<Node> {
+        let at = self.at(key)?;
+        self.0[at].1.take()
+    }
 }
 
 fn key(node: &Node) -> Option<String> {
@@ -108,6 +128,12 @@ fn pairs(a: &Node, b: &Node) -> bool {
 
 /// `current` made like `fresh`, its partner.
 fn node(current: &Node, fresh: &Node) {
+    // Most of a list is as it was: the browser compares a subtree at once.
+    // (A control whose property alone differs from equal markup is one the
+    // user is typing into, whose text is theirs.)
+    if current.is_equal_node(Some(fresh)) {
+        return;
+    }
     let (Some(current), Some(fresh)) = (current.dyn_ref::<Element>(), fresh.dyn_ref::<Element>())
     else {
         if current.node_value() != fresh.node_value() {
@@ -116,16 +142,40 @@ fn node(current: &Node, fresh: &Node) {
         return;
     };
     attributes(current, fresh);
+    if !current.has_attribute("data-keep") {
+        children(current, fresh);
+    }
+    properties(current, fresh);
+}
+
+/// What a control shows is its properties, which its attributes only set
+/// until the user changes them: they follow the markup too — except the
+/// text of the control being typed into, which is the user's (the value
+/// it stands for can read differently: `1.` is the number 1).
+fn properties(current: &Element, fresh: &Element) {
+    let typing = document().active_element().as_ref() == Some(current);
     if let Some(input) = current.dyn_ref::<HtmlInputElement>() {
-        // What the user sees is the property, which the attribute only
-        // sets until the user changes it.
         let checked = fresh.has_attribute("checked");
         if input.checked() != checked {
             input.set_checked(checked);
         }
-    }
-    if !current.has_attribute("data-keep") {
-        children(current, fresh);
+        let ticked = matches!(input.type_().as_str(), "checkbox" | "radio");
+        let value = fresh.get_attribute("value").unwrap_or_default();
+        if !ticked && !typing && input.value() != value {
+            input.set_value(&value);
+        }
+    } else if let Some(area) = current.dyn_ref::<HtmlTextAreaElement>() {
+        let text = fresh.text_content().unwrap_or_default();
+        if !typing && area.value() != text {
+            area.set_value(&text);
+        }
+    } else if let Some(select) = current.dyn_ref::<HtmlSelectElement>() {
+        let chosen = fresh.query_selector("option[selected]").ok().flatten();
+        if let Some(value) = chosen.and_then(|o| o.get_attribute("value"))
+            && select.value() != value
+        {
+            select.set_value(&value);
+        }
     }
 }
 

@@ -3,16 +3,20 @@
 //! operator types (core's check, the one the server saves with), plugin
 //! groups with their switch, Save and Discard.
 
+use leptos::ev::Event;
 use leptos::prelude::*;
 use mosaic_core::api::{Attributes, PatchAttributes};
-use mosaic_core::settings::{Evaluation, Settings};
+use mosaic_core::markup;
+use mosaic_core::settings::{Evaluation, Input, Settings};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loaded::loaded;
+use crate::components::morph::morph;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
-use crate::components::setting_row::{SettingRow, Slot};
 
 #[component]
 pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
@@ -99,13 +103,21 @@ fn SettingsBody(
         draft.set(saved.get_untracked());
         outcome.set(None);
     };
-    let groups = draft.with_untracked(|d| {
-        d.tree
-            .display_order()
-            .into_iter()
-            .map(|g| group_view(g, &d.tree.groups[g], draft, evaluation))
-            .collect_view()
+    let holder = NodeRef::<leptos::html::Fieldset>::new();
+    Effect::new(move || {
+        if let Some(holder) = holder.get() {
+            let html = draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)));
+            morph(&holder, &html.into_string());
+        }
     });
+    let enter = move |ev: Event| {
+        if let Some((at, input)) = entered(&ev) {
+            draft.update(|d| match at {
+                At::Switch(g) => d.switch(g, input == Input::Checked(true)),
+                At::Setting(g, a) => d.enter(g, a, input),
+            });
+        }
+    };
     // A viewer reads the settings; an operator changes them.
     let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
     view! {
@@ -130,7 +142,7 @@ fn SettingsBody(
         <p class="hint" class:hidden=editable data-role-note="">
             "Your role can read the settings; an operator changes them."
         </p>
-        <fieldset class="settings-groups plain" disabled=!editable>{groups}</fieldset>
+        <fieldset class="settings-groups plain" disabled=!editable node_ref=holder on:input=enter on:change=enter></fieldset>
     }
 }
 
@@ -161,87 +173,46 @@ fn outcome_view(outcome: Saved, reload: Callback<()>) -> AnyView {
     }
 }
 
-/// A group: its legend (and switch), why it is restricted, its settings.
-fn group_view(
-    g: usize,
-    group: &mosaic_core::settings::Group,
-    draft: RwSignal<Settings>,
-    evaluation: Memo<Evaluation>,
-) -> AnyView {
-    let name = group.name.clone();
-    let state = Signal::derive(move || evaluation.with(|e| e.groups[g].restricted.clone()));
-    let on = move || draft.with(|d| d.tree.groups[g].meta.enabled != Some(false));
-    let locked = Signal::derive(move || !on() || state.with(|s| s.disabled));
-    let switch_path = format!("{name}.enabled");
-    let switch_problems = {
-        let path = switch_path.clone();
-        move || {
-            evaluation.with(|e| {
-                e.problems
-                    .iter()
-                    .filter(|p| p.path == path)
-                    .map(|p| format!("{}: {}", p.path, p.message))
-                    .collect::<Vec<_>>()
-            })
-        }
+/// What an input event changed.
+enum At {
+    /// A group's on/off switch (tree index).
+    Switch(usize),
+    /// A setting, by group and attribute (tree indices).
+    Setting(usize, usize),
+}
+
+/// Where `ev` happened and what it entered: the setting's control is found
+/// by its row's `data-a` and its group's `data-g` (`markup::settings`).
+/// Text is taken from `input` events, choices and ticks from `change`.
+fn entered(ev: &Event) -> Option<(At, Input)> {
+    let target: Element = ev.target()?.dyn_into().ok()?;
+    let index = |selector: &str, name: &str| -> Option<usize> {
+        target
+            .closest(selector)
+            .ok()??
+            .get_attribute(name)?
+            .parse()
+            .ok()
     };
-    let switch = group.meta.switchable.then(|| {
-        let label = if group.meta.plugin.is_some() {
-            "Use this plugin"
-        } else {
-            "Enabled"
-        };
-        view! {
-            <label class="switch" data-switch=name.clone()>
-                <input
-                    type="checkbox"
-                    prop:checked=on
-                    on:change=move |ev| {
-                        let checked = event_target_checked(&ev);
-                        draft.update(|d| d.tree.groups[g].meta.enabled = Some(checked));
-                    }
-                />
-                {label}
-            </label>
+    let g = index("[data-g]", "data-g")?;
+    let typing = ev.type_() == "input";
+    let input = if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
+        match input.type_().as_str() {
+            "checkbox" if !typing => Input::Checked(input.checked()),
+            "radio" if !typing => Input::Choice(input.value().parse().ok()?),
+            "checkbox" | "radio" => return None,
+            _ if typing => Input::Text(input.value()),
+            _ => return None,
         }
-    });
-    let rows = group
-        .attributes
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.kind != mosaic_core::settings::AttrType::Other("hidden".to_owned()))
-        .map(|(a, attr)| {
-            let path = format!("{name}.{}", attr.name);
-            let slot = Slot {
-                group: g,
-                attr: a,
-                draft,
-                state: Signal::derive(move || {
-                    evaluation.with(|e| e.groups[g].attributes[a].clone())
-                }),
-                problems: Signal::derive(move || {
-                    evaluation.with(|e| {
-                        e.problems
-                            .iter()
-                            .filter(|p| p.path == path)
-                            .map(|p| p.message.clone())
-                            .collect()
-                    })
-                }),
-                locked,
-            };
-            view! { <SettingRow group=name.clone() attr=attr.clone() at=slot /> }
-        })
-        .collect_view();
-    view! {
-        <fieldset class="settings-group" class:hidden=move || state.with(|s| s.hidden) class:off=move || !on() data-group=name.clone()>
-            <legend>{group.meta.label.clone()} {switch}</legend>
-            {move || state.with(|s| s.message.clone()).map(|m| view! { <p class="setting-reason">{m}</p> })}
-            <ul class="setting-problems">
-                {move || switch_problems().into_iter().map(|p| view! { <li class="setting-problem" role="alert">{p}</li> }).collect_view()}
-            </ul>
-            {rows}
-        </fieldset>
+    } else if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
+        Input::Choice(select.value().parse().ok()?)
+    } else if let (Some(area), true) = (target.dyn_ref::<HtmlTextAreaElement>(), typing) {
+        Input::Text(area.value())
+    } else {
+        return None;
+    };
+    if target.closest(".switch").ok()?.is_some() {
+        return Some((At::Switch(g), input));
     }
-    .into_any()
+    Some((At::Setting(g, index("[data-a]", "data-a")?), input))
 }

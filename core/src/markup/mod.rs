@@ -1,7 +1,9 @@
-//! Views that only show data, written as HTML (or SVG) text: the app sets
-//! the text as an element's inner HTML, tests read it natively, and a view
-//! costs the browser's download a few calls per element instead of a
-//! reactive view type per element.
+//! Views written as HTML (or SVG) text: the app sets a read-only view as an
+//! element's inner HTML, and merges an interactive one (the node table's
+//! rows, the settings) into what is shown each time its state changes
+//! (`morph` in the app), listening for input on the view's element. Tests
+//! read the text natively, and a view costs the browser's download a few
+//! calls per element instead of a reactive view type per element.
 //!
 //! [`Markup`] is the only way to write it. Tag and attribute names are
 //! `&'static str`, written by the program; everything else — text, attribute
@@ -15,6 +17,7 @@ pub mod matrix;
 pub mod nodes;
 pub mod preview;
 pub mod report;
+pub mod settings;
 pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given

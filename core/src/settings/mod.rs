@@ -5,6 +5,7 @@
 //! the browser runs as the operator types and the server runs on saving.
 
 mod check;
+mod entry;
 pub mod regex;
 mod tree;
 
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use check::{AttrState, Evaluation, GroupState};
+pub use entry::{Input, control_disabled, text_of, typed};
 pub use tree::{
     AttrType, Attribute, Choice, Group, GroupMeta, Pattern, SettingsTree, is_generated,
 };
