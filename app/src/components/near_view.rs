@@ -5,8 +5,9 @@
 //! *soon* is a wider band, for work that is cheap to do in the same batch
 //! and saves a second one when a click shifts rows a little.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -14,7 +15,7 @@ use wasm_bindgen::closure::Closure;
 use web_sys::{Element, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
 
 /// How far beyond the viewport an element counts as near it, or soon near.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Zone {
     Near,
     Soon,
@@ -29,17 +30,51 @@ impl Zone {
     }
 }
 
-/// The attribute that names a watched element's entry in `WATCHED`.
+/// The attribute that names a watched element's slot in `WATCHED`.
 const KEY: &str = "data-near-view";
 
-/// A watched element in a zone: the signal kept telling whether it is in
-/// it, and the element (to stop observing it).
-type Watched = HashMap<(Zone, u32), (RwSignal<bool>, Element)>;
+/// A watched element: the signals kept telling whether it is in each zone
+/// it is watched in, and the element (to stop observing it).
+struct Watched {
+    near: RwSignal<bool>,
+    soon: Option<RwSignal<bool>>,
+    element: Element,
+}
+
+/// The watched elements, each in the slot its `KEY` attribute names; a
+/// slot freed is used again. (A list rather than a map: one collection
+/// type fewer in the download, docs/benchmarks.md "App size".)
+#[derive(Default)]
+struct Slots {
+    items: Vec<Option<Watched>>,
+    free: Vec<usize>,
+}
+
+impl Slots {
+    fn insert(&mut self, watched: Watched) -> usize {
+        match self.free.pop() {
+            Some(slot) => {
+                self.items[slot] = Some(watched);
+                slot
+            }
+            None => {
+                self.items.push(Some(watched));
+                self.items.len() - 1
+            }
+        }
+    }
+
+    fn remove(&mut self, slot: usize) -> Option<Watched> {
+        let watched = self.items.get_mut(slot)?.take()?;
+        self.free.push(slot);
+        Some(watched)
+    }
+}
 
 thread_local! {
-    static OBSERVERS: RefCell<HashMap<Zone, IntersectionObserver>> = RefCell::new(HashMap::new());
-    static WATCHED: RefCell<Watched> = RefCell::new(HashMap::new());
-    static NEXT: Cell<u32> = const { Cell::new(0) };
+    /// The page's observer per zone (`Zone as usize`), made on first use.
+    static OBSERVERS: RefCell<[Option<IntersectionObserver>; 2]> = const { RefCell::new([None, None]) };
+    static WATCHED: RefCell<Slots> = RefCell::new(Slots::default());
 }
 
 /// Keeps `near` telling whether the element `node` refers to is within
@@ -52,35 +87,40 @@ where
     E: leptos::html::ElementType,
     E::Output: JsCast + Clone + 'static,
 {
-    let key = NEXT.with(|n| {
-        n.set(n.get().wrapping_add(1));
-        n.get()
-    });
-    let zones: Vec<(Zone, RwSignal<bool>)> = [(Zone::Near, Some(near)), (Zone::Soon, soon)]
-        .into_iter()
-        .filter_map(|(zone, signal)| Some((zone, signal?)))
-        .collect();
-    let watched = zones.clone();
+    // The slot, once mounted (cleanup may come first, or never after a mount).
+    let slot = Arc::new(AtomicUsize::new(usize::MAX));
+    let mounted = slot.clone();
     node.on_load(move |element| {
         let element: &Element = element.unchecked_ref();
+        let (Some(near_zone), soon_zone) = (observer(Zone::Near), observer(Zone::Soon)) else {
+            near.set(true);
+            if let Some(soon) = soon {
+                soon.set(true);
+            }
+            return;
+        };
+        let watched = Watched {
+            near,
+            soon,
+            element: element.clone(),
+        };
+        let key = WATCHED.with(|w| w.borrow_mut().insert(watched));
+        mounted.store(key, Ordering::Relaxed);
         let _ = element.set_attribute(KEY, &key.to_string());
-        for (zone, signal) in watched {
-            let Some(observer) = observer(zone) else {
-                signal.set(true);
-                continue;
-            };
-            WATCHED.with(|w| {
-                w.borrow_mut()
-                    .insert((zone, key), (signal, element.clone()))
-            });
-            observer.observe(element);
+        near_zone.observe(element);
+        match (soon, soon_zone) {
+            (Some(_), Some(observer)) => observer.observe(element),
+            (Some(soon), None) => soon.set(true),
+            (None, _) => {}
         }
     });
     on_cleanup(move || {
-        for (zone, _) in zones {
-            let watched = WATCHED.with(|w| w.borrow_mut().remove(&(zone, key)));
-            if let (Some((_, element)), Some(observer)) = (watched, observer(zone)) {
-                observer.unobserve(&element);
+        let watched = WATCHED.with(|w| w.borrow_mut().remove(slot.load(Ordering::Relaxed)));
+        if let Some(watched) = watched {
+            for zone in [Zone::Near, Zone::Soon] {
+                if let Some(observer) = observer(zone) {
+                    observer.unobserve(&watched.element);
+                }
             }
         }
     });
@@ -90,7 +130,7 @@ where
 fn observer(zone: Zone) -> Option<IntersectionObserver> {
     OBSERVERS.with(|observers| {
         let mut observers = observers.borrow_mut();
-        if let Some(observer) = observers.get(&zone) {
+        if let Some(observer) = &observers[zone as usize] {
             return Some(observer.clone());
         }
         let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries| seen(zone, entries));
@@ -101,7 +141,7 @@ fn observer(zone: Zone) -> Option<IntersectionObserver> {
         // The observer lives as long as the page, and so does its callback.
         callback.forget();
         let made = made.ok()?;
-        observers.insert(zone, made.clone());
+        observers[zone as usize] = Some(made.clone());
         Some(made)
     })
 }
@@ -110,12 +150,20 @@ fn observer(zone: Zone) -> Option<IntersectionObserver> {
 fn seen(zone: Zone, entries: js_sys::Array) {
     for entry in entries.iter() {
         let entry: IntersectionObserverEntry = entry.unchecked_into();
-        let key = entry
-            .target()
+        let target = entry.target();
+        let key = target
             .get_attribute(KEY)
-            .and_then(|k| k.parse::<u32>().ok());
-        let signal = key
-            .and_then(|k| WATCHED.with(|w| w.borrow().get(&(zone, k)).map(|(signal, _)| *signal)));
+            .and_then(|k| k.parse::<usize>().ok());
+        // A slot is used again: an entry queued for an element since
+        // unwatched must not reach the element watched there now.
+        let signal = key.and_then(|k| {
+            WATCHED.with(|w| match w.borrow().items.get(k)? {
+                Some(watched) if watched.element != target => None,
+                Some(watched) if zone == Zone::Near => Some(watched.near),
+                Some(watched) => watched.soon,
+                None => None,
+            })
+        });
         if let Some(signal) = signal
             && signal.get_untracked() != entry.is_intersecting()
         {

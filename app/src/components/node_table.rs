@@ -3,8 +3,6 @@
 //! many selected at once, with bulk actions (one all-or-nothing request).
 //! Filtering and sorting are core's (`mosaic_core::nodes`).
 
-use std::collections::BTreeSet;
-
 use leptos::prelude::*;
 use mosaic_core::api::{BulkNodes, NodeView, RoleView};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
@@ -34,7 +32,7 @@ pub struct TableState {
     pub only: RwSignal<Vec<i64>>,
     pub sort: RwSignal<(NodeSort, bool)>,
     pub page: RwSignal<usize>,
-    pub selected: RwSignal<BTreeSet<i64>>,
+    pub selected: RwSignal<Selection>,
     pub editing: RwSignal<Option<i64>>,
 }
 
@@ -48,7 +46,7 @@ impl TableState {
             only: RwSignal::new(Vec::new()),
             sort: RwSignal::new((NodeSort::Name, false)),
             page: RwSignal::new(0),
-            selected: RwSignal::new(BTreeSet::new()),
+            selected: RwSignal::new(Selection::default()),
             editing: RwSignal::new(None),
         }
     }
@@ -71,6 +69,45 @@ impl TableState {
         self.status.set(String::new());
         self.only.set(nodes);
         self.page.set(0);
+    }
+}
+
+/// The nodes selected, by id: a sorted list (one collection type fewer in
+/// the download than a `BTreeSet`, docs/benchmarks.md "App size").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection(Vec<i64>);
+
+impl Selection {
+    pub fn contains(&self, id: i64) -> bool {
+        self.0.binary_search(&id).is_ok()
+    }
+
+    /// Selects `id` (`on`) or deselects it.
+    pub fn set(&mut self, id: i64, on: bool) {
+        match (self.0.binary_search(&id), on) {
+            (Err(at), true) => self.0.insert(at, id),
+            (Ok(at), false) => {
+                self.0.remove(at);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn toggle(&mut self, id: i64) {
+        self.set(id, !self.contains(id));
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The ids, in order.
+    pub fn ids(&self) -> &[i64] {
+        &self.0
     }
 }
 
@@ -116,11 +153,7 @@ pub fn NodeTable(
     let error = RwSignal::new(None::<String>);
     let select = move |ev: Event| {
         if let Some(id) = row_of(&ev, "input.select-node") {
-            state.selected.update(|s| {
-                if !s.remove(&id) {
-                    s.insert(id);
-                }
-            });
+            state.selected.update(|s| s.toggle(id));
         }
     };
     let act = move |ev: MouseEvent| {
@@ -236,7 +269,7 @@ fn Summary(state: TableState, shown: Memo<Vec<i64>>, total: usize) -> impl IntoV
     let text = move || {
         let count = shown.with(Vec::len);
         let page = state.page.get();
-        let selected = state.selected.with(BTreeSet::len);
+        let selected = state.selected.with(Selection::len);
         let range = if count == 0 {
             "No node matches".to_owned()
         } else {
@@ -266,7 +299,10 @@ fn Summary(state: TableState, shown: Memo<Vec<i64>>, total: usize) -> impl IntoV
 fn SelectAll(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
     let all_selected = move || {
         shown.with(|ids| {
-            !ids.is_empty() && state.selected.with(|s| ids.iter().all(|id| s.contains(id)))
+            !ids.is_empty()
+                && state
+                    .selected
+                    .with(|s| ids.iter().all(|id| s.contains(*id)))
         })
     };
     let toggle = move |_| {
@@ -274,11 +310,7 @@ fn SelectAll(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
         let select = !all_selected();
         state.selected.update(|s| {
             for id in ids {
-                if select {
-                    s.insert(id);
-                } else {
-                    s.remove(&id);
-                }
+                s.set(id, select);
             }
         });
     };
@@ -337,7 +369,7 @@ fn rows(
                     .filter_map(|id| nodes.iter().find(|n| n.id == *id))
                     .collect();
                 let state = RowState {
-                    selected: &|id| selected.contains(&id),
+                    selected: &|id| selected.contains(id),
                     editing,
                     editable,
                 };
@@ -384,9 +416,7 @@ fn delete(
     leptos::task::spawn_local(async move {
         match api::delete_node(id).await {
             Ok(()) => {
-                state.selected.update(|s| {
-                    s.remove(&id);
-                });
+                state.selected.update(|s| s.set(id, false));
                 changed.run(());
             }
             Err(e) => error.set(Some(format!("Node {name} was not deleted: {}", e.message))),
@@ -433,7 +463,7 @@ fn BulkBar(
     let failure = RwSignal::new(None::<ApiFailure>);
     let busy = RwSignal::new(false);
     let run = move |what: &'static str| {
-        let nodes: Vec<i64> = state.selected.get_untracked().into_iter().collect();
+        let nodes: Vec<i64> = state.selected.with_untracked(|s| s.ids().to_vec());
         let typed = names(&tags.get_untracked());
         let parse_tags = || {
             typed
@@ -482,9 +512,9 @@ fn BulkBar(
         });
     };
     view! {
-        <Show when=move || !state.selected.with(BTreeSet::is_empty)>
+        <Show when=move || !state.selected.with(Selection::is_empty)>
             <div class="bulk-bar" role="group" aria-label="Change the selected nodes">
-                <strong>{move || format!("{} selected:", state.selected.with(BTreeSet::len))}</strong>
+                <strong>{move || format!("{} selected:", state.selected.with(Selection::len))}</strong>
                 <label>
                     "Tags "
                     <input class="bulk-tags" list="known-tags" placeholder="rabbitmq mysql:1"
@@ -501,7 +531,7 @@ fn BulkBar(
                 </label>
                 <button class="bulk-add-role" prop:disabled=busy on:click=move |_| run("add-role")>"Add role"</button>
                 <button class="bulk-remove-role" prop:disabled=busy on:click=move |_| run("remove-role")>"Remove role"</button>
-                <button class="bulk-clear" on:click=move |_| state.selected.set(BTreeSet::new())>"Clear selection"</button>
+                <button class="bulk-clear" on:click=move |_| state.selected.set(Selection::default())>"Clear selection"</button>
             </div>
         </Show>
         {move || failure.get().map(|f| view! { <BulkFailure failure=f /> })}
