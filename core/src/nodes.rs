@@ -52,6 +52,29 @@ pub enum NodeSort {
     Roles,
 }
 
+impl NodeSort {
+    /// The columns a table sorts by, with their headers.
+    pub const COLUMNS: [(NodeSort, &'static str); 3] = [
+        (NodeSort::Name, "Name"),
+        (NodeSort::Status, "Status"),
+        (NodeSort::Roles, "Roles"),
+    ];
+
+    /// The column headed `label`.
+    pub fn of_column(label: &str) -> Option<NodeSort> {
+        NodeSort::COLUMNS
+            .iter()
+            .find(|(_, l)| *l == label)
+            .map(|(sort, _)| *sort)
+    }
+
+    /// The sort after a click on `column`'s header: by it ascending, or
+    /// descending when it was already ascending.
+    pub fn clicked(self, descending: bool, column: NodeSort) -> (NodeSort, bool) {
+        (column, self == column && !descending)
+    }
+}
+
 /// The nodes that pass `filter`, sorted by `sort` (then by id), reversed
 /// when `descending`. Names sort naturally: `node-9` before `node-10`.
 pub fn select<'a>(

@@ -1,24 +1,25 @@
 //! An environment's nodes as a table that stays fast with a thousand of
 //! them: filtered by name, role, tag and status, sorted, fifty to a page,
 //! many selected at once, with bulk actions (one all-or-nothing request).
-//! Filtering and sorting are core's (`mosaic_core::nodes`).
-
-use leptos::prelude::*;
-use mosaic_core::api::{BulkNodes, NodeView, RoleView};
-use mosaic_core::name::{NodeStatus, RoleName, TagName};
-use mosaic_core::nodes::{NodeFilter, NodeSort, select};
+//! Filtering and sorting are core's (`mosaic_core::nodes`), and so is what
+//! the table shows (`markup::nodes`): it is written again whenever what the
+//! admin chose changes and merged into the page (`morph`), and one listener
+//! per event type reads what was done.
 
 use leptos::ev::{Event, MouseEvent};
-use mosaic_core::markup::{self, nodes::RowState};
-use web_sys::{Element, HtmlDivElement};
+use leptos::prelude::*;
+use mosaic_core::api::{NodeView, RoleView};
+use mosaic_core::environment::BulkAction;
+use mosaic_core::markup::nodes::{self as table, Bulk, Controls, PAGE, RowState};
+use mosaic_core::markup::{Markup, lists};
+use mosaic_core::name::{NodeStatus, RoleName, TagName};
+use mosaic_core::nodes::{NodeFilter, NodeSort, select};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlDivElement, HtmlInputElement, HtmlSelectElement};
 
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
 use crate::components::morph::morph;
-use crate::components::notice::ErrorNotice;
-
-/// Rows on one page of the table.
-pub const PAGE: usize = 50;
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
@@ -59,6 +60,12 @@ impl TableState {
             status: NodeStatus::parse(&self.status.get()).ok(),
             only: self.only.get(),
         }
+    }
+
+    /// Sets a filter to what was typed or chosen, from the first page.
+    fn filter_by(&self, filter: RwSignal<String>, value: String) {
+        filter.set(value);
+        self.page.set(0);
     }
 
     /// Shows only `nodes` (a check's), from the first page.
@@ -117,6 +124,32 @@ impl Default for TableState {
     }
 }
 
+/// What the bulk bar holds between renders.
+#[derive(Clone, Copy)]
+struct BulkState {
+    tags: RwSignal<String>,
+    role: RwSignal<String>,
+    busy: RwSignal<bool>,
+    failure: RwSignal<Option<ApiFailure>>,
+}
+
+/// What every part of the table reads.
+#[derive(Clone, Copy)]
+struct Table {
+    cluster_id: i64,
+    state: TableState,
+    all: StoredValue<Vec<NodeView>>,
+    /// The ids shown, in order.
+    shown: Memo<Vec<i64>>,
+    /// The roles to filter by and to add or remove: (id, label).
+    roles: StoredValue<Vec<(String, String)>>,
+    bulk: BulkState,
+    /// A node that could not be deleted.
+    error: RwSignal<Option<String>>,
+    editable: bool,
+    changed: Callback<()>,
+}
+
 #[component]
 pub fn NodeTable(
     cluster_id: i64,
@@ -129,7 +162,6 @@ pub fn NodeTable(
     editor: Callback<NodeView, AnyView>,
 ) -> impl IntoView {
     let all = StoredValue::new(nodes);
-    let total = all.with_value(Vec::len);
     // The ids shown, in order: recomputed when a filter or the sort changes.
     let shown = Memo::new(move |_| {
         let filter = state.filter();
@@ -141,227 +173,107 @@ pub fn NodeTable(
                 .collect::<Vec<i64>>()
         })
     });
-    let node = move |id: i64| all.with_value(|nodes| nodes.iter().find(|n| n.id == id).cloned());
-    let body = NodeRef::<leptos::html::Tbody>::new();
+    let roles = roles.iter().map(|r| (r.id.to_string(), r.name.clone()));
+    let t = Table {
+        cluster_id,
+        state,
+        all,
+        shown,
+        roles: StoredValue::new(roles.collect()),
+        bulk: BulkState {
+            tags: RwSignal::new(String::new()),
+            role: RwSignal::new(String::new()),
+            busy: RwSignal::new(false),
+            failure: RwSignal::new(None),
+        },
+        error: RwSignal::new(None),
+        editable,
+        changed,
+    };
     let holder = NodeRef::<leptos::html::Div>::new();
+    let editor_holder = NodeRef::<leptos::html::Div>::new();
     Effect::new(move || {
-        if let Some(body) = body.get() {
-            rows(&body, state, shown, all, editable);
-            place_editor(&body, holder.get_untracked());
+        if let Some(holder) = holder.get() {
+            morph(&holder, &t.render().into_string());
+            place_editor(&holder, editor_holder.get_untracked());
         }
     });
-    let error = RwSignal::new(None::<String>);
-    let select = move |ev: Event| {
-        if let Some(id) = row_of(&ev, "input.select-node") {
-            state.selected.update(|s| s.toggle(id));
-        }
-    };
-    let act = move |ev: MouseEvent| {
-        if let Some(id) = row_of(&ev, "button.edit-node") {
-            state
-                .editing
-                .update(|e| *e = if *e == Some(id) { None } else { Some(id) });
-        } else if let Some(id) = row_of(&ev, "button.delete-node") {
-            delete(
-                id,
-                node(id).map(|n| n.name).unwrap_or_default(),
-                state,
-                error,
-                changed,
-            );
-        }
-    };
-    let role_names: Vec<(String, String)> = roles
-        .iter()
-        .map(|r| (r.id.to_string(), r.name.clone()))
-        .collect();
+    let node = move |id: i64| all.with_value(|nodes| nodes.iter().find(|n| n.id == id).cloned());
     view! {
-        <div class="node-table">
-            <Filters state role_names=role_names.clone() />
-            {editable.then(|| view! { <BulkBar cluster_id state role_names changed /> })}
-            <Summary state shown total />
-            <table class="nodes-table">
-                <caption class="visually-hidden">"The environment's nodes"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col"><SelectAll state shown /></th>
-                        <SortHeader state sort=NodeSort::Name label="Name" />
-                        <SortHeader state sort=NodeSort::Status label="Status" />
-                        <SortHeader state sort=NodeSort::Roles label="Roles" />
-                        <th scope="col">"Tags"</th>
-                        <th scope="col">"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody node_ref=body on:change=select on:click=act></tbody>
-            </table>
-            <Pages state shown />
-            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-            // Moved into the row under the node edited (`rows` below).
-            <div class="node-editor-holder" node_ref=holder>
-                {move || state.editing.get().and_then(node).map(|node| editor.run(node))}
-            </div>
+        <div
+            class="node-table"
+            node_ref=holder
+            on:input=move |ev| t.typed(&ev)
+            on:change=move |ev| t.changed(&ev)
+            on:click=move |ev| t.clicked(&ev)
+        ></div>
+        // Moved into the row under the node edited (`place_editor`).
+        <div class="node-editor-holder" node_ref=editor_holder>
+            {move || state.editing.get().and_then(node).map(|node| editor.run(node))}
         </div>
     }
 }
 
-#[component]
-fn Filters(state: TableState, role_names: Vec<(String, String)>) -> impl IntoView {
-    let reset_page = move || state.page.set(0);
-    view! {
-        <div class="node-filters" role="search">
-            <label>
-                "Name "
-                <input
-                    class="filter-name"
-                    type="search"
-                    placeholder="e.g. rack3"
-                    prop:value=move || state.name.get()
-                    on:input=move |ev| {
-                        state.name.set(event_target_value(&ev));
-                        reset_page();
-                    }
-                />
-            </label>
-            <label>
-                "Role "
-                <select class="filter-role" on:change=move |ev| { state.role.set(event_target_value(&ev)); reset_page(); }>
-                    <option value="" selected=move || state.role.get().is_empty()>"any"</option>
-                    {role_names
-                        .into_iter()
-                        .map(|(id, name)| {
-                            let value = id.clone();
-                            view! { <option value=id selected=move || state.role.get() == value>{name}</option> }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-            <label>
-                "Tag "
-                <input
-                    class="filter-tag"
-                    list="known-tags"
-                    placeholder="any"
-                    prop:value=move || state.tag.get()
-                    on:input=move |ev| { state.tag.set(event_target_value(&ev)); reset_page(); }
-                />
-            </label>
-            <label>
-                "Status "
-                <select class="filter-status" on:change=move |ev| { state.status.set(event_target_value(&ev)); reset_page(); }>
-                    <option value="" selected=move || state.status.get().is_empty()>"any"</option>
-                    {NodeStatus::ALL
-                        .iter()
-                        .map(|s| view! { <option value=s.as_str() selected=move || state.status.get() == s.as_str()>{s.as_str()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
-            <Show when=move || !state.only.with(Vec::is_empty)>
-                <button class="show-all" on:click=move |_| state.only.set(Vec::new())>
-                    {move || format!("Showing the {} nodes of a check — show all", state.only.with(Vec::len))}
-                </button>
-            </Show>
-        </div>
-    }
-}
-
-#[component]
-fn Summary(state: TableState, shown: Memo<Vec<i64>>, total: usize) -> impl IntoView {
-    let text = move || {
-        let count = shown.with(Vec::len);
-        let page = state.page.get();
-        let selected = state.selected.with(Selection::len);
-        let range = if count == 0 {
-            "No node matches".to_owned()
-        } else {
-            format!(
-                "Nodes {}–{} of {count}",
-                page * PAGE + 1,
-                (page * PAGE + PAGE).min(count)
-            )
-        };
-        let filtered = if count == total {
-            String::new()
-        } else {
-            format!(" (filtered from {total})")
-        };
-        let chosen = if selected == 0 {
-            String::new()
-        } else {
-            format!("; {selected} selected")
-        };
-        format!("{range}{filtered}{chosen}")
-    };
-    view! { <p class="node-count" aria-live="polite">{text}</p> }
-}
-
-/// Selects every node the filter shows (on every page), or none.
-#[component]
-fn SelectAll(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
-    let all_selected = move || {
-        shown.with(|ids| {
-            !ids.is_empty()
-                && state
-                    .selected
-                    .with(|s| ids.iter().all(|id| s.contains(*id)))
-        })
-    };
-    let toggle = move |_| {
-        let ids = shown.get_untracked();
-        let select = !all_selected();
-        state.selected.update(|s| {
-            for id in ids {
-                s.set(id, select);
-            }
+impl Table {
+    /// Everything the table shows, as it is now.
+    fn render(self) -> Markup {
+        let s = self.state;
+        let (sort, descending) = s.sort.get();
+        let ids = self.shown.get();
+        let (selected, all_selected) = s.selected.with(|sel| {
+            let all = !ids.is_empty() && ids.iter().all(|id| sel.contains(*id));
+            (sel.len(), all)
         });
-    };
-    view! {
-        <input
-            type="checkbox"
-            class="select-all"
-            aria-label="Select every node the filter shows"
-            prop:checked=all_selected
-            on:change=toggle
-        />
-    }
-}
-
-#[component]
-fn SortHeader(state: TableState, sort: NodeSort, label: &'static str) -> impl IntoView {
-    let current = move || state.sort.get().0 == sort;
-    let order = move || match state.sort.get() {
-        (s, true) if s == sort => "descending",
-        (s, false) if s == sort => "ascending",
-        _ => "none",
-    };
-    let click = move |_| {
-        state.sort.update(|(s, descending)| {
-            *descending = *s == sort && !*descending;
-            *s = sort;
+        let (name, role, tag, status) = (s.name.get(), s.role.get(), s.tag.get(), s.status.get());
+        self.roles.with_value(|roles| {
+            let c = Controls {
+                name: &name,
+                role: &role,
+                tag: &tag,
+                status: &status,
+                only: s.only.with(Vec::len),
+                roles,
+                sort,
+                descending,
+                page: s.page.get(),
+                shown: ids.len(),
+                total: self.all.with_value(Vec::len),
+                selected,
+                all_selected,
+            };
+            let mut m = table::filters(&c);
+            if self.editable && selected > 0 {
+                m.append(self.bulk_bar(selected, roles));
+            }
+            if let Some(f) = self.bulk.failure.get() {
+                m.append(lists::bulk_problems(&f.message, &f.node_problems));
+            }
+            m.append(table::summary(&c));
+            m.append(table::table(&c, self.rows(&ids, c.page)));
+            m.append(table::pager(&c));
+            if let Some(message) = self.error.get() {
+                m.append(table::error(&message));
+            }
+            m
         })
-    };
-    view! {
-        <th scope="col" aria-sort=order>
-            <button class="sort" class:current=current on:click=click>
-                {label}
-                {move || match order() { "ascending" => " ▲", "descending" => " ▼", _ => "" }}
-            </button>
-        </th>
     }
-}
 
-/// The rows of the page shown, written by core and merged into the table.
-fn rows(
-    body: &Element,
-    state: TableState,
-    shown: Memo<Vec<i64>>,
-    all: StoredValue<Vec<NodeView>>,
-    editable: bool,
-) {
-    let page = state.page.get();
-    let editing = state.editing.get();
-    let html = shown.with(|ids| {
-        state.selected.with(|selected| {
-            all.with_value(|nodes| {
+    fn bulk_bar(self, selected: usize, roles: &[(String, String)]) -> Markup {
+        let (tags, role) = (self.bulk.tags.get(), self.bulk.role.get());
+        table::bulk_bar(&Bulk {
+            selected,
+            tags: &tags,
+            role: &role,
+            roles,
+            busy: self.bulk.busy.get(),
+        })
+    }
+
+    /// The rows of page `page` of the nodes `ids`.
+    fn rows(self, ids: &[i64], page: usize) -> Markup {
+        let editing = self.state.editing.get();
+        self.state.selected.with(|selected| {
+            self.all.with_value(|nodes| {
                 let on_page: Vec<&NodeView> = ids
                     .iter()
                     .skip(page * PAGE)
@@ -371,18 +283,121 @@ fn rows(
                 let state = RowState {
                     selected: &|id| selected.contains(id),
                     editing,
-                    editable,
+                    editable: self.editable,
                 };
-                markup::nodes::rows(&on_page, state).into_string()
+                table::rows(&on_page, state)
             })
         })
-    });
-    morph(body, &html);
+    }
+
+    /// Text typed: a filter or the bulk bar's tags.
+    fn typed(self, ev: &Event) {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let s = self.state;
+        match input.class_name().as_str() {
+            "filter-name" => s.filter_by(s.name, input.value()),
+            "filter-tag" => s.filter_by(s.tag, input.value()),
+            "bulk-tags" => self.bulk.tags.set(input.value()),
+            _ => {}
+        }
+    }
+
+    /// A box ticked or a choice made.
+    fn changed(self, ev: &Event) {
+        let s = self.state;
+        if let Some(select) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        {
+            match select.class_name().as_str() {
+                "filter-role" => s.filter_by(s.role, select.value()),
+                "filter-status" => s.filter_by(s.status, select.value()),
+                "bulk-role" => self.bulk.role.set(select.value()),
+                _ => {}
+            }
+        } else if closest(ev, "input.select-all").is_some() {
+            let ids = self.shown.get_untracked();
+            let select = !ids.is_empty()
+                && !s
+                    .selected
+                    .with(|sel| ids.iter().all(|id| sel.contains(*id)));
+            s.selected
+                .update(|sel| ids.iter().for_each(|id| sel.set(*id, select)));
+        } else if let Some(id) = row_of(ev, "input.select-node") {
+            s.selected.update(|sel| sel.toggle(id));
+        }
+    }
+
+    /// A button pressed.
+    fn clicked(self, ev: &MouseEvent) {
+        let s = self.state;
+        let Some(button) = closest(ev, "button") else {
+            return;
+        };
+        let class = button.class_name();
+        if let Some(id) = row_of(ev, "button.edit-node") {
+            s.editing
+                .update(|e| *e = if *e == Some(id) { None } else { Some(id) });
+        } else if let Some(id) = row_of(ev, "button.delete-node") {
+            let name = self
+                .all
+                .with_value(|nodes| nodes.iter().find(|n| n.id == id).map(|n| n.name.clone()));
+            delete(id, name.unwrap_or_default(), s, self.error, self.changed);
+        } else if let Some(column) = button.get_attribute("data-sort") {
+            if let Some(column) = NodeSort::of_column(&column) {
+                s.sort.update(|(sort, descending)| {
+                    (*sort, *descending) = sort.clicked(*descending, column)
+                });
+            }
+        } else if let Some(action) = BulkAction::of_button(&class) {
+            self.run(action);
+        } else {
+            match class.as_str() {
+                "previous-page" => s.page.update(|p| *p = p.saturating_sub(1)),
+                "next-page" => s.page.update(|p| *p += 1),
+                "show-all" => s.only.set(Vec::new()),
+                "bulk-clear" => s.selected.set(Selection::default()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends the bulk bar's change for the nodes selected.
+    fn run(self, action: BulkAction) {
+        let nodes = self.state.selected.with_untracked(|s| s.ids().to_vec());
+        let (tags, role) = (
+            self.bulk.tags.get_untracked(),
+            self.bulk.role.get_untracked(),
+        );
+        let failure = self.bulk.failure;
+        let change = match action.change(nodes, &tags, &role) {
+            Ok(change) => change,
+            Err(e) => return failure.set(Some(ApiFailure::message(e))),
+        };
+        let (busy, changed, cluster_id) = (self.bulk.busy, self.changed, self.cluster_id);
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let result = api::bulk_nodes(cluster_id, &change).await;
+            busy.set(false);
+            match result {
+                Ok(_) => {
+                    failure.set(None);
+                    changed.run(());
+                }
+                Err(e) => failure.set(Some(e)),
+            }
+        });
+    }
 }
 
 /// Puts the editor (rendered in `holder`) in the row made for it, if any.
-fn place_editor(body: &Element, holder: Option<HtmlDivElement>) {
-    let slot = body.query_selector("td.editor-slot").ok().flatten();
+fn place_editor(table: &Element, holder: Option<HtmlDivElement>) {
+    let slot = table.query_selector("td.editor-slot").ok().flatten();
     if let (Some(slot), Some(holder)) = (slot, holder)
         && holder.parent_element().as_ref() != Some(&slot)
     {
@@ -422,125 +437,4 @@ fn delete(
             Err(e) => error.set(Some(format!("Node {name} was not deleted: {}", e.message))),
         }
     });
-}
-
-#[component]
-fn Pages(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
-    let pages = move || shown.with(Vec::len).div_ceil(PAGE).max(1);
-    view! {
-        <Show when=move || { pages() > 1 }>
-            <nav class="pages" aria-label="Pages of nodes">
-                <button class="previous-page" prop:disabled=move || state.page.get() == 0 on:click=move |_| state.page.update(|p| *p = p.saturating_sub(1))>
-                    "Previous"
-                </button>
-                <span>{move || format!(" Page {} of {} ", state.page.get() + 1, pages())}</span>
-                <button class="next-page" prop:disabled=move || { state.page.get() + 1 >= pages() } on:click=move |_| state.page.update(|p| *p += 1)>
-                    "Next"
-                </button>
-            </nav>
-        </Show>
-    }
-}
-
-/// The names typed, split on commas and spaces.
-fn names(text: &str) -> Vec<String> {
-    text.split([',', ' '])
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-#[component]
-fn BulkBar(
-    cluster_id: i64,
-    state: TableState,
-    role_names: Vec<(String, String)>,
-    changed: Callback<()>,
-) -> impl IntoView {
-    let tags = RwSignal::new(String::new());
-    let role = RwSignal::new(String::new());
-    let failure = RwSignal::new(None::<ApiFailure>);
-    let busy = RwSignal::new(false);
-    let run = move |what: &'static str| {
-        let nodes: Vec<i64> = state.selected.with_untracked(|s| s.ids().to_vec());
-        let typed = names(&tags.get_untracked());
-        let parse_tags = || {
-            typed
-                .iter()
-                .map(TagName::new)
-                .collect::<Result<Vec<_>, _>>()
-        };
-        let parse_role = || RoleName::new(role.get_untracked()).map(|r| vec![r]);
-        let change = match what {
-            "assign" => parse_tags().map(|t| BulkNodes {
-                nodes,
-                add_tags: t,
-                ..BulkNodes::default()
-            }),
-            "unassign" => parse_tags().map(|t| BulkNodes {
-                nodes,
-                remove_tags: t,
-                ..BulkNodes::default()
-            }),
-            "add-role" => parse_role().map(|r| BulkNodes {
-                nodes,
-                add_roles: r,
-                ..BulkNodes::default()
-            }),
-            _ => parse_role().map(|r| BulkNodes {
-                nodes,
-                remove_roles: r,
-                ..BulkNodes::default()
-            }),
-        };
-        let change = match change {
-            Ok(change) => change,
-            Err(e) => return failure.set(Some(ApiFailure::message(e.to_string()))),
-        };
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            let result = api::bulk_nodes(cluster_id, &change).await;
-            busy.set(false);
-            match result {
-                Ok(_) => {
-                    failure.set(None);
-                    changed.run(());
-                }
-                Err(e) => failure.set(Some(e)),
-            }
-        });
-    };
-    view! {
-        <Show when=move || !state.selected.with(Selection::is_empty)>
-            <div class="bulk-bar" role="group" aria-label="Change the selected nodes">
-                <strong>{move || format!("{} selected:", state.selected.with(Selection::len))}</strong>
-                <label>
-                    "Tags "
-                    <input class="bulk-tags" list="known-tags" placeholder="rabbitmq mysql:1"
-                        prop:value=move || tags.get() on:input=move |ev| tags.set(event_target_value(&ev)) />
-                </label>
-                <button class="bulk-assign" prop:disabled=busy on:click=move |_| run("assign")>"Assign"</button>
-                <button class="bulk-unassign" prop:disabled=busy on:click=move |_| run("unassign")>"Unassign"</button>
-                <label>
-                    "Role "
-                    <select class="bulk-role" on:change=move |ev| role.set(event_target_value(&ev))>
-                        <option value="">"choose"</option>
-                        {role_names.iter().map(|(id, name)| view! { <option value=id.clone()>{name.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <button class="bulk-add-role" prop:disabled=busy on:click=move |_| run("add-role")>"Add role"</button>
-                <button class="bulk-remove-role" prop:disabled=busy on:click=move |_| run("remove-role")>"Remove role"</button>
-                <button class="bulk-clear" on:click=move |_| state.selected.set(Selection::default())>"Clear selection"</button>
-            </div>
-        </Show>
-        {move || failure.get().map(|f| view! { <BulkFailure failure=f /> })}
-    }
-}
-
-/// A refused bulk change (`markup::lists::bulk_problems`).
-#[component]
-fn BulkFailure(failure: ApiFailure) -> impl IntoView {
-    let html = mosaic_core::markup::lists::bulk_problems(&failure.message, &failure.node_problems);
-    view! { <div inner_html=html.into_string() /> }
 }

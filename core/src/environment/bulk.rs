@@ -88,6 +88,56 @@ impl BulkNodes {
     }
 }
 
+/// What the bulk bar over the selected nodes does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BulkAction {
+    AssignTags,
+    UnassignTags,
+    AddRole,
+    RemoveRole,
+}
+
+impl BulkAction {
+    /// The action of the bar's button of class `class` (`bulk-assign`, …).
+    pub fn of_button(class: &str) -> Option<BulkAction> {
+        Some(match class {
+            "bulk-assign" => BulkAction::AssignTags,
+            "bulk-unassign" => BulkAction::UnassignTags,
+            "bulk-add-role" => BulkAction::AddRole,
+            "bulk-remove-role" => BulkAction::RemoveRole,
+            _ => return None,
+        })
+    }
+
+    /// The change to `nodes` this action asks for, with the tags typed
+    /// (split on commas and spaces) or the role chosen (by id); or what is
+    /// wrong with them.
+    pub fn change(self, nodes: Vec<i64>, tags: &str, role: &str) -> Result<BulkNodes, String> {
+        let tags = || -> Result<Vec<TagName>, String> {
+            tags.split([',', ' '])
+                .filter(|t| !t.is_empty())
+                .map(|t| TagName::new(t).map_err(|e| e.to_string()))
+                .collect()
+        };
+        let role = || {
+            RoleName::new(role)
+                .map(|r| vec![r])
+                .map_err(|e| e.to_string())
+        };
+        let mut change = BulkNodes {
+            nodes,
+            ..BulkNodes::default()
+        };
+        match self {
+            BulkAction::AssignTags => change.add_tags = tags()?,
+            BulkAction::UnassignTags => change.remove_tags = tags()?,
+            BulkAction::AddRole => change.add_roles = role()?,
+            BulkAction::RemoveRole => change.remove_roles = role()?,
+        }
+        Ok(change)
+    }
+}
+
 impl Environment<'_> {
     /// The nodes `change` names, changed: each gets `add_roles` (after its
     /// own, in order) and loses `remove_roles`; then loses `remove_tags`

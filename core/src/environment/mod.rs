@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-pub use bulk::{BulkRefusal, MAX_BULK_NODES};
+pub use bulk::{BulkAction, BulkRefusal, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity};
 pub use file::EnvironmentFile;
 pub use tags::{

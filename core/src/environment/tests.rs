@@ -684,3 +684,28 @@ fn checks_name_the_nodes_concerned_errors_first() {
         );
     });
 }
+
+#[test]
+fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
+    use super::BulkAction;
+    let action = BulkAction::of_button("bulk-assign").unwrap();
+    assert_eq!(
+        action
+            .change(vec![1, 2], "rabbitmq, mysql:1  ", "")
+            .unwrap(),
+        bulk(&[1, 2], &["rabbitmq", "mysql:1"], &[], &[])
+    );
+    let role = BulkAction::of_button("bulk-add-role").unwrap();
+    assert_eq!(
+        role.change(vec![3], "", "compute").unwrap(),
+        bulk(&[3], &[], &[], &["compute"])
+    );
+    assert!(role.change(vec![3], "", "").is_err(), "no role chosen");
+    assert!(
+        action
+            .change(vec![1], "bad tag!", "")
+            .unwrap_err()
+            .contains("tag!")
+    );
+    assert_eq!(BulkAction::of_button("bulk-clear"), None);
+}

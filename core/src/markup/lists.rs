@@ -65,7 +65,8 @@ pub fn unavailable_roles(roles: &[RoleView]) -> Markup {
 pub fn bulk_problems(message: &str, problems: &[NodeProblem]) -> Markup {
     let mut m = Markup::new();
     m.open("div")
-        .attr("class", "notice notice-error bulk-problems");
+        .attr("class", "notice notice-error bulk-problems")
+        .attr("data-key", "bulk-problems");
     m.attr("role", "alert").leaf("p", message).open("ul");
     for p in problems.iter().take(LISTED_PROBLEMS) {
         m.open("li").num_i64("data-node", p.node).open("strong");
