@@ -6,7 +6,7 @@
 use mosaic_app::components::morph::morph;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement};
+use web_sys::{Element, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -92,23 +92,24 @@ fn an_item_is_never_merged_into_another_items_element() {
 }
 
 #[wasm_bindgen_test]
-fn what_a_data_keep_element_holds_is_left_alone() {
-    let root = holder(r#"<div class="slot" data-keep=""></div>"#);
-    let mounted: HtmlElement = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .create_element("span")
-        .unwrap()
-        .unchecked_into();
-    mounted.set_inner_text("an editor");
-    find(&root, ".slot").append_child(&mounted).unwrap();
-    morph(&root, r#"<div class="slot open" data-keep=""></div>"#);
-    assert_eq!(find(&root, ".slot").class_name(), "slot open");
-    assert_eq!(
-        find(&root, ".slot span").text_content().unwrap(),
-        "an editor"
+fn a_details_the_user_opened_stays_open() {
+    let list = r#"<details class="why"><summary>2 reasons</summary><ul><li>a</li></ul></details>"#;
+    let root = holder(list);
+    find(&root, "details").set_attribute("open", "").unwrap();
+    morph(&root, &list.replace("2 reasons", "3 reasons"));
+    let details = find(&root, "details");
+    assert!(details.has_attribute("open"));
+    assert_eq!(details.text_content().unwrap(), "3 reasonsa");
+    // Markup may still open one itself.
+    let root = holder(list);
+    morph(
+        &root,
+        &list.replace(
+            "<details class=\"why\">",
+            "<details class=\"why\" open=\"\">",
+        ),
     );
+    assert!(find(&root, "details").has_attribute("open"));
 }
 
 #[wasm_bindgen_test]

@@ -488,6 +488,15 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
     .await
     .unwrap();
     save_screenshot(c, "deployment-preview.png").await;
+    // A tag removed comes back when typed into the editor.
+    c.find(Locator::Css(&format!(".node{node} input.add-tag")))
+        .await
+        .unwrap()
+        .send_keys("keystone")
+        .await
+        .unwrap();
+    click(c, &format!(".node{node} .add-tag-button")).await;
+    text_of(c, &format!(".node{node} .chip[data-tag='keystone']")).await;
     browser.close().await;
 }
 

@@ -6,9 +6,8 @@
 //! Children carrying a `data-key` (the rows of a list: their item's key) are
 //! paired by key, so a row is never merged into another item's row; other
 //! children are paired in order, when they are the same kind of node with
-//! the same tag.
-//! An element marked `data-keep` keeps its children as they are: the app
-//! mounts a view of its own there.
+//! the same tag. Like a control's value, whether a `<details>` is open is
+//! the user's: merging never closes one.
 
 use mosaic_core::order;
 use wasm_bindgen::JsCast;
@@ -142,9 +141,7 @@ fn node(current: &Node, fresh: &Node) {
         return;
     };
     attributes(current, fresh);
-    if !current.has_attribute("data-keep") {
-        children(current, fresh);
-    }
+    children(current, fresh);
     properties(current, fresh);
 }
 
@@ -180,9 +177,11 @@ fn properties(current: &Element, fresh: &Element) {
 }
 
 fn attributes(current: &Element, fresh: &Element) {
+    let opened = current.tag_name() == "DETAILS";
     for name in current.get_attribute_names().iter() {
         if let Some(name) = name.as_string()
             && !fresh.has_attribute(&name)
+            && !(opened && name == "open")
         {
             let _ = current.remove_attribute(&name);
         }

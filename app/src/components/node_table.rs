@@ -4,18 +4,20 @@
 //! Filtering and sorting are core's (`mosaic_core::nodes`), and so is what
 //! the table shows (`markup::nodes`): it is written again whenever what the
 //! admin chose changes and merged into the page (`morph`), and one listener
-//! per event type reads what was done.
+//! per event type reads what was done. Adding a node and the editor of
+//! the node being edited are written with the table (`markup::node_forms`).
 
 use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
-use mosaic_core::api::{NodeView, RoleView};
+use mosaic_core::api::{CreateNode, NodeView, RoleView, UpdateNode};
 use mosaic_core::environment::BulkAction;
+use mosaic_core::markup::node_forms::{self as forms, Editor, NewNode};
 use mosaic_core::markup::nodes::{self as table, Bulk, Controls, PAGE, RowState};
 use mosaic_core::markup::{Markup, lists};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
 use mosaic_core::nodes::{NodeFilter, NodeSort, select};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlDivElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
@@ -133,6 +135,42 @@ struct BulkState {
     failure: RwSignal<Option<ApiFailure>>,
 }
 
+/// What the form adding a node holds.
+#[derive(Clone, Copy)]
+struct NewNodeState {
+    chosen: RwSignal<Vec<RoleName>>,
+    status: RwSignal<NodeStatus>,
+    error: RwSignal<Option<String>>,
+}
+
+/// What the editor of the node being edited holds.
+#[derive(Clone, Copy)]
+struct EditorState {
+    chosen: RwSignal<Vec<RoleName>>,
+    tag: RwSignal<String>,
+    error: RwSignal<Option<String>>,
+}
+
+impl EditorState {
+    /// A fresh editor for `node`: its roles ticked, nothing typed.
+    fn open(&self, node: Option<&NodeView>) {
+        self.chosen
+            .set(node.map(|n| n.roles.clone()).unwrap_or_default());
+        self.tag.set(String::new());
+        self.error.set(None);
+    }
+}
+
+/// Ticks `role` if it is not, unticks it if it is.
+fn toggle(chosen: RwSignal<Vec<RoleName>>, role: &str) {
+    chosen.update(|c| match c.iter().position(|r| r.as_str() == role) {
+        Some(at) => {
+            c.remove(at);
+        }
+        None => c.extend(RoleName::new(role).ok()),
+    });
+}
+
 /// What every part of the table reads.
 #[derive(Clone, Copy)]
 struct Table {
@@ -143,7 +181,11 @@ struct Table {
     shown: Memo<Vec<i64>>,
     /// The roles to filter by and to add or remove: (id, label).
     roles: StoredValue<Vec<(String, String)>>,
+    /// The roles to give a node, with why some cannot be.
+    role_views: StoredValue<Vec<RoleView>>,
     bulk: BulkState,
+    new_node: NewNodeState,
+    editor: EditorState,
     /// A node that could not be deleted.
     error: RwSignal<Option<String>>,
     editable: bool,
@@ -158,8 +200,6 @@ pub fn NodeTable(
     state: TableState,
     editable: bool,
     changed: Callback<()>,
-    /// The editor of one node, shown under its row.
-    editor: Callback<NodeView, AnyView>,
 ) -> impl IntoView {
     let all = StoredValue::new(nodes);
     // The ids shown, in order: recomputed when a filter or the sort changes.
@@ -173,6 +213,7 @@ pub fn NodeTable(
                 .collect::<Vec<i64>>()
         })
     });
+    let roles_given = roles.clone();
     let roles = roles.iter().map(|r| (r.id.to_string(), r.name.clone()));
     let t = Table {
         cluster_id,
@@ -180,25 +221,35 @@ pub fn NodeTable(
         all,
         shown,
         roles: StoredValue::new(roles.collect()),
+        role_views: StoredValue::new(roles_given),
         bulk: BulkState {
             tags: RwSignal::new(String::new()),
             role: RwSignal::new(String::new()),
             busy: RwSignal::new(false),
             failure: RwSignal::new(None),
         },
+        new_node: NewNodeState {
+            chosen: RwSignal::new(Vec::new()),
+            status: RwSignal::new(NodeStatus::Discover),
+            error: RwSignal::new(None),
+        },
+        editor: EditorState {
+            chosen: RwSignal::new(Vec::new()),
+            tag: RwSignal::new(String::new()),
+            error: RwSignal::new(None),
+        },
         error: RwSignal::new(None),
         editable,
         changed,
     };
+    // The page reloads after a change: the node edited shows what it is now.
+    t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
     let holder = NodeRef::<leptos::html::Div>::new();
-    let editor_holder = NodeRef::<leptos::html::Div>::new();
     Effect::new(move || {
         if let Some(holder) = holder.get() {
             morph(&holder, &t.render().into_string());
-            place_editor(&holder, editor_holder.get_untracked());
         }
     });
-    let node = move |id: i64| all.with_value(|nodes| nodes.iter().find(|n| n.id == id).cloned());
     view! {
         <div
             class="node-table"
@@ -207,10 +258,6 @@ pub fn NodeTable(
             on:change=move |ev| t.changed(&ev)
             on:click=move |ev| t.clicked(&ev)
         ></div>
-        // Moved into the row under the node edited (`place_editor`).
-        <div class="node-editor-holder" node_ref=editor_holder>
-            {move || state.editing.get().and_then(node).map(|node| editor.run(node))}
-        </div>
     }
 }
 
@@ -241,7 +288,11 @@ impl Table {
                 selected,
                 all_selected,
             };
-            let mut m = table::filters(&c);
+            let mut m = Markup::new();
+            if self.editable {
+                m.append(self.new_node());
+            }
+            m.append(table::filters(&c));
             if self.editable && selected > 0 {
                 m.append(self.bulk_bar(selected, roles));
             }
@@ -256,6 +307,40 @@ impl Table {
             }
             m
         })
+    }
+
+    fn new_node(self) -> Markup {
+        let n = self.new_node;
+        let (chosen, error) = (n.chosen.get(), n.error.get());
+        self.role_views.with_value(|roles| {
+            forms::add_node(&NewNode {
+                roles,
+                chosen: &chosen,
+                status: n.status.get(),
+                error: error.as_deref(),
+            })
+        })
+    }
+
+    fn editor(self, node: &NodeView) -> Markup {
+        let e = self.editor;
+        let (chosen, tag, error) = (e.chosen.get(), e.tag.get(), e.error.get());
+        self.role_views.with_value(|roles| {
+            forms::editor(&Editor {
+                node,
+                roles,
+                chosen: &chosen,
+                tag: &tag,
+                editable: self.editable,
+                error: error.as_deref(),
+            })
+        })
+    }
+
+    /// Calls `f` with the node `id`, if there is one.
+    fn with_node<R>(self, id: Option<i64>, f: impl FnOnce(Option<&NodeView>) -> R) -> R {
+        self.all
+            .with_value(|nodes| f(id.and_then(|id| nodes.iter().find(|n| n.id == id))))
     }
 
     fn bulk_bar(self, selected: usize, roles: &[(String, String)]) -> Markup {
@@ -284,6 +369,7 @@ impl Table {
                     selected: &|id| selected.contains(id),
                     editing,
                     editable: self.editable,
+                    editor: &|node| self.editor(node),
                 };
                 table::rows(&on_page, state)
             })
@@ -303,6 +389,7 @@ impl Table {
             "filter-name" => s.filter_by(s.name, input.value()),
             "filter-tag" => s.filter_by(s.tag, input.value()),
             "bulk-tags" => self.bulk.tags.set(input.value()),
+            "add-tag" => self.editor.tag.set(input.value()),
             _ => {}
         }
     }
@@ -318,6 +405,10 @@ impl Table {
                 "filter-role" => s.filter_by(s.role, select.value()),
                 "filter-status" => s.filter_by(s.status, select.value()),
                 "bulk-role" => self.bulk.role.set(select.value()),
+                "new-node-status" => self
+                    .new_node
+                    .status
+                    .set(NodeStatus::parse(&select.value()).unwrap_or_default()),
                 _ => {}
             }
         } else if closest(ev, "input.select-all").is_some() {
@@ -328,6 +419,12 @@ impl Table {
                     .with(|sel| ids.iter().all(|id| sel.contains(*id)));
             s.selected
                 .update(|sel| ids.iter().for_each(|id| sel.set(*id, select)));
+        } else if let Some(role) = closest(ev, "input[data-role]") {
+            let role = role.get_attribute("data-role").unwrap_or_default();
+            match closest(ev, ".add-node") {
+                Some(_) => toggle(self.new_node.chosen, &role),
+                None => toggle(self.editor.chosen, &role),
+            }
         } else if let Some(id) = row_of(ev, "input.select-node") {
             s.selected.update(|sel| sel.toggle(id));
         }
@@ -341,8 +438,13 @@ impl Table {
         };
         let class = button.class_name();
         if let Some(id) = row_of(ev, "button.edit-node") {
-            s.editing
-                .update(|e| *e = if *e == Some(id) { None } else { Some(id) });
+            let open = s.editing.get_untracked() != Some(id);
+            self.with_node(Some(id), |node| self.editor.open(node));
+            s.editing.set(open.then_some(id));
+        } else if let Some(chip) = closest(ev, "button.remove-tag") {
+            let tag = chip.closest(".chip").ok().flatten();
+            let tag = tag.and_then(|c| c.get_attribute("data-tag"));
+            self.change_node(NodeChange::Untag(tag.unwrap_or_default()));
         } else if let Some(id) = row_of(ev, "button.delete-node") {
             let name = self
                 .all
@@ -362,6 +464,14 @@ impl Table {
                 "next-page" => s.page.update(|p| *p += 1),
                 "show-all" => s.only.set(Vec::new()),
                 "bulk-clear" => s.selected.set(Selection::default()),
+                "add-node-button" => self.add_node(),
+                "save-roles" => self.change_node(NodeChange::Roles),
+                "add-tag-button" => {
+                    let tag = self.editor.tag.get_untracked().trim().to_owned();
+                    if !tag.is_empty() {
+                        self.change_node(NodeChange::Tag(tag));
+                    }
+                }
                 _ => {}
             }
         }
@@ -395,13 +505,60 @@ impl Table {
     }
 }
 
-/// Puts the editor (rendered in `holder`) in the row made for it, if any.
-fn place_editor(table: &Element, holder: Option<HtmlDivElement>) {
-    let slot = table.query_selector("td.editor-slot").ok().flatten();
-    if let (Some(slot), Some(holder)) = (slot, holder)
-        && holder.parent_element().as_ref() != Some(&slot)
-    {
-        let _ = slot.append_child(&holder);
+/// A change the editor sends for the node being edited.
+enum NodeChange {
+    /// The roles ticked.
+    Roles,
+    Tag(String),
+    Untag(String),
+}
+
+impl Table {
+    fn add_node(self) {
+        let n = self.new_node;
+        let request = CreateNode {
+            name: None,
+            status: Some(n.status.get_untracked()),
+            roles: n.chosen.get_untracked(),
+        };
+        let (cluster_id, changed) = (self.cluster_id, self.changed);
+        leptos::task::spawn_local(async move {
+            match api::create_node(cluster_id, &request).await {
+                Ok(_) => {
+                    n.error.set(None);
+                    n.chosen.set(Vec::new());
+                    changed.run(());
+                }
+                Err(e) => n.error.set(Some(e.message)),
+            }
+        });
+    }
+
+    fn change_node(self, change: NodeChange) {
+        let Some(id) = self.state.editing.get_untracked() else {
+            return;
+        };
+        let (e, changed) = (self.editor, self.changed);
+        leptos::task::spawn_local(async move {
+            let result = match change {
+                NodeChange::Roles => {
+                    let change = UpdateNode {
+                        roles: Some(e.chosen.get_untracked()),
+                        ..UpdateNode::default()
+                    };
+                    api::update_node(id, &change).await
+                }
+                NodeChange::Tag(tag) => {
+                    e.tag.set(String::new());
+                    api::assign_tags(id, vec![tag]).await
+                }
+                NodeChange::Untag(tag) => api::unassign_tags(id, vec![tag]).await,
+            };
+            match result {
+                Ok(_) => changed.run(()),
+                Err(failure) => e.error.set(Some(failure.message)),
+            }
+        });
     }
 }
 

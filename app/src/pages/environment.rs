@@ -5,10 +5,10 @@
 
 use leptos::ev::MouseEvent;
 use leptos::prelude::*;
-use mosaic_core::api::{CreateNode, NodeView, RoleView, TagView, UpdateNode};
+use mosaic_core::api::{NodeView, RoleView, TagView};
 use mosaic_core::environment::Check;
 use mosaic_core::markup;
-use mosaic_core::name::{NodeStatus, RoleName, TaskId};
+use mosaic_core::name::TaskId;
 use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::Plan;
 use web_sys::Element;
@@ -117,18 +117,7 @@ fn EnvironmentBody(
         </p>
         <Checks checks table />
         <h2>"Nodes"</h2>
-        {editable.then(|| view! { <AddNode cluster_id roles=roles.clone() changed /> })}
-        <NodeTable
-            cluster_id
-            nodes
-            roles=roles.clone()
-            state=table
-            editable
-            changed
-            editor=Callback::new(move |node: NodeView| {
-                view! { <NodeCard node roles=roles.clone() changed editable /> }.into_any()
-            })
-        />
+        <NodeTable cluster_id nodes roles state=table editable changed />
         {editable.then(|| view! { <CreateTagForm owner=TagOwner::Environment(cluster_id) changed /> })}
         <h2>"Deployment preview"</h2>
         <Preview plan names />
@@ -179,178 +168,6 @@ fn Checks(checks: Vec<Check>, table: TableState) -> impl IntoView {
         }
     };
     view! { <div inner_html=html on:click=show_nodes /> }
-}
-
-/// Role checkboxes; `chosen` holds the ticked role ids.
-#[component]
-fn RolePicker(roles: Vec<RoleView>, chosen: RwSignal<Vec<RoleName>>) -> impl IntoView {
-    roles
-        .into_iter()
-        .map(|role| {
-            let id = role.id.clone();
-            let checked = {
-                let id = id.clone();
-                move || chosen.with(|c| c.contains(&id))
-            };
-            let toggle = move |_| {
-                chosen.update(|c| match c.iter().position(|r| r == &id) {
-                    Some(at) => {
-                        c.remove(at);
-                    }
-                    None => c.push(id.clone()),
-                })
-            };
-            let tags = role.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
-            let title = match &role.unavailable {
-                Some(why) => format!("Not available: {why}"),
-                None => format!("{} — tags: {tags}", role.description),
-            };
-            let unavailable = role.unavailable.is_some();
-            // A role a node already has stays ticked so it can be removed.
-            let locked = {
-                let checked = checked.clone();
-                move || unavailable && !checked()
-            };
-            view! {
-                <label class="role" class:unavailable=unavailable title=title>
-                    <input
-                        type="checkbox"
-                        data-role=role.id.to_string()
-                        prop:checked=checked
-                        prop:disabled=locked
-                        on:change=toggle
-                    />
-                    {role.name.clone()}
-                    {role.plugin.clone().map(|p| view! { <span class="muted">{format!(" ({p})")}</span> })}
-                </label>
-            }
-        })
-        .collect_view()
-}
-
-#[component]
-fn AddNode(cluster_id: i64, roles: Vec<RoleView>, changed: Callback<()>) -> impl IntoView {
-    let reasons = markup::lists::unavailable_roles(&roles).into_string();
-    let chosen = RwSignal::new(Vec::<RoleName>::new());
-    let status = RwSignal::new(NodeStatus::Discover);
-    let error = RwSignal::new(None::<String>);
-    let add = move |_| {
-        let request = CreateNode {
-            name: None,
-            status: Some(status.get_untracked()),
-            roles: chosen.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match api::create_node(cluster_id, &request).await {
-                Ok(_) => {
-                    error.set(None);
-                    chosen.set(Vec::new());
-                    changed.run(());
-                }
-                Err(e) => error.set(Some(e.message)),
-            }
-        });
-    };
-    view! {
-        <div class="add-node">
-            <div class="roles"><RolePicker roles chosen /></div>
-            <label>
-                "Status "
-                <select on:change=move |ev| status.set(NodeStatus::parse(&event_target_value(&ev)).unwrap_or_default())>
-                    {NodeStatus::ALL
-                        .iter()
-                        .map(|s| view! { <option value=s.as_str() selected=*s == NodeStatus::Discover>{s.as_str()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
-            <button class="add-node-button" on:click=add>"Add node"</button>
-            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-            <div inner_html=reasons />
-        </div>
-    }
-}
-
-#[component]
-fn NodeCard(
-    node: NodeView,
-    roles: Vec<RoleView>,
-    changed: Callback<()>,
-    editable: bool,
-) -> impl IntoView {
-    let id = node.id;
-    let chosen = RwSignal::new(node.roles.clone());
-    let error = RwSignal::new(None::<String>);
-    let new_tag = RwSignal::new(String::new());
-    let report = move |result: Result<NodeView, ApiFailure>| match result {
-        Ok(_) => {
-            error.set(None);
-            changed.run(());
-        }
-        Err(e) => error.set(Some(e.message)),
-    };
-    let save_roles = move |_| {
-        let change = UpdateNode {
-            roles: Some(chosen.get_untracked()),
-            ..UpdateNode::default()
-        };
-        leptos::task::spawn_local(async move { report(api::update_node(id, &change).await) });
-    };
-    let add_tag = move |_| {
-        let tag = new_tag.get_untracked().trim().to_owned();
-        if tag.is_empty() {
-            return;
-        }
-        new_tag.set(String::new());
-        leptos::task::spawn_local(async move { report(api::assign_tags(id, vec![tag]).await) });
-    };
-    let chips = node
-        .tags
-        .iter()
-        .map(|tag| {
-            let from_role = node.role_tags.contains(tag);
-            let primary = tag.as_str().starts_with("primary-");
-            let removable = !primary && editable;
-            let name = tag.to_string();
-            let remove = move |_| {
-                let name = name.clone();
-                leptos::task::spawn_local(async move { report(api::unassign_tags(id, vec![name]).await) });
-            };
-            let title = if primary {
-                "primary: chosen by Mosaic in HA environments"
-            } else if from_role {
-                "brought by a role"
-            } else {
-                "added by hand"
-            };
-            view! {
-                <span class="chip" class:from-role=from_role class:primary=primary data-tag=tag.to_string() title=title>
-                    {tag.to_string()}
-                    {removable.then(|| view! {
-                        <button class="remove-tag" aria-label="Remove the tag" on:click=remove.clone()>"×"</button>
-                    })}
-                </span>
-            }
-        })
-        .collect_view();
-    view! {
-        <div class="node" data-node=id>
-            <h3>{node.name.clone()} <span class="muted">{format!(" — {}", node.status)}</span></h3>
-            <fieldset class="roles plain" disabled=!editable><RolePicker roles chosen /></fieldset>
-            <button class="save-roles" class:hidden=!editable on:click=save_roles>"Save roles"</button>
-            <div class="chips">{chips}</div>
-            <div class="add-tag-row" class:hidden=!editable>
-                <input
-                    class="add-tag"
-                    list="known-tags"
-                    placeholder="tag or name:N"
-                    prop:value=move || new_tag.get()
-                    on:input=move |ev| new_tag.set(event_target_value(&ev))
-                />
-                <button class="add-tag-button" on:click=add_tag>"Add tag"</button>
-            </div>
-            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-        </div>
-    }
 }
 
 /// The deployment preview (`markup::preview`); a group's graph is drawn

@@ -14,6 +14,7 @@ pub mod checks;
 pub mod heat;
 pub mod lists;
 pub mod matrix;
+pub mod node_forms;
 pub mod nodes;
 pub mod preview;
 pub mod report;

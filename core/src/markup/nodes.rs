@@ -1,8 +1,8 @@
 //! An environment's node table: its filters, the bulk bar over the nodes
 //! selected, how many nodes are shown, the table with its sortable header
 //! and one page of rows — per node its selection box, name, status, roles,
-//! tags and actions, and under the node being edited an empty row the app
-//! mounts the node's editor in — and the pager.
+//! tags and actions, and under the node being edited its editor — and the
+//! pager.
 //!
 //! The table is interactive: the app writes it again whenever what the
 //! admin chose changes, and merges the new text into the page (`morph` in
@@ -299,6 +299,8 @@ pub struct RowState<'a> {
     pub editing: Option<i64>,
     /// An operator may change nodes (Edit, Delete); a viewer sees Details.
     pub editable: bool,
+    /// The editor of the node being edited ([`super::node_forms::editor`]).
+    pub editor: &'a dyn Fn(&NodeView) -> Markup,
 }
 
 /// The rows of `nodes`, in order.
@@ -310,12 +312,8 @@ pub fn rows(nodes: &[&NodeView], state: RowState<'_>) -> Markup {
             m.open("tr")
                 .attr("class", "node-editor")
                 .attr("data-key", &format!("editor-{}", node.id));
-            m.open("td")
-                .attr("colspan", "6")
-                .attr("class", "editor-slot")
-                .flag("data-keep", true)
-                .close("td")
-                .close("tr");
+            m.open("td").attr("colspan", "6");
+            m.append((state.editor)(node)).close("td").close("tr");
         }
     }
     m
@@ -404,6 +402,7 @@ mod tests {
             selected: &|id| id == 2,
             editing: None,
             editable: true,
+            editor: &|_| Markup::new(),
         };
         let html = rows(&[&a, &b], state).into_string();
         assert!(html.starts_with(
@@ -417,15 +416,20 @@ mod tests {
     }
 
     #[test]
-    fn the_node_edited_has_its_editor_slot_and_a_viewer_sees_details_only() {
+    fn the_node_edited_has_its_editor_under_it_and_a_viewer_sees_details_only() {
         let (a, b) = (node(1, "a"), node(2, "b"));
         let state = RowState {
             selected: &|_| false,
             editing: Some(1),
             editable: false,
+            editor: &|n| {
+                let mut m = Markup::new();
+                m.leaf("p", &n.name);
+                m
+            },
         };
         let html = rows(&[&a, &b], state).into_string();
-        assert!(html.contains(r#"<button class="edit-node" aria-expanded="true">Close</button></td></tr><tr class="node-editor" data-key="editor-1"><td colspan="6" class="editor-slot" data-keep=""></td></tr><tr class="node-row" data-node="2""#), "{html}");
+        assert!(html.contains(r#"<button class="edit-node" aria-expanded="true">Close</button></td></tr><tr class="node-editor" data-key="editor-1"><td colspan="6"><p>a</p></td></tr><tr class="node-row" data-node="2""#), "{html}");
         assert!(html.contains(r#"aria-expanded="false">Details</button></td></tr>"#));
         assert!(!html.contains("delete-node"));
     }
@@ -437,6 +441,7 @@ mod tests {
             selected: &|_| false,
             editing: None,
             editable: true,
+            editor: &|_| Markup::new(),
         };
         let html = rows(&[&a], state).into_string();
         assert!(!html.contains("<img"));
