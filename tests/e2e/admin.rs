@@ -151,3 +151,41 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
     .await;
     browser.close().await;
 }
+
+#[tokio::test]
+async fn an_operator_creates_a_tag_with_a_primary_changes_it_and_deletes_it() {
+    let (_server, browser, _) = create_environment_as("tag-lab", Who::Operator).await;
+    let c = &browser.client;
+    click(c, ".tabs a[href='/environments/1/tags']").await;
+    text_of(c, ".tags-table").await;
+    type_into(c, "input.new-tag-name", "mysql").await;
+    click(c, "input.new-tag-primary").await;
+    click(c, "button.create-tag").await;
+    let primary = "tr[data-tag='mysql'] input.has-primary";
+    text_of(c, "tr[data-tag='mysql']").await;
+    let ticked = || async {
+        c.find(Locator::Css(primary))
+            .await
+            .unwrap()
+            .is_selected()
+            .await
+            .unwrap()
+    };
+    assert!(ticked().await, "created with a primary");
+    let name = c.find(Locator::Css("input.new-tag-name")).await.unwrap();
+    let typed = name.prop("value").await.unwrap();
+    assert_eq!(typed.as_deref(), Some(""), "the form is cleared");
+    // The same name again is refused, and the form says why.
+    type_into(c, "input.new-tag-name", "mysql").await;
+    click(c, "button.create-tag").await;
+    let why = text_of(c, "form.new-tag .notice-error").await;
+    assert!(why.contains("mysql"), "{why}");
+    click(c, primary).await;
+    eventually("the primary unticked", || async { !ticked().await }).await;
+    click(c, "tr[data-tag='mysql'] button.delete-tag").await;
+    eventually("mysql deleted", || async {
+        c.find(Locator::Css("tr[data-tag='mysql']")).await.is_err()
+    })
+    .await;
+    browser.close().await;
+}

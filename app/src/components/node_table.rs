@@ -21,7 +21,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
-use crate::components::morph::morph;
+use crate::components::morph::keep_merged;
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
@@ -245,11 +245,7 @@ pub fn NodeTable(
     // The page reloads after a change: the node edited shows what it is now.
     t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
     let holder = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move || {
-        if let Some(holder) = holder.get() {
-            morph(&holder, &t.render().into_string());
-        }
-    });
+    keep_merged(holder, move || t.render());
     view! {
         <div
             class="node-table"

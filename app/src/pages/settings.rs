@@ -14,7 +14,7 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement}
 use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loaded::loaded;
-use crate::components::morph::morph;
+use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
 
@@ -104,11 +104,8 @@ fn SettingsBody(
         outcome.set(None);
     };
     let holder = NodeRef::<leptos::html::Fieldset>::new();
-    Effect::new(move || {
-        if let Some(holder) = holder.get() {
-            let html = draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)));
-            morph(&holder, &html.into_string());
-        }
+    keep_merged(holder, move || {
+        draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)))
     });
     let enter = move |ev: Event| {
         if let Some((at, input)) = entered(&ev) {

@@ -4,13 +4,16 @@
 //! or a release or plugin defines are read-only, and a tag nodes carry
 //! cannot be deleted (the server names the nodes).
 
+use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{CreateTag, TagView};
+use mosaic_core::markup::tags::{self, NewTag, Tags};
 
-use crate::api::{self, TagOwner};
+use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::notice::ErrorNotice;
+use crate::components::morph::keep_merged;
 use crate::components::retry::RetryNotice;
 use crate::route::{Route, set_title};
 
@@ -61,17 +64,6 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
     }
 }
 
-fn source_label(source: &str) -> &'static str {
-    match source {
-        "release" => "the release",
-        "role" => "a role",
-        "plugin" => "a plugin",
-        "user" => "created on the release",
-        "environment" => "created here",
-        _ => "elsewhere",
-    }
-}
-
 #[component]
 fn TagTable(
     owner: TagOwner,
@@ -79,91 +71,51 @@ fn TagTable(
     editable: bool,
     changed: Callback<()>,
 ) -> impl IntoView {
-    let own = match owner {
-        TagOwner::Release(_) => "user",
-        TagOwner::Environment(_) => "environment",
+    let own = tags::own_source(matches!(owner, TagOwner::Release(_)));
+    let list = StoredValue::new(list);
+    // A change refused: the tag and why.
+    let failure = RwSignal::new(None::<(String, String)>);
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        let failure = failure.get();
+        let failure = failure.as_ref().map(|(t, m)| (t.as_str(), m.as_str()));
+        list.with_value(|list| {
+            tags::table(&Tags {
+                list,
+                own,
+                editable,
+                failure,
+            })
+        })
+    });
+    let report = move |name: String, result: Result<(), ApiFailure>| match result {
+        Ok(()) => changed.run(()),
+        Err(e) => failure.set(Some((name, e.message))),
     };
-    view! {
-        <table class="tags-table">
-            <caption class="visually-hidden">"Tags"</caption>
-            <thead>
-                <tr>
-                    <th scope="col">"Name"</th>
-                    <th scope="col">"Comes from"</th>
-                    <th scope="col">"Has a primary"</th>
-                    <th scope="col">"Nodes"</th>
-                    <th scope="col">"Actions"</th>
-                </tr>
-            </thead>
-            <tbody>
-                {list
-                    .into_iter()
-                    .map(|tag| {
-                        let mine = editable && tag.source == own;
-                        view! { <TagRow owner tag mine changed /> }
-                    })
-                    .collect_view()}
-            </tbody>
-        </table>
-    }
-}
-
-#[component]
-fn TagRow(owner: TagOwner, tag: TagView, mine: bool, changed: Callback<()>) -> impl IntoView {
-    let error = RwSignal::new(None::<String>);
-    let name = tag.name.clone();
-    let toggle_primary = {
-        let name = name.clone();
-        let now = tag.has_primary;
-        move |_| {
-            let name = name.clone();
-            leptos::task::spawn_local(async move {
-                match api::update_tag(owner, &name, !now).await {
-                    Ok(_) => changed.run(()),
-                    Err(e) => error.set(Some(e.message)),
-                }
-            });
-        }
+    let act = move |ev: &Event, control: &str| {
+        let row = closest(ev, control).and_then(|c| c.closest("tr[data-tag]").ok().flatten());
+        row.and_then(|r| r.get_attribute("data-tag"))
     };
-    let delete = {
-        let name = name.clone();
-        move |_| {
-            let name = name.clone();
-            leptos::task::spawn_local(async move {
-                match api::delete_tag(owner, &name).await {
-                    Ok(()) => changed.run(()),
-                    Err(e) => error.set(Some(e.message)),
-                }
-            });
-        }
+    let toggle_primary = move |ev: Event| {
+        let Some(name) = act(&ev, "input.has-primary") else {
+            return;
+        };
+        let now = list.with_value(|l| l.iter().any(|t| t.name == name && t.has_primary));
+        leptos::task::spawn_local(async move {
+            let result = api::update_tag(owner, &name, !now).await.map(|_| ());
+            report(name, result);
+        });
     };
-    let label = format!("{name} has a primary");
-    let why = if tag.deletable {
-        ""
-    } else {
-        "Named by a role: it cannot be deleted."
+    let delete = move |ev: MouseEvent| {
+        let Some(name) = act(&ev, "button.delete-tag") else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let result = api::delete_tag(owner, &name).await;
+            report(name, result);
+        });
     };
-    view! {
-        <tr data-tag=name.clone()>
-            <th scope="row">{name.clone()}</th>
-            <td>{source_label(&tag.source)}</td>
-            <td>
-                <input type="checkbox" class="has-primary" aria-label=label prop:checked=tag.has_primary
-                    prop:disabled=!mine on:change=toggle_primary />
-            </td>
-            <td class="tag-nodes">{tag.nodes}</td>
-            <td>
-                {if mine && tag.deletable {
-                    view! { <button class="delete-tag danger" on:click=delete>"Delete"</button> }.into_any()
-                } else if mine {
-                    view! { <span class="muted">{why}</span> }.into_any()
-                } else {
-                    view! { <span class="muted">"read-only"</span> }.into_any()
-                }}
-                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-            </td>
-        </tr>
-    }
+    view! { <div node_ref=holder on:change=toggle_primary on:click=delete></div> }
 }
 
 /// A new tag for `owner` (also on the environment page, beside its nodes).
@@ -172,6 +124,15 @@ pub fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let primary = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        let (typed, error) = (name.get(), error.get());
+        tags::new_tag(&NewTag {
+            name: &typed,
+            primary: primary.get(),
+            error: error.as_deref(),
+        })
+    });
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let tag = CreateTag {
@@ -190,20 +151,19 @@ pub fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
         });
     };
     view! {
-        <form class="new-tag" on:submit=create>
-            <h2>"New tag"</h2>
-            <label>
-                "Name "
-                <input class="new-tag-name" required placeholder="e.g. mysql"
-                    prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) />
-            </label>
-            <label>
-                <input type="checkbox" class="new-tag-primary" prop:checked=move || primary.get()
-                    on:change=move |_| primary.update(|p| *p = !*p) />
-                " has a primary (one node is chosen as primary in HA)"
-            </label>
-            <button type="submit" class="create-tag">"Create the tag"</button>
-            {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-        </form>
+        <div
+            node_ref=holder
+            on:submit=create
+            on:input=move |ev| {
+                if closest(&ev, "input.new-tag-name").is_some() {
+                    name.set(event_target_value(&ev))
+                }
+            }
+            on:change=move |ev| {
+                if closest(&ev, "input.new-tag-primary").is_some() {
+                    primary.update(|p| *p = !*p)
+                }
+            }
+        ></div>
     }
 }

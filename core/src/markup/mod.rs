@@ -19,6 +19,7 @@ pub mod nodes;
 pub mod preview;
 pub mod report;
 pub mod settings;
+pub mod tags;
 pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given
