@@ -1,11 +1,14 @@
 //! The Plugins page: what is installed, upload, uninstall.
 
+use leptos::ev::MouseEvent;
 use leptos::prelude::*;
-use mosaic_core::api::{PluginKind, PluginSummary};
+use mosaic_core::api::PluginSummary;
+use mosaic_core::markup::{self, plugins::Plugins};
 
 use crate::api;
+use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::notice::ErrorNotice;
+use crate::components::morph::keep_merged;
 use crate::components::plugin_upload::PluginUpload;
 use crate::components::retry::RetryNotice;
 use crate::route::{Route, set_title};
@@ -47,107 +50,47 @@ pub fn PluginsPage() -> impl IntoView {
 
 #[component]
 fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoView {
-    view! {
-        <table class="plugin-table">
-            <thead>
-                <tr>
-                    <th>"Plugin"</th>
-                    <th>"Version"</th>
-                    <th>"Kind"</th>
-                    <th>"Releases"</th>
-                    <th>"Used by"</th>
-                    <th>"Warnings"</th>
-                    <th scope="col">"Actions"</th>
-                </tr>
-            </thead>
-            <tbody>
-                {plugins
-                    .into_iter()
-                    .map(|plugin| view! { <PluginRow plugin changed /> })
-                    .collect_view()}
-            </tbody>
-        </table>
-    }
-}
-
-#[component]
-fn PluginRow(plugin: PluginSummary, changed: Callback<()>) -> impl IntoView {
-    // Two clicks uninstall: the first asks for confirmation in place.
-    let confirming = RwSignal::new(false);
-    let busy = RwSignal::new(false);
+    let list = StoredValue::new(plugins);
     let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
-    let error = RwSignal::new(None::<String>);
-    let id = plugin.id;
-    let uninstall = move |_| {
-        if !confirming.get_untracked() {
-            error.set(None);
-            confirming.set(true);
+    // Two clicks uninstall: the first asks for confirmation in place.
+    let confirming = RwSignal::new(None::<i64>);
+    let busy = RwSignal::new(None::<i64>);
+    let failure = RwSignal::new(None::<(i64, String)>);
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        let failure = failure.get();
+        list.with_value(|list| {
+            markup::plugins::table(&Plugins {
+                list,
+                admin,
+                confirming: confirming.get(),
+                busy: busy.get(),
+                failure: failure.as_ref().map(|(id, m)| (*id, m.as_str())),
+                matrix: &|id| Route::ReleaseMatrix(id).path(),
+                tags: &|id| Route::ReleaseTags(id).path(),
+            })
+        })
+    });
+    let uninstall = move |ev: MouseEvent| {
+        let row = closest(&ev, "button.uninstall").and_then(|b| b.closest("tr").ok().flatten());
+        let Some(id) = row.and_then(|r| r.get_attribute("data-key")?.parse::<i64>().ok()) else {
+            return;
+        };
+        if confirming.get_untracked() != Some(id) {
+            failure.set(None);
+            confirming.set(Some(id));
             return;
         }
-        confirming.set(false);
-        busy.set(true);
+        confirming.set(None);
+        busy.set(Some(id));
         leptos::task::spawn_local(async move {
             let result = api::uninstall_plugin(id).await;
-            busy.set(false);
+            busy.set(None);
             match result {
                 Ok(()) => changed.run(()),
-                Err(e) => error.set(Some(e.message)),
+                Err(e) => failure.set(Some((id, e.message))),
             }
         });
     };
-    let kind = match plugin.kind {
-        PluginKind::Release => "release",
-        PluginKind::Extension => "extension",
-    };
-    let idle = plugin.idle_reason();
-    let release_plugin = plugin.kind == PluginKind::Release;
-    let releases = plugin
-        .releases
-        .iter()
-        .map(|r| {
-            let links = release_plugin.then(|| {
-                view! {
-                    " " <a href=Route::ReleaseMatrix(r.id).path()>"matrix"</a>
-                    " · " <a href=Route::ReleaseTags(r.id).path() class="release-tags">"tags"</a>
-                }
-            });
-            view! { <div>{format!("{} ({})", r.name, r.version)}{links}</div> }
-        })
-        .collect_view();
-    let used_by = plugin.used_by.join(", ");
-    let warnings = plugin
-        .warnings
-        .iter()
-        .map(|w| format!("{}: {}", w.place(), w.message))
-        .collect::<Vec<_>>()
-        .join("\n");
-    view! {
-        <tr data-plugin=plugin.name.clone()>
-            <td>
-                <strong>{plugin.title.clone()}</strong>
-                <div class="muted">{plugin.name.clone()}</div>
-            </td>
-            <td>{plugin.version.clone()}</td>
-            <td>{kind}</td>
-            <td>
-                {releases}
-                {idle.map(|why| view! { <strong class="notice notice-warn idle-plugin">{why}</strong> })}
-            </td>
-            <td>{used_by}</td>
-            <td title=warnings>{plugin.warnings.len()}</td>
-            <td>
-                <button
-                    type="button"
-                    class:hidden=!admin
-                    class="uninstall"
-                    class:danger=move || confirming.get()
-                    prop:disabled=move || busy.get()
-                    on:click=uninstall
-                >
-                    {move || if confirming.get() { "Confirm uninstall" } else { "Uninstall" }}
-                </button>
-                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-            </td>
-        </tr>
-    }
+    view! { <div node_ref=holder on:click=uninstall></div> }
 }

@@ -16,6 +16,7 @@ pub mod lists;
 pub mod matrix;
 pub mod node_forms;
 pub mod nodes;
+pub mod plugins;
 pub mod preview;
 pub mod report;
 pub mod settings;

@@ -1,0 +1,204 @@
+//! The installed plugins as a table: per plugin its title and name,
+//! version, kind, the releases it ships or fits (a release plugin's with
+//! links to their matrix and tags), why an extension is idle, the
+//! environments using it, its install warnings and — for an admin — the
+//! button uninstalling it, which asks for a second click first.
+
+use super::Markup;
+use crate::api::{PluginKind, PluginSummary};
+
+/// What the table shows beyond the plugins.
+#[derive(Clone, Copy)]
+pub struct Plugins<'a> {
+    pub list: &'a [PluginSummary],
+    /// The user may uninstall plugins.
+    pub admin: bool,
+    /// The plugin (by id) whose Uninstall was clicked once.
+    pub confirming: Option<i64>,
+    /// The plugin being uninstalled.
+    pub busy: Option<i64>,
+    /// A plugin not uninstalled, and why.
+    pub failure: Option<(i64, &'a str)>,
+    /// The paths of a release's (by id) matrix and tags pages.
+    pub matrix: &'a dyn Fn(i64) -> String,
+    pub tags: &'a dyn Fn(i64) -> String,
+}
+
+const HEADS: [&str; 6] = [
+    "Plugin", "Version", "Kind", "Releases", "Used by", "Warnings",
+];
+
+pub fn table(p: &Plugins<'_>) -> Markup {
+    let mut m = Markup::new();
+    m.open("table")
+        .attr("class", "plugin-table")
+        .open("thead")
+        .open("tr");
+    for head in HEADS {
+        m.leaf("th", head);
+    }
+    m.open("th")
+        .attr("scope", "col")
+        .text("Actions")
+        .close("th");
+    m.close("tr").close("thead").open("tbody");
+    for plugin in p.list {
+        row(&mut m, p, plugin);
+    }
+    m.close("tbody").close("table");
+    m
+}
+
+fn row(m: &mut Markup, p: &Plugins<'_>, plugin: &PluginSummary) {
+    m.open("tr")
+        .attr("data-plugin", &plugin.name)
+        .num_i64("data-key", plugin.id);
+    m.open("td").leaf("strong", &plugin.title).open("div");
+    m.attr("class", "muted")
+        .text(&plugin.name)
+        .close("div")
+        .close("td");
+    m.leaf("td", &plugin.version);
+    m.leaf("td", kind(plugin.kind));
+    m.open("td");
+    releases(m, p, plugin);
+    m.close("td");
+    m.leaf("td", &plugin.used_by.join(", "));
+    let warnings: Vec<String> = plugin
+        .warnings
+        .iter()
+        .map(|w| format!("{}: {}", w.place(), w.message))
+        .collect();
+    m.open("td")
+        .attr("title", &warnings.join("\n"))
+        .text(&warnings.len().to_string())
+        .close("td");
+    m.open("td");
+    if p.admin {
+        uninstall(m, p, plugin.id);
+    }
+    m.close("td").close("tr");
+}
+
+fn kind(kind: PluginKind) -> &'static str {
+    match kind {
+        PluginKind::Release => "release",
+        PluginKind::Extension => "extension",
+    }
+}
+
+fn releases(m: &mut Markup, p: &Plugins<'_>, plugin: &PluginSummary) {
+    for r in &plugin.releases {
+        m.open("div").text(&format!("{} ({})", r.name, r.version));
+        if plugin.kind == PluginKind::Release {
+            m.text(" ").open("a");
+            m.attr("href", &(p.matrix)(r.id)).text("matrix").close("a");
+            m.text(" · ").open("a");
+            m.attr("href", &(p.tags)(r.id))
+                .attr("class", "release-tags")
+                .text("tags")
+                .close("a");
+        }
+        m.close("div");
+    }
+    if let Some(why) = plugin.idle_reason() {
+        m.open("strong")
+            .attr("class", "notice notice-warn idle-plugin")
+            .text(&why)
+            .close("strong");
+    }
+}
+
+fn uninstall(m: &mut Markup, p: &Plugins<'_>, id: i64) {
+    let confirming = p.confirming == Some(id);
+    m.open("button").attr("type", "button");
+    m.classes(&[("uninstall", true), ("danger", confirming)])
+        .flag("disabled", p.busy == Some(id));
+    m.text(if confirming {
+        "Confirm uninstall"
+    } else {
+        "Uninstall"
+    })
+    .close("button");
+    if let Some((_, message)) = p.failure.filter(|(at, _)| *at == id) {
+        m.open("div")
+            .attr("class", "notice notice-error")
+            .attr("role", "alert")
+            .text(message)
+            .close("div");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::PluginRelease;
+
+    fn plugin(id: i64, name: &str, kind: PluginKind, releases: usize) -> PluginSummary {
+        PluginSummary {
+            id,
+            name: name.to_owned(),
+            title: name.to_uppercase(),
+            version: "1.0.0".to_owned(),
+            package_version: "5.0.0".to_owned(),
+            description: String::new(),
+            kind,
+            releases: (0..releases)
+                .map(|r| PluginRelease {
+                    id: r as i64 + 1,
+                    name: "Fuel".to_owned(),
+                    version: "9.0".to_owned(),
+                    operating_system: "ubuntu".to_owned(),
+                })
+                .collect(),
+            used_by: vec!["lab".to_owned(), "prod".to_owned()],
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_release_plugin_links_its_releases_and_an_idle_extension_says_why() {
+        let list = [
+            plugin(1, "openstack", PluginKind::Release, 1),
+            plugin(2, "contrail", PluginKind::Extension, 0),
+        ];
+        let p = Plugins {
+            list: &list,
+            admin: false,
+            confirming: None,
+            busy: None,
+            failure: None,
+            matrix: &|id| format!("/releases/{id}/matrix"),
+            tags: &|id| format!("/releases/{id}/tags"),
+        };
+        let html = table(&p).into_string();
+        assert!(html.contains(r#"<tr data-plugin="openstack" data-key="1"><td><strong>OPENSTACK</strong><div class="muted">openstack</div></td><td>1.0.0</td><td>release</td><td><div>Fuel (9.0) <a href="/releases/1/matrix">matrix</a> · <a href="/releases/1/tags" class="release-tags">tags</a></div></td><td>lab, prod</td><td title="">0</td><td></td></tr>"#), "{html}");
+        assert!(html.contains(r#"<td>extension</td><td><strong class="notice notice-warn idle-plugin">CONTRAIL 1.0.0 fits no installed release"#), "{html}");
+        assert!(
+            !html.contains("uninstall"),
+            "a viewer is not offered it: {html}"
+        );
+    }
+
+    #[test]
+    fn uninstalling_asks_first_waits_and_says_why_it_failed() {
+        let list = [
+            plugin(1, "a", PluginKind::Release, 0),
+            plugin(2, "b", PluginKind::Release, 0),
+        ];
+        let mut p = Plugins {
+            list: &list,
+            admin: true,
+            confirming: Some(1),
+            busy: Some(2),
+            failure: Some((2, "in use by lab")),
+            matrix: &|_| String::new(),
+            tags: &|_| String::new(),
+        };
+        let html = table(&p).into_string();
+        assert!(html.contains(r#"<button type="button" class="uninstall danger">Confirm uninstall</button></td></tr><tr data-plugin="b""#), "{html}");
+        assert!(html.contains(r#"<button type="button" class="uninstall" disabled="">Uninstall</button><div class="notice notice-error" role="alert">in use by lab</div>"#), "{html}");
+        p.confirming = None;
+        assert!(!table(&p).into_string().contains("Confirm"));
+    }
+}
