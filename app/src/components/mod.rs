@@ -9,5 +9,4 @@ pub mod node_table;
 pub mod notice;
 pub mod option_row;
 pub mod plugin_upload;
-pub mod report;
 pub mod retry;

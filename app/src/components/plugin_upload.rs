@@ -1,19 +1,29 @@
 use leptos::prelude::*;
 use mosaic_core::api::PluginSummary;
+use mosaic_core::markup::plugins::{self, Upload};
 use wasm_bindgen::JsCast;
 
 use crate::api::{self, ApiFailure};
-use crate::components::notice::ErrorNotice;
-use crate::components::report::ValidationReport;
+use crate::components::morph::keep_merged;
 
 /// A file input that installs the chosen plugin archive, showing the
-/// validation report when the server refuses it.
+/// validation report when the server refuses it (`markup::plugins::upload`).
 #[component]
 pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl IntoView {
     let failure = RwSignal::new(None::<ApiFailure>);
     let busy = RwSignal::new(false);
-    let done = RwSignal::new(None::<String>);
-    let idle = RwSignal::new(None::<String>);
+    let done = RwSignal::new(None::<PluginSummary>);
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        let (plugin, failure) = (done.get(), failure.get());
+        plugins::upload(&Upload {
+            busy: busy.get(),
+            installed: plugin.as_ref(),
+            refused: failure
+                .as_ref()
+                .map(|f| (f.message.as_str(), f.report.as_deref())),
+        })
+    });
     let on_change = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -29,7 +39,6 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
         busy.set(true);
         failure.set(None);
         done.set(None);
-        idle.set(None);
         leptos::task::spawn_local(async move {
             let result = match api::file_bytes(file).await {
                 Ok(bytes) => api::upload_plugin(bytes, content_type).await,
@@ -38,47 +47,12 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
             busy.set(false);
             match result {
                 Ok(plugin) => {
-                    idle.set(plugin.idle_reason());
-                    done.set(Some(format!(
-                        "Installed {} {}.",
-                        plugin.title, plugin.version
-                    )));
+                    done.set(Some(plugin.clone()));
                     installed.run(plugin);
                 }
                 Err(e) => failure.set(Some(e)),
             }
         });
     };
-    view! {
-        <div class="upload">
-            <label class="button">
-                "Upload a plugin package (.tar.gz or .zip)"
-                <input
-                    type="file"
-                    class="plugin-upload"
-                    accept=".tar.gz,.tgz,.zip,application/gzip,application/zip"
-                    prop:disabled=move || busy.get()
-                    on:change=on_change
-                />
-            </label>
-            <Show when=move || busy.get()>
-                <p class="loading">"Validating and installing…"</p>
-            </Show>
-            {move || match (idle.get(), done.get()) {
-                (Some(why), Some(_)) => Some(view! { <p class="notice notice-warn idle-plugin" role="status"><strong>{why}</strong></p> }.into_any()),
-                (None, Some(m)) => Some(view! { <p class="notice notice-ok" role="status">{m}</p> }.into_any()),
-                _ => None,
-            }}
-            {move || {
-                failure
-                    .get()
-                    .map(|f| {
-                        view! {
-                            <ErrorNotice message=f.message.clone() />
-                            {f.report.map(|report| view! { <ValidationReport report=*report /> })}
-                        }
-                    })
-            }}
-        </div>
-    }
+    view! { <div node_ref=holder on:change=on_change></div> }
 }

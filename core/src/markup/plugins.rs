@@ -2,10 +2,12 @@
 //! version, kind, the releases it ships or fits (a release plugin's with
 //! links to their matrix and tags), why an extension is idle, the
 //! environments using it, its install warnings and — for an admin — the
-//! button uninstalling it, which asks for a second click first.
+//! button uninstalling it, which asks for a second click first; and the
+//! upload of a package with what became of it.
 
 use super::Markup;
 use crate::api::{PluginKind, PluginSummary};
+use crate::plugin::Report;
 
 /// What the table shows beyond the plugins.
 #[derive(Clone, Copy)]
@@ -129,6 +131,76 @@ fn uninstall(m: &mut Markup, p: &Plugins<'_>, id: i64) {
     }
 }
 
+/// What the upload of a plugin package shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Upload<'a> {
+    /// The package is on its way.
+    pub busy: bool,
+    /// The plugin just installed.
+    pub installed: Option<&'a PluginSummary>,
+    /// Why the package was refused, with its validation report.
+    pub refused: Option<(&'a str, Option<&'a Report>)>,
+}
+
+/// The file input uploading a package, then what became of it: installed
+/// (and idle if it fits no release), or refused with every problem.
+pub fn upload(u: &Upload<'_>) -> Markup {
+    let mut m = Markup::new();
+    m.open("div")
+        .attr("class", "upload")
+        .open("label")
+        .attr("class", "button");
+    m.text("Upload a plugin package (.tar.gz or .zip)")
+        .open("input")
+        .attr("type", "file");
+    m.attr("class", "plugin-upload")
+        .attr(
+            "accept",
+            ".tar.gz,.tgz,.zip,application/gzip,application/zip",
+        )
+        .flag("disabled", u.busy)
+        .close("label");
+    if u.busy {
+        m.open("p")
+            .attr("class", "loading")
+            .text("Validating and installing…")
+            .close("p");
+    }
+    if let Some(plugin) = u.installed {
+        installed(&mut m, plugin);
+    }
+    if let Some((message, report)) = u.refused {
+        m.open("div")
+            .attr("class", "notice notice-error")
+            .attr("role", "alert")
+            .text(message)
+            .close("div");
+        if let Some(report) = report {
+            m.append(super::report::report(report));
+        }
+    }
+    m.close("div");
+    m
+}
+
+fn installed(m: &mut Markup, plugin: &PluginSummary) {
+    match plugin.idle_reason() {
+        Some(why) => {
+            m.open("p")
+                .attr("class", "notice notice-warn idle-plugin")
+                .attr("role", "status");
+            m.leaf("strong", &why).close("p");
+        }
+        None => {
+            m.open("p")
+                .attr("class", "notice notice-ok")
+                .attr("role", "status");
+            m.text(&format!("Installed {} {}.", plugin.title, plugin.version))
+                .close("p");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,5 +272,45 @@ mod tests {
         assert!(html.contains(r#"<button type="button" class="uninstall" disabled="">Uninstall</button><div class="notice notice-error" role="alert">in use by lab</div>"#), "{html}");
         p.confirming = None;
         assert!(!table(&p).into_string().contains("Confirm"));
+    }
+
+    #[test]
+    fn an_upload_says_what_was_installed_or_why_not() {
+        let busy = upload(&Upload {
+            busy: true,
+            ..Upload::default()
+        })
+        .into_string();
+        assert!(busy.contains(r#"class="plugin-upload" accept=".tar.gz,.tgz,.zip,application/gzip,application/zip" disabled=""></label><p class="loading">"#), "{busy}");
+        let release = plugin(1, "openstack", PluginKind::Release, 1);
+        let done = upload(&Upload {
+            installed: Some(&release),
+            ..Upload::default()
+        })
+        .into_string();
+        assert!(
+            done.contains(
+                r#"<p class="notice notice-ok" role="status">Installed OPENSTACK 1.0.0.</p>"#
+            ),
+            "{done}"
+        );
+        let idle = plugin(2, "contrail", PluginKind::Extension, 0);
+        let done = upload(&Upload {
+            installed: Some(&idle),
+            ..Upload::default()
+        })
+        .into_string();
+        assert!(done.contains(r#"<p class="notice notice-warn idle-plugin" role="status"><strong>CONTRAIL 1.0.0 fits"#), "{done}");
+        let refused = upload(&Upload {
+            refused: Some(("not a plugin", None)),
+            ..Upload::default()
+        })
+        .into_string();
+        assert!(
+            refused.ends_with(
+                r#"<div class="notice notice-error" role="alert">not a plugin</div></div>"#
+            ),
+            "{refused}"
+        );
     }
 }
