@@ -78,7 +78,6 @@ pub fn instances<'a>(
     out
 }
 
-/// A tag that may be added to a node: known, or an instance of a known one.
 /// The instance tag to offer next for `name`: `name:N` with N one past
 /// the highest instance `instances` (as [`instances`] groups them) holds.
 pub fn next_instance(instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>, name: &str) -> String {
@@ -89,6 +88,7 @@ pub fn next_instance(instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>, name
     format!("{name}:{next}")
 }
 
+/// A tag that may be added to a node: known, or an instance of a known one.
 pub fn known_tag(tag: &TagName, known: &TagsMetadata, role_tags: &BTreeSet<TagName>) -> bool {
     let is_known = |t: &str| known.contains_key(t) || role_tags.contains(t);
     is_known(tag.as_str()) || tag.instance_of().is_some_and(is_known)

@@ -3,11 +3,13 @@
 //! same tasks grouped, each group's tasks in order and, on demand, as a
 //! graph; deleting the environment.
 
+use std::collections::BTreeMap;
+
 use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::{NodeView, RoleView, TagView};
 use mosaic_core::environment::Check;
-use mosaic_core::markup;
+use mosaic_core::markup::{self, environment};
 use mosaic_core::name::TaskId;
 use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::Plan;
@@ -17,8 +19,8 @@ use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
+use crate::components::morph::keep_merged;
 use crate::components::node_table::{NodeTable, TableState};
-use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
 use crate::pages::tags::CreateTagForm;
 use crate::route::{Route, Router};
@@ -95,27 +97,18 @@ fn EnvironmentBody(
         checks,
     } = snapshot;
     let names: Vec<(i64, String)> = nodes.iter().map(|n| (n.id, n.name.clone())).collect();
-    let node_count = nodes.len();
-    // Known tags, and the next instance (`mysql:3`) of each created one.
-    let mut known: Vec<String> = tags.iter().map(|t| t.name.clone()).collect();
-    known.extend(
-        tags.iter()
-            .filter(|t| t.source == "user" || t.source == "environment")
-            .map(|t| mosaic_core::tag::next_instance(&plan.instances, &t.name)),
-    );
     // A viewer sees the nodes and the plan; an operator changes them.
     let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
+    let head = Head {
+        cluster_id,
+        nodes: nodes.len(),
+        tags,
+        instances: plan.instances.clone(),
+        checks,
+        editable,
+    };
     view! {
-        <datalist id="known-tags">
-            {known.iter().map(|t| view! { <option value=t.clone() /> }).collect_view()}
-        </datalist>
-        <p class="environment-actions">
-            <a class="button export" href=api::path::of_cluster(cluster_id, "environment") download="">
-                "Download the environment file"
-            </a>
-            {editable.then(|| view! { <DeleteEnvironment cluster_id nodes=node_count tags=tags.clone() /> })}
-        </p>
-        <Checks checks table />
+        {head.view(table)}
         <h2>"Nodes"</h2>
         <NodeTable cluster_id nodes roles state=table editable changed />
         {editable.then(|| view! { <CreateTagForm owner=TagOwner::Environment(cluster_id) changed /> })}
@@ -124,50 +117,73 @@ fn EnvironmentBody(
     }
 }
 
-/// Deletes the environment after a confirmation that names what goes.
-#[component]
-fn DeleteEnvironment(cluster_id: i64, nodes: usize, tags: Vec<TagView>) -> impl IntoView {
-    let own = tags.iter().filter(|t| t.source == "environment").count();
-    let error = RwSignal::new(None::<String>);
-    let router = use_context::<Router>();
-    let delete = move |_| {
-        let question = format!(
-            "Delete this environment with its {nodes} node{} and its {own} own tag{}? This cannot be undone.",
-            if nodes == 1 { "" } else { "s" },
-            if own == 1 { "" } else { "s" },
-        );
-        if !window().confirm_with_message(&question).unwrap_or(false) {
-            return;
-        }
-        leptos::task::spawn_local(async move {
-            match api::delete_cluster(cluster_id).await {
-                Ok(()) => {
-                    if let Some(router) = router {
-                        router.go(Route::Environments);
-                    }
-                }
-                Err(e) => error.set(Some(e.message)),
-            }
+/// The page's head (`markup::environment::head`): the tags inputs offer,
+/// the environment file, deleting the environment — after a confirmation
+/// that names what goes —, and the checks, whose buttons show only their
+/// nodes in the table.
+struct Head {
+    cluster_id: i64,
+    nodes: usize,
+    tags: Vec<TagView>,
+    instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
+    checks: Vec<Check>,
+    editable: bool,
+}
+
+impl Head {
+    fn view(self, table: TableState) -> impl IntoView {
+        let head = StoredValue::new(self);
+        let error = RwSignal::new(None::<String>);
+        let router = use_context::<Router>();
+        let holder = NodeRef::<leptos::html::Div>::new();
+        keep_merged(holder, move || {
+            let error = error.get();
+            head.with_value(|h| {
+                environment::head(&environment::Head {
+                    tags: &h.tags,
+                    instances: &h.instances,
+                    download: &api::path::of_cluster(h.cluster_id, "environment"),
+                    editable: h.editable,
+                    error: error.as_deref(),
+                    checks: &h.checks,
+                })
+            })
         });
-    };
-    view! {
-        <button class="delete-environment danger" on:click=delete>"Delete the environment"</button>
-        {move || error.get().map(|message| view! { <ErrorNotice message /> })}
+        let clicked = move |ev: MouseEvent| {
+            if let Some(button) = closest(&ev, "button.show-nodes") {
+                let ids = button.get_attribute("data-nodes").unwrap_or_default();
+                table.show_only(markup::checks::node_ids(&ids));
+            } else if closest(&ev, "button.delete-environment").is_some() {
+                let (id, question) = head
+                    .with_value(|h| (h.cluster_id, environment::delete_question(h.nodes, &h.tags)));
+                delete(id, &question, router, error);
+            }
+        };
+        view! { <div node_ref=holder on:click=clicked></div> }
     }
 }
 
-/// The pre-deployment checks (`markup::checks`); a check's button shows
-/// only its nodes in the table.
-#[component]
-fn Checks(checks: Vec<Check>, table: TableState) -> impl IntoView {
-    let html = markup::checks::checks(&checks).into_string();
-    let show_nodes = move |ev: MouseEvent| {
-        if let Some(button) = closest(&ev, "button.show-nodes") {
-            let ids = button.get_attribute("data-nodes").unwrap_or_default();
-            table.show_only(markup::checks::node_ids(&ids));
+/// Deletes the environment once the user confirms `question`, then goes
+/// to the environments.
+fn delete(
+    cluster_id: i64,
+    question: &str,
+    router: Option<Router>,
+    error: RwSignal<Option<String>>,
+) {
+    if !window().confirm_with_message(question).unwrap_or(false) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        match api::delete_cluster(cluster_id).await {
+            Ok(()) => {
+                if let Some(router) = router {
+                    router.go(Route::Environments);
+                }
+            }
+            Err(e) => error.set(Some(e.message)),
         }
-    };
-    view! { <div inner_html=html on:click=show_nodes /> }
+    });
 }
 
 /// The deployment preview (`markup::preview`); a group's graph is drawn

@@ -11,6 +11,7 @@
 //! on the way in, so no data can open an element or an attribute.
 
 pub mod checks;
+pub mod environment;
 pub mod heat;
 pub mod lists;
 pub mod matrix;
