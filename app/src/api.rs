@@ -99,7 +99,7 @@ async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, A
     }
     let error = body
         .ok()
-        .and_then(|text| serde_json::from_str::<ErrorBody>(&text).ok());
+        .and_then(|text| mosaic_core::json::from_str::<ErrorBody>(&text).ok());
     Err(match error {
         Some(body) => refusal(body, status),
         // A proxy's or a restarting server's answer, not the API's.
@@ -130,9 +130,10 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
 }
 
 /// An answer's body as a `T`: the only part of a call that depends on
-/// the answer's type.
+/// the answer's type (read by `mosaic_core::json`, which keeps one JSON
+/// reader in the download for every type).
 fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiFailure> {
-    serde_json::from_str(body)
+    mosaic_core::json::from_str(body)
         .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")))
 }
 

@@ -12,6 +12,7 @@ pub mod component;
 pub mod environment;
 pub mod expr;
 pub mod heat;
+pub mod json;
 pub mod markup;
 pub mod name;
 pub mod nodes;

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::name::{ComponentName, ComponentType, Pattern};
+use crate::json::Reader;
 
 /// The weight a component without one sorts with.
 pub const DEFAULT_WEIGHT: i64 = 100;
@@ -196,12 +197,12 @@ impl<'de> Deserialize<'de> for Requires {
         for (i, value) in entries.into_iter().enumerate() {
             let is_old = value.as_object().is_some_and(|m| m.contains_key("name"));
             if is_old {
-                let relation: Relation = serde_json::from_value(value)
+                let relation = Relation::deserialize(Reader(&value))
                     .map_err(|e| serde::de::Error::custom(format!("requires[{i}]: {e}")))?;
                 old.push(relation);
                 continue;
             }
-            match serde_json::from_value::<BTreeMap<Quantifier, PredicateBody>>(value) {
+            match BTreeMap::<Quantifier, PredicateBody>::deserialize(Reader(&value)) {
                 Ok(map) if map.len() == 1 => {
                     let (quantifier, body) = map.into_iter().next().expect("one entry");
                     predicates.push(Predicate { quantifier, body });

@@ -1,0 +1,103 @@
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use super::from_str;
+use crate::api::{Attributes, ErrorBody, NodeView, PluginSummary, TemplateResolution};
+use crate::name::NodeStatus;
+use crate::task::Plan;
+
+/// `text` reads as serde_json reads it, and writes back the same.
+fn same<T>(text: &str) -> T
+where
+    T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
+{
+    let ours: T = from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let theirs: T = serde_json::from_str(text).unwrap();
+    assert_eq!(ours, theirs);
+    let again: serde_json::Value =
+        serde_json::from_str(&serde_json::to_string(&ours).unwrap()).unwrap();
+    let given: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(again, given, "{text}");
+    ours
+}
+
+#[test]
+fn structs_options_lists_and_unit_variants_read_as_serde_json_reads_them() {
+    let node: NodeView = same(
+        &json!({
+            "id": 7, "cluster_id": 1, "name": "rack1-7", "status": "ready",
+            "roles": ["controller"], "pending_roles": [], "tags": ["controller", "mysql:1"],
+            "role_tags": ["controller"], "tags_added": ["mysql:1"], "tags_removed": [],
+            "primary_tags": [], "pending_deletion": false, "version": 3
+        })
+        .to_string(),
+    );
+    assert_eq!(node.status, NodeStatus::Ready);
+    same::<Vec<PluginSummary>>(
+        &json!([{
+            "id": 1, "name": "openstack", "title": "OpenStack", "version": "1.0.0",
+            "package_version": "5.0.0", "description": "d", "kind": "release",
+            "releases": [{"id": 1, "name": "Fuel", "version": "9.0", "operating_system": "ubuntu"}],
+            "used_by": ["lab"],
+            "warnings": [{"severity": "warning", "file": "metadata.yaml", "line": 3, "path": "title", "message": "long"}]
+        }])
+        .to_string(),
+    );
+}
+
+#[test]
+fn untagged_enums_any_value_and_numbered_keys_read_too() {
+    // `problems` is an untagged enum: a setting's problem or a node's.
+    let body: ErrorBody = same(
+        &json!({"error": {"code": "invalid_nodes", "message": "m", "problems": [
+            {"path": "a.b", "message": "bad"}, {"node": 3, "message": "gone"}
+        ]}})
+        .to_string(),
+    );
+    assert_eq!(body.error.problems.len(), 2);
+    same::<Attributes>(
+        &json!({"editable": {"a": {"metadata": {"label": "A"}, "b": {"value": [1, 2.5, "x", null]}}}, "version": 4,
+            "context": {"cluster": {"id": 1}, "release": {"name": "r"}, "version": "9.0", "networking_parameters": null}})
+            .to_string(),
+    );
+    let instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>> =
+        same(&json!({"mysql": {"1": [3, 4], "2": [5]}}).to_string());
+    assert_eq!(instances["mysql"][&2], [5]);
+    same::<TemplateResolution>(
+        &json!({"resource_registry": {"OS::A": "a.yaml"}, "errors": [], "choices": [], "options": [], "environment": null})
+            .to_string(),
+    );
+}
+
+#[test]
+fn an_empty_plan_reads_the_same() {
+    // Real plans: environment::tests, the_plan_follows_the_settings….
+    same::<Plan>(&serde_json::to_string(&Plan::default()).unwrap());
+}
+
+#[test]
+fn a_struct_is_read_from_an_object_only_and_errors_say_what_was_found() {
+    let as_array = json!([1, "a"]).to_string();
+    let e = from_str::<crate::api::NodeProblem>(&as_array).unwrap_err();
+    assert!(e.to_string().contains("invalid type: sequence"), "{e}");
+    let e = from_str::<NodeView>(r#"{"id": "seven"}"#).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(r#"invalid type: string "seven", expected i64"#),
+        "{e}"
+    );
+    let e = from_str::<i64>("1.5").unwrap_err();
+    assert_eq!(e.to_string(), "invalid type: a number, expected i64");
+    // A visitor's own refusal of a float does not write the float out.
+    let e = from_str::<String>("1.5").unwrap_err();
+    assert_eq!(e.to_string(), "invalid type: a number, expected a string");
+    let e = from_str::<Vec<i64>>("{}").unwrap_err();
+    assert_eq!(e.to_string(), "invalid type: map, expected a sequence");
+    let e = from_str::<NodeView>("{").unwrap_err();
+    assert!(e.to_string().contains("EOF"), "{e}");
+    let e = from_str::<BTreeMap<u64, i64>>(r#"{"x": 1}"#).unwrap_err();
+    assert!(e.to_string().contains("expected a number as key"), "{e}");
+}
