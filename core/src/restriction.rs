@@ -104,7 +104,7 @@ impl Restriction {
 }
 
 fn long_form(path: &str, map: &Map<String, Value>) -> Result<Restriction, FieldError> {
-    let mut restriction = Restriction::new(Expr::parse("false").expect("a literal parses"));
+    let mut restriction = Restriction::new(Expr::never());
     for (key, v) in map {
         let here = format!("{path}.{key}");
         match (key.as_str(), v) {

@@ -466,6 +466,15 @@ mod tests {
         }
     }
 
+    #[test]
+    fn never_is_false_parsed() {
+        assert_eq!(Expr::never(), Expr::parse("false").unwrap());
+        assert_eq!(
+            Expr::never().eval(&models()).map(Val::to_json),
+            Ok(json!(false))
+        );
+    }
+
     /// Evaluates `source` strictly; `Ok(json)` or `Err(kind)`.
     fn check(source: &str, expect: Result<Value, ErrorKind>) {
         let got = Expr::parse(source).and_then(|e| e.eval(&models()).map(Val::to_json));

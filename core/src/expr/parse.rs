@@ -510,6 +510,15 @@ fn describe(token: &Token) -> &'static str {
 }
 
 impl Expr {
+    /// `false`, the condition that never holds (no parsing, nothing to fail).
+    pub fn never() -> Expr {
+        Expr {
+            source: "false".to_owned(),
+            root: Node::Lit(Literal::Bool(false)),
+            paths: Vec::new(),
+        }
+    }
+
     /// Parses `source`; every error names its place.
     pub fn parse(source: &str) -> Result<Expr, ExprError> {
         Expr::parse_boxed(source).map_err(|e| *e)
