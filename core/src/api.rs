@@ -277,6 +277,36 @@ pub struct NodeView {
     pub version: i64,
 }
 
+#[cfg(test)]
+impl NodeView {
+    /// A node for tests: ready, with `roles` and carrying `tags`, of which
+    /// `role_tags` come from its roles; nothing pending.
+    pub(crate) fn sample(
+        id: i64,
+        name: &str,
+        roles: &[&str],
+        tags: &[&str],
+        role_tags: &[&str],
+    ) -> NodeView {
+        let tags_of = |list: &[&str]| list.iter().map(|t| TagName::new(*t).unwrap()).collect();
+        NodeView {
+            id,
+            cluster_id: 1,
+            name: name.to_owned(),
+            status: crate::name::NodeStatus::Ready,
+            roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
+            pending_roles: Vec::new(),
+            tags: tags_of(tags),
+            role_tags: tags_of(role_tags),
+            tags_added: Vec::new(),
+            tags_removed: Vec::new(),
+            primary_tags: Vec::new(),
+            pending_deletion: false,
+            version: 1,
+        }
+    }
+}
+
 /// `POST /api/v1/clusters/{id}/nodes`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

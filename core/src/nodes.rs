@@ -176,19 +176,8 @@ mod tests {
 
     fn view(id: i64, name: &str, roles: &[&str], tags: &[&str]) -> NodeView {
         NodeView {
-            id,
-            cluster_id: 1,
-            name: name.to_owned(),
             status: NodeStatus::Discover,
-            roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
-            pending_roles: Vec::new(),
-            tags: tags.iter().map(|t| TagName::new(*t).unwrap()).collect(),
-            role_tags: Vec::new(),
-            tags_added: Vec::new(),
-            tags_removed: Vec::new(),
-            primary_tags: Vec::new(),
-            pending_deletion: false,
-            version: 1,
+            ..NodeView::sample(id, name, roles, tags, &[])
         }
     }
 

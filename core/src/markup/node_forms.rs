@@ -205,22 +205,8 @@ mod tests {
     }
 
     fn node() -> NodeView {
-        let tag = |t: &str| TagName::new(t).unwrap();
-        NodeView {
-            id: 7,
-            cluster_id: 1,
-            name: "rack1-7".to_owned(),
-            status: NodeStatus::Ready,
-            roles: vec![RoleName::new("controller").unwrap()],
-            pending_roles: Vec::new(),
-            tags: vec![tag("controller"), tag("mysql"), tag("primary-controller")],
-            role_tags: vec![tag("controller")],
-            tags_added: Vec::new(),
-            tags_removed: Vec::new(),
-            primary_tags: Vec::new(),
-            pending_deletion: false,
-            version: 3,
-        }
+        let tags = ["controller", "mysql", "primary-controller"];
+        NodeView::sample(7, "rack1-7", &["controller"], &tags, &["controller"])
     }
 
     #[test]

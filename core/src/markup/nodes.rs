@@ -372,27 +372,10 @@ fn row(m: &mut Markup, node: &NodeView, state: RowState<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::name::{NodeStatus, RoleName, TagName};
 
     fn node(id: i64, name: &str) -> NodeView {
-        NodeView {
-            id,
-            cluster_id: 1,
-            name: name.to_owned(),
-            status: NodeStatus::Ready,
-            roles: vec![RoleName::new("controller").unwrap()],
-            pending_roles: Vec::new(),
-            tags: vec![
-                TagName::new("controller").unwrap(),
-                TagName::new("mysql").unwrap(),
-            ],
-            role_tags: vec![TagName::new("controller").unwrap()],
-            tags_added: Vec::new(),
-            tags_removed: Vec::new(),
-            primary_tags: Vec::new(),
-            pending_deletion: false,
-            version: 1,
-        }
+        let tags = ["controller", "mysql"];
+        NodeView::sample(id, name, &["controller"], &tags, &["controller"])
     }
 
     #[test]
