@@ -442,9 +442,7 @@ impl Table {
             let tag = tag.and_then(|c| c.get_attribute("data-tag"));
             self.change_node(NodeChange::Untag(tag.unwrap_or_default()));
         } else if let Some(id) = row_of(ev, "button.delete-node") {
-            let name = self
-                .all
-                .with_value(|nodes| nodes.iter().find(|n| n.id == id).map(|n| n.name.clone()));
+            let name = self.with_node(Some(id), |n| n.map(|n| n.name.clone()));
             delete(id, name.unwrap_or_default(), s, self.error, self.changed);
         } else if let Some(column) = button.get_attribute("data-sort") {
             if let Some(column) = NodeSort::of_column(&column) {

@@ -113,6 +113,16 @@ impl Markup {
         self.open(tag).text(text).close(tag)
     }
 
+    /// An error shown where it happened, announced:
+    /// `<div class="notice notice-error" role="alert">message</div>`.
+    pub fn alert(&mut self, message: &str) -> &mut Markup {
+        self.open("div")
+            .attr("class", "notice notice-error")
+            .attr("role", "alert")
+            .text(message)
+            .close("div")
+    }
+
     /// Markup written elsewhere, already escaped.
     pub fn append(&mut self, other: Markup) -> &mut Markup {
         self.end_tag();

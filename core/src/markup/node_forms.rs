@@ -79,7 +79,9 @@ pub fn add_node(n: &NewNode<'_>) -> Markup {
         .attr("class", "add-node-button")
         .text("Add node")
         .close("button");
-    notice(&mut m, n.error);
+    if let Some(message) = n.error {
+        m.alert(message);
+    }
     m.append(super::lists::unavailable_roles(n.roles));
     m.close("div");
     m
@@ -144,7 +146,9 @@ pub fn editor(e: &Editor<'_>) -> Markup {
             .close("button")
             .close("div");
     }
-    notice(&mut m, e.error);
+    if let Some(message) = e.error {
+        m.alert(message);
+    }
     m.close("div");
     m
 }
@@ -177,16 +181,6 @@ fn chip(m: &mut Markup, node: &NodeView, tag: &TagName, editable: bool) {
             .close("button");
     }
     m.close("span");
-}
-
-fn notice(m: &mut Markup, error: Option<&str>) {
-    if let Some(message) = error {
-        m.open("div")
-            .attr("class", "notice notice-error")
-            .attr("role", "alert")
-            .text(message)
-            .close("div");
-    }
 }
 
 #[cfg(test)]

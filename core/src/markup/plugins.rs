@@ -123,11 +123,7 @@ fn uninstall(m: &mut Markup, p: &Plugins<'_>, id: i64) {
     })
     .close("button");
     if let Some((_, message)) = p.failure.filter(|(at, _)| *at == id) {
-        m.open("div")
-            .attr("class", "notice notice-error")
-            .attr("role", "alert")
-            .text(message)
-            .close("div");
+        m.alert(message);
     }
 }
 
@@ -170,11 +166,7 @@ pub fn upload(u: &Upload<'_>) -> Markup {
         installed(&mut m, plugin);
     }
     if let Some((message, report)) = u.refused {
-        m.open("div")
-            .attr("class", "notice notice-error")
-            .attr("role", "alert")
-            .text(message)
-            .close("div");
+        m.alert(message);
         if let Some(report) = report {
             m.append(super::report::report(report));
         }

@@ -90,7 +90,7 @@ fn row(m: &mut Markup, t: &Tags<'_>, tag: &TagView) {
         (false, _) => muted(m, "read-only"),
     }
     if let Some((_, message)) = t.failure.filter(|(name, _)| *name == tag.name) {
-        notice(m, message);
+        m.alert(message);
     }
     m.close("td").close("tr");
 }
@@ -100,14 +100,6 @@ fn muted(m: &mut Markup, text: &str) {
         .attr("class", "muted")
         .text(text)
         .close("span");
-}
-
-fn notice(m: &mut Markup, message: &str) {
-    m.open("div")
-        .attr("class", "notice notice-error")
-        .attr("role", "alert")
-        .text(message)
-        .close("div");
 }
 
 /// What the form creating a tag shows.
@@ -146,7 +138,7 @@ pub fn new_tag(n: &NewTag<'_>) -> Markup {
         .text("Create the tag")
         .close("button");
     if let Some(message) = n.error {
-        notice(&mut m, message);
+        m.alert(message);
     }
     m.close("form");
     m
