@@ -164,6 +164,20 @@ impl Layout {
             .unwrap_or_default()
     }
 
+    /// The radio group option `i` belongs to, if it is a radio button:
+    /// `network-core` for the network cores, `storage-SECTION` for the
+    /// members of a storage section that is one radio group.
+    pub fn radio_group(&self, registry: &Registry, i: usize) -> Option<String> {
+        match self.control(i) {
+            Control::Checkbox => None,
+            Control::Radio if self.network.cores.contains(&i) => Some("network-core".to_owned()),
+            Control::Radio => {
+                let section = registry.get(i).name.segments().next().unwrap_or_default();
+                Some(format!("storage-{section}"))
+            }
+        }
+    }
+
     pub fn control(&self, i: usize) -> Control {
         let radio_storage = self
             .storage
@@ -497,6 +511,17 @@ mod tests {
         // A third member unrelated to the others turns the section into checkboxes.
         let object = &l.storage[1];
         assert_eq!((object.name.as_str(), object.radio), ("object", false));
+        let group = |name: &str| l.radio_group(&r, r.position(name).unwrap());
+        assert_eq!(
+            group("network:neutron:core:nsx").as_deref(),
+            Some("network-core")
+        );
+        assert_eq!(
+            group("storage:block:ceph").as_deref(),
+            Some("storage-block")
+        );
+        assert_eq!(group("storage:object:ceph"), None);
+        assert_eq!(group("network:neutron:ml2:ovs"), None);
     }
 
     #[test]

@@ -65,11 +65,11 @@ async fn the_wizard_passes_axe_on_every_step() {
         .await;
         if step == "Networking" {
             // An untested list opened, and a blocked option with its Fix.
-            click(
-                c,
-                "[data-component='network:neutron:core:contrail'] details summary",
-            )
-            .await;
+            let untested = "[data-component='network:neutron:core:contrail'] details";
+            click(c, &format!("{untested} summary")).await;
+            // Listed only once opened.
+            let first = text_of(c, &format!("{untested}[open] li")).await;
+            assert!(!first.is_empty(), "an untested choice by its label");
         }
         assert_clean(c, step).await;
     }

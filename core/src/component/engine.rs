@@ -50,6 +50,23 @@ pub enum State {
     Dead,
 }
 
+impl State {
+    /// Its name in the API and on the page (`data-state`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Selected => "selected",
+            State::Available => "available",
+            State::Blocked => "blocked",
+            State::Dead => "dead",
+        }
+    }
+
+    /// Blocked or dead: it cannot be picked as things are.
+    pub fn unavailable(self) -> bool {
+        matches!(self, State::Blocked | State::Dead)
+    }
+}
+
 /// Why a component is blocked or dead.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reason {

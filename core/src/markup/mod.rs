@@ -130,6 +130,16 @@ impl Markup {
         self
     }
 
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// The text written so far (a start tag still open is not ended).
+    pub fn as_str(&self) -> &str {
+        &self.out
+    }
+
     pub fn into_string(mut self) -> String {
         self.end_tag();
         self.out

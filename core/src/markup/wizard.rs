@@ -1,9 +1,226 @@
-//! The wizard's last step: the environment's name and what was chosen,
-//! pane by pane.
+//! The wizard's options, each a row with what the engine says of it, and
+//! its last step: the environment's name and what was chosen, pane by pane.
 
 use super::Markup;
-use crate::component::Registry;
+use crate::component::{Advice, Compatibility, ComponentReport, Registry, Repair, State};
 use crate::wizard::Pane;
+
+/// One option as it is shown now.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionView<'a> {
+    pub registry: &'a Registry,
+    /// Its place in the registry.
+    pub i: usize,
+    /// The plugin that provides it, if not the release.
+    pub plugin: Option<&'a str>,
+    /// The radio group it belongs to (`Layout::radio_group`); a checkbox
+    /// when none.
+    pub radio_group: Option<&'a str>,
+    /// An ML2 driver under the ML2 core.
+    pub nested: bool,
+    /// The engine's report (its repair and advice come apart).
+    pub report: &'a ComponentReport,
+    /// The smallest repair, worked out while it is blocked and near the
+    /// screen.
+    pub repair: Option<&'a Repair>,
+    /// Whether it was tested with the other choices, worked out while it is
+    /// selected or available and near the screen.
+    pub advice: Option<&'a Advice>,
+    /// The operator opened its "not tested with" list: the list is written
+    /// out (only then: it changes with every choice).
+    pub open: bool,
+}
+
+/// What of an option's row changes with the selection, each part as the
+/// row shows it: [`option`] writes the row from it, and the app, once the
+/// row is shown, changes only the parts that differ (a click changes the
+/// count of untested choices of dozens of rows: writing and parsing each
+/// row again would cost more than the click's evaluation).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OptionParts {
+    /// The row's `class`.
+    pub class: String,
+    /// `data-state`: `selected`, `available`, `blocked`, `dead`.
+    pub state: &'static str,
+    pub checked: bool,
+    pub disabled: bool,
+    /// "● tested" is shown.
+    pub tested: bool,
+    /// "not tested with N choices", empty when there are none.
+    pub untested: String,
+    /// The untested choices as `<li>` items, while the list is open.
+    pub list: Markup,
+    /// Why it cannot be picked, empty while it can.
+    pub reasons: String,
+    /// "Fix: select …, deselect …", empty without a repair.
+    pub fix: String,
+}
+
+impl OptionView<'_> {
+    pub fn parts(&self) -> OptionParts {
+        let state = self.report.state;
+        let unavailable = state.unavailable();
+        let compatible =
+            self.advice.and_then(|a| a.compatibility) == Some(Compatibility::Compatible);
+        let untested = untested(self.advice);
+        let mut list = Markup::new();
+        if self.open {
+            for name in untested {
+                list.leaf("li", label_of(self.registry, name));
+            }
+        }
+        OptionParts {
+            class: class_list(&[
+                ("option", true),
+                ("nested", self.nested),
+                ("unavailable", unavailable),
+            ]),
+            state: state.as_str(),
+            checked: state == State::Selected,
+            disabled: unavailable,
+            tested: compatible && state == State::Selected,
+            untested: match untested.len() {
+                0 => String::new(),
+                n => format!("not tested with {}", choices(n)),
+            },
+            list,
+            reasons: if unavailable {
+                reasons_text(self.report)
+            } else {
+                String::new()
+            },
+            fix: self
+                .repair
+                .map(|r| repair_text(self.registry, r))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// The names whose flag is set, space-separated.
+fn class_list(names: &[(&str, bool)]) -> String {
+    let on: Vec<&str> = names
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+    on.join(" ")
+}
+
+/// An option's row (`.option`, `data-component`, `data-state`): its
+/// checkbox or radio button, label, plugin and description; a green light
+/// when tested with the other choices or the choices it was not tested
+/// with; why it cannot be picked and the Fix that would make it available.
+/// Each element whose content changes has a class the app finds it by
+/// (`OptionParts`).
+pub fn option(v: &OptionView<'_>) -> Markup {
+    let c = v.registry.get(v.i);
+    let p = v.parts();
+    let name = c.name.as_str();
+    let id = format!("option-{}", name.replace(':', "-"));
+    let mut m = Markup::new();
+    m.open("div")
+        .attr("class", &p.class)
+        .attr("data-component", name)
+        .attr("data-state", p.state);
+    m.open("input").attr("id", &id);
+    m.attr(
+        "type",
+        if v.radio_group.is_some() {
+            "radio"
+        } else {
+            "checkbox"
+        },
+    );
+    if let Some(group) = v.radio_group {
+        m.attr("name", group);
+    }
+    m.attr("value", name)
+        .flag("checked", p.checked)
+        .flag("disabled", p.disabled);
+    m.open("span").attr("class", "head");
+    m.open("label").attr("class", "label").attr("for", &id);
+    m.text(c.display_label()).close("label");
+    if let Some(plugin) = v.plugin {
+        m.open("span").attr("class", "source");
+        m.text(&format!("from plugin {plugin}")).close("span");
+    }
+    m.open("span")
+        .classes(&[("tested", true), ("hidden", !p.tested)])
+        .attr("data-advice", "tested")
+        .attr("title", "Tested with your other choices")
+        .text("● tested")
+        .close("span");
+    m.open("details")
+        .classes(&[("untested", true), ("hidden", p.untested.is_empty())])
+        .attr("data-advice", "untested")
+        .flag("open", !p.list.is_empty());
+    m.leaf("summary", &p.untested);
+    m.open("ul").append(p.list).close("ul");
+    m.close("details").close("span");
+    m.open("span").attr("class", "description");
+    m.text(&c.description).close("span");
+    m.open("span")
+        .classes(&[("reason", true), ("hidden", p.reasons.is_empty())])
+        .attr("role", "note");
+    m.open("span").attr("class", "reason-text");
+    m.text(&p.reasons).close("span");
+    m.open("button")
+        .attr("type", "button")
+        .classes(&[("fix", true), ("hidden", p.fix.is_empty())])
+        .text(&p.fix)
+        .close("button");
+    m.close("span").close("div");
+    m
+}
+
+/// The choices it was not tested with, if any.
+fn untested(advice: Option<&Advice>) -> &[String] {
+    match advice {
+        Some(Advice {
+            compatibility: Some(Compatibility::Untested),
+            untested_with,
+        }) => untested_with,
+        _ => &[],
+    }
+}
+
+/// The reasons as one sentence list.
+fn reasons_text(report: &ComponentReport) -> String {
+    let reasons: Vec<&str> = report
+        .reasons
+        .iter()
+        .map(|reason| reason.message.trim_end_matches('.'))
+        .collect();
+    reasons.join("; ") + "."
+}
+
+/// "Fix: select vCenter, deselect KVM".
+fn repair_text(registry: &Registry, repair: &Repair) -> String {
+    let labels = |names: &[String]| -> String {
+        let labels: Vec<&str> = names.iter().map(|n| label_of(registry, n)).collect();
+        labels.join(", ")
+    };
+    let mut parts = Vec::new();
+    if !repair.select.is_empty() {
+        parts.push(format!("select {}", labels(&repair.select)));
+    }
+    if !repair.deselect.is_empty() {
+        parts.push(format!("deselect {}", labels(&repair.deselect)));
+    }
+    format!("Fix: {}", parts.join(", "))
+}
+
+/// The label operators know a component by; its name when it is not in
+/// the registry.
+fn label_of<'a>(registry: &'a Registry, name: &'a str) -> &'a str {
+    registry.position(name).map_or(name, |i| registry.label(i))
+}
+
+/// "1 choice", "3 choices".
+fn choices(n: usize) -> String {
+    format!("{n} choice{}", super::plural(n))
+}
 
 /// The content of the summary's `<dl>`: the name, then each pane's title
 /// and the labels of its selected components ("—" for none).
@@ -56,5 +273,134 @@ mod tests {
         assert!(html.contains("<dd>—</dd>"));
         assert!(!html.contains("ML2"));
         assert_eq!(items(["a <b>"]).into_string(), "<li>a &lt;b&gt;</li>");
+    }
+
+    const OPTIONS: &str = "- {name: 'hypervisor:libvirt:kvm', label: KVM}\n\
+                           - {name: 'hypervisor:vmware', label: vCenter, description: 'VMware <vSphere>'}\n\
+                           - {name: 'network:neutron:core:nsx', label: NSX}\n";
+
+    fn report(name: &str, state: State, reasons: &[&str]) -> ComponentReport {
+        let reasons = reasons.iter().map(|message| crate::component::Reason {
+            kind: "incompatible".to_owned(),
+            components: vec![name.to_owned()],
+            message: (*message).to_owned(),
+            pane: None,
+        });
+        ComponentReport {
+            name: name.to_owned(),
+            source: "release".to_owned(),
+            state,
+            reasons: reasons.collect(),
+            repair: None,
+            compatibility: None,
+            untested_with: Vec::new(),
+        }
+    }
+
+    fn view<'a>(registry: &'a Registry, i: usize, report: &'a ComponentReport) -> OptionView<'a> {
+        OptionView {
+            registry,
+            i,
+            plugin: None,
+            radio_group: None,
+            nested: false,
+            report,
+            repair: None,
+            advice: None,
+            open: false,
+        }
+    }
+
+    #[test]
+    fn a_blocked_option_says_why_and_offers_its_fix_by_label() {
+        let registry = crate::component::test_registry(OPTIONS);
+        let report = report(
+            "hypervisor:vmware",
+            State::Blocked,
+            &["Not with KVM.", "Nor NSX"],
+        );
+        let repair = Repair {
+            select: vec!["network:neutron:core:nsx".to_owned()],
+            deselect: vec!["hypervisor:libvirt:kvm".to_owned(), "gone:x".to_owned()],
+        };
+        let html = option(&OptionView {
+            repair: Some(&repair),
+            plugin: Some("vmware"),
+            ..view(&registry, 1, &report)
+        })
+        .into_string();
+        assert!(
+            html.starts_with(
+                "<div class=\"option unavailable\" data-component=\"hypervisor:vmware\" \
+                 data-state=\"blocked\"><input id=\"option-hypervisor-vmware\" type=\"checkbox\" \
+                 value=\"hypervisor:vmware\" disabled=\"\">"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<label class=\"label\" for=\"option-hypervisor-vmware\">vCenter</label>"
+            )
+        );
+        assert!(html.contains("<span class=\"source\">from plugin vmware</span>"));
+        assert!(html.contains("VMware &lt;vSphere&gt;"));
+        assert!(html.contains("<span class=\"reason\" role=\"note\"><span class=\"reason-text\">Not with KVM; Nor NSX.</span>"));
+        assert!(
+            html.contains(">Fix: select NSX, deselect KVM, gone:x</button>"),
+            "{html}"
+        );
+        let fixless = option(&view(&registry, 1, &report)).into_string();
+        assert!(fixless.contains("<button type=\"button\" class=\"fix hidden\"></button>"));
+    }
+
+    #[test]
+    fn advice_is_a_green_light_or_the_untested_choices_listed_while_open() {
+        let registry = crate::component::test_registry(OPTIONS);
+        let selected = report("hypervisor:libvirt:kvm", State::Selected, &[]);
+        let tested = Advice {
+            compatibility: Some(Compatibility::Compatible),
+            untested_with: Vec::new(),
+        };
+        let html = option(&OptionView {
+            advice: Some(&tested),
+            radio_group: Some("hv"),
+            ..view(&registry, 0, &selected)
+        })
+        .into_string();
+        assert!(
+            html.contains(
+                "type=\"radio\" name=\"hv\" value=\"hypervisor:libvirt:kvm\" checked=\"\">"
+            )
+        );
+        assert!(
+            html.contains("<span class=\"tested\" data-advice=\"tested\""),
+            "{html}"
+        );
+        assert!(html.contains("class=\"untested hidden\""));
+        assert!(html.contains(
+            "<span class=\"reason hidden\" role=\"note\"><span class=\"reason-text\"></span>"
+        ));
+
+        let available = report("network:neutron:core:nsx", State::Available, &[]);
+        let untested = Advice {
+            compatibility: Some(Compatibility::Untested),
+            untested_with: vec!["hypervisor:vmware".to_owned()],
+        };
+        let closed = option(&OptionView {
+            advice: Some(&untested),
+            nested: true,
+            ..view(&registry, 2, &available)
+        })
+        .into_string();
+        assert!(closed.starts_with("<div class=\"option nested\""));
+        assert!(closed.contains("class=\"tested hidden\""));
+        assert!(closed.contains("<details class=\"untested\" data-advice=\"untested\"><summary>not tested with 1 choice</summary><ul></ul></details>"), "{closed}");
+        let open = option(&OptionView {
+            advice: Some(&untested),
+            open: true,
+            ..view(&registry, 2, &available)
+        })
+        .into_string();
+        assert!(open.contains("data-advice=\"untested\" open=\"\"><summary>not tested with 1 choice</summary><ul><li>vCenter</li></ul>"), "{open}");
     }
 }

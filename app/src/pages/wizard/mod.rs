@@ -22,6 +22,7 @@ use leptos::prelude::*;
 use mosaic_core::api::{ComponentView, ReleaseSummary};
 use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, validate_selection};
 use mosaic_core::wizard::{self, Change, Pane};
+use stylers_macro::style;
 
 use crate::api;
 use crate::catalog::Catalog;
@@ -309,13 +310,58 @@ fn reports(
 /// The steps as a list; the ones reached so far are buttons that go there.
 #[component]
 fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
+    let class_name = style! {
+        .steps {
+            display: flex;
+            flex-wrap: wrap;
+            gap: 0.4rem;
+            list-style: none;
+            padding: 0;
+            margin: 0 0 1.2rem;
+            counter-reset: step;
+        }
+        li {
+            counter-increment: step;
+            padding: 0.3rem 0.7rem;
+            border-radius: 999px;
+            background: #f1f5f9;
+            color: var(--muted);
+            font-size: 0.85rem;
+        }
+        li::before {
+            content: counter(step) raw_str(". ");
+        }
+        li.active {
+            background: var(--accent);
+            color: white;
+        }
+        li.done {
+            background: #dbeafe;
+            color: #1e3a8a;
+        }
+        .step-link {
+            background: none;
+            border: none;
+            padding: 0;
+            font: inherit;
+            color: inherit;
+        }
+        .step-link:not(:disabled) {
+            cursor: pointer;
+            text-decoration: underline;
+        }
+        .step-link:disabled {
+            cursor: default;
+            opacity: 1;
+        }
+    };
     let items = STEPS
         .iter()
         .enumerate()
         .map(|(n, title)| {
             let reachable =
                 move || n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(n);
-            view! {
+            view! { class = class_name,
                 <li
                     class:active=move || flow.step.get() == n
                     class:done={move || flow.step.get() > n}
@@ -334,7 +380,7 @@ fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
             }
         })
         .collect_view();
-    view! { <ol class="steps">{items}</ol> }
+    view! { class = class_name, <ol class="steps">{items}</ol> }
 }
 
 /// Step 0: the environment's name and release. Enter in the name goes on.

@@ -3,17 +3,30 @@
 //! sections), each option a row with its state from the pane's evaluation
 //! and, while it is near the screen, its smallest repair or its
 //! compatibility advice.
+//!
+//! A row is core markup (`markup::wizard::option`), written into its slot
+//! once; when its report, repair, advice or open list changes, the parts
+//! of it that differ are changed in place (`OptionParts`): a click touches
+//! the rows it changed and, in them, what changed. The panes listen for the
+//! rows' input (one listener per event type and pane, not per row).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
+use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::component::{ComponentReport, Evaluation};
-use mosaic_core::wizard::{self, Control, Pane};
+use mosaic_core::markup::wizard::{OptionView, option};
+use mosaic_core::wizard::{self, Pane};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlDetailsElement, HtmlElement};
 
 use super::{Flow, nearby};
 use crate::catalog::Catalog;
-use crate::components::option_row::{Input, OptionRow};
+use crate::components::html::closest;
+use crate::components::near_view;
+use crate::components::option_row::keep_row;
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step; option
 /// `i`'s row shows `reports[i]`, from the evaluation `shown`, where it is
@@ -31,18 +44,27 @@ pub(super) fn panes(
         near: signals(),
         soon: signals(),
     });
-    let row = Row {
+    let row = Rc::new(Row {
         catalog: catalog.clone(),
         flow,
         reports,
         zones: zones.clone(),
         nearby: nearby::Nearby::new(registry.len()),
+        open: (0..registry.len()).map(|_| RwSignal::new(false)).collect(),
         order: RefCell::new(Vec::new()),
-    };
+    });
     let layout = catalog.layout();
     let body = |step: usize, pane: &'static str, content: AnyView| {
+        let (on_change, on_click, on_toggle) = (row.clone(), row.clone(), row.clone());
         view! {
-            <div class="pane-body" data-pane=pane class:hidden=move || flow.step.get() != step>
+            <div
+                class="pane-body"
+                data-pane=pane
+                class:hidden=move || flow.step.get() != step
+                on:change=move |ev| on_change.changed(&ev)
+                on:click=move |ev| on_click.clicked(&ev)
+                on:toggle:capture=move |ev| on_toggle.toggled(&ev)
+            >
                 {content}
             </div>
         }
@@ -154,76 +176,105 @@ struct Row {
     zones: Arc<nearby::Zones>,
     /// Per option, its repair and advice while it is near the screen.
     nearby: nearby::Nearby,
+    /// Per option, whether its "not tested with" list is open.
+    open: Vec<RwSignal<bool>>,
     /// The options in the order their rows were made: the order shown.
     order: RefCell<Vec<usize>>,
 }
 
 impl Row {
+    /// Option `i`'s slot: its row written once, then kept up to date part
+    /// by part (`OptionParts`).
     fn view(&self, i: usize, nested: bool) -> AnyView {
         self.order.borrow_mut().push(i);
-        let catalog = &self.catalog;
-        let (flow, report) = (self.flow, self.reports[i]);
-        let c = catalog.registry().get(i);
-        let input = match catalog.layout().control(i) {
-            Control::Checkbox => Input::Checkbox,
-            Control::Radio if catalog.layout().network.cores.contains(&i) => {
-                Input::Radio("network-core".to_owned())
-            }
-            Control::Radio => Input::Radio(format!(
-                "storage-{}",
-                c.name.segments().next().unwrap_or_default()
-            )),
-        };
-        let on_toggle = {
-            let catalog = catalog.clone();
-            Callback::new(move |()| {
-                let change = flow
-                    .selection
-                    .with_untracked(|s| wizard::toggle(&catalog.engine, s, i));
-                flow.apply(change);
-            })
-        };
-        let (near, soon) = (self.zones.near[i], self.zones.soon[i]);
+        let catalog = self.catalog.clone();
+        let report = self.reports[i];
         let (repair, advice) = (self.nearby.repairs[i], self.nearby.advice[i]);
-        let on_fix = {
-            let catalog = catalog.clone();
-            Callback::new(move |()| {
-                let Some(repair) = repair.get_untracked() else {
-                    return;
+        let open = self.open[i];
+        let group = catalog.layout().radio_group(catalog.registry(), i);
+        let slot = NodeRef::<leptos::html::Div>::new();
+        near_view::watch(slot, self.zones.near[i], Some(self.zones.soon[i]));
+        let view = move || {
+            let (repair, advice) = (repair.get(), advice.get());
+            report.with(|report| {
+                let v = OptionView {
+                    registry: catalog.registry(),
+                    i,
+                    plugin: catalog.plugin(i),
+                    radio_group: group.as_deref(),
+                    nested,
+                    report,
+                    repair: repair.as_ref(),
+                    advice: advice.as_ref(),
+                    open: open.get(),
                 };
-                let change = flow
-                    .selection
-                    .with_untracked(|s| wizard::fix(&catalog.engine, s, i, &repair));
-                flow.apply(change);
+                (v.parts(), slot.get().map(|_| option(&v)))
             })
         };
-        let label_of = {
-            let catalog = catalog.clone();
-            Callback::new(
-                move |name: String| match catalog.registry().position(&name) {
-                    Some(j) => catalog.registry().label(j).to_owned(),
-                    None => name,
-                },
-            )
+        keep_row(slot, Box::new(view));
+        view! { <div class="option-slot" node_ref=slot></div> }.into_any()
+    }
+
+    /// The option a row's control belongs to.
+    fn option_of(&self, ev: &Event) -> Option<(usize, Element)> {
+        let row = closest(ev, ".option")?;
+        let name = row.get_attribute("data-component")?;
+        Some((self.catalog.registry().position(&name)?, row))
+    }
+
+    /// An option ticked or unticked.
+    fn changed(&self, ev: &Event) {
+        let Some((i, _)) = self.option_of(ev) else {
+            return;
         };
-        view! {
-            <OptionRow
-                name=c.name.to_string()
-                label=c.display_label().to_owned()
-                description=c.description.clone()
-                plugin=catalog.plugin(i).map(str::to_owned)
-                input
-                report
-                repair
-                advice
-                near
-                soon
-                label_of
-                on_toggle
-                on_fix
-                nested
-            />
+        let (catalog, flow) = (&self.catalog, self.flow);
+        let change = flow
+            .selection
+            .with_untracked(|s| wizard::toggle(&catalog.engine, s, i));
+        flow.apply(change);
+    }
+
+    /// A Fix: the repair applied. The Fix button disappears with the
+    /// repair: the focus moves to the option it enabled, once the page
+    /// shows it enabled. It is in the row just clicked, so the page does
+    /// not scroll to it: a scroll would bring other rows near the screen
+    /// and their repairs into this click.
+    fn clicked(&self, ev: &MouseEvent) {
+        if closest(ev, "button.fix").is_none() {
+            return;
         }
-        .into_any()
+        let Some((i, row)) = self.option_of(ev) else {
+            return;
+        };
+        let Some(repair) = self.nearby.repairs[i].get_untracked() else {
+            return;
+        };
+        let (catalog, flow) = (&self.catalog, self.flow);
+        let change = flow
+            .selection
+            .with_untracked(|s| wizard::fix(&catalog.engine, s, i, &repair));
+        flow.apply(change);
+        request_animation_frame(move || {
+            let input = row.query_selector("input").ok().flatten();
+            if let Some(input) = input.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = input.focus_with_options(&options);
+            }
+        });
+    }
+
+    /// A "not tested with" list opened or closed: it is listed only while
+    /// open.
+    fn toggled(&self, ev: &Event) {
+        let Some(details) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlDetailsElement>().ok())
+        else {
+            return;
+        };
+        if let Some((i, _)) = self.option_of(ev) {
+            self.open[i].set(details.open());
+        }
     }
 }
