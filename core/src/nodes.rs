@@ -106,11 +106,15 @@ pub fn select<'a>(
     out
 }
 
-/// `text` in lower case, a character at a time: the same mapping `str`'s
-/// own `to_lowercase` makes except for a final Greek sigma, without the two
-/// Unicode tables that exception brings into the app.
+/// `text` in lower case, a character at a time (`case::push_lower`): the
+/// same mapping `str`'s own `to_lowercase` makes except for a final Greek
+/// sigma, without the Unicode tables that brings into the app.
 fn lower(text: &str) -> String {
-    text.chars().flat_map(char::to_lowercase).collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        crate::case::push_lower(&mut out, c);
+    }
+    out
 }
 
 /// A sort key that orders runs of digits by their value.
@@ -127,7 +131,7 @@ fn natural(text: &str) -> Vec<(String, u64)> {
             }
             key.push((std::mem::take(&mut letters), number));
         } else {
-            letters.extend(c.to_lowercase());
+            crate::case::push_lower(&mut letters, c);
         }
     }
     key.push((letters, 0));

@@ -61,14 +61,11 @@ impl Regex {
 }
 
 /// The case-insensitive form of `c`: its lower case when that is one
-/// character. (Classes also try an ASCII letter's upper case; other
-/// upper-case mappings would bring another Unicode table to the browser.)
+/// character (`case::lower`). (Classes also try an ASCII letter's upper
+/// case; other upper-case mappings would bring another Unicode table to
+/// the browser.)
 fn fold(c: char) -> char {
-    let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
-        (Some(l), None) => l,
-        _ => c,
-    }
+    crate::case::lower(c)
 }
 
 #[cfg(test)]
