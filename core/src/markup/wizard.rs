@@ -2,6 +2,7 @@
 //! its last step: the environment's name and what was chosen, pane by pane.
 
 use super::Markup;
+use crate::api::ReleaseSummary;
 use crate::component::{Advice, Compatibility, ComponentReport, Registry, Repair, State};
 use crate::wizard::Pane;
 
@@ -222,6 +223,88 @@ fn choices(n: usize) -> String {
     format!("{n} choice{}", super::plural(n))
 }
 
+/// The first step: the environment's name (`#environment-name`) and its
+/// release (`#release`), with a link to the release's compatibility
+/// matrix.
+pub fn name_step(name: &str, releases: &[ReleaseSummary], release_id: i64) -> Markup {
+    let mut m = Markup::new();
+    m.open("label").attr("class", "field").leaf("span", "Name");
+    m.open("input")
+        .attr("id", "environment-name")
+        .attr("type", "text")
+        .attr("placeholder", "e.g. production-east")
+        .attr("value", name)
+        .close("label");
+    m.open("label")
+        .attr("class", "field")
+        .leaf("span", "OpenStack release");
+    m.open("select").attr("id", "release");
+    for r in releases {
+        m.open("option")
+            .num_i64("value", r.id)
+            .flag("selected", r.id == release_id)
+            .text(&format!("{} ({})", r.name, r.version))
+            .close("option");
+    }
+    m.close("select").close("label");
+    m.open("p").attr("class", "hint").open("a");
+    m.attr("href", &format!("/releases/{release_id}/matrix"))
+        .attr("class", "matrix-link")
+        .text("What can be combined: the release's compatibility matrix")
+        .close("a")
+        .close("p");
+    m
+}
+
+/// What the step shown says and offers below it.
+#[derive(Debug, Clone, Copy)]
+pub struct Controls<'a> {
+    /// The step shown, from 0 (name and release) to `last`.
+    pub step: usize,
+    pub last: usize,
+    /// What keeps the operator on this step, if anything.
+    pub problem: Option<&'a str>,
+    /// What the last change did besides what was clicked.
+    pub notices: &'a [String],
+}
+
+/// The notices of the last change (`[data-notices]`), then Back (`#back`),
+/// what keeps the operator on the step, and Next (`#next`, hidden on the
+/// last step).
+pub fn controls(c: &Controls<'_>) -> Markup {
+    let mut m = Markup::new();
+    if !c.notices.is_empty() {
+        m.open("div")
+            .attr("class", "notice notice-warn")
+            .attr("role", "status")
+            .attr("data-notices", "");
+        for notice in c.notices {
+            m.leaf("p", notice);
+        }
+        m.close("div");
+    }
+    m.open("div").attr("class", "actions").open("button");
+    m.attr("id", "back")
+        .attr("type", "button")
+        .flag("disabled", c.step == 0)
+        .text("Back")
+        .close("button");
+    m.open("span")
+        .attr("class", "hint")
+        .attr("role", "status")
+        .text(c.problem.unwrap_or_default())
+        .close("span");
+    m.open("button")
+        .attr("id", "next")
+        .attr("type", "button")
+        .classes(&[("primary", true), ("hidden", c.step >= c.last)])
+        .flag("disabled", c.problem.is_some())
+        .text("Next")
+        .close("button");
+    m.close("div");
+    m
+}
+
 /// The content of the summary's `<dl>`: the name, then each pane's title
 /// and the labels of its selected components ("—" for none).
 pub fn summary(name: &str, registry: &Registry, selection: &[bool]) -> Markup {
@@ -273,6 +356,56 @@ mod tests {
         assert!(html.contains("<dd>—</dd>"));
         assert!(!html.contains("ML2"));
         assert_eq!(items(["a <b>"]).into_string(), "<li>a &lt;b&gt;</li>");
+    }
+
+    #[test]
+    fn the_name_step_selects_the_release_and_links_its_matrix() {
+        let release = |id: i64, name: &str| ReleaseSummary {
+            id,
+            name: name.to_owned(),
+            version: "2024.1".to_owned(),
+            operating_system: "Ubuntu".to_owned(),
+            state: "available".to_owned(),
+            description: String::new(),
+            required_component_types: Vec::new(),
+        };
+        let html = name_step(
+            "lab <1>",
+            &[release(1, "Caracal"), release(2, "Dalmatian")],
+            2,
+        )
+        .into_string();
+        assert!(html.contains("id=\"environment-name\" type=\"text\" placeholder=\"e.g. production-east\" value=\"lab &lt;1&gt;\">"), "{html}");
+        assert!(html.contains("<option value=\"1\">Caracal (2024.1)</option><option value=\"2\" selected=\"\">Dalmatian (2024.1)</option>"));
+        assert!(html.contains("href=\"/releases/2/matrix\""));
+    }
+
+    #[test]
+    fn controls_hold_the_notices_back_the_problem_and_next() {
+        let notices = ["Selected KVM.".to_owned()];
+        let first = controls(&Controls {
+            step: 0,
+            last: 5,
+            problem: Some("Give the environment a name."),
+            notices: &[],
+        })
+        .into_string();
+        assert_eq!(
+            first,
+            "<div class=\"actions\"><button id=\"back\" type=\"button\" disabled=\"\">Back</button>\
+             <span class=\"hint\" role=\"status\">Give the environment a name.</span>\
+             <button id=\"next\" type=\"button\" class=\"primary\" disabled=\"\">Next</button></div>"
+        );
+        let last = controls(&Controls {
+            step: 5,
+            last: 5,
+            problem: None,
+            notices: &notices,
+        })
+        .into_string();
+        assert!(last.starts_with("<div class=\"notice notice-warn\" role=\"status\" data-notices=\"\"><p>Selected KVM.</p></div>"));
+        assert!(last.contains("<button id=\"back\" type=\"button\">Back</button>"));
+        assert!(last.contains("class=\"primary hidden\">Next"));
     }
 
     const OPTIONS: &str = "- {name: 'hypervisor:libvirt:kvm', label: KVM}\n\

@@ -18,18 +18,23 @@ mod panes;
 
 use std::sync::Arc;
 
+use leptos::ev::{Event, KeyboardEvent, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{ComponentView, ReleaseSummary};
 use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, validate_selection};
+use mosaic_core::markup;
 use mosaic_core::wizard::{self, Change, Pane};
 use stylers_macro::style;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 
 use crate::api;
 use crate::catalog::Catalog;
+use crate::components::html::closest;
 use crate::components::loaded::loaded;
+use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
-use crate::route::Route;
 
 const STEPS: [&str; 6] = [
     "Name & release",
@@ -210,32 +215,7 @@ fn WizardBody(
             <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != 5>
                 <finish::Finish catalog=catalog.clone() flow release_id violations />
             </div>
-            <Show when=move || !flow.notices.with(Vec::is_empty)>
-                <div class="notice notice-warn" role="status" data-notices="">
-                    {move || flow.notices.get().into_iter().map(|n| view! { <p>{n}</p> }).collect_view()}
-                </div>
-            </Show>
-            <div class="actions">
-                <button
-                    id="back"
-                    type="button"
-                    prop:disabled=move || flow.step.get() == 0
-                    on:click=move |_| go.run(flow.step.get_untracked().saturating_sub(1))
-                >
-                    "Back"
-                </button>
-                <span class="hint" role="status">{move || problem.get().unwrap_or_default()}</span>
-                <button
-                    id="next"
-                    type="button"
-                    class="primary"
-                    class:hidden={move || flow.step.get() + 1 >= STEPS.len()}
-                    prop:disabled=move || problem.with(Option::is_some)
-                    on:click=move |_| go.run(flow.step.get_untracked() + 1)
-                >
-                    "Next"
-                </button>
-            </div>
+            <Controls flow problem go />
         </div>
     }
 }
@@ -383,7 +363,8 @@ fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
     view! { class = class_name, <ol class="steps">{items}</ol> }
 }
 
-/// Step 0: the environment's name and release. Enter in the name goes on.
+/// Step 0: the environment's name and release
+/// (`markup::wizard::name_step`). Enter in the name goes on.
 #[component]
 fn NameStep(
     flow: Flow,
@@ -391,53 +372,68 @@ fn NameStep(
     release_id: RwSignal<i64>,
     go: Callback<usize>,
 ) -> impl IntoView {
-    let options = releases
-        .iter()
-        .map(|r| {
-            let id = r.id;
-            view! {
-                <option value=id.to_string() selected=move || release_id.get() == id>
-                    {format!("{} ({})", r.name, r.version)}
-                </option>
-            }
-        })
-        .collect_view();
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        flow.name
+            .with(|name| markup::wizard::name_step(name, &releases, release_id.get()))
+    });
+    let typed = move |ev: Event| {
+        if let Some(input) = target::<HtmlInputElement>(&ev, "#environment-name") {
+            flow.name.set(input.value());
+        }
+    };
+    let chosen = move |ev: Event| {
+        let select = target::<HtmlSelectElement>(&ev, "#release");
+        if let Some(id) = select.and_then(|s| s.value().parse().ok()) {
+            release_id.set(id);
+        }
+    };
+    let entered = move |ev: KeyboardEvent| {
+        if ev.key() == "Enter" && target::<HtmlInputElement>(&ev, "#environment-name").is_some() {
+            ev.prevent_default();
+            go.run(1);
+        }
+    };
     view! {
-        <div class="pane-body" class:hidden=move || flow.step.get() != 0>
-            <label class="field">
-                <span>"Name"</span>
-                <input
-                    id="environment-name"
-                    type="text"
-                    placeholder="e.g. production-east"
-                    prop:value=move || flow.name.get()
-                    on:input=move |ev| flow.name.set(event_target_value(&ev))
-                    on:keydown=move |ev| {
-                        if ev.key() == "Enter" {
-                            ev.prevent_default();
-                            go.run(1);
-                        }
-                    }
-                />
-            </label>
-            <label class="field">
-                <span>"OpenStack release"</span>
-                <select
-                    id="release"
-                    on:change=move |ev| {
-                        if let Ok(id) = event_target_value(&ev).parse() {
-                            release_id.set(id);
-                        }
-                    }
-                >
-                    {options}
-                </select>
-            </label>
-            <p class="hint">
-                <a href=move || Route::ReleaseMatrix(release_id.get()).path() class="matrix-link">
-                    "What can be combined: the release's compatibility matrix"
-                </a>
-            </p>
-        </div>
+        <div
+            class="pane-body"
+            class:hidden=move || flow.step.get() != 0
+            node_ref=holder
+            on:input=typed
+            on:change=chosen
+            on:keydown=entered
+        ></div>
     }
+}
+
+/// The control `ev` happened on, when it is the one `selector` finds.
+fn target<E: JsCast>(ev: &Event, selector: &str) -> Option<E> {
+    closest(ev, selector)?.dyn_into().ok()
+}
+
+/// The notices of the last change, Back, what keeps the operator on the
+/// step, and Next (`markup::wizard::controls`).
+#[component]
+fn Controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) -> impl IntoView {
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        let problem = problem.get();
+        flow.notices.with(|notices| {
+            markup::wizard::controls(&markup::wizard::Controls {
+                step: flow.step.get(),
+                last: STEPS.len() - 1,
+                problem: problem.as_deref(),
+                notices,
+            })
+        })
+    });
+    let clicked = move |ev: MouseEvent| {
+        let here = flow.step.get_untracked();
+        if closest(&ev, "#back").is_some() {
+            go.run(here.saturating_sub(1));
+        } else if closest(&ev, "#next").is_some() {
+            go.run(here + 1);
+        }
+    };
+    view! { <div node_ref=holder on:click=clicked></div> }
 }
