@@ -4,9 +4,12 @@
 
 use std::time::Duration;
 
+use leptos::ev::MouseEvent;
 use leptos::prelude::*;
+use mosaic_core::markup::Markup;
 
 use crate::api::ApiFailure;
+use crate::components::html::closest;
 
 /// How often an unreachable server is tried again.
 const RETRY_EVERY: Duration = Duration::from_secs(3);
@@ -27,17 +30,17 @@ pub fn RetryNotice(
         on_cleanup(move || handle.clear());
     }
     let waiting = auto && failure.offline;
-    let no_details = failure.violations.is_empty();
-    view! {
-        <div class="notice notice-error" role="alert" data-retry="">
-            <p>{failure.message}</p>
-            <ul class:hidden=no_details>
-                {failure.violations.into_iter().map(|v| view! { <li>{v.message}</li> }).collect_view()}
-            </ul>
-            <p class="muted" class:hidden=!waiting>"Trying again every few seconds…"</p>
-            <button type="button" class="retry" on:click=move |_| on_retry.run(())>
-                "Try again"
-            </button>
-        </div>
-    }
+    let details: Vec<&str> = failure
+        .violations
+        .iter()
+        .map(|v| v.message.as_str())
+        .collect();
+    let mut html = Markup::new();
+    html.retry(&failure.message, &details, waiting);
+    let clicked = move |ev: MouseEvent| {
+        if closest(&ev, "button.retry").is_some() {
+            on_retry.run(());
+        }
+    };
+    view! { <div inner_html=html.into_string() on:click=clicked></div> }
 }

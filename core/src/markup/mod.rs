@@ -123,6 +123,32 @@ impl Markup {
             .close("div")
     }
 
+    /// A request that failed, with why (`details`, a list when there are
+    /// any) and a "Try again" button (`button.retry`); `waiting` says that
+    /// it is tried again by itself.
+    pub fn retry(&mut self, message: &str, details: &[&str], waiting: bool) -> &mut Markup {
+        self.open("div")
+            .attr("class", "notice notice-error")
+            .attr("role", "alert")
+            .attr("data-retry", "")
+            .leaf("p", message);
+        self.open("ul").classes(&[("hidden", details.is_empty())]);
+        for detail in details {
+            self.leaf("li", detail);
+        }
+        self.close("ul");
+        self.open("p")
+            .classes(&[("muted", true), ("hidden", !waiting)])
+            .text("Trying again every few seconds…")
+            .close("p");
+        self.open("button")
+            .attr("type", "button")
+            .attr("class", "retry")
+            .text("Try again")
+            .close("button")
+            .close("div")
+    }
+
     /// Markup written elsewhere, already escaped.
     pub fn append(&mut self, other: Markup) -> &mut Markup {
         self.end_tag();
@@ -192,6 +218,25 @@ mod tests {
         assert_eq!(
             m.into_string(),
             r#"<ul class="tasks"><li>a</li><li hidden=""></li></ul>"#
+        );
+    }
+
+    #[test]
+    fn a_failed_request_offers_to_try_again() {
+        let mut m = Markup::new();
+        m.retry("Cannot reach the server.", &[], true);
+        assert_eq!(
+            m.into_string(),
+            "<div class=\"notice notice-error\" role=\"alert\" data-retry=\"\">\
+             <p>Cannot reach the server.</p><ul class=\"hidden\"></ul>\
+             <p class=\"muted\">Trying again every few seconds…</p>\
+             <button type=\"button\" class=\"retry\">Try again</button></div>"
+        );
+        let mut m = Markup::new();
+        m.retry("Refused.", &["KVM <and> vCenter"], false);
+        let html = m.into_string();
+        assert!(
+            html.contains("<ul><li>KVM &lt;and&gt; vCenter</li></ul><p class=\"muted hidden\">")
         );
     }
 

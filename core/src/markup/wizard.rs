@@ -3,7 +3,9 @@
 
 use super::Markup;
 use crate::api::ReleaseSummary;
-use crate::component::{Advice, Compatibility, ComponentReport, Registry, Repair, State};
+use crate::component::{
+    Advice, Compatibility, ComponentReport, Registry, Repair, State, Violation,
+};
 use crate::wizard::Pane;
 
 /// One option as it is shown now.
@@ -305,6 +307,55 @@ pub fn controls(c: &Controls<'_>) -> Markup {
     m
 }
 
+/// What the last step shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Finish<'a> {
+    pub name: &'a str,
+    pub registry: &'a Registry,
+    pub selection: &'a [bool],
+    /// What makes the selection invalid, if anything.
+    pub violations: &'a [Violation],
+    /// The environment is being created.
+    pub creating: bool,
+    /// Why the last try failed: the message and its details.
+    pub failure: Option<(&'a str, &'a [&'a str])>,
+}
+
+/// The last step: what was chosen (`.summary`), what keeps it from being
+/// created, a failed try with Try again, and Create (`#create`), which
+/// needs a name and a valid selection.
+pub fn finish(f: &Finish<'_>) -> Markup {
+    let mut m = Markup::new();
+    m.open("dl").attr("class", "summary");
+    m.append(summary(f.name, f.registry, f.selection));
+    m.close("dl");
+    if !f.violations.is_empty() {
+        m.open("div")
+            .attr("class", "notice notice-error")
+            .attr("role", "alert");
+        m.leaf("p", "This combination cannot be created:")
+            .open("ul");
+        m.append(items(f.violations.iter().map(|v| v.message.as_str())));
+        m.close("ul").close("div");
+    }
+    if let Some((message, details)) = f.failure {
+        m.retry(message, details, false);
+    }
+    let blocked = f.creating || !f.violations.is_empty() || f.name.trim().is_empty();
+    m.open("button")
+        .attr("id", "create")
+        .attr("type", "button")
+        .attr("class", "primary")
+        .flag("disabled", blocked);
+    m.text(if f.creating {
+        "Creating…"
+    } else {
+        "Create environment"
+    });
+    m.close("button");
+    m
+}
+
 /// The content of the summary's `<dl>`: the name, then each pane's title
 /// and the labels of its selected components ("—" for none).
 pub fn summary(name: &str, registry: &Registry, selection: &[bool]) -> Markup {
@@ -356,6 +407,52 @@ mod tests {
         assert!(html.contains("<dd>—</dd>"));
         assert!(!html.contains("ML2"));
         assert_eq!(items(["a <b>"]).into_string(), "<li>a &lt;b&gt;</li>");
+    }
+
+    #[test]
+    fn create_needs_a_name_and_a_valid_selection() {
+        let registry = crate::component::test_registry(OPTIONS);
+        let finish_with = |name: &str, violations: &[Violation], creating: bool| {
+            finish(&Finish {
+                name,
+                registry: &registry,
+                selection: &[true, false, false],
+                violations,
+                creating,
+                failure: None,
+            })
+            .into_string()
+        };
+        let ready = finish_with("lab", &[], false);
+        assert!(
+            ready.starts_with("<dl class=\"summary\"><dt>Name</dt><dd>lab</dd>"),
+            "{ready}"
+        );
+        assert!(ready.ends_with(
+            "<button id=\"create\" type=\"button\" class=\"primary\">Create environment</button>"
+        ));
+        assert!(finish_with(" ", &[], false).contains("disabled=\"\">Create environment"));
+        assert!(finish_with("lab", &[], true).contains("disabled=\"\">Creating…"));
+        let violation = Violation {
+            kind: crate::component::ViolationKind::RequiredType,
+            components: Vec::new(),
+            message: "Pick a hypervisor.".to_owned(),
+        };
+        let invalid = finish_with("lab", &[violation], false);
+        assert!(invalid.contains(
+            "<p>This combination cannot be created:</p><ul><li>Pick a hypervisor.</li></ul>"
+        ));
+        assert!(invalid.contains("disabled=\"\">Create environment"));
+        let failed = finish(&Finish {
+            name: "lab",
+            registry: &registry,
+            selection: &[true, false, false],
+            violations: &[],
+            creating: false,
+            failure: Some(("Cannot reach the server.", &[])),
+        })
+        .into_string();
+        assert!(failed.contains("data-retry=\"\"><p>Cannot reach the server.</p>"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::CreateCluster;
 use mosaic_core::component::Violation;
@@ -13,7 +14,8 @@ use mosaic_core::markup;
 use super::Flow;
 use crate::api;
 use crate::catalog::Catalog;
-use crate::components::retry::RetryNotice;
+use crate::components::html::closest;
+use crate::components::morph::keep_merged;
 use crate::route::{Route, Router};
 
 #[component]
@@ -54,35 +56,32 @@ pub(super) fn Finish(
             });
         })
     };
-    let summary = move || {
-        let name = flow.name.get();
-        flow.selection
-            .with(|s| markup::wizard::summary(&name, catalog.registry(), s).into_string())
+    let holder = NodeRef::<leptos::html::Div>::new();
+    keep_merged(holder, move || {
+        let failure = failure.get();
+        let details: Vec<&str> = failure
+            .iter()
+            .flat_map(|f| f.violations.iter().map(|v| v.message.as_str()))
+            .collect();
+        flow.name.with(|name| {
+            flow.selection.with(|selection| {
+                violations.with(|violations| {
+                    markup::wizard::finish(&markup::wizard::Finish {
+                        name,
+                        registry: catalog.registry(),
+                        selection,
+                        violations,
+                        creating: creating.get(),
+                        failure: failure.as_ref().map(|f| (f.message.as_str(), &details[..])),
+                    })
+                })
+            })
+        })
+    });
+    let clicked = move |ev: MouseEvent| {
+        if closest(&ev, "#create, button.retry").is_some() {
+            create.run(());
+        }
     };
-    let problems = move || {
-        violations
-            .with(|v| markup::wizard::items(v.iter().map(|v| v.message.as_str())).into_string())
-    };
-    let blocked = move || {
-        creating.get() || !violations.with(Vec::is_empty) || flow.name.with(|n| n.trim().is_empty())
-    };
-    view! {
-        <dl class="summary" inner_html=summary></dl>
-        <Show when=move || !violations.with(Vec::is_empty)>
-            <div class="notice notice-error" role="alert">
-                <p>"This combination cannot be created:"</p>
-                <ul inner_html=problems></ul>
-            </div>
-        </Show>
-        {move || failure.get().map(|failure| view! { <RetryNotice failure on_retry=create /> })}
-        <button
-            id="create"
-            type="button"
-            class="primary"
-            prop:disabled=blocked
-            on:click=move |_| create.run(())
-        >
-            {move || if creating.get() { "Creating…" } else { "Create environment" }}
-        </button>
-    }
+    view! { <div node_ref=holder on:click=clicked></div> }
 }
