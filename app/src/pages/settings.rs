@@ -3,16 +3,18 @@
 //! operator types (core's check, the one the server saves with), plugin
 //! groups with their switch, Save and Discard.
 
-use leptos::ev::Event;
+use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{Attributes, PatchAttributes};
 use mosaic_core::markup;
+use mosaic_core::markup::settings::Outcome;
 use mosaic_core::settings::{Evaluation, Input, Settings};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use crate::api::{self, ApiFailure};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::html::closest;
 use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
@@ -80,7 +82,7 @@ fn SettingsBody(
     });
     let outcome = RwSignal::new(None::<Saved>);
     let saving = RwSignal::new(false);
-    let save = move |_| {
+    let save = move || {
         let patch =
             saved.with_untracked(|s| draft.with_untracked(|d| PatchAttributes::between(s, d)));
         saving.set(true);
@@ -99,10 +101,6 @@ fn SettingsBody(
             saving.set(false);
         });
     };
-    let discard = move |_| {
-        draft.set(saved.get_untracked());
-        outcome.set(None);
-    };
     let holder = NodeRef::<leptos::html::Fieldset>::new();
     keep_merged(holder, move || {
         draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)))
@@ -117,56 +115,33 @@ fn SettingsBody(
     };
     // A viewer reads the settings; an operator changes them.
     let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
-    view! {
-        <div class="settings-bar" class:hidden=!editable>
-            <span class="muted">
-                {move || match (changes.get(), evaluation.with(|e| e.problems.len())) {
-                    (0, _) => "No unsaved changes.".to_owned(),
-                    (n, 0) => format!("{n} unsaved change{}.", if n == 1 { "" } else { "s" }),
-                    (n, p) => format!(
-                        "{n} unsaved change{}; {p} problem{} to fix.",
-                        if n == 1 { "" } else { "s" },
-                        if p == 1 { "" } else { "s" }
-                    ),
-                }}
-            </span>
-            <button class="discard-settings" prop:disabled=move || changes.get() == 0 on:click=discard>"Discard"</button>
-            <button class="save-settings primary" prop:disabled=move || changes.get() == 0 || saving.get() on:click=save>
-                {move || if saving.get() { "Saving…" } else { "Save" }}
-            </button>
-        </div>
-        {move || outcome.get().map(|o| outcome_view(o, reload))}
-        <p class="hint" class:hidden=editable data-role-note="">
-            "Your role can read the settings; an operator changes them."
-        </p>
-        <fieldset class="settings-groups plain" disabled=!editable node_ref=holder on:input=enter on:change=enter></fieldset>
-    }
-}
-
-fn outcome_view(outcome: Saved, reload: Callback<()>) -> AnyView {
-    match outcome {
-        Saved::Done => view! { <div class="notice notice-ok settings-notice" role="status">"Saved. Roles and the deployment preview follow the new settings."</div> }.into_any(),
-        Saved::Refused(failure) => {
-            let problems = failure
-                .problems
-                .iter()
-                .map(|p| view! { <li>{format!("{}: {}", p.path, p.message)}</li> })
-                .collect_view();
-            view! {
-                <div class="notice notice-error settings-notice" role="alert">
-                    <p>
-                        {match failure.problems.len() {
-                            0 => format!("Not saved: {}", failure.message),
-                            1 => "Not saved: the server found a problem.".to_owned(),
-                            n => format!("Not saved: the server found {n} problems."),
-                        }}
-                    </p>
-                    <ul>{problems}</ul>
-                    <button class="reload-settings" on:click=move |_| reload.run(())>"Reload the saved settings"</button>
-                </div>
-            }
-            .into_any()
+    let bar = NodeRef::<leptos::html::Div>::new();
+    keep_merged(bar, move || {
+        let outcome = outcome.get();
+        markup::settings::bar(&markup::settings::Bar {
+            editable,
+            changes: changes.get(),
+            problems: evaluation.with(|e| e.problems.len()),
+            saving: saving.get(),
+            outcome: outcome.as_ref().map(|o| match o {
+                Saved::Done => Outcome::Saved,
+                Saved::Refused(f) => Outcome::Refused(&f.message, &f.problems),
+            }),
+        })
+    });
+    let clicked = move |ev: MouseEvent| {
+        if closest(&ev, "button.save-settings").is_some() {
+            save();
+        } else if closest(&ev, "button.discard-settings").is_some() {
+            draft.set(saved.get_untracked());
+            outcome.set(None);
+        } else if closest(&ev, "button.reload-settings").is_some() {
+            reload.run(());
         }
+    };
+    view! {
+        <div node_ref=bar on:click=clicked></div>
+        <fieldset class="settings-groups plain" disabled=!editable node_ref=holder on:input=enter on:change=enter></fieldset>
     }
 }
 

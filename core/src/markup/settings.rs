@@ -11,10 +11,107 @@
 
 use serde_json::Value;
 
-use super::Markup;
+use super::{Markup, plural};
 use crate::settings::{
-    AttrState, AttrType, Attribute, Evaluation, Group, Settings, control_disabled, text_of,
+    AttrState, AttrType, Attribute, Evaluation, Group, Problem, Settings, control_disabled, text_of,
 };
+
+/// What the bar above the settings says, and the outcome of the last save.
+#[derive(Debug, Clone, Copy)]
+pub struct Bar<'a> {
+    /// The user may change the settings (otherwise a note says why not).
+    pub editable: bool,
+    /// Settings changed since the last save.
+    pub changes: usize,
+    /// Problems the check finds in the changed settings.
+    pub problems: usize,
+    pub saving: bool,
+    pub outcome: Option<Outcome<'a>>,
+}
+
+/// How the last save went.
+#[derive(Debug, Clone, Copy)]
+pub enum Outcome<'a> {
+    Saved,
+    /// The server refused it: its message, and every problem it found.
+    Refused(&'a str, &'a [Problem]),
+}
+
+/// The count of unsaved changes and problems with Discard and Save
+/// (`.settings-bar`), the outcome of the last save (`.settings-notice`),
+/// and for a user who may not change them, a note (`[data-role-note]`).
+pub fn bar(b: &Bar<'_>) -> Markup {
+    let mut m = Markup::new();
+    m.open("div")
+        .classes(&[("settings-bar", true), ("hidden", !b.editable)]);
+    m.open("span").attr("class", "muted");
+    m.text(&match (b.changes, b.problems) {
+        (0, _) => "No unsaved changes.".to_owned(),
+        (n, 0) => format!("{n} unsaved change{}.", plural(n)),
+        (n, p) => format!(
+            "{n} unsaved change{}; {p} problem{} to fix.",
+            plural(n),
+            plural(p)
+        ),
+    });
+    m.close("span")
+        .open("button")
+        .attr("class", "discard-settings");
+    m.flag("disabled", b.changes == 0)
+        .text("Discard")
+        .close("button");
+    m.open("button")
+        .attr("class", "save-settings primary")
+        .flag("disabled", b.changes == 0 || b.saving)
+        .text(if b.saving { "Saving…" } else { "Save" })
+        .close("button")
+        .close("div");
+    match b.outcome {
+        Some(Outcome::Saved) => {
+            m.open("div")
+                .attr("class", "notice notice-ok settings-notice")
+                .attr("role", "status")
+                .text("Saved. Roles and the deployment preview follow the new settings.")
+                .close("div");
+        }
+        Some(Outcome::Refused(message, problems)) => refused(&mut m, message, problems),
+        None => {}
+    }
+    if !b.editable {
+        m.open("p")
+            .attr("class", "hint")
+            .attr("data-role-note", "")
+            .text("Your role can read the settings; an operator changes them.")
+            .close("p");
+    }
+    m
+}
+
+/// A refused save: why, each problem by its `group.attr` path, and a way
+/// back to what is saved.
+fn refused(m: &mut Markup, message: &str, problems: &[Problem]) {
+    m.open("div")
+        .attr("class", "notice notice-error settings-notice")
+        .attr("role", "alert");
+    m.leaf(
+        "p",
+        &match problems.len() {
+            0 => format!("Not saved: {message}"),
+            1 => "Not saved: the server found a problem.".to_owned(),
+            n => format!("Not saved: the server found {n} problems."),
+        },
+    );
+    m.open("ul");
+    for p in problems {
+        m.leaf("li", &format!("{}: {}", p.path, p.message));
+    }
+    m.close("ul")
+        .open("button")
+        .attr("class", "reload-settings");
+    m.text("Reload the saved settings")
+        .close("button")
+        .close("div");
+}
 
 /// Every group of `settings`, as `evaluation` (their check) finds them.
 pub fn groups(settings: &Settings, evaluation: &Evaluation) -> Markup {
@@ -205,6 +302,52 @@ fn radios(m: &mut Markup, attr: &Attribute, path: &str, state: &AttrState, disab
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bar_counts_changes_and_problems_and_says_how_a_save_went() {
+        let bar_of = |changes, problems, outcome| {
+            bar(&Bar {
+                editable: true,
+                changes,
+                problems,
+                saving: false,
+                outcome,
+            })
+            .into_string()
+        };
+        let clean = bar_of(0, 0, None);
+        assert!(clean.contains("No unsaved changes."), "{clean}");
+        assert!(
+            clean.contains("<button class=\"discard-settings\" disabled=\"\">Discard</button>")
+        );
+        assert!(
+            clean.contains("<button class=\"save-settings primary\" disabled=\"\">Save</button>")
+        );
+        assert!(!clean.contains("data-role-note"));
+        assert!(bar_of(1, 0, None).contains(">1 unsaved change.<"));
+        let both = bar_of(2, 1, Some(Outcome::Saved));
+        assert!(both.contains(">2 unsaved changes; 1 problem to fix.<"));
+        assert!(both.contains("<button class=\"save-settings primary\">Save</button>"));
+        assert!(both.contains("settings-notice\" role=\"status\">Saved."));
+        let problems = [Problem::new("access.user", "must not be empty")];
+        let refused = bar_of(1, 0, Some(Outcome::Refused("no", &problems)));
+        assert!(refused.contains("<p>Not saved: the server found a problem.</p><ul><li>access.user: must not be empty</li></ul>"));
+        assert!(
+            bar_of(1, 0, Some(Outcome::Refused("busy", &[]))).contains("<p>Not saved: busy</p>")
+        );
+        let viewer = bar(&Bar {
+            editable: false,
+            changes: 0,
+            problems: 0,
+            saving: false,
+            outcome: None,
+        })
+        .into_string();
+        assert!(viewer.starts_with("<div class=\"settings-bar hidden\">"));
+        assert!(viewer.ends_with(
+            "data-role-note=\"\">Your role can read the settings; an operator changes them.</p>"
+        ));
+    }
     use crate::settings::Context;
     use serde_json::json;
 
