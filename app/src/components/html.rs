@@ -12,3 +12,9 @@ pub fn closest(event: &Event, selector: &str) -> Option<Element> {
     let target: Element = event.target()?.dyn_into().ok()?;
     target.closest(selector).ok().flatten()
 }
+
+/// The control `event` happened on, as an `E`, when it is (or is in) the
+/// element `selector` finds.
+pub fn control<E: JsCast>(event: &Event, selector: &str) -> Option<E> {
+    closest(event, selector)?.dyn_into().ok()
+}

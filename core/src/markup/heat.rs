@@ -8,6 +8,99 @@ use super::Markup;
 use crate::api::{TemplateResolution, TemplateSet};
 use crate::heat::ResolveError;
 
+/// What the Heat page shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Page<'a> {
+    /// The user may upload a template set.
+    pub can_upload: bool,
+    /// Why the last upload failed.
+    pub error: Option<&'a str>,
+    /// The set uploaded, with the environment resolved against it.
+    pub set: Option<&'a TemplateSet>,
+    /// The environment's text, as typed or loaded.
+    pub environment: &'a str,
+    /// The last resolution, or why it failed.
+    pub resolution: Option<Result<&'a TemplateResolution, &'a str>>,
+    /// The resolved environment's download link, when there is one.
+    pub download: Option<&'a str>,
+}
+
+/// The Heat page: what templates declare, the upload (`input.template-upload`),
+/// then for the set uploaded, its summary, the environment
+/// (`input.environment-upload`, `textarea.environment-text`), Resolve
+/// (`button.resolve`) and the resolution.
+pub fn page(p: &Page<'_>) -> Markup {
+    let mut m = Markup::new();
+    m.leaf("h1", "Heat template sets");
+    m.open("p")
+        .attr("class", "hint")
+        .text("Templates declare what they provide with ");
+    m.leaf("code", "capabilities:")
+        .text("; an environment's ")
+        .leaf("code", "requires:");
+    m.text(" picks one implementation for each resource type listed in its ")
+        .leaf("code", "resource_registry")
+        .text(".")
+        .close("p");
+    file_button(
+        &mut m,
+        p.can_upload,
+        "Upload a template set (.tar.gz or .zip)",
+        "template-upload",
+        ".tar.gz,.tgz,.zip",
+    );
+    if let Some(error) = p.error {
+        m.alert(error);
+    }
+    let Some(set) = p.set else {
+        return m;
+    };
+    m.append(template_set(set));
+    m.leaf("h2", "Environment");
+    file_button(
+        &mut m,
+        true,
+        "Load an environment file",
+        "environment-upload",
+        ".yaml,.yml",
+    );
+    m.open("textarea")
+        .attr("class", "environment-text")
+        .attr("rows", "10")
+        .attr(
+            "placeholder",
+            "requires:\n  deployment: puppet\nresource_registry:\n  \
+             OS::TripleO::Controller: [puppet/controller.yaml, docker/controller.yaml]",
+        )
+        // The parser drops one newline right after the start tag: this one,
+        // not the text's own.
+        .text("\n")
+        .text(p.environment)
+        .close("textarea");
+    m.open("button")
+        .attr("class", "resolve")
+        .text("Resolve")
+        .close("button");
+    match p.resolution {
+        Some(Ok(r)) => m.append(resolution(r, p.download)),
+        Some(Err(message)) => m.alert(message),
+        None => &mut m,
+    };
+    m
+}
+
+/// A file input dressed as a button.
+fn file_button(m: &mut Markup, shown: bool, label: &str, class: &'static str, accept: &str) {
+    m.open("label")
+        .classes(&[("button", true), ("hidden", !shown)])
+        .text(label);
+    m.open("input")
+        .attr("type", "file")
+        .attr("class", class)
+        .attr("accept", accept)
+        .close("label");
+}
+
 /// The set's name and size, its capabilities and its resource types.
 pub fn template_set(set: &TemplateSet) -> Markup {
     let mut m = Markup::new();
@@ -168,6 +261,35 @@ mod tests {
         assert!(html.starts_with("<h2>tripleo — 2 templates</h2>"), "{html}");
         assert!(html.contains("<tr><td>deployment</td><td>puppet, docker</td></tr>"));
         assert!(html.contains(r#"<table class="resource-types">"#));
+
+        let empty = page(&Page {
+            can_upload: false,
+            error: Some("not an archive"),
+            set: None,
+            environment: "",
+            resolution: None,
+            download: None,
+        })
+        .into_string();
+        assert!(
+            empty.contains("<label class=\"button hidden\">Upload a template set"),
+            "{empty}"
+        );
+        assert!(empty.ends_with("role=\"alert\">not an archive</div>"));
+        let loaded = page(&Page {
+            can_upload: true,
+            error: None,
+            set: Some(&set),
+            environment: "requires: {a: <b>}",
+            resolution: Some(Err("bad environment")),
+            download: None,
+        })
+        .into_string();
+        assert!(loaded.contains("<h2>tripleo — 2 templates</h2>"));
+        assert!(loaded.contains(
+            ">\nrequires: {a: &lt;b&gt;}</textarea><button class=\"resolve\">Resolve</button>"
+        ));
+        assert!(loaded.ends_with("role=\"alert\">bad environment</div>"));
     }
 
     #[test]

@@ -25,12 +25,11 @@ use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, vali
 use mosaic_core::markup;
 use mosaic_core::wizard::{self, Change, Pane};
 use stylers_macro::style;
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 
 use crate::api;
 use crate::catalog::Catalog;
-use crate::components::html::closest;
+use crate::components::html::{closest, control};
 use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
@@ -378,18 +377,18 @@ fn NameStep(
             .with(|name| markup::wizard::name_step(name, &releases, release_id.get()))
     });
     let typed = move |ev: Event| {
-        if let Some(input) = target::<HtmlInputElement>(&ev, "#environment-name") {
+        if let Some(input) = control::<HtmlInputElement>(&ev, "#environment-name") {
             flow.name.set(input.value());
         }
     };
     let chosen = move |ev: Event| {
-        let select = target::<HtmlSelectElement>(&ev, "#release");
+        let select = control::<HtmlSelectElement>(&ev, "#release");
         if let Some(id) = select.and_then(|s| s.value().parse().ok()) {
             release_id.set(id);
         }
     };
     let entered = move |ev: KeyboardEvent| {
-        if ev.key() == "Enter" && target::<HtmlInputElement>(&ev, "#environment-name").is_some() {
+        if ev.key() == "Enter" && control::<HtmlInputElement>(&ev, "#environment-name").is_some() {
             ev.prevent_default();
             go.run(1);
         }
@@ -404,11 +403,6 @@ fn NameStep(
             on:keydown=entered
         ></div>
     }
-}
-
-/// The control `ev` happened on, when it is the one `selector` finds.
-fn target<E: JsCast>(ev: &Event, selector: &str) -> Option<E> {
-    closest(ev, selector)?.dyn_into().ok()
 }
 
 /// The notices of the last change, Back, what keeps the operator on the
