@@ -88,6 +88,84 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
     T::deserialize(Reader(&value))
 }
 
+/// A struct's fields, read one by one: what [`read_fields!`] writes
+/// `Deserialize` with, for the API's answers (types the server writes and
+/// clients read). A derived `Deserialize` is about 400 bytes of the
+/// browser's download per field (a field-name visitor, a slot, duplicate
+/// and missing checks, cleanup on every error path); this is a call per
+/// field (docs/benchmarks.md, "App size"). Unknown fields are ignored and
+/// a duplicate key counts once (its last value), as in `serde_json::Value`.
+pub struct Fields(Map<String, Value>);
+
+impl Fields {
+    pub fn read<'de, D: de::Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
+        match <Value as de::Deserialize>::deserialize(d)? {
+            Value::Object(map) => Ok(Fields(map)),
+            other => Err(de::Error::custom(format!(
+                "invalid type: {}, expected an object",
+                kind(&other)
+            ))),
+        }
+    }
+
+    /// Field `name`, which must be there.
+    pub fn take<T: DeserializeOwned>(&self, name: &'static str) -> Result<T, Error> {
+        match self.0.get(name) {
+            Some(value) => field(name, value),
+            None => Err(Error(format!("missing field `{name}`"))),
+        }
+    }
+
+    /// Field `name`, or the default value without it.
+    pub fn take_or_default<T: DeserializeOwned + Default>(
+        &self,
+        name: &'static str,
+    ) -> Result<T, Error> {
+        match self.0.get(name) {
+            Some(value) => field(name, value),
+            None => Ok(T::default()),
+        }
+    }
+}
+
+/// A field's value, its errors naming it.
+fn field<T: DeserializeOwned>(name: &str, value: &Value) -> Result<T, Error> {
+    T::deserialize(Reader(value)).map_err(|e| Error(format!("{name}: {e}")))
+}
+
+/// What kind of JSON value `value` is.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "sequence",
+        Value::Object(_) => "map",
+    }
+}
+
+/// `Deserialize` for a struct, field by field through [`Fields`]: list
+/// every field, a field that may be missing (`#[serde(default)]`, and
+/// every `Option`) followed by `= default`. The struct takes no serde
+/// attributes other than `default` and `skip_serializing_if`.
+macro_rules! read_fields {
+    ($t:ident { $($field:ident $(= $default:ident)?),* $(,)? }) => {
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let f = $crate::json::Fields::read(d)?;
+                let read = || -> Result<$t, $crate::json::Error> {
+                    Ok($t { $($field: $crate::json::read_fields!(@take f $field $($default)?),)* })
+                };
+                read().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+    (@take $f:ident $field:ident) => { $f.take(stringify!($field))? };
+    (@take $f:ident $field:ident default) => { $f.take_or_default(stringify!($field))? };
+}
+pub(crate) use read_fields;
+
 /// A JSON value being read as a Rust value.
 #[derive(Debug, Clone, Copy)]
 pub struct Reader<'a>(pub &'a Value);

@@ -5,7 +5,10 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::from_str;
-use crate::api::{Attributes, ErrorBody, NodeView, PluginSummary, TemplateResolution};
+use crate::api::{
+    Attributes, Cluster, ErrorBody, NodeView, PluginSummary, ReleaseSummary, RoleView, TagView,
+    TemplateResolution, TemplateSet,
+};
 use crate::name::NodeStatus;
 use crate::task::Plan;
 
@@ -100,4 +103,78 @@ fn a_struct_is_read_from_an_object_only_and_errors_say_what_was_found() {
     assert!(e.to_string().contains("EOF"), "{e}");
     let e = from_str::<BTreeMap<u64, i64>>(r#"{"x": 1}"#).unwrap_err();
     assert!(e.to_string().contains("expected a number as key"), "{e}");
+}
+
+#[test]
+fn answers_read_field_by_field_as_derived_serde_read_them() {
+    same::<ReleaseSummary>(
+        &json!({"id": 1, "name": "Caracal", "version": "2024.1", "operating_system": "ubuntu",
+            "state": "available", "description": "d", "required_component_types": ["hypervisor", "network"]})
+        .to_string(),
+    );
+    same::<Vec<Cluster>>(
+        &json!([{"id": 2, "name": "lab", "release_id": 1, "components": ["hypervisor:libvirt:kvm"], "mode": "ha_compact"}])
+            .to_string(),
+    );
+    same::<TagView>(
+        &json!({"name": "mysql", "has_primary": true, "source": "role", "deletable": false, "nodes": 3})
+            .to_string(),
+    );
+    same::<RoleView>(
+        &json!({"id": "compute", "name": "Compute", "description": "d", "tags": ["compute"], "unavailable": "no KVM"})
+            .to_string(),
+    );
+    same::<TemplateSet>(
+        &json!({"id": 1, "name": "tripleo", "templates": ["a.yaml"],
+            "summary": {"capabilities": {"deployment": ["puppet"]}, "resource_types": {"OS::A": ["a.yaml"]}}})
+        .to_string(),
+    );
+    same::<Plan>(
+        &json!({"nodes": [{"id": 1, "tags": ["controller"], "tasks": ["netconfig"]}],
+            "errors": [{"kind": "cycle", "message": "a cycle", "cycle": ["a", "b"]}],
+            "warnings": ["w"], "skipped": [{"id": "ceph", "reason": "off"}],
+            "edges": [["netconfig", "deploy"]], "instances": {"mysql": {"1": [1]}}})
+        .to_string(),
+    );
+}
+
+#[test]
+fn component_views_read_the_same() {
+    let registry = crate::component::test_registry(
+        "- {name: 'hypervisor:vmware', label: vCenter, weight: 20}\n\
+         - {name: 'network:neutron:core:nsx', requires: [{name: 'hypervisor:vmware'}], \
+            incompatible: [{name: 'hypervisor:libvirt:*', message: 'not with KVM'}]}\n",
+    );
+    let views = crate::api::component_views(&registry, &[]);
+    let read: Vec<crate::api::ComponentView> = same(&serde_json::to_string(&views).unwrap());
+    assert_eq!(read, views);
+}
+
+#[test]
+fn a_missing_field_is_refused_unless_it_has_a_default_and_errors_name_the_field() {
+    // Without the fields that have a default, and with one it does not know.
+    let tag: TagView = from_str(
+        r#"{"name": "t", "has_primary": false, "source": "user", "deletable": true, "extra": 1}"#,
+    )
+    .unwrap();
+    assert_eq!(tag.nodes, 0);
+    let e = from_str::<TagView>(r#"{"name": "t", "has_primary": false, "source": "user"}"#)
+        .unwrap_err();
+    assert_eq!(e.to_string(), "missing field `deletable`");
+    let e = from_str::<TagView>(
+        r#"{"name": "t", "has_primary": "yes", "source": "user", "deletable": true}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"has_primary: invalid type: string "yes", expected a boolean"#
+    );
+    let e = from_str::<TagView>("[]").unwrap_err();
+    assert_eq!(e.to_string(), "invalid type: sequence, expected an object");
+    // serde_json reads them the same way, through the same impls.
+    let e = serde_json::from_str::<TagView>(r#"{"name": "t"}"#).unwrap_err();
+    assert!(
+        e.to_string().starts_with("missing field `has_primary`"),
+        "{e}"
+    );
 }

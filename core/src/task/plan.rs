@@ -10,6 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
+
+use crate::json::read_fields;
 use serde_json::Value;
 
 use super::condition::Outcome;
@@ -67,7 +69,7 @@ pub struct PlanInput<'a> {
 
 /// One node's plan. `id` is the node id, or `"master"` for the Fuel
 /// master pseudo-node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NodePlan {
     pub id: Value,
     pub tags: Vec<TagName>,
@@ -119,7 +121,7 @@ impl PlanErrorKind {
 }
 
 /// A problem of the plan as a whole; the fields that apply are set.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlanError {
     pub kind: PlanErrorKind,
     pub message: String,
@@ -156,14 +158,14 @@ impl PlanError {
 }
 
 /// A task whose condition is false: it runs on no node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Skipped {
     pub id: TaskId,
     pub reason: String,
 }
 
 /// The deployment plan: per node, its tasks in execution order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Plan {
     pub nodes: Vec<NodePlan>,
     pub errors: Vec<PlanError>,
@@ -180,6 +182,26 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
 }
+
+// A plan is read by the browser: field by field (`json::Fields`).
+read_fields!(Plan {
+    nodes,
+    errors,
+    warnings,
+    skipped = default,
+    edges = default,
+    instances = default,
+});
+read_fields!(NodePlan { id, tags, tasks });
+read_fields!(PlanError {
+    kind,
+    message,
+    task = default,
+    plugins = default,
+    nodes = default,
+    cycle = default,
+});
+read_fields!(Skipped { id, reason });
 
 impl Plan {
     /// A plan that could not be made: no nodes, one error.
