@@ -6,6 +6,7 @@ use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::Environment;
+use crate::json::read_fields;
 use crate::role::check_limits;
 use crate::task::Plan;
 
@@ -19,7 +20,7 @@ pub enum CheckSeverity {
 
 /// One finding, with the nodes it concerns (ids; empty when it concerns the
 /// environment as a whole).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
     pub severity: CheckSeverity,
     /// `plan`, `untagged`, `role_limit` or `node_roles`.
@@ -28,6 +29,8 @@ pub struct Check {
     #[serde(default)]
     pub nodes: Vec<i64>,
 }
+
+read_fields!(Check { severity, kind, message, nodes = default });
 
 fn check(severity: CheckSeverity, kind: &str, message: String, nodes: Vec<i64>) -> Check {
     Check {

@@ -139,6 +139,28 @@ fn answers_read_field_by_field_as_derived_serde_read_them() {
 }
 
 #[test]
+fn refusals_reports_checks_and_resolutions_read_the_same() {
+    same::<ErrorBody>(
+        &json!({"error": {"code": "invalid_plugin", "message": "m",
+            "violations": [{"kind": "incompatible", "components": ["a:b", "c:d"], "message": "no"}],
+            "report": {"plugin": null, "releases": [], "errors": 1, "warnings": 0,
+                "diagnostics": [{"severity": "error", "file": "metadata.yaml", "line": 2, "path": "name", "message": "bad"},
+                                {"severity": "warning", "file": "tasks.yaml", "line": null, "path": null, "message": "w"}]}}})
+        .to_string(),
+    );
+    same::<Vec<crate::environment::Check>>(
+        &json!([{"severity": "error", "kind": "no_controller", "message": "m", "nodes": [1, 2]}])
+            .to_string(),
+    );
+    same::<TemplateResolution>(
+        &json!({"resource_registry": {}, "choices": [{"resource_type": "OS::A", "candidates": ["a.yaml", "b.yaml"]}],
+            "errors": [{"resource_type": "OS::B", "message": "none", "candidates": [{"file": "b.yaml", "matched": false, "reasons": ["r"]}]}],
+            "options": [], "environment": "x: 1"})
+        .to_string(),
+    );
+}
+
+#[test]
 fn component_views_read_the_same() {
     let registry = crate::component::test_registry(
         "- {name: 'hypervisor:vmware', label: vCenter, weight: 20}\n\

@@ -4,12 +4,13 @@
 
 use std::fmt;
 
+use crate::json::read_fields;
 use serde::{Deserialize, Serialize};
 
 pub use crate::component::Severity;
 
 /// One problem of a package.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Relative to the package root.
@@ -21,6 +22,14 @@ pub struct Diagnostic {
     pub path: Option<String>,
     pub message: String,
 }
+
+read_fields!(Diagnostic {
+    severity,
+    file,
+    line = default,
+    path = default,
+    message,
+});
 
 impl Diagnostic {
     /// Where the problem is: `file:line (path)`, as much as is known.
@@ -75,7 +84,7 @@ pub struct ReleaseId {
 }
 
 /// What `mosaic plugin validate` prints and installs answer with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {
     pub plugin: Option<PluginId>,
     pub releases: Vec<ReleaseId>,
@@ -83,6 +92,14 @@ pub struct Report {
     pub errors: usize,
     pub warnings: usize,
 }
+
+read_fields!(Report {
+    plugin = default,
+    releases,
+    diagnostics,
+    errors,
+    warnings,
+});
 
 impl Report {
     pub fn new(

@@ -19,6 +19,7 @@ pub use tree::{
 };
 
 use crate::expr::JsonModels;
+use crate::json::read_fields;
 
 /// The operator's changes, as environment files and exports carry them:
 /// `{group: {attr: value}}`, and `{group: {enabled: bool}}` for a group
@@ -26,11 +27,13 @@ use crate::expr::JsonModels;
 pub type Edits = Map<String, Value>;
 
 /// One problem of the settings, by `group.attr`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
     pub path: String,
     pub message: String,
 }
+
+read_fields!(Problem { path, message });
 
 impl Problem {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
