@@ -36,7 +36,7 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
     let advice = RwSignal::new(None::<Advice>);
     let open = RwSignal::new(false);
     let slot = NodeRef::<leptos::html::Div>::new();
-    let view = move || {
+    let view = move |whole: bool| {
         let (repair, advice) = (repair.get(), advice.get());
         report.with(|report| {
             let v = OptionView {
@@ -50,7 +50,7 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
                 advice: advice.as_ref(),
                 open: open.get(),
             };
-            (v.parts(), slot.get().map(|_| option(&v)))
+            (v.parts(), whole.then(|| option(&v)))
         })
     };
     mount_to_body(move || {

@@ -12,16 +12,18 @@ use mosaic_core::markup::wizard::OptionParts;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
-/// What a row's view gives: its parts, and (once its slot is there) the
-/// whole row.
-pub type RowView = Box<dyn Fn() -> (OptionParts, Option<Markup>)>;
+/// What a row's view gives: its parts, and when asked (`true`: the row is
+/// not written yet) the whole row. It reads the signals the row follows.
+pub type RowView = Box<dyn Fn(bool) -> (OptionParts, Option<Markup>)>;
 
 /// Writes the row into `slot` once, then changes only the parts of it that
 /// differ from what it shows.
 pub fn keep_row(slot: NodeRef<leptos::html::Div>, view: RowView) {
     Effect::new(move |shown: Option<Option<(RowNodes, OptionParts)>>| {
-        let (parts, whole) = view();
-        let holder = slot.get()?;
+        let holder = slot.get();
+        let written = matches!(shown, Some(Some(_)));
+        let (parts, whole) = view(holder.is_some() && !written);
+        let holder = holder?;
         match shown.flatten() {
             Some((nodes, old)) => {
                 nodes.update(&old, &parts);

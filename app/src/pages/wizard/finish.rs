@@ -58,6 +58,10 @@ pub(super) fn Finish(
     };
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
+        // Written while shown only: hidden, it follows no click.
+        if flow.step.get() != super::STEPS.len() - 1 {
+            return markup::Markup::new();
+        }
         let failure = failure.get();
         let details: Vec<&str> = failure
             .iter()

@@ -116,7 +116,8 @@ struct Flow {
 impl Flow {
     fn apply(self, change: Change) {
         self.selection.set(change.selection);
-        self.notices.set(change.notices);
+        // Most clicks have no notice: what shows them wakes only for one.
+        set_if_changed(self.notices, &change.notices);
     }
 
     /// Whether every step from the current one up to `target` can be left.

@@ -194,7 +194,7 @@ impl Row {
         let group = catalog.layout().radio_group(catalog.registry(), i);
         let slot = NodeRef::<leptos::html::Div>::new();
         near_view::watch(slot, self.zones.near[i], Some(self.zones.soon[i]));
-        let view = move || {
+        let view = move |whole: bool| {
             let (repair, advice) = (repair.get(), advice.get());
             report.with(|report| {
                 let v = OptionView {
@@ -208,7 +208,7 @@ impl Row {
                     advice: advice.as_ref(),
                     open: open.get(),
                 };
-                (v.parts(), slot.get().map(|_| option(&v)))
+                (v.parts(), whole.then(|| option(&v)))
             })
         };
         keep_row(slot, Box::new(view));
