@@ -50,7 +50,9 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
                 advice: advice.as_ref(),
                 open: open.get(),
             };
-            (v.parts(), whole.then(|| option(&v)))
+            let parts = v.parts();
+            let whole = whole.then(|| option(&v, &parts));
+            (parts, whole)
         })
     };
     mount_to_body(move || {

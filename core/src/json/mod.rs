@@ -101,10 +101,7 @@ impl Fields {
     pub fn read<'de, D: de::Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
         match <Value as de::Deserialize>::deserialize(d)? {
             Value::Object(map) => Ok(Fields(map)),
-            other => Err(de::Error::custom(format!(
-                "invalid type: {}, expected an object",
-                kind(&other)
-            ))),
+            other => Err(de::Error::invalid_type(found(&other), &"an object")),
         }
     }
 
@@ -131,18 +128,6 @@ impl Fields {
 /// A field's value, its errors naming it.
 fn field<T: DeserializeOwned>(name: &str, value: &Value) -> Result<T, Error> {
     T::deserialize(Reader(value)).map_err(|e| Error(format!("{name}: {e}")))
-}
-
-/// What kind of JSON value `value` is.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "sequence",
-        Value::Object(_) => "map",
-    }
 }
 
 /// `Deserialize` for a struct, field by field through [`Fields`]: list
@@ -341,15 +326,19 @@ impl<'de> Reader<'de> {
 
 /// What `visitor` expected, and what `value` is instead.
 fn unexpected<'de, V: Visitor<'de>>(value: &Value, visitor: &V) -> Error {
-    let found = match value {
+    de::Error::invalid_type(found(value), visitor)
+}
+
+/// What `value` is, as an error says what was found instead.
+fn found(value: &Value) -> de::Unexpected<'_> {
+    match value {
         Value::Null => de::Unexpected::Unit,
         Value::Bool(b) => de::Unexpected::Bool(*b),
         Value::Number(_) => de::Unexpected::Other("a number"),
         Value::String(s) => de::Unexpected::Str(s),
         Value::Array(_) => de::Unexpected::Seq,
         Value::Object(_) => de::Unexpected::Map,
-    };
-    de::Error::invalid_type(found, visitor)
+    }
 }
 
 struct Items<'a>(std::slice::Iter<'a, Value>);

@@ -81,13 +81,9 @@ impl Markup {
     /// ` class="…"`: the names whose flag is set, in order; nothing when
     /// none is.
     pub fn classes(&mut self, names: &[(&'static str, bool)]) -> &mut Markup {
-        let on: Vec<&str> = names
-            .iter()
-            .filter(|(_, on)| *on)
-            .map(|(n, _)| *n)
-            .collect();
-        if !on.is_empty() {
-            self.attr("class", &on.join(" "));
+        let list = class_list(names);
+        if !list.is_empty() {
+            self.attr("class", &list);
         }
         self
     }
@@ -190,6 +186,16 @@ pub fn escape_into(out: &mut String, text: &str) {
             c => out.push(c),
         }
     }
+}
+
+/// The names whose flag is set, space-separated: a `class` value.
+pub fn class_list(names: &[(&str, bool)]) -> String {
+    let on: Vec<&str> = names
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+    on.join(" ")
 }
 
 /// `text`, escaped.

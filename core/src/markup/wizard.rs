@@ -1,7 +1,7 @@
 //! The wizard's options, each a row with what the engine says of it, and
 //! its last step: the environment's name and what was chosen, pane by pane.
 
-use super::Markup;
+use super::{Markup, class_list};
 use crate::api::ReleaseSummary;
 use crate::component::{
     Advice, Compatibility, ComponentReport, Registry, Repair, State, Violation,
@@ -100,25 +100,14 @@ impl OptionView<'_> {
     }
 }
 
-/// The names whose flag is set, space-separated.
-fn class_list(names: &[(&str, bool)]) -> String {
-    let on: Vec<&str> = names
-        .iter()
-        .filter(|(_, on)| *on)
-        .map(|(n, _)| *n)
-        .collect();
-    on.join(" ")
-}
-
 /// An option's row (`.option`, `data-component`, `data-state`): its
 /// checkbox or radio button, label, plugin and description; a green light
 /// when tested with the other choices or the choices it was not tested
 /// with; why it cannot be picked and the Fix that would make it available.
-/// Each element whose content changes has a class the app finds it by
-/// (`OptionParts`).
-pub fn option(v: &OptionView<'_>) -> Markup {
+/// Each element whose content changes has a class the app finds it by;
+/// `p` is what [`OptionView::parts`] says of it.
+pub fn option(v: &OptionView<'_>, p: &OptionParts) -> Markup {
     let c = v.registry.get(v.i);
-    let p = v.parts();
     let name = c.name.as_str();
     let id = format!("option-{}", name.replace(':', "-"));
     let mut m = Markup::new();
@@ -159,7 +148,7 @@ pub fn option(v: &OptionView<'_>) -> Markup {
         .attr("data-advice", "untested")
         .flag("open", !p.list.is_empty());
     m.leaf("summary", &p.untested);
-    m.open("ul").append(p.list).close("ul");
+    m.open("ul").append(p.list.clone()).close("ul");
     m.close("details").close("span");
     m.open("span").attr("class", "description");
     m.text(&c.description).close("span");
@@ -227,8 +216,13 @@ fn choices(n: usize) -> String {
 
 /// The first step: the environment's name (`#environment-name`) and its
 /// release (`#release`), with a link to the release's compatibility
-/// matrix.
-pub fn name_step(name: &str, releases: &[ReleaseSummary], release_id: i64) -> Markup {
+/// matrix (`matrix` gives the path of a release's matrix page).
+pub fn name_step(
+    name: &str,
+    releases: &[ReleaseSummary],
+    release_id: i64,
+    matrix: &dyn Fn(i64) -> String,
+) -> Markup {
     let mut m = Markup::new();
     m.open("label").attr("class", "field").leaf("span", "Name");
     m.open("input")
@@ -250,7 +244,7 @@ pub fn name_step(name: &str, releases: &[ReleaseSummary], release_id: i64) -> Ma
     }
     m.close("select").close("label");
     m.open("p").attr("class", "hint").open("a");
-    m.attr("href", &format!("/releases/{release_id}/matrix"))
+    m.attr("href", &matrix(release_id))
         .attr("class", "matrix-link")
         .text("What can be combined: the release's compatibility matrix")
         .close("a")
@@ -466,10 +460,12 @@ mod tests {
             description: String::new(),
             required_component_types: Vec::new(),
         };
+        let matrix = |id: i64| format!("/releases/{id}/matrix");
         let html = name_step(
             "lab <1>",
             &[release(1, "Caracal"), release(2, "Dalmatian")],
             2,
+            &matrix,
         )
         .into_string();
         assert!(html.contains("id=\"environment-name\" type=\"text\" placeholder=\"e.g. production-east\" value=\"lab &lt;1&gt;\">"), "{html}");
@@ -527,6 +523,11 @@ mod tests {
         }
     }
 
+    /// The row as the app first writes it.
+    fn row(v: &OptionView<'_>) -> Markup {
+        option(v, &v.parts())
+    }
+
     fn view<'a>(registry: &'a Registry, i: usize, report: &'a ComponentReport) -> OptionView<'a> {
         OptionView {
             registry,
@@ -553,7 +554,7 @@ mod tests {
             select: vec!["network:neutron:core:nsx".to_owned()],
             deselect: vec!["hypervisor:libvirt:kvm".to_owned(), "gone:x".to_owned()],
         };
-        let html = option(&OptionView {
+        let html = row(&OptionView {
             repair: Some(&repair),
             plugin: Some("vmware"),
             ..view(&registry, 1, &report)
@@ -579,7 +580,7 @@ mod tests {
             html.contains(">Fix: select NSX, deselect KVM, gone:x</button>"),
             "{html}"
         );
-        let fixless = option(&view(&registry, 1, &report)).into_string();
+        let fixless = row(&view(&registry, 1, &report)).into_string();
         assert!(fixless.contains("<button type=\"button\" class=\"fix hidden\"></button>"));
     }
 
@@ -591,7 +592,7 @@ mod tests {
             compatibility: Some(Compatibility::Compatible),
             untested_with: Vec::new(),
         };
-        let html = option(&OptionView {
+        let html = row(&OptionView {
             advice: Some(&tested),
             radio_group: Some("hv"),
             ..view(&registry, 0, &selected)
@@ -616,7 +617,7 @@ mod tests {
             compatibility: Some(Compatibility::Untested),
             untested_with: vec!["hypervisor:vmware".to_owned()],
         };
-        let closed = option(&OptionView {
+        let closed = row(&OptionView {
             advice: Some(&untested),
             nested: true,
             ..view(&registry, 2, &available)
@@ -625,7 +626,7 @@ mod tests {
         assert!(closed.starts_with("<div class=\"option nested\""));
         assert!(closed.contains("class=\"tested hidden\""));
         assert!(closed.contains("<details class=\"untested\" data-advice=\"untested\"><summary>not tested with 1 choice</summary><ul></ul></details>"), "{closed}");
-        let open = option(&OptionView {
+        let open = row(&OptionView {
             advice: Some(&untested),
             open: true,
             ..view(&registry, 2, &available)

@@ -34,6 +34,7 @@ use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
+use crate::route::Route;
 
 const STEPS: [&str; 6] = [
     "Name & release",
@@ -43,6 +44,9 @@ const STEPS: [&str; 6] = [
     "Additional services",
     "Finish",
 ];
+
+/// The last step, Finish.
+const LAST: usize = STEPS.len() - 1;
 
 /// What keeps the operator on step `step`, if anything.
 fn problem(catalog: &Catalog, step: usize, name: &str, selection: &[bool]) -> Option<String> {
@@ -212,7 +216,7 @@ fn WizardBody(
         <div class="pane" data-step=move || flow.step.get().to_string()>
             <NameStep flow releases release_id go />
             {panes::panes(catalog.clone(), flow, shown, reports, positions)}
-            <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != 5>
+            <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != LAST>
                 <finish::Finish catalog=catalog.clone() flow release_id violations />
             </div>
             <Controls flow problem go />
@@ -374,8 +378,10 @@ fn NameStep(
 ) -> impl IntoView {
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
-        flow.name
-            .with(|name| markup::wizard::name_step(name, &releases, release_id.get()))
+        flow.name.with(|name| {
+            let matrix = |id| Route::ReleaseMatrix(id).path();
+            markup::wizard::name_step(name, &releases, release_id.get(), &matrix)
+        })
     });
     let typed = move |ev: Event| {
         if let Some(input) = control::<HtmlInputElement>(&ev, "#environment-name") {
@@ -416,7 +422,7 @@ fn Controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) ->
         flow.notices.with(|notices| {
             markup::wizard::controls(&markup::wizard::Controls {
                 step: flow.step.get(),
-                last: STEPS.len() - 1,
+                last: LAST,
                 problem: problem.as_deref(),
                 notices,
             })

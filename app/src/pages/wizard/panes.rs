@@ -208,7 +208,9 @@ impl Row {
                     advice: advice.as_ref(),
                     open: open.get(),
                 };
-                (v.parts(), whole.then(|| option(&v)))
+                let parts = v.parts();
+                let whole = whole.then(|| option(&v, &parts));
+                (parts, whole)
             })
         };
         keep_row(slot, Box::new(view));
