@@ -71,6 +71,11 @@ impl ApiFailure {
         ApiFailure::plain(text.into())
     }
 
+    /// What the violations it carries say, in order.
+    pub fn details(&self) -> Vec<&str> {
+        self.violations.iter().map(|v| v.message.as_str()).collect()
+    }
+
     fn offline(error: gloo_net::Error) -> ApiFailure {
         ApiFailure {
             offline: true,

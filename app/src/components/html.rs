@@ -18,3 +18,11 @@ pub fn closest(event: &Event, selector: &str) -> Option<Element> {
 pub fn control<E: JsCast>(event: &Event, selector: &str) -> Option<E> {
     closest(event, selector)?.dyn_into().ok()
 }
+
+/// The file picked in `input`, which is cleared so that picking the same
+/// file again is a change.
+pub fn picked_file(input: &web_sys::HtmlInputElement) -> Option<web_sys::File> {
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
+}

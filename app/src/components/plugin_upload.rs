@@ -4,6 +4,7 @@ use mosaic_core::markup::plugins::{self, Upload};
 use wasm_bindgen::JsCast;
 
 use crate::api::{self, ApiFailure};
+use crate::components::html::picked_file;
 use crate::components::morph::keep_merged;
 
 /// A file input that installs the chosen plugin archive, showing the
@@ -25,16 +26,12 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
         })
     });
     let on_change = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
+        let input = ev
             .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        let Some(file) = input.as_ref().and_then(picked_file) else {
             return;
         };
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
-            return;
-        };
-        input.set_value("");
         let content_type = api::archive_content_type(&file.name());
         busy.set(true);
         failure.set(None);

@@ -30,13 +30,8 @@ pub fn RetryNotice(
         on_cleanup(move || handle.clear());
     }
     let waiting = auto && failure.offline;
-    let details: Vec<&str> = failure
-        .violations
-        .iter()
-        .map(|v| v.message.as_str())
-        .collect();
     let mut html = Markup::new();
-    html.retry(&failure.message, &details, waiting);
+    html.retry(&failure.message, &failure.details(), waiting);
     let clicked = move |ev: MouseEvent| {
         if closest(&ev, "button.retry").is_some() {
             on_retry.run(());

@@ -13,7 +13,7 @@ use mosaic_core::markup::heat;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 use crate::api;
-use crate::components::html::{closest, control};
+use crate::components::html::{closest, control, picked_file};
 use crate::components::morph::keep_merged;
 
 /// Everything the page holds.
@@ -156,12 +156,4 @@ impl Heat {
             self.resolution.set(Some(answer.map_err(|e| e.message)));
         });
     }
-}
-
-/// The file picked in `input`, which is cleared so that picking the same
-/// file again is a change.
-fn picked_file(input: &HtmlInputElement) -> Option<web_sys::File> {
-    let file = input.files()?.get(0)?;
-    input.set_value("");
-    Some(file)
 }

@@ -59,14 +59,11 @@ pub(super) fn Finish(
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         // Written while shown only: hidden, it follows no click.
-        if flow.step.get() != super::STEPS.len() - 1 {
+        if flow.step.get() != super::LAST {
             return markup::Markup::new();
         }
         let failure = failure.get();
-        let details: Vec<&str> = failure
-            .iter()
-            .flat_map(|f| f.violations.iter().map(|v| v.message.as_str()))
-            .collect();
+        let details = failure.as_ref().map(api::ApiFailure::details);
         flow.name.with(|name| {
             flow.selection.with(|selection| {
                 violations.with(|violations| {
@@ -76,7 +73,10 @@ pub(super) fn Finish(
                         selection,
                         violations,
                         creating: creating.get(),
-                        failure: failure.as_ref().map(|f| (f.message.as_str(), &details[..])),
+                        failure: failure
+                            .as_ref()
+                            .zip(details.as_deref())
+                            .map(|(f, details)| (f.message.as_str(), details)),
                     })
                 })
             })
