@@ -12,10 +12,10 @@ use mosaic_core::api::{
     SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
+use mosaic_core::json::Read;
 use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
-use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
@@ -137,7 +137,7 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
 /// An answer's body as a `T`: the only part of a call that depends on
 /// the answer's type (read by `mosaic_core::json`, which keeps one JSON
 /// reader in the download for every type).
-fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiFailure> {
+fn parse<T: Read>(body: &str) -> Result<T, ApiFailure> {
     mosaic_core::json::from_str(body)
         .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")))
 }
@@ -169,7 +169,7 @@ async fn get_all(paths: Vec<String>) -> Bodies {
 }
 
 /// The `i`th answer of `bodies` as a `T`.
-pub fn answer<T: DeserializeOwned>(bodies: &Bodies, i: usize) -> Result<T, ApiFailure> {
+pub fn answer<T: Read>(bodies: &Bodies, i: usize) -> Result<T, ApiFailure> {
     match bodies {
         Ok(list) => parse(list.get(i).map_or("", String::as_str)),
         Err(failure) => Err(failure.clone()),
@@ -209,9 +209,7 @@ pub mod path {
     }
 }
 
-async fn send<T: DeserializeOwned>(
-    request: Result<Request, gloo_net::Error>,
-) -> Result<T, ApiFailure> {
+async fn send<T: Read>(request: Result<Request, gloo_net::Error>) -> Result<T, ApiFailure> {
     parse(&exchange(request).await?)
 }
 

@@ -202,6 +202,8 @@ fn strip_port(host: &str) -> &str {
     }
 }
 
+crate::json::read_by_serde!(Role);
+
 #[cfg(test)]
 mod tests {
     use super::*;

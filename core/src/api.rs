@@ -87,7 +87,7 @@ pub struct ErrorDetail {
 
 /// One entry of an error's `problems`: a setting's (`path`) or a node's
 /// (`node`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum ErrorProblem {
     Setting(Problem),
@@ -527,7 +527,7 @@ pub struct SignIn {
 }
 
 /// `GET /api/v1/session` (and the answer of signing in): who is signed in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SessionView {
     /// The user's name, or `token:LABEL` for a token.
     pub username: String,
@@ -677,3 +677,20 @@ read_fields!(TemplateResolution {
     environment = default,
 });
 read_fields!(Attributes { editable, version, context = default });
+read_fields!(SessionView { username, role });
+crate::json::read_by_serde!(PluginKind);
+
+/// As `#[serde(untagged)]` reads it: a setting's problem if it reads as
+/// one, else a node's.
+impl crate::json::Read for ErrorProblem {
+    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
+        Problem::read(value)
+            .map(ErrorProblem::Setting)
+            .or_else(|_| NodeProblem::read(value).map(ErrorProblem::Node))
+            .map_err(|_| {
+                serde::de::Error::custom(
+                    "data did not match any variant of untagged enum ErrorProblem",
+                )
+            })
+    }
+}

@@ -246,6 +246,8 @@ fn finish(problems: Vec<Problem>) -> RegistryReport {
     }
 }
 
+crate::json::read_by_serde!(Severity);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -305,6 +305,8 @@ fn deserialize_bind<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Bind>, D::Err
     Ok(binds)
 }
 
+crate::json::read_by_serde!(Relation, Requires);
+
 #[cfg(test)]
 mod tests {
     use super::*;

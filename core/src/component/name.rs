@@ -169,6 +169,12 @@ impl<'de> Deserialize<'de> for ComponentName {
     }
 }
 
+impl crate::json::Read for ComponentName {
+    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
+        crate::json::checked(value, ComponentName::new)
+    }
+}
+
 /// A validated pattern: a name whose segments after the type may be `*`.
 ///
 /// `*` matches exactly one segment, except as the last segment, where it
@@ -237,6 +243,14 @@ impl<'de> Deserialize<'de> for Pattern {
         Pattern::new(text).map_err(serde::de::Error::custom)
     }
 }
+
+impl crate::json::Read for Pattern {
+    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
+        crate::json::checked(value, Pattern::new)
+    }
+}
+
+crate::json::read_by_serde!(ComponentType);
 
 #[cfg(test)]
 mod tests {

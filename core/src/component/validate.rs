@@ -209,6 +209,8 @@ pub fn validate_selection(
     violations
 }
 
+crate::json::read_by_serde!(ViolationKind);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,3 +91,5 @@ impl Environment<'_> {
         out
     }
 }
+
+crate::json::read_by_serde!(CheckSeverity);

@@ -13,11 +13,15 @@
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
-    VariantAccess, Visitor,
+    self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
+    Visitor,
 };
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
+
+mod read;
+pub use read::{Fields, MapKey, Read, by_serde, checked};
+pub(crate) use read::{read_by_serde, read_fields};
 
 /// Why a text is not the value asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,73 +87,10 @@ impl fmt::Display for Found<'_> {
 }
 
 /// `text` as a `T`.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
+pub fn from_str<T: Read>(text: &str) -> Result<T, Error> {
     let value: Value = serde_json::from_str(text).map_err(|e| Error(e.to_string()))?;
-    T::deserialize(Reader(&value))
+    T::read(&value)
 }
-
-/// A struct's fields, read one by one: what [`read_fields!`] writes
-/// `Deserialize` with, for the API's answers (types the server writes and
-/// clients read). A derived `Deserialize` is about 400 bytes of the
-/// browser's download per field (a field-name visitor, a slot, duplicate
-/// and missing checks, cleanup on every error path); this is a call per
-/// field (docs/benchmarks.md, "App size"). Unknown fields are ignored and
-/// a duplicate key counts once (its last value), as in `serde_json::Value`.
-pub struct Fields(Map<String, Value>);
-
-impl Fields {
-    pub fn read<'de, D: de::Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
-        match <Value as de::Deserialize>::deserialize(d)? {
-            Value::Object(map) => Ok(Fields(map)),
-            other => Err(de::Error::invalid_type(found(&other), &"an object")),
-        }
-    }
-
-    /// Field `name`, which must be there.
-    pub fn take<T: DeserializeOwned>(&self, name: &'static str) -> Result<T, Error> {
-        match self.0.get(name) {
-            Some(value) => field(name, value),
-            None => Err(Error(format!("missing field `{name}`"))),
-        }
-    }
-
-    /// Field `name`, or the default value without it.
-    pub fn take_or_default<T: DeserializeOwned + Default>(
-        &self,
-        name: &'static str,
-    ) -> Result<T, Error> {
-        match self.0.get(name) {
-            Some(value) => field(name, value),
-            None => Ok(T::default()),
-        }
-    }
-}
-
-/// A field's value, its errors naming it.
-fn field<T: DeserializeOwned>(name: &str, value: &Value) -> Result<T, Error> {
-    T::deserialize(Reader(value)).map_err(|e| Error(format!("{name}: {e}")))
-}
-
-/// `Deserialize` for a struct, field by field through [`Fields`]: list
-/// every field, a field that may be missing (`#[serde(default)]`, and
-/// every `Option`) followed by `= default`. The struct takes no serde
-/// attributes other than `default` and `skip_serializing_if`.
-macro_rules! read_fields {
-    ($t:ident { $($field:ident $(= $default:ident)?),* $(,)? }) => {
-        impl<'de> serde::Deserialize<'de> for $t {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let f = $crate::json::Fields::read(d)?;
-                let read = || -> Result<$t, $crate::json::Error> {
-                    Ok($t { $($field: $crate::json::read_fields!(@take f $field $($default)?),)* })
-                };
-                read().map_err(serde::de::Error::custom)
-            }
-        }
-    };
-    (@take $f:ident $field:ident) => { $f.take(stringify!($field))? };
-    (@take $f:ident $field:ident default) => { $f.take_or_default(stringify!($field))? };
-}
-pub(crate) use read_fields;
 
 /// A JSON value being read as a Rust value.
 #[derive(Debug, Clone, Copy)]

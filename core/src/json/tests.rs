@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::from_str;
+use super::{Read, from_str};
 use crate::api::{
     Attributes, Cluster, ErrorBody, NodeView, PluginSummary, ReleaseSummary, RoleView, TagView,
     TemplateResolution, TemplateSet,
@@ -15,7 +15,7 @@ use crate::task::Plan;
 /// `text` reads as serde_json reads it, and writes back the same.
 fn same<T>(text: &str) -> T
 where
-    T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
+    T: Read + DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
 {
     let ours: T = from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
     let theirs: T = serde_json::from_str(text).unwrap();
@@ -199,4 +199,38 @@ fn a_missing_field_is_refused_unless_it_has_a_default_and_errors_name_the_field(
         e.to_string().starts_with("missing field `has_primary`"),
         "{e}"
     );
+}
+
+#[test]
+fn numbers_out_of_range_pairs_and_unknown_problems_are_refused_as_serde_refuses_them() {
+    let e = from_str::<u16>("70000").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid value: integer `70000`, expected u16"
+    );
+    let e = from_str::<u64>("-1").unwrap_err();
+    assert_eq!(e.to_string(), "invalid value: integer `-1`, expected u64");
+    let e = from_str::<i64>("18446744073709551615").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid value: integer `18446744073709551615`, expected i64"
+    );
+    assert_eq!(from_str::<usize>("7"), Ok(7));
+    let e = from_str::<(i64, i64)>("[1, 2, 3]").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid length 3, expected a tuple of size 2"
+    );
+    assert_eq!(
+        from_str::<(i64, String)>(r#"[1, "a"]"#),
+        Ok((1, "a".into()))
+    );
+    let e = from_str::<crate::api::ErrorProblem>(r#"{"message": "m"}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "data did not match any variant of untagged enum ErrorProblem"
+    );
+    // A name read from an answer is checked as its constructor checks it.
+    let e = from_str::<crate::name::TagName>(r#""Not A Tag""#).unwrap_err();
+    assert!(e.to_string().contains("tag name"), "{e}");
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::json::read_fields;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use crate::component::Severity;
 
@@ -67,7 +67,7 @@ impl fmt::Display for Diagnostic {
 }
 
 /// Who the package is, when its `metadata.yaml` could be read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PluginId {
     pub name: String,
     pub version: String,
@@ -75,7 +75,7 @@ pub struct PluginId {
 }
 
 /// One `releases:` record, as the report lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReleaseId {
     pub name: String,
     pub version: String,
@@ -99,6 +99,17 @@ read_fields!(Report {
     diagnostics,
     errors,
     warnings,
+});
+read_fields!(PluginId {
+    name,
+    version,
+    package_version
+});
+read_fields!(ReleaseId {
+    name,
+    version,
+    operating_system,
+    is_release
 });
 
 impl Report {

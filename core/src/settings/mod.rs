@@ -9,7 +9,7 @@ mod entry;
 pub mod regex;
 mod tree;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use check::{AttrState, Evaluation, GroupState};
@@ -34,6 +34,12 @@ pub struct Problem {
 }
 
 read_fields!(Problem { path, message });
+read_fields!(Context {
+    cluster,
+    release,
+    version,
+    networking_parameters
+});
 
 impl Problem {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
@@ -45,7 +51,7 @@ impl Problem {
 }
 
 /// The models besides `settings` that restrictions read (SEMANTICS §3.1).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Context {
     pub cluster: Value,
     pub release: Value,

@@ -782,6 +782,8 @@ fn edges(
         .collect()
 }
 
+crate::json::read_by_serde!(PlanErrorKind);
+
 #[cfg(test)]
 mod tests {
     use super::*;
