@@ -202,7 +202,11 @@ fn strip_port(host: &str) -> &str {
     }
 }
 
-crate::json::read_by_serde!(Role);
+crate::json::read_variants!(Role {
+    Viewer,
+    Operator,
+    Admin
+});
 
 #[cfg(test)]
 mod tests {

@@ -678,7 +678,17 @@ read_fields!(TemplateResolution {
 });
 read_fields!(Attributes { editable, version, context = default });
 read_fields!(SessionView { username, role });
-crate::json::read_by_serde!(PluginKind);
+impl PluginKind {
+    /// The name the API writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PluginKind::Release => "release",
+            PluginKind::Extension => "extension",
+        }
+    }
+}
+
+crate::json::read_variants!(PluginKind { Release, Extension });
 
 /// As `#[serde(untagged)]` reads it: a setting's problem if it reads as
 /// one, else a node's.

@@ -246,7 +246,17 @@ fn finish(problems: Vec<Problem>) -> RegistryReport {
     }
 }
 
-crate::json::read_by_serde!(Severity);
+impl Severity {
+    /// The name the API writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+crate::json::read_variants!(Severity { Error, Warning });
 
 #[cfg(test)]
 mod tests {

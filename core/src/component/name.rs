@@ -250,7 +250,12 @@ impl crate::json::Read for Pattern {
     }
 }
 
-crate::json::read_by_serde!(ComponentType);
+crate::json::read_variants!(ComponentType {
+    Hypervisor,
+    Network,
+    Storage,
+    AdditionalService
+});
 
 #[cfg(test)]
 mod tests {

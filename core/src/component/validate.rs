@@ -34,6 +34,25 @@ pub struct Violation {
     pub message: String,
 }
 
+impl ViolationKind {
+    /// The name the API writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ViolationKind::Unknown => "unknown",
+            ViolationKind::Incompatible => "incompatible",
+            ViolationKind::Requires => "requires",
+            ViolationKind::RequiredType => "required_type",
+        }
+    }
+}
+
+crate::json::read_variants!(ViolationKind {
+    Unknown,
+    Incompatible,
+    Requires,
+    RequiredType
+});
+
 read_fields!(Violation {
     kind,
     components,
@@ -208,8 +227,6 @@ pub fn validate_selection(
     }
     violations
 }
-
-crate::json::read_by_serde!(ViolationKind);
 
 #[cfg(test)]
 mod tests {

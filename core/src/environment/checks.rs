@@ -92,4 +92,14 @@ impl Environment<'_> {
     }
 }
 
-crate::json::read_by_serde!(CheckSeverity);
+impl CheckSeverity {
+    /// The name the API writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckSeverity::Error => "error",
+            CheckSeverity::Warning => "warning",
+        }
+    }
+}
+
+crate::json::read_variants!(CheckSeverity { Error, Warning });

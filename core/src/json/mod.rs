@@ -20,8 +20,8 @@ use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
 mod read;
-pub use read::{Fields, MapKey, Read, by_serde, checked};
-pub(crate) use read::{read_by_serde, read_fields};
+pub use read::{Fields, MapKey, Read, checked, variant};
+pub(crate) use read::{read_fields, read_variants};
 
 /// Why a text is not the value asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]

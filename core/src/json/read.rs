@@ -4,17 +4,17 @@
 //! Reading through serde costs a field-name visitor, a sequence visitor
 //! and a map visitor per type, and [`Fields`] had to copy each nested
 //! object into a `Value` of its own before reading it. Here a list is a
-//! loop, an object's fields are looked up where they are, and only the
-//! few enums and checked names still go through serde (`read_by_serde!`),
-//! which keeps their names and checks written once (docs/benchmarks.md,
-//! "App size").
+//! loop, an object's fields are looked up where they are, unit enums are
+//! read by their `as_str` (`read_variants!`, a test holds it to serde's
+//! names) and names through their constructors, so their checks stay
+//! written once (docs/benchmarks.md, "App size").
 
 use std::collections::BTreeMap;
 
-use serde::de::{self, DeserializeOwned, Unexpected};
+use serde::de::{self, Unexpected};
 use serde_json::{Map, Value};
 
-use super::{Error, Reader, found};
+use super::{Error, found};
 
 /// A value read from the JSON value the server wrote for it, with the
 /// same result and the same errors as serde's `Deserialize`.
@@ -27,24 +27,6 @@ pub(crate) fn wrong(value: &Value, expected: &'static str) -> Error {
     de::Error::invalid_type(found(value), &expected)
 }
 
-/// `T` read by its serde `Deserialize`: for enums and checked names.
-pub fn by_serde<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    T::deserialize(Reader(value))
-}
-
-/// [`Read`] for types whose `Deserialize` says what they accept (unit
-/// enums by name, names that check their text).
-macro_rules! read_by_serde {
-    ($($t:ty),* $(,)?) => {
-        $(impl $crate::json::Read for $t {
-            fn read(value: &serde_json::Value) -> Result<Self, $crate::json::Error> {
-                $crate::json::by_serde(value)
-            }
-        })*
-    };
-}
-pub(crate) use read_by_serde;
-
 /// A string checked by `make` (a name's constructor), its refusal the
 /// error, as the name's `Deserialize` words it.
 pub fn checked<T, E: std::fmt::Display>(
@@ -53,6 +35,45 @@ pub fn checked<T, E: std::fmt::Display>(
 ) -> Result<T, Error> {
     make(String::read(value)?).map_err(|e| Error(e.to_string()))
 }
+
+/// A unit variant of `all` by its name as `name` writes it (the enum's
+/// `as_str`, which a test holds to serde's name): what
+/// [`read_variants!`] reads enums with.
+pub fn variant<T: Copy>(value: &Value, all: &[T], name: fn(T) -> &'static str) -> Result<T, Error> {
+    let Value::String(text) = value else {
+        return Err(wrong(value, "a variant name"));
+    };
+    match all.iter().copied().find(|v| name(*v) == text) {
+        Some(v) => Ok(v),
+        None => {
+            let names: Vec<String> = all.iter().map(|v| format!("`{}`", name(*v))).collect();
+            Err(Error(format!(
+                "unknown variant `{text}`, expected one of {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// [`Read`] for a unit enum by its `as_str`: list every variant (the
+/// compiler checks that none is missing).
+macro_rules! read_variants {
+    ($t:ident { $($v:ident),+ $(,)? }) => {
+        impl $crate::json::Read for $t {
+            fn read(value: &serde_json::Value) -> Result<Self, $crate::json::Error> {
+                // Every variant is listed: this match fails to compile otherwise.
+                let _all = |v: $t| match v { $($t::$v => ()),+ };
+                $crate::json::variant(value, &[$($t::$v),+], $t::as_str)
+            }
+        }
+        #[cfg(test)]
+        impl $t {
+            /// Every variant, for the test that holds `as_str` to serde's names.
+            pub(crate) const VARIANTS: &'static [$t] = &[$($t::$v),+];
+        }
+    };
+}
+pub(crate) use read_variants;
 
 impl Read for Value {
     fn read(value: &Value) -> Result<Self, Error> {
@@ -248,14 +269,21 @@ fn field<T: Read>(name: &str, value: &Value) -> Result<T, Error> {
 /// struct takes no serde attributes other than `default` and
 /// `skip_serializing_if`. `Deserialize` reads a `Value` first, so that
 /// the CLI, which reads answers with serde_json, reads them the same way.
+///
+/// `read_fields!(read T { … })` writes [`Read`] alone, for a type whose
+/// `Deserialize` reads a richer format (a plugin's file) than the one its
+/// `Serialize` writes into answers.
 macro_rules! read_fields {
-    ($t:ident { $($field:ident $(= $default:ident)?),* $(,)? }) => {
+    (read $t:ident { $($field:ident $(= $default:ident)?),* $(,)? }) => {
         impl $crate::json::Read for $t {
             fn read(value: &serde_json::Value) -> Result<Self, $crate::json::Error> {
                 let f = $crate::json::Fields::of(value)?;
                 Ok($t { $($field: $crate::json::read_fields!(@take f $field $($default)?),)* })
             }
         }
+    };
+    ($t:ident { $($field:ident $(= $default:ident)?),* $(,)? }) => {
+        $crate::json::read_fields!(read $t { $($field $(= $default)?),* });
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;

@@ -234,3 +234,65 @@ fn numbers_out_of_range_pairs_and_unknown_problems_are_refused_as_serde_refuses_
     let e = from_str::<crate::name::TagName>(r#""Not A Tag""#).unwrap_err();
     assert!(e.to_string().contains("tag name"), "{e}");
 }
+
+/// Every enum read by `as_str` reads and writes the names serde does.
+fn names_as_serde<T>(variants: &[T], name: fn(T) -> &'static str)
+where
+    T: Copy + Read + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    for &v in variants {
+        let text = serde_json::to_string(&v).unwrap();
+        assert_eq!(text, format!("\"{}\"", name(v)));
+        assert_eq!(from_str::<T>(&text), Ok(v));
+        assert_eq!(serde_json::from_str::<T>(&text).unwrap(), v);
+    }
+}
+
+#[test]
+fn enums_read_by_their_names_use_serde_names() {
+    use crate::component::{ComponentType, Quantifier, Severity, ViolationKind};
+    names_as_serde(ViolationKind::VARIANTS, ViolationKind::as_str);
+    names_as_serde(Severity::VARIANTS, Severity::as_str);
+    names_as_serde(
+        crate::environment::CheckSeverity::VARIANTS,
+        crate::environment::CheckSeverity::as_str,
+    );
+    names_as_serde(
+        crate::api::PluginKind::VARIANTS,
+        crate::api::PluginKind::as_str,
+    );
+    names_as_serde(ComponentType::VARIANTS, ComponentType::as_str);
+    names_as_serde(crate::access::Role::VARIANTS, crate::access::Role::as_str);
+    names_as_serde(
+        crate::task::PlanErrorKind::VARIANTS,
+        crate::task::PlanErrorKind::as_str,
+    );
+    names_as_serde(Quantifier::VARIANTS, Quantifier::as_str);
+    let e = from_str::<crate::access::Role>(r#""root""#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown variant `root`, expected one of `viewer`, `operator`, `admin`"
+    );
+}
+
+#[test]
+fn requirements_read_from_an_answer_as_from_a_plugin() {
+    use crate::component::Requires;
+    for text in [
+        "[]",
+        "null",
+        r#"[{"name": "network:a:*", "message": "m"}, {"name": "storage:b"}]"#,
+        r#"[{"one_of": {"items": ["network:a", "network:b"], "message": "m"}}, {"none_of": {"items": ["storage:*"]}}]"#,
+    ] {
+        let ours: Requires = from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let theirs: Requires = serde_json::from_str(text).unwrap();
+        assert_eq!(ours, theirs, "{text}");
+    }
+    let mixed = r#"[{"name": "network:a"}, {"one_of": {"items": ["network:b"]}}]"#;
+    let ours = from_str::<Requires>(mixed).unwrap_err().to_string();
+    let theirs = serde_json::from_str::<Requires>(mixed)
+        .unwrap_err()
+        .to_string();
+    assert!(theirs.starts_with(&ours), "{ours} / {theirs}");
+    assert!(ours.contains("mixes"), "{ours}");
+}

@@ -782,7 +782,19 @@ fn edges(
         .collect()
 }
 
-crate::json::read_by_serde!(PlanErrorKind);
+crate::json::read_variants!(PlanErrorKind {
+    TaskConflict,
+    Cycle,
+    UnknownDependency,
+    BadSelector,
+    BadCondition,
+    IncompatiblePlugin,
+    UnknownRole,
+    UnknownTag,
+    UnknownGraph,
+    Release,
+    InvalidEnvironment,
+});
 
 #[cfg(test)]
 mod tests {
