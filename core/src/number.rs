@@ -47,7 +47,10 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
         json.push('e');
         json.push_str(e);
     }
-    serde_json::from_str(&json).ok()
+    // Through a `Value`, the one JSON reader the browser already has.
+    serde_json::from_str::<serde_json::Value>(&json)
+        .ok()?
+        .as_f64()
 }
 
 /// `n` as a JSON number: a whole number as an integer (`8`, not `8.0`)
