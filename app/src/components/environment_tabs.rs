@@ -27,7 +27,7 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
                 |c| format!("Environment {}", c.name),
             )
     });
-    Effect::new(move || {
+    crate::components::watch::watch(move || {
         let page = match current {
             Tab::Nodes => "Nodes and deployment",
             Tab::Settings => "Settings",

@@ -10,3 +10,4 @@ pub mod notice;
 pub mod option_row;
 pub mod plugin_upload;
 pub mod retry;
+pub mod watch;

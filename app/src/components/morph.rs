@@ -9,7 +9,7 @@
 //! the same tag. Like a control's value, whether a `<details>` is open is
 //! the user's: merging never closes one.
 
-use leptos::prelude::{Effect, Get, NodeRef};
+use leptos::prelude::{Get, NodeRef};
 use leptos::tachys::html::element::ElementType;
 use mosaic_core::markup::Markup;
 use mosaic_core::order;
@@ -32,7 +32,7 @@ where
 /// One effect type for every view kept merged: each type is code in the
 /// download (docs/benchmarks.md, "App size").
 fn merged(holder: Box<dyn Fn() -> Option<Element>>, render: Box<dyn Fn() -> Markup>) {
-    Effect::new(move || {
+    super::watch::watch(move || {
         if let Some(holder) = holder() {
             morph(&holder, &render().into_string());
         }

@@ -19,12 +19,12 @@ pub type RowView = Box<dyn Fn(bool) -> (OptionParts, Option<Markup>)>;
 /// Writes the row into `slot` once, then changes only the parts of it that
 /// differ from what it shows.
 pub fn keep_row(slot: NodeRef<leptos::html::Div>, view: RowView) {
-    Effect::new(move |shown: Option<Option<(RowNodes, OptionParts)>>| {
+    super::watch::watch_from(move |shown: Option<(RowNodes, OptionParts)>| {
         let holder = slot.get();
-        let written = matches!(shown, Some(Some(_)));
+        let written = shown.is_some();
         let (parts, whole) = view(holder.is_some() && !written);
         let holder = holder?;
-        match shown.flatten() {
+        match shown {
             Some((nodes, old)) => {
                 nodes.update(&old, &parts);
                 Some((nodes, parts))

@@ -273,7 +273,7 @@ fn reports(
         .collect();
     let (catalog, positions) = (catalog.clone(), positions.clone());
     let signals = reports.clone();
-    Effect::new(move |_| {
+    crate::components::watch::watch(move || {
         shown.with(|shown| {
             let Some((pane, evaluation)) = shown else {
                 return;

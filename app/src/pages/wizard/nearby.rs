@@ -65,12 +65,10 @@ impl Nearby {
         places: Places,
     ) {
         let signals = self.clone();
-        Effect::new(move |done: Option<Option<Done>>| {
+        crate::components::watch::watch_from(move |done: Option<Done>| {
             let pane = shown.with(|shown| shown.as_ref().map(|(pane, _)| *pane))?;
             let selection = flow.selection.get_untracked();
-            let previous = done
-                .flatten()
-                .filter(|d| d.pane == pane && d.selection == selection);
+            let previous = done.filter(|d| d.pane == pane && d.selection == selection);
             let fresh = previous.is_none();
             let wanted = shown.with(|shown| {
                 let (_, evaluation) = shown.as_ref()?;
