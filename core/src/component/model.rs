@@ -256,12 +256,16 @@ impl<'de> Deserialize<'de> for Requires {
 
 impl Read for Requires {
     fn read(value: &Value) -> Result<Self, json::Error> {
-        let entries = Option::<Vec<Value>>::read(value)?.unwrap_or_default();
+        let entries: &[Value] = match value {
+            Value::Null => &[],
+            Value::Array(items) => items,
+            other => return Err(json::wrong(other, "a sequence")),
+        };
         let answer = EntryReaders {
             relation: Relation::read,
             predicate: BTreeMap::read,
         };
-        Requires::from_entries(&entries, answer).map_err(serde::de::Error::custom)
+        Requires::from_entries(entries, answer).map_err(serde::de::Error::custom)
     }
 }
 

@@ -1,7 +1,8 @@
 //! JSON text into typed values in two steps: the text is read once into a
 //! `serde_json::Value` (one reader, whatever the type), then the value is
-//! taken apart by [`Reader`], a deserializer that reads a struct from an
-//! object only.
+//! taken apart by [`Read`] (the API's answers) or by [`Reader`], a serde
+//! deserializer that reads a struct from an object only (what is still
+//! read through serde: a plugin's `requires` entries).
 //!
 //! Why not `serde_json::from_str::<T>` directly: the browser's download
 //! holds a copy of the text reader for every type read that way, and
@@ -20,6 +21,7 @@ use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
 mod read;
+pub(crate) use read::wrong;
 pub use read::{Fields, MapKey, Read, checked, variant};
 pub(crate) use read::{read_fields, read_variants};
 
