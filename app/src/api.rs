@@ -138,8 +138,12 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
 /// the answer's type (read by `mosaic_core::json`, which keeps one JSON
 /// reader in the download for every type).
 fn parse<T: Read>(body: &str) -> Result<T, ApiFailure> {
-    mosaic_core::json::from_str(body)
-        .map_err(|e| ApiFailure::plain(format!("unexpected answer from the server: {e}")))
+    mosaic_core::json::from_str(body).map_err(unexpected)
+}
+
+/// Not generic: once in the download, not once per answer type.
+fn unexpected(error: mosaic_core::json::Error) -> ApiFailure {
+    ApiFailure::plain(format!("unexpected answer from the server: {error}"))
 }
 
 /// What a page reads: the bodies of one or more GETs, in the order asked,

@@ -90,8 +90,14 @@ impl fmt::Display for Found<'_> {
 
 /// `text` as a `T`.
 pub fn from_str<T: Read>(text: &str) -> Result<T, Error> {
-    let value: Value = serde_json::from_str(text).map_err(|e| Error(e.to_string()))?;
-    T::read(&value)
+    T::read(&value(text)?)
+}
+
+/// `text` as a JSON value: not generic, so that the text reader and its
+/// errors are in the download once, not once per type read.
+#[inline(never)]
+fn value(text: &str) -> Result<Value, Error> {
+    serde_json::from_str(text).map_err(|e| Error(e.to_string()))
 }
 
 /// A JSON value being read as a Rust value.

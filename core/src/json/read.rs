@@ -23,6 +23,7 @@ pub trait Read: Sized {
 }
 
 /// `value` is not what `expected` names.
+#[inline(never)]
 pub(crate) fn wrong(value: &Value, expected: &'static str) -> Error {
     de::Error::invalid_type(found(value), &expected)
 }
@@ -45,14 +46,20 @@ pub fn variant<T: Copy>(value: &Value, all: &[T], name: fn(T) -> &'static str) -
     };
     match all.iter().copied().find(|v| name(*v) == text) {
         Some(v) => Ok(v),
-        None => {
-            let names: Vec<String> = all.iter().map(|v| format!("`{}`", name(*v))).collect();
-            Err(Error(format!(
-                "unknown variant `{text}`, expected one of {}",
-                names.join(", ")
-            )))
-        }
+        None => Err(unknown_variant(
+            text,
+            all.iter().map(|v| name(*v)).collect(),
+        )),
     }
+}
+
+#[inline(never)]
+fn unknown_variant(text: &str, names: Vec<&str>) -> Error {
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    Error(format!(
+        "unknown variant `{text}`, expected one of {}",
+        names.join(", ")
+    ))
 }
 
 /// [`Read`] for a unit enum by its `as_str`: list every variant (the
@@ -245,7 +252,7 @@ impl<'a> Fields<'a> {
     pub fn take<T: Read>(&self, name: &'static str) -> Result<T, Error> {
         match self.0.get(name) {
             Some(value) => field(name, value),
-            None => Err(Error(format!("missing field `{name}`"))),
+            None => Err(missing(name)),
         }
     }
 
@@ -259,8 +266,21 @@ impl<'a> Fields<'a> {
 }
 
 /// A field's value, its errors naming it.
-fn field<T: Read>(name: &str, value: &Value) -> Result<T, Error> {
-    T::read(value).map_err(|e| Error(format!("{name}: {e}")))
+fn field<T: Read>(name: &'static str, value: &Value) -> Result<T, Error> {
+    T::read(value).map_err(|e| in_field(name, e))
+}
+
+// The errors' wording, not generic: once in the download, not once per
+// field type.
+
+#[inline(never)]
+fn missing(name: &'static str) -> Error {
+    Error(format!("missing field `{name}`"))
+}
+
+#[inline(never)]
+fn in_field(name: &'static str, error: Error) -> Error {
+    Error(format!("{name}: {error}"))
 }
 
 /// [`Read`] and `Deserialize` for a struct, field by field through
