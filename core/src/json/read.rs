@@ -2,8 +2,8 @@
 //! visitors, for the API's answers in the browser.
 //!
 //! Reading through serde costs a field-name visitor, a sequence visitor
-//! and a map visitor per type, and [`Fields`] had to copy each nested
-//! object into a `Value` of its own before reading it. Here a list is a
+//! and a map visitor per type, and reading a nested object through serde
+//! from a `Value` first copied it into a `Value` of its own. Here a list is a
 //! loop, an object's fields are looked up where they are, unit enums are
 //! read by their `as_str` (`read_variants!`, a test holds it to serde's
 //! names) and names through their constructors, so their checks stay
