@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use gloo_net::http::Request;
+use gloo_net::http::{Request, RequestBuilder};
 use leptos::prelude::LocalResource;
 use mosaic_core::api::{
     Attributes, BulkNodes, Cluster, CreateCluster, CreateNode, CreateTag, ErrorBody, ErrorProblem,
@@ -213,6 +213,29 @@ pub mod path {
     }
 }
 
+/// A request with `value` as its JSON body.
+trait JsonBody {
+    fn json_body<T: serde::Serialize>(self, value: &T) -> Result<Request, gloo_net::Error>;
+}
+
+impl JsonBody for RequestBuilder {
+    fn json_body<T: serde::Serialize>(self, value: &T) -> Result<Request, gloo_net::Error> {
+        with_json(self, serde_json::to_string(value))
+    }
+}
+
+/// Not generic: the request is built once in the download, not once per
+/// request type (gloo's own `json` is generic all through).
+#[inline(never)]
+fn with_json(
+    builder: RequestBuilder,
+    json: serde_json::Result<String>,
+) -> Result<Request, gloo_net::Error> {
+    builder
+        .header("content-type", "application/json")
+        .body(json?)
+}
+
 async fn send<T: Read>(request: Result<Request, gloo_net::Error>) -> Result<T, ApiFailure> {
     parse(&exchange(request).await?)
 }
@@ -223,7 +246,7 @@ async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), Api
 }
 
 pub async fn sign_in(request: &SignIn) -> Result<SessionView, ApiFailure> {
-    send(Request::post(&path::session()).json(request)).await
+    send(Request::post(&path::session()).json_body(request)).await
 }
 
 pub async fn sign_out() -> Result<(), ApiFailure> {
@@ -231,7 +254,7 @@ pub async fn sign_out() -> Result<(), ApiFailure> {
 }
 
 pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailure> {
-    send(Request::post(&path::clusters()).json(request)).await
+    send(Request::post(&path::clusters()).json_body(request)).await
 }
 
 /// Saves settings changes made on top of `version`.
@@ -243,7 +266,7 @@ pub async fn patch_attributes(
     send(
         Request::patch(&path::of_cluster(cluster, "attributes"))
             .header("if-match", &format!("\"{version}\""))
-            .json(patch),
+            .json_body(patch),
     )
     .await
 }
@@ -258,7 +281,7 @@ pub async fn delete_node(id: i64) -> Result<(), ApiFailure> {
 
 /// One change to many nodes, all or nothing: the nodes that changed.
 pub async fn bulk_nodes(cluster: i64, change: &BulkNodes) -> Result<Vec<NodeView>, ApiFailure> {
-    send(Request::post(&path::of_cluster(cluster, "nodes/bulk")).json(change)).await
+    send(Request::post(&path::of_cluster(cluster, "nodes/bulk")).json_body(change)).await
 }
 
 /// Whose tags: an environment's or a release's.
@@ -278,7 +301,7 @@ impl TagOwner {
 }
 
 pub async fn create_tag(owner: TagOwner, tag: &CreateTag) -> Result<TagView, ApiFailure> {
-    send(Request::post(&owner.path()).json(tag)).await
+    send(Request::post(&owner.path()).json_body(tag)).await
 }
 
 pub async fn update_tag(
@@ -287,7 +310,7 @@ pub async fn update_tag(
     has_primary: bool,
 ) -> Result<TagView, ApiFailure> {
     let path = format!("{}/{name}", owner.path());
-    send(Request::put(&path).json(&UpdateTag { has_primary })).await
+    send(Request::put(&path).json_body(&UpdateTag { has_primary })).await
 }
 
 pub async fn delete_tag(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {
@@ -300,11 +323,11 @@ pub async fn reinstall_bundled() -> Result<PluginSummary, ApiFailure> {
 }
 
 pub async fn create_node(cluster: i64, node: &CreateNode) -> Result<NodeView, ApiFailure> {
-    send(Request::post(&path::of_cluster(cluster, "nodes")).json(node)).await
+    send(Request::post(&path::of_cluster(cluster, "nodes")).json_body(node)).await
 }
 
 pub async fn update_node(id: i64, change: &UpdateNode) -> Result<NodeView, ApiFailure> {
-    send(Request::put(&format!("/api/v1/nodes/{id}")).json(change)).await
+    send(Request::put(&format!("/api/v1/nodes/{id}")).json_body(change)).await
 }
 
 /// The tags typed by the operator, or which one is not a tag name.
@@ -316,12 +339,14 @@ fn tag_names(tags: Vec<String>) -> Result<Vec<TagName>, ApiFailure> {
 
 pub async fn assign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
     let tags = tag_names(tags)?;
-    send(Request::post(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
+    send(Request::post(&format!("/api/v1/nodes/{id}/tags")).json_body(&NodeTagsChange { tags }))
+        .await
 }
 
 pub async fn unassign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
     let tags = tag_names(tags)?;
-    send(Request::delete(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
+    send(Request::delete(&format!("/api/v1/nodes/{id}/tags")).json_body(&NodeTagsChange { tags }))
+        .await
 }
 
 pub async fn upload_template_set(name: &str, bytes: Vec<u8>) -> Result<TemplateSet, ApiFailure> {
@@ -341,7 +366,8 @@ pub async fn resolve_templates(
     set: i64,
     request: &ResolveTemplates,
 ) -> Result<TemplateResolution, ApiFailure> {
-    send(Request::post(&format!("/api/v1/heat/template-sets/{set}/resolve")).json(request)).await
+    send(Request::post(&format!("/api/v1/heat/template-sets/{set}/resolve")).json_body(request))
+        .await
 }
 
 /// `text` safe in a URL query or a `data:` URL.
