@@ -136,6 +136,11 @@ pub enum PluginKind {
     Extension,
 }
 
+crate::json::variant_names!(PluginKind {
+    Release => "release",
+    Extension => "extension",
+});
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PluginRelease {
     pub id: i64,
@@ -678,17 +683,6 @@ read_fields!(TemplateResolution {
 });
 read_fields!(Attributes { editable, version, context = default });
 read_fields!(SessionView { username, role });
-impl PluginKind {
-    /// The name the API writes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PluginKind::Release => "release",
-            PluginKind::Extension => "extension",
-        }
-    }
-}
-
-crate::json::read_variants!(PluginKind { Release, Extension });
 
 /// As `#[serde(untagged)]` reads it: a setting's problem if it reads as
 /// one, else a node's.

@@ -81,6 +81,11 @@ pub enum Severity {
     Warning,
 }
 
+crate::json::variant_names!(Severity {
+    Error => "error",
+    Warning => "warning",
+});
+
 /// One load-time problem of a registry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
@@ -245,18 +250,6 @@ fn finish(problems: Vec<Problem>) -> RegistryReport {
         problems,
     }
 }
-
-impl Severity {
-    /// The name the API writes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-crate::json::read_variants!(Severity { Error, Warning });
 
 #[cfg(test)]
 mod tests {

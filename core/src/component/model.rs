@@ -139,6 +139,13 @@ pub enum Quantifier {
     AllOf,
 }
 
+crate::json::variant_names!(Quantifier {
+    OneOf => "one_of",
+    AnyOf => "any_of",
+    NoneOf => "none_of",
+    AllOf => "all_of",
+});
+
 impl Quantifier {
     pub const ALL: [Quantifier; 4] = [
         Quantifier::OneOf,
@@ -146,15 +153,6 @@ impl Quantifier {
         Quantifier::NoneOf,
         Quantifier::AllOf,
     ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Quantifier::OneOf => "one_of",
-            Quantifier::AnyOf => "any_of",
-            Quantifier::NoneOf => "none_of",
-            Quantifier::AllOf => "all_of",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -272,20 +270,10 @@ impl Read for Requires {
 // An answer's relation and predicate, as `Serialize` writes them.
 json::read_fields!(read Relation { name, message = default });
 json::read_fields!(read PredicateBody { items, message = default, message_invalid = default });
-json::read_variants!(Quantifier {
-    OneOf,
-    AnyOf,
-    NoneOf,
-    AllOf
-});
 
 impl json::MapKey for Quantifier {
     fn key(text: &str) -> Result<Self, json::Error> {
-        json::variant(
-            &Value::String(text.to_owned()),
-            &Quantifier::ALL,
-            Quantifier::as_str,
-        )
+        json::named(text, &Quantifier::ALL, Quantifier::as_str)
     }
 }
 

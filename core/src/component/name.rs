@@ -18,6 +18,13 @@ pub enum ComponentType {
     AdditionalService,
 }
 
+crate::json::variant_names!(ComponentType {
+    Hypervisor => "hypervisor",
+    Network => "network",
+    Storage => "storage",
+    AdditionalService => "additional_service",
+});
+
 impl ComponentType {
     pub const ALL: [ComponentType; 4] = [
         ComponentType::Hypervisor,
@@ -25,15 +32,6 @@ impl ComponentType {
         ComponentType::Storage,
         ComponentType::AdditionalService,
     ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ComponentType::Hypervisor => "hypervisor",
-            ComponentType::Network => "network",
-            ComponentType::Storage => "storage",
-            ComponentType::AdditionalService => "additional_service",
-        }
-    }
 
     pub fn parse(s: &str) -> Option<ComponentType> {
         ComponentType::ALL.into_iter().find(|t| t.as_str() == s)
@@ -249,13 +247,6 @@ impl crate::json::Read for Pattern {
         crate::json::checked(value, Pattern::new)
     }
 }
-
-crate::json::read_variants!(ComponentType {
-    Hypervisor,
-    Network,
-    Storage,
-    AdditionalService
-});
 
 #[cfg(test)]
 mod tests {

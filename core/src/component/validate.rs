@@ -25,6 +25,13 @@ pub enum ViolationKind {
     RequiredType,
 }
 
+crate::json::variant_names!(ViolationKind {
+    Unknown => "unknown",
+    Incompatible => "incompatible",
+    Requires => "requires",
+    RequiredType => "required_type",
+});
+
 /// One reason a selection is not valid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Violation {
@@ -33,25 +40,6 @@ pub struct Violation {
     pub components: Vec<String>,
     pub message: String,
 }
-
-impl ViolationKind {
-    /// The name the API writes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ViolationKind::Unknown => "unknown",
-            ViolationKind::Incompatible => "incompatible",
-            ViolationKind::Requires => "requires",
-            ViolationKind::RequiredType => "required_type",
-        }
-    }
-}
-
-crate::json::read_variants!(ViolationKind {
-    Unknown,
-    Incompatible,
-    Requires,
-    RequiredType
-});
 
 read_fields!(Violation {
     kind,

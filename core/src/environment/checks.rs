@@ -18,6 +18,11 @@ pub enum CheckSeverity {
     Warning,
 }
 
+crate::json::variant_names!(CheckSeverity {
+    Error => "error",
+    Warning => "warning",
+});
+
 /// One finding, with the nodes it concerns (ids; empty when it concerns the
 /// environment as a whole).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -91,15 +96,3 @@ impl Environment<'_> {
         out
     }
 }
-
-impl CheckSeverity {
-    /// The name the API writes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckSeverity::Error => "error",
-            CheckSeverity::Warning => "warning",
-        }
-    }
-}
-
-crate::json::read_variants!(CheckSeverity { Error, Warning });

@@ -21,9 +21,9 @@ use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
 mod read;
-pub(crate) use read::wrong;
-pub use read::{Fields, MapKey, Read, checked, variant};
-pub(crate) use read::{read_fields, read_variants};
+pub use read::{Fields, MapKey, Read, checked, named, variant};
+pub(crate) use read::{number_key, wrong};
+pub(crate) use read::{read_fields, variant_names};
 
 /// Why a text is not the value asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -356,9 +356,7 @@ struct Key<'a>(&'a str);
 
 impl<'de> Key<'de> {
     fn number<T: std::str::FromStr>(&self) -> Result<T, Error> {
-        self.0
-            .parse()
-            .map_err(|_| de::Error::custom(format!("expected a number as key, found {:?}", self.0)))
+        number_key(self.0)
     }
 }
 

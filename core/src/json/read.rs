@@ -5,7 +5,7 @@
 //! and a map visitor per type, and reading a nested object through serde
 //! from a `Value` first copied it into a `Value` of its own. Here a list is a
 //! loop, an object's fields are looked up where they are, unit enums are
-//! read by their `as_str` (`read_variants!`, a test holds it to serde's
+//! read by their `as_str` (`variant_names!`, a test holds it to serde's
 //! names) and names through their constructors, so their checks stay
 //! written once (docs/benchmarks.md, "App size").
 
@@ -39,11 +39,16 @@ pub fn checked<T, E: std::fmt::Display>(
 
 /// A unit variant of `all` by its name as `name` writes it (the enum's
 /// `as_str`, which a test holds to serde's name): what
-/// [`read_variants!`] reads enums with.
+/// [`variant_names!`] reads enums with.
 pub fn variant<T: Copy>(value: &Value, all: &[T], name: fn(T) -> &'static str) -> Result<T, Error> {
-    let Value::String(text) = value else {
-        return Err(wrong(value, "a variant name"));
-    };
+    match value {
+        Value::String(text) => named(text, all, name),
+        other => Err(wrong(other, "a variant name")),
+    }
+}
+
+/// The variant of `all` that `name` writes as `text` (a value or a map's key).
+pub fn named<T: Copy>(text: &str, all: &[T], name: fn(T) -> &'static str) -> Result<T, Error> {
     match all.iter().copied().find(|v| name(*v) == text) {
         Some(v) => Ok(v),
         None => Err(unknown_variant(
@@ -62,14 +67,22 @@ fn unknown_variant(text: &str, names: Vec<&str>) -> Error {
     ))
 }
 
-/// [`Read`] for a unit enum by its `as_str`: list every variant (the
-/// compiler checks that none is missing).
-macro_rules! read_variants {
-    ($t:ident { $($v:ident),+ $(,)? }) => {
+/// A unit enum's names as the API writes them (serde's `rename_all =
+/// "snake_case"` names, which a test holds them to): writes `as_str` and
+/// [`Read`] from one list of `Variant => "name"`; the `match` in `as_str`
+/// makes the compiler check that no variant is missing.
+macro_rules! variant_names {
+    ($t:ident { $($v:ident => $name:literal),+ $(,)? }) => {
+        impl $t {
+            /// The variant's name as the API writes it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($t::$v => $name),+
+                }
+            }
+        }
         impl $crate::json::Read for $t {
             fn read(value: &serde_json::Value) -> Result<Self, $crate::json::Error> {
-                // Every variant is listed: this match fails to compile otherwise.
-                let _all = |v: $t| match v { $($t::$v => ()),+ };
                 $crate::json::variant(value, &[$($t::$v),+], $t::as_str)
             }
         }
@@ -80,7 +93,7 @@ macro_rules! read_variants {
         }
     };
 }
-pub(crate) use read_variants;
+pub(crate) use variant_names;
 
 impl Read for Value {
     fn read(value: &Value) -> Result<Self, Error> {
@@ -212,9 +225,15 @@ impl MapKey for String {
 
 impl MapKey for u64 {
     fn key(text: &str) -> Result<Self, Error> {
-        text.parse()
-            .map_err(|_| de::Error::custom(format!("expected a number as key, found {text:?}")))
+        number_key(text)
     }
+}
+
+/// A map's key that stands for a number (`{"3": …}`), for [`MapKey`] and
+/// for serde's reading through `Reader`.
+pub(crate) fn number_key<T: std::str::FromStr>(text: &str) -> Result<T, Error> {
+    text.parse()
+        .map_err(|_| de::Error::custom(format!("expected a number as key, found {text:?}")))
 }
 
 impl<K: MapKey, V: Read> Read for BTreeMap<K, V> {

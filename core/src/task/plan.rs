@@ -101,24 +101,19 @@ pub enum PlanErrorKind {
     InvalidEnvironment,
 }
 
-impl PlanErrorKind {
-    /// The kind as the API writes it (`task_conflict`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlanErrorKind::TaskConflict => "task_conflict",
-            PlanErrorKind::Cycle => "cycle",
-            PlanErrorKind::UnknownDependency => "unknown_dependency",
-            PlanErrorKind::BadSelector => "bad_selector",
-            PlanErrorKind::BadCondition => "bad_condition",
-            PlanErrorKind::IncompatiblePlugin => "incompatible_plugin",
-            PlanErrorKind::UnknownRole => "unknown_role",
-            PlanErrorKind::UnknownTag => "unknown_tag",
-            PlanErrorKind::UnknownGraph => "unknown_graph",
-            PlanErrorKind::Release => "release",
-            PlanErrorKind::InvalidEnvironment => "invalid_environment",
-        }
-    }
-}
+crate::json::variant_names!(PlanErrorKind {
+    TaskConflict => "task_conflict",
+    Cycle => "cycle",
+    UnknownDependency => "unknown_dependency",
+    BadSelector => "bad_selector",
+    BadCondition => "bad_condition",
+    IncompatiblePlugin => "incompatible_plugin",
+    UnknownRole => "unknown_role",
+    UnknownTag => "unknown_tag",
+    UnknownGraph => "unknown_graph",
+    Release => "release",
+    InvalidEnvironment => "invalid_environment",
+});
 
 /// A problem of the plan as a whole; the fields that apply are set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -781,20 +776,6 @@ fn edges(
         .map(|(from, to)| (tasks[from].def.id.clone(), tasks[to].def.id.clone()))
         .collect()
 }
-
-crate::json::read_variants!(PlanErrorKind {
-    TaskConflict,
-    Cycle,
-    UnknownDependency,
-    BadSelector,
-    BadCondition,
-    IncompatiblePlugin,
-    UnknownRole,
-    UnknownTag,
-    UnknownGraph,
-    Release,
-    InvalidEnvironment,
-});
 
 #[cfg(test)]
 mod tests {
