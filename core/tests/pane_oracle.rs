@@ -172,36 +172,58 @@ proptest! {
                 .collect()
         };
         prop_assert_eq!(judged(&own), judged(&evaluation));
-        // What the wizard asks since the repairs are worked out per row on
-        // screen: the same states, and each row's own repair. (Reasons may
-        // name another contradiction: which one is found first depends on
-        // what the evaluation asked the solver before.)
-        let states = engine.evaluate_pane_states(&names_of(&registry, &selection), pane);
+        // What the wizard asks since reasons and repairs are worked out per
+        // row on screen: the same states, and each row's own repair. (Reasons
+        // may name another contradiction: which one is found first depends
+        // on what the evaluation asked the solver before; there is one.)
+        let names = names_of(&registry, &selection);
+        let states = engine.evaluate_pane_states(&names, pane);
         prop_assert_eq!(states.components.len(), own.components.len());
         for (lazy, full) in states.components.iter().zip(&own.components) {
             prop_assert_eq!((&lazy.name, lazy.state), (&full.name, full.state));
-            prop_assert_eq!(lazy.reasons.is_empty(), full.reasons.is_empty());
+            if full.state == State::Blocked {
+                prop_assert_eq!(&lazy.reasons, &Vec::new());
+            } else {
+                prop_assert_eq!(&lazy.reasons, &full.reasons);
+            }
             prop_assert_eq!(&lazy.repair, &None);
             prop_assert_eq!((lazy.compatibility, lazy.untested_with.len()), (None, 0));
             if matches!(full.state, State::Selected | State::Available) {
-                let advice = engine.advice(&names_of(&registry, &selection), &[&full.name]);
+                let advice = engine.advice(&names, &[&full.name]);
                 prop_assert_eq!(advice[0].compatibility, full.compatibility);
                 prop_assert_eq!(&advice[0].untested_with, &full.untested_with);
             }
-            let alone = engine.repair_in_pane(&names_of(&registry, &selection), pane, &full.name);
-            prop_assert_eq!(&alone, &full.repair);
+            let alone = engine.blocked_in_pane(&names, pane, &[&full.name]).pop().flatten();
+            prop_assert_eq!(alone.as_ref().map(|b| &b.repair), full.repair.as_ref());
+            if let Some(blocking) = alone {
+                prop_assert!(!blocking.reasons.is_empty(), "{} has no reason", full.name);
+                // Conflicts and unmet requirements are found the same way in
+                // any evaluation; the combination a fallback names need not.
+                let kinds = |r: &[mosaic_core::component::Reason]| -> Vec<String> {
+                    r.iter()
+                        .filter(|r| r.kind == "incompatible" || r.kind == "requires")
+                        .map(|r| r.kind.clone())
+                        .collect()
+                };
+                prop_assert_eq!(kinds(&blocking.reasons), kinds(&full.reasons));
+            }
         }
-        // Rows that come near the screen together are repaired in one call:
-        // in any order, asked twice, or asked of another pane, each answer
-        // is the row's own.
+        // Rows that come near the screen together are worked out in one
+        // call: in any order, asked twice, or asked of another pane, each
+        // answer is the row's own.
         let mut asked: Vec<&str> = own.components.iter().rev().map(|r| r.name.as_str()).collect();
         asked.extend(own.components.first().map(|r| r.name.as_str()));
         asked.extend(evaluation.components.iter().map(|r| r.name.as_str()));
-        let together = engine.repairs_in_pane(&names_of(&registry, &selection), pane, &asked);
+        let together = engine.blocked_in_pane(&names, pane, &asked);
         prop_assert_eq!(together.len(), asked.len());
-        for (name, repair) in asked.iter().zip(&together) {
+        for (name, blocking) in asked.iter().zip(&together) {
             let full = own.components.iter().find(|r| r.name == *name);
-            prop_assert_eq!(repair, &full.and_then(|r| r.repair.clone()), "{}", name);
+            prop_assert_eq!(
+                blocking.as_ref().map(|b| &b.repair),
+                full.and_then(|r| r.repair.as_ref()),
+                "{}",
+                name
+            );
         }
         prop_assert_eq!(own.components.len(), judged(&evaluation).len());
         prop_assert_eq!((own.valid, own.completable), (evaluation.valid, evaluation.completable));

@@ -1,7 +1,7 @@
 //! Whether an element is on screen or close to it: one
 //! `IntersectionObserver` for the whole page per zone. *Near* is within
 //! about two screens, so that work done for what is on screen (a blocked
-//! option's smallest repair) is done before the operator scrolls to it;
+//! option's reasons and smallest repair) is done before the operator scrolls to it;
 //! *soon* is a wider band, for work that is cheap to do in the same batch
 //! and saves a second one when a click shifts rows a little.
 

@@ -29,11 +29,12 @@ use queries::{Extra, Queries};
 #[derive(Debug, Clone, Copy)]
 enum Scope<'a> {
     All,
-    /// The pane's own, in full or only their states and reasons.
+    /// The pane's own, in full or only their states (a dead component's
+    /// reasons, which are worked out once per registry, included).
     Own {
         states_only: bool,
     },
-    /// These components (sorted), with their repairs.
+    /// These components (sorted), with their reasons and repairs.
     Listed(&'a [usize]),
 }
 
@@ -91,6 +92,15 @@ pub struct Repair {
     #[serde(default)]
     pub select: Vec<String>,
     pub deselect: Vec<String>,
+}
+
+/// What a blocked option of a pane shows besides its state: why it is
+/// blocked and the smallest change that makes it available
+/// ([`Engine::blocked_in_pane`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Blocking {
+    pub reasons: Vec<Reason>,
+    pub repair: Repair,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -421,38 +431,35 @@ impl Engine {
         self.evaluate_in(names, Some(pane), Scope::Own { states_only: false })
     }
 
-    /// [`Engine::evaluate_pane_own`] without the repairs and the advice:
-    /// every blocked component's `repair` is `None`, every `compatibility`
-    /// `None` and every `untested_with` empty. The wizard asks this on every
-    /// click, and [`Engine::repairs_in_pane`] and [`Engine::advice`] for the
-    /// rows near the screen only — a smallest repair is most of the cost of
-    /// a pane with hundreds of blocked options, and advice that changes
-    /// with every choice would change hundreds of rows no one sees.
+    /// [`Engine::evaluate_pane_own`] without what explains a blocked
+    /// component or advises an available one: every blocked component's
+    /// `reasons` is empty and its `repair` `None`, every `compatibility`
+    /// `None` and every `untested_with` empty (a dead component keeps its
+    /// reasons). The wizard asks this on every click, and
+    /// [`Engine::blocked_in_pane`] and [`Engine::advice`] for the rows near
+    /// the screen only: on a pane with hundreds of blocked options, their
+    /// reasons are two thirds of the states' cost and their smallest
+    /// repairs several times more, and advice that changes with every
+    /// choice would change hundreds of rows no one sees.
     pub fn evaluate_pane_states(&self, names: &[String], pane: ComponentType) -> Evaluation {
         self.evaluate_in(names, Some(pane), Scope::Own { states_only: true })
     }
 
-    /// The repair [`Engine::evaluate_pane`] gives component `name` of
-    /// `pane`: `None` unless it is a blocked component of that pane.
-    pub fn repair_in_pane(
-        &self,
-        names: &[String],
-        pane: ComponentType,
-        name: &str,
-    ) -> Option<Repair> {
-        self.repairs_in_pane(names, pane, &[name]).pop().flatten()
-    }
-
-    /// [`Engine::repair_in_pane`] for several components at once, in the
-    /// order asked: the frames are set up once and the solver's models are
-    /// shared between them, which is what the wizard needs for the rows
-    /// that come near the screen together.
-    pub fn repairs_in_pane(
+    /// Per component asked, in the order asked: its reasons and repair as
+    /// [`Engine::evaluate_pane`] gives them, or `None` unless it is a
+    /// blocked component of `pane`. The frames are set up once and the
+    /// solver's models shared between the components asked, which is what
+    /// the wizard needs for the rows that come near the screen together.
+    /// (The reasons name the same requirements and conflicts as the whole
+    /// evaluation's; where several contradictions block a component, which
+    /// one a `combination` reason names may depend on what was asked
+    /// before.)
+    pub fn blocked_in_pane(
         &self,
         names: &[String],
         pane: ComponentType,
         asked: &[&str],
-    ) -> Vec<Option<Repair>> {
+    ) -> Vec<Option<Blocking>> {
         let at: Vec<Option<usize>> = asked
             .iter()
             .map(|name| self.registry.position(name))
@@ -468,13 +475,19 @@ impl Engine {
         // violations or whether it can be completed, which the wizard has.
         let scope = Scope::Listed(&listed);
         let (frames, mut ctx, _) = self.prepare(names, Some(pane), scope);
-        let repairs: Vec<Option<Repair>> = self
+        let found: Vec<Option<Blocking>> = self
             .judge_scope(&frames, &mut ctx, Some(pane), scope)
             .into_iter()
-            .map(|report| report.repair)
+            .map(|report| {
+                let repair = report.repair?;
+                Some(Blocking {
+                    reasons: report.reasons,
+                    repair,
+                })
+            })
             .collect();
         at.iter()
-            .map(|i| i.and_then(|i| repairs[listed.binary_search(&i).ok()?].clone()))
+            .map(|i| i.and_then(|i| found[listed.binary_search(&i).ok()?].clone()))
             .collect()
     }
 
@@ -638,13 +651,13 @@ impl Engine {
         order::sort(&mut base);
         base.dedup();
         report.state = State::Blocked;
+        if ctx.states_only {
+            return report;
+        }
         if frame.pane.is_some() {
             let (mut reasons, met) = self.explain_direct(&mut ctx.solver, i, &base);
             self.explain_earlier(&mut ctx.solver, i, frame, &base, &met, &mut reasons);
             report.reasons = reasons;
-            if ctx.states_only {
-                return report;
-            }
             report.repair = Some(self.repair_pane(
                 &mut ctx.solver,
                 i,

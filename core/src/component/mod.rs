@@ -13,7 +13,7 @@ pub mod synthetic;
 mod validate;
 
 pub use engine::{
-    Advice, Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State,
+    Advice, Blocking, Compatibility, ComponentReport, Engine, Evaluation, Reason, Repair, State,
 };
 pub use load::{
     ComponentFile, Problem, RegistryReport, Severity, check_registry, load_components,

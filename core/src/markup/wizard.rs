@@ -4,7 +4,7 @@
 use super::{Markup, class_list};
 use crate::api::ReleaseSummary;
 use crate::component::{
-    Advice, Compatibility, ComponentReport, Registry, Repair, State, Violation,
+    Advice, Blocking, Compatibility, ComponentReport, Reason, Registry, Repair, State, Violation,
 };
 use crate::wizard::Pane;
 
@@ -21,11 +21,12 @@ pub struct OptionView<'a> {
     pub radio_group: Option<&'a str>,
     /// An ML2 driver under the ML2 core.
     pub nested: bool,
-    /// The engine's report (its repair and advice come apart).
+    /// The engine's report (a blocked option's reasons and repair, and the
+    /// advice, come apart).
     pub report: &'a ComponentReport,
-    /// The smallest repair, worked out while it is blocked and near the
-    /// screen.
-    pub repair: Option<&'a Repair>,
+    /// Why it is blocked and its smallest repair, worked out while it is
+    /// blocked and near the screen.
+    pub blocking: Option<&'a Blocking>,
     /// Whether it was tested with the other choices, worked out while it is
     /// selected or available and near the screen.
     pub advice: Option<&'a Advice>,
@@ -60,6 +61,15 @@ pub struct OptionParts {
 }
 
 impl OptionView<'_> {
+    /// Why it cannot be picked: the report's reasons (a dead option's),
+    /// else those worked out with its repair; none until they are.
+    fn reasons(&self) -> &[Reason] {
+        match self.blocking {
+            Some(blocking) if self.report.reasons.is_empty() => &blocking.reasons,
+            _ => &self.report.reasons,
+        }
+    }
+
     pub fn parts(&self) -> OptionParts {
         let state = self.report.state;
         let unavailable = state.unavailable();
@@ -88,13 +98,13 @@ impl OptionView<'_> {
             },
             list,
             reasons: if unavailable {
-                reasons_text(self.report)
+                reasons_text(self.reasons())
             } else {
                 String::new()
             },
             fix: self
-                .repair
-                .map(|r| repair_text(self.registry, r))
+                .blocking
+                .map(|b| repair_text(self.registry, &b.repair))
                 .unwrap_or_default(),
         }
     }
@@ -177,14 +187,16 @@ fn untested(advice: Option<&Advice>) -> &[String] {
     }
 }
 
-/// The reasons as one sentence list.
-fn reasons_text(report: &ComponentReport) -> String {
-    let reasons: Vec<&str> = report
-        .reasons
+/// The reasons as one sentence list; empty without any.
+fn reasons_text(reasons: &[Reason]) -> String {
+    if reasons.is_empty() {
+        return String::new();
+    }
+    let messages: Vec<&str> = reasons
         .iter()
         .map(|reason| reason.message.trim_end_matches('.'))
         .collect();
-    reasons.join("; ") + "."
+    messages.join("; ") + "."
 }
 
 /// "Fix: select vCenter, deselect KVM".
@@ -536,7 +548,7 @@ mod tests {
             radio_group: None,
             nested: false,
             report,
-            repair: None,
+            blocking: None,
             advice: None,
             open: false,
         }
@@ -554,8 +566,12 @@ mod tests {
             select: vec!["network:neutron:core:nsx".to_owned()],
             deselect: vec!["hypervisor:libvirt:kvm".to_owned(), "gone:x".to_owned()],
         };
+        let blocking = Blocking {
+            reasons: Vec::new(),
+            repair,
+        };
         let html = row(&OptionView {
-            repair: Some(&repair),
+            blocking: Some(&blocking),
             plugin: Some("vmware"),
             ..view(&registry, 1, &report)
         })
@@ -582,6 +598,30 @@ mod tests {
         );
         let fixless = row(&view(&registry, 1, &report)).into_string();
         assert!(fixless.contains("<button type=\"button\" class=\"fix hidden\"></button>"));
+    }
+
+    #[test]
+    fn a_blocked_option_far_from_the_screen_says_why_once_worked_out() {
+        let registry = crate::component::test_registry(OPTIONS);
+        // As the states-only evaluation reports it: no reasons of its own.
+        let states = report("hypervisor:vmware", State::Blocked, &[]);
+        let far = view(&registry, 1, &states).parts();
+        assert_eq!((far.state, far.disabled), ("blocked", true));
+        assert_eq!((far.reasons.as_str(), far.fix.as_str()), ("", ""));
+        let blocking = Blocking {
+            reasons: report("hypervisor:vmware", State::Blocked, &["Not with KVM"]).reasons,
+            repair: Repair {
+                select: Vec::new(),
+                deselect: vec!["hypervisor:libvirt:kvm".to_owned()],
+            },
+        };
+        let near = OptionView {
+            blocking: Some(&blocking),
+            ..view(&registry, 1, &states)
+        }
+        .parts();
+        assert_eq!(near.reasons, "Not with KVM.");
+        assert_eq!(near.fix, "Fix: deselect KVM");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The environment wizard: Name & release → Compute → Networking → Storage
 //! → Additional services → Finish. Panes are decided in order (SEMANTICS
-//! §2.4): each pane's states and reasons come from
-//! `Engine::evaluate_pane_states`, the repairs and compatibility advice of
-//! the options near the screen from one engine call each (`nearby.rs`),
+//! §2.4): each pane's states come from `Engine::evaluate_pane_states`, the
+//! reasons, repairs and compatibility advice of the options near the
+//! screen from one engine call each (`nearby.rs`),
 //! and every click goes through
 //! `mosaic_core::wizard` (toggle, fix, arrive), the rules the server and
 //! the CLI use.

@@ -1,6 +1,7 @@
-//! What a row shows only while it is near the screen: a blocked option's
-//! smallest repair, and a selected or available option's compatibility
-//! advice. Worked out in one `Engine::repairs_in_pane` and one
+//! What a row shows only while it is near the screen: why a blocked option
+//! is blocked and its smallest repair, and a selected or available
+//! option's compatibility advice. Worked out in one
+//! `Engine::blocked_in_pane` and one
 //! `Engine::advice` call per evaluation of the pane shown, and again only
 //! for the rows that come near later, until the next evaluation. A pane
 //! can hold hundreds of blocked options and hundreds of advised ones whose
@@ -11,7 +12,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_core::component::{Advice, Evaluation, Repair, State};
+use mosaic_core::component::{Advice, Blocking, Evaluation, State};
 use mosaic_core::wizard::Pane;
 
 use super::{Flow, set_if_changed};
@@ -21,7 +22,7 @@ use crate::catalog::Catalog;
 /// until worked out).
 #[derive(Clone)]
 pub(super) struct Nearby {
-    pub repairs: Vec<RwSignal<Option<Repair>>>,
+    pub blocking: Vec<RwSignal<Option<Blocking>>>,
     pub advice: Vec<RwSignal<Option<Advice>>>,
 }
 
@@ -50,7 +51,7 @@ pub(super) struct Places {
 impl Nearby {
     pub fn new(n: usize) -> Nearby {
         Nearby {
-            repairs: (0..n).map(|_| RwSignal::new(None)).collect(),
+            blocking: (0..n).map(|_| RwSignal::new(None)).collect(),
             advice: (0..n).map(|_| RwSignal::new(None)).collect(),
         }
     }
@@ -139,29 +140,30 @@ fn forget_far(
     catalog: &Catalog,
     pane: Pane,
     wanted: &[(usize, State)],
-    Nearby { repairs, advice }: &Nearby,
+    Nearby { blocking, advice }: &Nearby,
 ) {
     let kind = pane.component_type();
-    let mut near = vec![false; repairs.len()];
+    let mut near = vec![false; blocking.len()];
     for &(i, _) in wanted {
         near[i] = true;
     }
-    for i in (0..repairs.len()).filter(|i| catalog.registry().get(*i).kind() == kind) {
+    for i in (0..blocking.len()).filter(|i| catalog.registry().get(*i).kind() == kind) {
         if !near[i] {
-            set_if_changed(repairs[i], &None);
+            set_if_changed(blocking[i], &None);
             set_if_changed(advice[i], &None);
         }
     }
 }
 
-/// The repairs of the blocked rows among `rows` and the advice of the
-/// selected and available ones, each asked of the engine in one call.
+/// The reasons and repairs of the blocked rows among `rows` and the advice
+/// of the selected and available ones, each asked of the engine in one
+/// call.
 fn work_out(
     catalog: &Catalog,
     pane: Pane,
     selection: &[bool],
     rows: &[(usize, State)],
-    Nearby { repairs, advice }: &Nearby,
+    Nearby { blocking, advice }: &Nearby,
 ) {
     let names = catalog.names(selection);
     let name = |i: usize| catalog.registry().get(i).name.to_string();
@@ -174,9 +176,9 @@ fn work_out(
     let engine = &catalog.engine;
     if !blocked.is_empty() {
         let asked: Vec<&str> = blocked_names.iter().map(String::as_str).collect();
-        let found = engine.repairs_in_pane(&names, pane.component_type(), &asked);
-        for ((i, _), repair) in blocked.iter().zip(found) {
-            set_if_changed(repairs[*i], &repair);
+        let found = engine.blocked_in_pane(&names, pane.component_type(), &asked);
+        for ((i, _), found) in blocked.iter().zip(found) {
+            set_if_changed(blocking[*i], &found);
             set_if_changed(advice[*i], &None);
         }
     }
@@ -184,7 +186,7 @@ fn work_out(
         let asked: Vec<&str> = advised_names.iter().map(String::as_str).collect();
         for ((i, _), found) in advised.iter().zip(engine.advice(&names, &asked)) {
             set_if_changed(advice[*i], &Some(found));
-            set_if_changed(repairs[*i], &None);
+            set_if_changed(blocking[*i], &None);
         }
     }
 }

@@ -1,11 +1,11 @@
 //! The four component panes: their options laid out as the core's
 //! `Layout` says (radio groups, ML2 drivers under the ML2 core, storage
 //! sections), each option a row with its state from the pane's evaluation
-//! and, while it is near the screen, its smallest repair or its
-//! compatibility advice.
+//! and, while it is near the screen, why it is blocked and its smallest
+//! repair, or its compatibility advice.
 //!
 //! A row is core markup (`markup::wizard::option`), written into its slot
-//! once; when its report, repair, advice or open list changes, the parts
+//! once; when its report, reasons and repair, advice or open list changes, the parts
 //! of it that differ are changed in place (`OptionParts`): a click touches
 //! the rows it changed and, in them, what changed. The panes listen for the
 //! rows' input (one listener per event type and pane, not per row).
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
-use mosaic_core::component::{ComponentReport, Evaluation};
+use mosaic_core::component::{Blocking, ComponentReport, Evaluation};
 use mosaic_core::markup::wizard::{OptionView, option};
 use mosaic_core::wizard::{self, Pane};
 use wasm_bindgen::JsCast;
@@ -174,7 +174,8 @@ struct Row {
     flow: Flow,
     reports: Arc<Vec<RwSignal<ComponentReport>>>,
     zones: Arc<nearby::Zones>,
-    /// Per option, its repair and advice while it is near the screen.
+    /// Per option, why it is blocked and its repair, or its advice, while
+    /// it is near the screen.
     nearby: nearby::Nearby,
     /// Per option, whether its "not tested with" list is open.
     open: Vec<RwSignal<bool>>,
@@ -189,13 +190,13 @@ impl Row {
         self.order.borrow_mut().push(i);
         let catalog = self.catalog.clone();
         let report = self.reports[i];
-        let (repair, advice) = (self.nearby.repairs[i], self.nearby.advice[i]);
+        let (blocking, advice) = (self.nearby.blocking[i], self.nearby.advice[i]);
         let open = self.open[i];
         let group = catalog.layout().radio_group(catalog.registry(), i);
         let slot = NodeRef::<leptos::html::Div>::new();
         near_view::watch(slot, self.zones.near[i], Some(self.zones.soon[i]));
         let view = move |whole: bool| {
-            let (repair, advice) = (repair.get(), advice.get());
+            let (blocking, advice) = (blocking.get(), advice.get());
             report.with(|report| {
                 let v = OptionView {
                     registry: catalog.registry(),
@@ -204,7 +205,7 @@ impl Row {
                     radio_group: group.as_deref(),
                     nested,
                     report,
-                    repair: repair.as_ref(),
+                    blocking: blocking.as_ref(),
                     advice: advice.as_ref(),
                     open: open.get(),
                 };
@@ -248,7 +249,7 @@ impl Row {
         let Some((i, row)) = self.option_of(ev) else {
             return;
         };
-        let Some(repair) = self.nearby.repairs[i].get_untracked() else {
+        let Some(Blocking { repair, .. }) = self.nearby.blocking[i].get_untracked() else {
             return;
         };
         let (catalog, flow) = (&self.catalog, self.flow);

@@ -114,8 +114,8 @@ pub(super) struct Ctx<'a> {
     pub solver: Queries<'a>,
     pub scratch: Vec<bool>,
     pub caches: Vec<Cache>,
-    /// Only states and reasons: no blocked component's smallest repair,
-    /// no advice.
+    /// Only states: no blocked component's reasons or smallest repair, no
+    /// advice.
     pub states_only: bool,
 }
 
