@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use gloo_net::http::{Request, RequestBuilder};
-use leptos::prelude::LocalResource;
+use leptos::prelude::*;
 use mosaic_core::api::{
     Attributes, BulkNodes, Cluster, CreateCluster, CreateNode, CreateTag, ErrorBody, ErrorProblem,
     NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
@@ -152,16 +152,58 @@ fn unexpected(error: mosaic_core::json::Error) -> ApiFailure {
 pub type Bodies = Result<Arc<[String]>, ApiFailure>;
 
 /// A page's data: the answers to the GETs of the paths `paths` gives,
-/// asked again whenever a signal `paths` reads changes. Every page's
-/// resource is this one type, parsed where it is shown ([`answer`]), so the
-/// app holds one copy of the resource machinery rather than one per answer
-/// type (docs/benchmarks.md, "App size").
-pub fn fetch(paths: impl Fn() -> Vec<String> + 'static) -> LocalResource<Bodies> {
+/// asked again whenever a signal `paths` reads changes, or on
+/// [`Fetched::refetch`]. Every page's data is this one type, parsed where
+/// it is shown ([`answer`]), so the app holds one copy of the fetching
+/// code rather than one per answer type (docs/benchmarks.md, "App size").
+pub fn fetch(paths: impl Fn() -> Vec<String> + 'static) -> Fetched {
     fetch_boxed(Box::new(paths))
 }
 
-fn fetch_boxed(paths: Box<dyn Fn() -> Vec<String>>) -> LocalResource<Bodies> {
-    LocalResource::new(move || get_all(paths()))
+/// The answers a page shows, kept in signals: `None` until the first
+/// arrive; while asked again, the last answers stay until the new ones
+/// replace them. An answer to a question asked again meanwhile is dropped.
+/// (Leptos's `LocalResource` did this with an async lock and its own
+/// change notifications: several KB of the download for what a signal
+/// and a counter do.)
+#[derive(Debug, Clone, Copy)]
+pub struct Fetched {
+    bodies: RwSignal<Option<Bodies>>,
+    asked: RwSignal<u32>,
+}
+
+impl Fetched {
+    /// The answers (tracked), once they have arrived.
+    pub fn get(&self) -> Option<Bodies> {
+        self.bodies.get()
+    }
+
+    /// Asks again.
+    pub fn refetch(&self) {
+        self.asked.update(|n| *n += 1);
+    }
+}
+
+fn fetch_boxed(paths: Box<dyn Fn() -> Vec<String>>) -> Fetched {
+    let fetched = Fetched {
+        bodies: RwSignal::new(None),
+        asked: RwSignal::new(0),
+    };
+    let latest = std::rc::Rc::new(std::cell::Cell::new(0_u32));
+    crate::components::watch::watch(move || {
+        fetched.asked.track();
+        let paths = paths();
+        let question = latest.get().wrapping_add(1);
+        latest.set(question);
+        let latest = latest.clone();
+        leptos::task::spawn_local(async move {
+            let bodies = get_all(paths).await;
+            if latest.get() == question {
+                fetched.bodies.try_set(Some(bodies));
+            }
+        });
+    });
+    fetched
 }
 
 async fn get_all(paths: Vec<String>) -> Bodies {
