@@ -6,6 +6,7 @@
 pub mod api;
 pub mod catalog;
 pub mod components;
+mod http;
 pub mod pages;
 pub mod route;
 pub mod session;
