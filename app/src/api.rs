@@ -4,9 +4,6 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use leptos::prelude::*;
-
-use crate::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, Cluster, CreateCluster, CreateNode, CreateTag, ErrorBody, ErrorProblem,
     NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
@@ -17,6 +14,9 @@ use mosaic_core::json::Read;
 use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
+
+use crate::components::var::Var;
+use crate::http::Request;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
@@ -165,8 +165,8 @@ pub fn fetch(paths: impl Fn() -> Vec<String> + 'static) -> Fetched {
 /// and a counter do.)
 #[derive(Debug, Clone, Copy)]
 pub struct Fetched {
-    bodies: RwSignal<Option<Bodies>>,
-    asked: RwSignal<u32>,
+    bodies: Var<Option<Bodies>>,
+    asked: Var<u32>,
 }
 
 impl Fetched {
@@ -183,8 +183,8 @@ impl Fetched {
 
 fn fetch_boxed(paths: Box<dyn Fn() -> Vec<String>>) -> Fetched {
     let fetched = Fetched {
-        bodies: RwSignal::new(None),
-        asked: RwSignal::new(0),
+        bodies: Var::new(None),
+        asked: Var::new(0),
     };
     let latest = std::rc::Rc::new(std::cell::Cell::new(0_u32));
     crate::components::watch::watch(move || {

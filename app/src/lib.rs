@@ -18,6 +18,7 @@ use mosaic_core::api::{ReleaseSummary, SessionView};
 use crate::api::TagOwner;
 use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 use crate::pages::environment::EnvironmentPage;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
@@ -36,7 +37,7 @@ use crate::session::Session;
 #[component]
 pub fn App() -> impl IntoView {
     let router = Router::install();
-    let session = Session(RwSignal::new(None::<SessionView>));
+    let session = Session(Var::new(None::<SessionView>));
     provide_context(session);
     api::on_unauthorized(move || session.0.set(None));
     let known = api::fetch(|| vec![api::path::session()]);
@@ -140,7 +141,7 @@ fn Signed(router: Router, session: Session) -> impl IntoView {
 /// or uninstalling a release plugin shows at once.
 #[component]
 fn Home() -> impl IntoView {
-    let refresh = RwSignal::new(0u32);
+    let refresh = Var::new(0u32);
     let releases = api::fetch(move || {
         refresh.get();
         vec![api::path::releases()]

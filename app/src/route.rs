@@ -6,6 +6,8 @@
 use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 
+use crate::components::var::Var;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
     /// The wizard (or onboarding without releases) and the environments.
@@ -70,13 +72,13 @@ impl Route {
 
 /// The current route, shared through context.
 #[derive(Debug, Clone, Copy)]
-pub struct Router(pub RwSignal<Route>);
+pub struct Router(pub Var<Route>);
 
 impl Router {
     /// Starts at the browser's path and follows Back/Forward.
     pub fn install() -> Router {
         let path = window().location().pathname().unwrap_or_default();
-        let route = RwSignal::new(Route::from_path(&path));
+        let route = Var::new(Route::from_path(&path));
         let handle = window_event_listener(leptos::ev::popstate, move |_| {
             let path = window().location().pathname().unwrap_or_default();
             route.set(Route::from_path(&path));

@@ -7,8 +7,10 @@ use leptos::prelude::*;
 use mosaic_core::access::Role;
 use mosaic_core::api::SessionView;
 
+use crate::components::var::Var;
+
 #[derive(Debug, Clone, Copy)]
-pub struct Session(pub RwSignal<Option<SessionView>>);
+pub struct Session(pub Var<Option<SessionView>>);
 
 impl Session {
     /// Whether the signed-in role can do what `least` can (reactive).

@@ -10,4 +10,5 @@ pub mod notice;
 pub mod option_row;
 pub mod plugin_upload;
 pub mod retry;
+pub mod var;
 pub mod watch;

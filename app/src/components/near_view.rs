@@ -14,6 +14,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{Element, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
 
+use crate::components::var::Var;
+
 /// How far beyond the viewport an element counts as near it, or soon near.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Zone {
@@ -36,8 +38,8 @@ const KEY: &str = "data-near-view";
 /// A watched element: the signals kept telling whether it is in each zone
 /// it is watched in, and the element (to stop observing it).
 struct Watched {
-    near: RwSignal<bool>,
-    soon: Option<RwSignal<bool>>,
+    near: Var<bool>,
+    soon: Option<Var<bool>>,
     element: Element,
 }
 
@@ -82,7 +84,7 @@ thread_local! {
 /// if given, whether it is within the wider one, from when it is mounted
 /// until the calling component is cleaned up. Without
 /// `IntersectionObserver` the element counts as near.
-pub fn watch<E>(node: NodeRef<E>, near: RwSignal<bool>, soon: Option<RwSignal<bool>>)
+pub fn watch<E>(node: NodeRef<E>, near: Var<bool>, soon: Option<Var<bool>>)
 where
     E: leptos::html::ElementType,
     E::Output: JsCast + Clone + 'static,

@@ -22,35 +22,36 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
 use crate::components::morph::keep_merged;
+use crate::components::var::Var;
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
 #[derive(Debug, Clone, Copy)]
 pub struct TableState {
-    pub name: RwSignal<String>,
-    pub role: RwSignal<String>,
-    pub tag: RwSignal<String>,
-    pub status: RwSignal<String>,
+    pub name: Var<String>,
+    pub role: Var<String>,
+    pub tag: Var<String>,
+    pub status: Var<String>,
     /// Only these nodes (from a pre-deployment check); empty: all.
-    pub only: RwSignal<Vec<i64>>,
-    pub sort: RwSignal<(NodeSort, bool)>,
-    pub page: RwSignal<usize>,
-    pub selected: RwSignal<Selection>,
-    pub editing: RwSignal<Option<i64>>,
+    pub only: Var<Vec<i64>>,
+    pub sort: Var<(NodeSort, bool)>,
+    pub page: Var<usize>,
+    pub selected: Var<Selection>,
+    pub editing: Var<Option<i64>>,
 }
 
 impl TableState {
     pub fn new() -> TableState {
         TableState {
-            name: RwSignal::new(String::new()),
-            role: RwSignal::new(String::new()),
-            tag: RwSignal::new(String::new()),
-            status: RwSignal::new(String::new()),
-            only: RwSignal::new(Vec::new()),
-            sort: RwSignal::new((NodeSort::Name, false)),
-            page: RwSignal::new(0),
-            selected: RwSignal::new(Selection::default()),
-            editing: RwSignal::new(None),
+            name: Var::new(String::new()),
+            role: Var::new(String::new()),
+            tag: Var::new(String::new()),
+            status: Var::new(String::new()),
+            only: Var::new(Vec::new()),
+            sort: Var::new((NodeSort::Name, false)),
+            page: Var::new(0),
+            selected: Var::new(Selection::default()),
+            editing: Var::new(None),
         }
     }
 
@@ -65,7 +66,7 @@ impl TableState {
     }
 
     /// Sets a filter to what was typed or chosen, from the first page.
-    fn filter_by(&self, filter: RwSignal<String>, value: String) {
+    fn filter_by(&self, filter: Var<String>, value: String) {
         filter.set(value);
         self.page.set(0);
     }
@@ -129,26 +130,26 @@ impl Default for TableState {
 /// What the bulk bar holds between renders.
 #[derive(Clone, Copy)]
 struct BulkState {
-    tags: RwSignal<String>,
-    role: RwSignal<String>,
-    busy: RwSignal<bool>,
-    failure: RwSignal<Option<ApiFailure>>,
+    tags: Var<String>,
+    role: Var<String>,
+    busy: Var<bool>,
+    failure: Var<Option<ApiFailure>>,
 }
 
 /// What the form adding a node holds.
 #[derive(Clone, Copy)]
 struct NewNodeState {
-    chosen: RwSignal<Vec<RoleName>>,
-    status: RwSignal<NodeStatus>,
-    error: RwSignal<Option<String>>,
+    chosen: Var<Vec<RoleName>>,
+    status: Var<NodeStatus>,
+    error: Var<Option<String>>,
 }
 
 /// What the editor of the node being edited holds.
 #[derive(Clone, Copy)]
 struct EditorState {
-    chosen: RwSignal<Vec<RoleName>>,
-    tag: RwSignal<String>,
-    error: RwSignal<Option<String>>,
+    chosen: Var<Vec<RoleName>>,
+    tag: Var<String>,
+    error: Var<Option<String>>,
 }
 
 impl EditorState {
@@ -162,7 +163,7 @@ impl EditorState {
 }
 
 /// Ticks `role` if it is not, unticks it if it is.
-fn toggle(chosen: RwSignal<Vec<RoleName>>, role: &str) {
+fn toggle(chosen: Var<Vec<RoleName>>, role: &str) {
     chosen.update(|c| match c.iter().position(|r| r.as_str() == role) {
         Some(at) => {
             c.remove(at);
@@ -187,7 +188,7 @@ struct Table {
     new_node: NewNodeState,
     editor: EditorState,
     /// A node that could not be deleted.
-    error: RwSignal<Option<String>>,
+    error: Var<Option<String>>,
     editable: bool,
     changed: Callback<()>,
 }
@@ -223,22 +224,22 @@ pub fn NodeTable(
         roles: StoredValue::new(roles.collect()),
         role_views: StoredValue::new(roles_given),
         bulk: BulkState {
-            tags: RwSignal::new(String::new()),
-            role: RwSignal::new(String::new()),
-            busy: RwSignal::new(false),
-            failure: RwSignal::new(None),
+            tags: Var::new(String::new()),
+            role: Var::new(String::new()),
+            busy: Var::new(false),
+            failure: Var::new(None),
         },
         new_node: NewNodeState {
-            chosen: RwSignal::new(Vec::new()),
-            status: RwSignal::new(NodeStatus::Discover),
-            error: RwSignal::new(None),
+            chosen: Var::new(Vec::new()),
+            status: Var::new(NodeStatus::Discover),
+            error: Var::new(None),
         },
         editor: EditorState {
-            chosen: RwSignal::new(Vec::new()),
-            tag: RwSignal::new(String::new()),
-            error: RwSignal::new(None),
+            chosen: Var::new(Vec::new()),
+            tag: Var::new(String::new()),
+            error: Var::new(None),
         },
-        error: RwSignal::new(None),
+        error: Var::new(None),
         editable,
         changed,
     };
@@ -572,7 +573,7 @@ fn delete(
     id: i64,
     name: String,
     state: TableState,
-    error: RwSignal<Option<String>>,
+    error: Var<Option<String>>,
     changed: Callback<()>,
 ) {
     let question = format!("Delete node {name}? Its roles and tags go with it.");

@@ -6,14 +6,15 @@ use wasm_bindgen::JsCast;
 use crate::api::{self, ApiFailure};
 use crate::components::html::picked_file;
 use crate::components::morph::keep_merged;
+use crate::components::var::Var;
 
 /// A file input that installs the chosen plugin archive, showing the
 /// validation report when the server refuses it (`markup::plugins::upload`).
 #[component]
 pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl IntoView {
-    let failure = RwSignal::new(None::<ApiFailure>);
-    let busy = RwSignal::new(false);
-    let done = RwSignal::new(None::<PluginSummary>);
+    let failure = Var::new(None::<ApiFailure>);
+    let busy = Var::new(false);
+    let done = Var::new(None::<PluginSummary>);
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         let (plugin, failure) = (done.get(), failure.get());

@@ -22,6 +22,7 @@ use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::node_table::{NodeTable, TableState};
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 use crate::pages::tags::CreateTagForm;
 use crate::route::{Route, Router};
 
@@ -59,7 +60,7 @@ fn snapshot(bodies: &api::Bodies) -> Result<Snapshot, ApiFailure> {
 
 #[component]
 pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
-    let refresh = RwSignal::new(0u32);
+    let refresh = Var::new(0u32);
     let data = api::fetch(move || {
         refresh.get();
         paths(cluster_id)
@@ -133,7 +134,7 @@ struct Head {
 impl Head {
     fn view(self, table: TableState) -> impl IntoView {
         let head = StoredValue::new(self);
-        let error = RwSignal::new(None::<String>);
+        let error = Var::new(None::<String>);
         let router = use_context::<Router>();
         let holder = NodeRef::<leptos::html::Div>::new();
         keep_merged(holder, move || {
@@ -165,12 +166,7 @@ impl Head {
 
 /// Deletes the environment once the user confirms `question`, then goes
 /// to the environments.
-fn delete(
-    cluster_id: i64,
-    question: &str,
-    router: Option<Router>,
-    error: RwSignal<Option<String>>,
-) {
+fn delete(cluster_id: i64, question: &str, router: Option<Router>, error: Var<Option<String>>) {
     if !window().confirm_with_message(question).unwrap_or(false) {
         return;
     }

@@ -15,27 +15,28 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use crate::api;
 use crate::components::html::{closest, control, picked_file};
 use crate::components::morph::keep_merged;
+use crate::components::var::Var;
 
 /// Everything the page holds.
 #[derive(Clone, Copy)]
 struct Heat {
-    set: RwSignal<Option<TemplateSet>>,
+    set: Var<Option<TemplateSet>>,
     /// Why the last upload failed.
-    error: RwSignal<Option<String>>,
-    environment: RwSignal<String>,
+    error: Var<Option<String>>,
+    environment: Var<String>,
     /// The candidate picked per resource type.
-    picks: RwSignal<BTreeMap<String, String>>,
-    resolution: RwSignal<Option<Result<TemplateResolution, String>>>,
+    picks: Var<BTreeMap<String, String>>,
+    resolution: Var<Option<Result<TemplateResolution, String>>>,
 }
 
 #[component]
 pub fn HeatPage() -> impl IntoView {
     let heat = Heat {
-        set: RwSignal::new(None),
-        error: RwSignal::new(None),
-        environment: RwSignal::new(String::new()),
-        picks: RwSignal::new(BTreeMap::new()),
-        resolution: RwSignal::new(None),
+        set: Var::new(None),
+        error: Var::new(None),
+        environment: Var::new(String::new()),
+        picks: Var::new(BTreeMap::new()),
+        resolution: Var::new(None),
     };
     let can_upload = crate::session::session().can(mosaic_core::access::Role::Operator);
     crate::route::set_title("Heat templates");

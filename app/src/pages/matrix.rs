@@ -19,6 +19,7 @@ use crate::catalog::Catalog;
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 use crate::route::{Route, set_title};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -70,16 +71,14 @@ fn type_filter(value: &str) -> Option<ComponentType> {
 #[component]
 fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
     let matrix = Arc::new(Matrix::of(&catalog.engine));
-    let rows = RwSignal::new(None::<ComponentType>);
-    let columns = RwSignal::new(None::<ComponentType>);
+    let rows = Var::new(None::<ComponentType>);
+    let columns = Var::new(None::<ComponentType>);
     let svg = matrix.to_svg(catalog.registry());
     let download = format!(
         "data:image/svg+xml;charset=utf-8,{}",
         js_sys::encode_uri_component(&svg)
     );
-    let filter = |label: &'static str,
-                  class: &'static str,
-                  signal: RwSignal<Option<ComponentType>>| {
+    let filter = |label: &'static str, class: &'static str, signal: Var<Option<ComponentType>>| {
         let options = Pane::ALL
             .iter()
             .map(|p| view! { <option value=p.component_type().as_str()>{p.title()}</option> })
@@ -123,8 +122,8 @@ fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
 fn MatrixTable(
     catalog: Arc<Catalog>,
     matrix: Arc<Matrix>,
-    rows: RwSignal<Option<ComponentType>>,
-    columns: RwSignal<Option<ComponentType>>,
+    rows: Var<Option<ComponentType>>,
+    columns: Var<Option<ComponentType>>,
 ) -> impl IntoView {
     let html = markup::matrix::table(&matrix, catalog.registry()).into_string();
     let pick = move |ev: MouseEvent| {

@@ -3,6 +3,7 @@ use leptos::prelude::*;
 use crate::api;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
+use crate::components::var::Var;
 
 /// Shown when no release is installed — on a fresh install, or after the
 /// last release was uninstalled: the wizard cannot start without one.
@@ -43,8 +44,8 @@ pub fn Onboarding(#[prop(into)] installed: Callback<()>) -> impl IntoView {
 /// a fresh install starts with).
 #[component]
 fn Reinstall(installed: Callback<()>) -> impl IntoView {
-    let busy = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
+    let busy = Var::new(false);
+    let error = Var::new(None::<String>);
     let install = move |_| {
         busy.set(true);
         leptos::task::spawn_local(async move {
@@ -60,7 +61,7 @@ fn Reinstall(installed: Callback<()>) -> impl IntoView {
         <h2>"Mosaic's own release"</h2>
         <p>
             "The OpenStack release Mosaic comes with is built into the server. "
-            <button class="reinstall-bundled primary" prop:disabled=busy on:click=install>
+            <button class="reinstall-bundled primary" prop:disabled=move || busy.get() on:click=install>
                 "Install the built-in OpenStack release"
             </button>
         </p>

@@ -11,11 +11,12 @@ use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::plugin_upload::PluginUpload;
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 use crate::route::{Route, set_title};
 
 #[component]
 pub fn PluginsPage() -> impl IntoView {
-    let refresh = RwSignal::new(0u32);
+    let refresh = Var::new(0u32);
     let plugins = api::fetch(move || {
         refresh.get();
         vec![api::path::plugins()]
@@ -53,9 +54,9 @@ fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoV
     let list = StoredValue::new(plugins);
     let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
     // Two clicks uninstall: the first asks for confirmation in place.
-    let confirming = RwSignal::new(None::<i64>);
-    let busy = RwSignal::new(None::<i64>);
-    let failure = RwSignal::new(None::<(i64, String)>);
+    let confirming = Var::new(None::<i64>);
+    let busy = Var::new(None::<i64>);
+    let failure = Var::new(None::<(i64, String)>);
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         let failure = failure.get();

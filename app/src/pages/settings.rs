@@ -19,10 +19,11 @@ use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 
 #[component]
 pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
-    let refresh = RwSignal::new(0u32);
+    let refresh = Var::new(0u32);
     let data = api::fetch(move || {
         refresh.get();
         vec![api::path::of_cluster(cluster_id, "attributes")]
@@ -63,9 +64,9 @@ fn SettingsBody(
     attributes: Attributes,
     reload: Callback<()>,
 ) -> impl IntoView {
-    let saved = RwSignal::new(settings.clone());
-    let draft = RwSignal::new(settings);
-    let version = RwSignal::new(attributes.version);
+    let saved = Var::new(settings.clone());
+    let draft = Var::new(settings);
+    let version = Var::new(attributes.version);
     let context = StoredValue::new(attributes.context);
     let evaluation: Memo<Evaluation> =
         Memo::new(move |_| draft.with(|d| context.with_value(|c| d.check(c))));
@@ -80,8 +81,8 @@ fn SettingsBody(
             })
         })
     });
-    let outcome = RwSignal::new(None::<Saved>);
-    let saving = RwSignal::new(false);
+    let outcome = Var::new(None::<Saved>);
+    let saving = Var::new(false);
     let save = move || {
         let patch =
             saved.with_untracked(|s| draft.with_untracked(|d| PatchAttributes::between(s, d)));

@@ -6,16 +6,17 @@ use mosaic_core::api::SignIn;
 
 use crate::api;
 use crate::components::notice::ErrorNotice;
+use crate::components::var::Var;
 use crate::route::set_title;
 use crate::session::Session;
 
 #[component]
 pub fn SignInPage(session: Session) -> impl IntoView {
     set_title("Sign in");
-    let username = RwSignal::new(String::new());
-    let password = RwSignal::new(String::new());
-    let busy = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
+    let username = Var::new(String::new());
+    let password = Var::new(String::new());
+    let busy = Var::new(false);
+    let error = Var::new(None::<String>);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let request = SignIn {

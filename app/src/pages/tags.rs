@@ -15,11 +15,12 @@ use crate::components::html::closest;
 use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 use crate::route::{Route, set_title};
 
 #[component]
 pub fn TagsPage(owner: TagOwner) -> impl IntoView {
-    let refresh = RwSignal::new(0u32);
+    let refresh = Var::new(0u32);
     let tags = api::fetch(move || {
         refresh.get();
         vec![owner.path()]
@@ -74,7 +75,7 @@ fn TagTable(
     let own = tags::own_source(matches!(owner, TagOwner::Release(_)));
     let list = StoredValue::new(list);
     // A change refused: the tag and why.
-    let failure = RwSignal::new(None::<(String, String)>);
+    let failure = Var::new(None::<(String, String)>);
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         let failure = failure.get();
@@ -121,9 +122,9 @@ fn TagTable(
 /// A new tag for `owner` (also on the environment page, beside its nodes).
 #[component]
 pub fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
-    let name = RwSignal::new(String::new());
-    let primary = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
+    let name = Var::new(String::new());
+    let primary = Var::new(false);
+    let error = Var::new(None::<String>);
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         let (typed, error) = (name.get(), error.get());

@@ -16,18 +16,19 @@ use crate::api;
 use crate::catalog::Catalog;
 use crate::components::html::closest;
 use crate::components::morph::keep_merged;
+use crate::components::var::Var;
 use crate::route::{Route, Router};
 
 #[component]
 pub(super) fn Finish(
     catalog: Arc<Catalog>,
     flow: Flow,
-    release_id: RwSignal<i64>,
+    release_id: Var<i64>,
     /// What makes the selection invalid, if anything.
     violations: Memo<Vec<Violation>>,
 ) -> impl IntoView {
-    let creating = RwSignal::new(false);
-    let failure = RwSignal::new(None::<api::ApiFailure>);
+    let creating = Var::new(false);
+    let failure = Var::new(None::<api::ApiFailure>);
     // Taken now: the answer arrives outside the component's reactive owner.
     let router = use_context::<Router>();
     let create = {

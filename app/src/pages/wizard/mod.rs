@@ -34,6 +34,7 @@ use crate::components::loaded::loaded;
 use crate::components::morph::keep_merged;
 use crate::components::notice::ErrorNotice;
 use crate::components::retry::RetryNotice;
+use crate::components::var::Var;
 use crate::route::Route;
 
 const STEPS: [&str; 6] = [
@@ -63,8 +64,8 @@ fn pane_of(step: usize) -> Option<Pane> {
 
 #[component]
 pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
-    let name = RwSignal::new(String::new());
-    let release_id = RwSignal::new(releases[0].id);
+    let name = Var::new(String::new());
+    let release_id = Var::new(releases[0].id);
     let releases = StoredValue::new(releases);
     let release = Signal::derive(move || {
         releases.with_value(|list| {
@@ -106,12 +107,12 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
 /// by the panes, the step list and the buttons.
 #[derive(Debug, Clone, Copy)]
 struct Flow {
-    step: RwSignal<usize>,
+    step: Var<usize>,
     /// The furthest step reached: steps up to it are links.
-    furthest: RwSignal<usize>,
-    name: RwSignal<String>,
-    selection: RwSignal<Vec<bool>>,
-    notices: RwSignal<Vec<String>>,
+    furthest: Var<usize>,
+    name: Var<String>,
+    selection: Var<Vec<bool>>,
+    notices: Var<Vec<String>>,
     /// Per step, what keeps the operator on it: worked out once per change
     /// of the name or the selection, for the steps something asks about.
     problems: [Memo<Option<String>>; STEPS.len()],
@@ -158,20 +159,20 @@ impl Flow {
 fn WizardBody(
     catalog: Arc<Catalog>,
     releases: Vec<ReleaseSummary>,
-    release_id: RwSignal<i64>,
-    name: RwSignal<String>,
+    release_id: Var<i64>,
+    name: Var<String>,
 ) -> impl IntoView {
-    let selection = RwSignal::new(wizard::defaults(catalog.registry(), catalog.layout()));
+    let selection = Var::new(wizard::defaults(catalog.registry(), catalog.layout()));
     let problems = std::array::from_fn(|step| {
         let catalog = catalog.clone();
         Memo::new(move |_| name.with(|n| selection.with(|s| problem(&catalog, step, n, s))))
     });
     let flow = Flow {
-        step: RwSignal::new(0),
-        furthest: RwSignal::new(0),
+        step: Var::new(0),
+        furthest: Var::new(0),
         name,
         selection,
-        notices: RwSignal::new(Vec::new()),
+        notices: Var::new(Vec::new()),
         problems,
     };
     // One evaluation per change of the selection or the pane, of the pane
@@ -240,7 +241,7 @@ fn positions(catalog: &Catalog) -> Vec<usize> {
 
 /// Sets `signal` to a copy of `value` when it holds something else, so
 /// that what watches it wakes only for a change.
-fn set_if_changed<T: Clone + PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: &T) {
+fn set_if_changed<T: Clone + PartialEq + Send + Sync + 'static>(signal: Var<T>, value: &T) {
     if signal.with_untracked(|old| old != value) {
         signal.set(value.clone());
     }
@@ -256,11 +257,11 @@ fn reports(
     catalog: &Arc<Catalog>,
     shown: Memo<Option<(Pane, Evaluation)>>,
     positions: &Arc<Vec<usize>>,
-) -> Vec<RwSignal<ComponentReport>> {
+) -> Vec<Var<ComponentReport>> {
     let registry = catalog.registry();
-    let reports: Vec<RwSignal<ComponentReport>> = (0..registry.len())
+    let reports: Vec<Var<ComponentReport>> = (0..registry.len())
         .map(|i| {
-            RwSignal::new(ComponentReport {
+            Var::new(ComponentReport {
                 name: registry.get(i).name.to_string(),
                 source: registry.source(i).0.clone(),
                 state: State::Available,
@@ -373,7 +374,7 @@ fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
 fn NameStep(
     flow: Flow,
     releases: Vec<ReleaseSummary>,
-    release_id: RwSignal<i64>,
+    release_id: Var<i64>,
     go: Callback<usize>,
 ) -> impl IntoView {
     let holder = NodeRef::<leptos::html::Div>::new();

@@ -17,13 +17,14 @@ use mosaic_core::wizard::Pane;
 
 use super::{Flow, set_if_changed};
 use crate::catalog::Catalog;
+use crate::components::var::Var;
 
 /// Per option, what it shows while near the screen (`None` otherwise, and
 /// until worked out).
 #[derive(Clone)]
 pub(super) struct Nearby {
-    pub blocking: Vec<RwSignal<Option<Blocking>>>,
-    pub advice: Vec<RwSignal<Option<Advice>>>,
+    pub blocking: Vec<Var<Option<Blocking>>>,
+    pub advice: Vec<Var<Option<Advice>>>,
 }
 
 /// What the signals were worked out for.
@@ -51,8 +52,8 @@ pub(super) struct Places {
 impl Nearby {
     pub fn new(n: usize) -> Nearby {
         Nearby {
-            blocking: (0..n).map(|_| RwSignal::new(None)).collect(),
-            advice: (0..n).map(|_| RwSignal::new(None)).collect(),
+            blocking: (0..n).map(|_| Var::new(None)).collect(),
+            advice: (0..n).map(|_| Var::new(None)).collect(),
         }
     }
 
@@ -97,8 +98,8 @@ impl Nearby {
 /// Per option, whether its row is near the screen, and whether it is
 /// within the wider band around it.
 pub(super) struct Zones {
-    pub near: Vec<RwSignal<bool>>,
-    pub soon: Vec<RwSignal<bool>>,
+    pub near: Vec<Var<bool>>,
+    pub soon: Vec<Var<bool>>,
 }
 
 /// The rows of `pane` near the screen (tracked), with their states; for a

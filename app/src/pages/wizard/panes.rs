@@ -27,6 +27,7 @@ use crate::catalog::Catalog;
 use crate::components::html::closest;
 use crate::components::near_view;
 use crate::components::option_row::keep_row;
+use crate::components::var::Var;
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step; option
 /// `i`'s row shows `reports[i]`, from the evaluation `shown`, where it is
@@ -35,11 +36,11 @@ pub(super) fn panes(
     catalog: Arc<Catalog>,
     flow: Flow,
     shown: Memo<Option<(Pane, Evaluation)>>,
-    reports: Arc<Vec<RwSignal<ComponentReport>>>,
+    reports: Arc<Vec<Var<ComponentReport>>>,
     positions: Arc<Vec<usize>>,
 ) -> AnyView {
     let registry = catalog.registry();
-    let signals = || (0..registry.len()).map(|_| RwSignal::new(false)).collect();
+    let signals = || (0..registry.len()).map(|_| Var::new(false)).collect();
     let zones = Arc::new(nearby::Zones {
         near: signals(),
         soon: signals(),
@@ -50,7 +51,7 @@ pub(super) fn panes(
         reports,
         zones: zones.clone(),
         nearby: nearby::Nearby::new(registry.len()),
-        open: (0..registry.len()).map(|_| RwSignal::new(false)).collect(),
+        open: (0..registry.len()).map(|_| Var::new(false)).collect(),
         order: RefCell::new(Vec::new()),
     });
     let layout = catalog.layout();
@@ -172,13 +173,13 @@ fn storage_title(section: &str) -> String {
 struct Row {
     catalog: Arc<Catalog>,
     flow: Flow,
-    reports: Arc<Vec<RwSignal<ComponentReport>>>,
+    reports: Arc<Vec<Var<ComponentReport>>>,
     zones: Arc<nearby::Zones>,
     /// Per option, why it is blocked and its repair, or its advice, while
     /// it is near the screen.
     nearby: nearby::Nearby,
     /// Per option, whether its "not tested with" list is open.
-    open: Vec<RwSignal<bool>>,
+    open: Vec<Var<bool>>,
     /// The options in the order their rows were made: the order shown.
     order: RefCell<Vec<usize>>,
 }
