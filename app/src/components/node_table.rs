@@ -177,13 +177,13 @@ fn toggle(chosen: Var<Vec<RoleName>>, role: &str) {
 struct Table {
     cluster_id: i64,
     state: TableState,
-    all: StoredValue<Vec<NodeView>>,
+    all: Var<Vec<NodeView>>,
     /// The ids shown, in order.
     shown: Memo<Vec<i64>>,
     /// The roles to filter by and to add or remove: (id, label).
-    roles: StoredValue<Vec<(String, String)>>,
+    roles: Var<Vec<(String, String)>>,
     /// The roles to give a node, with why some cannot be.
-    role_views: StoredValue<Vec<RoleView>>,
+    role_views: Var<Vec<RoleView>>,
     bulk: BulkState,
     new_node: NewNodeState,
     editor: EditorState,
@@ -202,12 +202,12 @@ pub fn NodeTable(
     editable: bool,
     changed: Callback<()>,
 ) -> impl IntoView {
-    let all = StoredValue::new(nodes);
+    let all = Var::new(nodes);
     // The ids shown, in order: recomputed when a filter or the sort changes.
     let shown = Memo::new(move |_| {
         let filter = state.filter();
         let (sort, descending) = state.sort.get();
-        all.with_value(|nodes| {
+        all.with_untracked(|nodes| {
             select(nodes, &filter, sort, descending)
                 .iter()
                 .map(|n| n.id)
@@ -221,8 +221,8 @@ pub fn NodeTable(
         state,
         all,
         shown,
-        roles: StoredValue::new(roles.collect()),
-        role_views: StoredValue::new(roles_given),
+        roles: Var::new(roles.collect()),
+        role_views: Var::new(roles_given),
         bulk: BulkState {
             tags: Var::new(String::new()),
             role: Var::new(String::new()),
@@ -269,7 +269,7 @@ impl Table {
             (sel.len(), all)
         });
         let (name, role, tag, status) = (s.name.get(), s.role.get(), s.tag.get(), s.status.get());
-        self.roles.with_value(|roles| {
+        self.roles.with_untracked(|roles| {
             let c = Controls {
                 name: &name,
                 role: &role,
@@ -281,7 +281,7 @@ impl Table {
                 descending,
                 page: s.page.get(),
                 shown: ids.len(),
-                total: self.all.with_value(Vec::len),
+                total: self.all.with_untracked(Vec::len),
                 selected,
                 all_selected,
             };
@@ -309,7 +309,7 @@ impl Table {
     fn new_node(self) -> Markup {
         let n = self.new_node;
         let (chosen, error) = (n.chosen.get(), n.error.get());
-        self.role_views.with_value(|roles| {
+        self.role_views.with_untracked(|roles| {
             forms::add_node(&NewNode {
                 roles,
                 chosen: &chosen,
@@ -322,7 +322,7 @@ impl Table {
     fn editor(self, node: &NodeView) -> Markup {
         let e = self.editor;
         let (chosen, tag, error) = (e.chosen.get(), e.tag.get(), e.error.get());
-        self.role_views.with_value(|roles| {
+        self.role_views.with_untracked(|roles| {
             forms::editor(&Editor {
                 node,
                 roles,
@@ -337,7 +337,7 @@ impl Table {
     /// Calls `f` with the node `id`, if there is one.
     fn with_node<R>(self, id: Option<i64>, f: impl FnOnce(Option<&NodeView>) -> R) -> R {
         self.all
-            .with_value(|nodes| f(id.and_then(|id| nodes.iter().find(|n| n.id == id))))
+            .with_untracked(|nodes| f(id.and_then(|id| nodes.iter().find(|n| n.id == id))))
     }
 
     fn bulk_bar(self, selected: usize, roles: &[(String, String)]) -> Markup {
@@ -355,7 +355,7 @@ impl Table {
     fn rows(self, ids: &[i64], page: usize) -> Markup {
         let editing = self.state.editing.get();
         self.state.selected.with(|selected| {
-            self.all.with_value(|nodes| {
+            self.all.with_untracked(|nodes| {
                 let on_page: Vec<&NodeView> = ids
                     .iter()
                     .skip(page * PAGE)

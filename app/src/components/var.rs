@@ -6,7 +6,8 @@
 //! Why: each value type of an `RwSignal` is its own copy of the signal
 //! machinery in the download (reading, tracking, updating, the arena),
 //! about 1.5 KB of WebAssembly per type for some twenty types; here the
-//! only code per type is the value's own (clone, drop).
+//! only code per type is the value's own (clone, drop). A value only ever
+//! read untracked (what Leptos's `StoredValue` is for) is a `Var` too.
 //!
 //! Like an `RwSignal`, a `Var` is `Copy`, belongs to the reactive owner it
 //! was made under and is dropped with it; using it after that is a bug

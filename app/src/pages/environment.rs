@@ -133,13 +133,13 @@ struct Head {
 
 impl Head {
     fn view(self, table: TableState) -> impl IntoView {
-        let head = StoredValue::new(self);
+        let head = Var::new(self);
         let error = Var::new(None::<String>);
         let router = use_context::<Router>();
         let holder = NodeRef::<leptos::html::Div>::new();
         keep_merged(holder, move || {
             let error = error.get();
-            head.with_value(|h| {
+            head.with_untracked(|h| {
                 environment::head(&environment::Head {
                     tags: &h.tags,
                     instances: &h.instances,
@@ -155,8 +155,9 @@ impl Head {
                 let ids = button.get_attribute("data-nodes").unwrap_or_default();
                 table.show_only(markup::checks::node_ids(&ids));
             } else if closest(&ev, "button.delete-environment").is_some() {
-                let (id, question) = head
-                    .with_value(|h| (h.cluster_id, environment::delete_question(h.nodes, &h.tags)));
+                let (id, question) = head.with_untracked(|h| {
+                    (h.cluster_id, environment::delete_question(h.nodes, &h.tags))
+                });
                 delete(id, &question, router, error);
             }
         };

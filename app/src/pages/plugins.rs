@@ -51,7 +51,7 @@ pub fn PluginsPage() -> impl IntoView {
 
 #[component]
 fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoView {
-    let list = StoredValue::new(plugins);
+    let list = Var::new(plugins);
     let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
     // Two clicks uninstall: the first asks for confirmation in place.
     let confirming = Var::new(None::<i64>);
@@ -60,7 +60,7 @@ fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoV
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         let failure = failure.get();
-        list.with_value(|list| {
+        list.with_untracked(|list| {
             markup::plugins::table(&Plugins {
                 list,
                 admin,

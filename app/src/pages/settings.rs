@@ -67,9 +67,9 @@ fn SettingsBody(
     let saved = Var::new(settings.clone());
     let draft = Var::new(settings);
     let version = Var::new(attributes.version);
-    let context = StoredValue::new(attributes.context);
+    let context = Var::new(attributes.context);
     let evaluation: Memo<Evaluation> =
-        Memo::new(move |_| draft.with(|d| context.with_value(|c| d.check(c))));
+        Memo::new(move |_| draft.with(|d| context.with_untracked(|c| d.check(c))));
     let changes = Memo::new(move |_| {
         saved.with(|s| {
             draft.with(|d| {

@@ -73,14 +73,14 @@ fn TagTable(
     changed: Callback<()>,
 ) -> impl IntoView {
     let own = tags::own_source(matches!(owner, TagOwner::Release(_)));
-    let list = StoredValue::new(list);
+    let list = Var::new(list);
     // A change refused: the tag and why.
     let failure = Var::new(None::<(String, String)>);
     let holder = NodeRef::<leptos::html::Div>::new();
     keep_merged(holder, move || {
         let failure = failure.get();
         let failure = failure.as_ref().map(|(t, m)| (t.as_str(), m.as_str()));
-        list.with_value(|list| {
+        list.with_untracked(|list| {
             tags::table(&Tags {
                 list,
                 own,
@@ -101,7 +101,7 @@ fn TagTable(
         let Some(name) = act(&ev, "input.has-primary") else {
             return;
         };
-        let now = list.with_value(|l| l.iter().any(|t| t.name == name && t.has_primary));
+        let now = list.with_untracked(|l| l.iter().any(|t| t.name == name && t.has_primary));
         leptos::task::spawn_local(async move {
             let result = api::update_tag(owner, &name, !now).await.map(|_| ());
             report(name, result);

@@ -66,9 +66,9 @@ fn pane_of(step: usize) -> Option<Pane> {
 pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
     let name = Var::new(String::new());
     let release_id = Var::new(releases[0].id);
-    let releases = StoredValue::new(releases);
+    let releases = Var::new(releases);
     let release = Signal::derive(move || {
-        releases.with_value(|list| {
+        releases.with_untracked(|list| {
             list.iter()
                 .find(|r| r.id == release_id.get())
                 .cloned()
@@ -88,7 +88,7 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
                         Ok(catalog) => view! {
                             <WizardBody
                                 catalog=Arc::new(catalog)
-                                releases=releases.get_value()
+                                releases=releases.get_untracked()
                                 release_id
                                 name
                             />
