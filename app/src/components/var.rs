@@ -89,8 +89,8 @@ fn remove(index: u32, generation: u32) {
     let removed = TABLE.with(|table| {
         let mut table = table.borrow_mut();
         let entry = &mut table.slots[index as usize];
-        if entry.0 != generation {
-            return None;
+        if entry.0 != generation || entry.1.is_none() {
+            return None; // freed already: never on the free list twice
         }
         let slot = entry.1.take();
         table.free.push(index);
