@@ -253,7 +253,7 @@ pub mod path {
 }
 
 /// A request with `value` as its JSON body.
-trait JsonBody: Sized {
+trait JsonBody {
     fn json_body<T: serde::Serialize>(self, value: &T) -> Result<Request, ApiFailure>;
 }
 

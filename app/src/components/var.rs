@@ -136,19 +136,27 @@ impl<T: 'static> Var<T> {
     /// Reads it without tracking.
     #[track_caller]
     pub fn with_untracked<R>(&self, f: impl FnOnce(&T) -> R) -> R {
-        let Some(slot) = self.slot() else { gone() };
-        let value = slot.value.borrow();
-        match value.downcast_ref::<T>() {
-            Some(value) => f(value),
-            None => gone(),
-        }
+        self.read(false, f)
     }
 
     /// Reads it, tracked.
     #[track_caller]
     pub fn with<R>(&self, f: impl FnOnce(&T) -> R) -> R {
-        self.track();
-        self.with_untracked(f)
+        self.read(true, f)
+    }
+
+    /// One look-up of the slot for both the tracking and the reading.
+    #[track_caller]
+    fn read<R>(&self, tracked: bool, f: impl FnOnce(&T) -> R) -> R {
+        let Some(slot) = self.slot() else { gone() };
+        if tracked {
+            slot.trigger.track();
+        }
+        let value = slot.value.borrow();
+        match value.downcast_ref::<T>() {
+            Some(value) => f(value),
+            None => gone(),
+        }
     }
 
     /// Changes it and tells what depends on it; `false` when it is gone.
