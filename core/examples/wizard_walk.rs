@@ -42,12 +42,12 @@ fn main() {
     let registry = Registry::new([(Source("synthetic".into()), registry)]).expect("unique names");
     let engine = Engine::new(registry, &DEFAULT_REQUIRED_TYPES);
     let mut selection = wizard::defaults(engine.registry(), engine.layout());
-    let mut seed = 7_u64;
+    let mut rng = synthetic::Rng::new(7);
     for (pane, clicks) in Pane::ALL.into_iter().zip([15, 20, 20, 15]) {
         selection = wizard::arrive(&engine, &selection, pane).selection;
         let mut spent = [Duration::ZERO; PARTS.len()];
         for _ in 0..clicks {
-            let i = pick(&engine, &selection, pane, &mut seed);
+            let i = pick(&engine, &selection, pane, &mut rng);
             for _ in 0..repeats {
                 click(&engine, &selection, pane, i, &mut spent);
             }
@@ -62,8 +62,8 @@ fn main() {
     }
 }
 
-/// A selected or available option of `pane`, chosen by the seed.
-fn pick(engine: &Engine, selection: &[bool], pane: Pane, seed: &mut u64) -> usize {
+/// A selected or available option of `pane`, chosen by the generator.
+fn pick(engine: &Engine, selection: &[bool], pane: Pane, rng: &mut synthetic::Rng) -> usize {
     let own = own(engine, pane);
     let states = engine.evaluate_pane_states(&names(engine, selection), pane.component_type());
     let live: Vec<usize> = own
@@ -72,10 +72,7 @@ fn pick(engine: &Engine, selection: &[bool], pane: Pane, seed: &mut u64) -> usiz
         .filter(|(_, r)| matches!(r.state, State::Selected | State::Available))
         .map(|(i, _)| *i)
         .collect();
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    live[(*seed >> 33) as usize % live.len()]
+    live[rng.below(live.len())]
 }
 
 /// One toggle of option `i`, each part's time added to `spent`.

@@ -547,6 +547,7 @@ impl Order {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::component::synthetic::Rng;
     use crate::order;
 
     #[test]
@@ -618,23 +619,11 @@ mod tests {
         assert_eq!(solver.solve(&[]), Outcome::Unsat(Vec::new()));
     }
 
-    /// A seeded generator of small formulas.
-    struct Seed(u64);
-
-    impl Seed {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) as usize % n
-        }
-
-        fn lit(&mut self, vars: usize) -> Lit {
-            Lit {
-                var: self.below(vars) as u32,
-                positive: self.below(2) == 0,
-            }
+    /// A random literal over `vars` variables.
+    fn lit(rng: &mut Rng, vars: usize) -> Lit {
+        Lit {
+            var: rng.below(vars) as u32,
+            positive: rng.below(2) == 0,
         }
     }
 
@@ -658,20 +647,21 @@ mod tests {
     /// is itself unsatisfiable; satisfiability agrees with brute force.
     #[test]
     fn answers_agree_with_brute_force() {
-        let mut seed = Seed(11);
+        let mut rng = Rng::new(11);
         for _ in 0..4_000 {
-            let vars = 1 + seed.below(9);
+            let vars = 1 + rng.below(9);
             let mut cnf = Cnf {
                 vars,
                 clauses: Vec::new(),
             };
-            for _ in 0..seed.below(4 * vars + 2) {
-                let width = 1 + seed.below(4);
-                cnf.add((0..width).map(|_| seed.lit(vars)).collect());
+            for _ in 0..rng.below(4 * vars + 2) {
+                let width = 1 + rng.below(4);
+                cnf.add((0..width).map(|_| lit(&mut rng, vars)).collect());
             }
             let mut solver = Solver::new(&cnf);
             for _ in 0..4 {
-                let assumptions: Vec<Lit> = (0..seed.below(5)).map(|_| seed.lit(vars)).collect();
+                let assumptions: Vec<Lit> =
+                    (0..rng.below(5)).map(|_| lit(&mut rng, vars)).collect();
                 check(&cnf, &mut solver, &assumptions);
             }
         }

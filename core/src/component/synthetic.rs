@@ -7,11 +7,19 @@
 use super::model::{Component, Relation, Requires};
 use super::name::{ComponentName, Pattern};
 
-/// xorshift64*: small, fast and good enough to spread relations.
+/// xorshift64*: small, fast and good enough to spread relations; also the
+/// seeded generator of the engine's benchmark walk and the SAT solver's
+/// random formulas.
 #[derive(Debug, Clone)]
-struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
+    /// The same numbers for the same `seed` (any: zero is not a fixed
+    /// point once made odd).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -19,7 +27,8 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    /// A number below `n` (not 0).
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
@@ -49,7 +58,7 @@ fn relation(name: &str) -> Relation {
 /// relations, the same for the same `seed`.
 pub fn registry(size: usize, seed: u64) -> Vec<Component> {
     let size = size.max(50);
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let hypervisors = (size / 100).max(3);
     let cores = (size / 50).max(3);
     let drivers = size / 5;
