@@ -3,7 +3,7 @@
 # already there at the right version. One line per step. Everything comes
 # from package registries (crates.io, npm, Debian), nothing from elsewhere.
 #
-#   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt
+#   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt, terser
 #   scripts/install-tools.sh test    Chromium, chromedriver and axe-core (for the browser tests)
 #   scripts/install-tools.sh all     both
 set -euo pipefail
@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14          # 0.22 needs a newer rustc than this machine's
 BINARYEN_VERSION=132           # npm binaryen, pinned in package.json
 AXE_VERSION=4.14.1             # npm axe-core, pinned in package.json
+TERSER_VERSION=5.51.2          # npm terser (Trunk's JS minifier hook), pinned in package.json
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 say() { printf 'tools: %s\n' "$*"; }
@@ -47,10 +48,11 @@ install_build_tools() {
     cargo install --force --quiet wasm-bindgen-cli --version "$wbg"
   fi
 
-  if wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
-    say "wasm-opt $BINARYEN_VERSION present"
+  if wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION" &&
+     grep -q "\"version\": \"$TERSER_VERSION\"" node_modules/terser/package.json 2>/dev/null; then
+    say "wasm-opt $BINARYEN_VERSION and terser $TERSER_VERSION present"
   else
-    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION)"
+    say "installing wasm-opt and terser (npm binaryen@$BINARYEN_VERSION, terser@$TERSER_VERSION)"
     npm ci --no-audit --no-fund --silent
   fi
 
