@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_app::components::option_row::keep_row;
+use mosaic_app::dom::{el, mount};
 use mosaic_core::component::{
     Advice, Blocking, Compatibility, Component, ComponentReport, DEFAULT_REQUIRED_TYPES, Engine,
     Reason, Registry, Repair, Source, State,
@@ -35,7 +36,6 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
     let blocking = RwSignal::new(None::<Blocking>);
     let advice = RwSignal::new(None::<Advice>);
     let open = RwSignal::new(false);
-    let slot = NodeRef::<leptos::html::Div>::new();
     let view = move |whole: bool| {
         let (blocking, advice) = (blocking.get(), advice.get());
         report.with(|report| {
@@ -55,9 +55,10 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
             (parts, whole)
         })
     };
-    mount_to_body(move || {
-        keep_row(slot, Box::new(view));
-        view! { <div node_ref=slot></div> }
+    mount(move || {
+        let slot = el("div");
+        keep_row(slot.element(), Box::new(view));
+        slot.into()
     });
     leptos::task::tick().await;
     let row = find("[data-component='network:contrail']");

@@ -16,7 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 async fn effects_see_a_var_change_until_its_owner_is_cleaned_up() {
     // Mounting starts the executor that effects run on.
-    mount_to_body(|| ());
+    mosaic_app::dom::mount(mosaic_app::dom::nothing);
     let owner = Owner::new();
     let seen = Rc::new(RefCell::new(Vec::new()));
     let (count, other) = owner.with(|| {

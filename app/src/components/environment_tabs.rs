@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::api::Cluster;
 
 use crate::api;
+use crate::dom::{View, el, fragment};
 use crate::route::{Route, set_title};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,8 +15,7 @@ pub enum Tab {
     Tags,
 }
 
-#[component]
-pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
+pub fn environment_tabs(cluster_id: i64, current: Tab) -> View {
     let cluster = api::fetch(move || vec![api::path::cluster(cluster_id)]);
     // One parse of the answer for both the heading and the page title.
     let title = Memo::new(move |_| {
@@ -37,18 +37,26 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
     });
     let tab = move |to: Tab, route: Route, label: &'static str| {
         let here = to == current;
-        view! {
-            <li class="tab" class:current=here aria-current=here.then_some("page")>
-                <a href=route.path()>{label}</a>
-            </li>
-        }
+        let item = el("li").class(if here { "tab current" } else { "tab" });
+        let item = match here {
+            true => item.attr("aria-current", "page"),
+            false => item,
+        };
+        item.child(el("a").attr("href", &route.path()).text(label))
     };
-    view! {
-        <h1>{title}</h1>
-        <ul class="tabs" role="list">
-            {tab(Tab::Nodes, Route::Environment(cluster_id), "Nodes and deployment")}
-            {tab(Tab::Settings, Route::EnvironmentSettings(cluster_id), "Settings")}
-            {tab(Tab::Tags, Route::EnvironmentTags(cluster_id), "Tags")}
-        </ul>
-    }
+    let tabs = el("ul")
+        .class("tabs")
+        .attr("role", "list")
+        .child(tab(
+            Tab::Nodes,
+            Route::Environment(cluster_id),
+            "Nodes and deployment",
+        ))
+        .child(tab(
+            Tab::Settings,
+            Route::EnvironmentSettings(cluster_id),
+            "Settings",
+        ))
+        .child(tab(Tab::Tags, Route::EnvironmentTags(cluster_id), "Tags"));
+    fragment([el("h1").text_from(move || title.get()).into(), tabs.into()])
 }

@@ -3,24 +3,19 @@
 use leptos::prelude::*;
 
 use crate::api::{Bodies, Fetched};
+use crate::dom::{View, dynamic, el};
 
 /// What `show` makes of a page's answers, with `loading` in its place
 /// until the first arrive. While they are asked again, the last view stays
-/// on screen until the new answers replace it.
-///
-/// Pages use this instead of `<Suspense>` around `Suspend::new(async {…})`:
-/// that wrapped each page's whole view in an async state machine, 2.7 KB of
-/// WASM for the smallest page (docs/benchmarks.md, "App size").
-pub fn loaded<V>(
+/// on screen until the new answers replace it. `show` runs untracked: the
+/// view is built again when the answers change, not when what it reads does.
+pub fn loaded(
     fetched: Fetched,
     loading: &'static str,
-    show: impl Fn(Bodies) -> V + Send + Sync + 'static,
-) -> impl IntoView
-where
-    V: IntoView + 'static,
-{
-    move || match fetched.get() {
-        Some(value) => show(value).into_any(),
-        None => view! { <p class="loading">{loading}</p> }.into_any(),
-    }
+    show: impl Fn(Bodies) -> View + 'static,
+) -> View {
+    dynamic(move || match fetched.get() {
+        Some(value) => untrack(|| show(value)),
+        None => el("p").class("loading").text(loading).into(),
+    })
 }

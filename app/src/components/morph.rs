@@ -9,35 +9,11 @@
 //! the same tag. Like a control's value, whether a `<details>` is open is
 //! the user's: merging never closes one.
 
-use leptos::prelude::{Get, NodeRef};
-use leptos::tachys::html::element::ElementType;
-use mosaic_core::markup::Markup;
 use mosaic_core::order;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, HtmlInputElement, HtmlSelectElement, HtmlTemplateElement, HtmlTextAreaElement, Node,
 };
-
-/// Keeps the content of `holder` what `render` writes: merged again
-/// whenever a signal `render` reads changes.
-pub fn keep_merged<E>(holder: NodeRef<E>, render: impl Fn() -> Markup + 'static)
-where
-    E: ElementType,
-    E::Output: JsCast + Clone + 'static,
-{
-    let holder = move || holder.get().map(|h| h.unchecked_into::<Element>());
-    merged(Box::new(holder), Box::new(render));
-}
-
-/// One effect type for every view kept merged: each type is code in the
-/// download (docs/benchmarks.md, "App size").
-fn merged(holder: Box<dyn Fn() -> Option<Element>>, render: Box<dyn Fn() -> Markup>) {
-    super::watch::watch(move || {
-        if let Some(holder) = holder() {
-            morph(&holder, &render().into_string());
-        }
-    });
-}
 
 /// Makes `target`'s children those `html` describes.
 pub fn morph(target: &Element, html: &str) {

@@ -6,8 +6,6 @@
 //! and saves a second one when a click shifts rows a little.
 
 use std::cell::RefCell;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -79,45 +77,33 @@ thread_local! {
     static WATCHED: RefCell<Slots> = RefCell::new(Slots::default());
 }
 
-/// Keeps `near` telling whether the element `node` refers to is within
-/// the near zone of the viewport (a hidden element never is), and `soon`,
-/// if given, whether it is within the wider one, from when it is mounted
-/// until the calling component is cleaned up. Without
+/// Keeps `near` telling whether `element` is within the near zone of the
+/// viewport (a hidden element never is), and `soon`, if given, whether it
+/// is within the wider one, until the current owner is cleaned up. Without
 /// `IntersectionObserver` the element counts as near.
-pub fn watch<E>(node: NodeRef<E>, near: Var<bool>, soon: Option<Var<bool>>)
-where
-    E: leptos::html::ElementType,
-    E::Output: JsCast + Clone + 'static,
-{
-    // The slot, once mounted (cleanup may come first, or never after a mount).
-    let slot = Arc::new(AtomicUsize::new(usize::MAX));
-    let mounted = slot.clone();
-    node.on_load(move |element| {
-        let element: &Element = element.unchecked_ref();
-        let (Some(near_zone), soon_zone) = (observer(Zone::Near), observer(Zone::Soon)) else {
-            near.set(true);
-            if let Some(soon) = soon {
-                soon.set(true);
-            }
-            return;
-        };
-        let watched = Watched {
-            near,
-            soon,
-            element: element.clone(),
-        };
-        let key = WATCHED.with(|w| w.borrow_mut().insert(watched));
-        mounted.store(key, Ordering::Relaxed);
-        let _ = element.set_attribute(KEY, &key.to_string());
-        near_zone.observe(element);
-        match (soon, soon_zone) {
-            (Some(_), Some(observer)) => observer.observe(element),
-            (Some(soon), None) => soon.set(true),
-            (None, _) => {}
+pub fn watch(element: &Element, near: Var<bool>, soon: Option<Var<bool>>) {
+    let (Some(near_zone), soon_zone) = (observer(Zone::Near), observer(Zone::Soon)) else {
+        near.set(true);
+        if let Some(soon) = soon {
+            soon.set(true);
         }
-    });
+        return;
+    };
+    let watched = Watched {
+        near,
+        soon,
+        element: element.clone(),
+    };
+    let key = WATCHED.with(|w| w.borrow_mut().insert(watched));
+    let _ = element.set_attribute(KEY, &key.to_string());
+    near_zone.observe(element);
+    match (soon, soon_zone) {
+        (Some(_), Some(observer)) => observer.observe(element),
+        (Some(soon), None) => soon.set(true),
+        (None, _) => {}
+    }
     on_cleanup(move || {
-        let watched = WATCHED.with(|w| w.borrow_mut().remove(slot.load(Ordering::Relaxed)));
+        let watched = WATCHED.with(|w| w.borrow_mut().remove(key));
         if let Some(watched) = watched {
             for zone in [Zone::Near, Zone::Soon] {
                 if let Some(observer) = observer(zone) {

@@ -7,7 +7,6 @@
 //! per event type reads what was done. Adding a node and the editor of
 //! the node being edited are written with the table (`markup::node_forms`).
 
-use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{CreateNode, NodeView, RoleView, UpdateNode};
 use mosaic_core::environment::BulkAction;
@@ -17,12 +16,12 @@ use mosaic_core::markup::{Markup, lists};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
 use mosaic_core::nodes::{NodeFilter, NodeSort, select};
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::{Event, HtmlInputElement, HtmlSelectElement};
 
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
-use crate::components::morph::keep_merged;
 use crate::components::var::Var;
+use crate::dom::{View, el};
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
@@ -193,15 +192,14 @@ struct Table {
     changed: Callback<()>,
 }
 
-#[component]
-pub fn NodeTable(
+pub fn node_table(
     cluster_id: i64,
     nodes: Vec<NodeView>,
     roles: Vec<RoleView>,
     state: TableState,
     editable: bool,
     changed: Callback<()>,
-) -> impl IntoView {
+) -> View {
     let all = Var::new(nodes);
     // The ids shown, in order: recomputed when a filter or the sort changes.
     let shown = Memo::new(move |_| {
@@ -245,17 +243,13 @@ pub fn NodeTable(
     };
     // The page reloads after a change: the node edited shows what it is now.
     t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || t.render());
-    view! {
-        <div
-            class="node-table"
-            node_ref=holder
-            on:input=move |ev| t.typed(&ev)
-            on:change=move |ev| t.changed(&ev)
-            on:click=move |ev| t.clicked(&ev)
-        ></div>
-    }
+    el("div")
+        .class("node-table")
+        .merged(move || t.render())
+        .on("input", move |ev| t.typed(&ev))
+        .on("change", move |ev| t.changed(&ev))
+        .on("click", move |ev| t.clicked(&ev))
+        .into()
 }
 
 impl Table {
@@ -428,7 +422,7 @@ impl Table {
     }
 
     /// A button pressed.
-    fn clicked(self, ev: &MouseEvent) {
+    fn clicked(self, ev: &Event) {
         let s = self.state;
         let Some(button) = closest(ev, "button") else {
             return;

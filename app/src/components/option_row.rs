@@ -6,7 +6,6 @@
 //! and parsing each row again would cost more than the click's evaluation
 //! (docs/benchmarks.md, "Wizard click latency").
 
-use leptos::prelude::*;
 use mosaic_core::markup::Markup;
 use mosaic_core::markup::wizard::OptionParts;
 use wasm_bindgen::JsCast;
@@ -18,12 +17,10 @@ pub type RowView = Box<dyn Fn(bool) -> (OptionParts, Option<Markup>)>;
 
 /// Writes the row into `slot` once, then changes only the parts of it that
 /// differ from what it shows.
-pub fn keep_row(slot: NodeRef<leptos::html::Div>, view: RowView) {
+pub fn keep_row(slot: &Element, view: RowView) {
+    let holder = slot.clone();
     super::watch::watch_from(move |shown: Option<(RowNodes, OptionParts)>| {
-        let holder = slot.get();
-        let written = shown.is_some();
-        let (parts, whole) = view(holder.is_some() && !written);
-        let holder = holder?;
+        let (parts, whole) = view(shown.is_none());
         match shown {
             Some((nodes, old)) => {
                 nodes.update(&old, &parts);

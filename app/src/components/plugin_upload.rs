@@ -5,18 +5,16 @@ use wasm_bindgen::JsCast;
 
 use crate::api::{self, ApiFailure};
 use crate::components::html::picked_file;
-use crate::components::morph::keep_merged;
 use crate::components::var::Var;
+use crate::dom::{View, el};
 
 /// A file input that installs the chosen plugin archive, showing the
 /// validation report when the server refuses it (`markup::plugins::upload`).
-#[component]
-pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl IntoView {
+pub fn plugin_upload(installed: Callback<PluginSummary>) -> View {
     let failure = Var::new(None::<ApiFailure>);
     let busy = Var::new(false);
     let done = Var::new(None::<PluginSummary>);
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+    let render = move || {
         let (plugin, failure) = (done.get(), failure.get());
         plugins::upload(&Upload {
             busy: busy.get(),
@@ -25,8 +23,8 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
                 .as_ref()
                 .map(|f| (f.message.as_str(), f.report.as_deref())),
         })
-    });
-    let on_change = move |ev: leptos::ev::Event| {
+    };
+    let on_change = move |ev: web_sys::Event| {
         let input = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
@@ -52,5 +50,5 @@ pub fn PluginUpload(#[prop(into)] installed: Callback<PluginSummary>) -> impl In
             }
         });
     };
-    view! { <div node_ref=holder on:change=on_change></div> }
+    el("div").merged(render).on("change", on_change).into()
 }

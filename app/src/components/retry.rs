@@ -4,25 +4,20 @@
 
 use std::time::Duration;
 
-use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::markup::Markup;
 
 use crate::api::ApiFailure;
 use crate::components::html::closest;
+use crate::dom::{View, el};
 
 /// How often an unreachable server is tried again.
 const RETRY_EVERY: Duration = Duration::from_secs(3);
 
-#[component]
-pub fn RetryNotice(
-    failure: ApiFailure,
-    on_retry: Callback<()>,
-    /// Retry by itself while the server cannot be reached (for reads; a
-    /// write is only ever repeated by the operator).
-    #[prop(optional)]
-    auto: bool,
-) -> impl IntoView {
+/// `failure` with a Retry button; with `auto`, it also retries by itself
+/// while the server cannot be reached (for reads; a write is only ever
+/// repeated by the operator).
+pub fn retry_notice(failure: ApiFailure, on_retry: Callback<()>, auto: bool) -> View {
     if auto
         && failure.offline
         && let Ok(handle) = set_interval_with_handle(move || on_retry.run(()), RETRY_EVERY)
@@ -32,10 +27,10 @@ pub fn RetryNotice(
     let waiting = auto && failure.offline;
     let mut html = Markup::new();
     html.retry(&failure.message, &failure.details(), waiting);
-    let clicked = move |ev: MouseEvent| {
+    let clicked = move |ev| {
         if closest(&ev, "button.retry").is_some() {
             on_retry.run(());
         }
     };
-    view! { <div inner_html=html.into_string() on:click=clicked></div> }
+    el("div").html(html.as_str()).on("click", clicked).into()
 }

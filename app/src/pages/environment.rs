@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::{NodeView, RoleView, TagView};
 use mosaic_core::environment::Check;
@@ -13,17 +12,17 @@ use mosaic_core::markup::{self, environment};
 use mosaic_core::name::TaskId;
 use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::Plan;
-use web_sys::Element;
+use web_sys::{Element, Event};
 
 use crate::api::{self, ApiFailure, TagOwner};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::environment_tabs::{Tab, environment_tabs};
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::morph::keep_merged;
-use crate::components::node_table::{NodeTable, TableState};
-use crate::components::retry::RetryNotice;
+use crate::components::node_table::{TableState, node_table};
+use crate::components::retry::retry_notice;
 use crate::components::var::Var;
-use crate::pages::tags::CreateTagForm;
+use crate::dom::{View, el, fragment};
+use crate::pages::tags::create_tag_form;
 use crate::route::{Route, Router};
 
 /// Everything the page shows, fetched together.
@@ -58,8 +57,7 @@ fn snapshot(bodies: &api::Bodies) -> Result<Snapshot, ApiFailure> {
     })
 }
 
-#[component]
-pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
+pub fn environment_page(cluster_id: i64) -> View {
     let refresh = Var::new(0u32);
     let data = api::fetch(move || {
         refresh.get();
@@ -68,28 +66,27 @@ pub fn EnvironmentPage(cluster_id: i64) -> impl IntoView {
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
     // Outside the reloading part: filters and the selection survive a change.
     let table = TableState::new();
-    view! {
-        <section class="card environment" data-page="environment">
-            <EnvironmentTabs cluster_id current=Tab::Nodes />
-            {loaded(data, "Loading the environment…", move |bodies| {
-                match snapshot(&bodies) {
-                    Ok(s) => view! { <EnvironmentBody cluster_id snapshot=s changed table /> }.into_any(),
-                    Err(failure) => {
-                        view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
-                    }
-                }
-            })}
-        </section>
-    }
+    el("section")
+        .class("card environment")
+        .attr("data-page", "environment")
+        .child(environment_tabs(cluster_id, Tab::Nodes))
+        .child(loaded(
+            data,
+            "Loading the environment…",
+            move |bodies| match snapshot(&bodies) {
+                Ok(s) => environment_body(cluster_id, s, changed, table),
+                Err(failure) => retry_notice(failure, changed, true),
+            },
+        ))
+        .into()
 }
 
-#[component]
-fn EnvironmentBody(
+fn environment_body(
     cluster_id: i64,
     snapshot: Snapshot,
     changed: Callback<()>,
     table: TableState,
-) -> impl IntoView {
+) -> View {
     let Snapshot {
         nodes,
         roles,
@@ -108,14 +105,17 @@ fn EnvironmentBody(
         checks,
         editable,
     };
-    view! {
-        {head.view(table)}
-        <h2>"Nodes"</h2>
-        <NodeTable cluster_id nodes roles state=table editable changed />
-        {editable.then(|| view! { <CreateTagForm owner=TagOwner::Environment(cluster_id) changed /> })}
-        <h2>"Deployment preview"</h2>
-        <Preview plan names />
+    let mut parts = vec![
+        head.view(table),
+        el("h2").text("Nodes").into(),
+        node_table(cluster_id, nodes, roles, table, editable, changed),
+    ];
+    if editable {
+        parts.push(create_tag_form(TagOwner::Environment(cluster_id), changed));
     }
+    parts.push(el("h2").text("Deployment preview").into());
+    parts.push(preview(plan, names));
+    fragment(parts)
 }
 
 /// The page's head (`markup::environment::head`): the tags inputs offer,
@@ -132,12 +132,11 @@ struct Head {
 }
 
 impl Head {
-    fn view(self, table: TableState) -> impl IntoView {
+    fn view(self, table: TableState) -> View {
         let head = Var::new(self);
         let error = Var::new(None::<String>);
         let router = use_context::<Router>();
-        let holder = NodeRef::<leptos::html::Div>::new();
-        keep_merged(holder, move || {
+        let render = move || {
             let error = error.get();
             head.with_untracked(|h| {
                 environment::head(&environment::Head {
@@ -149,8 +148,8 @@ impl Head {
                     checks: &h.checks,
                 })
             })
-        });
-        let clicked = move |ev: MouseEvent| {
+        };
+        let clicked = move |ev: Event| {
             if let Some(button) = closest(&ev, "button.show-nodes") {
                 let ids = button.get_attribute("data-nodes").unwrap_or_default();
                 table.show_only(markup::checks::node_ids(&ids));
@@ -161,7 +160,7 @@ impl Head {
                 delete(id, &question, router, error);
             }
         };
-        view! { <div node_ref=holder on:click=clicked></div> }
+        el("div").merged(render).on("click", clicked).into()
     }
 }
 
@@ -185,17 +184,16 @@ fn delete(cluster_id: i64, question: &str, router: Option<Router>, error: Var<Op
 
 /// The deployment preview (`markup::preview`); a group's graph is drawn
 /// when its button is pressed, and removed when pressed again.
-#[component]
-fn Preview(plan: Plan, names: Vec<(i64, String)>) -> impl IntoView {
+fn preview(plan: Plan, names: Vec<(i64, String)>) -> View {
     let groups = plan.groups();
     let html = markup::preview::preview(&plan, &groups, &names).into_string();
     let edges = plan.edges;
-    let toggle = move |ev: MouseEvent| {
+    let toggle = move |ev: Event| {
         if let Some(button) = closest(&ev, "button.show-graph") {
             toggle_graph(&button, &groups, &edges);
         }
     };
-    view! { <div inner_html=html on:click=toggle /> }
+    el("div").html(&html).on("click", toggle).into()
 }
 
 fn toggle_graph(button: &Element, groups: &[PlanGroup], edges: &[(TaskId, TaskId)]) {

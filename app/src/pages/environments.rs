@@ -5,23 +5,23 @@ use mosaic_core::api::Cluster;
 use mosaic_core::markup;
 
 use crate::api;
-use crate::components::retry::RetryNotice;
+use crate::components::retry::retry_notice;
+use crate::dom::{View, dynamic, el, nothing};
 use crate::route::Route;
 
-#[component]
-pub fn Environments() -> impl IntoView {
+pub fn environments() -> View {
     let clusters = api::fetch(|| vec![api::path::clusters()]);
     let retry = Callback::new(move |()| clusters.refetch());
-    view! {
-        {move || {
-            let list = match api::answer::<Vec<Cluster>>(&clusters.get()?, 0) {
-                Ok(list) => list,
-                Err(failure) => {
-                    return Some(view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any());
-                }
-            };
-            let html = markup::lists::environments(&list, &|id| Route::Environment(id).path());
-            Some(view! { <div inner_html=html.into_string() /> }.into_any())
-        }}
-    }
+    dynamic(move || {
+        let Some(bodies) = clusters.get() else {
+            return nothing();
+        };
+        match api::answer::<Vec<Cluster>>(&bodies, 0) {
+            Ok(list) => {
+                let html = markup::lists::environments(&list, &|id| Route::Environment(id).path());
+                el("div").html(html.as_str()).into()
+            }
+            Err(failure) => untrack(|| retry_notice(failure, retry, true)),
+        }
+    })
 }

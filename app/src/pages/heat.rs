@@ -6,16 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use leptos::ev::{Event, MouseEvent};
-use leptos::prelude::*;
 use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
 use mosaic_core::markup::heat;
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{Event, HtmlInputElement, HtmlTextAreaElement};
 
 use crate::api;
 use crate::components::html::{closest, control, picked_file};
-use crate::components::morph::keep_merged;
 use crate::components::var::Var;
+use crate::dom::{View, el};
 
 /// Everything the page holds.
 #[derive(Clone, Copy)]
@@ -29,8 +27,7 @@ struct Heat {
     resolution: Var<Option<Result<TemplateResolution, String>>>,
 }
 
-#[component]
-pub fn HeatPage() -> impl IntoView {
+pub fn heat_page() -> View {
     let heat = Heat {
         set: Var::new(None),
         error: Var::new(None),
@@ -40,18 +37,14 @@ pub fn HeatPage() -> impl IntoView {
     };
     let can_upload = crate::session::session().can(mosaic_core::access::Role::Operator);
     crate::route::set_title("Heat templates");
-    let holder = NodeRef::<leptos::html::Section>::new();
-    keep_merged(holder, move || heat.render(can_upload));
-    view! {
-        <section
-            class="card heat"
-            data-page="heat"
-            node_ref=holder
-            on:change=move |ev| heat.changed(&ev)
-            on:input=move |ev| heat.typed(&ev)
-            on:click=move |ev| heat.clicked(&ev)
-        ></section>
-    }
+    el("section")
+        .class("card heat")
+        .attr("data-page", "heat")
+        .merged(move || heat.render(can_upload))
+        .on("change", move |ev| heat.changed(&ev))
+        .on("input", move |ev| heat.typed(&ev))
+        .on("click", move |ev| heat.clicked(&ev))
+        .into()
 }
 
 impl Heat {
@@ -101,7 +94,7 @@ impl Heat {
         }
     }
 
-    fn clicked(self, ev: &MouseEvent) {
+    fn clicked(self, ev: &Event) {
         if closest(ev, "button.resolve").is_some() {
             self.picks.set(BTreeMap::new());
             self.resolve();

@@ -7,7 +7,6 @@
 
 use std::sync::Arc;
 
-use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::ReleaseSummary;
 use mosaic_core::component::{ComponentType, Matrix};
@@ -18,11 +17,12 @@ use crate::api;
 use crate::catalog::Catalog;
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::retry::RetryNotice;
+use crate::components::retry::retry_notice;
 use crate::components::var::Var;
+use crate::dom::{View, el, fragment};
 use crate::route::{Route, set_title};
 use wasm_bindgen::JsCast;
-use web_sys::Element;
+use web_sys::{Element, Event};
 
 /// The release and its components, compiled, from the answers to
 /// [`api::path::releases`] and [`api::path::components`].
@@ -41,26 +41,25 @@ fn load(
     Ok((release, Arc::new(catalog)))
 }
 
-#[component]
-pub fn MatrixPage(release_id: i64) -> impl IntoView {
+pub fn matrix_page(release_id: i64) -> View {
     let data = api::fetch(move || vec![api::path::releases(), api::path::components(release_id)]);
     let retry = Callback::new(move |()| data.refetch());
     set_title("Compatibility matrix");
-    view! {
-        <section class="card matrix-page" data-page="matrix">
-            {loaded(data, "Loading the components…", move |bodies| {
-                match load(release_id, &bodies) {
-                    Ok((release, catalog)) => {
-                        set_title(&format!("Compatibility matrix · {}", release.name));
-                        view! { <MatrixView release catalog /> }.into_any()
-                    }
-                    Err(failure) => {
-                        view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any()
-                    }
+    el("section")
+        .class("card matrix-page")
+        .attr("data-page", "matrix")
+        .child(loaded(
+            data,
+            "Loading the components…",
+            move |bodies| match load(release_id, &bodies) {
+                Ok((release, catalog)) => {
+                    set_title(&format!("Compatibility matrix · {}", release.name));
+                    matrix_view(release, catalog)
                 }
-            })}
-        </section>
-    }
+                Err(failure) => retry_notice(failure, retry, true),
+            },
+        ))
+        .into()
 }
 
 /// Which type a filter keeps (`None`: every type).
@@ -68,8 +67,7 @@ fn type_filter(value: &str) -> Option<ComponentType> {
     ComponentType::parse(value)
 }
 
-#[component]
-fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
+fn matrix_view(release: ReleaseSummary, catalog: Arc<Catalog>) -> View {
     let matrix = Arc::new(Matrix::of(&catalog.engine));
     let rows = Var::new(None::<ComponentType>);
     let columns = Var::new(None::<ComponentType>);
@@ -79,54 +77,76 @@ fn MatrixView(release: ReleaseSummary, catalog: Arc<Catalog>) -> impl IntoView {
         js_sys::encode_uri_component(&svg)
     );
     let filter = |label: &'static str, class: &'static str, signal: Var<Option<ComponentType>>| {
-        let options = Pane::ALL
-            .iter()
-            .map(|p| view! { <option value=p.component_type().as_str()>{p.title()}</option> })
-            .collect_view();
-        view! {
-            <label class="field inline">
-                <span>{label}</span>
-                <select class=class on:change=move |ev| signal.set(type_filter(&event_target_value(&ev)))>
-                    <option value="">"All types"</option>
-                    {options}
-                </select>
-            </label>
+        let mut select = el("select")
+            .class(class)
+            .on("change", move |ev| {
+                signal.set(type_filter(&event_target_value(&ev)))
+            })
+            .child(el("option").attr("value", "").text("All types"));
+        for pane in Pane::ALL {
+            let value = pane.component_type().as_str();
+            select = select.child(el("option").attr("value", value).text(pane.title()));
         }
+        el("label")
+            .class("field inline")
+            .child(el("span").text(label))
+            .child(select)
     };
-    view! {
-        <h1>{format!("Compatibility matrix · {} ({})", release.name, release.version)}</h1>
-        <p class="hint">
-            "Each row says what its component declares or implies towards each column: "
-            <b>"X"</b> " cannot be combined, " <b>"R"</b> " requires, " <b>"C"</b>
-            " tested together; an empty cell: nothing is known. Struck-through components "
-            "can never be selected. Choose a component to highlight its row and column."
-        </p>
-        <div class="matrix-tools">
-            {filter("Rows", "row-filter", rows)}
-            {filter("Columns", "column-filter", columns)}
-            <a class="button" href=download download=format!("{}-matrix.svg", release.name)>
-                "Download SVG"
-            </a>
-            <a href=Route::Environments.path() class="button">"Back to the wizard"</a>
-        </div>
-        <div class="matrix-scroll" tabindex="0" role="region" aria-label="Compatibility matrix">
-            <MatrixTable catalog matrix rows columns />
-        </div>
-    }
+    let tools = el("div")
+        .class("matrix-tools")
+        .child(filter("Rows", "row-filter", rows))
+        .child(filter("Columns", "column-filter", columns))
+        .child(
+            el("a")
+                .class("button")
+                .attr("href", &download)
+                .attr("download", &format!("{}-matrix.svg", release.name))
+                .text("Download SVG"),
+        )
+        .child(
+            el("a")
+                .attr("href", &Route::Environments.path())
+                .class("button")
+                .text("Back to the wizard"),
+        );
+    let scroll = el("div")
+        .class("matrix-scroll")
+        .attr("tabindex", "0")
+        .attr("role", "region")
+        .attr("aria-label", "Compatibility matrix")
+        .child(matrix_table(catalog, matrix, rows, columns));
+    fragment([
+        el("h1")
+            .text(&format!(
+                "Compatibility matrix · {} ({})",
+                release.name, release.version
+            ))
+            .into(),
+        el("p")
+            .class("hint")
+            .html(
+                "Each row says what its component declares or implies towards each column: \
+                 <b>X</b> cannot be combined, <b>R</b> requires, <b>C</b> tested together; an \
+                 empty cell: nothing is known. Struck-through components can never be \
+                 selected. Choose a component to highlight its row and column.",
+            )
+            .into(),
+        tools.into(),
+        scroll.into(),
+    ])
 }
 
 /// The table (`markup::matrix`). The filters hide rows and columns
 /// through the stylesheet, by the holder's `data-rows` and `data-columns`;
 /// picking a component lights its row and column.
-#[component]
-fn MatrixTable(
+fn matrix_table(
     catalog: Arc<Catalog>,
     matrix: Arc<Matrix>,
     rows: Var<Option<ComponentType>>,
     columns: Var<Option<ComponentType>>,
-) -> impl IntoView {
+) -> View {
     let html = markup::matrix::table(&matrix, catalog.registry()).into_string();
-    let pick = move |ev: MouseEvent| {
+    let pick = move |ev: Event| {
         let Some(button) = closest(&ev, "button.pick-row") else {
             return;
         };
@@ -138,15 +158,15 @@ fn MatrixTable(
             light(&table, i);
         }
     };
-    view! {
-        <div
-            class="matrix-holder"
-            data-rows=move || rows.get().map(ComponentType::as_str)
-            data-columns=move || columns.get().map(ComponentType::as_str)
-            inner_html=html
-            on:click=pick
-        />
-    }
+    let kept =
+        |filter: Var<Option<ComponentType>>| move || filter.get().map(|t| t.as_str().to_owned());
+    el("div")
+        .class("matrix-holder")
+        .attr_when("data-rows", kept(rows))
+        .attr_when("data-columns", kept(columns))
+        .html(&html)
+        .on("click", pick)
+        .into()
 }
 
 /// Lights component `i`'s row and column (its header cells and every cell

@@ -1,6 +1,5 @@
 //! The Plugins page: what is installed, upload, uninstall.
 
-use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::PluginSummary;
 use mosaic_core::markup::{self, plugins::Plugins};
@@ -8,14 +7,13 @@ use mosaic_core::markup::{self, plugins::Plugins};
 use crate::api;
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::morph::keep_merged;
-use crate::components::plugin_upload::PluginUpload;
-use crate::components::retry::RetryNotice;
+use crate::components::plugin_upload::plugin_upload;
+use crate::components::retry::retry_notice;
 use crate::components::var::Var;
+use crate::dom::{View, el};
 use crate::route::{Route, set_title};
 
-#[component]
-pub fn PluginsPage() -> impl IntoView {
+pub fn plugins_page() -> View {
     let refresh = Var::new(0u32);
     let plugins = api::fetch(move || {
         refresh.get();
@@ -23,42 +21,39 @@ pub fn PluginsPage() -> impl IntoView {
     });
     let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
     set_title("Plugins");
-    view! {
-        <section class="card plugins" data-page="plugins">
-            <h1>"Plugins"</h1>
-            <p class="hint">
-                "Releases and everything the wizard offers come from plugin packages. "
-                "Upload one here, or install it on the server with "
-                <code>"mosaic plugin install PATH"</code> "."
-            </p>
-            {crate::session::session()
-                .can(mosaic_core::access::Role::Admin)
-                .then(|| view! { <PluginUpload installed=move |_| changed.run(()) /> })}
-            {loaded(plugins, "Loading plugins…", move |bodies| {
-                match api::answer::<Vec<PluginSummary>>(&bodies, 0) {
-                    Ok(list) if list.is_empty() => {
-                        view! { <p class="empty">"No plugin is installed."</p> }.into_any()
-                    }
-                    Ok(list) => view! { <PluginTable plugins=list changed /> }.into_any(),
-                    Err(failure) => {
-                        view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any()
-                    }
-                }
-            })}
-        </section>
-    }
+    let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
+    el("section")
+        .class("card plugins")
+        .attr("data-page", "plugins")
+        .child(el("h1").text("Plugins"))
+        .child(el("p").class("hint").html(
+            "Releases and everything the wizard offers come from plugin packages. Upload one \
+             here, or install it on the server with <code>mosaic plugin install PATH</code>.",
+        ))
+        .maybe(admin.then(|| plugin_upload(Callback::new(move |_| changed.run(())))))
+        .child(loaded(
+            plugins,
+            "Loading plugins…",
+            move |bodies| match api::answer::<Vec<PluginSummary>>(&bodies, 0) {
+                Ok(list) if list.is_empty() => el("p")
+                    .class("empty")
+                    .text("No plugin is installed.")
+                    .into(),
+                Ok(list) => plugin_table(list, changed),
+                Err(failure) => retry_notice(failure, changed, true),
+            },
+        ))
+        .into()
 }
 
-#[component]
-fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoView {
+fn plugin_table(plugins: Vec<PluginSummary>, changed: Callback<()>) -> View {
     let list = Var::new(plugins);
     let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
     // Two clicks uninstall: the first asks for confirmation in place.
     let confirming = Var::new(None::<i64>);
     let busy = Var::new(None::<i64>);
     let failure = Var::new(None::<(i64, String)>);
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+    let render = move || {
         let failure = failure.get();
         list.with_untracked(|list| {
             markup::plugins::table(&Plugins {
@@ -71,8 +66,8 @@ fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoV
                 tags: &|id| Route::ReleaseTags(id).path(),
             })
         })
-    });
-    let uninstall = move |ev: MouseEvent| {
+    };
+    let uninstall = move |ev| {
         let row = closest(&ev, "button.uninstall").and_then(|b| b.closest("tr").ok().flatten());
         let Some(id) = row.and_then(|r| r.get_attribute("data-key")?.parse::<i64>().ok()) else {
             return;
@@ -93,5 +88,5 @@ fn PluginTable(plugins: Vec<PluginSummary>, changed: Callback<()>) -> impl IntoV
             }
         });
     };
-    view! { <div node_ref=holder on:click=uninstall></div> }
+    el("div").merged(render).on("click", uninstall).into()
 }

@@ -3,51 +3,45 @@
 //! operator types (core's check, the one the server saves with), plugin
 //! groups with their switch, Save and Discard.
 
-use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{Attributes, PatchAttributes};
 use mosaic_core::markup;
 use mosaic_core::markup::settings::Outcome;
 use mosaic_core::settings::{Evaluation, Input, Settings};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use crate::api::{self, ApiFailure};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::environment_tabs::{Tab, environment_tabs};
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::morph::keep_merged;
-use crate::components::notice::ErrorNotice;
-use crate::components::retry::RetryNotice;
+use crate::components::notice::error_notice;
+use crate::components::retry::retry_notice;
 use crate::components::var::Var;
+use crate::dom::{View, el, fragment};
 
-#[component]
-pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
+pub fn settings_page(cluster_id: i64) -> View {
     let refresh = Var::new(0u32);
     let data = api::fetch(move || {
         refresh.get();
         vec![api::path::of_cluster(cluster_id, "attributes")]
     });
     let reload = Callback::new(move |()| refresh.update(|n| *n += 1));
-    view! {
-        <section class="card environment settings" data-page="settings">
-            <EnvironmentTabs cluster_id current=Tab::Settings />
-            {loaded(data, "Loading the settings…", move |bodies| {
-                let attributes = match api::answer::<Attributes>(&bodies, 0) {
-                    Ok(attributes) => attributes,
-                    Err(failure) => {
-                        return view! { <RetryNotice failure on_retry=reload auto=true /> }.into_any();
-                    }
-                };
-                match Settings::from_editable(&attributes.editable) {
-                    Ok(settings) => {
-                        view! { <SettingsBody cluster_id settings attributes reload /> }.into_any()
-                    }
-                    Err(e) => view! { <ErrorNotice message=e.to_string() /> }.into_any(),
-                }
-            })}
-        </section>
-    }
+    el("section")
+        .class("card environment settings")
+        .attr("data-page", "settings")
+        .child(environment_tabs(cluster_id, Tab::Settings))
+        .child(loaded(data, "Loading the settings…", move |bodies| {
+            let attributes = match api::answer::<Attributes>(&bodies, 0) {
+                Ok(attributes) => attributes,
+                Err(failure) => return retry_notice(failure, reload, true),
+            };
+            match Settings::from_editable(&attributes.editable) {
+                Ok(settings) => settings_body(cluster_id, settings, attributes, reload),
+                Err(e) => error_notice(&e.to_string()),
+            }
+        }))
+        .into()
 }
 
 /// The outcome of the last save.
@@ -57,13 +51,12 @@ enum Saved {
     Refused(ApiFailure),
 }
 
-#[component]
-fn SettingsBody(
+fn settings_body(
     cluster_id: i64,
     settings: Settings,
     attributes: Attributes,
     reload: Callback<()>,
-) -> impl IntoView {
+) -> View {
     let saved = Var::new(settings.clone());
     let draft = Var::new(settings);
     let version = Var::new(attributes.version);
@@ -102,10 +95,7 @@ fn SettingsBody(
             saving.set(false);
         });
     };
-    let holder = NodeRef::<leptos::html::Fieldset>::new();
-    keep_merged(holder, move || {
-        draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)))
-    });
+    let groups = move || draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)));
     let enter = move |ev: Event| {
         if let Some((at, input)) = entered(&ev) {
             draft.update(|d| match at {
@@ -116,8 +106,7 @@ fn SettingsBody(
     };
     // A viewer reads the settings; an operator changes them.
     let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
-    let bar = NodeRef::<leptos::html::Div>::new();
-    keep_merged(bar, move || {
+    let bar = move || {
         let outcome = outcome.get();
         markup::settings::bar(&markup::settings::Bar {
             editable,
@@ -129,8 +118,8 @@ fn SettingsBody(
                 Saved::Refused(f) => Outcome::Refused(&f.message, &f.problems),
             }),
         })
-    });
-    let clicked = move |ev: MouseEvent| {
+    };
+    let clicked = move |ev: Event| {
         if closest(&ev, "button.save-settings").is_some() {
             save();
         } else if closest(&ev, "button.discard-settings").is_some() {
@@ -140,10 +129,19 @@ fn SettingsBody(
             reload.run(());
         }
     };
-    view! {
-        <div node_ref=bar on:click=clicked></div>
-        <fieldset class="settings-groups plain" disabled=!editable node_ref=holder on:input=enter on:change=enter></fieldset>
-    }
+    let fieldset = el("fieldset")
+        .class("settings-groups plain")
+        .merged(groups)
+        .on("input", enter)
+        .on("change", enter);
+    let fieldset = match editable {
+        true => fieldset,
+        false => fieldset.attr("disabled", ""),
+    };
+    fragment([
+        el("div").merged(bar).on("click", clicked).into(),
+        fieldset.into(),
+    ])
 }
 
 /// What an input event changed.

@@ -3,21 +3,22 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::SignIn;
+use web_sys::Event;
 
 use crate::api;
-use crate::components::notice::ErrorNotice;
+use crate::components::notice::error_notice;
 use crate::components::var::Var;
+use crate::dom::{View, dynamic, el, nothing};
 use crate::route::set_title;
 use crate::session::Session;
 
-#[component]
-pub fn SignInPage(session: Session) -> impl IntoView {
+pub fn sign_in_page(session: Session) -> View {
     set_title("Sign in");
     let username = Var::new(String::new());
     let password = Var::new(String::new());
     let busy = Var::new(false);
     let error = Var::new(None::<String>);
-    let submit = move |ev: leptos::ev::SubmitEvent| {
+    let submit = move |ev: Event| {
         ev.prevent_default();
         let request = SignIn {
             username: username.get_untracked().trim().to_owned(),
@@ -37,42 +38,49 @@ pub fn SignInPage(session: Session) -> impl IntoView {
             }
         });
     };
-    view! {
-        <section class="card sign-in" data-page="sign-in">
-            <h1>"Sign in to Mosaic"</h1>
-            <form on:submit=submit>
-                <label class="field">
-                    <span>"User name"</span>
-                    <input
-                        id="username"
-                        type="text"
-                        autocomplete="username"
-                        required
-                        prop:value=move || username.get()
-                        on:input=move |ev| username.set(event_target_value(&ev))
-                    />
-                </label>
-                <label class="field">
-                    <span>"Password"</span>
-                    <input
-                        id="password"
-                        type="password"
-                        autocomplete="current-password"
-                        required
-                        prop:value=move || password.get()
-                        on:input=move |ev| password.set(event_target_value(&ev))
-                    />
-                </label>
-                {move || error.get().map(|message| view! { <ErrorNotice message /> })}
-                <button id="sign-in" type="submit" class="primary" prop:disabled=move || busy.get()>
-                    "Sign in"
-                </button>
-            </form>
-            <p class="hint">
-                "The first start of the server created the user " <code>"admin"</code>
-                " and wrote its password to " <code>"<data-dir>/initial-admin-password"</code>
-                ". Admins add users with " <code>"mosaic user create NAME --role operator"</code> "."
-            </p>
-        </section>
-    }
+    let field = |label: &str, id: &str, kind: &str, autocomplete: &str, value: Var<String>| {
+        let input = el("input")
+            .attr("id", id)
+            .attr("type", kind)
+            .attr("autocomplete", autocomplete)
+            .attr("required", "")
+            .on("input", move |ev| value.set(event_target_value(&ev)));
+        el("label")
+            .class("field")
+            .child(el("span").text(label))
+            .child(input)
+    };
+    let form = el("form")
+        .on("submit", submit)
+        .child(field("User name", "username", "text", "username", username))
+        .child(field(
+            "Password",
+            "password",
+            "password",
+            "current-password",
+            password,
+        ))
+        .child(dynamic(move || match error.get() {
+            Some(message) => error_notice(&message),
+            None => nothing(),
+        }))
+        .child(
+            el("button")
+                .attr("id", "sign-in")
+                .attr("type", "submit")
+                .class("primary")
+                .disabled_when(move || busy.get())
+                .text("Sign in"),
+        );
+    el("section")
+        .class("card sign-in")
+        .attr("data-page", "sign-in")
+        .child(el("h1").text("Sign in to Mosaic"))
+        .child(form)
+        .child(el("p").class("hint").html(
+            "The first start of the server created the user <code>admin</code> and wrote its \
+             password to <code>&lt;data-dir&gt;/initial-admin-password</code>. Admins add users \
+             with <code>mosaic user create NAME --role operator</code>.",
+        ))
+        .into()
 }

@@ -4,22 +4,22 @@
 //! or a release or plugin defines are read-only, and a tag nodes carry
 //! cannot be deleted (the server names the nodes).
 
-use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{CreateTag, TagView};
 use mosaic_core::markup::tags::{self, NewTag, Tags};
 
 use crate::api::{self, ApiFailure, TagOwner};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use web_sys::Event;
+
+use crate::components::environment_tabs::{Tab, environment_tabs};
 use crate::components::html::closest;
 use crate::components::loaded::loaded;
-use crate::components::morph::keep_merged;
-use crate::components::retry::RetryNotice;
+use crate::components::retry::retry_notice;
 use crate::components::var::Var;
+use crate::dom::{View, el, fragment};
 use crate::route::{Route, set_title};
 
-#[component]
-pub fn TagsPage(owner: TagOwner) -> impl IntoView {
+pub fn tags_page(owner: TagOwner) -> View {
     let refresh = Var::new(0u32);
     let tags = api::fetch(move || {
         refresh.get();
@@ -32,52 +32,48 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
         TagOwner::Environment(_) => mosaic_core::access::Role::Operator,
     });
     let head = match owner {
-        TagOwner::Environment(id) => {
-            view! { <EnvironmentTabs cluster_id=id current=Tab::Tags /> }.into_any()
-        }
+        TagOwner::Environment(id) => environment_tabs(id, Tab::Tags),
         TagOwner::Release(id) => {
             set_title(&format!("Release {id} · Tags"));
-            view! {
-                <h1>{format!("Tags of release {id}")}</h1>
-                <p class="hint">
-                    "Every environment on this release sees these tags. "
-                    <a href=Route::ReleaseMatrix(id).path()>"The release's compatibility matrix"</a>
-                </p>
-            }
-            .into_any()
+            let matrix = el("a")
+                .attr("href", &Route::ReleaseMatrix(id).path())
+                .text("The release's compatibility matrix");
+            fragment([
+                el("h1").text(&format!("Tags of release {id}")).into(),
+                el("p")
+                    .class("hint")
+                    .text("Every environment on this release sees these tags. ")
+                    .child(matrix)
+                    .into(),
+            ])
         }
     };
-    view! {
-        <section class="card tags-page" data-page="tags">
-            {head}
-            <p class="hint">
-                "Nodes can also carry numbered instances of a tag, such as " <code>"mysql:1"</code>
-                " and " <code>"mysql:2"</code> ", for services that run once per instance."
-            </p>
-            {loaded(tags, "Loading the tags…", move |bodies| {
-                match api::answer::<Vec<TagView>>(&bodies, 0) {
-                    Ok(list) => view! { <TagTable owner list editable changed /> }.into_any(),
-                    Err(failure) => view! { <RetryNotice failure on_retry=changed auto=true /> }.into_any(),
-                }
-            })}
-            {editable.then(|| view! { <CreateTagForm owner changed /> })}
-        </section>
-    }
+    el("section")
+        .class("card tags-page")
+        .attr("data-page", "tags")
+        .child(head)
+        .child(el("p").class("hint").html(
+            "Nodes can also carry numbered instances of a tag, such as <code>mysql:1</code> \
+             and <code>mysql:2</code>, for services that run once per instance.",
+        ))
+        .child(loaded(
+            tags,
+            "Loading the tags…",
+            move |bodies| match api::answer::<Vec<TagView>>(&bodies, 0) {
+                Ok(list) => tag_table(owner, list, editable, changed),
+                Err(failure) => retry_notice(failure, changed, true),
+            },
+        ))
+        .maybe(editable.then(|| create_tag_form(owner, changed)))
+        .into()
 }
 
-#[component]
-fn TagTable(
-    owner: TagOwner,
-    list: Vec<TagView>,
-    editable: bool,
-    changed: Callback<()>,
-) -> impl IntoView {
+fn tag_table(owner: TagOwner, list: Vec<TagView>, editable: bool, changed: Callback<()>) -> View {
     let own = tags::own_source(matches!(owner, TagOwner::Release(_)));
     let list = Var::new(list);
     // A change refused: the tag and why.
     let failure = Var::new(None::<(String, String)>);
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+    let render = move || {
         let failure = failure.get();
         let failure = failure.as_ref().map(|(t, m)| (t.as_str(), m.as_str()));
         list.with_untracked(|list| {
@@ -88,7 +84,7 @@ fn TagTable(
                 failure,
             })
         })
-    });
+    };
     let report = move |name: String, result: Result<(), ApiFailure>| match result {
         Ok(()) => changed.run(()),
         Err(e) => failure.set(Some((name, e.message))),
@@ -107,7 +103,7 @@ fn TagTable(
             report(name, result);
         });
     };
-    let delete = move |ev: MouseEvent| {
+    let delete = move |ev: Event| {
         let Some(name) = act(&ev, "button.delete-tag") else {
             return;
         };
@@ -116,25 +112,27 @@ fn TagTable(
             report(name, result);
         });
     };
-    view! { <div node_ref=holder on:change=toggle_primary on:click=delete></div> }
+    el("div")
+        .merged(render)
+        .on("change", toggle_primary)
+        .on("click", delete)
+        .into()
 }
 
 /// A new tag for `owner` (also on the environment page, beside its nodes).
-#[component]
-pub fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
+pub fn create_tag_form(owner: TagOwner, changed: Callback<()>) -> View {
     let name = Var::new(String::new());
     let primary = Var::new(false);
     let error = Var::new(None::<String>);
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+    let render = move || {
         let (typed, error) = (name.get(), error.get());
         tags::new_tag(&NewTag {
             name: &typed,
             primary: primary.get(),
             error: error.as_deref(),
         })
-    });
-    let create = move |ev: leptos::ev::SubmitEvent| {
+    };
+    let create = move |ev: Event| {
         ev.prevent_default();
         let tag = CreateTag {
             name: name.get_untracked().trim().to_owned(),
@@ -151,20 +149,20 @@ pub fn CreateTagForm(owner: TagOwner, changed: Callback<()>) -> impl IntoView {
             }
         });
     };
-    view! {
-        <div
-            node_ref=holder
-            on:submit=create
-            on:input=move |ev| {
-                if closest(&ev, "input.new-tag-name").is_some() {
-                    name.set(event_target_value(&ev))
-                }
-            }
-            on:change=move |ev| {
-                if closest(&ev, "input.new-tag-primary").is_some() {
-                    primary.update(|p| *p = !*p)
-                }
-            }
-        ></div>
-    }
+    let typed = move |ev: Event| {
+        if closest(&ev, "input.new-tag-name").is_some() {
+            name.set(event_target_value(&ev))
+        }
+    };
+    let ticked = move |ev: Event| {
+        if closest(&ev, "input.new-tag-primary").is_some() {
+            primary.update(|p| *p = !*p)
+        }
+    };
+    el("div")
+        .merged(render)
+        .on("submit", create)
+        .on("input", typed)
+        .on("change", ticked)
+        .into()
 }

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 use mosaic_core::api::CreateCluster;
 use mosaic_core::component::Violation;
@@ -15,18 +14,17 @@ use super::Flow;
 use crate::api;
 use crate::catalog::Catalog;
 use crate::components::html::closest;
-use crate::components::morph::keep_merged;
 use crate::components::var::Var;
+use crate::dom::{View, el};
 use crate::route::{Route, Router};
 
-#[component]
-pub(super) fn Finish(
+/// `violations`: what makes the selection invalid, if anything.
+pub(super) fn finish(
     catalog: Arc<Catalog>,
     flow: Flow,
     release_id: Var<i64>,
-    /// What makes the selection invalid, if anything.
     violations: Memo<Vec<Violation>>,
-) -> impl IntoView {
+) -> View {
     let creating = Var::new(false);
     let failure = Var::new(None::<api::ApiFailure>);
     // Taken now: the answer arrives outside the component's reactive owner.
@@ -57,8 +55,7 @@ pub(super) fn Finish(
             });
         })
     };
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+    let render = move || {
         // Written while shown only: hidden, it follows no click.
         if flow.step.get() != super::LAST {
             return markup::Markup::new();
@@ -82,11 +79,11 @@ pub(super) fn Finish(
                 })
             })
         })
-    });
-    let clicked = move |ev: MouseEvent| {
+    };
+    let clicked = move |ev: web_sys::Event| {
         if closest(&ev, "#create, button.retry").is_some() {
             create.run(());
         }
     };
-    view! { <div node_ref=holder on:click=clicked></div> }
+    el("div").merged(render).on("click", clicked).into()
 }

@@ -18,23 +18,23 @@ mod panes;
 
 use std::sync::Arc;
 
-use leptos::ev::{Event, KeyboardEvent, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::api::{ComponentView, ReleaseSummary};
 use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, validate_selection};
 use mosaic_core::markup;
 use mosaic_core::wizard::{self, Change, Pane};
 use stylers_macro::style;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use wasm_bindgen::JsCast;
+use web_sys::{Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 
 use crate::api;
 use crate::catalog::Catalog;
 use crate::components::html::{closest, control};
 use crate::components::loaded::loaded;
-use crate::components::morph::keep_merged;
-use crate::components::notice::ErrorNotice;
-use crate::components::retry::RetryNotice;
+use crate::components::notice::error_notice;
+use crate::components::retry::retry_notice;
 use crate::components::var::Var;
+use crate::dom::{El, View, el, fragment};
 use crate::route::Route;
 
 const STEPS: [&str; 6] = [
@@ -62,45 +62,41 @@ fn pane_of(step: usize) -> Option<Pane> {
     step.checked_sub(1).and_then(|n| Pane::ALL.get(n).copied())
 }
 
-#[component]
-pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
+pub fn wizard(releases: Vec<ReleaseSummary>) -> View {
     let name = Var::new(String::new());
     let release_id = Var::new(releases[0].id);
     let releases = Var::new(releases);
-    let release = Signal::derive(move || {
+    let release = move || {
         releases.with_untracked(|list| {
             list.iter()
-                .find(|r| r.id == release_id.get())
+                .find(|r| r.id == release_id.get_untracked())
                 .cloned()
                 .unwrap_or_else(|| list[0].clone())
         })
-    });
+    };
     let components = api::fetch(move || vec![api::path::components(release_id.get())]);
     let retry = Callback::new(move |()| components.refetch());
-
-    view! {
-        <section class="card wizard" data-page="wizard">
-            <h1>"Create a new OpenStack environment"</h1>
-            {loaded(components, "Loading components…", move |bodies| {
-                let release = release.get_untracked();
-                match api::answer::<Vec<ComponentView>>(&bodies, 0) {
-                    Ok(list) => match Catalog::new(&release, list) {
-                        Ok(catalog) => view! {
-                            <WizardBody
-                                catalog=Arc::new(catalog)
-                                releases=releases.get_untracked()
-                                release_id
-                                name
-                            />
-                        }
-                        .into_any(),
-                        Err(message) => view! { <ErrorNotice message /> }.into_any(),
-                    },
-                    Err(failure) => view! { <RetryNotice failure on_retry=retry auto=true /> }.into_any(),
-                }
-            })}
-        </section>
-    }
+    el("section")
+        .class("card wizard")
+        .attr("data-page", "wizard")
+        .child(el("h1").text("Create a new OpenStack environment"))
+        .child(loaded(
+            components,
+            "Loading components…",
+            move |bodies| match api::answer::<Vec<ComponentView>>(&bodies, 0) {
+                Ok(list) => match Catalog::new(&release(), list) {
+                    Ok(catalog) => wizard_body(
+                        Arc::new(catalog),
+                        releases.get_untracked(),
+                        release_id,
+                        name,
+                    ),
+                    Err(message) => error_notice(&message),
+                },
+                Err(failure) => retry_notice(failure, retry, true),
+            },
+        ))
+        .into()
 }
 
 /// Where the operator is, what they chose and what they were told; shared
@@ -155,13 +151,12 @@ impl Flow {
 
 /// The steps for one release; created anew (with its defaults) whenever the
 /// release changes.
-#[component]
-fn WizardBody(
+fn wizard_body(
     catalog: Arc<Catalog>,
     releases: Vec<ReleaseSummary>,
     release_id: Var<i64>,
     name: Var<String>,
-) -> impl IntoView {
+) -> View {
     let selection = Var::new(wizard::defaults(catalog.registry(), catalog.layout()));
     let problems = std::array::from_fn(|step| {
         let catalog = catalog.clone();
@@ -212,17 +207,30 @@ fn WizardBody(
         let catalog = catalog.clone();
         Callback::new(move |target: usize| flow.go(&catalog, target))
     };
-    view! {
-        <StepList flow go />
-        <div class="pane" data-step=move || flow.step.get().to_string()>
-            <NameStep flow releases release_id go />
-            {panes::panes(catalog.clone(), flow, shown, reports, positions)}
-            <div class="pane-body" data-pane="finish" class:hidden=move || flow.step.get() != LAST>
-                <finish::Finish catalog=catalog.clone() flow release_id violations />
-            </div>
-            <Controls flow problem go />
-        </div>
-    }
+    let finish = el("div")
+        .class("pane-body")
+        .attr("data-pane", "finish")
+        .class_when("hidden", move || flow.step.get() != LAST)
+        .child(finish::finish(
+            catalog.clone(),
+            flow,
+            release_id,
+            violations,
+        ));
+    let pane = el("div")
+        .class("pane")
+        .attr_when("data-step", move || Some(flow.step.get().to_string()))
+        .child(name_step(flow, releases, release_id, go))
+        .child(panes::panes(
+            catalog.clone(),
+            flow,
+            shown,
+            reports,
+            positions,
+        ))
+        .child(finish)
+        .child(controls(flow, problem, go));
+    fragment([step_list(flow, go), pane.into()])
 }
 
 /// Per option, its place in its pane's evaluation: the evaluation of a
@@ -293,8 +301,7 @@ fn reports(
 }
 
 /// The steps as a list; the ones reached so far are buttons that go there.
-#[component]
-fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
+fn step_list(flow: Flow, go: Callback<usize>) -> View {
     let class_name = style! {
         .steps {
             display: flex;
@@ -340,50 +347,45 @@ fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
             opacity: 1;
         }
     };
-    let items = STEPS
-        .iter()
-        .enumerate()
-        .map(|(n, title)| {
-            let reachable =
-                move || n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(n);
-            view! { class = class_name,
-                <li
-                    class:active=move || flow.step.get() == n
-                    class:done={move || flow.step.get() > n}
-                    aria-current=move || (flow.step.get() == n).then_some("step")
-                >
-                    <button
-                        type="button"
-                        class="step-link"
-                        data-step=n.to_string()
-                        prop:disabled=move || !reachable()
-                        on:click=move |_| go.run(n)
-                    >
-                        {*title}
-                    </button>
-                </li>
-            }
-        })
-        .collect_view();
-    view! { class = class_name, <ol class="steps">{items}</ol> }
+    // The scoped stylesheet's class, on every element it styles.
+    let styled = |tag: &str, class: &str| el(tag).class(&format!("{class} {class_name}"));
+    let mut list = styled("ol", "steps");
+    for (n, title) in STEPS.iter().enumerate() {
+        let reachable =
+            move || n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(n);
+        let button = styled("button", "step-link")
+            .attr("type", "button")
+            .attr("data-step", &n.to_string())
+            .disabled_when(move || !reachable())
+            .on("click", move |_| go.run(n))
+            .text(title);
+        let item = el("li")
+            .class(class_name)
+            .class_when("active", move || flow.step.get() == n)
+            .class_when("done", move || flow.step.get() > n)
+            .attr_when("aria-current", move || {
+                (flow.step.get() == n).then(|| "step".to_owned())
+            })
+            .child(button);
+        list = list.child(item);
+    }
+    list.into()
 }
 
 /// Step 0: the environment's name and release
 /// (`markup::wizard::name_step`). Enter in the name goes on.
-#[component]
-fn NameStep(
+fn name_step(
     flow: Flow,
     releases: Vec<ReleaseSummary>,
     release_id: Var<i64>,
     go: Callback<usize>,
-) -> impl IntoView {
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+) -> El {
+    let render = move || {
         flow.name.with(|name| {
             let matrix = |id| Route::ReleaseMatrix(id).path();
             markup::wizard::name_step(name, &releases, release_id.get(), &matrix)
         })
-    });
+    };
     let typed = move |ev: Event| {
         if let Some(input) = control::<HtmlInputElement>(&ev, "#environment-name") {
             flow.name.set(input.value());
@@ -395,30 +397,28 @@ fn NameStep(
             release_id.set(id);
         }
     };
-    let entered = move |ev: KeyboardEvent| {
-        if ev.key() == "Enter" && control::<HtmlInputElement>(&ev, "#environment-name").is_some() {
+    let entered = move |ev: Event| {
+        let Some(key) = ev.dyn_ref::<KeyboardEvent>() else {
+            return;
+        };
+        if key.key() == "Enter" && control::<HtmlInputElement>(&ev, "#environment-name").is_some() {
             ev.prevent_default();
             go.run(1);
         }
     };
-    view! {
-        <div
-            class="pane-body"
-            class:hidden=move || flow.step.get() != 0
-            node_ref=holder
-            on:input=typed
-            on:change=chosen
-            on:keydown=entered
-        ></div>
-    }
+    el("div")
+        .class("pane-body")
+        .class_when("hidden", move || flow.step.get() != 0)
+        .merged(render)
+        .on("input", typed)
+        .on("change", chosen)
+        .on("keydown", entered)
 }
 
 /// The notices of the last change, Back, what keeps the operator on the
 /// step, and Next (`markup::wizard::controls`).
-#[component]
-fn Controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) -> impl IntoView {
-    let holder = NodeRef::<leptos::html::Div>::new();
-    keep_merged(holder, move || {
+fn controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) -> El {
+    let render = move || {
         let problem = problem.get();
         flow.notices.with(|notices| {
             markup::wizard::controls(&markup::wizard::Controls {
@@ -428,8 +428,8 @@ fn Controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) ->
                 notices,
             })
         })
-    });
-    let clicked = move |ev: MouseEvent| {
+    };
+    let clicked = move |ev: Event| {
         let here = flow.step.get_untracked();
         if closest(&ev, "#back").is_some() {
             go.run(here.saturating_sub(1));
@@ -437,5 +437,5 @@ fn Controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) ->
             go.run(here + 1);
         }
     };
-    view! { <div node_ref=holder on:click=clicked></div> }
+    el("div").merged(render).on("click", clicked)
 }

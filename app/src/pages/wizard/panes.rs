@@ -14,13 +14,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use leptos::ev::{Event, MouseEvent};
 use leptos::prelude::*;
 use mosaic_core::component::{Blocking, ComponentReport, Evaluation};
 use mosaic_core::markup::wizard::{OptionView, option};
 use mosaic_core::wizard::{self, Pane};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlDetailsElement, HtmlElement};
+use web_sys::{Element, Event, HtmlDetailsElement, HtmlElement};
 
 use super::{Flow, nearby};
 use crate::catalog::Catalog;
@@ -28,6 +27,7 @@ use crate::components::html::closest;
 use crate::components::near_view;
 use crate::components::option_row::keep_row;
 use crate::components::var::Var;
+use crate::dom::{El, View, el, fragment};
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step; option
 /// `i`'s row shows `reports[i]`, from the evaluation `shown`, where it is
@@ -38,7 +38,7 @@ pub(super) fn panes(
     shown: Memo<Option<(Pane, Evaluation)>>,
     reports: Arc<Vec<Var<ComponentReport>>>,
     positions: Arc<Vec<usize>>,
-) -> AnyView {
+) -> View {
     let registry = catalog.registry();
     let signals = || (0..registry.len()).map(|_| Var::new(false)).collect();
     let zones = Arc::new(nearby::Zones {
@@ -55,31 +55,20 @@ pub(super) fn panes(
         order: RefCell::new(Vec::new()),
     });
     let layout = catalog.layout();
-    let body = |step: usize, pane: &'static str, content: AnyView| {
+    let body = |step: usize, pane: &'static str, content: View| {
         let (on_change, on_click, on_toggle) = (row.clone(), row.clone(), row.clone());
-        view! {
-            <div
-                class="pane-body"
-                data-pane=pane
-                class:hidden=move || flow.step.get() != step
-                on:change=move |ev| on_change.changed(&ev)
-                on:click=move |ev| on_click.clicked(&ev)
-                on:toggle:capture=move |ev| on_toggle.toggled(&ev)
-            >
-                {content}
-            </div>
-        }
+        el("div")
+            .class("pane-body")
+            .attr("data-pane", pane)
+            .class_when("hidden", move || flow.step.get() != step)
+            .on("change", move |ev| on_change.changed(&ev))
+            .on("click", move |ev| on_click.clicked(&ev))
+            .on_capture("toggle", move |ev| on_toggle.toggled(&ev))
+            .child(content)
+            .into()
     };
-    let compute = layout
-        .compute
-        .iter()
-        .map(|&i| row.view(i, false))
-        .collect_view();
-    let additional = layout
-        .additional
-        .iter()
-        .map(|&i| row.view(i, false))
-        .collect_view();
+    let compute = rows(&row, &layout.compute, "Hypervisors");
+    let additional = rows(&row, &layout.additional, "Additional services");
     let (network, storage) = (network(&row), storage(&row));
     let places = nearby::Places {
         zones,
@@ -87,76 +76,57 @@ pub(super) fn panes(
         order: row.order.take(),
     };
     row.nearby.keep_up(catalog.clone(), flow, shown, places);
-    view! {
-        {body(1, "compute", view! { <fieldset><legend>"Hypervisors"</legend>{compute}</fieldset> }.into_any())}
-        {body(2, "networking", network)}
-        {body(3, "storage", storage)}
-        {body(
-            4,
-            "additional_services",
-            view! { <fieldset><legend>"Additional services"</legend>{additional}</fieldset> }.into_any(),
-        )}
+    fragment([
+        body(1, "compute", compute.into()),
+        body(2, "networking", network),
+        body(3, "storage", storage),
+        body(4, "additional_services", additional.into()),
+    ])
+}
+
+/// A fieldset of the options `members`, under `legend`.
+fn rows(row: &Row, members: &[usize], legend: &str) -> El {
+    let mut set = el("fieldset").child(el("legend").text(legend));
+    for &i in members {
+        set = set.child(row.view(i, false));
     }
-    .into_any()
+    set
 }
 
 /// Cores as one radio group with the ML2 drivers under the ML2 core, then
 /// the network services.
-fn network(row: &Row) -> AnyView {
+fn network(row: &Row) -> View {
     let n = &row.catalog.layout().network;
-    let cores = n
-        .cores
-        .iter()
-        .map(|&core| {
-            let drivers = (Some(core) == n.ml2_core)
-                .then(|| n.drivers.iter().map(|&d| row.view(d, true)).collect_view());
-            view! { {row.view(core, false)} {drivers} }
-        })
-        .collect_view();
-    // Without an ML2 core, drivers are plain checkboxes.
-    let loose = n
-        .ml2_core
-        .is_none()
-        .then(|| n.drivers.iter().map(|&d| row.view(d, false)).collect_view());
-    let services = n
-        .services
-        .iter()
-        .map(|&i| row.view(i, false))
-        .collect_view();
-    view! {
-        <fieldset>
-            <legend>"Network core"</legend>
-            {cores}
-            {loose}
-        </fieldset>
-        <fieldset class:hidden=n.services.is_empty()>
-            <legend>"Network services"</legend>
-            {services}
-        </fieldset>
+    let mut cores = el("fieldset").child(el("legend").text("Network core"));
+    for &core in &n.cores {
+        cores = cores.child(row.view(core, false));
+        if Some(core) == n.ml2_core {
+            for &d in &n.drivers {
+                cores = cores.child(row.view(d, true));
+            }
+        }
     }
-    .into_any()
+    // Without an ML2 core, drivers are plain checkboxes.
+    if n.ml2_core.is_none() {
+        for &d in &n.drivers {
+            cores = cores.child(row.view(d, false));
+        }
+    }
+    let services = rows(row, &n.services, "Network services");
+    let services = match n.services.is_empty() {
+        true => services.class("hidden"),
+        false => services,
+    };
+    fragment([cores.into(), services.into()])
 }
 
-fn storage(row: &Row) -> AnyView {
-    row.catalog
-        .layout()
-        .storage
-        .iter()
-        .map(|section| {
-            let members = section
-                .members
-                .iter()
-                .map(|&i| row.view(i, false))
-                .collect_view();
-            view! {
-                <fieldset data-section=section.name.clone()>
-                    <legend>{storage_title(&section.name)}</legend>
-                    {members}
-                </fieldset>
-            }
-        })
-        .collect_view()
-        .into_any()
+fn storage(row: &Row) -> View {
+    let sections = row.catalog.layout().storage.iter().map(|section| {
+        rows(row, &section.members, &storage_title(&section.name))
+            .attr("data-section", &section.name)
+            .into()
+    });
+    fragment(sections)
 }
 
 fn storage_title(section: &str) -> String {
@@ -187,15 +157,15 @@ struct Row {
 impl Row {
     /// Option `i`'s slot: its row written once, then kept up to date part
     /// by part (`OptionParts`).
-    fn view(&self, i: usize, nested: bool) -> AnyView {
+    fn view(&self, i: usize, nested: bool) -> View {
         self.order.borrow_mut().push(i);
         let catalog = self.catalog.clone();
         let report = self.reports[i];
         let (blocking, advice) = (self.nearby.blocking[i], self.nearby.advice[i]);
         let open = self.open[i];
         let group = catalog.layout().radio_group(catalog.registry(), i);
-        let slot = NodeRef::<leptos::html::Div>::new();
-        near_view::watch(slot, self.zones.near[i], Some(self.zones.soon[i]));
+        let slot = el("div").class("option-slot");
+        near_view::watch(slot.element(), self.zones.near[i], Some(self.zones.soon[i]));
         let view = move |whole: bool| {
             let (blocking, advice) = (blocking.get(), advice.get());
             report.with(|report| {
@@ -215,8 +185,8 @@ impl Row {
                 (parts, whole)
             })
         };
-        keep_row(slot, Box::new(view));
-        view! { <div class="option-slot" node_ref=slot></div> }.into_any()
+        keep_row(slot.element(), Box::new(view));
+        slot.into()
     }
 
     /// The option a row's control belongs to.
@@ -243,7 +213,7 @@ impl Row {
     /// shows it enabled. It is in the row just clicked, so the page does
     /// not scroll to it: a scroll would bring other rows near the screen
     /// and their repairs into this click.
-    fn clicked(&self, ev: &MouseEvent) {
+    fn clicked(&self, ev: &Event) {
         if closest(ev, "button.fix").is_none() {
             return;
         }
