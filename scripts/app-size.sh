@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The size of the built app as a browser downloads it: every .wasm, .js and
 # .css file Trunk wrote under dist/, each compressed with gzip -9, summed.
-# Fails when the sum is over the ceiling (APP_SIZE_CEILING bytes).
-#
-# Issue 15 asks for 300,000 bytes; the app is far over that today, so the
-# ceiling `make test` enforces is today's size plus 2 %: the app may not grow
-# while the work to shrink it is open (docs/benchmarks.md, "App size").
+# Fails when the sum is over the budget: issue 15's 300,000 bytes
+# (docs/benchmarks.md, "App size"), or APP_SIZE_CEILING bytes when set (to
+# try a stricter one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=300000
 ceiling=${APP_SIZE_CEILING:-$target}
+# Never looser than the budget.
+if [ "$ceiling" -gt "$target" ]; then ceiling=$target; fi
 dist=${1:-dist}
 total=0
 shopt -s nullglob
@@ -24,8 +24,8 @@ for file in "${files[@]}"; do
   printf 'app-size: %9d bytes gzipped  %s\n' "$size" "$file"
   total=$((total + size))
 done
-printf 'app-size: %9d bytes in all (ceiling %d; issue 15 target %d)\n' "$total" "$ceiling" "$target"
+printf 'app-size: %9d bytes in all (budget %d; issue 15 asks for %d)\n' "$total" "$ceiling" "$target"
 if [ "$total" -gt "$ceiling" ]; then
-  echo "app-size: the app is $((total - ceiling)) bytes over the ceiling of $ceiling bytes" >&2
+  echo "app-size: the app is $((total - ceiling)) bytes over its budget of $ceiling bytes" >&2
   exit 1
 fi
