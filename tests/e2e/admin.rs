@@ -180,8 +180,23 @@ async fn an_operator_creates_a_tag_with_a_primary_changes_it_and_deletes_it() {
     click(c, "button.create-tag").await;
     let why = text_of(c, "form.new-tag .notice-error").await;
     assert!(why.contains("mysql"), "{why}");
+    // The tags are loaded again after the change, and the table follows
+    // them in place: the box just clicked keeps the focus.
+    let table = c.find(Locator::Css(".tags-table")).await.unwrap();
     click(c, primary).await;
     eventually("the primary unticked", || async { !ticked().await }).await;
+    let focused = c
+        .execute(
+            "return document.activeElement.matches(arguments[0])",
+            vec![json!(primary)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(focused, json!(true), "the focus stays on the box clicked");
+    assert!(
+        table.is_displayed().await.is_ok(),
+        "the same table, not a new one"
+    );
     click(c, "tr[data-tag='mysql'] button.delete-tag").await;
     eventually("mysql deleted", || async {
         c.find(Locator::Css("tr[data-tag='mysql']")).await.is_err()

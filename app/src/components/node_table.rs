@@ -21,6 +21,7 @@ use web_sys::{Event, HtmlInputElement, HtmlSelectElement};
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
 use crate::components::var::Var;
+use crate::components::watch::watch_from;
 use crate::dom::{View, el};
 
 /// What the admin chose in the table: kept while the page reloads its data
@@ -179,8 +180,6 @@ struct Table {
     all: Var<Vec<NodeView>>,
     /// The ids shown, in order.
     shown: Memo<Vec<i64>>,
-    /// The roles to filter by and to add or remove: (id, label).
-    roles: Var<Vec<(String, String)>>,
     /// The roles to give a node, with why some cannot be.
     role_views: Var<Vec<RoleView>>,
     bulk: BulkState,
@@ -192,35 +191,34 @@ struct Table {
     changed: Callback<()>,
 }
 
+/// The table of the nodes in `all`, following it (and `roles`) as the page
+/// loads them again after each change.
 pub fn node_table(
     cluster_id: i64,
-    nodes: Vec<NodeView>,
-    roles: Vec<RoleView>,
+    all: Var<Vec<NodeView>>,
+    role_views: Var<Vec<RoleView>>,
     state: TableState,
     editable: bool,
     changed: Callback<()>,
 ) -> View {
-    let all = Var::new(nodes);
-    // The ids shown, in order: recomputed when a filter or the sort changes.
+    // The ids shown, in order: recomputed when the nodes, a filter or the
+    // sort change.
     let shown = Memo::new(move |_| {
         let filter = state.filter();
         let (sort, descending) = state.sort.get();
-        all.with_untracked(|nodes| {
+        all.with(|nodes| {
             select(nodes, &filter, sort, descending)
                 .iter()
                 .map(|n| n.id)
                 .collect::<Vec<i64>>()
         })
     });
-    let roles_given = roles.clone();
-    let roles = roles.iter().map(|r| (r.id.to_string(), r.name.clone()));
     let t = Table {
         cluster_id,
         state,
         all,
         shown,
-        roles: Var::new(roles.collect()),
-        role_views: Var::new(roles_given),
+        role_views,
         bulk: BulkState {
             tags: Var::new(String::new()),
             role: Var::new(String::new()),
@@ -242,7 +240,15 @@ pub fn node_table(
         changed,
     };
     // The page reloads after a change: the node edited shows what it is now.
-    t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
+    let reopen = move || t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
+    reopen();
+    watch_from(move |seen: Option<()>| {
+        all.track();
+        if seen.is_some() {
+            untrack(reopen);
+        }
+        Some(())
+    });
     el("div")
         .class("node-table")
         .merged(move || t.render())
@@ -263,47 +269,53 @@ impl Table {
             (sel.len(), all)
         });
         let (name, role, tag, status) = (s.name.get(), s.role.get(), s.tag.get(), s.status.get());
-        self.roles.with_untracked(|roles| {
-            let c = Controls {
-                name: &name,
-                role: &role,
-                tag: &tag,
-                status: &status,
-                only: s.only.with(Vec::len),
-                roles,
-                sort,
-                descending,
-                page: s.page.get(),
-                shown: ids.len(),
-                total: self.all.with_untracked(Vec::len),
-                selected,
-                all_selected,
-            };
-            let mut m = Markup::new();
-            if self.editable {
-                m.append(self.new_node());
-            }
-            m.append(table::filters(&c));
-            if self.editable && selected > 0 {
-                m.append(self.bulk_bar(selected, roles));
-            }
-            if let Some(f) = self.bulk.failure.get() {
-                m.append(lists::bulk_problems(&f.message, &f.node_problems));
-            }
-            m.append(table::summary(&c));
-            m.append(table::table(&c, self.rows(&ids, c.page)));
-            m.append(table::pager(&c));
-            if let Some(message) = self.error.get() {
-                m.append(table::error(&message));
-            }
-            m
-        })
+        // The roles to filter by and to add or remove: (id, label).
+        let roles: Vec<(String, String)> = self.role_views.with(|roles| {
+            roles
+                .iter()
+                .map(|r| (r.id.to_string(), r.name.clone()))
+                .collect()
+        });
+        let roles = &roles;
+        let c = Controls {
+            name: &name,
+            role: &role,
+            tag: &tag,
+            status: &status,
+            only: s.only.with(Vec::len),
+            roles,
+            sort,
+            descending,
+            page: s.page.get(),
+            shown: ids.len(),
+            total: self.all.with(Vec::len),
+            selected,
+            all_selected,
+        };
+        let mut m = Markup::new();
+        if self.editable {
+            m.append(self.new_node());
+        }
+        m.append(table::filters(&c));
+        if self.editable && selected > 0 {
+            m.append(self.bulk_bar(selected, roles));
+        }
+        if let Some(f) = self.bulk.failure.get() {
+            m.append(lists::bulk_problems(&f.message, &f.node_problems));
+        }
+        m.append(table::summary(&c));
+        m.append(table::table(&c, self.rows(&ids, c.page)));
+        m.append(table::pager(&c));
+        if let Some(message) = self.error.get() {
+            m.append(table::error(&message));
+        }
+        m
     }
 
     fn new_node(self) -> Markup {
         let n = self.new_node;
         let (chosen, error) = (n.chosen.get(), n.error.get());
-        self.role_views.with_untracked(|roles| {
+        self.role_views.with(|roles| {
             forms::add_node(&NewNode {
                 roles,
                 chosen: &chosen,
@@ -316,7 +328,7 @@ impl Table {
     fn editor(self, node: &NodeView) -> Markup {
         let e = self.editor;
         let (chosen, tag, error) = (e.chosen.get(), e.tag.get(), e.error.get());
-        self.role_views.with_untracked(|roles| {
+        self.role_views.with(|roles| {
             forms::editor(&Editor {
                 node,
                 roles,
@@ -349,7 +361,7 @@ impl Table {
     fn rows(self, ids: &[i64], page: usize) -> Markup {
         let editing = self.state.editing.get();
         self.state.selected.with(|selected| {
-            self.all.with_untracked(|nodes| {
+            self.all.with(|nodes| {
                 let on_page: Vec<&NodeView> = ids
                     .iter()
                     .skip(page * PAGE)
@@ -479,6 +491,7 @@ impl Table {
             Err(e) => return failure.set(Some(ApiFailure::message(e))),
         };
         let (busy, changed, cluster_id) = (self.bulk.busy, self.changed, self.cluster_id);
+        let typed = self.bulk.tags;
         busy.set(true);
         leptos::task::spawn_local(async move {
             let result = api::bulk_nodes(cluster_id, &change).await;
@@ -486,6 +499,7 @@ impl Table {
             match result {
                 Ok(_) => {
                     failure.set(None);
+                    typed.set(String::new());
                     changed.run(());
                 }
                 Err(e) => failure.set(Some(e)),
@@ -544,7 +558,10 @@ impl Table {
                 NodeChange::Untag(tag) => api::unassign_tags(id, vec![tag]).await,
             };
             match result {
-                Ok(_) => changed.run(()),
+                Ok(_) => {
+                    e.error.set(None);
+                    changed.run(())
+                }
                 Err(failure) => e.error.set(Some(failure.message)),
             }
         });
@@ -578,6 +595,7 @@ fn delete(
         match api::delete_node(id).await {
             Ok(()) => {
                 state.selected.update(|s| s.set(id, false));
+                error.set(None);
                 changed.run(());
             }
             Err(e) => error.set(Some(format!("Node {name} was not deleted: {}", e.message))),

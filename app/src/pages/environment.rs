@@ -3,12 +3,10 @@
 //! same tasks grouped, each group's tasks in order and, on demand, as a
 //! graph; deleting the environment.
 
-use std::collections::BTreeMap;
-
 use leptos::prelude::*;
 use mosaic_core::api::{NodeView, RoleView, TagView};
 use mosaic_core::environment::Check;
-use mosaic_core::markup::{self, environment};
+use mosaic_core::markup::{self, Markup, environment};
 use mosaic_core::name::TaskId;
 use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::Plan;
@@ -17,10 +15,11 @@ use web_sys::{Element, Event};
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{Tab, environment_tabs};
 use crate::components::html::closest;
-use crate::components::loaded::loaded;
+use crate::components::loaded::followed;
 use crate::components::node_table::{TableState, node_table};
 use crate::components::retry::retry_notice;
 use crate::components::var::Var;
+use crate::components::watch::watch_from;
 use crate::dom::{View, el, fragment};
 use crate::pages::tags::create_tag_form;
 use crate::route::{Route, Router};
@@ -70,43 +69,47 @@ pub fn environment_page(cluster_id: i64) -> View {
         .class("card environment")
         .attr("data-page", "environment")
         .child(environment_tabs(cluster_id, Tab::Nodes))
-        .child(loaded(
+        .child(followed(
             data,
             "Loading the environment…",
-            move |bodies| match snapshot(&bodies) {
-                Ok(s) => environment_body(cluster_id, s, changed, table),
-                Err(failure) => retry_notice(failure, changed, true),
-            },
+            snapshot,
+            move |s| environment_body(cluster_id, s, changed, table),
+            move |failure| retry_notice(failure, changed, true),
         ))
         .into()
 }
 
+/// The page once loaded, following `snapshot` as it is loaded again after
+/// each change.
 fn environment_body(
     cluster_id: i64,
-    snapshot: Snapshot,
+    snapshot: Var<Option<Snapshot>>,
     changed: Callback<()>,
     table: TableState,
 ) -> View {
-    let Snapshot {
-        nodes,
-        roles,
-        tags,
-        plan,
-        checks,
-    } = snapshot;
-    let names: Vec<(i64, String)> = nodes.iter().map(|n| (n.id, n.name.clone())).collect();
     // A viewer sees the nodes and the plan; an operator changes them.
     let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
-    let head = Head {
-        cluster_id,
-        nodes: nodes.len(),
-        tags,
-        instances: plan.instances.clone(),
-        checks,
-        editable,
-    };
+    let (nodes, roles) = snapshot.with_untracked(|s| {
+        let s = s.as_ref();
+        let nodes = s.map(|s| s.nodes.clone()).unwrap_or_default();
+        (
+            Var::new(nodes),
+            Var::new(s.map(|s| s.roles.clone()).unwrap_or_default()),
+        )
+    });
+    // The table's data follows the page's (after its first answers, which
+    // the table starts from).
+    watch_from(move |seen: Option<()>| {
+        snapshot.with(|s| {
+            if let (Some(s), Some(())) = (s, seen) {
+                nodes.set(s.nodes.clone());
+                roles.set(s.roles.clone());
+            }
+        });
+        Some(())
+    });
     let mut parts = vec![
-        head.view(table),
+        head(cluster_id, snapshot, editable, table),
         el("h2").text("Nodes").into(),
         node_table(cluster_id, nodes, roles, table, editable, changed),
     ];
@@ -114,7 +117,7 @@ fn environment_body(
         parts.push(create_tag_form(TagOwner::Environment(cluster_id), changed));
     }
     parts.push(el("h2").text("Deployment preview").into());
-    parts.push(preview(plan, names));
+    parts.push(preview(snapshot));
     fragment(parts)
 }
 
@@ -122,46 +125,46 @@ fn environment_body(
 /// the environment file, deleting the environment — after a confirmation
 /// that names what goes —, and the checks, whose buttons show only their
 /// nodes in the table.
-struct Head {
+fn head(
     cluster_id: i64,
-    nodes: usize,
-    tags: Vec<TagView>,
-    instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
-    checks: Vec<Check>,
+    snapshot: Var<Option<Snapshot>>,
     editable: bool,
-}
-
-impl Head {
-    fn view(self, table: TableState) -> View {
-        let head = Var::new(self);
-        let error = Var::new(None::<String>);
-        let router = use_context::<Router>();
-        let render = move || {
-            let error = error.get();
-            head.with_untracked(|h| {
-                environment::head(&environment::Head {
-                    tags: &h.tags,
-                    instances: &h.instances,
-                    download: &api::path::of_cluster(h.cluster_id, "environment"),
-                    editable: h.editable,
-                    error: error.as_deref(),
-                    checks: &h.checks,
-                })
+    table: TableState,
+) -> View {
+    let error = Var::new(None::<String>);
+    let router = use_context::<Router>();
+    let download = api::path::of_cluster(cluster_id, "environment");
+    let render = move || {
+        let error = error.get();
+        snapshot.with(|s| {
+            let Some(s) = s else {
+                return Markup::new();
+            };
+            environment::head(&environment::Head {
+                tags: &s.tags,
+                instances: &s.plan.instances,
+                download: &download,
+                editable,
+                error: error.as_deref(),
+                checks: &s.checks,
             })
-        };
-        let clicked = move |ev: Event| {
-            if let Some(button) = closest(&ev, "button.show-nodes") {
-                let ids = button.get_attribute("data-nodes").unwrap_or_default();
-                table.show_only(markup::checks::node_ids(&ids));
-            } else if closest(&ev, "button.delete-environment").is_some() {
-                let (id, question) = head.with_untracked(|h| {
-                    (h.cluster_id, environment::delete_question(h.nodes, &h.tags))
-                });
-                delete(id, &question, router, error);
+        })
+    };
+    let clicked = move |ev: Event| {
+        if let Some(button) = closest(&ev, "button.show-nodes") {
+            let ids = button.get_attribute("data-nodes").unwrap_or_default();
+            table.show_only(markup::checks::node_ids(&ids));
+        } else if closest(&ev, "button.delete-environment").is_some() {
+            let question = snapshot.with_untracked(|s| {
+                s.as_ref()
+                    .map(|s| environment::delete_question(s.nodes.len(), &s.tags))
+            });
+            if let Some(question) = question {
+                delete(cluster_id, &question, router, error);
             }
-        };
-        el("div").merged(render).on("click", clicked).into()
-    }
+        }
+    };
+    el("div").merged(render).on("click", clicked).into()
 }
 
 /// Deletes the environment once the user confirms `question`, then goes
@@ -184,16 +187,27 @@ fn delete(cluster_id: i64, question: &str, router: Option<Router>, error: Var<Op
 
 /// The deployment preview (`markup::preview`); a group's graph is drawn
 /// when its button is pressed, and removed when pressed again.
-fn preview(plan: Plan, names: Vec<(i64, String)>) -> View {
-    let groups = plan.groups();
-    let html = markup::preview::preview(&plan, &groups, &names).into_string();
-    let edges = plan.edges;
+fn preview(snapshot: Var<Option<Snapshot>>) -> View {
+    let render = move || {
+        snapshot.with(|s| {
+            let Some(s) = s else {
+                return Markup::new();
+            };
+            let names: Vec<(i64, String)> =
+                s.nodes.iter().map(|n| (n.id, n.name.clone())).collect();
+            markup::preview::preview(&s.plan, &s.plan.groups(), &names)
+        })
+    };
     let toggle = move |ev: Event| {
         if let Some(button) = closest(&ev, "button.show-graph") {
-            toggle_graph(&button, &groups, &edges);
+            snapshot.with_untracked(|s| {
+                if let Some(s) = s {
+                    toggle_graph(&button, &s.plan.groups(), &s.plan.edges);
+                }
+            });
         }
     };
-    el("div").html(&html).on("click", toggle).into()
+    el("div").merged(render).on("click", toggle).into()
 }
 
 fn toggle_graph(button: &Element, groups: &[PlanGroup], edges: &[(TaskId, TaskId)]) {

@@ -19,7 +19,7 @@ use crate::components::html::closest;
 use crate::components::loaded::loaded;
 use crate::components::retry::retry_notice;
 use crate::components::var::Var;
-use crate::dom::{View, el, fragment};
+use crate::dom::{El, View, el, fragment};
 use crate::route::{Route, set_title};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event};
@@ -76,22 +76,6 @@ fn matrix_view(release: ReleaseSummary, catalog: Arc<Catalog>) -> View {
         "data:image/svg+xml;charset=utf-8,{}",
         js_sys::encode_uri_component(&svg)
     );
-    let filter = |label: &'static str, class: &'static str, signal: Var<Option<ComponentType>>| {
-        let mut select = el("select")
-            .class(class)
-            .on("change", move |ev| {
-                signal.set(type_filter(&event_target_value(&ev)))
-            })
-            .child(el("option").attr("value", "").text("All types"));
-        for pane in Pane::ALL {
-            let value = pane.component_type().as_str();
-            select = select.child(el("option").attr("value", value).text(pane.title()));
-        }
-        el("label")
-            .class("field inline")
-            .child(el("span").text(label))
-            .child(select)
-    };
     let tools = el("div")
         .class("matrix-tools")
         .child(filter("Rows", "row-filter", rows))
@@ -115,25 +99,39 @@ fn matrix_view(release: ReleaseSummary, catalog: Arc<Catalog>) -> View {
         .attr("role", "region")
         .attr("aria-label", "Compatibility matrix")
         .child(matrix_table(catalog, matrix, rows, columns));
+    let title = format!(
+        "Compatibility matrix · {} ({})",
+        release.name, release.version
+    );
     fragment([
-        el("h1")
-            .text(&format!(
-                "Compatibility matrix · {} ({})",
-                release.name, release.version
-            ))
-            .into(),
-        el("p")
-            .class("hint")
-            .html(
-                "Each row says what its component declares or implies towards each column: \
-                 <b>X</b> cannot be combined, <b>R</b> requires, <b>C</b> tested together; an \
-                 empty cell: nothing is known. Struck-through components can never be \
-                 selected. Choose a component to highlight its row and column.",
-            )
-            .into(),
+        el("h1").text(&title).into(),
+        el("p").class("hint").html(LEGEND).into(),
         tools.into(),
         scroll.into(),
     ])
+}
+
+const LEGEND: &str = "Each row says what its component declares or implies towards each \
+    column: <b>X</b> cannot be combined, <b>R</b> requires, <b>C</b> tested together; an empty \
+    cell: nothing is known. Struck-through components can never be selected. Choose a \
+    component to highlight its row and column.";
+
+/// A type filter: a `<select>` of the types, `signal` what it keeps.
+fn filter(label: &str, class: &str, signal: Var<Option<ComponentType>>) -> El {
+    let mut select = el("select")
+        .class(class)
+        .on("change", move |ev| {
+            signal.set(type_filter(&event_target_value(&ev)))
+        })
+        .child(el("option").attr("value", "").text("All types"));
+    for pane in Pane::ALL {
+        let value = pane.component_type().as_str();
+        select = select.child(el("option").attr("value", value).text(pane.title()));
+    }
+    el("label")
+        .class("field inline")
+        .child(el("span").text(label))
+        .child(select)
 }
 
 /// The table (`markup::matrix`). The filters hide rows and columns

@@ -6,7 +6,7 @@ use mosaic_core::markup::{self, plugins::Plugins};
 
 use crate::api;
 use crate::components::html::closest;
-use crate::components::loaded::loaded;
+use crate::components::loaded::followed;
 use crate::components::plugin_upload::plugin_upload;
 use crate::components::retry::retry_notice;
 use crate::components::var::Var;
@@ -31,23 +31,18 @@ pub fn plugins_page() -> View {
              here, or install it on the server with <code>mosaic plugin install PATH</code>.",
         ))
         .maybe(admin.then(|| plugin_upload(Callback::new(move |_| changed.run(())))))
-        .child(loaded(
+        .child(followed(
             plugins,
             "Loading plugins…",
-            move |bodies| match api::answer::<Vec<PluginSummary>>(&bodies, 0) {
-                Ok(list) if list.is_empty() => el("p")
-                    .class("empty")
-                    .text("No plugin is installed.")
-                    .into(),
-                Ok(list) => plugin_table(list, changed),
-                Err(failure) => retry_notice(failure, changed, true),
-            },
+            |bodies| api::answer::<Vec<PluginSummary>>(bodies, 0),
+            move |list| plugin_table(list, changed),
+            move |failure| retry_notice(failure, changed, true),
         ))
         .into()
 }
 
-fn plugin_table(plugins: Vec<PluginSummary>, changed: Callback<()>) -> View {
-    let list = Var::new(plugins);
+/// The plugins in `list`, following it.
+fn plugin_table(list: Var<Option<Vec<PluginSummary>>>, changed: Callback<()>) -> View {
     let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
     // Two clicks uninstall: the first asks for confirmation in place.
     let confirming = Var::new(None::<i64>);
@@ -55,9 +50,9 @@ fn plugin_table(plugins: Vec<PluginSummary>, changed: Callback<()>) -> View {
     let failure = Var::new(None::<(i64, String)>);
     let render = move || {
         let failure = failure.get();
-        list.with_untracked(|list| {
+        list.with(|list| {
             markup::plugins::table(&Plugins {
-                list,
+                list: list.as_deref().unwrap_or_default(),
                 admin,
                 confirming: confirming.get(),
                 busy: busy.get(),
@@ -83,7 +78,10 @@ fn plugin_table(plugins: Vec<PluginSummary>, changed: Callback<()>) -> View {
             let result = api::uninstall_plugin(id).await;
             busy.set(None);
             match result {
-                Ok(()) => changed.run(()),
+                Ok(()) => {
+                    failure.set(None);
+                    changed.run(())
+                }
                 Err(e) => failure.set(Some((id, e.message))),
             }
         });

@@ -8,7 +8,7 @@ use web_sys::Event;
 use crate::api;
 use crate::components::notice::error_notice;
 use crate::components::var::Var;
-use crate::dom::{View, dynamic, el, nothing};
+use crate::dom::{El, View, dynamic, el, nothing};
 use crate::route::set_title;
 use crate::session::Session;
 
@@ -37,18 +37,6 @@ pub fn sign_in_page(session: Session) -> View {
                 Err(e) => error.set(Some(e.message)),
             }
         });
-    };
-    let field = |label: &str, id: &str, kind: &str, autocomplete: &str, value: Var<String>| {
-        let input = el("input")
-            .attr("id", id)
-            .attr("type", kind)
-            .attr("autocomplete", autocomplete)
-            .attr("required", "")
-            .on("input", move |ev| value.set(event_target_value(&ev)));
-        el("label")
-            .class("field")
-            .child(el("span").text(label))
-            .child(input)
     };
     let form = el("form")
         .on("submit", submit)
@@ -83,4 +71,18 @@ pub fn sign_in_page(session: Session) -> View {
              with <code>mosaic user create NAME --role operator</code>.",
         ))
         .into()
+}
+
+/// A labelled input whose text is `value`.
+fn field(label: &str, id: &str, kind: &str, autocomplete: &str, value: Var<String>) -> El {
+    let input = el("input")
+        .attr("id", id)
+        .attr("type", kind)
+        .attr("autocomplete", autocomplete)
+        .attr("required", "")
+        .on("input", move |ev| value.set(event_target_value(&ev)));
+    el("label")
+        .class("field")
+        .child(el("span").text(label))
+        .child(input)
 }

@@ -13,7 +13,7 @@ use web_sys::Event;
 
 use crate::components::environment_tabs::{Tab, environment_tabs};
 use crate::components::html::closest;
-use crate::components::loaded::loaded;
+use crate::components::loaded::followed;
 use crate::components::retry::retry_notice;
 use crate::components::var::Var;
 use crate::dom::{View, el, fragment};
@@ -56,29 +56,33 @@ pub fn tags_page(owner: TagOwner) -> View {
             "Nodes can also carry numbered instances of a tag, such as <code>mysql:1</code> \
              and <code>mysql:2</code>, for services that run once per instance.",
         ))
-        .child(loaded(
+        .child(followed(
             tags,
             "Loading the tags…",
-            move |bodies| match api::answer::<Vec<TagView>>(&bodies, 0) {
-                Ok(list) => tag_table(owner, list, editable, changed),
-                Err(failure) => retry_notice(failure, changed, true),
-            },
+            |bodies| api::answer::<Vec<TagView>>(bodies, 0),
+            move |list| tag_table(owner, list, editable, changed),
+            move |failure| retry_notice(failure, changed, true),
         ))
         .maybe(editable.then(|| create_tag_form(owner, changed)))
         .into()
 }
 
-fn tag_table(owner: TagOwner, list: Vec<TagView>, editable: bool, changed: Callback<()>) -> View {
+/// The tags in `list`, following it.
+fn tag_table(
+    owner: TagOwner,
+    list: Var<Option<Vec<TagView>>>,
+    editable: bool,
+    changed: Callback<()>,
+) -> View {
     let own = tags::own_source(matches!(owner, TagOwner::Release(_)));
-    let list = Var::new(list);
     // A change refused: the tag and why.
     let failure = Var::new(None::<(String, String)>);
     let render = move || {
         let failure = failure.get();
         let failure = failure.as_ref().map(|(t, m)| (t.as_str(), m.as_str()));
-        list.with_untracked(|list| {
+        list.with(|list| {
             tags::table(&Tags {
-                list,
+                list: list.as_deref().unwrap_or_default(),
                 own,
                 editable,
                 failure,
@@ -86,7 +90,10 @@ fn tag_table(owner: TagOwner, list: Vec<TagView>, editable: bool, changed: Callb
         })
     };
     let report = move |name: String, result: Result<(), ApiFailure>| match result {
-        Ok(()) => changed.run(()),
+        Ok(()) => {
+            failure.set(None);
+            changed.run(())
+        }
         Err(e) => failure.set(Some((name, e.message))),
     };
     let act = move |ev: &Event, control: &str| {
@@ -97,7 +104,8 @@ fn tag_table(owner: TagOwner, list: Vec<TagView>, editable: bool, changed: Callb
         let Some(name) = act(&ev, "input.has-primary") else {
             return;
         };
-        let now = list.with_untracked(|l| l.iter().any(|t| t.name == name && t.has_primary));
+        let now =
+            list.with_untracked(|l| l.iter().flatten().any(|t| t.name == name && t.has_primary));
         leptos::task::spawn_local(async move {
             let result = api::update_tag(owner, &name, !now).await.map(|_| ());
             report(name, result);

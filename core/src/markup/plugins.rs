@@ -32,6 +32,13 @@ const HEADS: [&str; 6] = [
 
 pub fn table(p: &Plugins<'_>) -> Markup {
     let mut m = Markup::new();
+    if p.list.is_empty() {
+        m.open("p")
+            .attr("class", "empty")
+            .text("No plugin is installed.")
+            .close("p");
+        return m;
+    }
     m.open("table")
         .attr("class", "plugin-table")
         .open("thead")
@@ -241,6 +248,23 @@ mod tests {
         assert!(
             !html.contains("uninstall"),
             "a viewer is not offered it: {html}"
+        );
+    }
+
+    #[test]
+    fn no_plugin_is_said_in_words_not_as_an_empty_table() {
+        let p = Plugins {
+            list: &[],
+            admin: true,
+            confirming: None,
+            busy: None,
+            failure: None,
+            matrix: &|id| format!("/releases/{id}/matrix"),
+            tags: &|id| format!("/releases/{id}/tags"),
+        };
+        assert_eq!(
+            table(&p).into_string(),
+            r#"<p class="empty">No plugin is installed.</p>"#
         );
     }
 
