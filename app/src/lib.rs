@@ -1,7 +1,7 @@
-//! Mosaic's browser app (Leptos, client-side rendered): the environment
-//! wizard, environments with their nodes and deployment preview, plugins
-//! and Heat template sets. Every rule it shows comes from `mosaic-core`,
-//! the code the server validates with.
+//! Mosaic's browser app, client-side rendered (Leptos's signals, the DOM
+//! layer in [`dom`]): the environment wizard, environments with their nodes
+//! and deployment preview, plugins and Heat template sets. Every rule it
+//! shows comes from `mosaic-core`, the code the server validates with.
 
 pub mod api;
 pub mod catalog;
