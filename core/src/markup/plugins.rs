@@ -227,22 +227,34 @@ mod tests {
         }
     }
 
+    fn matrix(id: i64) -> String {
+        format!("/releases/{id}/matrix")
+    }
+
+    fn tags(id: i64) -> String {
+        format!("/releases/{id}/tags")
+    }
+
+    /// The table of `list`, nothing asked or under way.
+    fn shown(list: &[PluginSummary], admin: bool) -> Plugins<'_> {
+        Plugins {
+            list,
+            admin,
+            confirming: None,
+            busy: None,
+            failure: None,
+            matrix: &matrix,
+            tags: &tags,
+        }
+    }
+
     #[test]
     fn a_release_plugin_links_its_releases_and_an_idle_extension_says_why() {
         let list = [
             plugin(1, "openstack", PluginKind::Release, 1),
             plugin(2, "contrail", PluginKind::Extension, 0),
         ];
-        let p = Plugins {
-            list: &list,
-            admin: false,
-            confirming: None,
-            busy: None,
-            failure: None,
-            matrix: &|id| format!("/releases/{id}/matrix"),
-            tags: &|id| format!("/releases/{id}/tags"),
-        };
-        let html = table(&p).into_string();
+        let html = table(&shown(&list, false)).into_string();
         assert!(html.contains(r#"<tr data-plugin="openstack" data-key="1"><td><strong>OPENSTACK</strong><div class="muted">openstack</div></td><td>1.0.0</td><td>release</td><td><div>Fuel (9.0) <a href="/releases/1/matrix">matrix</a> · <a href="/releases/1/tags" class="release-tags">tags</a></div></td><td>lab, prod</td><td title="">0</td><td></td></tr>"#), "{html}");
         assert!(html.contains(r#"<td>extension</td><td><strong class="notice notice-warn idle-plugin">CONTRAIL 1.0.0 fits no installed release"#), "{html}");
         assert!(
@@ -253,17 +265,8 @@ mod tests {
 
     #[test]
     fn no_plugin_is_said_in_words_not_as_an_empty_table() {
-        let p = Plugins {
-            list: &[],
-            admin: true,
-            confirming: None,
-            busy: None,
-            failure: None,
-            matrix: &|id| format!("/releases/{id}/matrix"),
-            tags: &|id| format!("/releases/{id}/tags"),
-        };
         assert_eq!(
-            table(&p).into_string(),
+            table(&shown(&[], true)).into_string(),
             r#"<p class="empty">No plugin is installed.</p>"#
         );
     }
@@ -275,13 +278,10 @@ mod tests {
             plugin(2, "b", PluginKind::Release, 0),
         ];
         let mut p = Plugins {
-            list: &list,
-            admin: true,
             confirming: Some(1),
             busy: Some(2),
             failure: Some((2, "in use by lab")),
-            matrix: &|_| String::new(),
-            tags: &|_| String::new(),
+            ..shown(&list, true)
         };
         let html = table(&p).into_string();
         assert!(html.contains(r#"<button type="button" class="uninstall danger">Confirm uninstall</button></td></tr><tr data-plugin="b""#), "{html}");
