@@ -70,9 +70,11 @@ pub fn app() -> View {
 /// Who is signed in, with a way out.
 fn account(session: Session) -> View {
     let who = move || {
-        session
-            .0
-            .with(|s| s.as_ref().map(|s| format!("{} ({})", s.username, s.role)))
+        session.0.with(|s| {
+            s.as_ref()
+                .map(|s| format!("{} ({})", s.username, s.role))
+                .unwrap_or_default()
+        })
     };
     let sign_out = move |_| {
         leptos::task::spawn_local(async move {
@@ -82,11 +84,7 @@ fn account(session: Session) -> View {
     };
     el("span")
         .class("account")
-        .child(
-            el("span")
-                .class("who")
-                .text_from(move || who().unwrap_or_default()),
-        )
+        .child(el("span").class("who").text_from(who))
         .child(
             el("button")
                 .attr("type", "button")

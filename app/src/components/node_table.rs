@@ -21,7 +21,7 @@ use web_sys::{Event, HtmlInputElement, HtmlSelectElement};
 use crate::api::{self, ApiFailure};
 use crate::components::html::closest;
 use crate::components::var::Var;
-use crate::components::watch::watch_from;
+use crate::components::watch::on_change;
 use crate::dom::{View, el};
 
 /// What the admin chose in the table: kept while the page reloads its data
@@ -242,13 +242,7 @@ pub fn node_table(
     // The page reloads after a change: the node edited shows what it is now.
     let reopen = move || t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
     reopen();
-    watch_from(move |seen: Option<()>| {
-        all.track();
-        if seen.is_some() {
-            untrack(reopen);
-        }
-        Some(())
-    });
+    on_change(move || all.track(), reopen);
     el("div")
         .class("node-table")
         .merged(move || t.render())

@@ -19,3 +19,15 @@ pub fn watch_from<T: 'static>(mut step: impl FnMut(Option<T>) -> Option<T> + 'st
     let mut kept = None;
     watch(move || kept = step(kept.take()));
 }
+
+/// Runs `then` (untracked) each time a signal `track` reads changes, not
+/// when called: for what follows a value that was already used to start.
+pub fn on_change(track: impl Fn() + 'static, mut then: impl FnMut() + 'static) {
+    watch_from(move |seen: Option<()>| {
+        track();
+        if seen.is_some() {
+            leptos::prelude::untrack(&mut then);
+        }
+        Some(())
+    });
+}

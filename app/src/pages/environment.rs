@@ -19,7 +19,7 @@ use crate::components::loaded::followed;
 use crate::components::node_table::{TableState, node_table};
 use crate::components::retry::retry_notice;
 use crate::components::var::Var;
-use crate::components::watch::watch_from;
+use crate::components::watch::on_change;
 use crate::dom::{View, el, fragment};
 use crate::pages::tags::create_tag_form;
 use crate::route::{Route, Router};
@@ -99,15 +99,17 @@ fn environment_body(
     });
     // The table's data follows the page's (after its first answers, which
     // the table starts from).
-    watch_from(move |seen: Option<()>| {
-        snapshot.with(|s| {
-            if let (Some(s), Some(())) = (s, seen) {
-                nodes.set(s.nodes.clone());
-                roles.set(s.roles.clone());
-            }
-        });
-        Some(())
-    });
+    on_change(
+        move || snapshot.track(),
+        move || {
+            snapshot.with_untracked(|s| {
+                if let Some(s) = s {
+                    nodes.set(s.nodes.clone());
+                    roles.set(s.roles.clone());
+                }
+            })
+        },
+    );
     let mut parts = vec![
         head(cluster_id, snapshot, editable, table),
         el("h2").text("Nodes").into(),

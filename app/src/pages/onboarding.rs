@@ -1,10 +1,10 @@
 use leptos::prelude::*;
 
 use crate::api;
-use crate::components::notice::error_notice;
+use crate::components::notice::error_notice_of;
 use crate::components::plugin_upload::plugin_upload;
 use crate::components::var::Var;
-use crate::dom::{View, dynamic, el, fragment, nothing};
+use crate::dom::{View, el, fragment};
 
 /// Shown when no release is installed — on a fresh install, or after the
 /// last release was uninstalled: the wizard cannot start without one.
@@ -75,9 +75,6 @@ fn reinstall(installed: Callback<()>) -> View {
             .text("The OpenStack release Mosaic comes with is built into the server. ")
             .child(button)
             .into(),
-        dynamic(move || match error.get() {
-            Some(message) => error_notice(&message),
-            None => nothing(),
-        }),
+        error_notice_of(error),
     ])
 }

@@ -6,9 +6,9 @@ use mosaic_core::api::SignIn;
 use web_sys::Event;
 
 use crate::api;
-use crate::components::notice::error_notice;
+use crate::components::notice::error_notice_of;
 use crate::components::var::Var;
-use crate::dom::{El, View, dynamic, el, nothing};
+use crate::dom::{El, View, el};
 use crate::route::set_title;
 use crate::session::Session;
 
@@ -48,10 +48,7 @@ pub fn sign_in_page(session: Session) -> View {
             "current-password",
             password,
         ))
-        .child(dynamic(move || match error.get() {
-            Some(message) => error_notice(&message),
-            None => nothing(),
-        }))
+        .child(error_notice_of(error))
         .child(
             el("button")
                 .attr("id", "sign-in")
