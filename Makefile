@@ -62,8 +62,8 @@ browser: tools-test
 e2e: tools-test app server
 	cargo test --locked -p mosaic-e2e
 
-## The app's download: every .wasm, .js and .css file under dist/, each gzip -9, summed, against issue 15's
-## budget of 300,000 bytes (docs/benchmarks.md, "App size").
+## A guard on the app's size: every .wasm, .js and .css file under dist/, each gzip -9, summed, under
+## 500,000 bytes (docs/benchmarks.md, "App size").
 app-size: app
 	scripts/app-size.sh
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The size of the built app as a browser downloads it: every .wasm, .js and
-# .css file Trunk wrote under dist/, each compressed with gzip -9, summed.
-# Fails when the sum is over the budget: issue 15's 300,000 bytes
-# (docs/benchmarks.md, "App size"), or APP_SIZE_CEILING bytes when set (to
-# try a stricter one).
+# A guard against accidents in the app's size: every .wasm, .js and .css
+# file Trunk wrote under dist/, each compressed with gzip -9, summed, must
+# stay under 500,000 bytes (issue 29), or APP_SIZE_CEILING bytes when set (to
+# try a stricter one). It is a guard, not a target: what browsers actually
+# receive (brotli, and nothing again on a repeat visit) is measured by the
+# end-to-end cold-visit benchmark (docs/benchmarks.md, "First visit").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=300000
+target=500000
 ceiling=${APP_SIZE_CEILING:-$target}
-# Never looser than the budget.
+# Never looser than the guard.
 if [ "$ceiling" -gt "$target" ]; then ceiling=$target; fi
 dist=${1:-dist}
 total=0
@@ -24,8 +25,8 @@ for file in "${files[@]}"; do
   printf 'app-size: %9d bytes gzipped  %s\n' "$size" "$file"
   total=$((total + size))
 done
-printf 'app-size: %9d bytes in all (budget %d; issue 15 asks for %d)\n' "$total" "$ceiling" "$target"
+printf 'app-size: %9d bytes in all (guard %d)\n' "$total" "$ceiling"
 if [ "$total" -gt "$ceiling" ]; then
-  echo "app-size: the app is $((total - ceiling)) bytes over its budget of $ceiling bytes" >&2
+  echo "app-size: the app is $((total - ceiling)) bytes over its guard of $ceiling bytes" >&2
   exit 1
 fi

@@ -1,5 +1,6 @@
 //! The HTTP API under `/api/v1`, and the built app for every other path.
 
+mod assets;
 mod clusters;
 mod environment_files;
 mod error;
@@ -20,7 +21,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, Uri};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{Html, IntoResponse};
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::compression::CompressionLayer;
 
 pub use error::{ApiError, ApiJson};
 pub use limits::{ARCHIVE_TYPES, JSON_LIMIT, Uploads, content_type};
@@ -29,7 +30,8 @@ use crate::AppState;
 use crate::access;
 
 /// Every route: the API (guarded, JSON errors, bodies up to
-/// [`JSON_LIMIT`] unless a route allows more) and the app.
+/// [`JSON_LIMIT`] unless a route allows more, answers compressed when the
+/// client accepts it) and the app (precompressed at build time).
 pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
     let uploads = limits::Uploads::new(state);
     let api = Router::new()
@@ -47,12 +49,10 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .route_layer(from_fn(versions::conditional))
         .route_layer(from_fn_with_state(state.clone(), access::authorize))
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
-        .layer(map_response(error::json_errors));
+        .layer(map_response(error::json_errors))
+        .layer(CompressionLayer::new());
     match dist {
-        // Unknown paths get index.html, so the app's own routes survive a reload.
-        Some(dist) => api.fallback_service(
-            ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html"))),
-        ),
+        Some(dist) => api.fallback_service(assets::service(dist)),
         None => api.fallback(app_not_built),
     }
 }
