@@ -282,6 +282,11 @@ async fn send_empty(request: Request) -> Result<(), ApiFailure> {
     exchange(request).await.map(drop)
 }
 
+/// Who is signed in; 401 when nobody is.
+pub async fn session() -> Result<SessionView, ApiFailure> {
+    send(Request::get(&path::session())).await
+}
+
 pub async fn sign_in(request: &SignIn) -> Result<SessionView, ApiFailure> {
     send(Request::post(&path::session()).json_body(request)?).await
 }

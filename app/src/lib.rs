@@ -1,7 +1,7 @@
-//! Mosaic's browser app, client-side rendered (Leptos's signals, the DOM
-//! layer in [`dom`]): the environment wizard, environments with their nodes
-//! and deployment preview, plugins and Heat template sets. Every rule it
-//! shows comes from `mosaic-core`, the code the server validates with.
+//! Mosaic's browser app, client-side rendered with Leptos: the environment
+//! wizard, environments with their nodes and deployment preview, plugins
+//! and Heat template sets. Every rule it shows comes from `mosaic-core`,
+//! the code the server validates with.
 
 pub mod api;
 pub mod catalog;
@@ -13,14 +13,18 @@ pub mod route;
 pub mod session;
 
 use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::hooks::use_location;
+use leptos_router::path;
 use mosaic_core::access::Role;
-use mosaic_core::api::{ReleaseSummary, SessionView};
+use mosaic_core::api::ReleaseSummary;
 
 use crate::api::TagOwner;
+use crate::components::legacy::Legacy;
 use crate::components::loaded::loaded;
-use crate::components::retry::retry_notice;
+use crate::components::retry::{RetryNotice, retry_notice};
 use crate::components::var::Var;
-use crate::dom::{View, dynamic, el, fragment};
+use crate::dom::{View, el, fragment};
 use crate::pages::environment::environment_page;
 use crate::pages::environments::environments;
 use crate::pages::heat::heat_page;
@@ -28,118 +32,171 @@ use crate::pages::matrix::matrix_page;
 use crate::pages::onboarding::onboarding;
 use crate::pages::plugins::plugins_page;
 use crate::pages::settings::settings_page;
-use crate::pages::sign_in::sign_in_page;
+use crate::pages::sign_in::SignIn;
 use crate::pages::tags::tags_page;
 use crate::pages::wizard::wizard;
-use crate::route::{Route, Router};
+use crate::route::{NavSection, id_param};
 use crate::session::Session;
 
 /// The whole app: who is signed in (the sign-in page when nobody is),
 /// then the header with the navigation and the current page.
-pub fn app() -> View {
-    let router = Router::install();
-    let session = Session(Var::new(None::<SessionView>));
-    provide_context(session);
-    api::on_unauthorized(move || session.0.set(None));
-    let known = api::fetch(|| vec![api::path::session()]);
+#[component]
+pub fn App() -> impl IntoView {
+    let session = Session::provide();
+    api::on_unauthorized(move || session.set(None));
+    let known = LocalResource::new(api::session);
     let retry = Callback::new(move |()| known.refetch());
-    loaded(known, "Loading…", move |bodies| {
-        match api::answer::<SessionView>(&bodies, 0) {
-            Ok(view) => session.0.set(Some(view)),
-            Err(failure) if failure.offline => {
-                return el("main")
-                    .class("page")
-                    .child(retry_notice(failure, retry, true))
-                    .into();
-            }
-            Err(_) => {}
-        }
-        // Built again when someone signs in or out, not for every answer
-        // that says who is signed in (a refused password is one).
-        let signed_in = Memo::new(move |_| session.0.with(Option::is_some));
-        dynamic(move || match signed_in.get() {
-            true => untrack(|| signed(router, session)),
-            false => el("main")
-                .class("page")
-                .child(untrack(|| sign_in_page(session)))
-                .into(),
-        })
-    })
+    view! {
+        <Router>
+            <Transition fallback=|| view! { <main class="page"><p class="loading">"Loading…"</p></main> }>
+                {move || Suspend::new(async move {
+                    match known.await {
+                        Ok(view) => session.set(Some(view)),
+                        Err(failure) if failure.offline => {
+                            return view! {
+                                <main class="page"><RetryNotice failure retry auto=true /></main>
+                            }
+                            .into_any();
+                        }
+                        Err(_) => session.set(None),
+                    }
+                    view! {
+                        <Show
+                            when=move || session.signed_in()
+                            fallback=|| view! { <main class="page"><SignIn /></main> }
+                        >
+                            <Shell />
+                        </Show>
+                    }
+                    .into_any()
+                })}
+            </Transition>
+        </Router>
+    }
+}
+
+/// The app for a signed-in user: the header, and the page the URL names.
+#[component]
+fn Shell() -> impl IntoView {
+    view! {
+        <header class="topbar">
+            <span class="brand">"Mosaic"</span>
+            <nav class="nav">
+                <NavItem section=NavSection::Environments label="Environments" />
+                <NavItem section=NavSection::Plugins label="Plugins" />
+                <NavItem section=NavSection::Heat label="Heat templates" />
+            </nav>
+            <Account />
+        </header>
+        <main class="page">
+            // An unknown path shows the environments, as a mistyped URL did before.
+            <Routes fallback=Home>
+                <Route path=path!("/") view=Home />
+                <Route path=path!("/environments/:id") view=EnvironmentPage />
+                <Route path=path!("/environments/:id/settings") view=SettingsPage />
+                <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
+                <Route path=path!("/releases/:id/tags") view=ReleaseTagsPage />
+                <Route path=path!("/releases/:id/matrix") view=MatrixPage />
+                <Route path=path!("/plugins") view=PluginsPage />
+                <Route path=path!("/heat") view=HeatPage />
+            </Routes>
+        </main>
+    }
+}
+
+/// A link in the header, marked current on the pages of its section.
+#[component]
+fn NavItem(section: NavSection, label: &'static str) -> impl IntoView {
+    let location = use_location();
+    let current = Memo::new(move |_| location.pathname.with(|p| NavSection::of(p) == section));
+    view! {
+        <span class="nav-item" class:current=current>
+            <a href=section.href() aria-current=move || current.get().then_some("page")>
+                {label}
+            </a>
+        </span>
+    }
 }
 
 /// Who is signed in, with a way out.
-fn account(session: Session) -> View {
+#[component]
+fn Account() -> impl IntoView {
+    let session = session::session();
     let who = move || {
-        session.0.with(|s| {
-            s.as_ref()
-                .map(|s| format!("{} ({})", s.username, s.role))
-                .unwrap_or_default()
-        })
+        session
+            .view()
+            .map(|s| format!("{} ({})", s.username, s.role))
+            .unwrap_or_default()
     };
-    let sign_out = move |_| {
-        leptos::task::spawn_local(async move {
-            let _ = api::sign_out().await;
-            session.0.set(None);
-        });
-    };
-    el("span")
-        .class("account")
-        .child(el("span").class("who").text_from(who))
-        .child(
-            el("button")
-                .attr("type", "button")
-                .class("sign-out")
-                .on("click", sign_out)
-                .text("Sign out"),
-        )
-        .into()
+    let sign_out = Action::new_unsync(|()| api::sign_out());
+    // Signed out here whatever the server answered: a session it no
+    // longer knows is gone too.
+    Effect::new(move || {
+        if sign_out.value().get().is_some() {
+            session.set(None);
+        }
+    });
+    view! {
+        <span class="account">
+            <span class="who">{who}</span>
+            <button type="button" class="sign-out" on:click=move |_| {
+                sign_out.dispatch(());
+            }>
+                "Sign out"
+            </button>
+        </span>
+    }
 }
 
-/// The app for a signed-in user.
-fn signed(router: Router, session: Session) -> View {
-    let route = router.0;
-    let nav = move |to: Route, label: &'static str| {
-        let current = move || {
-            let here = route.get();
-            here == to
-                || (to == Route::Environments
-                    && matches!(
-                        here,
-                        Route::Environment(_)
-                            | Route::EnvironmentSettings(_)
-                            | Route::EnvironmentTags(_)
-                    ))
-        };
-        el("span")
-            .class("nav-item")
-            .class_when("current", current)
-            .child(el("a").attr("href", &to.path()).text(label))
-    };
-    let header = el("header")
-        .class("topbar")
-        .child(el("span").class("brand").text("Mosaic"))
-        .child(
-            el("nav")
-                .class("nav")
-                .child(nav(Route::Environments, "Environments"))
-                .child(nav(Route::Plugins, "Plugins"))
-                .child(nav(Route::Heat, "Heat templates")),
-        )
-        .child(account(session));
-    let page = el("main").class("page").child(dynamic(move || {
-        let here = route.get();
-        untrack(|| match here {
-            Route::Environments => home(),
-            Route::Environment(id) => environment_page(id),
-            Route::EnvironmentSettings(id) => settings_page(id),
-            Route::EnvironmentTags(id) => tags_page(TagOwner::Environment(id)),
-            Route::ReleaseTags(id) => tags_page(TagOwner::Release(id)),
-            Route::ReleaseMatrix(id) => matrix_page(id),
-            Route::Plugins => plugins_page(),
-            Route::Heat => heat_page(),
-        })
-    }));
-    fragment([header.into(), page.into()])
+/// A page still built with the app's former DOM layer (`dom`), shown for
+/// the environment its path names; an id that is not a number shows the
+/// environments instead.
+fn legacy_for_id(page: fn(i64) -> View) -> impl IntoView {
+    let id = id_param();
+    move || match id.get() {
+        Some(id) => view! { <Legacy page=move || page(id) /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
+}
+
+#[component]
+fn EnvironmentPage() -> impl IntoView {
+    legacy_for_id(environment_page)
+}
+
+#[component]
+fn SettingsPage() -> impl IntoView {
+    legacy_for_id(settings_page)
+}
+
+#[component]
+fn EnvironmentTagsPage() -> impl IntoView {
+    legacy_for_id(|id| tags_page(TagOwner::Environment(id)))
+}
+
+#[component]
+fn ReleaseTagsPage() -> impl IntoView {
+    legacy_for_id(|id| tags_page(TagOwner::Release(id)))
+}
+
+#[component]
+fn MatrixPage() -> impl IntoView {
+    legacy_for_id(matrix_page)
+}
+
+#[component]
+fn PluginsPage() -> impl IntoView {
+    view! { <Legacy page=plugins_page /> }
+}
+
+#[component]
+fn HeatPage() -> impl IntoView {
+    view! { <Legacy page=heat_page /> }
+}
+
+#[component]
+fn Home() -> impl IntoView {
+    view! { <Legacy page=home /> }
 }
 
 /// The wizard and the environments; onboarding when no release is

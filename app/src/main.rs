@@ -2,5 +2,5 @@
 
 fn main() {
     console_error_panic_hook::set_once();
-    mosaic_app::dom::mount(mosaic_app::app);
+    leptos::mount::mount_to_body(mosaic_app::App);
 }

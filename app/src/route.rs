@@ -1,12 +1,10 @@
-//! The app's pages as an enum, to and from the URL path. Navigation pushes
-//! the path onto the browser history; the server answers every non-API path
-//! with the app, so a reload lands on the same page. Links are plain `<a>`
-//! elements: one listener on the window follows them ([`follow`]).
+//! The app's pages as an enum, to and from the URL path, for the links
+//! pages write. `leptos_router` follows every `<a>` to an app path without
+//! reloading; the server answers every path that names no file with the
+//! app, so a reload lands on the same page.
 
-use leptos::ev::MouseEvent;
 use leptos::prelude::*;
-
-use crate::components::var::Var;
+use leptos_router::hooks::use_params_map;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
@@ -70,71 +68,52 @@ impl Route {
     }
 }
 
-/// The current route, shared through context.
-#[derive(Debug, Clone, Copy)]
-pub struct Router(pub Var<Route>);
-
-impl Router {
-    /// Starts at the browser's path and follows Back/Forward.
-    pub fn install() -> Router {
-        let path = window().location().pathname().unwrap_or_default();
-        let route = Var::new(Route::from_path(&path));
-        let handle = window_event_listener(leptos::ev::popstate, move |_| {
-            let path = window().location().pathname().unwrap_or_default();
-            route.set(Route::from_path(&path));
-        });
-        let router = Router(route);
-        let links = window_event_listener(leptos::ev::click, move |ev| follow(router, &ev));
-        on_cleanup(move || {
-            handle.remove();
-            links.remove();
-        });
-        provide_context(router);
-        router
-    }
-
-    pub fn go(self, to: Route) {
-        if let Ok(history) = window().history() {
-            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to.path()));
-        }
-        self.0.set(to);
-    }
-}
-
 /// Names the page in the browser's title bar and history: "PAGE — Mosaic".
 pub fn set_title(page: &str) {
     document().set_title(&format!("{page} — Mosaic"));
 }
 
-/// Follows a click on a link to one of the app's pages without reloading
-/// the page, for every `<a>` in the document — written in a view or in
-/// markup from core. A click that asks for something else goes to the
-/// browser: a new tab or window (a modifier key, another button), a
-/// download, a link with a `target`, a path outside the app (`/api/…`).
-fn follow(router: Router, ev: &MouseEvent) {
-    let modified = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key();
-    if ev.default_prevented() || ev.button() != 0 || modified {
-        return;
+/// The parts of the app the header links to: a path belongs to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NavSection {
+    /// The wizard, the environments and each environment's pages (a
+    /// release's tags and matrix are reached from there too).
+    Environments,
+    Plugins,
+    Heat,
+}
+
+impl NavSection {
+    /// The section whose link is current on the page at `path`.
+    pub fn of(path: &str) -> NavSection {
+        match Route::from_path(path) {
+            Route::Plugins => NavSection::Plugins,
+            Route::Heat => NavSection::Heat,
+            _ => NavSection::Environments,
+        }
     }
-    let Some(link) = crate::components::html::closest(ev, "a[href]") else {
-        return;
-    };
-    if link.has_attribute("download") || link.has_attribute("target") {
-        return;
+
+    pub fn href(self) -> String {
+        match self {
+            NavSection::Environments => Route::Environments,
+            NavSection::Plugins => Route::Plugins,
+            NavSection::Heat => Route::Heat,
+        }
+        .path()
     }
-    let href = link.get_attribute("href").unwrap_or_default();
-    if !href.starts_with('/') || href.starts_with("//") || href.starts_with("/api/") {
-        return;
-    }
-    ev.prevent_default();
-    router.go(Route::from_path(&href));
+}
+
+/// The `:id` of the current route as a number, `None` when it is not one.
+pub fn id_param() -> Memo<Option<i64>> {
+    let params = use_params_map();
+    Memo::new(move |_| params.with(|p| p.get("id").and_then(|id| id.parse().ok())))
 }
 
 #[cfg(test)]
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::Route;
+    use super::{NavSection, Route};
 
     #[wasm_bindgen_test]
     fn paths_round_trip() {
@@ -152,5 +131,19 @@ mod tests {
         }
         assert_eq!(Route::from_path("/environments/x"), Route::Environments);
         assert_eq!(Route::from_path("/nowhere"), Route::Environments);
+    }
+
+    #[wasm_bindgen_test]
+    fn every_path_belongs_to_one_section() {
+        for (path, section) in [
+            ("/", NavSection::Environments),
+            ("/environments/3/settings", NavSection::Environments),
+            ("/releases/1/matrix", NavSection::Environments),
+            ("/plugins", NavSection::Plugins),
+            ("/heat", NavSection::Heat),
+            ("/nowhere", NavSection::Environments),
+        ] {
+            assert_eq!(NavSection::of(path), section, "{path}");
+        }
     }
 }

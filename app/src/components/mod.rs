@@ -2,6 +2,7 @@
 
 pub mod environment_tabs;
 pub mod html;
+pub mod legacy;
 pub mod loaded;
 pub mod morph;
 pub mod near_view;

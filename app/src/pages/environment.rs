@@ -22,7 +22,7 @@ use crate::components::var::Var;
 use crate::components::watch::on_change;
 use crate::dom::{View, el, fragment};
 use crate::pages::tags::create_tag_form;
-use crate::route::{Route, Router};
+use crate::route::Route;
 
 /// Everything the page shows, fetched together.
 #[derive(Debug, Clone)]
@@ -134,7 +134,7 @@ fn head(
     table: TableState,
 ) -> View {
     let error = Var::new(None::<String>);
-    let router = use_context::<Router>();
+    let navigate = leptos_router::hooks::use_navigate();
     let download = api::path::of_cluster(cluster_id, "environment");
     let render = move || {
         let error = error.get();
@@ -162,7 +162,7 @@ fn head(
                     .map(|s| environment::delete_question(s.nodes.len(), &s.tags))
             });
             if let Some(question) = question {
-                delete(cluster_id, &question, router, error);
+                delete(cluster_id, &question, navigate.clone(), error);
             }
         }
     };
@@ -171,18 +171,25 @@ fn head(
 
 /// Deletes the environment once the user confirms `question`, then goes
 /// to the environments.
-fn delete(cluster_id: i64, question: &str, router: Option<Router>, error: Var<Option<String>>) {
+fn delete(
+    cluster_id: i64,
+    question: &str,
+    navigate: impl Fn(&str, leptos_router::NavigateOptions) + 'static,
+    error: Var<Option<String>>,
+) {
     if !window().confirm_with_message(question).unwrap_or(false) {
         return;
     }
     leptos::task::spawn_local(async move {
         match api::delete_cluster(cluster_id).await {
-            Ok(()) => {
-                if let Some(router) = router {
-                    router.go(Route::Environments);
-                }
+            // Gone with the page if the operator left it meanwhile.
+            Ok(()) if error.try_set(None).is_none() => {
+                navigate(&Route::Environments.path(), Default::default());
             }
-            Err(e) => error.set(Some(e.message)),
+            Ok(()) => {}
+            Err(e) => {
+                error.try_set(Some(e.message));
+            }
         }
     });
 }

@@ -2,84 +2,73 @@
 //! session cookie (HttpOnly: the app never sees it).
 
 use leptos::prelude::*;
-use mosaic_core::api::SignIn;
-use web_sys::Event;
+use mosaic_core::api::SignIn as Credentials;
 
 use crate::api;
-use crate::components::notice::error_notice_of;
-use crate::components::var::Var;
-use crate::dom::{El, View, el};
+use crate::components::notice::ErrorNotice;
 use crate::route::set_title;
-use crate::session::Session;
+use crate::session::session;
 
-pub fn sign_in_page(session: Session) -> View {
+#[component]
+pub fn SignIn() -> impl IntoView {
     set_title("Sign in");
-    let username = Var::new(String::new());
-    let password = Var::new(String::new());
-    let busy = Var::new(false);
-    let error = Var::new(None::<String>);
-    let submit = move |ev: Event| {
+    let session = session();
+    let username = RwSignal::new(String::new());
+    let password = RwSignal::new(String::new());
+    let sign_in = Action::new_unsync(|credentials: &Credentials| {
+        let credentials = credentials.clone();
+        async move { api::sign_in(&credentials).await }
+    });
+    Effect::new(move || {
+        if let Some(Ok(view)) = sign_in.value().get() {
+            password.set(String::new());
+            session.set(Some(view));
+        }
+    });
+    let error = move || match sign_in.value().get() {
+        Some(Err(failure)) if !sign_in.pending().get() => Some(failure.message),
+        _ => None,
+    };
+    let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let request = SignIn {
+        sign_in.dispatch(Credentials {
             username: username.get_untracked().trim().to_owned(),
             password: password.get_untracked(),
-        };
-        busy.set(true);
-        error.set(None);
-        leptos::task::spawn_local(async move {
-            let result = api::sign_in(&request).await;
-            busy.set(false);
-            match result {
-                Ok(view) => {
-                    password.set(String::new());
-                    session.0.set(Some(view));
-                }
-                Err(e) => error.set(Some(e.message)),
-            }
         });
     };
-    let form = el("form")
-        .on("submit", submit)
-        .child(field("User name", "username", "text", "username", username))
-        .child(field(
-            "Password",
-            "password",
-            "password",
-            "current-password",
-            password,
-        ))
-        .child(error_notice_of(error))
-        .child(
-            el("button")
-                .attr("id", "sign-in")
-                .attr("type", "submit")
-                .class("primary")
-                .disabled_when(move || busy.get())
-                .text("Sign in"),
-        );
-    el("section")
-        .class("card sign-in")
-        .attr("data-page", "sign-in")
-        .child(el("h1").text("Sign in to Mosaic"))
-        .child(form)
-        .child(el("p").class("hint").html(
-            "The first start of the server created the user <code>admin</code> and wrote its \
-             password to <code>&lt;data-dir&gt;/initial-admin-password</code>. Admins add users \
-             with <code>mosaic user create NAME --role operator</code>.",
-        ))
-        .into()
+    view! {
+        <section class="card sign-in" data-page="sign-in">
+            <h1>"Sign in to Mosaic"</h1>
+            <form on:submit=submit>
+                <Field label="User name" id="username" kind="text" autocomplete="username" value=username />
+                <Field label="Password" id="password" kind="password" autocomplete="current-password" value=password />
+                {move || error().map(|message| view! { <ErrorNotice message /> })}
+                <button id="sign-in" type="submit" class="primary" disabled=move || sign_in.pending().get()>
+                    "Sign in"
+                </button>
+            </form>
+            <p class="hint">
+                "The first start of the server created the user " <code>"admin"</code>
+                " and wrote its password to " <code>"<data-dir>/initial-admin-password"</code>
+                ". Admins add users with " <code>"mosaic user create NAME --role operator"</code> "."
+            </p>
+        </section>
+    }
 }
 
 /// A labelled input whose text is `value`.
-fn field(label: &str, id: &str, kind: &str, autocomplete: &str, value: Var<String>) -> El {
-    let input = el("input")
-        .attr("id", id)
-        .attr("type", kind)
-        .attr("autocomplete", autocomplete)
-        .attr("required", "")
-        .on("input", move |ev| value.set(event_target_value(&ev)));
-    el("label")
-        .class("field")
-        .child(el("span").text(label))
-        .child(input)
+#[component]
+fn Field(
+    label: &'static str,
+    id: &'static str,
+    kind: &'static str,
+    autocomplete: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <input id=id type=kind autocomplete=autocomplete required bind:value=value />
+        </label>
+    }
 }

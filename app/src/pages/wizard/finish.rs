@@ -16,7 +16,7 @@ use crate::catalog::Catalog;
 use crate::components::html::closest;
 use crate::components::var::Var;
 use crate::dom::{View, el};
-use crate::route::{Route, Router};
+use crate::route::Route;
 
 /// `violations`: what makes the selection invalid, if anything.
 pub(super) fn finish(
@@ -28,7 +28,7 @@ pub(super) fn finish(
     let creating = Var::new(false);
     let failure = Var::new(None::<api::ApiFailure>);
     // Taken now: the answer arrives outside the component's reactive owner.
-    let router = use_context::<Router>();
+    let navigate = leptos_router::hooks::use_navigate();
     let create = {
         let catalog = catalog.clone();
         Callback::new(move |()| {
@@ -40,17 +40,22 @@ pub(super) fn finish(
             };
             creating.set(true);
             failure.set(None);
+            let navigate = navigate.clone();
             leptos::task::spawn_local(async move {
                 let result = api::create_cluster(&request).await;
-                // Before leaving the page: its signals are gone after.
-                creating.set(false);
+                // An answer that arrives after the operator left the
+                // wizard changes nothing: its values are gone, and going
+                // to the new environment would undo where they went.
+                if creating.try_set(false).is_some() {
+                    return;
+                }
                 match result {
                     Ok(cluster) => {
-                        if let Some(router) = router {
-                            router.go(Route::Environment(cluster.id));
-                        }
+                        navigate(&Route::Environment(cluster.id).path(), Default::default())
                     }
-                    Err(e) => failure.set(Some(e)),
+                    Err(e) => {
+                        failure.try_set(Some(e));
+                    }
                 }
             });
         })

@@ -1,0 +1,19 @@
+//! A page not yet written as Leptos components (issue 29): built with the
+//! app's former DOM layer (`dom`) under the component's owner, so its
+//! listeners and effects go when the page does, and put into a holder
+//! element that takes no part in the layout (`display: contents`).
+
+use leptos::html::Div;
+use leptos::prelude::*;
+
+use crate::dom::View;
+
+#[component]
+pub fn Legacy(page: impl FnOnce() -> View + 'static) -> impl IntoView {
+    let view = page();
+    let holder = NodeRef::<Div>::new();
+    holder.on_load(move |div| {
+        let _ = div.append_child(&view);
+    });
+    view! { <div class="legacy" node_ref=holder></div> }
+}
