@@ -4,19 +4,19 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, Cluster, CreateCluster, CreateNode, CreateTag, ErrorBody, ErrorProblem,
     NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
     SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
-use mosaic_core::json::Read;
 use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
+use serde::de::DeserializeOwned;
 
 use crate::components::var::Var;
-use crate::http::Request;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
@@ -77,7 +77,7 @@ impl ApiFailure {
         self.violations.iter().map(|v| v.message.as_str()).collect()
     }
 
-    fn offline(error: String) -> ApiFailure {
+    fn offline(error: gloo_net::Error) -> ApiFailure {
         ApiFailure {
             offline: true,
             ..ApiFailure::plain(format!("Cannot reach the server ({error})."))
@@ -86,22 +86,24 @@ impl ApiFailure {
 }
 
 /// Sends `request` and reads its answer's body: the one place a request
-/// goes out, so that the failure handling below exists once in the module
-/// rather than once per answer type (docs/benchmarks.md, "App size").
-async fn exchange(request: Request) -> Result<String, ApiFailure> {
-    let answer = request.send().await.map_err(ApiFailure::offline)?;
-    let status = answer.status;
-    if answer.ok {
-        return answer
-            .text
-            .ok_or_else(|| ApiFailure::plain("unexpected answer from the server".to_owned()));
+/// goes out, so that the failure handling below is written once.
+async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, ApiFailure> {
+    let response = request
+        .map_err(|e| ApiFailure::plain(e.to_string()))?
+        .send()
+        .await
+        .map_err(ApiFailure::offline)?;
+    let status = response.status();
+    let body = response.text().await;
+    if response.ok() {
+        return body.map_err(unexpected);
     }
     if status == 401 {
         unauthorized();
     }
-    let error = answer
-        .text
-        .and_then(|text| mosaic_core::json::from_str::<ErrorBody>(&text).ok());
+    let error = body
+        .ok()
+        .and_then(|text| serde_json::from_str::<ErrorBody>(&text).ok());
     Err(match error {
         Some(body) => refusal(body, status),
         // A proxy's or a restarting server's answer, not the API's.
@@ -131,15 +133,12 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
     failure
 }
 
-/// An answer's body as a `T`: the only part of a call that depends on
-/// the answer's type (read by `mosaic_core::json`, which keeps one JSON
-/// reader in the download for every type).
-fn parse<T: Read>(body: &str) -> Result<T, ApiFailure> {
-    mosaic_core::json::from_str(body).map_err(unexpected)
+/// An answer's body as a `T`.
+fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiFailure> {
+    serde_json::from_str(body).map_err(unexpected)
 }
 
-/// Not generic: once in the download, not once per answer type.
-fn unexpected(error: mosaic_core::json::Error) -> ApiFailure {
+fn unexpected(error: impl std::fmt::Display) -> ApiFailure {
     ApiFailure::plain(format!("unexpected answer from the server: {error}"))
 }
 
@@ -206,13 +205,13 @@ fn fetch_boxed(paths: Box<dyn Fn() -> Vec<String>>) -> Fetched {
 async fn get_all(paths: Vec<String>) -> Bodies {
     let mut bodies = Vec::with_capacity(paths.len());
     for path in paths {
-        bodies.push(exchange(Request::get(&path)).await?);
+        bodies.push(exchange(Request::get(&path).build()).await?);
     }
     Ok(bodies.into())
 }
 
 /// The `i`th answer of `bodies` as a `T`.
-pub fn answer<T: Read>(bodies: &Bodies, i: usize) -> Result<T, ApiFailure> {
+pub fn answer<T: DeserializeOwned>(bodies: &Bodies, i: usize) -> Result<T, ApiFailure> {
     match bodies {
         Ok(list) => parse(list.get(i).map_or("", String::as_str)),
         Err(failure) => Err(failure.clone()),
@@ -252,51 +251,32 @@ pub mod path {
     }
 }
 
-/// A request with `value` as its JSON body.
-trait JsonBody {
-    fn json_body<T: serde::Serialize>(self, value: &T) -> Result<Request, ApiFailure>;
-}
-
-impl JsonBody for Request {
-    fn json_body<T: serde::Serialize>(self, value: &T) -> Result<Request, ApiFailure> {
-        with_json(self, serde_json::to_string(value))
-    }
-}
-
-/// Not generic: the request is built once in the download, not once per
-/// request type.
-#[inline(never)]
-fn with_json(request: Request, json: serde_json::Result<String>) -> Result<Request, ApiFailure> {
-    let json = json.map_err(|e| ApiFailure::plain(e.to_string()))?;
-    Ok(request
-        .header("content-type", "application/json")
-        .body(json))
-}
-
-async fn send<T: Read>(request: Request) -> Result<T, ApiFailure> {
+async fn send<T: DeserializeOwned>(
+    request: Result<Request, gloo_net::Error>,
+) -> Result<T, ApiFailure> {
     parse(&exchange(request).await?)
 }
 
 /// A request whose answer has no body (204).
-async fn send_empty(request: Request) -> Result<(), ApiFailure> {
+async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), ApiFailure> {
     exchange(request).await.map(drop)
 }
 
 /// Who is signed in; 401 when nobody is.
 pub async fn session() -> Result<SessionView, ApiFailure> {
-    send(Request::get(&path::session())).await
+    send(Request::get(&path::session()).build()).await
 }
 
 pub async fn sign_in(request: &SignIn) -> Result<SessionView, ApiFailure> {
-    send(Request::post(&path::session()).json_body(request)?).await
+    send(Request::post(&path::session()).json(request)).await
 }
 
 pub async fn sign_out() -> Result<(), ApiFailure> {
-    send_empty(Request::delete(&path::session())).await
+    send_empty(Request::delete(&path::session()).build()).await
 }
 
 pub async fn create_cluster(request: &CreateCluster) -> Result<Cluster, ApiFailure> {
-    send(Request::post(&path::clusters()).json_body(request)?).await
+    send(Request::post(&path::clusters()).json(request)).await
 }
 
 /// Saves settings changes made on top of `version`.
@@ -308,22 +288,22 @@ pub async fn patch_attributes(
     send(
         Request::patch(&path::of_cluster(cluster, "attributes"))
             .header("if-match", &format!("\"{version}\""))
-            .json_body(patch)?,
+            .json(patch),
     )
     .await
 }
 
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
-    send_empty(Request::delete(&path::cluster(id))).await
+    send_empty(Request::delete(&path::cluster(id)).build()).await
 }
 
 pub async fn delete_node(id: i64) -> Result<(), ApiFailure> {
-    send_empty(Request::delete(&format!("/api/v1/nodes/{id}"))).await
+    send_empty(Request::delete(&format!("/api/v1/nodes/{id}")).build()).await
 }
 
 /// One change to many nodes, all or nothing: the nodes that changed.
 pub async fn bulk_nodes(cluster: i64, change: &BulkNodes) -> Result<Vec<NodeView>, ApiFailure> {
-    send(Request::post(&path::of_cluster(cluster, "nodes/bulk")).json_body(change)?).await
+    send(Request::post(&path::of_cluster(cluster, "nodes/bulk")).json(change)).await
 }
 
 /// Whose tags: an environment's or a release's.
@@ -343,7 +323,7 @@ impl TagOwner {
 }
 
 pub async fn create_tag(owner: TagOwner, tag: &CreateTag) -> Result<TagView, ApiFailure> {
-    send(Request::post(&owner.path()).json_body(tag)?).await
+    send(Request::post(&owner.path()).json(tag)).await
 }
 
 pub async fn update_tag(
@@ -352,24 +332,24 @@ pub async fn update_tag(
     has_primary: bool,
 ) -> Result<TagView, ApiFailure> {
     let path = format!("{}/{name}", owner.path());
-    send(Request::put(&path).json_body(&UpdateTag { has_primary })?).await
+    send(Request::put(&path).json(&UpdateTag { has_primary })).await
 }
 
 pub async fn delete_tag(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {
-    send_empty(Request::delete(&format!("{}/{name}", owner.path()))).await
+    send_empty(Request::delete(&format!("{}/{name}", owner.path())).build()).await
 }
 
 /// Installs the release built into the server again (admins).
 pub async fn reinstall_bundled() -> Result<PluginSummary, ApiFailure> {
-    send(Request::post("/api/v1/plugins/bundled")).await
+    send(Request::post("/api/v1/plugins/bundled").build()).await
 }
 
 pub async fn create_node(cluster: i64, node: &CreateNode) -> Result<NodeView, ApiFailure> {
-    send(Request::post(&path::of_cluster(cluster, "nodes")).json_body(node)?).await
+    send(Request::post(&path::of_cluster(cluster, "nodes")).json(node)).await
 }
 
 pub async fn update_node(id: i64, change: &UpdateNode) -> Result<NodeView, ApiFailure> {
-    send(Request::put(&format!("/api/v1/nodes/{id}")).json_body(change)?).await
+    send(Request::put(&format!("/api/v1/nodes/{id}")).json(change)).await
 }
 
 /// The tags typed by the operator, or which one is not a tag name.
@@ -381,14 +361,12 @@ fn tag_names(tags: Vec<String>) -> Result<Vec<TagName>, ApiFailure> {
 
 pub async fn assign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
     let tags = tag_names(tags)?;
-    send(Request::post(&format!("/api/v1/nodes/{id}/tags")).json_body(&NodeTagsChange { tags })?)
-        .await
+    send(Request::post(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
 }
 
 pub async fn unassign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFailure> {
     let tags = tag_names(tags)?;
-    send(Request::delete(&format!("/api/v1/nodes/{id}/tags")).json_body(&NodeTagsChange { tags })?)
-        .await
+    send(Request::delete(&format!("/api/v1/nodes/{id}/tags")).json(&NodeTagsChange { tags })).await
 }
 
 pub async fn upload_template_set(name: &str, bytes: Vec<u8>) -> Result<TemplateSet, ApiFailure> {
@@ -408,8 +386,7 @@ pub async fn resolve_templates(
     set: i64,
     request: &ResolveTemplates,
 ) -> Result<TemplateResolution, ApiFailure> {
-    send(Request::post(&format!("/api/v1/heat/template-sets/{set}/resolve")).json_body(request)?)
-        .await
+    send(Request::post(&format!("/api/v1/heat/template-sets/{set}/resolve")).json(request)).await
 }
 
 /// `text` safe in a URL query or a `data:` URL.
@@ -462,7 +439,7 @@ pub async fn upload_plugin(
 }
 
 pub async fn uninstall_plugin(id: i64) -> Result<(), ApiFailure> {
-    send_empty(Request::delete(&format!("/api/v1/plugins/{id}"))).await
+    send_empty(Request::delete(&format!("/api/v1/plugins/{id}")).build()).await
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ pub mod api;
 pub mod catalog;
 pub mod components;
 pub mod dom;
-mod http;
 pub mod pages;
 pub mod route;
 pub mod session;

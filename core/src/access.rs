@@ -21,14 +21,16 @@ pub enum Role {
     Admin,
 }
 
-crate::json::variant_names!(Role {
-    Viewer => "viewer",
-    Operator => "operator",
-    Admin => "admin",
-});
-
 impl Role {
     pub const ALL: [Role; 3] = [Role::Viewer, Role::Operator, Role::Admin];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Viewer => "viewer",
+            Role::Operator => "operator",
+            Role::Admin => "admin",
+        }
+    }
 
     pub fn parse(text: &str) -> Result<Role, String> {
         Role::ALL

@@ -3,15 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::json::read_fields;
-
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
 use crate::name::{Mode, NodeStatus, RoleName, TagName};
 use crate::plugin::Report;
 use crate::settings::{Context, Edits, Problem};
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReleaseSummary {
     pub id: i64,
     pub name: String,
@@ -51,7 +49,7 @@ pub struct CreateCluster {
 }
 
 /// An environment as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cluster {
     pub id: i64,
     pub name: String,
@@ -62,12 +60,12 @@ pub struct Cluster {
 }
 
 /// The body of every error answer: `{"error": {...}}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorDetail {
     /// A stable, machine-readable code: `not_found`, `invalid_selection`, ….
     pub code: String,
@@ -87,7 +85,7 @@ pub struct ErrorDetail {
 
 /// One entry of an error's `problems`: a setting's (`path`) or a node's
 /// (`node`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ErrorProblem {
     Setting(Problem),
@@ -95,7 +93,7 @@ pub enum ErrorProblem {
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginSummary {
     pub id: i64,
     pub name: String,
@@ -136,12 +134,7 @@ pub enum PluginKind {
     Extension,
 }
 
-crate::json::variant_names!(PluginKind {
-    Release => "release",
-    Extension => "extension",
-});
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginRelease {
     pub id: i64,
     pub name: String,
@@ -159,7 +152,7 @@ pub struct InstallFromPath {
 
 /// A component as `GET /api/v1/releases/{id}/components` serves it: every
 /// declared field but `bind`, which stays on the server.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComponentView {
     pub name: ComponentName,
     /// Where it is declared: `release NAME VERSION` or `plugin NAME VERSION`
@@ -231,7 +224,7 @@ impl From<ComponentView> for Component {
 
 /// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
 /// the merged view, each with where it is declared.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TagView {
     pub name: String,
     pub has_primary: bool,
@@ -262,7 +255,7 @@ pub struct UpdateTag {
 }
 
 /// A node of an environment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeView {
     pub id: i64,
     pub cluster_id: i64,
@@ -363,7 +356,7 @@ pub struct BulkNodes {
 
 /// A problem of one node in a bulk change (or of a node id that is not in
 /// the environment, then without `name`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeProblem {
     pub node: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -372,7 +365,7 @@ pub struct NodeProblem {
 }
 
 /// An uploaded Heat template set: its templates and their capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TemplateSet {
     pub id: i64,
     pub name: String,
@@ -393,7 +386,7 @@ pub struct ResolveTemplates {
 
 /// The answer: the resolution with the picks applied, the choices still
 /// open, and — when everything resolved — the environment to download.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TemplateResolution {
     pub resource_registry: std::collections::BTreeMap<String, String>,
     pub errors: Vec<crate::heat::ResolveError>,
@@ -407,7 +400,7 @@ pub struct TemplateResolution {
 }
 
 /// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoleView {
     /// The role's key (`controller`).
     pub id: RoleName,
@@ -428,7 +421,7 @@ pub struct RoleView {
 /// values, labels, types and restrictions, its version (for `If-Match`),
 /// and the models besides settings that restrictions read, so that the
 /// browser checks edits with the same function the server does.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attributes {
     pub editable: serde_json::Value,
     pub version: i64,
@@ -532,7 +525,7 @@ pub struct SignIn {
 }
 
 /// `GET /api/v1/session` (and the answer of signing in): who is signed in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionView {
     /// The user's name, or `token:LABEL` for a token.
     pub username: String,
@@ -591,110 +584,31 @@ mod tests {
         assert_eq!(summary(PluginKind::Extension, 1).idle_reason(), None);
         assert_eq!(summary(PluginKind::Release, 0).idle_reason(), None);
     }
-}
 
-// The answers, read field by field (`json::Fields`): what the browser
-// reads, at a fraction of the derived code.
-read_fields!(ReleaseSummary {
-    id,
-    name,
-    version,
-    operating_system,
-    state,
-    description,
-    required_component_types,
-});
-read_fields!(Cluster { id, name, release_id, components, mode = default });
-read_fields!(TagView { name, has_primary, source, deletable, nodes = default });
-read_fields!(TemplateSet {
-    id,
-    name,
-    templates,
-    summary
-});
-read_fields!(RoleView {
-    id,
-    name,
-    description,
-    tags,
-    unavailable = default,
-    plugin = default,
-});
-read_fields!(NodeView {
-    id,
-    cluster_id,
-    name,
-    status,
-    roles,
-    pending_roles,
-    tags,
-    role_tags,
-    tags_added,
-    tags_removed,
-    primary_tags,
-    pending_deletion,
-    version = default,
-});
-read_fields!(PluginSummary {
-    id,
-    name,
-    title,
-    version,
-    package_version,
-    description,
-    kind,
-    releases,
-    used_by,
-    warnings = default,
-});
-read_fields!(PluginRelease {
-    id,
-    name,
-    version,
-    operating_system
-});
-read_fields!(ComponentView {
-    name,
-    source = default,
-    plugin = default,
-    label,
-    description,
-    weight,
-    default,
-    compatible,
-    incompatible,
-    requires,
-});
-read_fields!(ErrorBody { error });
-read_fields!(ErrorDetail {
-    code,
-    message,
-    violations = default,
-    report = default,
-    problems = default,
-});
-read_fields!(NodeProblem { node, name = default, message });
-read_fields!(TemplateResolution {
-    resource_registry,
-    errors,
-    choices,
-    options = default,
-    environment = default,
-});
-read_fields!(Attributes { editable, version, context = default });
-read_fields!(SessionView { username, role });
-
-/// As `#[serde(untagged)]` reads it: a setting's problem if it reads as
-/// one, else a node's.
-impl crate::json::Read for ErrorProblem {
-    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
-        Problem::read(value)
-            .map(ErrorProblem::Setting)
-            .or_else(|_| NodeProblem::read(value).map(ErrorProblem::Node))
-            .map_err(|_| {
-                serde::de::Error::custom(
-                    "data did not match any variant of untagged enum ErrorProblem",
-                )
-            })
+    #[test]
+    fn an_error_body_reads_back_as_the_server_writes_it() {
+        // `problems` is untagged: a setting's problem or a node's.
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: "invalid_nodes".to_owned(),
+                message: "m".to_owned(),
+                violations: Vec::new(),
+                report: None,
+                problems: vec![
+                    ErrorProblem::Setting(Problem::new("a.b", "bad")),
+                    ErrorProblem::Node(NodeProblem {
+                        node: 3,
+                        name: None,
+                        message: "gone".to_owned(),
+                    }),
+                ],
+            },
+        };
+        let text = serde_json::to_string(&body).unwrap();
+        assert_eq!(
+            text,
+            r#"{"error":{"code":"invalid_nodes","message":"m","problems":[{"path":"a.b","message":"bad"},{"node":3,"message":"gone"}]}}"#
+        );
+        assert_eq!(serde_json::from_str::<ErrorBody>(&text).unwrap(), body);
     }
 }

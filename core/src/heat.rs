@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::json::read_fields;
 use crate::plugin::{Files, Kind, confine};
 use crate::yaml::{self, LoadError, Node, Value};
 
@@ -147,45 +146,28 @@ pub fn parse_environment(file: &str, text: &str) -> Result<Environment, LoadErro
 }
 
 /// One candidate of a list, and why it matched or not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Candidate {
     pub file: String,
     pub matched: bool,
     pub reasons: Vec<String>,
 }
 
-read_fields!(Candidate {
-    file,
-    matched,
-    reasons
-});
-
 /// A resource type whose list did not resolve to exactly one template, or
 /// whose path leaves the root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResolveError {
     pub resource_type: String,
     pub candidates: Vec<Candidate>,
     pub message: String,
 }
 
-read_fields!(ResolveError {
-    resource_type,
-    candidates,
-    message
-});
-
 /// A resource type that still has several valid templates.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
     pub resource_type: String,
     pub candidates: Vec<String>,
 }
-
-read_fields!(Choice {
-    resource_type,
-    candidates
-});
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resolution {
@@ -477,16 +459,11 @@ pub fn matches_filters(caps: Option<&Capabilities>, filters: &[(String, String)]
 
 /// The capability summary of several templates: every key's values (but
 /// `resource_type`), and for type-based templates, type → files.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub capabilities: BTreeMap<String, Vec<String>>,
     pub resource_types: BTreeMap<String, Vec<String>>,
 }
-
-read_fields!(Summary {
-    capabilities,
-    resource_types
-});
 
 pub fn summarize<'a>(
     templates: impl IntoIterator<Item = (&'a str, Option<&'a Capabilities>)>,

@@ -13,7 +13,6 @@ pub mod component;
 pub mod environment;
 pub mod expr;
 pub mod heat;
-pub mod json;
 pub mod markup;
 pub mod name;
 pub mod nodes;

@@ -82,12 +82,6 @@ macro_rules! name_type {
                 $name::new(String::deserialize(d)?).map_err(serde::de::Error::custom)
             }
         }
-
-        impl crate::json::Read for $name {
-            fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
-                crate::json::checked(value, $name::new)
-            }
-        }
     };
 }
 
@@ -194,12 +188,6 @@ impl<'de> Deserialize<'de> for TaskId {
     }
 }
 
-impl crate::json::Read for TaskId {
-    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
-        crate::json::checked(value, TaskId::new)
-    }
-}
-
 impl TagName {
     /// `mysql` for the instance tag `mysql:2`.
     pub fn instance_of(&self) -> Option<&str> {
@@ -275,12 +263,6 @@ macro_rules! vocabulary {
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 $name::parse(&String::deserialize(d)?).map_err(serde::de::Error::custom)
-            }
-        }
-
-        impl crate::json::Read for $name {
-            fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
-                crate::json::checked(value, |text| $name::parse(&text))
             }
         }
     };

@@ -81,11 +81,6 @@ pub enum Severity {
     Warning,
 }
 
-crate::json::variant_names!(Severity {
-    Error => "error",
-    Warning => "warning",
-});
-
 /// One load-time problem of a registry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {

@@ -7,9 +7,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::name::{ComponentName, ComponentType, Pattern};
-use serde_json::Value;
-
-use crate::json::{self, Read, Reader};
 
 /// The weight a component without one sorts with.
 pub const DEFAULT_WEIGHT: i64 = 100;
@@ -139,20 +136,15 @@ pub enum Quantifier {
     AllOf,
 }
 
-crate::json::variant_names!(Quantifier {
-    OneOf => "one_of",
-    AnyOf => "any_of",
-    NoneOf => "none_of",
-    AllOf => "all_of",
-});
-
 impl Quantifier {
-    pub const ALL: [Quantifier; 4] = [
-        Quantifier::OneOf,
-        Quantifier::AnyOf,
-        Quantifier::NoneOf,
-        Quantifier::AllOf,
-    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Quantifier::OneOf => "one_of",
+            Quantifier::AnyOf => "any_of",
+            Quantifier::NoneOf => "none_of",
+            Quantifier::AllOf => "all_of",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -196,37 +188,28 @@ impl Serialize for Requires {
     }
 }
 
-/// How one `requires` entry is read: a relation, and a predicate map.
-/// A plugin's file is read strictly (serde, unknown fields refused); an
-/// answer as its `Serialize` wrote it (`json::Read`).
-struct EntryReaders<E> {
-    relation: fn(&Value) -> Result<Relation, E>,
-    predicate: fn(&Value) -> Result<BTreeMap<Quantifier, PredicateBody>, E>,
-}
-
-impl Requires {
-    /// `requires` from its entries: the old format or predicates, not both.
-    fn from_entries<E: std::fmt::Display>(
-        entries: &[Value],
-        read: EntryReaders<E>,
-    ) -> Result<Requires, String> {
+impl<'de> Deserialize<'de> for Requires {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries = Option::<Vec<serde_json::Value>>::deserialize(d)?.unwrap_or_default();
         let mut old = Vec::new();
         let mut predicates = Vec::new();
-        for (i, value) in entries.iter().enumerate() {
+        for (i, value) in entries.into_iter().enumerate() {
             let is_old = value.as_object().is_some_and(|m| m.contains_key("name"));
             if is_old {
-                old.push((read.relation)(value).map_err(|e| format!("requires[{i}]: {e}"))?);
+                let relation: Relation = serde_json::from_value(value)
+                    .map_err(|e| serde::de::Error::custom(format!("requires[{i}]: {e}")))?;
+                old.push(relation);
                 continue;
             }
-            match (read.predicate)(value) {
+            match serde_json::from_value::<BTreeMap<Quantifier, PredicateBody>>(value) {
                 Ok(map) if map.len() == 1 => {
                     let (quantifier, body) = map.into_iter().next().expect("one entry");
                     predicates.push(Predicate { quantifier, body });
                 }
                 _ => {
-                    return Err(format!(
+                    return Err(serde::de::Error::custom(format!(
                         "requires[{i}]: expected {{name, message?}} or one of one_of, any_of, none_of, all_of with {{items, message?, message_invalid?}}"
-                    ));
+                    )));
                 }
             }
         }
@@ -234,46 +217,10 @@ impl Requires {
             (true, true) => Ok(Requires::None),
             (false, true) => Ok(Requires::Any(old)),
             (true, false) => Ok(Requires::Predicates(predicates)),
-            (false, false) => Err(
-                "requires mixes the old [{name}] format with predicates (one_of, any_of, none_of, all_of); use one format".to_owned(),
-            ),
+            (false, false) => Err(serde::de::Error::custom(
+                "requires mixes the old [{name}] format with predicates (one_of, any_of, none_of, all_of); use one format",
+            )),
         }
-    }
-}
-
-impl<'de> Deserialize<'de> for Requires {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let entries = Option::<Vec<Value>>::deserialize(d)?.unwrap_or_default();
-        let strict = EntryReaders {
-            relation: |v| Relation::deserialize(Reader(v)),
-            predicate: |v| BTreeMap::deserialize(Reader(v)),
-        };
-        Requires::from_entries(&entries, strict).map_err(serde::de::Error::custom)
-    }
-}
-
-impl Read for Requires {
-    fn read(value: &Value) -> Result<Self, json::Error> {
-        let entries: &[Value] = match value {
-            Value::Null => &[],
-            Value::Array(items) => items,
-            other => return Err(json::wrong(other, "a sequence")),
-        };
-        let answer = EntryReaders {
-            relation: Relation::read,
-            predicate: BTreeMap::read,
-        };
-        Requires::from_entries(entries, answer).map_err(serde::de::Error::custom)
-    }
-}
-
-// An answer's relation and predicate, as `Serialize` writes them.
-json::read_fields!(read Relation { name, message = default });
-json::read_fields!(read PredicateBody { items, message = default, message_invalid = default });
-
-impl json::MapKey for Quantifier {
-    fn key(text: &str) -> Result<Self, json::Error> {
-        json::named(text, &Quantifier::ALL, Quantifier::as_str)
     }
 }
 

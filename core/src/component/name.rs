@@ -18,13 +18,6 @@ pub enum ComponentType {
     AdditionalService,
 }
 
-crate::json::variant_names!(ComponentType {
-    Hypervisor => "hypervisor",
-    Network => "network",
-    Storage => "storage",
-    AdditionalService => "additional_service",
-});
-
 impl ComponentType {
     pub const ALL: [ComponentType; 4] = [
         ComponentType::Hypervisor,
@@ -32,6 +25,15 @@ impl ComponentType {
         ComponentType::Storage,
         ComponentType::AdditionalService,
     ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ComponentType::Hypervisor => "hypervisor",
+            ComponentType::Network => "network",
+            ComponentType::Storage => "storage",
+            ComponentType::AdditionalService => "additional_service",
+        }
+    }
 
     pub fn parse(s: &str) -> Option<ComponentType> {
         ComponentType::ALL.into_iter().find(|t| t.as_str() == s)
@@ -167,12 +169,6 @@ impl<'de> Deserialize<'de> for ComponentName {
     }
 }
 
-impl crate::json::Read for ComponentName {
-    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
-        crate::json::checked(value, ComponentName::new)
-    }
-}
-
 /// A validated pattern: a name whose segments after the type may be `*`.
 ///
 /// `*` matches exactly one segment, except as the last segment, where it
@@ -239,12 +235,6 @@ impl<'de> Deserialize<'de> for Pattern {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
         Pattern::new(text).map_err(serde::de::Error::custom)
-    }
-}
-
-impl crate::json::Read for Pattern {
-    fn read(value: &serde_json::Value) -> Result<Self, crate::json::Error> {
-        crate::json::checked(value, Pattern::new)
     }
 }
 

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 use super::model::{Quantifier, Requires};
 use super::name::ComponentType;
 use super::registry::Registry;
-use crate::json::read_fields;
 
 /// The component types a release needs one of each, unless it says otherwise.
 pub const DEFAULT_REQUIRED_TYPES: [ComponentType; 3] = [
@@ -25,27 +24,14 @@ pub enum ViolationKind {
     RequiredType,
 }
 
-crate::json::variant_names!(ViolationKind {
-    Unknown => "unknown",
-    Incompatible => "incompatible",
-    Requires => "requires",
-    RequiredType => "required_type",
-});
-
 /// One reason a selection is not valid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Violation {
     pub kind: ViolationKind,
     /// The subject first, then the others involved (see SEMANTICS §2.3).
     pub components: Vec<String>,
     pub message: String,
 }
-
-read_fields!(Violation {
-    kind,
-    components,
-    message
-});
 
 /// What one requirement of a component wants of the selection.
 #[derive(Debug, Clone, PartialEq)]

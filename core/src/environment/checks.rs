@@ -6,7 +6,6 @@ use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::Environment;
-use crate::json::read_fields;
 use crate::role::check_limits;
 use crate::task::Plan;
 
@@ -18,14 +17,9 @@ pub enum CheckSeverity {
     Warning,
 }
 
-crate::json::variant_names!(CheckSeverity {
-    Error => "error",
-    Warning => "warning",
-});
-
 /// One finding, with the nodes it concerns (ids; empty when it concerns the
 /// environment as a whole).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Check {
     pub severity: CheckSeverity,
     /// `plan`, `untagged`, `role_limit` or `node_roles`.
@@ -34,8 +28,6 @@ pub struct Check {
     #[serde(default)]
     pub nodes: Vec<i64>,
 }
-
-read_fields!(Check { severity, kind, message, nodes = default });
 
 fn check(severity: CheckSeverity, kind: &str, message: String, nodes: Vec<i64>) -> Check {
     Check {

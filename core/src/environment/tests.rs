@@ -378,10 +378,10 @@ fn the_plan_follows_the_settings_and_the_enabled_plugins() {
     ];
     let ceph = spec(&CEPH, json!({}), nodes.clone());
     let plan = with(&f, &ceph, |env| env.plan("default"));
-    // The browser reads plans with `json::from_str`: the same plan.
+    // The browser reads the plan the server wrote: the same plan.
     let text = serde_json::to_string(&plan).unwrap();
     assert_eq!(
-        crate::json::from_str::<crate::task::Plan>(&text).unwrap(),
+        serde_json::from_str::<crate::task::Plan>(&text).unwrap(),
         plan
     );
     let skipped: Vec<&str> = plan.skipped.iter().map(|s| s.id.as_str()).collect();

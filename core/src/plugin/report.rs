@@ -4,13 +4,12 @@
 
 use std::fmt;
 
-use crate::json::read_fields;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::component::Severity;
 
 /// One problem of a package.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Relative to the package root.
@@ -22,14 +21,6 @@ pub struct Diagnostic {
     pub path: Option<String>,
     pub message: String,
 }
-
-read_fields!(Diagnostic {
-    severity,
-    file,
-    line = default,
-    path = default,
-    message,
-});
 
 impl Diagnostic {
     /// Where the problem is: `file:line (path)`, as much as is known.
@@ -67,7 +58,7 @@ impl fmt::Display for Diagnostic {
 }
 
 /// Who the package is, when its `metadata.yaml` could be read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginId {
     pub name: String,
     pub version: String,
@@ -75,7 +66,7 @@ pub struct PluginId {
 }
 
 /// One `releases:` record, as the report lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReleaseId {
     pub name: String,
     pub version: String,
@@ -84,7 +75,7 @@ pub struct ReleaseId {
 }
 
 /// What `mosaic plugin validate` prints and installs answer with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub plugin: Option<PluginId>,
     pub releases: Vec<ReleaseId>,
@@ -92,25 +83,6 @@ pub struct Report {
     pub errors: usize,
     pub warnings: usize,
 }
-
-read_fields!(Report {
-    plugin = default,
-    releases,
-    diagnostics,
-    errors,
-    warnings,
-});
-read_fields!(PluginId {
-    name,
-    version,
-    package_version
-});
-read_fields!(ReleaseId {
-    name,
-    version,
-    operating_system,
-    is_release
-});
 
 impl Report {
     pub fn new(

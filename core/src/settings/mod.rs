@@ -9,7 +9,7 @@ mod entry;
 pub mod regex;
 mod tree;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use check::{AttrState, Evaluation, GroupState};
@@ -19,7 +19,6 @@ pub use tree::{
 };
 
 use crate::expr::JsonModels;
-use crate::json::read_fields;
 
 /// The operator's changes, as environment files and exports carry them:
 /// `{group: {attr: value}}`, and `{group: {enabled: bool}}` for a group
@@ -27,19 +26,11 @@ use crate::json::read_fields;
 pub type Edits = Map<String, Value>;
 
 /// One problem of the settings, by `group.attr`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
     pub path: String,
     pub message: String,
 }
-
-read_fields!(Problem { path, message });
-read_fields!(Context {
-    cluster,
-    release,
-    version,
-    networking_parameters
-});
 
 impl Problem {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
@@ -51,7 +42,7 @@ impl Problem {
 }
 
 /// The models besides `settings` that restrictions read (SEMANTICS §3.1).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Context {
     pub cluster: Value,
     pub release: Value,

@@ -10,8 +10,6 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
-
-use crate::json::read_fields;
 use serde_json::Value;
 
 use super::condition::Outcome;
@@ -69,7 +67,7 @@ pub struct PlanInput<'a> {
 
 /// One node's plan. `id` is the node id, or `"master"` for the Fuel
 /// master pseudo-node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodePlan {
     pub id: Value,
     pub tags: Vec<TagName>,
@@ -101,22 +99,27 @@ pub enum PlanErrorKind {
     InvalidEnvironment,
 }
 
-crate::json::variant_names!(PlanErrorKind {
-    TaskConflict => "task_conflict",
-    Cycle => "cycle",
-    UnknownDependency => "unknown_dependency",
-    BadSelector => "bad_selector",
-    BadCondition => "bad_condition",
-    IncompatiblePlugin => "incompatible_plugin",
-    UnknownRole => "unknown_role",
-    UnknownTag => "unknown_tag",
-    UnknownGraph => "unknown_graph",
-    Release => "release",
-    InvalidEnvironment => "invalid_environment",
-});
+impl PlanErrorKind {
+    /// The kind as the API writes it (`task_conflict`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanErrorKind::TaskConflict => "task_conflict",
+            PlanErrorKind::Cycle => "cycle",
+            PlanErrorKind::UnknownDependency => "unknown_dependency",
+            PlanErrorKind::BadSelector => "bad_selector",
+            PlanErrorKind::BadCondition => "bad_condition",
+            PlanErrorKind::IncompatiblePlugin => "incompatible_plugin",
+            PlanErrorKind::UnknownRole => "unknown_role",
+            PlanErrorKind::UnknownTag => "unknown_tag",
+            PlanErrorKind::UnknownGraph => "unknown_graph",
+            PlanErrorKind::Release => "release",
+            PlanErrorKind::InvalidEnvironment => "invalid_environment",
+        }
+    }
+}
 
 /// A problem of the plan as a whole; the fields that apply are set.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanError {
     pub kind: PlanErrorKind,
     pub message: String,
@@ -153,14 +156,14 @@ impl PlanError {
 }
 
 /// A task whose condition is false: it runs on no node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
     pub id: TaskId,
     pub reason: String,
 }
 
 /// The deployment plan: per node, its tasks in execution order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     pub nodes: Vec<NodePlan>,
     pub errors: Vec<PlanError>,
@@ -177,26 +180,6 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
 }
-
-// A plan is read by the browser: field by field (`json::Fields`).
-read_fields!(Plan {
-    nodes,
-    errors,
-    warnings,
-    skipped = default,
-    edges = default,
-    instances = default,
-});
-read_fields!(NodePlan { id, tags, tasks });
-read_fields!(PlanError {
-    kind,
-    message,
-    task = default,
-    plugins = default,
-    nodes = default,
-    cycle = default,
-});
-read_fields!(Skipped { id, reason });
 
 impl Plan {
     /// A plan that could not be made: no nodes, one error.
