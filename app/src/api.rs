@@ -85,6 +85,16 @@ impl ApiFailure {
     }
 }
 
+impl std::fmt::Display for ApiFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// So that a page can render a `Result` under an `ErrorBoundary`, which
+/// hands the failure back (`downcast_ref`) to show it with a Retry button.
+impl std::error::Error for ApiFailure {}
+
 /// Sends `request` and reads its answer's body: the one place a request
 /// goes out, so that the failure handling below is written once.
 async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, ApiFailure> {
@@ -260,6 +270,13 @@ async fn send<T: DeserializeOwned>(
 /// A request whose answer has no body (204).
 async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), ApiFailure> {
     exchange(request).await.map(drop)
+}
+
+/// The answer to a GET of `path` as a `T`: what a page's `LocalResource`
+/// reads. A page reads its independent answers concurrently (each its own
+/// resource, or `futures::join`), not one after another.
+pub async fn get<T: DeserializeOwned>(path: String) -> Result<T, ApiFailure> {
+    send(Request::get(&path).build()).await
 }
 
 /// Who is signed in; 401 when nobody is.

@@ -4,6 +4,7 @@ pub mod environment_tabs;
 pub mod html;
 pub mod legacy;
 pub mod loaded;
+pub mod loading;
 pub mod morph;
 pub mod near_view;
 pub mod node_table;
