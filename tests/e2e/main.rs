@@ -3,6 +3,7 @@
 mod access;
 mod accessibility;
 mod admin;
+mod first_visit;
 mod matrix;
 mod scale;
 mod wizard_latency;

@@ -253,3 +253,38 @@ impl Browser {
         let _ = self.client.clone().close().await;
     }
 }
+
+/// A Chrome DevTools Protocol command, sent through chromedriver's
+/// `goog/cdp/execute`: network emulation and the cache switch, which
+/// WebDriver itself has no command for.
+#[derive(Debug)]
+pub struct Cdp {
+    pub command: &'static str,
+    pub params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        let session = session_id.unwrap_or_default();
+        base_url.join(&format!("session/{session}/goog/cdp/execute"))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.command, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
+impl Browser {
+    /// Runs a DevTools command in the browser's current page.
+    pub async fn cdp(&self, command: &'static str, params: serde_json::Value) {
+        self.client
+            .issue_cmd(Cdp { command, params })
+            .await
+            .unwrap_or_else(|e| panic!("{command}: {e}"));
+    }
+}
