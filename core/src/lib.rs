@@ -18,7 +18,6 @@ pub mod markup;
 pub mod name;
 pub mod nodes;
 pub mod number;
-pub mod order;
 pub mod plugin;
 pub mod release;
 pub mod restriction;

@@ -2,7 +2,6 @@
 //! by name, role, tag and status, sorted, and paged; and the deployment
 //! preview's groups of nodes whose plans are the same.
 
-use crate::order;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -91,7 +90,7 @@ pub fn select<'a>(
             .collect::<Vec<_>>()
             .join(",")
     };
-    order::sort_by(&mut out, |a, b| {
+    out.sort_by(|a, b| {
         let order = match sort {
             NodeSort::Id => a.id.cmp(&b.id),
             NodeSort::Name => natural(&a.name).cmp(&natural(&b.name)),

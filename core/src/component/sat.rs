@@ -140,7 +140,7 @@ impl Solver {
     /// Adds a clause of the formula (at level 0); false when it makes the
     /// formula unsatisfiable.
     fn add_clause(&mut self, codes: &mut Vec<u32>) -> bool {
-        crate::order::sort(codes);
+        codes.sort_unstable();
         codes.dedup();
         if codes.windows(2).any(|w| w[1] == not(w[0])) {
             return true; // a tautology
@@ -548,7 +548,6 @@ impl Order {
 mod tests {
     use super::*;
     use crate::component::synthetic::Rng;
-    use crate::order;
 
     #[test]
     fn models_and_cores() {
@@ -564,7 +563,7 @@ mod tests {
         let Outcome::Unsat(mut core) = solver.solve(&[Lit::pos(b), Lit::pos(c)]) else {
             panic!("b and c conflict")
         };
-        order::sort(&mut core);
+        core.sort_unstable();
         assert_eq!(core, [b, c]);
         assert!(matches!(solver.solve(&[Lit::pos(b)]), Outcome::Sat(_)));
     }
