@@ -8,7 +8,6 @@
 
 pub mod access;
 pub mod api;
-pub mod case;
 pub mod component;
 pub mod environment;
 pub mod expr;
