@@ -16,7 +16,6 @@ pub mod json;
 pub mod markup;
 pub mod name;
 pub mod nodes;
-pub mod number;
 pub mod plugin;
 pub mod release;
 pub mod restriction;
