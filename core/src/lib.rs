@@ -23,6 +23,5 @@ pub mod role;
 pub mod settings;
 pub mod tag;
 pub mod task;
-pub mod time;
 pub mod wizard;
 pub mod yaml;
