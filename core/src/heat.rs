@@ -4,7 +4,6 @@
 //! introspection tells a UI which choices remain. Templates are read
 //! through [`Files`], confined to a root.
 
-use crate::order;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -493,7 +492,7 @@ pub fn summarize<'a>(
         .values_mut()
         .chain(summary.resource_types.values_mut())
     {
-        order::sort(list);
+        list.sort();
         list.dedup();
     }
     summary

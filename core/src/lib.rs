@@ -8,7 +8,6 @@
 
 pub mod access;
 pub mod api;
-pub mod case;
 pub mod component;
 pub mod environment;
 pub mod expr;
@@ -16,8 +15,6 @@ pub mod heat;
 pub mod markup;
 pub mod name;
 pub mod nodes;
-pub mod number;
-pub mod order;
 pub mod plugin;
 pub mod release;
 pub mod restriction;
@@ -25,6 +22,5 @@ pub mod role;
 pub mod settings;
 pub mod tag;
 pub mod task;
-pub mod time;
 pub mod wizard;
 pub mod yaml;

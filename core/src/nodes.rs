@@ -2,7 +2,6 @@
 //! by name, role, tag and status, sorted, and paged; and the deployment
 //! preview's groups of nodes whose plans are the same.
 
-use crate::order;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -91,7 +90,7 @@ pub fn select<'a>(
             .collect::<Vec<_>>()
             .join(",")
     };
-    order::sort_by(&mut out, |a, b| {
+    out.sort_by(|a, b| {
         let order = match sort {
             NodeSort::Id => a.id.cmp(&b.id),
             NodeSort::Name => natural(&a.name).cmp(&natural(&b.name)),
@@ -106,15 +105,11 @@ pub fn select<'a>(
     out
 }
 
-/// `text` in lower case, a character at a time (`case::push_lower`): the
-/// same mapping `str`'s own `to_lowercase` makes except for a final Greek
-/// sigma, without the Unicode tables that brings into the app.
+/// `text` in lower case, a character at a time: unlike `str::to_lowercase`,
+/// which lowers a final Greek sigma to `ς`, a substring's lower case is then
+/// always a substring of the whole's, which the name filter relies on.
 fn lower(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        crate::case::push_lower(&mut out, c);
-    }
-    out
+    text.chars().flat_map(char::to_lowercase).collect()
 }
 
 /// A sort key that orders runs of digits by their value.
@@ -131,7 +126,7 @@ fn natural(text: &str) -> Vec<(String, u64)> {
             }
             key.push((std::mem::take(&mut letters), number));
         } else {
-            crate::case::push_lower(&mut letters, c);
+            letters.extend(c.to_lowercase());
         }
     }
     key.push((letters, 0));
@@ -219,12 +214,18 @@ mod tests {
 
     #[test]
     fn names_match_whatever_their_case_and_script() {
-        let nodes = vec![view(1, "Éclair-Ω-1", &[], &[]), view(2, "rack1", &[], &[])];
+        let nodes = vec![
+            view(1, "Éclair-Ω-1", &[], &[]),
+            view(2, "rack1", &[], &[]),
+            view(3, "ΟΔΟΣ-3", &[], &[]),
+        ];
         for (text, ids) in [
             ("écLAIR", vec![1]),
             ("ω", vec![1]),
             ("RACK", vec![2]),
-            ("", vec![1, 2]),
+            // A final sigma is lowered as any other.
+            ("οδοσ", vec![3]),
+            ("", vec![1, 2, 3]),
         ] {
             let filter = NodeFilter {
                 name: text.to_owned(),

@@ -6,7 +6,6 @@
 //! The state each option shows is the engine's (`component::Engine`),
 //! which uses this layout for the swaps that picking implies.
 
-use crate::order;
 use serde::{Deserialize, Serialize};
 
 use crate::component::{ComponentType, Engine, Registry, Repair, requirements};
@@ -140,9 +139,9 @@ impl Layout {
                 .position(|s| *s == name)
                 .unwrap_or(usize::MAX)
         };
-        order::sort_by(&mut layout.storage, |a, b| {
-            (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name))
-        });
+        layout
+            .storage
+            .sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));
         layout
     }
 
@@ -224,7 +223,7 @@ impl Layout {
         if let (true, Some(m)) = (switches_core, ml2) {
             out.push(m);
         }
-        order::sort(&mut out);
+        out.sort_unstable();
         out.dedup();
         out
     }

@@ -9,7 +9,6 @@ use common::{Oracle, case, mask_of};
 use mosaic_core::component::{
     DEFAULT_REQUIRED_TYPES, Engine, Registry, Source, State, validate_selection,
 };
-use mosaic_core::order;
 use mosaic_core::wizard::Layout;
 use proptest::prelude::*;
 
@@ -66,7 +65,7 @@ proptest! {
             prop_assert!(oracle.extendable(after & !removed));
             // …and is the smallest, the first by sorted names among equals.
             let mut others: Vec<usize> = (0..n).filter(|&j| j != i && after & (1 << j) != 0).collect();
-            order::sort_by_key(&mut others, |&j| registry.get(j).name.to_string());
+            others.sort_by_key(|&j| registry.get(j).name.to_string());
             let best = (0u32..1 << others.len())
                 .filter(|&sub| {
                     let r = others.iter().enumerate().filter(|(k, _)| sub & (1 << k) != 0).fold(0u32, |m, (_, &j)| m | (1 << j));

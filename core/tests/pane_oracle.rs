@@ -14,7 +14,6 @@ use common::{Oracle, case, mask_of};
 use mosaic_core::component::{
     ComponentType, DEFAULT_REQUIRED_TYPES, Engine, Registry, Source, State,
 };
-use mosaic_core::order;
 use mosaic_core::wizard::{self, Layout, apply_repair};
 use proptest::prelude::*;
 
@@ -90,7 +89,7 @@ impl Case<'_> {
                 kind < q || (kind == q && selection[j] && picked[j])
             })
             .collect();
-        order::sort_by_key(&mut universe, |&j| self.registry.get(j).name.to_string());
+        universe.sort_by_key(|&j| self.registry.get(j).name.to_string());
         let mut best: Option<Ranked> = None;
         for sub in 0u32..1 << universe.len() {
             let mut after = selection.to_vec();
@@ -120,12 +119,12 @@ impl Case<'_> {
                 .map(|&j| name(j))
                 .collect();
             let mut all: Vec<String> = toggled.iter().map(|&j| name(j)).collect();
-            order::sort(&mut all);
+            all.sort();
             let key = (toggled.len(), !select.is_empty(), all);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 let (mut select, mut deselect) = (select, deselect);
-                order::sort(&mut select);
-                order::sort(&mut deselect);
+                select.sort();
+                deselect.sort();
                 best = Some((key, (select, deselect)));
             }
         }

@@ -10,6 +10,7 @@ pub mod environment;
 pub mod http;
 pub mod install;
 pub mod package;
+pub mod timestamp;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -9,7 +9,6 @@
 //! the same tag. Like a control's value, whether a `<details>` is open is
 //! the user's: merging never closes one.
 
-use mosaic_core::order;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, HtmlInputElement, HtmlSelectElement, HtmlTemplateElement, HtmlTextAreaElement, Node,
@@ -89,7 +88,7 @@ impl Keyed {
                 list.push((k, Some(child)));
             }
         }
-        order::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
+        list.sort_by(|a, b| a.0.cmp(&b.0));
         Keyed(list)
     }
 

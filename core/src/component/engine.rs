@@ -9,7 +9,6 @@
 //! valid full selection) containing it and the current selection exists;
 //! that model is its witness.
 
-use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::model::Quantifier;
@@ -319,9 +318,7 @@ impl Engine {
             }
         }
         let mut by_name: Vec<usize> = (0..n).collect();
-        order::sort_by(&mut by_name, |&a, &b| {
-            registry.get(a).name.cmp(&registry.get(b).name)
-        });
+        by_name.sort_by_key(|&i| &registry.get(i).name);
         let mut rank = vec![0; n];
         for (place, &i) in by_name.iter().enumerate() {
             rank[i] = place;
@@ -466,7 +463,7 @@ impl Engine {
             .map(|i| i.filter(|&i| self.registry.get(i).kind() == pane))
             .collect();
         let mut listed: Vec<usize> = at.iter().flatten().copied().collect();
-        order::sort(&mut listed);
+        listed.sort_unstable();
         listed.dedup();
         if listed.is_empty() {
             return vec![None; asked.len()];
@@ -648,7 +645,7 @@ impl Engine {
             .copied()
             .chain(chosen.iter().copied().filter(|&j| j != i))
             .collect();
-        order::sort(&mut base);
+        base.sort_unstable();
         base.dedup();
         report.state = State::Blocked;
         if ctx.states_only {
@@ -945,7 +942,7 @@ impl Engine {
             if let Outcome::Unsat(core) = outcome {
                 let mut involved: Vec<usize> =
                     rest.iter().copied().filter(|j| core.contains(j)).collect();
-                order::sort_by_key(&mut involved, |&j| self.rank[j]);
+                involved.sort_by_key(|&j| self.rank[j]);
                 let requirement = &encoded.requirement;
                 reasons.push(Reason {
                     kind: "requires".to_owned(),
@@ -980,7 +977,7 @@ impl Engine {
                 Outcome::Unsat(core) => {
                     let mut v: Vec<usize> =
                         base.iter().copied().filter(|j| core.contains(j)).collect();
-                    order::sort_by_key(&mut v, |&j| self.rank[j]);
+                    v.sort_by_key(|&j| self.rank[j]);
                     v
                 }
                 Outcome::Sat(_) => Vec::new(),
@@ -1012,7 +1009,7 @@ impl Engine {
     fn repair(&self, solver: &mut Queries<'_>, i: usize, base: &[usize]) -> Repair {
         let registry = &self.registry;
         let mut order: Vec<usize> = base.to_vec();
-        order::sort_by_key(&mut order, |&j| self.rank[j]);
+        order.sort_by_key(|&j| self.rank[j]);
         let mut cores: Vec<Vec<usize>> = Vec::new();
         loop {
             let hitting = smallest_hitting_set(&order, &cores);
@@ -1107,7 +1104,7 @@ pub(super) fn first_hitting_set(
         if at.is_empty() {
             return None;
         }
-        order::sort(&mut at);
+        at.sort_unstable();
         at.dedup();
         open.push(at);
     }
@@ -1130,7 +1127,7 @@ pub(super) fn first_hitting_set(
     }
     let mut picked = search.picked;
     picked.extend(forced);
-    order::sort(&mut picked);
+    picked.sort_unstable();
     Some(picked.into_iter().map(|k| items[k]).collect())
 }
 
@@ -1200,7 +1197,7 @@ impl Search {
                 &core[core.partition_point(|&k| k < from)..]
             })
             .collect();
-        order::sort_by_key(&mut open, |c| c.len());
+        open.sort_by_key(|c| c.len());
         let mut count = 0;
         for core in &open {
             if core.iter().all(|&k| !self.taken[k]) {

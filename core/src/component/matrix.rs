@@ -5,7 +5,6 @@
 //! by component type.
 
 use crate::markup::escape;
-use crate::order;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -261,7 +260,7 @@ impl Matrix {
 /// Additional services), registry order within each group.
 pub fn type_order(registry: &Registry) -> Vec<usize> {
     let mut order: Vec<usize> = (0..registry.len()).collect();
-    order::sort_by_key(&mut order, |&i| (registry.get(i).kind(), i));
+    order.sort_by_key(|&i| (registry.get(i).kind(), i));
     order
 }
 

@@ -2,7 +2,6 @@
 //! plugin's, in registry order, with relations read in both directions
 //! (duplex closure, SEMANTICS §2.2) without touching the declared data.
 
-use crate::order;
 use std::collections::HashMap;
 
 use super::model::{Component, Relation};
@@ -145,7 +144,7 @@ impl Registry {
     /// Indices in display order: weight, then name.
     pub fn display_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.components.len()).collect();
-        order::sort_by(&mut order, |&a, &b| {
+        order.sort_by(|&a, &b| {
             let (a, b) = (&self.components[a], &self.components[b]);
             (a.weight, &a.name).cmp(&(b.weight, &b.name))
         });
@@ -179,7 +178,7 @@ impl Registry {
             .flat_map(|p| self.resolve(p))
             .filter(|&j| j != owner)
             .collect();
-        order::sort(&mut hits);
+        hits.sort_unstable();
         hits.dedup();
         hits
     }
@@ -206,7 +205,7 @@ impl Registry {
             }
         }
         for edges in &mut graph {
-            order::sort(edges);
+            edges.sort_unstable();
             edges.dedup();
         }
         graph

@@ -1,7 +1,6 @@
 //! Validating a full selection (SEMANTICS §2.3): every violation is
 //! collected, in kind order, as data; the message is only a rendering.
 
-use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Quantifier, Requires};
@@ -110,7 +109,7 @@ pub fn requirements(registry: &Registry, i: usize) -> Vec<Requirement> {
             groups
                 .into_iter()
                 .map(|(_, mut r)| {
-                    order::sort(&mut r.candidates);
+                    r.candidates.sort();
                     r.candidates.dedup();
                     r
                 })

@@ -2,7 +2,6 @@
 //! errors and warnings, each role's limits against how many nodes have it,
 //! and each node's role problems — every item with the nodes concerned.
 
-use crate::order;
 use serde::{Deserialize, Serialize};
 
 use super::Environment;
@@ -84,7 +83,7 @@ impl Environment<'_> {
                 )
             }));
         }
-        order::sort_by_key(&mut out, |c| c.severity);
+        out.sort_by_key(|c| c.severity);
         out
     }
 }

@@ -556,6 +556,16 @@ mod tests {
     }
 
     #[test]
+    fn numbers_are_decimals_a_float_holds() {
+        check("-2.50 == -2.5", Ok(json!(true)));
+        check("0.1 == 0.10", Ok(json!(true)));
+        let huge = format!("{} == 1", "9".repeat(400));
+        for source in ["1e5 == 1", "-inf == 1", "1. == 1", ".5 == 1", &huge] {
+            check(source, Err(ErrorKind::Parse));
+        }
+    }
+
+    #[test]
     fn malformed_paths_are_parse_errors() {
         for source in [
             "a..b",

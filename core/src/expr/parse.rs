@@ -217,21 +217,18 @@ impl<'a> Lexer<'a> {
                 }
                 self.pos = end;
                 let text = &self.source[start..end];
-                if !is_number(text) {
-                    return Err(self.error(
-                        ErrorKind::Parse,
-                        (start, end),
-                        format!("invalid number '{text}'"),
-                    ));
+                // `parse` reads more than expressions write (`1e5`, `-inf`),
+                // and too many digits for a float are infinity, not an error.
+                match text.parse::<f64>() {
+                    Ok(n) if is_number(text) && n.is_finite() => Token::Lit(Literal::Num(n)),
+                    _ => {
+                        return Err(self.error(
+                            ErrorKind::Parse,
+                            (start, end),
+                            format!("invalid number '{text}'"),
+                        ));
+                    }
                 }
-                let value = crate::number::parse_decimal(text).ok_or_else(|| {
-                    self.error(
-                        ErrorKind::Parse,
-                        (start, end),
-                        format!("invalid number '{text}'"),
-                    )
-                })?;
-                Token::Lit(Literal::Num(value))
             }
             c if is_path_char(c) => {
                 let mut end = start;

@@ -110,7 +110,7 @@ mod tests {
     fn only_unavailable_roles_are_listed_with_why() {
         let role = |id: &str, why: Option<&str>| RoleView {
             id: RoleName::new(id).unwrap(),
-            name: id.to_ascii_uppercase(),
+            name: id.to_uppercase(),
             description: String::new(),
             tags: Vec::new(),
             unavailable: why.map(str::to_owned),

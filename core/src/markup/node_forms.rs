@@ -190,7 +190,7 @@ mod tests {
     fn role(id: &str, unavailable: Option<&str>) -> RoleView {
         RoleView {
             id: RoleName::new(id).unwrap(),
-            name: id.to_ascii_uppercase(),
+            name: id.to_uppercase(),
             description: format!("The {id}"),
             tags: vec![TagName::new(id).unwrap()],
             unavailable: unavailable.map(str::to_owned),

@@ -209,7 +209,7 @@ mod tests {
         PluginSummary {
             id,
             name: name.to_owned(),
-            title: name.to_ascii_uppercase(),
+            title: name.to_uppercase(),
             version: "1.0.0".to_owned(),
             package_version: "5.0.0".to_owned(),
             description: String::new(),

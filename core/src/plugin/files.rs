@@ -4,7 +4,6 @@
 //! package root, `/`-separated; [`confine`] turns what a `*_path` key says
 //! into such a path, or says why it leaves the package.
 
-use crate::order;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a relative path names inside a package.
@@ -190,7 +189,7 @@ pub fn glob(files: &dyn Files, pattern: &str) -> Vec<String> {
             segments_match(&pattern, &segments)
         })
         .collect();
-    order::sort(&mut matched);
+    matched.sort();
     matched
 }
 

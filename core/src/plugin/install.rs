@@ -3,7 +3,6 @@
 //! release, a release or plugin version installed twice, volume mappings
 //! naming volumes that exist nowhere.
 
-use crate::order;
 use std::collections::BTreeSet;
 
 use crate::component::ComponentName;
@@ -110,7 +109,7 @@ fn closest_names(pattern: &str, declared: &[&ComponentName]) -> Vec<String> {
             !other_end || *distance <= d.len().max(pattern.len()) / 2
         })
         .collect();
-    order::sort(&mut ranked);
+    ranked.sort();
     ranked.dedup_by(|a, b| a.2 == b.2);
     // A name ending the same way is the likely one: the others are noise.
     if ranked.first().is_some_and(|(other_end, _, _)| !other_end) {

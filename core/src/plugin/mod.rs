@@ -13,7 +13,6 @@ mod schema;
 mod tests;
 mod version;
 
-use crate::order;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -244,7 +243,7 @@ pub fn newest_compatible<'a>(
             None => newest.push(p),
         }
     }
-    order::sort_by(&mut newest, |a, b| a.name.cmp(&b.name));
+    newest.sort_by(|a, b| a.name.cmp(&b.name));
     newest
 }
 

@@ -8,7 +8,6 @@ use serde_json::Value;
 use super::Settings;
 use super::check::{AttrState, Evaluation};
 use super::tree::{AttrType, is_generated};
-use crate::number::{parse_decimal, to_json};
 
 /// What was entered in a setting's control.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,9 +82,10 @@ pub fn text_of(value: &Value) -> String {
 /// reports), a list (one item per non-blank line) or the text itself.
 pub fn typed(kind: &AttrType, text: String) -> Value {
     match kind {
-        AttrType::Number => match parse_decimal(text.trim()) {
-            Some(n) => to_json(n).map_or(Value::Null, Value::Number),
-            None => Value::String(text),
+        // `inf` and `NaN` parse as floats, but JSON has no number for them.
+        AttrType::Number => match text.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() => number(n),
+            _ => Value::String(text),
         },
         AttrType::TextList | AttrType::TextareaList => Value::Array(
             text.lines()
@@ -95,6 +95,18 @@ pub fn typed(kind: &AttrType, text: String) -> Value {
                 .collect(),
         ),
         _ => Value::String(text),
+    }
+}
+
+/// `n` as a JSON number: a whole number as an integer (`8`, not `8.0`)
+/// while every integer up to it is exact in a float (2^53), any other as
+/// a float.
+fn number(n: f64) -> Value {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if n.fract() == 0.0 && n.abs() <= EXACT {
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
     }
 }
 
@@ -113,6 +125,36 @@ mod tests {
             json!(["8.8.8.8", "1.1.1.1"])
         );
         assert_eq!(typed(&AttrType::Text, " a ".into()), json!(" a "));
+    }
+
+    /// Whole numbers are integers while a float holds them exactly; what
+    /// JSON has no number for stays text, which the check reports.
+    #[test]
+    fn numbers_in_the_forms_people_write_them() {
+        for (text, n) in [
+            ("-7", json!(-7)),
+            ("+7", json!(7)),
+            ("007", json!(7)),
+            ("8.0", json!(8)),
+            ("1e3", json!(1000)),
+            (".5", json!(0.5)),
+            ("5.", json!(5)),
+            ("2.5E-4", json!(0.00025)),
+            ("-0.0", json!(0)),
+            ("9007199254740992", json!(9_007_199_254_740_992_i64)),
+            ("1e300", json!(1e300)),
+        ] {
+            assert_eq!(typed(&AttrType::Number, text.into()), n, "{text}");
+        }
+        for text in [
+            "", "e5", "1e", "1.2.3", "inf", "NaN", "0x10", "1_000", "1e999",
+        ] {
+            assert_eq!(
+                typed(&AttrType::Number, text.into()),
+                json!(text),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,6 @@
 //! parsed restrictions — and kept whole beside them, so that what is
 //! stored and served reads back as declared.
 
-use crate::order;
 use serde_json::{Map, Value};
 
 use super::regex::Regex;
@@ -392,7 +391,7 @@ impl SettingsTree {
     /// Group indices for display: by weight, then declared order.
     pub fn display_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.groups.len()).collect();
-        order::sort_by_key(&mut order, |&i| self.groups[i].meta.weight);
+        order.sort_by_key(|&i| self.groups[i].meta.weight);
         order
     }
 }

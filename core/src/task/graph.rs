@@ -1,7 +1,6 @@
 //! The task graph's shape: a drawing of one node's tasks, strongly
 //! connected components (cycles), and a shortest cycle path for messages.
 
-use crate::order;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::name::TaskId;
@@ -117,12 +116,12 @@ pub(super) fn strongly_connected(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
                         break;
                     }
                 }
-                order::sort(&mut component);
+                component.sort_unstable();
                 components.push(component);
             }
         }
     }
-    order::sort(&mut components);
+    components.sort();
     components
 }
 

@@ -8,12 +8,12 @@ use std::io::BufRead;
 
 use clap::{Args, Subcommand};
 use mosaic_core::access::{Role, check_password, check_token_label, check_username};
-use mosaic_core::time::rfc3339;
 
 use super::Format;
 use crate::DbConfig;
 use crate::access::secret::{hash_password, new_secret, now, secret_hash};
 use crate::db::{Db, DbError};
+use crate::timestamp::rfc3339;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {

@@ -283,7 +283,7 @@ impl Db {
                 let status: i64 = row.try_get("status")?;
                 Ok(AuditEntry {
                     id: row.try_get("id")?,
-                    at: mosaic_core::time::rfc3339(row.try_get("at")?),
+                    at: crate::timestamp::rfc3339(row.try_get("at")?),
                     actor: row.try_get("actor")?,
                     method: row.try_get("method")?,
                     route: row.try_get("route")?,

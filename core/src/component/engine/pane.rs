@@ -2,7 +2,6 @@
 //! holds fixed (a [`Frame`]), the reasons an earlier pane gives, and
 //! repairs that may select as well as deselect, earlier panes included.
 
-use crate::order;
 use std::cell::OnceCell;
 
 use super::super::name::ComponentType;
@@ -166,7 +165,7 @@ impl Engine {
         let mut later: Vec<usize> = (0..n)
             .filter(|&j| selection[j] && frame.fixed[j].is_none())
             .collect();
-        order::sort_by_key(&mut later, |&j| (registry.get(j).kind(), j));
+        later.sort_by_key(|&j| (registry.get(j).kind(), j));
         let mut dropped = Vec::new();
         for j in later {
             kept.push(Lit::pos(j));
@@ -303,7 +302,7 @@ impl Engine {
                 let mut earlier: Vec<usize> = (0..registry.len())
                     .filter(|&j| frame.fixed[j].is_some_and(|on| on || !self.dead[j]))
                     .collect();
-                order::sort_by_key(&mut earlier, |&j| rank(j));
+                earlier.sort_by_key(|&j| rank(j));
                 earlier
             })
             .clone();
@@ -324,7 +323,7 @@ impl Engine {
                 .into_iter()
                 .filter(|&j| j < registry.len() && is_change(j) && !hitting.contains(&j))
                 .collect();
-            order::sort_by_key(&mut core, |&j| rank(j));
+            core.sort_by_key(|&j| rank(j));
             core.dedup();
             core
         };
@@ -369,7 +368,7 @@ impl Engine {
                             .filter(|&&j| selection[j] != want)
                             .map(|&j| registry.get(j).name.to_string())
                             .collect();
-                        order::sort(&mut v);
+                        v.sort();
                         v
                     };
                     return Repair {
@@ -395,7 +394,7 @@ impl Engine {
 /// out) if there is one; then the first by sorted names (`rank`).
 fn best_hitting_set(rank: &[usize], selection: &[bool], cores: &[Vec<usize>]) -> Vec<usize> {
     let mut useful: Vec<usize> = cores.iter().flatten().copied().collect();
-    order::sort_by_key(&mut useful, |&j| rank[j]);
+    useful.sort_by_key(|&j| rank[j]);
     useful.dedup();
     let deselects: Vec<usize> = useful.iter().copied().filter(|&j| selection[j]).collect();
     for size in 0..=useful.len() {

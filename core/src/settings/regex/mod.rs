@@ -61,11 +61,24 @@ impl Regex {
 }
 
 /// The case-insensitive form of `c`: its lower case when that is one
-/// character (`case::lower`). (Classes also try an ASCII letter's upper
-/// case; other upper-case mappings would bring another Unicode table to
-/// the browser.)
+/// character. (Classes also try its upper case, for a class written in
+/// capitals: `(?i)[A-C]` holds `b`.)
 fn fold(c: char) -> char {
-    crate::case::lower(c)
+    single(c.to_lowercase()).unwrap_or(c)
+}
+
+/// The upper case of `c` when that is one character.
+fn upper(c: char) -> char {
+    single(c.to_uppercase()).unwrap_or(c)
+}
+
+/// The one character of a case mapping, unless it maps to several
+/// (`ß` → `SS`).
+fn single(mut mapped: impl Iterator<Item = char>) -> Option<char> {
+    match (mapped.next(), mapped.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! sub-programs that end in their own `Match`.
 
 use super::parse::{Assertion, Class, ClassItem, Node, Parsed};
-use super::{Error, MAX_INSTS, fold};
+use super::{Error, MAX_INSTS, fold, upper};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Inst {
@@ -59,8 +59,7 @@ impl Class {
                 ClassItem::Perl(perl, negated) => perl.matches(c) != negated,
             })
         };
-        let hit =
-            contains(c) || (self.fold && (contains(fold(c)) || contains(c.to_ascii_uppercase())));
+        let hit = contains(c) || (self.fold && (contains(fold(c)) || contains(upper(c))));
         hit != self.negated
     }
 }

@@ -84,6 +84,7 @@ fn lookarounds_backreferences_and_flags() {
     check(r"^(?i:a)b$", &["Ab"], &["AB"]);
     check(r"^a(?i)b|c$", &["aB", "C"], &["AB"]);
     check(r"^(?i)[a-c]+$", &["AbC"], &["d"]);
+    check(r"^(?i)[A-CÄ]+$", &["abcä", "ÄBC"], &["d", "ö"]);
     check(r"(?i)^(a)\1$", &["aA"], &["ab"]);
     check("(?m)^b$", &["a\nb\nc"], &["ab"]);
 }

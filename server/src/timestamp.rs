@@ -1,0 +1,37 @@
+//! Stored instants as people and scripts read them: Unix seconds to
+//! RFC 3339 UTC (`2026-11-22T09:30:00Z`), written by the `time` crate. The
+//! caller reads the clock (`access::secret::now`); this only formats.
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// `seconds` since 1970-01-01T00:00:00Z as RFC 3339, UTC, whole seconds.
+/// An instant outside the years RFC 3339 writes (0000 to 9999), which no
+/// clock gives, is shown as its seconds.
+pub fn rfc3339(seconds: i64) -> String {
+    OffsetDateTime::from_unix_timestamp(seconds)
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_else(|| seconds.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rfc3339;
+
+    #[test]
+    fn known_instants() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_340_245), "2026-11-22T09:37:25Z");
+        assert_eq!(rfc3339(-1), "1969-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn only_years_0000_to_9999_are_dates() {
+        assert_eq!(rfc3339(-62_167_219_200), "0000-01-01T00:00:00Z");
+        assert_eq!(rfc3339(253_402_300_799), "9999-12-31T23:59:59Z");
+        assert_eq!(rfc3339(253_402_300_800), "253402300800");
+        assert_eq!(rfc3339(i64::MIN), i64::MIN.to_string());
+    }
+}
