@@ -26,7 +26,7 @@ use crate::components::var::Var;
 use crate::dom::{View, el, fragment};
 use crate::pages::environment::environment_page;
 use crate::pages::environments::environments;
-use crate::pages::heat::heat_page;
+use crate::pages::heat::HeatPage;
 use crate::pages::matrix::MatrixPage;
 use crate::pages::onboarding::onboarding;
 use crate::pages::plugins::plugins_page;
@@ -190,11 +190,6 @@ fn ReleaseMatrixPage() -> impl IntoView {
 #[component]
 fn PluginsPage() -> impl IntoView {
     view! { <Legacy page=plugins_page /> }
-}
-
-#[component]
-fn HeatPage() -> impl IntoView {
-    view! { <Legacy page=heat_page /> }
 }
 
 #[component]

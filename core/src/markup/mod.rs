@@ -12,7 +12,6 @@
 
 pub mod checks;
 pub mod environment;
-pub mod heat;
 pub mod lists;
 pub mod node_forms;
 pub mod nodes;
