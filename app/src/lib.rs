@@ -26,8 +26,8 @@ use crate::components::var::Var;
 use crate::dom::{View, el, fragment};
 use crate::pages::environment::environment_page;
 use crate::pages::environments::environments;
-use crate::pages::heat::heat_page;
-use crate::pages::matrix::matrix_page;
+use crate::pages::heat::HeatPage;
+use crate::pages::matrix::MatrixPage;
 use crate::pages::onboarding::onboarding;
 use crate::pages::plugins::plugins_page;
 use crate::pages::settings::settings_page;
@@ -95,7 +95,7 @@ fn Shell() -> impl IntoView {
                 <Route path=path!("/environments/:id/settings") view=SettingsPage />
                 <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
                 <Route path=path!("/releases/:id/tags") view=ReleaseTagsPage />
-                <Route path=path!("/releases/:id/matrix") view=MatrixPage />
+                <Route path=path!("/releases/:id/matrix") view=ReleaseMatrixPage />
                 <Route path=path!("/plugins") view=PluginsPage />
                 <Route path=path!("/heat") view=HeatPage />
             </Routes>
@@ -179,18 +179,17 @@ fn ReleaseTagsPage() -> impl IntoView {
 }
 
 #[component]
-fn MatrixPage() -> impl IntoView {
-    legacy_for_id(matrix_page)
+fn ReleaseMatrixPage() -> impl IntoView {
+    let id = id_param();
+    move || match id.get() {
+        Some(id) => view! { <MatrixPage id /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
 }
 
 #[component]
 fn PluginsPage() -> impl IntoView {
     view! { <Legacy page=plugins_page /> }
-}
-
-#[component]
-fn HeatPage() -> impl IntoView {
-    view! { <Legacy page=heat_page /> }
 }
 
 #[component]

@@ -145,20 +145,47 @@ pub fn parse_environment(file: &str, text: &str) -> Result<Environment, LoadErro
 }
 
 /// One candidate of a list, and why it matched or not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Candidate {
     pub file: String,
     pub matched: bool,
     pub reasons: Vec<String>,
 }
 
+impl Candidate {
+    /// Why it matched or not, in one line.
+    pub fn why(&self) -> String {
+        self.reasons.join("; ")
+    }
+}
+
 /// A resource type whose list did not resolve to exactly one template, or
 /// whose path leaves the root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ResolveError {
     pub resource_type: String,
     pub candidates: Vec<Candidate>,
     pub message: String,
+}
+
+impl ResolveError {
+    /// The name of the radio buttons that pick one of its candidates, when
+    /// it is an open choice.
+    pub fn radio_group(&self) -> String {
+        format!("choice-{}", self.resource_type)
+    }
+}
+
+/// The errors of `resolution` that are not open choices: an open choice
+/// is asked (its `options`), not shown as an error too.
+pub fn unresolved(resolution: &crate::api::TemplateResolution) -> Vec<&ResolveError> {
+    let open = |e: &&ResolveError| {
+        resolution
+            .options
+            .iter()
+            .any(|o| o.resource_type == e.resource_type)
+    };
+    resolution.errors.iter().filter(|e| !open(e)).collect()
 }
 
 /// A resource type that still has several valid templates.
@@ -634,6 +661,38 @@ mod tests {
             summary.resource_types["OS::TripleO::Compute"],
             ["docker/controller.yaml"]
         );
+    }
+
+    #[test]
+    fn an_open_choice_is_asked_not_shown_as_an_error() {
+        let candidate = |file: &str, matched: bool, reason: &str| Candidate {
+            file: file.to_owned(),
+            matched,
+            reasons: vec![reason.to_owned(), "second".to_owned()],
+        };
+        let option = ResolveError {
+            resource_type: "OS::Controller".into(),
+            candidates: vec![
+                candidate("puppet/c.yaml", true, "deployment: puppet"),
+                candidate("docker/c.yaml", false, "deployment: docker, not puppet"),
+            ],
+            message: "two candidates".into(),
+        };
+        let broken = ResolveError {
+            resource_type: "OS::Compute".into(),
+            candidates: Vec::new(),
+            message: "no candidate".into(),
+        };
+        let resolution = crate::api::TemplateResolution {
+            resource_registry: BTreeMap::new(),
+            errors: vec![option.clone(), broken.clone()],
+            choices: Vec::new(),
+            options: vec![option.clone()],
+            environment: None,
+        };
+        assert_eq!(unresolved(&resolution), [&broken]);
+        assert_eq!(option.radio_group(), "choice-OS::Controller");
+        assert_eq!(option.candidates[0].why(), "deployment: puppet; second");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod html;
 pub mod legacy;
 pub mod loaded;
 pub mod loading;
+pub mod matrix_table;
 pub mod morph;
 pub mod near_view;
 pub mod node_table;

@@ -1,8 +1,9 @@
 //! The compatibility matrix (SEMANTICS §2.5a, the component-registry spec's
 //! table): for every pair of a registry's components, what the row one
 //! declares or implies towards the column one — incompatible, requires,
-//! compatible or nothing — as data, as text, and as an SVG drawing grouped
-//! by component type.
+//! compatible or nothing — as data, as text, as an SVG drawing grouped
+//! by component type, and as the app's table ([`Table`]) with the
+//! component it highlights ([`Highlight`]).
 
 use crate::markup::escape;
 use std::fmt::Write as _;
@@ -240,10 +241,7 @@ impl Matrix {
         }
         for t in ComponentType::ALL {
             if let Some(k) = order.iter().position(|&i| registry.get(i).kind() == t) {
-                let title = Pane::ALL
-                    .iter()
-                    .find(|p| p.component_type() == t)
-                    .map_or("", |p| p.title());
+                let title = type_title(t);
                 let _ = writeln!(
                     out,
                     "<text x=\"4\" y=\"{}\" font-weight=\"bold\">{title}</text>",
@@ -262,6 +260,119 @@ pub fn type_order(registry: &Registry) -> Vec<usize> {
     let mut order: Vec<usize> = (0..registry.len()).collect();
     order.sort_by_key(|&i| (registry.get(i).kind(), i));
     order
+}
+
+/// What a type's group is called (its wizard pane's title: "Compute",
+/// "Networking", …).
+pub fn type_title(kind: ComponentType) -> &'static str {
+    Pane::ALL
+        .iter()
+        .find(|p| p.component_type() == kind)
+        .map_or("", |p| p.title())
+}
+
+/// What the page's type filters offer, in order: every type, as the
+/// filter's value (the type's name) and its group's title.
+pub fn type_filters() -> impl Iterator<Item = (&'static str, &'static str)> {
+    Pane::ALL
+        .into_iter()
+        .map(|p| (p.component_type().as_str(), p.title()))
+}
+
+/// The matrix as the page's table shows it: the components grouped by
+/// type ([`type_order`]), each a column and a row in the same order, and
+/// every cell with its explanation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// The components in table order: the columns' headings, left to
+    /// right, and the rows' headings, top to bottom.
+    pub headers: Vec<Header>,
+    /// `cells[a][b]`: the cell in the row of `headers[a]` and the column of
+    /// `headers[b]`.
+    pub cells: Vec<Vec<TableCell>>,
+}
+
+/// A component as a row's and a column's heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// Its registry index: what the highlight is kept by.
+    pub index: usize,
+    pub name: String,
+    pub kind: ComponentType,
+    /// The column's heading ([`Registry::label`]).
+    pub label: String,
+    /// The row's heading: its label (or name) and its place.
+    pub display_label: String,
+    pub place: String,
+    /// The first component of its type: a group starts (a thicker line).
+    pub group_start: bool,
+    /// No valid selection can contain it.
+    pub dead: bool,
+}
+
+/// One cell of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableCell {
+    pub cell: Cell,
+    /// Why it says what it says ([`Matrix::explain`]).
+    pub title: String,
+}
+
+impl Matrix {
+    /// The table of `registry`'s matrix.
+    pub fn table(&self, registry: &Registry) -> Table {
+        let order = type_order(registry);
+        let headers: Vec<Header> = order
+            .iter()
+            .enumerate()
+            .map(|(at, &i)| {
+                let component = registry.get(i);
+                Header {
+                    index: i,
+                    name: self.components[i].clone(),
+                    kind: component.kind(),
+                    label: registry.label(i).to_owned(),
+                    display_label: component.display_label().to_owned(),
+                    place: registry.place(i),
+                    group_start: at == 0 || registry.get(order[at - 1]).kind() != component.kind(),
+                    dead: self.dead.contains(&self.components[i]),
+                }
+            })
+            .collect();
+        let cells = order
+            .iter()
+            .map(|&i| {
+                order
+                    .iter()
+                    .map(|&j| TableCell {
+                        cell: self.cells[i][j],
+                        title: self.explain(registry, i, j),
+                    })
+                    .collect()
+            })
+            .collect();
+        Table { headers, cells }
+    }
+}
+
+/// The component whose row and column the page lights, if any: one at a
+/// time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Highlight(pub Option<usize>);
+
+impl Highlight {
+    /// Picking component `i` lights its row and column, or puts them out
+    /// when they are lit.
+    pub fn pick(self, i: usize) -> Highlight {
+        Highlight((self.0 != Some(i)).then_some(i))
+    }
+
+    /// Whether component `i`'s row and column are lit: its headings, and
+    /// every cell of both (a cell is lit when its row's or its column's
+    /// component is).
+    pub fn lights(self, i: usize) -> bool {
+        self.0 == Some(i)
+    }
 }
 
 #[cfg(test)]
@@ -347,5 +458,71 @@ pub(crate) mod tests {
             text.contains("storage:object:never") && text.contains("(dead)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_table_groups_by_type_and_carries_each_cells_explanation() {
+        let (m, registry) = matrix();
+        let table = m.table(&registry);
+        let names: Vec<&str> = table.headers.iter().map(|h| h.name.as_str()).collect();
+        assert_eq!(
+            names[..4],
+            [
+                "hypervisor:libvirt:kvm",
+                "hypervisor:libvirt:qemu",
+                "hypervisor:vmware",
+                "network:neutron:core:contrail"
+            ]
+        );
+        let at = |name: &str| names.iter().position(|n| *n == name).unwrap();
+        let (contrail, ml2) = (
+            at("network:neutron:core:contrail"),
+            at("network:neutron:core:ml2"),
+        );
+        let cell = &table.cells[contrail][ml2];
+        assert_eq!(cell.cell, Cell::Incompatible);
+        assert_eq!(cell.title, "Contrail replaces ML2");
+        assert_eq!(table.cells[ml2][ml2].title, "");
+        let header = &table.headers[contrail];
+        assert_eq!((header.index, header.kind), (3, ComponentType::Network));
+        assert_eq!(
+            (header.label.as_str(), header.display_label.as_str()),
+            ("Contrail", "Contrail")
+        );
+        assert_eq!(header.place, "network core");
+        // The first component of each type starts a group; the second does not.
+        let starts: Vec<&str> = table
+            .headers
+            .iter()
+            .filter(|h| h.group_start)
+            .map(|h| h.name.as_str())
+            .collect();
+        assert_eq!(
+            starts,
+            [
+                "hypervisor:libvirt:kvm",
+                "network:neutron:core:contrail",
+                "storage:block:ceph"
+            ]
+        );
+        // It requires no hypervisor, and one is always chosen.
+        let dead: Vec<&str> = table
+            .headers
+            .iter()
+            .filter(|h| h.dead)
+            .map(|h| h.name.as_str())
+            .collect();
+        assert_eq!(dead, ["storage:object:never"]);
+    }
+
+    #[test]
+    fn a_pick_lights_one_component_and_a_second_pick_puts_it_out() {
+        let lit = Highlight::default().pick(3);
+        assert!(lit.lights(3) && !lit.lights(4));
+        assert_eq!(lit.pick(4), Highlight(Some(4)));
+        assert_eq!(lit.pick(3), Highlight(None));
+        let filters: Vec<_> = type_filters().collect();
+        assert_eq!(filters[0], ("hypervisor", "Compute"));
+        assert_eq!(filters.len(), 4);
     }
 }

@@ -19,7 +19,9 @@ pub use load::{
     ComponentFile, Problem, RegistryReport, Severity, check_registry, load_components,
     load_registry,
 };
-pub use matrix::{Cell, Matrix, type_order};
+pub use matrix::{
+    Cell, Header, Highlight, Matrix, Table, TableCell, type_filters, type_order, type_title,
+};
 pub use model::{
     Bind, BindModel, Component, DEFAULT_WEIGHT, Predicate, PredicateBody, Quantifier, Relation,
     Requires,

@@ -12,9 +12,7 @@
 
 pub mod checks;
 pub mod environment;
-pub mod heat;
 pub mod lists;
-pub mod matrix;
 pub mod node_forms;
 pub mod nodes;
 pub mod plugins;
