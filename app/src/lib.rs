@@ -24,7 +24,7 @@ use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::dom::View;
 use crate::pages::environment::environment_page;
-use crate::pages::environments::environments;
+use crate::pages::environments::Environments;
 use crate::pages::heat::heat_page;
 use crate::pages::matrix::matrix_page;
 use crate::pages::onboarding::Onboarding;
@@ -213,7 +213,7 @@ fn Home() -> impl IntoView {
                     }
                     .into_any(),
                 };
-                Ok(view! { {start} <Legacy page=environments /> }.into_any())
+                Ok(view! { {start} <Environments /> }.into_any())
             })}
         </Loading>
     }

@@ -1,13 +1,15 @@
-//! The Plugins page's pieces in headless Chromium (`wasm-bindgen-test`):
-//! what a row shows, the two-click uninstall, the upload's outcome and a
-//! refused package's report.
+//! The Plugins page's pieces and the environments list in headless
+//! Chromium (`wasm-bindgen-test`): what a row shows, the two-click
+//! uninstall, the upload's outcome and a refused package's report.
 
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mosaic_app::components::plugin_upload::{Installed, ValidationReport};
+use mosaic_app::pages::environments::EnvironmentList;
 use mosaic_app::pages::plugins::PluginTable;
-use mosaic_core::api::{PluginKind, PluginRelease, PluginSummary};
+use mosaic_core::api::{Cluster, PluginKind, PluginRelease, PluginSummary};
+use mosaic_core::name::Mode;
 use mosaic_core::plugin::{Diagnostic, Report, Severity};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -237,4 +239,38 @@ async fn a_refused_package_lists_every_problem_with_the_summary() {
         text(&root, ".validation-report > p.report-summary"),
         "1 error, 1 warning"
     );
+}
+
+#[wasm_bindgen_test]
+async fn environments_link_to_their_pages() {
+    let lab = Cluster {
+        id: 7,
+        name: "lab <1>".into(),
+        release_id: 1,
+        components: Vec::new(),
+        mode: Mode::default(),
+    };
+    let list = RwSignal::new(vec![lab]);
+    let root = mounted(move || view! { <EnvironmentList list=list.into() /> });
+    let item = find(
+        &root,
+        "section.card.environments[data-page='environments'] li[data-environment='lab <1>']",
+    );
+    assert_eq!(text(&root, "section h1"), "Environments");
+    assert_eq!(
+        find(&item, "a").get_attribute("href").as_deref(),
+        Some("/environments/7")
+    );
+    assert_eq!(text(&item, "a"), "lab <1>");
+    assert_eq!(
+        text(&item, "span.muted"),
+        format!(" — 0 components, {}", Mode::default().as_str())
+    );
+    list.set(Vec::new());
+    leptos::task::tick().await;
+    assert!(
+        root.query_selector("section").unwrap().is_none(),
+        "nothing without environments"
+    );
+    assert_eq!(root.text_content().unwrap(), "");
 }
