@@ -18,23 +18,22 @@ use leptos_router::path;
 use mosaic_core::access::Role;
 use mosaic_core::api::ReleaseSummary;
 
-use crate::api::TagOwner;
+use crate::api::{ApiFailure, TagOwner};
 use crate::components::legacy::Legacy;
-use crate::components::loaded::loaded;
-use crate::components::retry::{RetryNotice, retry_notice};
-use crate::components::var::Var;
-use crate::dom::{View, el, fragment};
+use crate::components::loading::Loading;
+use crate::components::retry::RetryNotice;
+use crate::dom::View;
 use crate::pages::environment::environment_page;
-use crate::pages::environments::environments;
+use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
 use crate::pages::matrix::MatrixPage;
-use crate::pages::onboarding::onboarding;
-use crate::pages::plugins::plugins_page;
+use crate::pages::onboarding::Onboarding;
+use crate::pages::plugins::Plugins;
 use crate::pages::settings::settings_page;
 use crate::pages::sign_in::SignIn;
 use crate::pages::tags::tags_page;
 use crate::pages::wizard::wizard;
-use crate::route::{NavSection, id_param};
+use crate::route::{NavSection, id_param, set_title};
 use crate::session::Session;
 
 /// The whole app: who is signed in (the sign-in page when nobody is),
@@ -96,7 +95,7 @@ fn Shell() -> impl IntoView {
                 <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
                 <Route path=path!("/releases/:id/tags") view=ReleaseTagsPage />
                 <Route path=path!("/releases/:id/matrix") view=ReleaseMatrixPage />
-                <Route path=path!("/plugins") view=PluginsPage />
+                <Route path=path!("/plugins") view=Plugins />
                 <Route path=path!("/heat") view=HeatPage />
             </Routes>
         </main>
@@ -187,46 +186,34 @@ fn ReleaseMatrixPage() -> impl IntoView {
     }
 }
 
-#[component]
-fn PluginsPage() -> impl IntoView {
-    view! { <Legacy page=plugins_page /> }
-}
-
+/// The wizard and the environments; onboarding when no release is
+/// installed. Asked anew each time the page is shown, so that installing
+/// or uninstalling a release plugin shows at once.
 #[component]
 fn Home() -> impl IntoView {
-    view! { <Legacy page=home /> }
-}
-
-/// The wizard and the environments; onboarding when no release is
-/// installed. Fetched anew each time the page is shown, so that installing
-/// or uninstalling a release plugin shows at once.
-fn home() -> View {
-    let refresh = Var::new(0u32);
-    let releases = api::fetch(move || {
-        refresh.get();
-        vec![api::path::releases()]
-    });
-    let installed = Callback::new(move |()| refresh.update(|n| *n += 1));
-    crate::route::set_title("Environments");
-    loaded(releases, "Loading releases…", move |bodies| {
-        let list = api::answer::<Vec<ReleaseSummary>>(&bodies, 0);
-        let welcome = matches!(&list, Ok(list) if list.is_empty());
-        crate::route::set_title(if welcome { "Welcome" } else { "Environments" });
-        match list {
-            Ok(list) if list.is_empty() => onboarding(installed),
-            Ok(list) => {
-                let creates = crate::session::session().can(Role::Operator);
-                let start = match creates {
-                    true => wizard(list),
-                    false => el("p")
-                        .class("card hint")
-                        .attr("data-role-note", "")
-                        .text("Your role can look at environments; an operator creates and changes them.")
-                        .into(),
+    set_title("Environments");
+    let releases = LocalResource::new(|| api::get::<Vec<ReleaseSummary>>(api::path::releases()));
+    let installed = Callback::new(move |()| releases.refetch());
+    let session = session::session();
+    view! {
+        <Loading label="Loading releases…" retry=installed>
+            {move || Suspend::new(async move {
+                let list = releases.await?;
+                if list.is_empty() {
+                    return Ok::<_, ApiFailure>(view! { <Onboarding installed /> }.into_any());
+                }
+                set_title("Environments");
+                let start = match untrack(|| session.can(Role::Operator)) {
+                    true => view! { <Legacy page=move || wizard(list) /> }.into_any(),
+                    false => view! {
+                        <p class="card hint" data-role-note="">
+                            "Your role can look at environments; an operator creates and changes them."
+                        </p>
+                    }
+                    .into_any(),
                 };
-                fragment([start, environments()])
-            }
-            Err(failure) => retry_notice(failure, installed, true),
-        }
-    })
+                Ok(view! { {start} <Environments /> }.into_any())
+            })}
+        </Loading>
+    }
 }

@@ -125,6 +125,16 @@ impl PluginSummary {
             )
         })
     }
+
+    /// The warnings of its install, one line each (`place: message`), as
+    /// the Plugins page's tooltip shows them.
+    pub fn warning_lines(&self) -> String {
+        self.warnings
+            .iter()
+            .map(|w| format!("{}: {}", w.place(), w.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,6 +142,16 @@ impl PluginSummary {
 pub enum PluginKind {
     Release,
     Extension,
+}
+
+impl PluginKind {
+    /// `release` or `extension`, as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PluginKind::Release => "release",
+            PluginKind::Extension => "extension",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -583,6 +603,34 @@ mod tests {
         );
         assert_eq!(summary(PluginKind::Extension, 1).idle_reason(), None);
         assert_eq!(summary(PluginKind::Release, 0).idle_reason(), None);
+    }
+
+    #[test]
+    fn warnings_are_one_line_each_with_their_place() {
+        let mut plugin = summary(PluginKind::Release, 0);
+        assert_eq!(plugin.warning_lines(), "");
+        let warning = |line, message: &str| crate::plugin::Diagnostic {
+            severity: crate::plugin::Severity::Warning,
+            file: "metadata.yaml".to_owned(),
+            line,
+            path: None,
+            message: message.to_owned(),
+        };
+        plugin.warnings = vec![warning(Some(3), "old"), warning(None, "odd")];
+        assert_eq!(
+            plugin.warning_lines(),
+            "metadata.yaml:3: old\nmetadata.yaml: odd"
+        );
+    }
+
+    #[test]
+    fn kinds_are_named_as_the_api_names_them() {
+        for kind in [PluginKind::Release, PluginKind::Extension] {
+            assert_eq!(
+                serde_json::to_string(&kind).unwrap(),
+                format!("\"{}\"", kind.as_str())
+            );
+        }
     }
 
     #[test]

@@ -12,8 +12,9 @@ use crate::dom::View;
 pub fn Legacy(page: impl FnOnce() -> View + 'static) -> impl IntoView {
     let view = page();
     let holder = NodeRef::<Div>::new();
-    holder.on_load(move |div| {
-        let _ = div.append_child(&view);
-    });
+    // Leptos may keep the holder of the page shown before (the same
+    // element type in the same place) and only run this for the new page:
+    // what was in it goes.
+    holder.on_load(move |div| div.replace_children_with_node_1(&view));
     view! { <div class="legacy" node_ref=holder></div> }
 }

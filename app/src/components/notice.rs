@@ -2,8 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::components::var::Var;
-use crate::dom::{View, dynamic, el, nothing};
+use crate::dom::{View, el};
 
 /// A red box with an error message.
 #[component]
@@ -18,13 +17,4 @@ pub fn error_notice(message: &str) -> View {
         .attr("role", "alert")
         .text(message)
         .into()
-}
-
-/// The error `error` holds, in a red box, while it holds one (for pages
-/// built with `dom`).
-pub fn error_notice_of(error: Var<Option<String>>) -> View {
-    dynamic(move || match error.get() {
-        Some(message) => error_notice(&message),
-        None => nothing(),
-    })
 }

@@ -1,80 +1,87 @@
+//! Shown when no release is installed — on a fresh install, or after the
+//! last release was uninstalled: the wizard cannot start without one.
+
 use leptos::prelude::*;
+use mosaic_core::access::Role;
 
 use crate::api;
-use crate::components::notice::error_notice_of;
-use crate::components::plugin_upload::plugin_upload;
-use crate::components::var::Var;
-use crate::dom::{View, el, fragment};
+use crate::components::notice::ErrorNotice;
+use crate::components::plugin_upload::PluginUpload;
+use crate::route::set_title;
+use crate::session::session;
 
-/// Shown when no release is installed — on a fresh install, or after the
-/// last release was uninstalled: the wizard cannot start without one.
-pub fn onboarding(installed: Callback<()>) -> View {
-    let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
-    let upload = match admin {
-        true => fragment([
-            el("p")
-                .text("Or upload a release plugin package here:")
-                .into(),
-            plugin_upload(Callback::new(move |_| installed.run(()))),
-        ]),
-        false => el("p")
-            .class("hint")
-            .attr("data-role-note", "")
-            .text("An admin installs plugins; ask one to install a release.")
-            .into(),
-    };
-    el("section")
-        .class("card onboarding")
-        .attr("data-page", "onboarding")
-        .child(el("h1").text("Welcome to Mosaic"))
-        .child(el("p").text(
-            "No OpenStack release is installed, so no environment can be created yet. \
-             Environments are created from a release, and releases ship as release plugins.",
-        ))
-        .maybe(admin.then(|| reinstall(installed)))
-        .child(el("h2").text("Install a release plugin"))
-        .child(el("p").text("On the server, with the command line:"))
-        .child(
-            el("pre")
-                .class("command")
-                .text("mosaic plugin install PATH"),
-        )
-        .child(el("p").class("hint").html(
-            "PATH is a release plugin directory or .tar.gz. \
-             <code>mosaic plugin create NAME --release</code> scaffolds one; \
-             Mosaic's own OpenStack release is <code>releases/openstack</code> in its repository.",
-        ))
-        .child(upload)
-        .into()
+#[component]
+pub fn Onboarding(
+    /// Told when a release was installed.
+    installed: Callback<()>,
+) -> impl IntoView {
+    set_title("Welcome");
+    let session = session();
+    let admin = move || session.can(Role::Admin);
+    view! {
+        <section class="card onboarding" data-page="onboarding">
+            <h1>"Welcome to Mosaic"</h1>
+            <p>
+                "No OpenStack release is installed, so no environment can be created yet. Environments are created from a release, and releases ship as release plugins."
+            </p>
+            <Show when=admin>
+                <Reinstall installed />
+            </Show>
+            <h2>"Install a release plugin"</h2>
+            <p>"On the server, with the command line:"</p>
+            <pre class="command">"mosaic plugin install PATH"</pre>
+            <p class="hint">
+                "PATH is a release plugin directory or .tar.gz. "
+                <code>"mosaic plugin create NAME --release"</code>
+                " scaffolds one; Mosaic's own OpenStack release is "
+                <code>"releases/openstack"</code> " in its repository."
+            </p>
+            <Show
+                when=admin
+                fallback=|| {
+                    view! {
+                        <p class="hint" data-role-note="">
+                            "An admin installs plugins; ask one to install a release."
+                        </p>
+                    }
+                }
+            >
+                <p>"Or upload a release plugin package here:"</p>
+                <PluginUpload installed=Callback::new(move |_| installed.run(())) />
+            </Show>
+        </section>
+    }
 }
 
 /// One click installs the OpenStack release built into the server (the one
 /// a fresh install starts with).
-fn reinstall(installed: Callback<()>) -> View {
-    let busy = Var::new(false);
-    let error = Var::new(None::<String>);
-    let install = move |_| {
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            let result = api::reinstall_bundled().await;
-            busy.set(false);
-            match result {
-                Ok(_) => installed.run(()),
-                Err(e) => error.set(Some(e.message)),
-            }
-        });
+#[component]
+fn Reinstall(installed: Callback<()>) -> impl IntoView {
+    let reinstall = Action::new_unsync(move |_: &()| async move {
+        let result = api::reinstall_bundled().await.map(drop);
+        if result.is_ok() {
+            installed.try_run(());
+        }
+        result
+    });
+    let error = move || match reinstall.value().get() {
+        Some(Err(failure)) => Some(failure.message),
+        _ => None,
     };
-    let button = el("button")
-        .class("reinstall-bundled primary")
-        .disabled_when(move || busy.get())
-        .on("click", install)
-        .text("Install the built-in OpenStack release");
-    fragment([
-        el("h2").text("Mosaic's own release").into(),
-        el("p")
-            .text("The OpenStack release Mosaic comes with is built into the server. ")
-            .child(button)
-            .into(),
-        error_notice_of(error),
-    ])
+    view! {
+        <h2>"Mosaic's own release"</h2>
+        <p>
+            "The OpenStack release Mosaic comes with is built into the server. "
+            <button
+                class="reinstall-bundled primary"
+                disabled=move || reinstall.pending().get()
+                on:click=move |_| {
+                    reinstall.dispatch(());
+                }
+            >
+                "Install the built-in OpenStack release"
+            </button>
+        </p>
+        {move || error().map(|message| view! { <ErrorNotice message /> })}
+    }
 }

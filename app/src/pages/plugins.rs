@@ -1,90 +1,197 @@
 //! The Plugins page: what is installed, upload, uninstall.
 
 use leptos::prelude::*;
-use mosaic_core::api::PluginSummary;
-use mosaic_core::markup::{self, plugins::Plugins};
+use mosaic_core::access::Role;
+use mosaic_core::api::{PluginKind, PluginRelease, PluginSummary};
 
-use crate::api;
-use crate::components::html::closest;
-use crate::components::loaded::followed;
-use crate::components::plugin_upload::plugin_upload;
-use crate::components::retry::retry_notice;
-use crate::components::var::Var;
-use crate::dom::{View, el};
+use crate::api::{self, ApiFailure};
+use crate::components::loading::Loading;
+use crate::components::notice::ErrorNotice;
+use crate::components::plugin_upload::PluginUpload;
 use crate::route::{Route, set_title};
+use crate::session::session;
 
-pub fn plugins_page() -> View {
-    let refresh = Var::new(0u32);
-    let plugins = api::fetch(move || {
-        refresh.get();
-        vec![api::path::plugins()]
-    });
-    let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
+#[component]
+pub fn Plugins() -> impl IntoView {
     set_title("Plugins");
-    let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
-    el("section")
-        .class("card plugins")
-        .attr("data-page", "plugins")
-        .child(el("h1").text("Plugins"))
-        .child(el("p").class("hint").html(
-            "Releases and everything the wizard offers come from plugin packages. Upload one \
-             here, or install it on the server with <code>mosaic plugin install PATH</code>.",
-        ))
-        .maybe(admin.then(|| plugin_upload(Callback::new(move |_| changed.run(())))))
-        .child(followed(
-            plugins,
-            "Loading plugins…",
-            |bodies| api::answer::<Vec<PluginSummary>>(bodies, 0),
-            move |list| plugin_table(list, changed),
-            move |failure| retry_notice(failure, changed, true),
-        ))
-        .into()
+    let session = session();
+    let admin = Signal::derive(move || session.can(Role::Admin));
+    let plugins = LocalResource::new(|| api::get::<Vec<PluginSummary>>(api::path::plugins()));
+    let changed = Callback::new(move |()| plugins.refetch());
+    // The list the table follows: its rows stay as answers arrive again.
+    let list = Memo::new(move |_| plugins.get().and_then(Result::ok));
+    view! {
+        <section class="card plugins" data-page="plugins">
+            <h1>"Plugins"</h1>
+            <p class="hint">
+                "Releases and everything the wizard offers come from plugin packages. Upload one here, or install it on the server with "
+                <code>"mosaic plugin install PATH"</code> "."
+            </p>
+            <Show when=move || admin.get()>
+                <PluginUpload installed=Callback::new(move |_| changed.run(())) />
+            </Show>
+            <Loading label="Loading plugins…" retry=changed>
+                // The loading line, and a failed answer's notice.
+                {move || plugins.get().map(|answer| answer.map(drop))}
+                <Show when=move || list.with(Option::is_some)>
+                    <PluginTable
+                        list=Signal::derive(move || list.get().unwrap_or_default())
+                        admin
+                        changed
+                    />
+                </Show>
+            </Loading>
+        </section>
+    }
 }
 
-/// The plugins in `list`, following it.
-fn plugin_table(list: Var<Option<Vec<PluginSummary>>>, changed: Callback<()>) -> View {
-    let admin = crate::session::session().can(mosaic_core::access::Role::Admin);
-    // Two clicks uninstall: the first asks for confirmation in place.
-    let confirming = Var::new(None::<i64>);
-    let busy = Var::new(None::<i64>);
-    let failure = Var::new(None::<(i64, String)>);
-    let render = move || {
-        let failure = failure.get();
-        list.with(|list| {
-            markup::plugins::table(&Plugins {
-                list: list.as_deref().unwrap_or_default(),
-                admin,
-                confirming: confirming.get(),
-                busy: busy.get(),
-                failure: failure.as_ref().map(|(id, m)| (*id, m.as_str())),
-                matrix: &|id| Route::ReleaseMatrix(id).path(),
-                tags: &|id| Route::ReleaseTags(id).path(),
-            })
+const HEADS: [&str; 6] = [
+    "Plugin", "Version", "Kind", "Releases", "Used by", "Warnings",
+];
+
+/// The installed plugins, a row each, and for an admin the button
+/// uninstalling one: the first click asks for a second.
+#[component]
+pub fn PluginTable(
+    list: Signal<Vec<PluginSummary>>,
+    /// The user may uninstall plugins.
+    admin: Signal<bool>,
+    /// Told when a plugin was uninstalled.
+    changed: Callback<()>,
+) -> impl IntoView {
+    let confirming = RwSignal::new(None::<i64>);
+    let uninstall = Action::new_unsync(move |&id: &i64| async move {
+        let result = api::uninstall_plugin(id).await;
+        if result.is_ok() {
+            changed.try_run(());
+        }
+        (id, result)
+    });
+    let uninstalling = Uninstalling {
+        admin,
+        confirming,
+        uninstall,
+    };
+    view! {
+        <Show
+            when=move || list.with(|list| !list.is_empty())
+            fallback=|| view! { <p class="empty">"No plugin is installed."</p> }
+        >
+            <table class="plugin-table">
+                <thead>
+                    <tr>
+                        {HEADS.map(|head| view! { <th>{head}</th> })}
+                        <th scope="col">"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=move || list.get() key=|plugin| plugin.id let:plugin>
+                        <PluginRow plugin=follow(list, plugin) uninstalling />
+                    </For>
+                </tbody>
+            </table>
+        </Show>
+    }
+}
+
+/// `first` as `list` has it now (as it was, once it is gone from it).
+fn follow(list: Signal<Vec<PluginSummary>>, first: PluginSummary) -> Memo<PluginSummary> {
+    let id = first.id;
+    Memo::new(move |before: Option<&PluginSummary>| {
+        list.with(|list| list.iter().find(|p| p.id == id).cloned())
+            .or_else(|| before.cloned())
+            .unwrap_or_else(|| first.clone())
+    })
+}
+
+/// What the rows share about uninstalling.
+#[derive(Clone, Copy)]
+struct Uninstalling {
+    admin: Signal<bool>,
+    /// The plugin whose Uninstall was clicked once.
+    confirming: RwSignal<Option<i64>>,
+    /// Which plugin, and how it went.
+    uninstall: Action<i64, (i64, Result<(), ApiFailure>)>,
+}
+
+#[component]
+fn PluginRow(plugin: Memo<PluginSummary>, uninstalling: Uninstalling) -> impl IntoView {
+    let id = plugin.with_untracked(|p| p.id);
+    let field = move |f: fn(&PluginSummary) -> String| move || plugin.with(f);
+    let kind = move || plugin.with(|p| p.kind);
+    view! {
+        <tr data-plugin=field(|p| p.name.clone()) data-key=id>
+            <td>
+                <strong>{field(|p| p.title.clone())}</strong>
+                <div class="muted">{field(|p| p.name.clone())}</div>
+            </td>
+            <td>{field(|p| p.version.clone())}</td>
+            <td>{move || kind().as_str()}</td>
+            <td>
+                <For each=move || plugin.with(|p| p.releases.clone()) key=|r| r.id let:release>
+                    <ReleaseLine release links=kind() == PluginKind::Release />
+                </For>
+                {move || {
+                    plugin
+                        .with(PluginSummary::idle_reason)
+                        .map(|why| view! { <strong class="notice notice-warn idle-plugin">{why}</strong> })
+                }}
+            </td>
+            <td>{field(|p| p.used_by.join(", "))}</td>
+            <td title=field(PluginSummary::warning_lines)>{move || plugin.with(|p| p.warnings.len())}</td>
+            <td>
+                <Show when=move || uninstalling.admin.get()>
+                    <UninstallButton id uninstalling />
+                </Show>
+            </td>
+        </tr>
+    }
+}
+
+/// A release the plugin ships or fits; a release plugin's with links to
+/// its matrix and tags.
+#[component]
+fn ReleaseLine(release: PluginRelease, links: bool) -> impl IntoView {
+    let links = links.then(|| {
+        view! {
+            " "
+            <a href=Route::ReleaseMatrix(release.id).path()>"matrix"</a>
+            " · "
+            <a href=Route::ReleaseTags(release.id).path() class="release-tags">"tags"</a>
+        }
+    });
+    view! { <div>{format!("{} ({})", release.name, release.version)} {links}</div> }
+}
+
+#[component]
+fn UninstallButton(id: i64, uninstalling: Uninstalling) -> impl IntoView {
+    let Uninstalling {
+        confirming,
+        uninstall,
+        ..
+    } = uninstalling;
+    let asked = move || confirming.get() == Some(id);
+    let busy = move || uninstall.input().with(|input| *input == Some(id));
+    let failure = move || {
+        uninstall.value().with(|value| match value {
+            Some((at, Err(failure))) if *at == id => Some(failure.message.clone()),
+            _ => None,
         })
     };
-    let uninstall = move |ev| {
-        let row = closest(&ev, "button.uninstall").and_then(|b| b.closest("tr").ok().flatten());
-        let Some(id) = row.and_then(|r| r.get_attribute("data-key")?.parse::<i64>().ok()) else {
-            return;
-        };
+    let click = move |_| {
         if confirming.get_untracked() != Some(id) {
-            failure.set(None);
+            // A new question: the last refusal is old news.
+            uninstall.value().set(None);
             confirming.set(Some(id));
             return;
         }
         confirming.set(None);
-        busy.set(Some(id));
-        leptos::task::spawn_local(async move {
-            let result = api::uninstall_plugin(id).await;
-            busy.set(None);
-            match result {
-                Ok(()) => {
-                    failure.set(None);
-                    changed.run(())
-                }
-                Err(e) => failure.set(Some((id, e.message))),
-            }
-        });
+        uninstall.dispatch(id);
     };
-    el("div").merged(render).on("click", uninstall).into()
+    view! {
+        <button type="button" class="uninstall" class:danger=asked disabled=busy on:click=click>
+            {move || if asked() { "Confirm uninstall" } else { "Uninstall" }}
+        </button>
+        {move || failure().map(|message| view! { <ErrorNotice message /> })}
+    }
 }

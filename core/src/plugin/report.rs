@@ -180,3 +180,40 @@ impl Sink<'_> {
         self.push(Severity::Warning, Some(line), path, message);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diagnostic(line: Option<usize>, path: Option<&str>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            file: "node_roles.yaml".into(),
+            line,
+            path: path.map(str::to_owned),
+            message: "limits.min: expected a number".into(),
+        }
+    }
+
+    #[test]
+    fn places_name_file_line_and_path() {
+        let d = diagnostic(Some(5), Some("mistaken.limits"));
+        assert_eq!(d.place(), "node_roles.yaml:5 (mistaken.limits)");
+        assert_eq!(diagnostic(None, None).place(), "node_roles.yaml");
+        assert_eq!(diagnostic(None, Some("")).place(), "node_roles.yaml");
+    }
+
+    #[test]
+    fn the_summary_counts_errors_and_warnings() {
+        let warning = Diagnostic {
+            severity: Severity::Warning,
+            ..diagnostic(None, None)
+        };
+        let report = Report::new(None, Vec::new(), vec![diagnostic(Some(5), None), warning]);
+        assert_eq!(report.summary(), "1 error, 1 warning");
+        assert_eq!(
+            Report::new(None, Vec::new(), Vec::new()).summary(),
+            "0 errors, 0 warnings"
+        );
+    }
+}
