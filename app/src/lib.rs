@@ -24,7 +24,7 @@ use crate::components::loaded::loaded;
 use crate::components::retry::{RetryNotice, retry_notice};
 use crate::components::var::Var;
 use crate::dom::{View, el, fragment};
-use crate::pages::environment::environment_page;
+use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::environments;
 use crate::pages::heat::heat_page;
 use crate::pages::matrix::matrix_page;
@@ -160,7 +160,11 @@ fn legacy_for_id(page: fn(i64) -> View) -> impl IntoView {
 
 #[component]
 fn EnvironmentPage() -> impl IntoView {
-    legacy_for_id(environment_page)
+    let id = id_param();
+    move || match id.get() {
+        Some(id) => view! { <EnvironmentNodes id /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
 }
 
 #[component]

@@ -10,15 +10,10 @@
 //! values — comes from data (names plugins chose, messages) and is escaped
 //! on the way in, so no data can open an element or an attribute.
 
-pub mod checks;
-pub mod environment;
 pub mod heat;
 pub mod lists;
 pub mod matrix;
-pub mod node_forms;
-pub mod nodes;
 pub mod plugins;
-pub mod preview;
 pub mod report;
 pub mod settings;
 pub mod tags;
