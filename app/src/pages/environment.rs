@@ -225,7 +225,7 @@ fn Head(id: i64, data: Data, editable: bool, table: TableState) -> impl IntoView
 /// (folded when there are many), each with a button that shows the nodes
 /// it concerns.
 #[component]
-fn Checks(checks: Memo<Vec<Check>>, show_only: Callback<Vec<i64>>) -> impl IntoView {
+pub fn Checks(checks: Memo<Vec<Check>>, show_only: Callback<Vec<i64>>) -> impl IntoView {
     let errors = Memo::new(move |_| {
         checks.with(|c| {
             c.iter()
@@ -246,10 +246,11 @@ fn Checks(checks: Memo<Vec<Check>>, show_only: Callback<Vec<i64>>) -> impl IntoV
     let list = move |list: Memo<Vec<Check>>| {
         view! {
             <ul>
+                // Keyed by place and content: two checks may say the same.
                 <For
-                    each=move || list.get()
+                    each=move || list.get().into_iter().enumerate()
                     key=|check| check.clone()
-                    children=move |check| view! { <CheckItem check show_only /> }
+                    children=move |(_, check)| view! { <CheckItem check show_only /> }
                 />
             </ul>
         }
@@ -306,7 +307,7 @@ const HIDE_GRAPH: &str = "Hide the graph";
 /// then one entry per group of nodes with the same tasks ("12 nodes:
 /// compute"), its tasks in order, and a button that shows them as a graph.
 #[component]
-fn Preview(plan: Memo<Plan>, nodes: Memo<Vec<NodeView>>) -> impl IntoView {
+pub fn Preview(plan: Memo<Plan>, nodes: Memo<Vec<NodeView>>) -> impl IntoView {
     let groups = Memo::new(move |_| plan.with(Plan::groups));
     let names = Memo::new(move |_| {
         nodes.with(|nodes| {
