@@ -23,7 +23,7 @@ use crate::components::legacy::Legacy;
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::dom::View;
-use crate::pages::environment::environment_page;
+use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
 use crate::pages::matrix::MatrixPage;
@@ -159,7 +159,11 @@ fn legacy_for_id(page: fn(i64) -> View) -> impl IntoView {
 
 #[component]
 fn EnvironmentPage() -> impl IntoView {
-    legacy_for_id(environment_page)
+    let id = id_param();
+    move || match id.get() {
+        Some(id) => view! { <EnvironmentNodes id /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
 }
 
 #[component]

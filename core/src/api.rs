@@ -420,7 +420,7 @@ pub struct TemplateResolution {
 }
 
 /// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RoleView {
     /// The role's key (`controller`).
     pub id: RoleName,

@@ -1,12 +1,16 @@
 //! An environment's nodes as an admin works with them at scale: filtered
-//! by name, role, tag and status, sorted, and paged; and the deployment
-//! preview's groups of nodes whose plans are the same.
+//! by name, role, tag and status, sorted, and paged; what the node table
+//! and its forms show beyond the nodes themselves (the count line, the
+//! sort marks, where a tag comes from, a role's box); and the deployment
+//! preview's groups of nodes whose plans are the same, as their entries
+//! name them.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::api::NodeView;
+use crate::api::{NodeView, RoleView};
+use crate::markup::plural;
 use crate::name::{NodeStatus, RoleName, TagName, TaskId};
 use crate::task::{NodePlan, Plan};
 
@@ -71,6 +75,106 @@ impl NodeSort {
     /// descending when it was already ascending.
     pub fn clicked(self, descending: bool, column: NodeSort) -> (NodeSort, bool) {
         (column, self == column && !descending)
+    }
+
+    /// What `column`'s header says of the sort `self` (`descending`): its
+    /// `aria-sort` and the arrow after its label.
+    pub fn mark(self, descending: bool, column: NodeSort) -> (&'static str, &'static str) {
+        match (self == column, descending) {
+            (true, true) => ("descending", " ▼"),
+            (true, false) => ("ascending", " ▲"),
+            (false, _) => ("none", ""),
+        }
+    }
+}
+
+/// Rows on one page of the node table.
+pub const PAGE: usize = 50;
+
+/// How many pages `shown` nodes take (at least one).
+pub fn page_count(shown: usize) -> usize {
+    shown.div_ceil(PAGE).max(1)
+}
+
+/// The items of page `page` (from 0) of `items`.
+pub fn page_of<T>(items: &[T], page: usize) -> &[T] {
+    let start = page.saturating_mul(PAGE).min(items.len());
+    let end = start.saturating_add(PAGE).min(items.len());
+    &items[start..end]
+}
+
+/// The table's count line: "Nodes 51–100 of 200 (filtered from 1000); 20
+/// selected", for page `page` of the `shown` nodes the filters let
+/// through, of `total`, with `selected` selected.
+pub fn count_line(page: usize, shown: usize, total: usize, selected: usize) -> String {
+    let mut out = if shown == 0 {
+        "No node matches".to_owned()
+    } else {
+        let first = page * PAGE + 1;
+        let last = (page * PAGE + PAGE).min(shown);
+        format!("Nodes {first}–{last} of {shown}")
+    };
+    if shown != total {
+        out.push_str(&format!(" (filtered from {total})"));
+    }
+    if selected > 0 {
+        out.push_str(&format!("; {selected} selected"));
+    }
+    out
+}
+
+/// What a role's box says when pointed at: why it is not available, or
+/// what it is and the tags it brings.
+pub fn role_title(role: &RoleView) -> String {
+    match &role.unavailable {
+        Some(why) => format!("Not available: {why}"),
+        None => {
+            let tags: Vec<&str> = role.tags.iter().map(TagName::as_str).collect();
+            format!("{} — tags: {}", role.description, tags.join(", "))
+        }
+    }
+}
+
+/// "N role(s) not available here": the summary of the roles the
+/// environment's settings rule out.
+pub fn unavailable_summary(count: usize) -> String {
+    format!("{count} role{} not available here", plural(count))
+}
+
+/// Where a node's tag comes from, as its chip says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TagOrigin {
+    /// `primary-*`: chosen by Mosaic; it cannot be removed by hand.
+    Primary,
+    /// Brought by one of the node's roles.
+    Role,
+    /// Added by hand.
+    Hand,
+}
+
+impl TagOrigin {
+    /// Where `node`'s tag `tag` comes from.
+    pub fn of(node: &NodeView, tag: &TagName) -> TagOrigin {
+        if tag.as_str().starts_with("primary-") {
+            TagOrigin::Primary
+        } else if node.role_tags.contains(tag) {
+            TagOrigin::Role
+        } else {
+            TagOrigin::Hand
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            TagOrigin::Primary => "primary: chosen by Mosaic in HA environments",
+            TagOrigin::Role => "brought by a role",
+            TagOrigin::Hand => "added by hand",
+        }
+    }
+
+    /// Whether an operator may remove the tag from the node.
+    pub fn removable(self) -> bool {
+        self != TagOrigin::Primary
     }
 }
 
@@ -166,6 +270,76 @@ impl Plan {
             }
         }
         groups
+    }
+}
+
+/// How many node names a group's summary lists before "and N more".
+pub const NAMED: usize = 6;
+
+impl PlanGroup {
+    /// The group's node ids as `data-nodes` lists them: numbers, or
+    /// `master`.
+    pub fn node_ids(&self) -> Vec<String> {
+        self.nodes.iter().map(node_id).collect()
+    }
+
+    /// "compute, ceph-osd": the tags every node of the group carries, or
+    /// "no common tag".
+    pub fn title(&self) -> String {
+        if self.tags.is_empty() {
+            return "no common tag".to_owned();
+        }
+        let tags: Vec<&str> = self.tags.iter().map(TagName::as_str).collect();
+        tags.join(", ")
+    }
+
+    /// "12 nodes: compute — 40 tasks": what the group's summary says in bold,
+    /// then after.
+    pub fn headline(&self) -> (String, String) {
+        let count = self.nodes.len();
+        (
+            format!("{count} node{}: {}", plural(count), self.title()),
+            format!(" — {} tasks", self.tasks.len()),
+        )
+    }
+
+    /// " (rack1-1, rack1-2, node 3 and 5 more)": the first [`NAMED`] nodes
+    /// by name (`names`: the environment's nodes, id and name), and how
+    /// many more there are.
+    pub fn names(&self, names: &[(i64, String)]) -> String {
+        let ids = self.node_ids();
+        let shown: Vec<String> = ids
+            .iter()
+            .take(NAMED)
+            .map(|id| name_of(id, names))
+            .collect();
+        let mut out = format!(" ({}", shown.join(", "));
+        if ids.len() > NAMED {
+            out.push_str(&format!(" and {} more", ids.len() - NAMED));
+        }
+        out.push(')');
+        out
+    }
+
+    /// A small group starts unfolded.
+    pub fn open(&self) -> bool {
+        self.nodes.len() <= 3
+    }
+}
+
+/// A plan's node id as written in `data-nodes`: a number, or `master`.
+fn node_id(id: &Value) -> String {
+    match id {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn name_of(id: &str, names: &[(i64, String)]) -> String {
+    match names.iter().find(|(n, _)| n.to_string() == id) {
+        Some((_, name)) => name.clone(),
+        None if id == "master" => "Fuel master".to_owned(),
+        None => format!("node {id}"),
     }
 }
 
@@ -267,5 +441,116 @@ mod tests {
         assert_eq!(groups.len(), 2);
         assert_eq!(groups[0].nodes, [Value::from(1), Value::from(3)]);
         assert_eq!(groups[0].tags, [tag("compute")]);
+    }
+
+    fn group(nodes: &[Value], tags: &[&str], tasks: &[&str]) -> PlanGroup {
+        PlanGroup {
+            nodes: nodes.to_vec(),
+            tags: tags.iter().map(|t| TagName::new(*t).unwrap()).collect(),
+            tasks: tasks.iter().map(|t| TaskId::new(*t).unwrap()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_group_names_its_nodes_tags_and_tasks() {
+        let ids: Vec<Value> = (1..=8).map(Value::from).collect();
+        let g = group(&ids, &["compute", "ceph-osd"], &["netconfig", "nova"]);
+        let names = [(1, "rack1-n1".to_owned()), (2, "rack1-n2".to_owned())];
+        assert_eq!(g.node_ids().join(" "), "1 2 3 4 5 6 7 8");
+        assert_eq!(
+            g.headline(),
+            (
+                "8 nodes: compute, ceph-osd".to_owned(),
+                " — 2 tasks".to_owned()
+            )
+        );
+        assert_eq!(
+            g.names(&names),
+            " (rack1-n1, rack1-n2, node 3, node 4, node 5, node 6 and 2 more)"
+        );
+        assert!(!g.open());
+    }
+
+    #[test]
+    fn small_groups_start_open_and_the_master_is_named() {
+        let g = group(&[Value::from("master")], &[], &["upload"]);
+        assert_eq!(g.node_ids(), ["master"]);
+        assert!(g.open());
+        assert_eq!(g.headline().0, "1 node: no common tag");
+        assert_eq!(g.names(&[]), " (Fuel master)");
+    }
+
+    #[test]
+    fn the_count_line_counts_the_page_the_filter_and_the_selection() {
+        assert_eq!(
+            count_line(1, 120, 1000, 20),
+            "Nodes 51–100 of 120 (filtered from 1000); 20 selected"
+        );
+        assert_eq!(count_line(2, 120, 120, 0), "Nodes 101–120 of 120");
+        assert_eq!(count_line(0, 0, 0, 0), "No node matches");
+        assert_eq!(count_line(0, 0, 3, 0), "No node matches (filtered from 3)");
+    }
+
+    #[test]
+    fn pages_hold_fifty_nodes_and_the_last_one_the_rest() {
+        assert_eq!(page_count(0), 1);
+        assert_eq!(page_count(PAGE), 1);
+        assert_eq!(page_count(120), 3);
+        let items: Vec<usize> = (0..120).collect();
+        assert_eq!(page_of(&items, 1).first(), Some(&50));
+        assert_eq!(page_of(&items, 2).len(), 20);
+        assert!(page_of(&items, 9).is_empty());
+    }
+
+    #[test]
+    fn the_header_marks_the_sort() {
+        assert_eq!(
+            NodeSort::Name.mark(true, NodeSort::Name),
+            ("descending", " ▼")
+        );
+        assert_eq!(
+            NodeSort::Name.mark(false, NodeSort::Name),
+            ("ascending", " ▲")
+        );
+        assert_eq!(NodeSort::Name.mark(true, NodeSort::Status), ("none", ""));
+        assert_eq!(
+            NodeSort::Name.clicked(false, NodeSort::Name),
+            (NodeSort::Name, true)
+        );
+        assert_eq!(
+            NodeSort::Name.clicked(true, NodeSort::Roles),
+            (NodeSort::Roles, false)
+        );
+    }
+
+    #[test]
+    fn a_tag_says_where_it_comes_from_and_a_primary_stays() {
+        let tags = ["controller", "mysql", "primary-controller"];
+        let node = NodeView::sample(7, "rack1-7", &["controller"], &tags, &["controller"]);
+        let origin = |t: &str| TagOrigin::of(&node, &TagName::new(t).unwrap());
+        assert_eq!(origin("controller"), TagOrigin::Role);
+        assert_eq!(origin("mysql").title(), "added by hand");
+        assert_eq!(origin("primary-controller"), TagOrigin::Primary);
+        assert!(!origin("primary-controller").removable());
+        assert!(origin("controller").removable());
+    }
+
+    #[test]
+    fn a_role_box_says_why_it_is_not_available_or_what_it_brings() {
+        let role = |why: Option<&str>| RoleView {
+            id: RoleName::new("ceph-osd").unwrap(),
+            name: "Ceph OSD".to_owned(),
+            description: "Stores".to_owned(),
+            tags: vec![TagName::new("ceph-osd").unwrap()],
+            unavailable: why.map(str::to_owned),
+            plugin: None,
+        };
+        assert_eq!(role_title(&role(None)), "Stores — tags: ceph-osd");
+        assert_eq!(
+            role_title(&role(Some("needs Ceph"))),
+            "Not available: needs Ceph"
+        );
+        assert_eq!(unavailable_summary(1), "1 role not available here");
+        assert_eq!(unavailable_summary(2), "2 roles not available here");
     }
 }

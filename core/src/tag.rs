@@ -88,6 +88,32 @@ pub fn next_instance(instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>, name
     format!("{name}:{next}")
 }
 
+/// The tags a node may be given, offered as its inputs are typed into:
+/// every tag the environment knows (`tags`), then the next instance
+/// (`mysql:3`) of each tag created by a user (`instances`: the plan's).
+pub fn offered(
+    tags: &[crate::api::TagView],
+    instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
+) -> Vec<String> {
+    let created = tags
+        .iter()
+        .filter(|t| t.source == "user" || t.source == "environment")
+        .map(|t| next_instance(instances, &t.name));
+    tags.iter().map(|t| t.name.clone()).chain(created).collect()
+}
+
+/// What deleting an environment asks first: what goes with it — its
+/// `nodes` and its own tags (of `tags`, those it declares).
+pub fn deletion_question(nodes: usize, tags: &[crate::api::TagView]) -> String {
+    let own = tags.iter().filter(|t| t.source == "environment").count();
+    let s = crate::markup::plural;
+    format!(
+        "Delete this environment with its {nodes} node{} and its {own} own tag{}? This cannot be undone.",
+        s(nodes),
+        s(own),
+    )
+}
+
 /// A tag that may be added to a node: known, or an instance of a known one.
 pub fn known_tag(tag: &TagName, known: &TagsMetadata, role_tags: &BTreeSet<TagName>) -> bool {
     let is_known = |t: &str| known.contains_key(t) || role_tags.contains(t);
@@ -382,6 +408,36 @@ pub fn effective_tags(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn view(name: &str, source: &str) -> crate::api::TagView {
+        crate::api::TagView {
+            name: name.to_owned(),
+            has_primary: false,
+            source: source.to_owned(),
+            deletable: true,
+            nodes: 0,
+        }
+    }
+
+    #[test]
+    fn inputs_are_offered_every_tag_and_the_next_instance_of_those_created() {
+        let tags = [view("controller", "release"), view("mysql", "environment")];
+        let instances = BTreeMap::from([("mysql".to_owned(), BTreeMap::from([(2, vec![1])]))]);
+        assert_eq!(
+            offered(&tags, &instances),
+            ["controller", "mysql", "mysql:3"]
+        );
+    }
+
+    #[test]
+    fn deleting_an_environment_says_what_goes() {
+        let tags = [view("controller", "release"), view("mysql", "environment")];
+        assert_eq!(
+            deletion_question(1, &tags),
+            "Delete this environment with its 1 node and its 1 own tag? This cannot be undone."
+        );
+        assert!(deletion_question(2, &[]).contains("its 2 nodes and its 0 own tags?"));
+    }
 
     fn tags(list: &[&str]) -> Vec<TagName> {
         list.iter().map(|s| TagName::new(*s).unwrap()).collect()

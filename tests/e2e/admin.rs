@@ -80,6 +80,9 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
     counted(c, "Nodes 1–20 of 20 (filtered from 200)").await;
     click(c, "input.select-all").await;
     type_into(c, ".bulk-tags", "rabbitmq mysql:1").await;
+    let table = c.find(Locator::Css("table.nodes-table")).await.unwrap();
+    let first = "tr.node-row input.select-node";
+    let box_before = c.find(Locator::Css(first)).await.unwrap();
     click(c, "button.bulk-assign").await;
     eventually("the rack tagged", || async {
         c.find_all(Locator::Css("tr.node-row .chip[data-tag='mysql:1']"))
@@ -89,6 +92,29 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
     .await;
     // The filter and the selection survive the change.
     assert!(text_of(c, ".node-count").await.ends_with("20 selected"));
+    // The rows changed in place: a row's box is the same element, in the
+    // same table, and the box used keeps the focus.
+    let same = "return arguments[0].isConnected && arguments[1].contains(arguments[0])
+                && document.querySelector(arguments[2]) === arguments[0]";
+    let args = || {
+        vec![
+            serde_json::to_value(&box_before).unwrap(),
+            serde_json::to_value(&table).unwrap(),
+            json!(first),
+        ]
+    };
+    assert_eq!(c.execute(same, args()).await.unwrap(), json!(true));
+    box_before.click().await.unwrap();
+    counted(c, "Nodes 1–20 of 20 (filtered from 200); 19 selected").await;
+    let focused =
+        "return document.activeElement === arguments[0] && arguments[1].contains(arguments[0])";
+    assert_eq!(
+        c.execute(focused, args()).await.unwrap(),
+        json!(true),
+        "the focus stays on the box clicked"
+    );
+    box_before.click().await.unwrap();
+    counted(c, "Nodes 1–20 of 20 (filtered from 200); 20 selected").await;
     // The preview regroups: 180 plain compute nodes, 20 with RabbitMQ.
     // (the primary RabbitMQ node may form a group of its own).
     let mut tagged = 0;

@@ -1,72 +1,70 @@
 //! An environment's nodes as a table that stays fast with a thousand of
 //! them: filtered by name, role, tag and status, sorted, fifty to a page,
-//! many selected at once, with bulk actions (one all-or-nothing request).
-//! Filtering and sorting are core's (`mosaic_core::nodes`), and so is what
-//! the table shows (`markup::nodes`): it is written again whenever what the
-//! admin chose changes and merged into the page (`morph`), and one listener
-//! per event type reads what was done. Adding a node and the editor of
-//! the node being edited are written with the table (`markup::node_forms`).
+//! many selected at once, with bulk actions (one all-or-nothing request);
+//! adding a node, and the editor of the node being edited in the row
+//! under it. Filtering, sorting and what the count line says are core's
+//! (`mosaic_core::nodes`).
+//!
+//! Rows are keyed by node id and read their node through a memo, so an
+//! answer loaded again after a change (a bulk tag change over a rack)
+//! changes the rows in place: the control in use stays the same element
+//! and keeps the focus. What the admin chose (`TableState`) is the page's
+//! and outlives the table.
 
 use leptos::prelude::*;
 use mosaic_core::api::{CreateNode, NodeView, RoleView, UpdateNode};
-use mosaic_core::environment::BulkAction;
-use mosaic_core::markup::node_forms::{self as forms, Editor, NewNode};
-use mosaic_core::markup::nodes::{self as table, Bulk, Controls, PAGE, RowState};
-use mosaic_core::markup::{Markup, lists};
+use mosaic_core::environment::{BulkAction, LISTED_PROBLEMS};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
-use mosaic_core::nodes::{NodeFilter, NodeSort, select};
-use wasm_bindgen::JsCast;
-use web_sys::{Event, HtmlInputElement, HtmlSelectElement};
+use mosaic_core::nodes::{
+    NodeFilter, NodeSort, TagOrigin, count_line, page_count, page_of, role_title,
+    unavailable_summary,
+};
 
 use crate::api::{self, ApiFailure};
-use crate::components::html::closest;
-use crate::components::var::Var;
-use crate::components::watch::on_change;
-use crate::dom::{View, el};
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
 #[derive(Debug, Clone, Copy)]
 pub struct TableState {
-    pub name: Var<String>,
-    pub role: Var<String>,
-    pub tag: Var<String>,
-    pub status: Var<String>,
+    pub name: RwSignal<String>,
+    pub role: RwSignal<String>,
+    pub tag: RwSignal<String>,
+    pub status: RwSignal<String>,
     /// Only these nodes (from a pre-deployment check); empty: all.
-    pub only: Var<Vec<i64>>,
-    pub sort: Var<(NodeSort, bool)>,
-    pub page: Var<usize>,
-    pub selected: Var<Selection>,
-    pub editing: Var<Option<i64>>,
+    pub only: RwSignal<Vec<i64>>,
+    pub sort: RwSignal<(NodeSort, bool)>,
+    pub page: RwSignal<usize>,
+    pub selected: RwSignal<Selection>,
+    pub editing: RwSignal<Option<i64>>,
 }
 
 impl TableState {
     pub fn new() -> TableState {
         TableState {
-            name: Var::new(String::new()),
-            role: Var::new(String::new()),
-            tag: Var::new(String::new()),
-            status: Var::new(String::new()),
-            only: Var::new(Vec::new()),
-            sort: Var::new((NodeSort::Name, false)),
-            page: Var::new(0),
-            selected: Var::new(Selection::default()),
-            editing: Var::new(None),
+            name: RwSignal::new(String::new()),
+            role: RwSignal::new(String::new()),
+            tag: RwSignal::new(String::new()),
+            status: RwSignal::new(String::new()),
+            only: RwSignal::new(Vec::new()),
+            sort: RwSignal::new((NodeSort::Name, false)),
+            page: RwSignal::new(0),
+            selected: RwSignal::new(Selection::default()),
+            editing: RwSignal::new(None),
         }
     }
 
     fn filter(&self) -> NodeFilter {
         NodeFilter {
             name: self.name.get(),
-            role: RoleName::new(self.role.get()).ok(),
-            tag: TagName::new(self.tag.get()).ok(),
-            status: NodeStatus::parse(&self.status.get()).ok(),
+            role: self.role.with(|r| RoleName::new(r).ok()),
+            tag: self.tag.with(|t| TagName::new(t).ok()),
+            status: self.status.with(|s| NodeStatus::parse(s).ok()),
             only: self.only.get(),
         }
     }
 
     /// Sets a filter to what was typed or chosen, from the first page.
-    fn filter_by(&self, filter: Var<String>, value: String) {
+    fn filter_by(&self, filter: RwSignal<String>, value: String) {
         filter.set(value);
         self.page.set(0);
     }
@@ -82,8 +80,13 @@ impl TableState {
     }
 }
 
-/// The nodes selected, by id: a sorted list (one collection type fewer in
-/// the download than a `BTreeSet`, docs/benchmarks.md "App size").
+impl Default for TableState {
+    fn default() -> Self {
+        TableState::new()
+    }
+}
+
+/// The nodes selected, by id: a sorted list.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selection(Vec<i64>);
 
@@ -121,478 +124,711 @@ impl Selection {
     }
 }
 
-impl Default for TableState {
-    fn default() -> Self {
-        TableState::new()
-    }
-}
-
-/// What the bulk bar holds between renders.
-#[derive(Clone, Copy)]
-struct BulkState {
-    tags: Var<String>,
-    role: Var<String>,
-    busy: Var<bool>,
-    failure: Var<Option<ApiFailure>>,
-}
-
-/// What the form adding a node holds.
-#[derive(Clone, Copy)]
-struct NewNodeState {
-    chosen: Var<Vec<RoleName>>,
-    status: Var<NodeStatus>,
-    error: Var<Option<String>>,
-}
-
-/// What the editor of the node being edited holds.
-#[derive(Clone, Copy)]
-struct EditorState {
-    chosen: Var<Vec<RoleName>>,
-    tag: Var<String>,
-    error: Var<Option<String>>,
-}
-
-impl EditorState {
-    /// A fresh editor for `node`: its roles ticked, nothing typed.
-    fn open(&self, node: Option<&NodeView>) {
-        self.chosen
-            .set(node.map(|n| n.roles.clone()).unwrap_or_default());
-        self.tag.set(String::new());
-        self.error.set(None);
-    }
-}
-
-/// Ticks `role` if it is not, unticks it if it is.
-fn toggle(chosen: Var<Vec<RoleName>>, role: &str) {
-    chosen.update(|c| match c.iter().position(|r| r.as_str() == role) {
+/// Ticks `role` in `chosen` if it is not, unticks it if it is.
+fn toggle(chosen: &mut Vec<RoleName>, role: &RoleName) {
+    match chosen.iter().position(|r| r == role) {
         Some(at) => {
-            c.remove(at);
+            chosen.remove(at);
         }
-        None => c.extend(RoleName::new(role).ok()),
-    });
+        None => chosen.push(role.clone()),
+    }
 }
 
-/// What every part of the table reads.
-#[derive(Clone, Copy)]
-struct Table {
+/// The table of the environment's `nodes` (following them as the page
+/// loads them again after each change), with `roles` to give them;
+/// `changed` asks the page to load what a change affected.
+#[component]
+pub fn NodeTable(
     cluster_id: i64,
+    #[prop(into)] nodes: Signal<Vec<NodeView>>,
+    #[prop(into)] roles: Signal<Vec<RoleView>>,
     state: TableState,
-    all: Var<Vec<NodeView>>,
-    /// The ids shown, in order.
-    shown: Memo<Vec<i64>>,
-    /// The roles to give a node, with why some cannot be.
-    role_views: Var<Vec<RoleView>>,
-    bulk: BulkState,
-    new_node: NewNodeState,
-    editor: EditorState,
-    /// A node that could not be deleted.
-    error: Var<Option<String>>,
+    /// An operator may change nodes; a viewer only looks.
     editable: bool,
     changed: Callback<()>,
-}
-
-/// The table of the nodes in `all`, following it (and `roles`) as the page
-/// loads them again after each change.
-pub fn node_table(
-    cluster_id: i64,
-    all: Var<Vec<NodeView>>,
-    role_views: Var<Vec<RoleView>>,
-    state: TableState,
-    editable: bool,
-    changed: Callback<()>,
-) -> View {
+) -> impl IntoView {
     // The ids shown, in order: recomputed when the nodes, a filter or the
     // sort change.
     let shown = Memo::new(move |_| {
         let filter = state.filter();
         let (sort, descending) = state.sort.get();
-        all.with(|nodes| {
-            select(nodes, &filter, sort, descending)
+        nodes.with(|nodes| {
+            mosaic_core::nodes::select(nodes, &filter, sort, descending)
                 .iter()
                 .map(|n| n.id)
                 .collect::<Vec<i64>>()
         })
     });
-    let t = Table {
-        cluster_id,
-        state,
-        all,
-        shown,
-        role_views,
-        bulk: BulkState {
-            tags: Var::new(String::new()),
-            role: Var::new(String::new()),
-            busy: Var::new(false),
-            failure: Var::new(None),
-        },
-        new_node: NewNodeState {
-            chosen: Var::new(Vec::new()),
-            status: Var::new(NodeStatus::Discover),
-            error: Var::new(None),
-        },
-        editor: EditorState {
-            chosen: Var::new(Vec::new()),
-            tag: Var::new(String::new()),
-            error: Var::new(None),
-        },
-        error: Var::new(None),
-        editable,
-        changed,
+    let on_page = Memo::new(move |_| shown.with(|ids| page_of(ids, state.page.get()).to_vec()));
+    let selected = Memo::new(move |_| state.selected.with(Selection::len));
+    let all_selected = Memo::new(move |_| {
+        shown.with(|ids| {
+            state
+                .selected
+                .with(|sel| !ids.is_empty() && ids.iter().all(|id| sel.contains(*id)))
+        })
+    });
+    let pages = Memo::new(move |_| shown.with(|ids| page_count(ids.len())));
+    let count = move || {
+        let total = nodes.with(Vec::len);
+        count_line(
+            state.page.get(),
+            shown.with(Vec::len),
+            total,
+            selected.get(),
+        )
     };
-    // The page reloads after a change: the node edited shows what it is now.
-    let reopen = move || t.with_node(state.editing.get_untracked(), |node| t.editor.open(node));
-    reopen();
-    on_change(move || all.track(), reopen);
-    el("div")
-        .class("node-table")
-        .merged(move || t.render())
-        .on("input", move |ev| t.typed(&ev))
-        .on("change", move |ev| t.changed(&ev))
-        .on("click", move |ev| t.clicked(&ev))
-        .into()
+    let select_all = move |_| {
+        let select = !all_selected.get_untracked();
+        shown.with_untracked(|ids| {
+            state
+                .selected
+                .update(|sel| ids.iter().for_each(|id| sel.set(*id, select)))
+        });
+    };
+    // A node that could not be deleted.
+    let error = RwSignal::new(None::<String>);
+    let row = move |id: i64| view! { <NodeRow id nodes roles state editable changed error /> };
+    view! {
+        <div class="node-table">
+            {editable.then(|| view! { <AddNode cluster_id roles changed /> })}
+            <Filters state roles />
+            {editable.then(|| view! { <BulkBar cluster_id state roles changed /> })}
+            <p class="node-count" aria-live="polite">{count}</p>
+            <table class="nodes-table">
+                <caption class="visually-hidden">"The environment's nodes"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">
+                            <input
+                                type="checkbox"
+                                class="select-all"
+                                aria-label="Select every node the filter shows"
+                                prop:checked=all_selected
+                                on:change=select_all
+                            />
+                        </th>
+                        {NodeSort::COLUMNS
+                            .into_iter()
+                            .map(|(column, label)| view! { <SortHeader state column label /> })
+                            .collect_view()}
+                        <th scope="col">"Tags"</th>
+                        <th scope="col">"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=move || on_page.get() key=|id| *id children=row />
+                </tbody>
+            </table>
+            <Show when=move || { pages.get() >= 2 }>
+                <nav class="pages" aria-label="Pages of nodes">
+                    <button
+                        class="previous-page"
+                        disabled=move || state.page.get() == 0
+                        on:click=move |_| state.page.update(|p| *p = p.saturating_sub(1))
+                    >
+                        "Previous"
+                    </button>
+                    <span>{move || format!(" Page {} of {} ", state.page.get() + 1, pages.get())}</span>
+                    <button
+                        class="next-page"
+                        disabled=move || { state.page.get() + 1 >= pages.get() }
+                        on:click=move |_| state.page.update(|p| *p += 1)
+                    >
+                        "Next"
+                    </button>
+                </nav>
+            </Show>
+            {move || {
+                error.get().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })
+            }}
+        </div>
+    }
 }
 
-impl Table {
-    /// Everything the table shows, as it is now.
-    fn render(self) -> Markup {
-        let s = self.state;
-        let (sort, descending) = s.sort.get();
-        let ids = self.shown.get();
-        let (selected, all_selected) = s.selected.with(|sel| {
-            let all = !ids.is_empty() && ids.iter().all(|id| sel.contains(*id));
-            (sel.len(), all)
-        });
-        let (name, role, tag, status) = (s.name.get(), s.role.get(), s.tag.get(), s.status.get());
-        // The roles to filter by and to add or remove: (id, label).
-        let roles: Vec<(String, String)> = self.role_views.with(|roles| {
+/// A column header that sorts by `column`: ascending, then descending.
+#[component]
+fn SortHeader(state: TableState, column: NodeSort, label: &'static str) -> impl IntoView {
+    let mark = Memo::new(move |_| {
+        let (sort, descending) = state.sort.get();
+        (sort == column, sort.mark(descending, column))
+    });
+    let clicked = move |_| {
+        state
+            .sort
+            .update(|(sort, descending)| (*sort, *descending) = sort.clicked(*descending, column))
+    };
+    view! {
+        <th scope="col" aria-sort=move || mark.get().1.0>
+            <button class="sort" class:current=move || mark.get().0 data-sort=label on:click=clicked>
+                {label}
+                {move || mark.get().1.1}
+            </button>
+        </th>
+    }
+}
+
+/// "any", then a role per option, by id.
+fn role_options(roles: Signal<Vec<RoleView>>, chosen: RwSignal<String>) -> impl IntoView {
+    view! {
+        <For
+            each=move || roles.get()
+            key=|r| r.id.clone()
+            children=move |r| {
+                let id = r.id.to_string();
+                let value = id.clone();
+                view! {
+                    <option value=value prop:selected=move || chosen.with(|c| *c == id)>
+                        {r.name}
+                    </option>
+                }
+            }
+        />
+    }
+}
+
+/// The filters: name, role, tag (from the page's `known-tags` list) and
+/// status; and, while a check narrowed the table, the way back to all.
+#[component]
+fn Filters(state: TableState, roles: Signal<Vec<RoleView>>) -> impl IntoView {
+    let s = state;
+    let only = Memo::new(move |_| s.only.with(Vec::len));
+    view! {
+        <div class="node-filters" role="search">
+            <label>
+                "Name "
+                <input
+                    class="filter-name"
+                    type="search"
+                    placeholder="e.g. rack3"
+                    prop:value=s.name
+                    on:input=move |ev| s.filter_by(s.name, event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "Role "
+                <select class="filter-role" on:change=move |ev| s.filter_by(s.role, event_target_value(&ev))>
+                    <option value="" prop:selected=move || s.role.with(String::is_empty)>
+                        "any"
+                    </option>
+                    {role_options(roles, s.role)}
+                </select>
+            </label>
+            <label>
+                "Tag "
+                <input
+                    class="filter-tag"
+                    list="known-tags"
+                    placeholder="any"
+                    prop:value=s.tag
+                    on:input=move |ev| s.filter_by(s.tag, event_target_value(&ev))
+                />
+            </label>
+            <label>
+                "Status "
+                <select class="filter-status" on:change=move |ev| s.filter_by(s.status, event_target_value(&ev))>
+                    <option value="" prop:selected=move || s.status.with(String::is_empty)>
+                        "any"
+                    </option>
+                    {NodeStatus::ALL
+                        .iter()
+                        .map(|status| {
+                            let value = status.as_str();
+                            view! {
+                                <option value=value prop:selected=move || s.status.with(|c| c == value)>
+                                    {value}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <Show when=move || { only.get() > 0 }>
+                <button class="show-all" on:click=move |_| s.only.set(Vec::new())>
+                    "Showing the "
+                    {only}
+                    " nodes of a check — show all"
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+/// The changes to every node selected — assign or unassign tags, add or
+/// remove a role, clear the selection —, shown while nodes are selected;
+/// then a refused change's problems, by node. What was typed stays while
+/// the bar is hidden.
+#[component]
+fn BulkBar(
+    cluster_id: i64,
+    state: TableState,
+    roles: Signal<Vec<RoleView>>,
+    changed: Callback<()>,
+) -> impl IntoView {
+    let tags = RwSignal::new(String::new());
+    let role = RwSignal::new(String::new());
+    // The change of the selected nodes, with the tags typed or the role
+    // chosen: all or nothing.
+    let run = Action::new_unsync(move |action: &BulkAction| {
+        let nodes = state.selected.with_untracked(|s| s.ids().to_vec());
+        let change = action.change(nodes, &tags.get_untracked(), &role.get_untracked());
+        async move {
+            let change = change.map_err(ApiFailure::message)?;
+            api::bulk_nodes(cluster_id, &change).await?;
+            tags.try_set(String::new());
+            changed.try_run(());
+            Ok::<(), ApiFailure>(())
+        }
+    });
+    let busy = run.pending();
+    let failure = move || {
+        run.value()
+            .with(|v| v.as_ref().and_then(|r| r.clone().err()))
+    };
+    let button = move |class: &'static str, label: &'static str, action: BulkAction| {
+        view! {
+            <button class=class data-bulk=class disabled=busy on:click=move |_| {
+                run.dispatch(action);
+            }>{label}</button>
+        }
+    };
+    let selected = Memo::new(move |_| state.selected.with(Selection::len));
+    view! {
+        <Show when=move || { selected.get() > 0 }>
+            <div class="bulk-bar" role="group" aria-label="Change the selected nodes">
+                <strong>{selected}" selected:"</strong>
+                <label>
+                    "Tags "
+                    <input class="bulk-tags" list="known-tags" placeholder="rabbitmq mysql:1" bind:value=tags />
+                </label>
+                {button("bulk-assign", "Assign", BulkAction::AssignTags)}
+                {button("bulk-unassign", "Unassign", BulkAction::UnassignTags)}
+                <label>
+                    "Role "
+                    <select class="bulk-role" on:change=move |ev| role.set(event_target_value(&ev))>
+                        <option value="" prop:selected=move || role.with(String::is_empty)>
+                            "choose"
+                        </option>
+                        {role_options(roles, role)}
+                    </select>
+                </label>
+                {button("bulk-add-role", "Add role", BulkAction::AddRole)}
+                {button("bulk-remove-role", "Remove role", BulkAction::RemoveRole)}
+                <button
+                    class="bulk-clear"
+                    data-bulk="bulk-clear"
+                    on:click=move |_| state.selected.set(Selection::default())
+                >
+                    "Clear selection"
+                </button>
+            </div>
+        </Show>
+        {move || failure().map(|f| view! { <BulkProblems failure=f /> })}
+    }
+}
+
+/// A refused bulk change: its message, then each node's problem (the
+/// first `LISTED_PROBLEMS`; how many more).
+#[component]
+fn BulkProblems(failure: ApiFailure) -> impl IntoView {
+    let more = failure.node_problems.len().saturating_sub(LISTED_PROBLEMS);
+    let problems = failure
+        .node_problems
+        .into_iter()
+        .take(LISTED_PROBLEMS)
+        .map(|p| {
+            let name = p.name.unwrap_or_else(|| format!("node {}", p.node));
+            view! {
+                <li data-node=p.node>
+                    <strong>{name}</strong>
+                    ": "
+                    {p.message}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="notice notice-error bulk-problems" role="alert">
+            <p>{failure.message}</p>
+            <ul>{problems}</ul>
+            {(more > 0).then(|| view! { <p>"… and "{more}" more."</p> })}
+        </div>
+    }
+}
+
+/// One node's row, and under it its editor while it is being edited.
+#[component]
+fn NodeRow(
+    id: i64,
+    nodes: Signal<Vec<NodeView>>,
+    roles: Signal<Vec<RoleView>>,
+    state: TableState,
+    editable: bool,
+    changed: Callback<()>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    // The node as last loaded: only what changed in it changes the row.
+    let node = Memo::new(move |_| nodes.with(|all| all.iter().find(|n| n.id == id).cloned()));
+    let read = move |f: fn(&NodeView) -> String| {
+        move || node.with(|n| n.as_ref().map(f).unwrap_or_default())
+    };
+    let name = read(|n| n.name.clone());
+    let selected = Memo::new(move |_| state.selected.with(|s| s.contains(id)));
+    let editing = Memo::new(move |_| state.editing.get() == Some(id));
+    let chips = Memo::new(move |_| {
+        node.with(|n| {
+            n.as_ref().map_or_else(Vec::new, |n| {
+                n.tags
+                    .iter()
+                    .map(|t| (t.clone(), n.role_tags.contains(t)))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let delete = Action::new_unsync(move |name: &String| {
+        let name = name.clone();
+        async move {
+            match api::delete_node(id).await {
+                Ok(()) => {
+                    state.selected.try_update(|s| s.set(id, false));
+                    error.try_set(None);
+                    changed.try_run(());
+                }
+                Err(e) => {
+                    error.try_set(Some(format!("Node {name} was not deleted: {}", e.message)));
+                }
+            }
+        }
+    });
+    let ask_delete = move |_| {
+        let name = name();
+        let question = format!("Delete node {name}? Its roles and tags go with it.");
+        if window().confirm_with_message(&question).unwrap_or(false) {
+            delete.dispatch(name);
+        }
+    };
+    let edit = move |_| {
+        state
+            .editing
+            .update(|e| *e = (*e != Some(id)).then_some(id))
+    };
+    view! {
+        <tr class="node-row" class:selected=selected data-node=id>
+            <td>
+                <input
+                    type="checkbox"
+                    class="select-node"
+                    aria-label=move || format!("Select {}", name())
+                    prop:checked=selected
+                    on:change=move |_| state.selected.update(|s| s.toggle(id))
+                />
+            </td>
+            <th scope="row" class="node-name">{name}</th>
+            <td>{read(|n| n.status.as_str().to_owned())}</td>
+            <td class="node-roles">
+                {read(|n| n.roles.iter().map(RoleName::as_str).collect::<Vec<_>>().join(", "))}
+            </td>
+            <td>
+                <div class="chips">
+                    <For
+                        each=move || chips.get()
+                        key=|chip| chip.clone()
+                        children=|(tag, from_role)| {
+                            view! {
+                                <span class="chip" class:from-role=from_role data-tag=tag.to_string()>
+                                    {tag.to_string()}
+                                </span>
+                            }
+                        }
+                    />
+                </div>
+            </td>
+            <td class="actions">
+                <button
+                    class="edit-node"
+                    aria-expanded=move || if editing.get() { "true" } else { "false" }
+                    on:click=edit
+                >
+                    {move || match (editing.get(), editable) {
+                        (true, _) => "Close",
+                        (false, true) => "Edit",
+                        (false, false) => "Details",
+                    }}
+                </button>
+                {editable.then(|| view! { <button class="delete-node danger" on:click=ask_delete>"Delete"</button> })}
+            </td>
+        </tr>
+        <Show when=move || editing.get()>
+            <tr class="node-editor">
+                <td colspan="6">
+                    <NodeEditor id node roles editable changed />
+                </td>
+            </tr>
+        </Show>
+    }
+}
+
+/// The role checkboxes, `chosen` ticked; `toggle` ticks or unticks one. A
+/// role not available is disabled with the reason as its title, unless it
+/// is ticked: a role the node has can always be taken away.
+#[component]
+fn RoleBoxes(
+    roles: Signal<Vec<RoleView>>,
+    #[prop(into)] chosen: Signal<Vec<RoleName>>,
+    toggle: Callback<RoleName>,
+) -> impl IntoView {
+    view! {
+        <For
+            each=move || roles.get()
+            key=|r| r.clone()
+            children=move |role| {
+                let title = role_title(&role);
+                let unavailable = role.unavailable.is_some();
+                let id = role.id.clone();
+                let checked = Memo::new(move |_| chosen.with(|c| c.contains(&id)));
+                let id = role.id.clone();
+                let plugin = role
+                    .plugin
+                    .map(|p| view! { <span class="muted">{format!(" ({p})")}</span> });
+                view! {
+                    <label class="role" class:unavailable=unavailable title=title>
+                        <input
+                            type="checkbox"
+                            data-role=role.id.to_string()
+                            prop:checked=checked
+                            disabled=move || unavailable && !checked.get()
+                            on:change=move |_| toggle.run(id.clone())
+                        />
+                        {role.name}
+                        {plugin}
+                    </label>
+                }
+            }
+        />
+    }
+}
+
+/// The roles the environment's settings rule out, each with why (nothing
+/// when every role is available).
+fn unavailable_roles(roles: Signal<Vec<RoleView>>) -> impl IntoView {
+    let out = Memo::new(move |_| {
+        roles.with(|roles| {
             roles
                 .iter()
-                .map(|r| (r.id.to_string(), r.name.clone()))
-                .collect()
+                .filter_map(|r| Some((r.id.to_string(), r.name.clone(), r.unavailable.clone()?)))
+                .collect::<Vec<_>>()
+        })
+    });
+    move || {
+        let out = out.get();
+        (!out.is_empty()).then(|| {
+            view! {
+                <details class="role-reasons">
+                    <summary>{unavailable_summary(out.len())}</summary>
+                    <ul>
+                        {out
+                            .into_iter()
+                            .map(|(id, name, why)| {
+                                view! {
+                                    <li data-role=id>
+                                        <strong>{name}</strong>
+                                        ": "
+                                        {why}
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                </details>
+            }
+        })
+    }
+}
+
+/// Adding a node: its roles, its status, the button, a refusal, and why
+/// the roles not available here are not.
+#[component]
+fn AddNode(cluster_id: i64, roles: Signal<Vec<RoleView>>, changed: Callback<()>) -> impl IntoView {
+    let chosen = RwSignal::new(Vec::<RoleName>::new());
+    let status = RwSignal::new(NodeStatus::Discover);
+    let add = Action::new_unsync(move |request: &CreateNode| {
+        let request = request.clone();
+        async move {
+            api::create_node(cluster_id, &request).await?;
+            chosen.try_set(Vec::new());
+            changed.try_run(());
+            Ok::<(), ApiFailure>(())
+        }
+    });
+    let error = move || {
+        add.value().with(|v| {
+            v.as_ref()
+                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
+        })
+    };
+    let submit = move |_| {
+        add.dispatch(CreateNode {
+            name: None,
+            status: Some(status.get_untracked()),
+            roles: chosen.get_untracked(),
         });
-        let roles = &roles;
-        let c = Controls {
-            name: &name,
-            role: &role,
-            tag: &tag,
-            status: &status,
-            only: s.only.with(Vec::len),
-            roles,
-            sort,
-            descending,
-            page: s.page.get(),
-            shown: ids.len(),
-            total: self.all.with(Vec::len),
-            selected,
-            all_selected,
-        };
-        let mut m = Markup::new();
-        if self.editable {
-            m.append(self.new_node());
-        }
-        m.append(table::filters(&c));
-        if self.editable && selected > 0 {
-            m.append(self.bulk_bar(selected, roles));
-        }
-        if let Some(f) = self.bulk.failure.get() {
-            m.append(lists::bulk_problems(&f.message, &f.node_problems));
-        }
-        m.append(table::summary(&c));
-        m.append(table::table(&c, self.rows(&ids, c.page)));
-        m.append(table::pager(&c));
-        if let Some(message) = self.error.get() {
-            m.append(table::error(&message));
-        }
-        m
-    }
-
-    fn new_node(self) -> Markup {
-        let n = self.new_node;
-        let (chosen, error) = (n.chosen.get(), n.error.get());
-        self.role_views.with(|roles| {
-            forms::add_node(&NewNode {
-                roles,
-                chosen: &chosen,
-                status: n.status.get(),
-                error: error.as_deref(),
-            })
-        })
-    }
-
-    fn editor(self, node: &NodeView) -> Markup {
-        let e = self.editor;
-        let (chosen, tag, error) = (e.chosen.get(), e.tag.get(), e.error.get());
-        self.role_views.with(|roles| {
-            forms::editor(&Editor {
-                node,
-                roles,
-                chosen: &chosen,
-                tag: &tag,
-                editable: self.editable,
-                error: error.as_deref(),
-            })
-        })
-    }
-
-    /// Calls `f` with the node `id`, if there is one.
-    fn with_node<R>(self, id: Option<i64>, f: impl FnOnce(Option<&NodeView>) -> R) -> R {
-        self.all
-            .with_untracked(|nodes| f(id.and_then(|id| nodes.iter().find(|n| n.id == id))))
-    }
-
-    fn bulk_bar(self, selected: usize, roles: &[(String, String)]) -> Markup {
-        let (tags, role) = (self.bulk.tags.get(), self.bulk.role.get());
-        table::bulk_bar(&Bulk {
-            selected,
-            tags: &tags,
-            role: &role,
-            roles,
-            busy: self.bulk.busy.get(),
-        })
-    }
-
-    /// The rows of page `page` of the nodes `ids`.
-    fn rows(self, ids: &[i64], page: usize) -> Markup {
-        let editing = self.state.editing.get();
-        self.state.selected.with(|selected| {
-            self.all.with(|nodes| {
-                let on_page: Vec<&NodeView> = ids
-                    .iter()
-                    .skip(page * PAGE)
-                    .take(PAGE)
-                    .filter_map(|id| nodes.iter().find(|n| n.id == *id))
-                    .collect();
-                let state = RowState {
-                    selected: &|id| selected.contains(id),
-                    editing,
-                    editable: self.editable,
-                    editor: &|node| self.editor(node),
-                };
-                table::rows(&on_page, state)
-            })
-        })
-    }
-
-    /// Text typed: a filter or the bulk bar's tags.
-    fn typed(self, ev: &Event) {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let s = self.state;
-        match input.class_name().as_str() {
-            "filter-name" => s.filter_by(s.name, input.value()),
-            "filter-tag" => s.filter_by(s.tag, input.value()),
-            "bulk-tags" => self.bulk.tags.set(input.value()),
-            "add-tag" => self.editor.tag.set(input.value()),
-            _ => {}
-        }
-    }
-
-    /// A box ticked or a choice made.
-    fn changed(self, ev: &Event) {
-        let s = self.state;
-        if let Some(select) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        {
-            match select.class_name().as_str() {
-                "filter-role" => s.filter_by(s.role, select.value()),
-                "filter-status" => s.filter_by(s.status, select.value()),
-                "bulk-role" => self.bulk.role.set(select.value()),
-                "new-node-status" => self
-                    .new_node
-                    .status
-                    .set(NodeStatus::parse(&select.value()).unwrap_or_default()),
-                _ => {}
-            }
-        } else if closest(ev, "input.select-all").is_some() {
-            let ids = self.shown.get_untracked();
-            let select = !ids.is_empty()
-                && !s
-                    .selected
-                    .with(|sel| ids.iter().all(|id| sel.contains(*id)));
-            s.selected
-                .update(|sel| ids.iter().for_each(|id| sel.set(*id, select)));
-        } else if let Some(role) = closest(ev, "input[data-role]") {
-            let role = role.get_attribute("data-role").unwrap_or_default();
-            match closest(ev, ".add-node") {
-                Some(_) => toggle(self.new_node.chosen, &role),
-                None => toggle(self.editor.chosen, &role),
-            }
-        } else if let Some(id) = row_of(ev, "input.select-node") {
-            s.selected.update(|sel| sel.toggle(id));
-        }
-    }
-
-    /// A button pressed.
-    fn clicked(self, ev: &Event) {
-        let s = self.state;
-        let Some(button) = closest(ev, "button") else {
-            return;
-        };
-        let class = button.class_name();
-        if let Some(id) = row_of(ev, "button.edit-node") {
-            let open = s.editing.get_untracked() != Some(id);
-            self.with_node(Some(id), |node| self.editor.open(node));
-            s.editing.set(open.then_some(id));
-        } else if let Some(chip) = closest(ev, "button.remove-tag") {
-            let tag = chip.closest(".chip").ok().flatten();
-            let tag = tag.and_then(|c| c.get_attribute("data-tag"));
-            self.change_node(NodeChange::Untag(tag.unwrap_or_default()));
-        } else if let Some(id) = row_of(ev, "button.delete-node") {
-            let name = self.with_node(Some(id), |n| n.map(|n| n.name.clone()));
-            delete(id, name.unwrap_or_default(), s, self.error, self.changed);
-        } else if let Some(column) = button.get_attribute("data-sort") {
-            if let Some(column) = NodeSort::of_column(&column) {
-                s.sort.update(|(sort, descending)| {
-                    (*sort, *descending) = sort.clicked(*descending, column)
-                });
-            }
-        } else if let Some(action) = BulkAction::of_button(&class) {
-            self.run(action);
-        } else {
-            match class.as_str() {
-                "previous-page" => s.page.update(|p| *p = p.saturating_sub(1)),
-                "next-page" => s.page.update(|p| *p += 1),
-                "show-all" => s.only.set(Vec::new()),
-                "bulk-clear" => s.selected.set(Selection::default()),
-                "add-node-button" => self.add_node(),
-                "save-roles" => self.change_node(NodeChange::Roles),
-                "add-tag-button" => {
-                    let tag = self.editor.tag.get_untracked().trim().to_owned();
-                    if !tag.is_empty() {
-                        self.change_node(NodeChange::Tag(tag));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// Sends the bulk bar's change for the nodes selected.
-    fn run(self, action: BulkAction) {
-        let nodes = self.state.selected.with_untracked(|s| s.ids().to_vec());
-        let (tags, role) = (
-            self.bulk.tags.get_untracked(),
-            self.bulk.role.get_untracked(),
-        );
-        let failure = self.bulk.failure;
-        let change = match action.change(nodes, &tags, &role) {
-            Ok(change) => change,
-            Err(e) => return failure.set(Some(ApiFailure::message(e))),
-        };
-        let (busy, changed, cluster_id) = (self.bulk.busy, self.changed, self.cluster_id);
-        let typed = self.bulk.tags;
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            let result = api::bulk_nodes(cluster_id, &change).await;
-            busy.set(false);
-            match result {
-                Ok(_) => {
-                    failure.set(None);
-                    typed.set(String::new());
-                    changed.run(());
-                }
-                Err(e) => failure.set(Some(e)),
-            }
-        });
+    };
+    let toggle = Callback::new(move |role: RoleName| chosen.update(|c| toggle(c, &role)));
+    view! {
+        <div class="add-node">
+            <div class="roles">
+                <RoleBoxes roles chosen toggle />
+            </div>
+            <label>
+                "Status "
+                <select
+                    class="new-node-status"
+                    on:change=move |ev| status.set(NodeStatus::parse(&event_target_value(&ev)).unwrap_or_default())
+                >
+                    {NodeStatus::ALL
+                        .iter()
+                        .map(|s| {
+                            let s = *s;
+                            view! {
+                                <option value=s.as_str() prop:selected=move || status.get() == s>
+                                    {s.as_str()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <button class="add-node-button" on:click=submit>"Add node"</button>
+            {move || error().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })}
+            {unavailable_roles(roles)}
+        </div>
     }
 }
 
 /// A change the editor sends for the node being edited.
+#[derive(Debug, Clone)]
 enum NodeChange {
-    /// The roles ticked.
-    Roles,
+    Roles(Vec<RoleName>),
     Tag(String),
     Untag(String),
 }
 
-impl Table {
-    fn add_node(self) {
-        let n = self.new_node;
-        let request = CreateNode {
-            name: None,
-            status: Some(n.status.get_untracked()),
-            roles: n.chosen.get_untracked(),
-        };
-        let (cluster_id, changed) = (self.cluster_id, self.changed);
-        leptos::task::spawn_local(async move {
-            match api::create_node(cluster_id, &request).await {
-                Ok(_) => {
-                    n.error.set(None);
-                    n.chosen.set(Vec::new());
-                    changed.run(());
-                }
-                Err(e) => n.error.set(Some(e.message)),
-            }
-        });
-    }
-
-    fn change_node(self, change: NodeChange) {
-        let Some(id) = self.state.editing.get_untracked() else {
-            return;
-        };
-        let (e, changed) = (self.editor, self.changed);
-        leptos::task::spawn_local(async move {
-            let result = match change {
-                NodeChange::Roles => {
+/// One node's editor: its roles to save, its tags — each saying where it
+/// comes from, the ones added by hand or by a role removable — and a tag
+/// to add. The roles ticked are the node's until the admin ticks others,
+/// and again once the node changed (its version moved on).
+#[component]
+fn NodeEditor(
+    id: i64,
+    node: Memo<Option<NodeView>>,
+    roles: Signal<Vec<RoleView>>,
+    editable: bool,
+    changed: Callback<()>,
+) -> impl IntoView {
+    let version = move || node.with(|n| n.as_ref().map_or(0, |n| n.version));
+    // The roles ticked, against the node's version they were ticked on.
+    let ticked = RwSignal::new(None::<(i64, Vec<RoleName>)>);
+    let chosen = Memo::new(move |_| match ticked.get() {
+        Some((v, roles)) if v == version() => roles,
+        _ => node.with(|n| n.as_ref().map(|n| n.roles.clone()).unwrap_or_default()),
+    });
+    let toggle = Callback::new(move |role: RoleName| {
+        let mut now = chosen.get_untracked();
+        toggle(&mut now, &role);
+        ticked.set(Some((version(), now)));
+    });
+    let typed = RwSignal::new(String::new());
+    let send = Action::new_unsync(move |change: &NodeChange| {
+        let change = change.clone();
+        async move {
+            match change {
+                NodeChange::Roles(roles) => {
                     let change = UpdateNode {
-                        roles: Some(e.chosen.get_untracked()),
+                        roles: Some(roles),
                         ..UpdateNode::default()
                     };
                     api::update_node(id, &change).await
                 }
-                NodeChange::Tag(tag) => {
-                    e.tag.set(String::new());
-                    api::assign_tags(id, vec![tag]).await
-                }
+                NodeChange::Tag(tag) => api::assign_tags(id, vec![tag]).await,
                 NodeChange::Untag(tag) => api::unassign_tags(id, vec![tag]).await,
-            };
-            match result {
-                Ok(_) => {
-                    e.error.set(None);
-                    changed.run(())
-                }
-                Err(failure) => e.error.set(Some(failure.message)),
-            }
-        });
-    }
-}
-
-/// The id of the node whose row holds the control `selector` finds.
-fn row_of(ev: &Event, selector: &str) -> Option<i64> {
-    closest(ev, selector)?
-        .closest("tr[data-node]")
-        .ok()
-        .flatten()?
-        .get_attribute("data-node")?
-        .parse()
-        .ok()
-}
-
-/// Deletes a node after a confirmation that names it.
-fn delete(
-    id: i64,
-    name: String,
-    state: TableState,
-    error: Var<Option<String>>,
-    changed: Callback<()>,
-) {
-    let question = format!("Delete node {name}? Its roles and tags go with it.");
-    if !window().confirm_with_message(&question).unwrap_or(false) {
-        return;
-    }
-    leptos::task::spawn_local(async move {
-        match api::delete_node(id).await {
-            Ok(()) => {
-                state.selected.update(|s| s.set(id, false));
-                error.set(None);
-                changed.run(());
-            }
-            Err(e) => error.set(Some(format!("Node {name} was not deleted: {}", e.message))),
+            }?;
+            changed.try_run(());
+            Ok::<(), ApiFailure>(())
         }
     });
+    let error = move || {
+        send.value().with(|v| {
+            v.as_ref()
+                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
+        })
+    };
+    let add_tag = move |_| {
+        let tag = typed.get_untracked().trim().to_owned();
+        if !tag.is_empty() {
+            typed.set(String::new());
+            send.dispatch(NodeChange::Tag(tag));
+        }
+    };
+    let chips = Memo::new(move |_| {
+        node.with(|n| {
+            n.as_ref().map_or_else(Vec::new, |n| {
+                n.tags
+                    .iter()
+                    .map(|t| (t.clone(), TagOrigin::of(n, t)))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let chip = move |(tag, origin): (TagName, TagOrigin)| {
+        let name = tag.to_string();
+        let remove = (editable && origin.removable()).then(|| {
+            let name = name.clone();
+            view! {
+                <button class="remove-tag" aria-label="Remove the tag" on:click=move |_| {
+                    send.dispatch(NodeChange::Untag(name.clone()));
+                }>"×"</button>
+            }
+        });
+        view! {
+            <span
+                class="chip"
+                class:from-role=origin == TagOrigin::Role
+                class:primary=origin == TagOrigin::Primary
+                data-tag=name.clone()
+                title=origin.title()
+            >
+                {name.clone()}
+                {remove}
+            </span>
+        }
+    };
+    let text = move |f: fn(&NodeView) -> String| {
+        move || node.with(|n| n.as_ref().map(f).unwrap_or_default())
+    };
+    view! {
+        <div class="node" data-node=id>
+            <h3>
+                {text(|n| n.name.clone())}
+                <span class="muted">{text(|n| format!(" — {}", n.status.as_str()))}</span>
+            </h3>
+            <fieldset class="roles plain" disabled=!editable>
+                <RoleBoxes roles chosen toggle />
+            </fieldset>
+            {editable.then(|| view! {
+                <button class="save-roles" on:click=move |_| {
+                    send.dispatch(NodeChange::Roles(chosen.get_untracked()));
+                }>"Save roles"</button>
+            })}
+            <div class="chips">
+                <For each=move || chips.get() key=|chip| chip.clone() children=chip />
+            </div>
+            {editable.then(|| view! {
+                <div class="add-tag-row">
+                    <input class="add-tag" list="known-tags" placeholder="tag or name:N" bind:value=typed />
+                    <button class="add-tag-button" on:click=add_tag>"Add tag"</button>
+                </div>
+            })}
+            {move || error().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })}
+        </div>
+    }
 }

@@ -2,243 +2,452 @@
 //! the pre-deployment checks, and the deployment preview — nodes with the
 //! same tasks grouped, each group's tasks in order and, on demand, as a
 //! graph; deleting the environment.
+//!
+//! The page's answers (nodes, roles, tags, plan, checks) are asked for at
+//! once, each a resource; after a change the page asks again for what it
+//! affects, and the views follow the answers in place: the table, what
+//! the admin chose in it and the control in use stay as they were.
 
 use leptos::prelude::*;
+use mosaic_core::access::Role;
 use mosaic_core::api::{NodeView, RoleView, TagView};
-use mosaic_core::environment::Check;
-use mosaic_core::markup::{self, Markup, environment};
+use mosaic_core::environment::{Check, UNFOLDED_WARNINGS, headline};
 use mosaic_core::name::TaskId;
 use mosaic_core::nodes::PlanGroup;
-use mosaic_core::task::Plan;
-use web_sys::{Element, Event};
+use mosaic_core::task::{Plan, graph_svg};
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{Tab, environment_tabs};
-use crate::components::html::closest;
-use crate::components::loaded::followed;
-use crate::components::node_table::{TableState, node_table};
-use crate::components::retry::retry_notice;
-use crate::components::var::Var;
-use crate::components::watch::on_change;
-use crate::dom::{View, el, fragment};
+use crate::components::legacy::Legacy;
+use crate::components::loading::Loading;
+use crate::components::node_table::{NodeTable, TableState};
 use crate::pages::tags::create_tag_form;
 use crate::route::Route;
 
-/// Everything the page shows, fetched together.
-#[derive(Debug, Clone)]
-struct Snapshot {
-    nodes: Vec<NodeView>,
-    roles: Vec<RoleView>,
-    tags: Vec<TagView>,
-    plan: Plan,
-    checks: Vec<Check>,
-}
+/// An answer asked for again after a change.
+type Answer<T> = LocalResource<Result<T, ApiFailure>>;
 
-/// What the page asks for, in the order [`snapshot`] reads the answers.
-fn paths(cluster: i64) -> Vec<String> {
-    use api::path::of_cluster;
-    vec![
-        of_cluster(cluster, "nodes"),
-        of_cluster(cluster, "roles"),
-        TagOwner::Environment(cluster).path(),
-        of_cluster(cluster, "plan"),
-        of_cluster(cluster, "checks"),
-    ]
-}
-
-fn snapshot(bodies: &api::Bodies) -> Result<Snapshot, ApiFailure> {
-    Ok(Snapshot {
-        nodes: api::answer(bodies, 0)?,
-        roles: api::answer(bodies, 1)?,
-        tags: api::answer(bodies, 2)?,
-        plan: api::answer(bodies, 3)?,
-        checks: api::answer(bodies, 4)?,
+/// The latest good answer of `answer` (an empty one before the first):
+/// what the views read. A failed answer leaves the last one in place (the
+/// page shows the failure instead of them).
+fn latest<T>(answer: Answer<T>) -> Memo<T>
+where
+    T: Clone + Default + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |last: Option<&T>| {
+        answer
+            .map(|r| r.as_ref().ok().cloned())
+            .flatten()
+            .unwrap_or_else(|| last.cloned().unwrap_or_default())
     })
 }
 
-pub fn environment_page(cluster_id: i64) -> View {
-    let refresh = Var::new(0u32);
-    let data = api::fetch(move || {
-        refresh.get();
-        paths(cluster_id)
-    });
-    let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
-    // Outside the reloading part: filters and the selection survive a change.
-    let table = TableState::new();
-    el("section")
-        .class("card environment")
-        .attr("data-page", "environment")
-        .child(environment_tabs(cluster_id, Tab::Nodes))
-        .child(followed(
-            data,
-            "Loading the environment…",
-            snapshot,
-            move |s| environment_body(cluster_id, s, changed, table),
-            move |failure| retry_notice(failure, changed, true),
-        ))
-        .into()
+/// Whether `answer` arrived, and whether it failed.
+fn outcome<T: 'static>(answer: &Answer<T>) -> Option<Result<(), ApiFailure>> {
+    answer.map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
 }
 
-/// The page once loaded, following `snapshot` as it is loaded again after
-/// each change.
-fn environment_body(
-    cluster_id: i64,
-    snapshot: Var<Option<Snapshot>>,
-    changed: Callback<()>,
-    table: TableState,
-) -> View {
+#[component]
+pub fn EnvironmentNodes(id: i64) -> impl IntoView {
+    use api::path::of_cluster;
     // A viewer sees the nodes and the plan; an operator changes them.
-    let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
-    let (nodes, roles) = snapshot.with_untracked(|s| {
-        let s = s.as_ref();
-        let nodes = s.map(|s| s.nodes.clone()).unwrap_or_default();
-        (
-            Var::new(nodes),
-            Var::new(s.map(|s| s.roles.clone()).unwrap_or_default()),
-        )
+    let editable = crate::session::session().can(Role::Operator);
+    // Asked for together, not one after another.
+    let nodes: Answer<Vec<NodeView>> =
+        LocalResource::new(move || api::get(of_cluster(id, "nodes")));
+    let roles: Answer<Vec<RoleView>> =
+        LocalResource::new(move || api::get(of_cluster(id, "roles")));
+    let tags: Answer<Vec<TagView>> =
+        LocalResource::new(move || api::get(TagOwner::Environment(id).path()));
+    let plan: Answer<Plan> = LocalResource::new(move || api::get(of_cluster(id, "plan")));
+    let checks: Answer<Vec<Check>> = LocalResource::new(move || api::get(of_cluster(id, "checks")));
+    // A node changed: its tags, the tags' counts and instances, the roles
+    // still offered, the plan and the checks may have changed with it.
+    let changed = Callback::new(move |()| {
+        nodes.refetch();
+        roles.refetch();
+        tags.refetch();
+        plan.refetch();
+        checks.refetch();
     });
-    // The table's data follows the page's (after its first answers, which
-    // the table starts from).
-    on_change(
-        move || snapshot.track(),
-        move || {
-            snapshot.with_untracked(|s| {
-                if let Some(s) = s {
-                    nodes.set(s.nodes.clone());
-                    roles.set(s.roles.clone());
-                }
-            })
-        },
-    );
-    let mut parts = vec![
-        head(cluster_id, snapshot, editable, table),
-        el("h2").text("Nodes").into(),
-        node_table(cluster_id, nodes, roles, table, editable, changed),
-    ];
-    if editable {
-        parts.push(create_tag_form(TagOwner::Environment(cluster_id), changed));
+    // A tag created changes what inputs offer, nothing else.
+    let tag_created = Callback::new(move |()| tags.refetch());
+    let data = Data {
+        nodes: latest(nodes),
+        roles: latest(roles),
+        tags: latest(tags),
+        plan: latest(plan),
+        checks: latest(checks),
+    };
+    // Outside the part shown once loaded: filters and the selection
+    // survive a failed answer.
+    let table = TableState::new();
+    let arrived = move || {
+        [
+            outcome(&nodes),
+            outcome(&roles),
+            outcome(&tags),
+            outcome(&plan),
+            outcome(&checks),
+        ]
+    };
+    view! {
+        <section class="card environment" data-page="environment">
+            <Legacy page=move || environment_tabs(id, Tab::Nodes) />
+            <Loading label="Loading the environment…" retry=changed>
+                <Loaded arrived=arrived>
+                    <div>
+                        <Head id data editable table />
+                    </div>
+                    <h2>"Nodes"</h2>
+                    <NodeTable
+                        cluster_id=id
+                        nodes=data.nodes
+                        roles=data.roles
+                        state=table
+                        editable
+                        changed
+                    />
+                    {editable
+                        .then(|| {
+                            view! {
+                                <Legacy page=move || create_tag_form(TagOwner::Environment(id), tag_created) />
+                            }
+                        })}
+                    <h2>"Deployment preview"</h2>
+                    <div>
+                        <Preview plan=data.plan nodes=data.nodes />
+                    </div>
+                </Loaded>
+            </Loading>
+        </section>
     }
-    parts.push(el("h2").text("Deployment preview").into());
-    parts.push(preview(snapshot));
-    fragment(parts)
 }
 
-/// The page's head (`markup::environment::head`): the tags inputs offer,
-/// the environment file, deleting the environment — after a confirmation
-/// that names what goes —, and the checks, whose buttons show only their
-/// nodes in the table.
-fn head(
-    cluster_id: i64,
-    snapshot: Var<Option<Snapshot>>,
-    editable: bool,
-    table: TableState,
-) -> View {
-    let error = Var::new(None::<String>);
+/// The answers as the views read them.
+#[derive(Clone, Copy)]
+struct Data {
+    nodes: Memo<Vec<NodeView>>,
+    roles: Memo<Vec<RoleView>>,
+    tags: Memo<Vec<TagView>>,
+    plan: Memo<Plan>,
+    checks: Memo<Vec<Check>>,
+}
+
+/// `children` once every answer `arrived` (inside `Loading`, which shows
+/// the loading line until then), or the first failure. Built once: later
+/// answers reach the views through the memos they read, not by building
+/// them again.
+#[component]
+fn Loaded(
+    arrived: impl Fn() -> [Option<Result<(), ApiFailure>>; 5] + Send + Sync + 'static,
+    children: ChildrenFn,
+) -> impl IntoView {
+    let state = Memo::new(move |_| {
+        let mut all = Ok(());
+        for answer in arrived() {
+            match answer {
+                None => return None,
+                Some(Err(e)) if all.is_ok() => all = Err(e),
+                Some(_) => {}
+            }
+        }
+        Some(all)
+    });
+    move || state.get().map(|all| all.map(|()| untrack(|| children())))
+}
+
+/// The page's head: the tags inputs offer (`known-tags`), the environment
+/// file, deleting the environment — after a confirmation that names what
+/// goes —, and the checks, whose buttons show only their nodes in the
+/// table.
+#[component]
+fn Head(id: i64, data: Data, editable: bool, table: TableState) -> impl IntoView {
+    let offered = Memo::new(move |_| {
+        data.tags.with(|tags| {
+            data.plan
+                .with(|plan| mosaic_core::tag::offered(tags, &plan.instances))
+        })
+    });
+    let delete = Action::new_unsync(move |()| api::delete_cluster(id));
     let navigate = leptos_router::hooks::use_navigate();
-    let download = api::path::of_cluster(cluster_id, "environment");
-    let render = move || {
-        let error = error.get();
-        snapshot.with(|s| {
-            let Some(s) = s else {
-                return Markup::new();
-            };
-            environment::head(&environment::Head {
-                tags: &s.tags,
-                instances: &s.plan.instances,
-                download: &download,
-                editable,
-                error: error.as_deref(),
-                checks: &s.checks,
+    // Gone with the page: an answer after the operator left changes nothing.
+    Effect::new(move || {
+        if let Some(Ok(())) = delete.value().get() {
+            navigate(&Route::Environments.path(), Default::default());
+        }
+    });
+    let error = move || {
+        delete.value().with(|v| {
+            v.as_ref()
+                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
+        })
+    };
+    let ask = move |_| {
+        let question = data.nodes.with_untracked(|nodes| {
+            data.tags
+                .with_untracked(|tags| mosaic_core::tag::deletion_question(nodes.len(), tags))
+        });
+        if window().confirm_with_message(&question).unwrap_or(false) {
+            delete.dispatch(());
+        }
+    };
+    let show_only = Callback::new(move |nodes: Vec<i64>| table.show_only(nodes));
+    view! {
+        <datalist id="known-tags">
+            <For
+                each=move || offered.get()
+                key=|tag| tag.clone()
+                children=|tag| view! { <option value=tag></option> }
+            />
+        </datalist>
+        <p class="environment-actions">
+            <a class="button export" href=api::path::of_cluster(id, "environment") download="">
+                "Download the environment file"
+            </a>
+            {editable
+                .then(|| {
+                    view! {
+                        <button class="delete-environment danger" on:click=ask>
+                            "Delete the environment"
+                        </button>
+                    }
+                })}
+            {move || {
+                error().map(|message| view! { <span class="notice notice-error" role="alert">{message}</span> })
+            }}
+        </p>
+        <Checks checks=data.checks show_only />
+    }
+}
+
+/// The pre-deployment checks: a headline, the errors, then the warnings
+/// (folded when there are many), each with a button that shows the nodes
+/// it concerns.
+#[component]
+pub fn Checks(checks: Memo<Vec<Check>>, show_only: Callback<Vec<i64>>) -> impl IntoView {
+    let errors = Memo::new(move |_| {
+        checks.with(|c| {
+            c.iter()
+                .filter(|c| c.is_error())
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    let warnings = Memo::new(move |_| {
+        checks.with(|c| {
+            c.iter()
+                .filter(|c| !c.is_error())
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    let folded = Memo::new(move |_| warnings.with(Vec::len) > UNFOLDED_WARNINGS);
+    let list = move |list: Memo<Vec<Check>>| {
+        view! {
+            <ul>
+                // Keyed by place and content: two checks may say the same.
+                <For
+                    each=move || list.get().into_iter().enumerate()
+                    key=|check| check.clone()
+                    children=move |(_, check)| view! { <CheckItem check show_only /> }
+                />
+            </ul>
+        }
+    };
+    view! {
+        <section aria-labelledby="checks-heading" class="checks" class:has-errors=move || !errors.with(Vec::is_empty)>
+            <h2 id="checks-heading">"Before deploying"</h2>
+            <p class="checks-headline">{move || headline(errors.with(Vec::len), warnings.with(Vec::len))}</p>
+            {list(errors)}
+            {move || {
+                if folded.get() {
+                    view! {
+                        <details class="check-warnings">
+                            <summary>{move || warnings.with(Vec::len)}" warnings"</summary>
+                            {list(warnings)}
+                        </details>
+                    }
+                    .into_any()
+                } else {
+                    list(warnings).into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn CheckItem(check: Check, show_only: Callback<Vec<i64>>) -> impl IntoView {
+    let error = check.is_error();
+    let show = check.show_nodes().map(|label| {
+        let nodes = check.nodes.clone();
+        view! {
+            " "
+            <button class="show-nodes link" on:click=move |_| show_only.run(nodes.clone())>
+                {label}
+            </button>
+        }
+    });
+    view! {
+        <li class=if error { "check check-error" } else { "check check-warning" } data-kind=check.kind>
+            <span class="severity">{if error { "Error: " } else { "Warning: " }}</span>
+            {check.message}
+            {show}
+        </li>
+    }
+}
+
+/// The label of a group's graph button while the graph is hidden.
+const SHOW_GRAPH: &str = "Show the graph";
+/// The label while it is shown.
+const HIDE_GRAPH: &str = "Hide the graph";
+
+/// The deployment preview: the plan's errors, skipped tasks and warnings,
+/// then one entry per group of nodes with the same tasks ("12 nodes:
+/// compute"), its tasks in order, and a button that shows them as a graph.
+#[component]
+pub fn Preview(plan: Memo<Plan>, nodes: Memo<Vec<NodeView>>) -> impl IntoView {
+    let groups = Memo::new(move |_| plan.with(Plan::groups));
+    let names = Memo::new(move |_| {
+        nodes.with(|nodes| {
+            nodes
+                .iter()
+                .map(|n| (n.id, n.name.clone()))
+                .collect::<Vec<_>>()
+        })
+    });
+    let errors = move || {
+        plan.with(|p| {
+            (!p.errors.is_empty()).then(|| {
+                let items = p
+                    .errors
+                    .iter()
+                    .map(|e| {
+                        let kind = e.kind.as_str();
+                        view! {
+                            <li class="notice notice-error" data-kind=kind>
+                                {kind}
+                                ": "
+                                {e.message.clone()}
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! { <ul class="plan-errors">{items}</ul> }
             })
         })
     };
-    let clicked = move |ev: Event| {
-        if let Some(button) = closest(&ev, "button.show-nodes") {
-            let ids = button.get_attribute("data-nodes").unwrap_or_default();
-            table.show_only(markup::checks::node_ids(&ids));
-        } else if closest(&ev, "button.delete-environment").is_some() {
-            let question = snapshot.with_untracked(|s| {
-                s.as_ref()
-                    .map(|s| environment::delete_question(s.nodes.len(), &s.tags))
-            });
-            if let Some(question) = question {
-                delete(cluster_id, &question, navigate.clone(), error);
-            }
-        }
-    };
-    el("div").merged(render).on("click", clicked).into()
-}
-
-/// Deletes the environment once the user confirms `question`, then goes
-/// to the environments.
-fn delete(
-    cluster_id: i64,
-    question: &str,
-    navigate: impl Fn(&str, leptos_router::NavigateOptions) + 'static,
-    error: Var<Option<String>>,
-) {
-    if !window().confirm_with_message(question).unwrap_or(false) {
-        return;
+    let skipped = Memo::new(move |_| plan.with(|p| p.skipped.clone()));
+    let warnings = Memo::new(move |_| plan.with(|p| p.warnings.clone()));
+    view! {
+        <div class="preview">
+            {errors}
+            // Kept while there are skipped tasks, so that the list opened stays open.
+            <Show when=move || !skipped.with(Vec::is_empty)>
+                <details class="plan-skipped">
+                    <summary>{move || skipped.with(Vec::len)}" tasks skipped by their conditions"</summary>
+                    <ul>
+                        {move || {
+                            skipped
+                                .get()
+                                .into_iter()
+                                .map(|s| {
+                                    view! {
+                                        <li data-task=s.id.to_string()>
+                                            <code>{s.id.to_string()}</code>
+                                            ": "
+                                            {s.reason}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </ul>
+                </details>
+            </Show>
+            <Show when=move || !warnings.with(Vec::is_empty)>
+                <div class="notice notice-warn">
+                    <p>"Warnings (they do not block the deployment):"</p>
+                    <ul class="plan-warnings">
+                        {move || warnings.get().into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+                    </ul>
+                </div>
+            </Show>
+            // A group is known by its tasks (no two groups have the same):
+            // its entry stays, graph and all, as its nodes change.
+            <For
+                each=move || { groups.with(|g| g.iter().map(|g| g.tasks.clone()).collect::<Vec<_>>()) }
+                key=|tasks| tasks.clone()
+                children=move |tasks| view! { <GroupEntry tasks groups names plan /> }
+            />
+        </div>
     }
-    leptos::task::spawn_local(async move {
-        match api::delete_cluster(cluster_id).await {
-            // Gone with the page if the operator left it meanwhile.
-            Ok(()) if error.try_set(None).is_none() => {
-                navigate(&Route::Environments.path(), Default::default());
-            }
-            Ok(()) => {}
-            Err(e) => {
-                error.try_set(Some(e.message));
-            }
-        }
-    });
 }
 
-/// The deployment preview (`markup::preview`); a group's graph is drawn
-/// when its button is pressed, and removed when pressed again.
-fn preview(snapshot: Var<Option<Snapshot>>) -> View {
-    let render = move || {
-        snapshot.with(|s| {
-            let Some(s) = s else {
-                return Markup::new();
-            };
-            let names: Vec<(i64, String)> =
-                s.nodes.iter().map(|n| (n.id, n.name.clone())).collect();
-            markup::preview::preview(&s.plan, &s.plan.groups(), &names)
+/// One group: a summary naming its nodes, its tasks, the graph's button
+/// and, while it is pressed, the graph.
+#[component]
+fn GroupEntry(
+    tasks: Vec<TaskId>,
+    groups: Memo<Vec<PlanGroup>>,
+    names: Memo<Vec<(i64, String)>>,
+    plan: Memo<Plan>,
+) -> impl IntoView {
+    let key = tasks.clone();
+    // The group's place in the preview and the group as it is now.
+    let group = Memo::new(move |_| {
+        groups.with(|groups| {
+            groups
+                .iter()
+                .position(|g| g.tasks == key)
+                .map(|k| (k, groups[k].clone()))
+        })
+    });
+    let read = move |f: fn(&PlanGroup) -> String| {
+        move || group.with(|g| g.as_ref().map(|(_, g)| f(g)).unwrap_or_default())
+    };
+    let open = group.with_untracked(|g| g.as_ref().is_some_and(|(_, g)| g.open()));
+    let names = move || {
+        group.with(|g| {
+            g.as_ref()
+                .map(|(_, g)| names.with(|n| g.names(n)))
+                .unwrap_or_default()
         })
     };
-    let toggle = move |ev: Event| {
-        if let Some(button) = closest(&ev, "button.show-graph") {
-            snapshot.with_untracked(|s| {
-                if let Some(s) = s {
-                    toggle_graph(&button, &s.plan.groups(), &s.plan.edges);
+    let shown = RwSignal::new(false);
+    let graph = {
+        let tasks = tasks.clone();
+        move || {
+            shown.get().then(|| {
+                let svg = plan.with(|p| graph_svg(&tasks, &p.edges));
+                view! {
+                    <div class="graph-scroll" tabindex="0" role="region" aria-label="Task graph" inner_html=svg></div>
                 }
-            });
+            })
         }
     };
-    el("div").merged(render).on("click", toggle).into()
-}
-
-fn toggle_graph(button: &Element, groups: &[PlanGroup], edges: &[(TaskId, TaskId)]) {
-    use markup::preview::{HIDE_GRAPH, SHOW_GRAPH, graph};
-    let Some(entry) = button.closest(".plan-group").ok().flatten() else {
-        return;
-    };
-    let Some(slot) = entry.query_selector(".graph-slot").ok().flatten() else {
-        return;
-    };
-    let shown = button.get_attribute("aria-expanded").as_deref() == Some("true");
-    if shown {
-        slot.set_inner_html("");
-    } else {
-        let k = entry
-            .get_attribute("data-group")
-            .and_then(|k| k.parse::<usize>().ok());
-        let Some(group) = k.and_then(|k| groups.get(k)) else {
-            return;
-        };
-        slot.set_inner_html(&graph(&group.tasks, edges).into_string());
+    view! {
+        <details
+            class="node-plan plan-group"
+            data-group=move || group.with(|g| g.as_ref().map_or(0, |(k, _)| *k))
+            data-nodes=read(|g| g.node_ids().join(" "))
+            open=open
+        >
+            <summary>
+                <strong>{read(|g| g.headline().0)}</strong>
+                {read(|g| g.headline().1)}
+                <span class="muted">{names}</span>
+            </summary>
+            <ol class="tasks">{tasks.iter().map(|t| view! { <li>{t.to_string()}</li> }).collect_view()}</ol>
+            <button
+                class="show-graph"
+                aria-expanded=move || if shown.get() { "true" } else { "false" }
+                on:click=move |_| shown.update(|s| *s = !*s)
+            >
+                {move || if shown.get() { HIDE_GRAPH } else { SHOW_GRAPH }}
+            </button>
+            <div class="graph-slot">{graph}</div>
+        </details>
     }
-    let _ = button.set_attribute("aria-expanded", if shown { "false" } else { "true" });
-    button.set_text_content(Some(if shown { SHOW_GRAPH } else { HIDE_GRAPH }));
 }

@@ -13,6 +13,9 @@ use crate::tag::{self, NodeTags, RoleTags};
 /// The most nodes one bulk change may name.
 pub const MAX_BULK_NODES: usize = 10_000;
 
+/// How many of a refused bulk change's node problems the app lists.
+pub const LISTED_PROBLEMS: usize = 20;
+
 /// Why a bulk change is refused as a whole, before any node is looked at.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BulkRefusal {
@@ -98,17 +101,6 @@ pub enum BulkAction {
 }
 
 impl BulkAction {
-    /// The action of the bar's button of class `class` (`bulk-assign`, …).
-    pub fn of_button(class: &str) -> Option<BulkAction> {
-        Some(match class {
-            "bulk-assign" => BulkAction::AssignTags,
-            "bulk-unassign" => BulkAction::UnassignTags,
-            "bulk-add-role" => BulkAction::AddRole,
-            "bulk-remove-role" => BulkAction::RemoveRole,
-            _ => return None,
-        })
-    }
-
     /// The change to `nodes` this action asks for, with the tags typed
     /// (split on commas and spaces) or the role chosen (by id); or what is
     /// wrong with them.

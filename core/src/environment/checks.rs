@@ -9,7 +9,7 @@ use crate::role::check_limits;
 use crate::task::Plan;
 
 /// How much a check matters: errors block a deployment, warnings do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckSeverity {
     Error,
@@ -18,7 +18,7 @@ pub enum CheckSeverity {
 
 /// One finding, with the nodes it concerns (ids; empty when it concerns the
 /// environment as a whole).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Check {
     pub severity: CheckSeverity,
     /// `plan`, `untagged`, `role_limit` or `node_roles`.
@@ -85,5 +85,64 @@ impl Environment<'_> {
         }
         out.sort_by_key(|c| c.severity);
         out
+    }
+}
+
+/// More warnings than this are folded under a summary in the panel.
+pub const UNFOLDED_WARNINGS: usize = 3;
+
+/// The panel's headline: "Ready to deploy…" or "Not ready to deploy…",
+/// with the counts.
+pub fn headline(errors: usize, warnings: usize) -> String {
+    let s = crate::markup::plural;
+    match (errors, warnings) {
+        (0, 0) => "Ready to deploy: no problem found.".to_owned(),
+        (0, w) => format!("Ready to deploy, with {w} warning{}.", s(w)),
+        (e, w) => format!(
+            "Not ready to deploy: {e} error{}, {w} warning{}.",
+            s(e),
+            s(w)
+        ),
+    }
+}
+
+impl Check {
+    pub fn is_error(&self) -> bool {
+        self.severity == CheckSeverity::Error
+    }
+
+    /// What the button that shows the check's nodes says: "Show the 2
+    /// nodes" (`None` when the check concerns no node).
+    pub fn show_nodes(&self) -> Option<String> {
+        let count = self.nodes.len();
+        (count > 0).then(|| format!("Show the {count} node{}", crate::markup::plural(count)))
+    }
+}
+
+#[cfg(test)]
+mod panel_tests {
+    use super::*;
+
+    #[test]
+    fn the_headline_counts_errors_and_warnings() {
+        assert_eq!(headline(0, 0), "Ready to deploy: no problem found.");
+        assert_eq!(headline(0, 4), "Ready to deploy, with 4 warnings.");
+        assert_eq!(headline(1, 1), "Not ready to deploy: 1 error, 1 warning.");
+    }
+
+    #[test]
+    fn a_check_offers_to_show_its_nodes() {
+        let mut c = check(
+            CheckSeverity::Error,
+            "node_roles",
+            "e".to_owned(),
+            vec![4, 12],
+        );
+        assert!(c.is_error());
+        assert_eq!(c.show_nodes().as_deref(), Some("Show the 2 nodes"));
+        c.nodes = vec![4];
+        assert_eq!(c.show_nodes().as_deref(), Some("Show the 1 node"));
+        c.nodes.clear();
+        assert_eq!(c.show_nodes(), None);
     }
 }

@@ -17,8 +17,8 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-pub use bulk::{BulkAction, BulkRefusal, MAX_BULK_NODES};
-pub use checks::{Check, CheckSeverity};
+pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
+pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::EnvironmentFile;
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,

@@ -10,12 +10,6 @@
 //! values — comes from data (names plugins chose, messages) and is escaped
 //! on the way in, so no data can open an element or an attribute.
 
-pub mod checks;
-pub mod environment;
-pub mod lists;
-pub mod node_forms;
-pub mod nodes;
-pub mod preview;
 pub mod settings;
 pub mod tags;
 pub mod wizard;

@@ -1,8 +1,10 @@
-//! The task graph's shape: a drawing of one node's tasks, strongly
-//! connected components (cycles), and a shortest cycle path for messages.
+//! The task graph's shape: a drawing of one node's tasks (and the drawing
+//! as an SVG document, [`graph_svg`]), strongly connected components (cycles),
+//! and a shortest cycle path for messages.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::markup::Markup;
 use crate::name::TaskId;
 
 /// How to draw one node's `tasks` (in order): each task's column — 0 for a
@@ -65,6 +67,84 @@ pub fn drawing(tasks: &[TaskId], edges: &[(TaskId, TaskId)]) -> Drawing {
         }
     }
     out
+}
+
+const COLUMN: usize = 170;
+const ROW: usize = 44;
+const BOX: usize = 150;
+const BOX_HEIGHT: usize = 22;
+/// The longest task name drawn whole in a box; longer ones are cut with "…"
+/// (the box's `<title>` has the whole name).
+const LABEL: usize = 22;
+
+/// One node's tasks as an SVG graph (`svg.plan-graph`): a row per
+/// dependency depth, tasks of one depth side by side, an arrow from each
+/// task to the tasks that wait for it on the node (`edges` are the whole
+/// plan's, as [`drawing`] takes). Task names are escaped.
+pub fn graph_svg(tasks: &[TaskId], edges: &[(TaskId, TaskId)]) -> String {
+    let layout = drawing(tasks, edges);
+    let at = positions(&layout.columns);
+    let width = at.iter().map(|p| p.0 + BOX + 10).max().unwrap_or(10);
+    let height = at.iter().map(|p| p.1 + BOX_HEIGHT + 10).max().unwrap_or(10);
+    let mut m = Markup::new();
+    m.open("svg")
+        .attr("class", "plan-graph")
+        .num("width", width);
+    m.num("height", height);
+    m.attr("viewBox", &format!("0 0 {width} {height}"))
+        .attr("role", "img");
+    m.attr("aria-label", "The node's tasks and their dependencies");
+    m.open("defs").open("marker").attr("id", "arrow");
+    m.attr("viewBox", "0 0 10 10")
+        .attr("refX", "10")
+        .attr("refY", "5");
+    m.attr("markerWidth", "6").attr("markerHeight", "6");
+    m.attr("orient", "auto-start-reverse").open("path");
+    m.attr("d", "M 0 0 L 10 5 L 0 10 z").close("path");
+    m.close("marker").close("defs");
+    for &(from, to) in &layout.links {
+        m.open("line").attr("class", "link");
+        m.num("x1", at[from].0 + BOX / 2)
+            .num("y1", at[from].1 + BOX_HEIGHT);
+        m.num("x2", at[to].0 + BOX / 2).num("y2", at[to].1);
+        m.attr("marker-end", "url(#arrow)").close("line");
+    }
+    for (task, &(x, y)) in tasks.iter().zip(&at) {
+        m.open("g")
+            .attr("class", "task")
+            .attr("data-task", task.as_str());
+        m.leaf("title", task.as_str());
+        m.open("rect").num("x", x).num("y", y).num("width", BOX);
+        m.num("height", BOX_HEIGHT).attr("rx", "4").close("rect");
+        m.open("text").num("x", x + 6).num("y", y + 15);
+        m.text(&short(task.as_str())).close("text").close("g");
+    }
+    m.close("svg");
+    m.into_string()
+}
+
+/// Where each task's box goes, (x, y): its depth is its row; tasks of one
+/// depth sit side by side in the order given.
+fn positions(depths: &[usize]) -> Vec<(usize, usize)> {
+    let mut placed = vec![0usize; depths.iter().max().map_or(0, |m| m + 1)];
+    depths
+        .iter()
+        .map(|&d| {
+            let slot = placed[d];
+            placed[d] += 1;
+            (10 + slot * COLUMN, 10 + d * ROW)
+        })
+        .collect()
+}
+
+fn short(name: &str) -> String {
+    if name.chars().count() <= LABEL {
+        name.to_owned()
+    } else {
+        let mut cut: String = name.chars().take(LABEL - 1).collect();
+        cut.push('…');
+        cut
+    }
 }
 
 /// Tarjan's strongly connected components, iteratively (graphs of
@@ -153,4 +233,37 @@ pub(super) fn cycle_path(component: &[usize], successors: &[Vec<usize>]) -> Vec<
         }
     }
     vec![start, start]
+}
+
+#[cfg(test)]
+mod svg_tests {
+    use super::*;
+
+    fn task(id: &str) -> TaskId {
+        TaskId::new(id).unwrap()
+    }
+
+    #[test]
+    fn depths_are_rows_and_siblings_sit_side_by_side() {
+        assert_eq!(
+            positions(&[0, 1, 1, 2]),
+            [(10, 10), (10, 54), (180, 54), (10, 98)]
+        );
+    }
+
+    #[test]
+    fn the_graph_draws_a_box_per_task_and_an_arrow_per_link() {
+        let tasks = [task("a"), task("b"), task("a-task-with-a-long-name-x")];
+        let edges = [(task("a"), task("b"))];
+        let svg = graph_svg(&tasks, &edges);
+        assert!(
+            svg.starts_with(r#"<svg class="plan-graph" width="#),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("<rect").count(), 3);
+        assert_eq!(svg.matches("<line").count(), 1);
+        assert!(svg.contains(r#"x1="85" y1="32" x2="85" y2="54""#), "{svg}");
+        assert!(svg.contains(">a-task-with-a-long-na…</text>"));
+        assert!(svg.contains("<title>a-task-with-a-long-name-x</title>"));
+    }
 }

@@ -8,7 +8,7 @@ mod plan;
 
 pub use condition::{Condition, Outcome, Tri, Yaql};
 pub use def::{TASK_TYPES, TaskDef, deserialize_tasks};
-pub use graph::{Drawing, drawing};
+pub use graph::{Drawing, drawing, graph_svg};
 pub use plan::{
     Definitions, NodePlan, Origin, Placement, Plan, PlanError, PlanErrorKind, PlanInput, PlanNode,
     Skipped, Task, plan,
