@@ -32,7 +32,7 @@ use crate::pages::onboarding::onboarding;
 use crate::pages::plugins::plugins_page;
 use crate::pages::settings::settings_page;
 use crate::pages::sign_in::SignIn;
-use crate::pages::tags::tags_page;
+use crate::pages::tags::TagsPage;
 use crate::pages::wizard::wizard;
 use crate::route::{NavSection, id_param};
 use crate::session::Session;
@@ -168,14 +168,23 @@ fn SettingsPage() -> impl IntoView {
     legacy_for_id(settings_page)
 }
 
+/// The tags of the environment or the release the path names.
+fn tags_for_id(owner: fn(i64) -> TagOwner) -> impl IntoView {
+    let id = id_param();
+    move || match id.get() {
+        Some(id) => view! { <TagsPage owner=owner(id) /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
+}
+
 #[component]
 fn EnvironmentTagsPage() -> impl IntoView {
-    legacy_for_id(|id| tags_page(TagOwner::Environment(id)))
+    tags_for_id(TagOwner::Environment)
 }
 
 #[component]
 fn ReleaseTagsPage() -> impl IntoView {
-    legacy_for_id(|id| tags_page(TagOwner::Release(id)))
+    tags_for_id(TagOwner::Release)
 }
 
 #[component]

@@ -21,7 +21,6 @@ pub mod plugins;
 pub mod preview;
 pub mod report;
 pub mod settings;
-pub mod tags;
 pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given
