@@ -30,7 +30,7 @@ use crate::pages::heat::heat_page;
 use crate::pages::matrix::matrix_page;
 use crate::pages::onboarding::onboarding;
 use crate::pages::plugins::plugins_page;
-use crate::pages::settings::settings_page;
+use crate::pages::settings::SettingsPage as EnvironmentSettings;
 use crate::pages::sign_in::SignIn;
 use crate::pages::tags::TagsPage;
 use crate::pages::wizard::wizard;
@@ -165,7 +165,11 @@ fn EnvironmentPage() -> impl IntoView {
 
 #[component]
 fn SettingsPage() -> impl IntoView {
-    legacy_for_id(settings_page)
+    let id = id_param();
+    move || match id.get() {
+        Some(cluster_id) => view! { <EnvironmentSettings cluster_id /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
 }
 
 /// The tags of the environment or the release the path names.

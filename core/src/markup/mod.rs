@@ -1,6 +1,6 @@
 //! Views written as HTML (or SVG) text: the app sets a read-only view as an
 //! element's inner HTML, and merges an interactive one (the node table's
-//! rows, the settings) into what is shown each time its state changes
+//! rows) into what is shown each time its state changes
 //! (`morph` in the app), listening for input on the view's element. Tests
 //! read the text natively, and a view costs the browser's download a few
 //! calls per element instead of a reactive view type per element.
@@ -20,7 +20,6 @@ pub mod nodes;
 pub mod plugins;
 pub mod preview;
 pub mod report;
-pub mod settings;
 pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given
