@@ -22,16 +22,15 @@ use crate::api::{ApiFailure, TagOwner};
 use crate::components::legacy::Legacy;
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
-use crate::dom::View;
 use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
 use crate::pages::matrix::MatrixPage;
 use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::Plugins;
-use crate::pages::settings::settings_page;
+use crate::pages::settings::SettingsPage as EnvironmentSettings;
 use crate::pages::sign_in::SignIn;
-use crate::pages::tags::tags_page;
+use crate::pages::tags::TagsPage;
 use crate::pages::wizard::wizard;
 use crate::route::{NavSection, id_param, set_title};
 use crate::session::Session;
@@ -146,17 +145,6 @@ fn Account() -> impl IntoView {
     }
 }
 
-/// A page still built with the app's former DOM layer (`dom`), shown for
-/// the environment its path names; an id that is not a number shows the
-/// environments instead.
-fn legacy_for_id(page: fn(i64) -> View) -> impl IntoView {
-    let id = id_param();
-    move || match id.get() {
-        Some(id) => view! { <Legacy page=move || page(id) /> }.into_any(),
-        None => view! { <Home /> }.into_any(),
-    }
-}
-
 #[component]
 fn EnvironmentPage() -> impl IntoView {
     let id = id_param();
@@ -168,17 +156,30 @@ fn EnvironmentPage() -> impl IntoView {
 
 #[component]
 fn SettingsPage() -> impl IntoView {
-    legacy_for_id(settings_page)
+    let id = id_param();
+    move || match id.get() {
+        Some(cluster_id) => view! { <EnvironmentSettings cluster_id /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
+}
+
+/// The tags of the environment or the release the path names.
+fn tags_for_id(owner: fn(i64) -> TagOwner) -> impl IntoView {
+    let id = id_param();
+    move || match id.get() {
+        Some(id) => view! { <TagsPage owner=owner(id) /> }.into_any(),
+        None => view! { <Home /> }.into_any(),
+    }
 }
 
 #[component]
 fn EnvironmentTagsPage() -> impl IntoView {
-    legacy_for_id(|id| tags_page(TagOwner::Environment(id)))
+    tags_for_id(TagOwner::Environment)
 }
 
 #[component]
 fn ReleaseTagsPage() -> impl IntoView {
-    legacy_for_id(|id| tags_page(TagOwner::Release(id)))
+    tags_for_id(TagOwner::Release)
 }
 
 #[component]

@@ -405,6 +405,55 @@ pub fn effective_tags(
     tags
 }
 
+/// Where a tag comes from, by its `source` ([`crate::api::TagView`]), as
+/// the tags page says it.
+pub fn source_label(source: &str) -> &'static str {
+    match source {
+        "release" => "the release",
+        "role" => "a role",
+        "plugin" => "a plugin",
+        "user" => "created on the release",
+        "environment" => "created here",
+        _ => "elsewhere",
+    }
+}
+
+/// The `source` of the tags created on a release (`user`) or on an
+/// environment (`environment`).
+pub fn own_source(on_release: bool) -> &'static str {
+    if on_release { "user" } else { "environment" }
+}
+
+/// What may be done with a tag where it is shown: only the tags created
+/// there can be changed — the others are the release's, a role's or a
+/// plugin's —, and a tag a role names cannot be deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagAccess {
+    /// Its primary can change and it can be deleted.
+    Deletable,
+    /// Its primary can change; a role names it, so it stays.
+    NamedByRole,
+    /// Not created here, or the user may not change tags.
+    ReadOnly,
+}
+
+impl TagAccess {
+    /// For `tag` shown where the tags created have `own` as their source
+    /// ([`own_source`]), to a user who may change them (`editable`) or not.
+    pub fn of(tag: &crate::api::TagView, own: &str, editable: bool) -> TagAccess {
+        match (editable && tag.source == own, tag.deletable) {
+            (true, true) => TagAccess::Deletable,
+            (true, false) => TagAccess::NamedByRole,
+            (false, _) => TagAccess::ReadOnly,
+        }
+    }
+
+    /// Whether its primary can be changed.
+    pub fn changeable(self) -> bool {
+        self != TagAccess::ReadOnly
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,5 +629,32 @@ mod tests {
         assert!(known_tag(&tag("mysql:2"), &meta, &roles));
         assert!(!known_tag(&tag("redis:1"), &meta, &roles));
         assert!(known_tag(&tag("mysql"), &meta, &roles));
+    }
+
+    #[test]
+    fn only_the_tags_created_here_can_be_changed_and_a_roles_not_deleted() {
+        let tag = |name: &str, source: &str, deletable| crate::api::TagView {
+            name: name.to_owned(),
+            has_primary: false,
+            source: source.to_owned(),
+            deletable,
+            nodes: 3,
+        };
+        let here = own_source(false);
+        let controller = tag("controller", "release", false);
+        let mysql = tag("mysql", "environment", true);
+        let db = tag("db", "environment", false);
+        assert_eq!(TagAccess::of(&controller, here, true), TagAccess::ReadOnly);
+        assert_eq!(TagAccess::of(&mysql, here, true), TagAccess::Deletable);
+        assert_eq!(TagAccess::of(&db, here, true), TagAccess::NamedByRole);
+        assert!(TagAccess::NamedByRole.changeable() && !TagAccess::ReadOnly.changeable());
+        // A user who may not change tags, or the release's page.
+        assert_eq!(TagAccess::of(&mysql, here, false), TagAccess::ReadOnly);
+        assert_eq!(
+            TagAccess::of(&mysql, own_source(true), true),
+            TagAccess::ReadOnly
+        );
+        assert_eq!(source_label(&controller.source), "the release");
+        assert_eq!(source_label("environment"), "created here");
     }
 }

@@ -17,11 +17,10 @@ use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::{Plan, graph_svg};
 
 use crate::api::{self, ApiFailure, TagOwner};
-use crate::components::environment_tabs::{Tab, environment_tabs};
-use crate::components::legacy::Legacy;
+use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loading::Loading;
 use crate::components::node_table::{NodeTable, TableState};
-use crate::pages::tags::create_tag_form;
+use crate::pages::tags::NewTagForm;
 use crate::route::Route;
 
 /// An answer asked for again after a change.
@@ -93,7 +92,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     };
     view! {
         <section class="card environment" data-page="environment">
-            <Legacy page=move || environment_tabs(id, Tab::Nodes) />
+            <EnvironmentTabs cluster_id=id current=Tab::Nodes />
             <Loading label="Loading the environment…" retry=changed>
                 <Loaded arrived=arrived>
                     <div>
@@ -111,7 +110,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
                     {editable
                         .then(|| {
                             view! {
-                                <Legacy page=move || create_tag_form(TagOwner::Environment(id), tag_created) />
+                                <NewTagForm owner=TagOwner::Environment(id) created=tag_created />
                             }
                         })}
                     <h2>"Deployment preview"</h2>

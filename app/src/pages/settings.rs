@@ -2,46 +2,48 @@
 //! each setting as its control, restrictions and problems shown as the
 //! operator types (core's check, the one the server saves with), plugin
 //! groups with their switch, Save and Discard.
+//!
+//! The form is built once from the settings loaded; every control follows
+//! its own value in the draft, so the control being typed into stays the
+//! same element with the user's text (and caret) in it.
 
 use leptos::prelude::*;
+use mosaic_core::access::Role;
 use mosaic_core::api::{Attributes, PatchAttributes};
-use mosaic_core::markup;
-use mosaic_core::markup::settings::Outcome;
-use mosaic_core::settings::{Evaluation, Input, Settings};
-use wasm_bindgen::JsCast;
-use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use mosaic_core::settings::view::{problems_at, refused, shown, switch_label, unsaved};
+use mosaic_core::settings::{
+    AttrState, AttrType, Attribute, Evaluation, Input, Settings, control_disabled, text_of, typed,
+};
+use serde_json::Value;
 
 use crate::api::{self, ApiFailure};
-use crate::components::environment_tabs::{Tab, environment_tabs};
-use crate::components::html::closest;
-use crate::components::loaded::loaded;
-use crate::components::notice::error_notice;
-use crate::components::retry::retry_notice;
-use crate::components::var::Var;
-use crate::dom::{View, el, fragment};
+use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::loading::Loading;
+use crate::components::notice::ErrorNotice;
+use crate::session::session;
 
-pub fn settings_page(cluster_id: i64) -> View {
-    let refresh = Var::new(0u32);
-    let data = api::fetch(move || {
-        refresh.get();
-        vec![api::path::of_cluster(cluster_id, "attributes")]
+#[component]
+pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
+    let attributes = LocalResource::new(move || {
+        api::get::<Attributes>(api::path::of_cluster(cluster_id, "attributes"))
     });
-    let reload = Callback::new(move |()| refresh.update(|n| *n += 1));
-    el("section")
-        .class("card environment settings")
-        .attr("data-page", "settings")
-        .child(environment_tabs(cluster_id, Tab::Settings))
-        .child(loaded(data, "Loading the settings…", move |bodies| {
-            let attributes = match api::answer::<Attributes>(&bodies, 0) {
-                Ok(attributes) => attributes,
-                Err(failure) => return retry_notice(failure, reload, true),
-            };
-            match Settings::from_editable(&attributes.editable) {
-                Ok(settings) => settings_body(cluster_id, settings, attributes, reload),
-                Err(e) => error_notice(&e.to_string()),
-            }
-        }))
-        .into()
+    let reload = Callback::new(move |()| attributes.refetch());
+    view! {
+        <section class="card environment settings" data-page="settings">
+            <EnvironmentTabs cluster_id current=Tab::Settings />
+            <Loading label="Loading the settings…" retry=reload>
+                {move || Suspend::new(async move {
+                    let attributes = attributes.await?;
+                    Ok::<_, ApiFailure>(match Settings::from_editable(&attributes.editable) {
+                        Ok(settings) => {
+                            view! { <SettingsForm cluster_id settings attributes reload /> }.into_any()
+                        }
+                        Err(e) => view! { <ErrorNotice message=e.to_string() /> }.into_any(),
+                    })
+                })}
+            </Loading>
+        </section>
+    }
 }
 
 /// The outcome of the last save.
@@ -51,139 +53,490 @@ enum Saved {
     Refused(ApiFailure),
 }
 
-fn settings_body(
+/// The bar with Discard and Save, and the groups, for `settings` as loaded
+/// (`attributes`: their version and the models restrictions read); Reload
+/// (after a refused save) asks `reload` for the saved settings again.
+#[component]
+pub fn SettingsForm(
     cluster_id: i64,
     settings: Settings,
     attributes: Attributes,
     reload: Callback<()>,
-) -> View {
-    let saved = Var::new(settings.clone());
-    let draft = Var::new(settings);
-    let version = Var::new(attributes.version);
-    let context = Var::new(attributes.context);
-    let evaluation: Memo<Evaluation> =
-        Memo::new(move |_| draft.with(|d| context.with_untracked(|c| d.check(c))));
-    let changes = Memo::new(move |_| {
-        saved.with(|s| {
+) -> impl IntoView {
+    let saved = RwSignal::new(settings.clone());
+    let draft = RwSignal::new(settings);
+    let version = RwSignal::new(attributes.version);
+    let context = attributes.context;
+    // The check, as the operator types: the one the server saves with.
+    let evaluation = Memo::new(move |_| draft.with(|d| d.check(&context)));
+    let changes = Memo::new(move |_| saved.with(|s| draft.with(|d| d.changes_from(s))));
+    let save = Action::new_unsync(move |(patch, version): &(PatchAttributes, i64)| {
+        let (patch, version) = (patch.clone(), *version);
+        async move { api::patch_attributes(cluster_id, &patch, version).await }
+    });
+    let outcome = RwSignal::new(None::<Saved>);
+    // A save answered: saved, the draft becomes what the server stored.
+    Effect::new(move || {
+        save.value().with(|answer| match answer {
+            Some(Ok(answer)) => {
+                if let Ok(fresh) = Settings::from_editable(&answer.editable) {
+                    saved.set(fresh.clone());
+                    draft.set(fresh);
+                    version.set(answer.version);
+                }
+                outcome.set(Some(Saved::Done));
+            }
+            Some(Err(failure)) => outcome.set(Some(Saved::Refused(failure.clone()))),
+            None => {}
+        })
+    });
+    // A viewer reads the settings; an operator changes them.
+    let session = session();
+    let editable = Signal::derive(move || session.can(Role::Operator));
+    let saving = save.pending();
+    let submit = move |_| {
+        let patch =
+            saved.with_untracked(|s| draft.with_untracked(|d| PatchAttributes::between(s, d)));
+        save.dispatch((patch, version.get_untracked()));
+    };
+    let discard = move |_| {
+        draft.set(saved.get_untracked());
+        outcome.set(None);
+    };
+    let summary = move || unsaved(changes.get(), evaluation.with(|e| e.problems.len()));
+    let notice = move || {
+        outcome.get().map(|outcome| match outcome {
+            Saved::Done => view! {
+                <div class="notice notice-ok settings-notice" role="status">
+                    "Saved. Roles and the deployment preview follow the new settings."
+                </div>
+            }
+            .into_any(),
+            Saved::Refused(failure) => view! {
+                <div class="notice notice-error settings-notice" role="alert">
+                    <p>{refused(&failure.message, &failure.problems)}</p>
+                    <ul>
+                        {failure
+                            .problems
+                            .iter()
+                            .map(|p| view! { <li>{format!("{}: {}", p.path, p.message)}</li> })
+                            .collect_view()}
+                    </ul>
+                    <button class="reload-settings" on:click=move |_| reload.run(())>
+                        "Reload the saved settings"
+                    </button>
+                </div>
+            }
+            .into_any(),
+        })
+    };
+    // The groups are built again only if the settings' shape changed
+    // (never while the operator types: a value is not the shape).
+    let shape = Memo::new(move |_| {
+        draft.with(|d| {
+            d.tree
+                .groups
+                .iter()
+                .map(|g| {
+                    let names = g.attributes.iter().map(|a| a.name.clone());
+                    (g.name.clone(), names.collect::<Vec<_>>())
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let groups = move || {
+        shape.track();
+        untrack(|| {
             draft.with(|d| {
-                d.edits_from(s)
-                    .values()
-                    .filter_map(|g| g.as_object())
-                    .map(|g| g.len())
-                    .sum::<usize>()
+                d.tree
+                    .display_order()
+                    .into_iter()
+                    .map(|g| view! { <SettingsGroup g draft evaluation /> })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        <div>
+            <div class="settings-bar" class:hidden=move || !editable.get()>
+                <span class="muted">{summary}</span>
+                <button class="discard-settings" disabled=move || changes.get() == 0 on:click=discard>
+                    "Discard"
+                </button>
+                <button
+                    class="save-settings primary"
+                    disabled=move || changes.get() == 0 || saving.get()
+                    on:click=submit
+                >
+                    {move || if saving.get() { "Saving…" } else { "Save" }}
+                </button>
+            </div>
+            {notice}
+            <Show when=move || !editable.get()>
+                <p class="hint" data-role-note="">
+                    "Your role can read the settings; an operator changes them."
+                </p>
+            </Show>
+        </div>
+        <fieldset class="settings-groups plain" disabled=move || !editable.get()>
+            {groups}
+        </fieldset>
+    }
+}
+
+/// Group `g` (a tree index) with its switch, why it is restricted, its
+/// problems and its settings (`data-g`, `data-a`: tree indices).
+#[component]
+fn SettingsGroup(
+    g: usize,
+    draft: RwSignal<Settings>,
+    evaluation: Memo<Evaluation>,
+) -> impl IntoView {
+    let group = draft.with_untracked(|d| d.tree.groups[g].clone());
+    let state = Memo::new(move |_| {
+        evaluation.with(|e| {
+            e.groups
+                .get(g)
+                .map(|s| s.restricted.clone())
+                .unwrap_or_default()
+        })
+    });
+    let on = Memo::new(move |_| {
+        draft.with(|d| {
+            d.tree
+                .groups
+                .get(g)
+                .is_some_and(|group| group.meta.enabled != Some(false))
+        })
+    });
+    // Switched off or disabled by its restrictions: its controls are out of reach.
+    let locked = Memo::new(move |_| {
+        draft.with(|d| {
+            evaluation.with(|e| match g < d.tree.groups.len() && g < e.groups.len() {
+                true => d.locked(g, e),
+                false => true,
             })
         })
     });
-    let outcome = Var::new(None::<Saved>);
-    let saving = Var::new(false);
-    let save = move || {
-        let patch =
-            saved.with_untracked(|s| draft.with_untracked(|d| PatchAttributes::between(s, d)));
-        saving.set(true);
-        leptos::task::spawn_local(async move {
-            match api::patch_attributes(cluster_id, &patch, version.get_untracked()).await {
-                Ok(answer) => {
-                    if let Ok(fresh) = Settings::from_editable(&answer.editable) {
-                        saved.set(fresh.clone());
-                        draft.set(fresh);
-                        version.set(answer.version);
-                    }
-                    outcome.set(Some(Saved::Done));
-                }
-                Err(e) => outcome.set(Some(Saved::Refused(e))),
-            }
-            saving.set(false);
-        });
-    };
-    let groups = move || draft.with(|d| evaluation.with(|e| markup::settings::groups(d, e)));
-    let enter = move |ev: Event| {
-        if let Some((at, input)) = entered(&ev) {
-            draft.update(|d| match at {
-                At::Switch(g) => d.switch(g, input == Input::Checked(true)),
-                At::Setting(g, a) => d.enter(g, a, input),
-            });
+    let switch = group.meta.switchable.then(|| {
+        view! {
+            " "
+            <label class="switch" data-switch=group.name.clone()>
+                <input
+                    type="checkbox"
+                    prop:checked=on
+                    on:change=move |ev| draft.update(|d| d.switch(g, event_target_checked(&ev)))
+                />
+                {switch_label(&group)}
+            </label>
         }
-    };
-    // A viewer reads the settings; an operator changes them.
-    let editable = crate::session::session().can(mosaic_core::access::Role::Operator);
-    let bar = move || {
-        let outcome = outcome.get();
-        markup::settings::bar(&markup::settings::Bar {
-            editable,
-            changes: changes.get(),
-            problems: evaluation.with(|e| e.problems.len()),
-            saving: saving.get(),
-            outcome: outcome.as_ref().map(|o| match o {
-                Saved::Done => Outcome::Saved,
-                Saved::Refused(f) => Outcome::Refused(&f.message, &f.problems),
-            }),
+    });
+    let settings = group
+        .attributes
+        .iter()
+        .enumerate()
+        .filter(|(_, attr)| shown(attr))
+        .map(|(a, attr)| {
+            let path = format!("{}.{}", group.name, attr.name);
+            view! { <SettingRow g a attr=attr.clone() path draft evaluation locked /> }
+        })
+        .collect_view();
+    view! {
+        <fieldset
+            class="settings-group"
+            class:hidden=move || state.with(|s| s.hidden)
+            class:off=move || !on.get()
+            data-group=group.name.clone()
+            data-key=group.name.clone()
+            data-g=g.to_string()
+        >
+            <legend>{group.meta.label.clone()} {switch}</legend>
+            <Reason message=Signal::derive(move || state.with(|s| s.message.clone())) />
+            <Problems path=format!("{}.enabled", group.name) evaluation />
+            {settings}
+        </fieldset>
+    }
+}
+
+/// Why something is restricted, while it is.
+#[component]
+fn Reason(message: Signal<Option<String>>) -> impl IntoView {
+    move || {
+        message
+            .get()
+            .map(|message| view! { <p class="setting-reason">{message}</p> })
+    }
+}
+
+/// The problems the check finds at `path`, each an alert.
+#[component]
+fn Problems(path: String, evaluation: Memo<Evaluation>) -> impl IntoView {
+    let messages = {
+        let path = path.clone();
+        Memo::new(move |_| {
+            evaluation.with(|e| {
+                problems_at(e, &path)
+                    .map(|p| p.message.clone())
+                    .collect::<Vec<_>>()
+            })
         })
     };
-    let clicked = move |ev: Event| {
-        if closest(&ev, "button.save-settings").is_some() {
-            save();
-        } else if closest(&ev, "button.discard-settings").is_some() {
-            draft.set(saved.get_untracked());
-            outcome.set(None);
-        } else if closest(&ev, "button.reload-settings").is_some() {
-            reload.run(());
-        }
-    };
-    let fieldset = el("fieldset")
-        .class("settings-groups plain")
-        .merged(groups)
-        .on("input", enter)
-        .on("change", enter);
-    let fieldset = match editable {
-        true => fieldset,
-        false => fieldset.attr("disabled", ""),
-    };
-    fragment([
-        el("div").merged(bar).on("click", clicked).into(),
-        fieldset.into(),
-    ])
-}
-
-/// What an input event changed.
-enum At {
-    /// A group's on/off switch (tree index).
-    Switch(usize),
-    /// A setting, by group and attribute (tree indices).
-    Setting(usize, usize),
-}
-
-/// Where `ev` happened and what it entered: the setting's control is found
-/// by its row's `data-a` and its group's `data-g` (`markup::settings`).
-/// Text is taken from `input` events, choices and ticks from `change`.
-fn entered(ev: &Event) -> Option<(At, Input)> {
-    let target: Element = ev.target()?.dyn_into().ok()?;
-    let index = |selector: &str, name: &str| -> Option<usize> {
-        target
-            .closest(selector)
-            .ok()??
-            .get_attribute(name)?
-            .parse()
-            .ok()
-    };
-    let g = index("[data-g]", "data-g")?;
-    let typing = ev.type_() == "input";
-    let input = if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
-        match input.type_().as_str() {
-            "checkbox" if !typing => Input::Checked(input.checked()),
-            "radio" if !typing => Input::Choice(input.value().parse().ok()?),
-            "checkbox" | "radio" => return None,
-            _ if typing => Input::Text(input.value()),
-            _ => return None,
-        }
-    } else if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
-        Input::Choice(select.value().parse().ok()?)
-    } else if let (Some(area), true) = (target.dyn_ref::<HtmlTextAreaElement>(), typing) {
-        Input::Text(area.value())
-    } else {
-        return None;
-    };
-    if target.closest(".switch").ok()?.is_some() {
-        return Some((At::Switch(g), input));
+    view! {
+        <ul class="setting-problems">
+            {move || {
+                messages
+                    .get()
+                    .into_iter()
+                    .map(|message| {
+                        view! {
+                            <li class="setting-problem" role="alert">
+                                {format!("{path}: {message}")}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </ul>
     }
-    Some((At::Setting(g, index("[data-a]", "data-a")?), input))
+}
+
+/// Setting `a` of group `g` (tree indices): its label, its control, its
+/// description, why it is restricted and its problems.
+#[component]
+fn SettingRow(
+    g: usize,
+    a: usize,
+    /// The attribute as loaded: its kind, label, choices and description.
+    attr: Attribute,
+    /// `group.attr`: the control's id.
+    path: String,
+    draft: RwSignal<Settings>,
+    evaluation: Memo<Evaluation>,
+    locked: Memo<bool>,
+) -> impl IntoView {
+    let value = Memo::new(move |_| {
+        draft.with(|d| {
+            d.tree
+                .groups
+                .get(g)
+                .and_then(|group| group.attributes.get(a))
+                .map_or(Value::Null, |attr| attr.value.clone())
+        })
+    });
+    let state = Memo::new(move |_| {
+        evaluation.with(|e| {
+            e.groups
+                .get(g)
+                .and_then(|group| group.attributes.get(a))
+                .cloned()
+                .unwrap_or_default()
+        })
+    });
+    let disabled =
+        Memo::new(move |_| state.with(|s| value.with(|v| control_disabled(locked.get(), s, v))));
+    let description = attr.description().to_owned();
+    let problems_path = path.clone();
+    let control = Control {
+        g,
+        a,
+        path: path.clone(),
+        draft,
+        value,
+        state,
+        disabled,
+    };
+    view! {
+        <div
+            class="setting"
+            class:hidden=move || state.with(|s| s.restricted.hidden)
+            class:inline=attr.kind == AttrType::Checkbox
+            data-setting=path.clone()
+            data-key=path.clone()
+            data-a=a.to_string()
+        >
+            <label for=path.clone()>{attr.label.clone()}</label>
+            <div class="control">{control.view(&attr)}</div>
+            {(!description.is_empty())
+                .then(|| view! { <p class="setting-description">{description}</p> })}
+            <Reason message=Signal::derive(move || state.with(|s| s.restricted.message.clone())) />
+            <Problems path=problems_path evaluation />
+        </div>
+    }
+}
+
+/// What a setting's control reads and writes.
+#[derive(Clone)]
+struct Control {
+    g: usize,
+    a: usize,
+    path: String,
+    draft: RwSignal<Settings>,
+    value: Memo<Value>,
+    state: Memo<AttrState>,
+    disabled: Memo<bool>,
+}
+
+impl Control {
+    /// Enters `input` into the draft (`Settings::enter`).
+    fn enter(&self) -> impl Fn(Input) + Copy + 'static {
+        let (g, a, draft) = (self.g, self.a, self.draft);
+        move |input| draft.update(|d| d.enter(g, a, input))
+    }
+
+    /// The control for `attr`'s kind; `path` is its id (a radio group's name).
+    fn view(self, attr: &Attribute) -> AnyView {
+        let Control {
+            path,
+            value,
+            state,
+            disabled,
+            ..
+        } = self.clone();
+        let enter = self.enter();
+        match &attr.kind {
+            AttrType::Checkbox => view! {
+                <input
+                    type="checkbox"
+                    id=path
+                    prop:checked=move || value.with(|v| *v == Value::Bool(true))
+                    disabled=disabled
+                    on:change=move |ev| enter(Input::Checked(event_target_checked(&ev)))
+                />
+            }
+            .into_any(),
+            AttrType::Select => {
+                let options = attr
+                    .choices
+                    .iter()
+                    .enumerate()
+                    .map(|(i, choice)| {
+                        let data = choice.data.clone();
+                        let chosen = move || value.with(|v| *v == data);
+                        let choice_state = move || state.with(|s| s.choices.get(i).cloned());
+                        view! {
+                            <option
+                                value=i.to_string()
+                                selected=chosen.clone()
+                                prop:selected=chosen
+                                disabled=move || choice_state().is_some_and(|c| c.blocked())
+                                title=move || choice_state().and_then(|c| c.message)
+                            >
+                                {choice.label.clone()}
+                            </option>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <select
+                        id=path
+                        disabled=disabled
+                        on:change=move |ev| {
+                            if let Ok(i) = event_target_value(&ev).parse() {
+                                enter(Input::Choice(i));
+                            }
+                        }
+                    >
+                        {options}
+                    </select>
+                }
+                .into_any()
+            }
+            AttrType::Radio => attr
+                .choices
+                .iter()
+                .enumerate()
+                .map(|(i, choice)| {
+                    let data = choice.data.clone();
+                    let blocked =
+                        move || state.with(|s| s.choices.get(i).is_some_and(|c| c.blocked()));
+                    view! {
+                        <label class="choice">
+                            <input
+                                type="radio"
+                                name=path.clone()
+                                value=i.to_string()
+                                prop:checked=move || value.with(|v| *v == data)
+                                disabled=move || disabled.get() || blocked()
+                                on:change=move |_| enter(Input::Choice(i))
+                            />
+                            {choice.label.clone()}
+                        </label>
+                    }
+                })
+                .collect_view()
+                .into_any(),
+            AttrType::Number | AttrType::Text | AttrType::Password => {
+                let kind = match attr.kind {
+                    AttrType::Number => "number",
+                    AttrType::Password => "password",
+                    _ => "text",
+                };
+                let (text, typing) = self.text(attr.kind.clone());
+                view! {
+                    <input
+                        type=kind
+                        id=path
+                        placeholder=move || {
+                            state.with(|s| s.generated).then_some("generated at deployment")
+                        }
+                        prop:value=text
+                        disabled=disabled
+                        on:input=typing
+                    />
+                }
+                .into_any()
+            }
+            AttrType::Textarea | AttrType::TextList | AttrType::TextareaList => {
+                let placeholder = (attr.kind != AttrType::Textarea).then_some("one per line");
+                let (text, typing) = self.text(attr.kind.clone());
+                view! {
+                    <textarea
+                        id=path
+                        rows="3"
+                        placeholder=placeholder
+                        disabled=disabled
+                        prop:value=text
+                        on:input=typing
+                    ></textarea>
+                }
+                .into_any()
+            }
+            AttrType::Other(kind) => view! {
+                <code class="muted" title=format!("a '{kind}' setting is changed through the API")>
+                    {move || value.get().to_string()}
+                </code>
+            }
+            .into_any(),
+        }
+    }
+
+    /// A text control's text, and what typing into it does. The text is
+    /// the user's while the value it stands for is the draft's (`1.` is
+    /// the number 1, a blank line no item of a list); otherwise — after
+    /// Discard, or a save — what the value reads as (`text_of`).
+    fn text(
+        &self,
+        kind: AttrType,
+    ) -> (
+        impl Fn() -> String + Send + Sync + 'static,
+        impl Fn(leptos::ev::Event) + 'static,
+    ) {
+        let typed_text = StoredValue::new(None::<String>);
+        let value = self.value;
+        let text = move || {
+            value.with(|v| {
+                typed_text.with_value(|t| match t {
+                    Some(t) if typed(&kind, t.clone()) == *v => t.clone(),
+                    _ => text_of(v),
+                })
+            })
+        };
+        let enter = self.enter();
+        let typing = move |ev: leptos::ev::Event| {
+            let text = event_target_value(&ev);
+            typed_text.set_value(Some(text.clone()));
+            enter(Input::Text(text));
+        };
+        (text, typing)
+    }
 }

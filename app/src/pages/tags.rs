@@ -5,172 +5,308 @@
 //! cannot be deleted (the server names the nodes).
 
 use leptos::prelude::*;
+use mosaic_core::access::Role;
 use mosaic_core::api::{CreateTag, TagView};
-use mosaic_core::markup::tags::{self, NewTag, Tags};
+use mosaic_core::tag::{TagAccess, own_source, source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
-use web_sys::Event;
-
-use crate::components::environment_tabs::{Tab, environment_tabs};
-use crate::components::html::closest;
-use crate::components::loaded::followed;
-use crate::components::retry::retry_notice;
-use crate::components::var::Var;
-use crate::dom::{View, el, fragment};
+use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::loading::Loading;
+use crate::components::notice::ErrorNotice;
 use crate::route::{Route, set_title};
+use crate::session::session;
 
-pub fn tags_page(owner: TagOwner) -> View {
-    let refresh = Var::new(0u32);
-    let tags = api::fetch(move || {
-        refresh.get();
-        vec![owner.path()]
-    });
-    let changed = Callback::new(move |()| refresh.update(|n| *n += 1));
-    // Release tags are the admin's; an environment's, an operator's.
-    let editable = crate::session::session().can(match owner {
-        TagOwner::Release(_) => mosaic_core::access::Role::Admin,
-        TagOwner::Environment(_) => mosaic_core::access::Role::Operator,
-    });
-    let head = match owner {
-        TagOwner::Environment(id) => environment_tabs(id, Tab::Tags),
-        TagOwner::Release(id) => {
-            set_title(&format!("Release {id} · Tags"));
-            let matrix = el("a")
-                .attr("href", &Route::ReleaseMatrix(id).path())
-                .text("The release's compatibility matrix");
-            fragment([
-                el("h1").text(&format!("Tags of release {id}")).into(),
-                el("p")
-                    .class("hint")
-                    .text("Every environment on this release sees these tags. ")
-                    .child(matrix)
-                    .into(),
-            ])
-        }
-    };
-    el("section")
-        .class("card tags-page")
-        .attr("data-page", "tags")
-        .child(head)
-        .child(el("p").class("hint").html(
-            "Nodes can also carry numbered instances of a tag, such as <code>mysql:1</code> \
-             and <code>mysql:2</code>, for services that run once per instance.",
-        ))
-        .child(followed(
-            tags,
-            "Loading the tags…",
-            |bodies| api::answer::<Vec<TagView>>(bodies, 0),
-            move |list| tag_table(owner, list, editable, changed),
-            move |failure| retry_notice(failure, changed, true),
-        ))
-        .maybe(editable.then(|| create_tag_form(owner, changed)))
-        .into()
+/// A change to one tag, from its row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Whether it has a primary.
+    Primary(String, bool),
+    Delete(String),
 }
 
-/// The tags in `list`, following it.
-fn tag_table(
-    owner: TagOwner,
-    list: Var<Option<Vec<TagView>>>,
-    editable: bool,
-    changed: Callback<()>,
-) -> View {
-    let own = tags::own_source(matches!(owner, TagOwner::Release(_)));
-    // A change refused: the tag and why.
-    let failure = Var::new(None::<(String, String)>);
-    let render = move || {
-        let failure = failure.get();
-        let failure = failure.as_ref().map(|(t, m)| (t.as_str(), m.as_str()));
-        list.with(|list| {
-            tags::table(&Tags {
-                list: list.as_deref().unwrap_or_default(),
-                own,
-                editable,
-                failure,
+impl Change {
+    fn tag(&self) -> &str {
+        match self {
+            Change::Primary(name, _) | Change::Delete(name) => name,
+        }
+    }
+}
+
+#[component]
+pub fn TagsPage(owner: TagOwner) -> impl IntoView {
+    // A change to a row, answered: the tags are asked for again.
+    let change = Action::new_unsync(move |change: &Change| {
+        let change = change.clone();
+        async move {
+            let result = match &change {
+                Change::Primary(name, on) => api::update_tag(owner, name, *on).await.map(drop),
+                Change::Delete(name) => api::delete_tag(owner, name).await,
+            };
+            (change.tag().to_owned(), result)
+        }
+    });
+    let tags = LocalResource::new(move || {
+        change.version().track();
+        api::get::<Vec<TagView>>(owner.path())
+    });
+    let reload = Callback::new(move |()| tags.refetch());
+    // The last change refused: the tag and why (until one goes through).
+    let failure = Signal::derive(move || {
+        change.value().with(|v| match v {
+            Some((name, Err(e))) => Some((name.clone(), e.message.clone())),
+            _ => None,
+        })
+    });
+    // Release tags are the admin's; an environment's, an operator's.
+    let session = session();
+    let editable = Signal::derive(move || {
+        session.can(match owner {
+            TagOwner::Release(_) => Role::Admin,
+            TagOwner::Environment(_) => Role::Operator,
+        })
+    });
+    let head = match owner {
+        TagOwner::Environment(id) => {
+            view! { <EnvironmentTabs cluster_id=id current=Tab::Tags /> }.into_any()
+        }
+        TagOwner::Release(id) => {
+            set_title(&format!("Release {id} · Tags"));
+            view! {
+                <h1>{format!("Tags of release {id}")}</h1>
+                <p class="hint">
+                    "Every environment on this release sees these tags. "
+                    <a href=Route::ReleaseMatrix(id).path()>"The release's compatibility matrix"</a>
+                </p>
+            }
+            .into_any()
+        }
+    };
+    let own = own_source(matches!(owner, TagOwner::Release(_)));
+    view! {
+        <section class="card tags-page" data-page="tags">
+            {head}
+            <p class="hint">
+                "Nodes can also carry numbered instances of a tag, such as " <code>"mysql:1"</code>
+                " and " <code>"mysql:2"</code> ", for services that run once per instance."
+            </p>
+            <Loading label="Loading the tags…" retry=reload>
+                <TagsAnswer tags own editable failure changed=Callback::new(move |c| {
+                    change.dispatch(c);
+                }) />
+            </Loading>
+            <Show when=move || editable.get()>
+                <NewTagForm owner created=reload />
+            </Show>
+        </section>
+    }
+}
+
+/// The table once the tags have arrived, or why they did not. The table
+/// is built once and follows the tags as they are asked for again after
+/// each change: its rows stay the same elements (the box just clicked
+/// keeps the focus).
+#[component]
+fn TagsAnswer(
+    tags: LocalResource<Result<Vec<TagView>, ApiFailure>>,
+    own: &'static str,
+    editable: Signal<bool>,
+    failure: Signal<Option<(String, String)>>,
+    changed: Callback<Change>,
+) -> impl IntoView {
+    // Read under `Loading` (created here, below it): the loading line
+    // shows until the first answer.
+    let outcome = Memo::new(move |_| {
+        tags.with(|answer| {
+            answer
+                .as_ref()
+                .map(|r| r.as_ref().map(drop).map_err(Clone::clone))
+        })
+    });
+    // The last list that arrived; every answer notifies, equal or not, so
+    // that a box the server did not change goes back to what it says.
+    let list = Memo::new_with_compare(
+        move |last: Option<&Vec<TagView>>| match tags.get() {
+            Some(Ok(list)) => list,
+            _ => last.cloned().unwrap_or_default(),
+        },
+        |_, _| true,
+    );
+    move || {
+        outcome
+            .get()
+            .map(|answer| answer.map(|()| view! { <TagTable list own editable failure changed /> }))
+    }
+}
+
+/// The tags table, a row per tag (`data-tag`), keyed by name: a row
+/// follows its tag in `list` in place. `own` is the source of the tags
+/// created where it is shown (`tag::own_source`), which the user may change
+/// when `editable`; `failure` is the last change refused (the tag and why).
+#[component]
+pub fn TagTable(
+    #[prop(into)] list: Signal<Vec<TagView>>,
+    own: &'static str,
+    editable: Signal<bool>,
+    failure: Signal<Option<(String, String)>>,
+    changed: Callback<Change>,
+) -> impl IntoView {
+    let names = move || list.with(|l| l.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
+    view! {
+        <div>
+            <table class="tags-table">
+                <caption class="visually-hidden">"Tags"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Name"</th>
+                        <th scope="col">"Comes from"</th>
+                        <th scope="col">"Has a primary"</th>
+                        <th scope="col">"Nodes"</th>
+                        <th scope="col">"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=names key=|name| name.clone() let(name)>
+                        <TagRow name list own editable failure changed />
+                    </For>
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+fn TagRow(
+    name: String,
+    list: Signal<Vec<TagView>>,
+    own: &'static str,
+    editable: Signal<bool>,
+    failure: Signal<Option<(String, String)>>,
+    changed: Callback<Change>,
+) -> impl IntoView {
+    let has_primary = field(list, &name, |t| t.has_primary);
+    let access = {
+        let key = name.clone();
+        Memo::new(move |_| {
+            list.with(|l| {
+                l.iter()
+                    .find(|t| t.name == key)
+                    .map_or(TagAccess::ReadOnly, |t| {
+                        TagAccess::of(t, own, editable.get())
+                    })
             })
         })
     };
-    let report = move |name: String, result: Result<(), ApiFailure>| match result {
-        Ok(()) => {
-            failure.set(None);
-            changed.run(())
+    let source = field(list, &name, |t| source_label(&t.source));
+    let nodes = field(list, &name, |t| t.nodes.to_string());
+    let refused = {
+        let key = name.clone();
+        move || {
+            failure.with(|f| {
+                f.as_ref()
+                    .filter(|(tag, _)| *tag == key)
+                    .map(|(_, why)| why.clone())
+            })
         }
-        Err(e) => failure.set(Some((name, e.message))),
     };
-    let act = move |ev: &Event, control: &str| {
-        let row = closest(ev, control).and_then(|c| c.closest("tr[data-tag]").ok().flatten());
-        row.and_then(|r| r.get_attribute("data-tag"))
+    let toggle = {
+        let (name, has_primary) = (name.clone(), has_primary.clone());
+        move |_| {
+            let now = has_primary().unwrap_or(false);
+            changed.run(Change::Primary(name.clone(), !now));
+        }
     };
-    let toggle_primary = move |ev: Event| {
-        let Some(name) = act(&ev, "input.has-primary") else {
-            return;
-        };
-        let now =
-            list.with_untracked(|l| l.iter().flatten().any(|t| t.name == name && t.has_primary));
-        leptos::task::spawn_local(async move {
-            let result = api::update_tag(owner, &name, !now).await.map(|_| ());
-            report(name, result);
-        });
+    let delete = {
+        let name = name.clone();
+        move |_| changed.run(Change::Delete(name.clone()))
     };
-    let delete = move |ev: Event| {
-        let Some(name) = act(&ev, "button.delete-tag") else {
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            let result = api::delete_tag(owner, &name).await;
-            report(name, result);
-        });
-    };
-    el("div")
-        .merged(render)
-        .on("change", toggle_primary)
-        .on("click", delete)
-        .into()
+    view! {
+        <tr data-tag=name.clone() data-key=name.clone()>
+            <th scope="row">{name.clone()}</th>
+            <td>{source}</td>
+            <td>
+                <input
+                    type="checkbox"
+                    class="has-primary"
+                    aria-label=format!("{name} has a primary")
+                    prop:checked=move || has_primary().unwrap_or(false)
+                    disabled=move || !access.get().changeable()
+                    on:change=toggle
+                />
+            </td>
+            <td class="tag-nodes">{nodes}</td>
+            <td>
+                {move || match access.get() {
+                    TagAccess::Deletable => view! {
+                        <button class="delete-tag danger" on:click=delete.clone()>"Delete"</button>
+                    }
+                    .into_any(),
+                    TagAccess::NamedByRole => view! {
+                        <span class="muted">"Named by a role: it cannot be deleted."</span>
+                    }
+                    .into_any(),
+                    TagAccess::ReadOnly => view! { <span class="muted">"read-only"</span> }.into_any(),
+                }}
+                {move || refused().map(|message| view! { <ErrorNotice message /> })}
+            </td>
+        </tr>
+    }
 }
 
-/// A new tag for `owner` (also on the environment page, beside its nodes).
-pub fn create_tag_form(owner: TagOwner, changed: Callback<()>) -> View {
-    let name = Var::new(String::new());
-    let primary = Var::new(false);
-    let error = Var::new(None::<String>);
-    let render = move || {
-        let (typed, error) = (name.get(), error.get());
-        tags::new_tag(&NewTag {
-            name: &typed,
-            primary: primary.get(),
-            error: error.as_deref(),
-        })
+/// What `read` makes of the tag named `name` in the latest `list` (none
+/// once it is gone: its row goes too).
+fn field<T: 'static>(
+    list: Signal<Vec<TagView>>,
+    name: &str,
+    read: fn(&TagView) -> T,
+) -> impl Fn() -> Option<T> + Clone + Send + Sync + use<T> {
+    let name = name.to_owned();
+    move || list.with(|l| l.iter().find(|t| t.name == name).map(read))
+}
+
+/// The form creating a tag for `owner` (on the tags page, and on the
+/// environment's nodes page beside its nodes): its name and whether it has
+/// a primary; `created` when the server made it.
+#[component]
+pub fn NewTagForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let primary = RwSignal::new(false);
+    let create = Action::new_unsync(move |tag: &CreateTag| {
+        let tag = tag.clone();
+        async move { api::create_tag(owner, &tag).await }
+    });
+    // Created: the form is cleared for the next one (what it had a primary
+    // stays ticked, as before).
+    Effect::new(move || {
+        if create.value().with(|v| matches!(v, Some(Ok(_)))) {
+            name.set(String::new());
+            created.run(());
+        }
+    });
+    let error = move || match create.value().get() {
+        Some(Err(failure)) => Some(failure.message),
+        _ => None,
     };
-    let create = move |ev: Event| {
+    let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let tag = CreateTag {
+        create.dispatch(CreateTag {
             name: name.get_untracked().trim().to_owned(),
             has_primary: primary.get_untracked(),
-        };
-        leptos::task::spawn_local(async move {
-            match api::create_tag(owner, &tag).await {
-                Ok(_) => {
-                    name.set(String::new());
-                    error.set(None);
-                    changed.run(());
-                }
-                Err(e) => error.set(Some(e.message)),
-            }
         });
     };
-    let typed = move |ev: Event| {
-        if closest(&ev, "input.new-tag-name").is_some() {
-            name.set(event_target_value(&ev))
-        }
-    };
-    let ticked = move |ev: Event| {
-        if closest(&ev, "input.new-tag-primary").is_some() {
-            primary.update(|p| *p = !*p)
-        }
-    };
-    el("div")
-        .merged(render)
-        .on("submit", create)
-        .on("input", typed)
-        .on("change", ticked)
-        .into()
+    view! {
+        <div>
+            <form class="new-tag" on:submit=submit>
+                <h2>"New tag"</h2>
+                <label>
+                    "Name " <input class="new-tag-name" required placeholder="e.g. mysql" bind:value=name />
+                </label>
+                <label>
+                    <input type="checkbox" class="new-tag-primary" bind:checked=primary />
+                    " has a primary (one node is chosen as primary in HA)"
+                </label>
+                <button type="submit" class="create-tag">"Create the tag"</button>
+                {move || error().map(|message| view! { <ErrorNotice message /> })}
+            </form>
+        </div>
+    }
 }

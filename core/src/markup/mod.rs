@@ -1,6 +1,6 @@
 //! Views written as HTML (or SVG) text: the app sets a read-only view as an
 //! element's inner HTML, and merges an interactive one (the node table's
-//! rows, the settings) into what is shown each time its state changes
+//! rows) into what is shown each time its state changes
 //! (`morph` in the app), listening for input on the view's element. Tests
 //! read the text natively, and a view costs the browser's download a few
 //! calls per element instead of a reactive view type per element.
@@ -10,8 +10,6 @@
 //! values — comes from data (names plugins chose, messages) and is escaped
 //! on the way in, so no data can open an element or an attribute.
 
-pub mod settings;
-pub mod tags;
 pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given

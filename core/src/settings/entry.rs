@@ -1,7 +1,8 @@
 //! What the operator's input does to a setting: the value a control shows,
 //! the value typed text stands for, and whether the control can be used.
-//! The settings page (`markup::settings`) shows values with [`text_of`] and
-//! the app turns what was entered into a value with [`Settings::enter`].
+//! The settings page (the app's `pages::settings`) shows values with
+//! [`text_of`] and turns what was entered into a value with
+//! [`Settings::enter`].
 
 use serde_json::Value;
 

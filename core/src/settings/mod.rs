@@ -8,6 +8,7 @@ mod check;
 mod entry;
 pub mod regex;
 mod tree;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
