@@ -22,7 +22,6 @@ pub mod preview;
 pub mod report;
 pub mod settings;
 pub mod tags;
-pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given
 /// attributes with [`Markup::attr`], filled with text or elements, and
