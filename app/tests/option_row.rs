@@ -1,21 +1,23 @@
 //! Component tests in headless Chromium (`wasm-bindgen-test`): the option
-//! row shows what core decided, changed in place.
+//! row (`OptionRow`) shows what core decided, changed in place, and its
+//! input reaches the callbacks.
 
 #![cfg(target_arch = "wasm32")]
 
+use std::cell::Cell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use mosaic_app::components::option_row::keep_row;
-use mosaic_app::dom::{el, mount};
+use mosaic_app::components::option_row::OptionRow;
 use mosaic_core::component::{
     Advice, Blocking, Compatibility, Component, ComponentReport, DEFAULT_REQUIRED_TYPES, Engine,
     Reason, Registry, Repair, Source, State,
 };
-use mosaic_core::markup::wizard::{OptionView, option};
+use mosaic_core::wizard::view::{OptionHead, OptionView};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -28,7 +30,7 @@ fn document() -> web_sys::Document {
 async fn a_row_changes_in_place_as_its_report_and_advice_change() {
     let components: Vec<Component> = serde_json::from_str(
         r#"[{"name": "hypervisor:vmware", "label": "vCenter"},
-            {"name": "network:contrail", "label": "Contrail", "description": "SDN"}]"#,
+            {"name": "network:contrail", "label": "Contrail", "description": "SDN <overlay>"}]"#,
     )
     .unwrap();
     let registry = Arc::new(Registry::new([(Source("test".into()), components)]).unwrap());
@@ -36,36 +38,64 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
     let blocking = RwSignal::new(None::<Blocking>);
     let advice = RwSignal::new(None::<Advice>);
     let open = RwSignal::new(false);
-    let view = move |whole: bool| {
-        let (blocking, advice) = (blocking.get(), advice.get());
+    let head = OptionHead::new(&registry, 1, Some("sdn"), Some("network-core".into()));
+    let parts = Memo::new(move |_| {
         report.with(|report| {
-            let v = OptionView {
-                registry: &registry,
-                i: 1,
-                plugin: Some("sdn"),
-                radio_group: Some("network-core"),
-                nested: false,
-                report,
-                blocking: blocking.as_ref(),
-                advice: advice.as_ref(),
-                open: open.get(),
-            };
-            let parts = v.parts();
-            let whole = whole.then(|| option(&v, &parts));
-            (parts, whole)
+            blocking.with(|blocking| {
+                advice.with(|advice| {
+                    OptionView {
+                        registry: &registry,
+                        i: 1,
+                        nested: false,
+                        report,
+                        blocking: blocking.as_ref(),
+                        advice: advice.as_ref(),
+                        open: open.get(),
+                    }
+                    .parts()
+                })
+            })
         })
+    });
+    let (picks, fixes) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let on_pick = {
+        let picks = send_wrapper::SendWrapper::new(picks.clone());
+        Callback::new(move |()| picks.set(picks.get() + 1))
     };
-    mount(move || {
-        let slot = el("div");
-        keep_row(slot.element(), Box::new(view));
-        slot.into()
+    let on_fix = {
+        let fixes = send_wrapper::SendWrapper::new(fixes.clone());
+        Callback::new(move |()| fixes.set(fixes.get() + 1))
+    };
+    let on_open = Callback::new(move |opened: bool| open.set(opened));
+    let holder = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&holder).unwrap();
+    let _mounted = leptos::mount::mount_to(holder.clone().unchecked_into(), move || {
+        view! { <OptionRow head parts on_pick on_fix on_open /> }
     });
     leptos::task::tick().await;
     let row = find("[data-component='network:contrail']");
+    assert_eq!(row.class_name(), "option");
+    assert_eq!(
+        row.get_attribute("data-state").as_deref(),
+        Some("available")
+    );
     assert!(!input().disabled());
     assert_eq!(input().type_(), "radio");
+    assert_eq!(input().name(), "network-core");
+    assert_eq!(input().value(), "network:contrail");
+    assert_eq!(input().id(), "option-network-contrail");
+    let label = find("label.label");
+    assert_eq!(
+        label.get_attribute("for").as_deref(),
+        Some("option-network-contrail")
+    );
+    assert_eq!(label.text_content().unwrap(), "Contrail");
     assert_eq!(text(".source"), "from plugin sdn");
+    assert_eq!(text(".description"), "SDN <overlay>");
+    assert!(find(".tested").class_list().contains("hidden"));
     assert!(find("details.untested").class_list().contains("hidden"));
+    assert!(find(".reason").class_list().contains("hidden"));
+    assert!(find("button.fix").class_list().contains("hidden"));
 
     advice.set(Some(Advice {
         compatibility: Some(Compatibility::Untested),
@@ -75,9 +105,9 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
     assert!(!find("details.untested").class_list().contains("hidden"));
     assert_eq!(text("summary"), "not tested with 1 choice");
     assert_eq!(text("details ul"), "", "listed only while open");
-    open.set(true);
-    leptos::task::tick().await;
-    assert_eq!(text("details ul"), "vCenter");
+    let details: web_sys::HtmlDetailsElement = find("details.untested").unchecked_into();
+    details.set_open(true);
+    eventually(|| text("details ul") == "vCenter").await;
 
     // Blocked, as the pane's evaluation says on every click: why and the
     // Fix come once the row's blocking is worked out (near the screen).
@@ -107,21 +137,54 @@ async fn a_row_changes_in_place_as_its_report_and_advice_change() {
     );
     assert_eq!(text("button.fix"), "Fix: deselect vCenter");
     assert!(!find(".reason").class_list().contains("hidden"));
+    assert!(!find("button.fix").class_list().contains("hidden"));
     let same = find("[data-component='network:contrail']");
     assert!(
         same == row,
         "the row is changed in place, not written again"
     );
+    find("button.fix").unchecked_into::<HtmlElement>().click();
+    assert_eq!(fixes.get(), 1);
 
     // A box the browser ticked shows the engine's answer.
     report.set(reported(State::Available, &[]));
     blocking.set(None);
     leptos::task::tick().await;
-    input().set_checked(true);
+    assert!(!input().disabled());
+    input().click();
+    assert_eq!(picks.get(), 1);
+    assert!(!input().checked(), "unchanged until the engine answers");
+    report.set(reported(State::Selected, &[]));
+    leptos::task::tick().await;
+    assert!(input().checked());
+    assert_eq!(row.get_attribute("data-state").as_deref(), Some("selected"));
     report.set(reported(State::Dead, &["Nothing holds it."]));
     leptos::task::tick().await;
     assert!(!input().checked());
+    assert_eq!(text(".reason-text"), "Nothing holds it.");
     assert!(find("button.fix").class_list().contains("hidden"));
+    holder.remove();
+}
+
+/// Polls `check` for a while: the browser fires `toggle` on its own.
+async fn eventually(check: impl Fn() -> bool) {
+    for _ in 0..100 {
+        if check() {
+            return;
+        }
+        gloo_timers_sleep(10).await;
+    }
+    panic!("timed out");
+}
+
+async fn gloo_timers_sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 fn reported(state: State, reasons: &[&str]) -> ComponentReport {

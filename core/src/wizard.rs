@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::component::{ComponentType, Engine, Registry, Repair, requirements};
 
+pub mod view;
+
 /// The panes after "Name & release", in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -222,3 +222,73 @@ async fn a_page_recovers_by_itself_when_the_server_comes_back() {
     assert!(c.find(Locator::Css("[data-retry]")).await.is_err());
     browser.close().await;
 }
+
+/// Collects the page's errors in `window.__errors` (a panic is logged with
+/// `console.error`, then thrown) and holds the answer to `POST
+/// /api/v1/clusters` back for `arguments[0]` ms once the server gave it:
+/// the request reaches the server at once, its answer arrives late.
+/// `window.__answered` turns true a moment after the app got it.
+const SLOW_CREATE: &str = r#"
+const [delay] = arguments;
+window.__errors = [];
+window.__answered = false;
+window.addEventListener('error', e => window.__errors.push('error: ' + e.message));
+window.addEventListener('unhandledrejection', e => window.__errors.push('rejection: ' + e.reason));
+const log = console.error;
+console.error = function (...args) {
+  window.__errors.push('console: ' + args.map(String).join(' '));
+  log.apply(console, args);
+};
+const fetch = window.fetch;
+window.fetch = function (input, init) {
+  const url = new URL(typeof input === 'string' ? input : input.url, location.href);
+  const method = ((init && init.method) || (typeof input === 'string' ? 'GET' : input.method)).toUpperCase();
+  const answer = fetch.call(window, input, init);
+  if (method !== 'POST' || url.pathname !== '/api/v1/clusters') {
+    return answer;
+  }
+  return answer.then(response => new Promise(resolve => setTimeout(() => {
+    resolve(response);
+    setTimeout(() => { window.__answered = true; }, 500);
+  }, delay)));
+};
+return true;
+"#;
+
+#[tokio::test]
+async fn an_answer_to_create_after_the_wizard_is_gone_changes_nothing() {
+    let (_server, browser) = open_wizard("late-lab").await;
+    let c = &browser.client;
+    for _ in 0..5 {
+        click(c, "#next").await;
+    }
+    c.execute(SLOW_CREATE, vec![serde_json::json!(3000)])
+        .await
+        .unwrap();
+    click(c, "#create").await;
+    assert_eq!(text_of(c, "#create").await, "Creating…");
+    click(c, ".nav a[href='/plugins']").await;
+    text_of(c, "[data-plugin='openstack']").await;
+    eventually("the answer to Create", || async {
+        c.execute("return window.__answered", vec![]).await.unwrap() == serde_json::json!(true)
+    })
+    .await;
+    let errors = c.execute("return window.__errors", vec![]).await.unwrap();
+    assert_eq!(errors, serde_json::json!([]), "errors in the page");
+    // Still on Plugins, which still works.
+    assert_eq!(c.current_url().await.unwrap().path(), "/plugins");
+    text_of(c, "[data-plugin='openstack']").await;
+    // The server created it: the home page lists it, with a fresh wizard.
+    click(c, ".nav a[href='/']").await;
+    text_of(c, "[data-environment='late-lab']").await;
+    let field = c
+        .wait()
+        .at_most(super::WAIT)
+        .for_element(Locator::Id("environment-name"))
+        .await
+        .unwrap();
+    assert_eq!(field.prop("value").await.unwrap().as_deref(), Some(""));
+    let errors = c.execute("return window.__errors", vec![]).await.unwrap();
+    assert_eq!(errors, serde_json::json!([]), "errors in the page");
+    browser.close().await;
+}

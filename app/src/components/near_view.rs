@@ -1,5 +1,6 @@
 //! Whether an element is on screen or close to it: one
-//! `IntersectionObserver` for the whole page per zone. *Near* is within
+//! `IntersectionObserver` for the whole page per zone, kept telling a
+//! signal per element ([`watch`], given the element a `NodeRef` holds). *Near* is within
 //! about two screens, so that work done for what is on screen (a blocked
 //! option's reasons and smallest repair) is done before the operator scrolls to it;
 //! *soon* is a wider band, for work that is cheap to do in the same batch
@@ -8,11 +9,10 @@
 use std::cell::RefCell;
 
 use leptos::prelude::*;
+use leptos::tachys::html::element::ElementType;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{Element, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
-
-use crate::components::var::Var;
 
 /// How far beyond the viewport an element counts as near it, or soon near.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -36,8 +36,8 @@ const KEY: &str = "data-near-view";
 /// A watched element: the signals kept telling whether it is in each zone
 /// it is watched in, and the element (to stop observing it).
 struct Watched {
-    near: Var<bool>,
-    soon: Option<Var<bool>>,
+    near: RwSignal<bool>,
+    soon: Option<RwSignal<bool>>,
     element: Element,
 }
 
@@ -81,7 +81,7 @@ thread_local! {
 /// viewport (a hidden element never is), and `soon`, if given, whether it
 /// is within the wider one, until the current owner is cleaned up. Without
 /// `IntersectionObserver` the element counts as near.
-pub fn watch(element: &Element, near: Var<bool>, soon: Option<Var<bool>>) {
+pub fn watch(element: &Element, near: RwSignal<bool>, soon: Option<RwSignal<bool>>) {
     let (Some(near_zone), soon_zone) = (observer(Zone::Near), observer(Zone::Soon)) else {
         near.set(true);
         if let Some(soon) = soon {
@@ -112,6 +112,16 @@ pub fn watch(element: &Element, near: Var<bool>, soon: Option<Var<bool>>) {
             }
         }
     });
+}
+
+/// [`watch`] for the element `node` holds, once it does: for a view's
+/// element (`node_ref=node`).
+pub fn watch_node<E>(node: NodeRef<E>, near: RwSignal<bool>, soon: Option<RwSignal<bool>>)
+where
+    E: ElementType + 'static,
+    E::Output: JsCast + Clone + 'static,
+{
+    node.on_load(move |element| watch(element.unchecked_ref(), near, soon));
 }
 
 /// The page's observer for `zone`, made on first use.
@@ -153,9 +163,9 @@ fn seen(zone: Zone, entries: js_sys::Array) {
             })
         });
         if let Some(signal) = signal
-            && signal.get_untracked() != entry.is_intersecting()
+            && signal.try_get_untracked() == Some(!entry.is_intersecting())
         {
-            signal.set(entry.is_intersecting());
+            signal.try_set(entry.is_intersecting());
         }
     }
 }

@@ -1,109 +1,134 @@
-//! One wizard option's row in the page. Core writes the row
-//! (`markup::wizard::option`) and says what of it changes with the
-//! selection (`OptionParts`); the row is written into its slot once, and
-//! then only the parts that differ from what it shows are changed in
-//! place: a click changes the "not tested with" count of dozens of rows,
-//! and parsing each row again would cost more than the click's evaluation
+//! One wizard option's row (`.option`, `data-component`, `data-state`):
+//! its checkbox or radio button, label, plugin and description; a green
+//! light when tested with the other choices, or the choices it was not
+//! tested with; why it cannot be picked and the Fix that would make it
+//! available.
+//!
+//! What the row always shows is its `OptionHead`; what changes with the
+//! selection is its `OptionParts` (both worked out in core), each part
+//! bound to its own element: a click changes the "not tested with" count of
+//! dozens of rows, and in them only that text changes
 //! (docs/benchmarks.md, "Wizard click latency").
 
-use mosaic_core::markup::Markup;
-use mosaic_core::markup::wizard::OptionParts;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlInputElement};
+use leptos::html::Input;
+use leptos::prelude::*;
+use mosaic_core::wizard::view::{OptionHead, OptionParts};
+use web_sys::{FocusOptions, HtmlDetailsElement};
 
-/// What a row's view gives: its parts, and when asked (`true`: the row is
-/// not written yet) the whole row. It reads the signals the row follows.
-pub type RowView = Box<dyn Fn(bool) -> (OptionParts, Option<Markup>)>;
-
-/// Writes the row into `slot` once, then changes only the parts of it that
-/// differ from what it shows.
-pub fn keep_row(slot: &Element, view: RowView) {
-    let holder = slot.clone();
-    super::watch::watch_from(move |shown: Option<(RowNodes, OptionParts)>| {
-        let (parts, whole) = view(shown.is_none());
-        match shown {
-            Some((nodes, old)) => {
-                nodes.update(&old, &parts);
-                Some((nodes, parts))
-            }
-            None => {
-                holder.set_inner_html(whole?.as_str());
-                Some((RowNodes::find(&holder)?, parts))
-            }
+#[component]
+pub fn OptionRow(
+    head: OptionHead,
+    #[prop(into)] parts: Signal<OptionParts>,
+    /// The option ticked or unticked (a radio button chosen).
+    on_pick: Callback<()>,
+    /// Its Fix clicked.
+    on_fix: Callback<()>,
+    /// Its "not tested with" list opened (`true`) or closed.
+    on_open: Callback<bool>,
+) -> impl IntoView {
+    let OptionHead {
+        name,
+        id,
+        label,
+        description,
+        plugin,
+        radio_group,
+    } = head;
+    let input = NodeRef::<Input>::new();
+    let kind = if radio_group.is_some() {
+        "radio"
+    } else {
+        "checkbox"
+    };
+    let picked = move |_| {
+        // The browser ticked the box before the engine answered: the box
+        // shows the answer, which changes it only if the state changed.
+        if let Some(input) = input.get_untracked() {
+            input.set_checked(parts.with_untracked(|p| p.checked));
         }
-    });
-}
-
-/// The elements of a row whose content changes.
-struct RowNodes {
-    row: Element,
-    input: HtmlInputElement,
-    tested: Element,
-    untested: Element,
-    summary: Element,
-    list: Element,
-    reason: Element,
-    reason_text: Element,
-    fix: Element,
-}
-
-impl RowNodes {
-    fn find(slot: &Element) -> Option<RowNodes> {
-        let get = |css: &str| slot.query_selector(css).ok().flatten();
-        Some(RowNodes {
-            row: get(".option")?,
-            input: get("input")?.dyn_into().ok()?,
-            tested: get(".tested")?,
-            untested: get(".untested")?,
-            summary: get("summary")?,
-            list: get(".untested ul")?,
-            reason: get(".reason")?,
-            reason_text: get(".reason-text")?,
-            fix: get(".fix")?,
-        })
+        on_pick.run(());
+    };
+    // The Fix button disappears with the repair: the focus moves to the
+    // option it enabled, once the page shows it enabled. It is in the row
+    // just clicked, so the page does not scroll to it: a scroll would bring
+    // other rows near the screen and their repairs into this click.
+    let fixed = move |_| {
+        on_fix.run(());
+        if let Some(input) = input.get_untracked() {
+            request_animation_frame(move || {
+                let options = FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = input.focus_with_options(&options);
+            });
+        }
+    };
+    let toggled = move |ev: leptos::ev::Event| {
+        let details: HtmlDetailsElement = event_target(&ev);
+        on_open.run(details.open());
+    };
+    let source = plugin
+        .map(|plugin| view! { <span class="source">{format!("from plugin {plugin}")}</span> });
+    view! {
+        <div
+            class=move || parts.with(|p| p.class.clone())
+            data-component=name.clone()
+            data-state=move || parts.with(|p| p.state)
+        >
+            <input
+                node_ref=input
+                id=id.clone()
+                type=kind
+                name=radio_group
+                value=name.clone()
+                prop:checked=move || parts.with(|p| p.checked)
+                disabled=move || parts.with(|p| p.disabled)
+                on:change=picked
+            />
+            <span class="head">
+                <label class="label" for=id>
+                    {label}
+                </label>
+                {source}
+                <span
+                    class="tested"
+                    class:hidden=move || parts.with(|p| !p.tested)
+                    data-advice="tested"
+                    title="Tested with your other choices"
+                >
+                    "● tested"
+                </span>
+                <details
+                    class="untested"
+                    class:hidden=move || parts.with(|p| p.untested.is_empty())
+                    data-advice="untested"
+                    on:toggle=toggled
+                >
+                    <summary>{move || parts.with(|p| p.untested.clone())}</summary>
+                    <ul>
+                        {move || {
+                            parts
+                                .with(|p| {
+                                    p.list
+                                        .iter()
+                                        .map(|label| view! { <li>{label.clone()}</li> })
+                                        .collect_view()
+                                })
+                        }}
+                    </ul>
+                </details>
+            </span>
+            <span class="description">{description}</span>
+            <span class="reason" class:hidden=move || parts.with(|p| p.reasons.is_empty()) role="note">
+                <span class="reason-text">{move || parts.with(|p| p.reasons.clone())}</span>
+                <button
+                    type="button"
+                    class="fix"
+                    class:hidden=move || parts.with(|p| p.fix.is_empty())
+                    on:click=fixed
+                >
+                    {move || parts.with(|p| p.fix.clone())}
+                </button>
+            </span>
+        </div>
     }
-
-    /// Makes the row show `new` where it shows `old`.
-    fn update(&self, old: &OptionParts, new: &OptionParts) {
-        if old.class != new.class {
-            self.row.set_class_name(&new.class);
-        }
-        if old.state != new.state {
-            let _ = self.row.set_attribute("data-state", new.state);
-        }
-        // A click ticks a box before the engine answers: the box shows the
-        // answer, whether or not the state changed.
-        if self.input.checked() != new.checked {
-            self.input.set_checked(new.checked);
-        }
-        if old.disabled != new.disabled {
-            self.input.set_disabled(new.disabled);
-        }
-        if old.tested != new.tested {
-            hide(&self.tested, !new.tested);
-        }
-        shown_text(&self.untested, &self.summary, &old.untested, &new.untested);
-        if old.list != new.list {
-            self.list.set_inner_html(new.list.as_str());
-        }
-        shown_text(&self.reason, &self.reason_text, &old.reasons, &new.reasons);
-        shown_text(&self.fix, &self.fix, &old.fix, &new.fix);
-    }
-}
-
-/// Sets the `hidden` class of `element` as `hidden` says.
-fn hide(element: &Element, hidden: bool) {
-    let _ = element.class_list().toggle_with_force("hidden", hidden);
-}
-
-/// Shows `new` in `text`, and `part` (which holds it) only when it is not
-/// empty.
-fn shown_text(part: &Element, text: &Element, old: &str, new: &str) {
-    if old == new {
-        return;
-    }
-    if old.is_empty() != new.is_empty() {
-        hide(part, new.is_empty());
-    }
-    text.set_text_content(Some(new));
 }

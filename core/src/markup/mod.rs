@@ -10,7 +10,6 @@
 //! values — comes from data (names plugins chose, messages) and is escaped
 //! on the way in, so no data can open an element or an attribute.
 
-pub mod wizard;
 
 /// HTML being written. An element is opened with [`Markup::open`], given
 /// attributes with [`Markup::attr`], filled with text or elements, and

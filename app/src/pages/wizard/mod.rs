@@ -10,7 +10,9 @@
 //! A click costs one evaluation of the pane shown, and re-renders only the
 //! rows whose report changed: with thousands of options, evaluating the
 //! hidden panes or letting every row watch the whole evaluation is what
-//! would make a click slow.
+//! would make a click slow. So each option has signals of its own
+//! ([`RowState`]), set from the evaluation only where they changed, and its
+//! row (`components::option_row`) a memo of what it shows.
 
 mod finish;
 mod nearby;
@@ -20,21 +22,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_core::api::{ComponentView, ReleaseSummary};
-use mosaic_core::component::{ComponentReport, Evaluation, State, Violation, validate_selection};
-use mosaic_core::markup;
+use mosaic_core::component::{
+    Advice, Blocking, ComponentReport, Evaluation, State, Violation, validate_selection,
+};
 use mosaic_core::wizard::{self, Change, Pane};
 use stylers_macro::style;
-use wasm_bindgen::JsCast;
-use web_sys::{Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 
 use crate::api;
 use crate::catalog::Catalog;
-use crate::components::html::{closest, control};
-use crate::components::loaded::loaded;
-use crate::components::notice::error_notice;
-use crate::components::retry::retry_notice;
-use crate::components::var::Var;
-use crate::dom::{El, View, el, fragment};
+use crate::components::loading::Loading;
+use crate::components::notice::ErrorNotice;
 use crate::route::Route;
 
 const STEPS: [&str; 6] = [
@@ -62,53 +59,75 @@ fn pane_of(step: usize) -> Option<Pane> {
     step.checked_sub(1).and_then(|n| Pane::ALL.get(n).copied())
 }
 
-pub fn wizard(releases: Vec<ReleaseSummary>) -> View {
-    let name = Var::new(String::new());
-    let release_id = Var::new(releases[0].id);
-    let releases = Var::new(releases);
-    let release = move || {
-        releases.with_untracked(|list| {
-            list.iter()
-                .find(|r| r.id == release_id.get_untracked())
-                .cloned()
-                .unwrap_or_else(|| list[0].clone())
+/// The wizard for `releases` (at least one), the first one chosen. The
+/// environment created opens its page.
+#[component]
+pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let release_id = RwSignal::new(releases[0].id);
+    let releases = Arc::new(releases);
+    let components = LocalResource::new(move || {
+        api::get::<Vec<ComponentView>>(api::path::components(release_id.get()))
+    });
+    let retry = Callback::new(move |()| components.refetch());
+    // The steps for one release, made anew (with its defaults) whenever
+    // the release changes; the name stays.
+    let body = move || {
+        components.get().map(|answer| {
+            answer.map(|list| {
+                let id = release_id.get_untracked();
+                let release = releases.iter().find(|r| r.id == id).unwrap_or(&releases[0]);
+                match Catalog::new(release, list) {
+                    Ok(catalog) => view! {
+                        <WizardBody
+                            catalog=Arc::new(catalog)
+                            releases=releases.to_vec()
+                            release_id
+                            name
+                        />
+                    }
+                    .into_any(),
+                    Err(message) => view! { <ErrorNotice message /> }.into_any(),
+                }
+            })
         })
     };
-    let components = api::fetch(move || vec![api::path::components(release_id.get())]);
-    let retry = Callback::new(move |()| components.refetch());
-    el("section")
-        .class("card wizard")
-        .attr("data-page", "wizard")
-        .child(el("h1").text("Create a new OpenStack environment"))
-        .child(loaded(
-            components,
-            "Loading components…",
-            move |bodies| match api::answer::<Vec<ComponentView>>(&bodies, 0) {
-                Ok(list) => match Catalog::new(&release(), list) {
-                    Ok(catalog) => wizard_body(
-                        Arc::new(catalog),
-                        releases.get_untracked(),
-                        release_id,
-                        name,
-                    ),
-                    Err(message) => error_notice(&message),
-                },
-                Err(failure) => retry_notice(failure, retry, true),
-            },
-        ))
-        .into()
+    view! {
+        <section class="card wizard" data-page="wizard">
+            <h1>"Create a new OpenStack environment"</h1>
+            <Loading label="Loading components…" retry>
+                {body.clone()}
+            </Loading>
+        </section>
+    }
+}
+
+/// The wizard as a view of the app's former DOM layer, for the home page
+/// while it is built with it (`lib.rs`'s `home`); goes once the home page
+/// is a component that renders `<Wizard releases />` itself.
+pub fn wizard(releases: Vec<ReleaseSummary>) -> crate::dom::View {
+    use leptos::tachys::view::{Mountable, Render};
+    let holder = document().create_element("div").expect("a div");
+    let mut state = view! { <Wizard releases /> }.build();
+    state.mount(&holder, None);
+    let section = holder.first_child().expect("the wizard's section");
+    // The view's state holds its reactive bindings: kept until the page
+    // that shows it goes.
+    let state = send_wrapper::SendWrapper::new(state);
+    on_cleanup(move || drop(state));
+    section
 }
 
 /// Where the operator is, what they chose and what they were told; shared
 /// by the panes, the step list and the buttons.
 #[derive(Debug, Clone, Copy)]
 struct Flow {
-    step: Var<usize>,
+    step: RwSignal<usize>,
     /// The furthest step reached: steps up to it are links.
-    furthest: Var<usize>,
-    name: Var<String>,
-    selection: Var<Vec<bool>>,
-    notices: Var<Vec<String>>,
+    furthest: RwSignal<usize>,
+    name: RwSignal<String>,
+    selection: RwSignal<Vec<bool>>,
+    notices: RwSignal<Vec<String>>,
     /// Per step, what keeps the operator on it: worked out once per change
     /// of the name or the selection, for the steps something asks about.
     problems: [Memo<Option<String>>; STEPS.len()],
@@ -149,30 +168,52 @@ impl Flow {
     }
 }
 
-/// The steps for one release; created anew (with its defaults) whenever the
+/// What one option's row follows, each a signal of its own: set only when
+/// it changed, so that a click re-renders the rows it changed and no
+/// others (a memo per row over the one evaluation would wake every row of
+/// the pane on every click).
+#[derive(Debug, Clone, Copy)]
+struct RowState {
+    /// Its report in the last evaluation of its pane; until its pane is
+    /// first shown, a placeholder.
+    report: RwSignal<ComponentReport>,
+    /// Why it is blocked and its repair, while it is near the screen.
+    blocking: RwSignal<Option<Blocking>>,
+    /// Its compatibility advice, while it is near the screen.
+    advice: RwSignal<Option<Advice>>,
+    /// Its "not tested with" list is open.
+    open: RwSignal<bool>,
+    /// Its row is near the screen (`components::near_view`), or within the
+    /// wider band around it.
+    near: RwSignal<bool>,
+    soon: RwSignal<bool>,
+}
+
+/// The steps for one release; made anew (with its defaults) whenever the
 /// release changes.
-fn wizard_body(
+#[component]
+fn WizardBody(
     catalog: Arc<Catalog>,
     releases: Vec<ReleaseSummary>,
-    release_id: Var<i64>,
-    name: Var<String>,
-) -> View {
-    let selection = Var::new(wizard::defaults(catalog.registry(), catalog.layout()));
+    release_id: RwSignal<i64>,
+    name: RwSignal<String>,
+) -> impl IntoView {
+    let selection = RwSignal::new(wizard::defaults(catalog.registry(), catalog.layout()));
     let problems = std::array::from_fn(|step| {
         let catalog = catalog.clone();
         Memo::new(move |_| name.with(|n| selection.with(|s| problem(&catalog, step, n, s))))
     });
     let flow = Flow {
-        step: Var::new(0),
-        furthest: Var::new(0),
+        step: RwSignal::new(0),
+        furthest: RwSignal::new(0),
         name,
         selection,
-        notices: Var::new(Vec::new()),
+        notices: RwSignal::new(Vec::new()),
         problems,
     };
     // One evaluation per change of the selection or the pane, of the pane
     // shown, in the browser, with the engine the server's CLI uses. Every
-    // evaluation counts as a change: `reports` compares row by row.
+    // evaluation counts as a change: the rows' reports compare row by row.
     let shown: Memo<Option<(Pane, Evaluation)>> = {
         let catalog = catalog.clone();
         Memo::new_with_compare(
@@ -189,7 +230,8 @@ fn wizard_body(
         )
     };
     let positions = Arc::new(positions(&catalog));
-    let reports = Arc::new(reports(&catalog, shown, &positions));
+    let rows = Arc::new(row_states(&catalog));
+    keep_reports(&catalog, shown, &rows, &positions);
     let violations: Memo<Vec<Violation>> = {
         let catalog = catalog.clone();
         Memo::new(move |_| {
@@ -207,30 +249,15 @@ fn wizard_body(
         let catalog = catalog.clone();
         Callback::new(move |target: usize| flow.go(&catalog, target))
     };
-    let finish = el("div")
-        .class("pane-body")
-        .attr("data-pane", "finish")
-        .class_when("hidden", move || flow.step.get() != LAST)
-        .child(finish::finish(
-            catalog.clone(),
-            flow,
-            release_id,
-            violations,
-        ));
-    let pane = el("div")
-        .class("pane")
-        .attr_when("data-step", move || Some(flow.step.get().to_string()))
-        .child(name_step(flow, releases, release_id, go))
-        .child(panes::panes(
-            catalog.clone(),
-            flow,
-            shown,
-            reports,
-            positions,
-        ))
-        .child(finish)
-        .child(controls(flow, problem, go));
-    fragment([step_list(flow, go), pane.into()])
+    view! {
+        <StepList flow go />
+        <div class="pane" data-step=move || flow.step.get().to_string()>
+            <NameStep flow releases release_id go />
+            <panes::Panes catalog=catalog.clone() flow shown rows positions />
+            <finish::Finish catalog flow release_id violations />
+            <Controls flow problem go />
+        </div>
+    }
 }
 
 /// Per option, its place in its pane's evaluation: the evaluation of a
@@ -249,27 +276,19 @@ fn positions(catalog: &Catalog) -> Vec<usize> {
 
 /// Sets `signal` to a copy of `value` when it holds something else, so
 /// that what watches it wakes only for a change.
-fn set_if_changed<T: Clone + PartialEq + Send + Sync + 'static>(signal: Var<T>, value: &T) {
+fn set_if_changed<T: Clone + PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: &T) {
     if signal.with_untracked(|old| old != value) {
         signal.set(value.clone());
     }
 }
 
-/// Every option's report, one signal each, set from the evaluation of the
-/// pane shown. Only the reports that changed are set, so a click
-/// re-renders the rows it changed and no others (a memo per row over the
-/// one evaluation would wake every row of the wizard on every click); the
-/// other panes' rows keep their last report until their pane is shown
-/// again, and until it first is, a hidden row holds a placeholder.
-fn reports(
-    catalog: &Arc<Catalog>,
-    shown: Memo<Option<(Pane, Evaluation)>>,
-    positions: &Arc<Vec<usize>>,
-) -> Vec<Var<ComponentReport>> {
+/// Every option's signals, its report a placeholder until its pane is
+/// first shown.
+fn row_states(catalog: &Catalog) -> Vec<RowState> {
     let registry = catalog.registry();
-    let reports: Vec<Var<ComponentReport>> = (0..registry.len())
-        .map(|i| {
-            Var::new(ComponentReport {
+    (0..registry.len())
+        .map(|i| RowState {
+            report: RwSignal::new(ComponentReport {
                 name: registry.get(i).name.to_string(),
                 source: registry.source(i).0.clone(),
                 state: State::Available,
@@ -277,12 +296,28 @@ fn reports(
                 repair: None,
                 compatibility: None,
                 untested_with: Vec::new(),
-            })
+            }),
+            blocking: RwSignal::new(None),
+            advice: RwSignal::new(None),
+            open: RwSignal::new(false),
+            near: RwSignal::new(false),
+            soon: RwSignal::new(false),
         })
-        .collect();
-    let (catalog, positions) = (catalog.clone(), positions.clone());
-    let signals = reports.clone();
-    crate::components::watch::watch(move || {
+        .collect()
+}
+
+/// Sets the reports of the pane shown from each evaluation, only those that
+/// changed; the other panes' rows keep their last report until their pane
+/// is shown again. (An effect rather than a memo per row: one pass over
+/// the evaluation instead of a subscriber per row re-run on every click.)
+fn keep_reports(
+    catalog: &Arc<Catalog>,
+    shown: Memo<Option<(Pane, Evaluation)>>,
+    rows: &Arc<Vec<RowState>>,
+    positions: &Arc<Vec<usize>>,
+) {
+    let (catalog, rows, positions) = (catalog.clone(), rows.clone(), positions.clone());
+    Effect::new(move || {
         shown.with(|shown| {
             let Some((pane, evaluation)) = shown else {
                 return;
@@ -292,16 +327,16 @@ fn reports(
                 (0..registry.len()).filter(|&i| registry.get(i).kind() == pane.component_type());
             for i in own {
                 if let Some(report) = evaluation.components.get(positions[i]) {
-                    set_if_changed(signals[i], report);
+                    set_if_changed(rows[i].report, report);
                 }
             }
         });
     });
-    reports
 }
 
 /// The steps as a list; the ones reached so far are buttons that go there.
-fn step_list(flow: Flow, go: Callback<usize>) -> View {
+#[component]
+fn StepList(flow: Flow, go: Callback<usize>) -> impl IntoView {
     let class_name = style! {
         .steps {
             display: flex;
@@ -348,94 +383,136 @@ fn step_list(flow: Flow, go: Callback<usize>) -> View {
         }
     };
     // The scoped stylesheet's class, on every element it styles.
-    let styled = |tag: &str, class: &str| el(tag).class(&format!("{class} {class_name}"));
-    let mut list = styled("ol", "steps");
-    for (n, title) in STEPS.iter().enumerate() {
+    let steps = STEPS.iter().enumerate().map(|(n, title)| {
         let reachable =
             move || n != flow.step.get() && n <= flow.furthest.get() && flow.can_reach(n);
-        let button = styled("button", "step-link")
-            .attr("type", "button")
-            .attr("data-step", &n.to_string())
-            .disabled_when(move || !reachable())
-            .on("click", move |_| go.run(n))
-            .text(title);
-        let item = el("li")
-            .class(class_name)
-            .class_when("active", move || flow.step.get() == n)
-            .class_when("done", move || flow.step.get() > n)
-            .attr_when("aria-current", move || {
-                (flow.step.get() == n).then(|| "step".to_owned())
-            })
-            .child(button);
-        list = list.child(item);
-    }
-    list.into()
+        view! {
+            <li
+                class=class_name
+                class:active=move || flow.step.get() == n
+                class:done=move || { flow.step.get() > n }
+                aria-current=move || (flow.step.get() == n).then_some("step")
+            >
+                <button
+                    class=format!("step-link {class_name}")
+                    type="button"
+                    data-step=n.to_string()
+                    disabled=move || !reachable()
+                    on:click=move |_| go.run(n)
+                >
+                    {*title}
+                </button>
+            </li>
+        }
+    });
+    view! { <ol class=format!("steps {class_name}")>{steps.collect_view()}</ol> }
 }
 
-/// Step 0: the environment's name and release
-/// (`markup::wizard::name_step`). Enter in the name goes on.
-fn name_step(
+/// Step 0: the environment's name (`#environment-name`) and its release
+/// (`#release`), with a link to the release's compatibility matrix. Enter
+/// in the name goes on.
+#[component]
+fn NameStep(
     flow: Flow,
     releases: Vec<ReleaseSummary>,
-    release_id: Var<i64>,
+    release_id: RwSignal<i64>,
     go: Callback<usize>,
-) -> El {
-    let render = move || {
-        flow.name.with(|name| {
-            let matrix = |id| Route::ReleaseMatrix(id).path();
-            markup::wizard::name_step(name, &releases, release_id.get(), &matrix)
+) -> impl IntoView {
+    let chosen = release_id.get_untracked();
+    let options = releases
+        .into_iter()
+        .map(|r| {
+            view! {
+                <option value=r.id.to_string() selected=r.id == chosen>
+                    {format!("{} ({})", r.name, r.version)}
+                </option>
+            }
         })
-    };
-    let typed = move |ev: Event| {
-        if let Some(input) = control::<HtmlInputElement>(&ev, "#environment-name") {
-            flow.name.set(input.value());
-        }
-    };
-    let chosen = move |ev: Event| {
-        let select = control::<HtmlSelectElement>(&ev, "#release");
-        if let Some(id) = select.and_then(|s| s.value().parse().ok()) {
-            release_id.set(id);
-        }
-    };
-    let entered = move |ev: Event| {
-        let Some(key) = ev.dyn_ref::<KeyboardEvent>() else {
-            return;
-        };
-        if key.key() == "Enter" && control::<HtmlInputElement>(&ev, "#environment-name").is_some() {
+        .collect_view();
+    let entered = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" {
             ev.prevent_default();
             go.run(1);
         }
     };
-    el("div")
-        .class("pane-body")
-        .class_when("hidden", move || flow.step.get() != 0)
-        .merged(render)
-        .on("input", typed)
-        .on("change", chosen)
-        .on("keydown", entered)
+    let release_chosen = move |ev: leptos::ev::Event| {
+        if let Ok(id) = event_target_value(&ev).parse() {
+            release_id.set(id);
+        }
+    };
+    view! {
+        <div class="pane-body" class:hidden=move || flow.step.get() != 0>
+            <label class="field">
+                <span>"Name"</span>
+                <input
+                    id="environment-name"
+                    type="text"
+                    placeholder="e.g. production-east"
+                    bind:value=flow.name
+                    on:keydown=entered
+                />
+            </label>
+            <label class="field">
+                <span>"OpenStack release"</span>
+                <select id="release" on:change=release_chosen>
+                    {options}
+                </select>
+            </label>
+            <p class="hint">
+                <a
+                    href=move || Route::ReleaseMatrix(release_id.get()).path()
+                    class="matrix-link"
+                >
+                    "What can be combined: the release's compatibility matrix"
+                </a>
+            </p>
+        </div>
+    }
 }
 
-/// The notices of the last change, Back, what keeps the operator on the
-/// step, and Next (`markup::wizard::controls`).
-fn controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) -> El {
-    let render = move || {
-        let problem = problem.get();
+/// The notices of the last change (`[data-notices]`), then Back (`#back`),
+/// what keeps the operator on the step, and Next (`#next`, hidden on the
+/// last step).
+#[component]
+fn Controls(flow: Flow, problem: Signal<Option<String>>, go: Callback<usize>) -> impl IntoView {
+    let notices = move || {
         flow.notices.with(|notices| {
-            markup::wizard::controls(&markup::wizard::Controls {
-                step: flow.step.get(),
-                last: LAST,
-                problem: problem.as_deref(),
-                notices,
+            (!notices.is_empty()).then(|| {
+                let lines = notices
+                    .iter()
+                    .map(|notice| view! { <p>{notice.clone()}</p> })
+                    .collect_view();
+                view! {
+                    <div class="notice notice-warn" role="status" data-notices="">
+                        {lines}
+                    </div>
+                }
             })
         })
     };
-    let clicked = move |ev: Event| {
-        let here = flow.step.get_untracked();
-        if closest(&ev, "#back").is_some() {
-            go.run(here.saturating_sub(1));
-        } else if closest(&ev, "#next").is_some() {
-            go.run(here + 1);
-        }
-    };
-    el("div").merged(render).on("click", clicked)
+    let back = move |_| go.run(flow.step.get_untracked().saturating_sub(1));
+    let next = move |_| go.run(flow.step.get_untracked() + 1);
+    view! {
+        <div>
+            {notices}
+            <div class="actions">
+                <button id="back" type="button" disabled=move || flow.step.get() == 0 on:click=back>
+                    "Back"
+                </button>
+                <span class="hint" role="status">
+                    {move || problem.get().unwrap_or_default()}
+                </span>
+                <button
+                    id="next"
+                    type="button"
+                    class="primary"
+                    class:hidden=move || { flow.step.get() >= LAST }
+                    disabled=move || problem.with(Option::is_some)
+                    on:click=next
+                >
+                    "Next"
+                </button>
+            </div>
+        </div>
+    }
 }

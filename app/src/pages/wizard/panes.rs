@@ -1,132 +1,147 @@
 //! The four component panes: their options laid out as the core's
 //! `Layout` says (radio groups, ML2 drivers under the ML2 core, storage
-//! sections), each option a row with its state from the pane's evaluation
-//! and, while it is near the screen, why it is blocked and its smallest
-//! repair, or its compatibility advice.
+//! sections), each option a row (`OptionRow`) with its state from the
+//! pane's evaluation and, while it is near the screen, why it is blocked
+//! and its smallest repair, or its compatibility advice.
 //!
-//! A row is core markup (`markup::wizard::option`), written into its slot
-//! once; when its report, reasons and repair, advice or open list changes, the parts
-//! of it that differ are changed in place (`OptionParts`): a click touches
-//! the rows it changed and, in them, what changed. The panes listen for the
-//! rows' input (one listener per event type and pane, not per row).
+//! Each row's parts are a memo of its own signals (`RowState`): a click
+//! re-renders the rows it changed and, in them, what changed. A row's
+//! input goes through `mosaic_core::wizard` (toggle, fix).
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::Arc;
 
+use leptos::html::Div;
 use leptos::prelude::*;
-use mosaic_core::component::{Blocking, ComponentReport, Evaluation};
-use mosaic_core::markup::wizard::{OptionView, option};
+use mosaic_core::component::{Blocking, Evaluation};
+use mosaic_core::wizard::view::{OptionHead, OptionParts, OptionView};
 use mosaic_core::wizard::{self, Pane};
-use wasm_bindgen::JsCast;
-use web_sys::{Element, Event, HtmlDetailsElement, HtmlElement};
 
-use super::{Flow, nearby};
+use super::{Flow, RowState, nearby};
 use crate::catalog::Catalog;
-use crate::components::html::closest;
 use crate::components::near_view;
-use crate::components::option_row::keep_row;
-use crate::components::var::Var;
-use crate::dom::{El, View, el, fragment};
+use crate::components::option_row::OptionRow;
+
+/// What every option row needs.
+#[derive(Clone)]
+struct Rows {
+    catalog: Arc<Catalog>,
+    flow: Flow,
+    rows: Arc<Vec<RowState>>,
+}
+
+/// A row in a fieldset: the option's name (its key), its place in the
+/// registry, and whether it is an ML2 driver under the ML2 core.
+type Member = (String, usize, bool);
 
 /// The panes' bodies (steps 1 to 4), each shown on its own step; option
-/// `i`'s row shows `reports[i]`, from the evaluation `shown`, where it is
-/// at `positions[i]`.
-pub(super) fn panes(
+/// `i`'s row shows `rows[i]`, from the evaluation `shown`, where it is at
+/// `positions[i]`.
+#[component]
+pub(super) fn Panes(
     catalog: Arc<Catalog>,
     flow: Flow,
     shown: Memo<Option<(Pane, Evaluation)>>,
-    reports: Arc<Vec<Var<ComponentReport>>>,
+    rows: Arc<Vec<RowState>>,
     positions: Arc<Vec<usize>>,
-) -> View {
-    let registry = catalog.registry();
-    let signals = || (0..registry.len()).map(|_| Var::new(false)).collect();
-    let zones = Arc::new(nearby::Zones {
-        near: signals(),
-        soon: signals(),
-    });
-    let row = Rc::new(Row {
+) -> impl IntoView {
+    let places = nearby::Places {
+        rows: rows.clone(),
+        positions,
+        order: shown_order(&catalog),
+    };
+    nearby::keep_up(catalog.clone(), flow, shown, places);
+    let all = Rows {
         catalog: catalog.clone(),
         flow,
-        reports,
-        zones: zones.clone(),
-        nearby: nearby::Nearby::new(registry.len()),
-        open: (0..registry.len()).map(|_| Var::new(false)).collect(),
-        order: RefCell::new(Vec::new()),
-    });
+        rows,
+    };
     let layout = catalog.layout();
-    let body = |step: usize, pane: &'static str, content: View| {
-        let (on_change, on_click, on_toggle) = (row.clone(), row.clone(), row.clone());
-        el("div")
-            .class("pane-body")
-            .attr("data-pane", pane)
-            .class_when("hidden", move || flow.step.get() != step)
-            .on("change", move |ev| on_change.changed(&ev))
-            .on("click", move |ev| on_click.clicked(&ev))
-            .on_capture("toggle", move |ev| on_toggle.toggled(&ev))
-            .child(content)
-            .into()
+    let members = |list: &[usize]| -> Vec<Member> {
+        list.iter()
+            .map(|&i| (catalog.registry().get(i).name.to_string(), i, false))
+            .collect()
     };
-    let compute = rows(&row, &layout.compute, "Hypervisors");
-    let additional = rows(&row, &layout.additional, "Additional services");
-    let (network, storage) = (network(&row), storage(&row));
-    let places = nearby::Places {
-        zones,
-        positions,
-        order: row.order.take(),
-    };
-    row.nearby.keep_up(catalog.clone(), flow, shown, places);
-    fragment([
-        body(1, "compute", compute.into()),
-        body(2, "networking", network),
-        body(3, "storage", storage),
-        body(4, "additional_services", additional.into()),
-    ])
-}
-
-/// A fieldset of the options `members`, under `legend`.
-fn rows(row: &Row, members: &[usize], legend: &str) -> El {
-    let mut set = el("fieldset").child(el("legend").text(legend));
-    for &i in members {
-        set = set.child(row.view(i, false));
-    }
-    set
-}
-
-/// Cores as one radio group with the ML2 drivers under the ML2 core, then
-/// the network services.
-fn network(row: &Row) -> View {
-    let n = &row.catalog.layout().network;
-    let mut cores = el("fieldset").child(el("legend").text("Network core"));
-    for &core in &n.cores {
-        cores = cores.child(row.view(core, false));
-        if Some(core) == n.ml2_core {
-            for &d in &n.drivers {
-                cores = cores.child(row.view(d, true));
-            }
+    let network = &layout.network;
+    let mut cores = Vec::new();
+    for &core in &network.cores {
+        cores.push(core);
+        if Some(core) == network.ml2_core {
+            cores.extend(&network.drivers);
         }
     }
     // Without an ML2 core, drivers are plain checkboxes.
-    if n.ml2_core.is_none() {
-        for &d in &n.drivers {
-            cores = cores.child(row.view(d, false));
-        }
+    if network.ml2_core.is_none() {
+        cores.extend(&network.drivers);
     }
-    let services = rows(row, &n.services, "Network services");
-    let services = match n.services.is_empty() {
-        true => services.class("hidden"),
-        false => services,
-    };
-    fragment([cores.into(), services.into()])
+    let cores: Vec<Member> = members(&cores)
+        .into_iter()
+        .map(|(name, i, _)| {
+            let nested = network.ml2_core.is_some() && network.drivers.contains(&i);
+            (name, i, nested)
+        })
+        .collect();
+    let no_services = network.services.is_empty();
+    let storage = layout
+        .storage
+        .iter()
+        .map(|section| {
+            view! {
+                <Fieldset
+                    rows=all.clone()
+                    legend=storage_title(&section.name)
+                    members=members(&section.members)
+                    section=section.name.clone()
+                />
+            }
+        })
+        .collect_view();
+    let body = move |step: usize| move || flow.step.get() != step;
+    view! {
+        <div class="pane-body" data-pane="compute" class:hidden=body(1)>
+            <Fieldset rows=all.clone() legend="Hypervisors".to_owned() members=members(&layout.compute) />
+        </div>
+        <div class="pane-body" data-pane="networking" class:hidden=body(2)>
+            <Fieldset rows=all.clone() legend="Network core".to_owned() members=cores />
+            <Fieldset
+                rows=all.clone()
+                legend="Network services".to_owned()
+                members=members(&network.services)
+                hidden=no_services
+            />
+        </div>
+        <div class="pane-body" data-pane="storage" class:hidden=body(3)>
+            {storage}
+        </div>
+        <div class="pane-body" data-pane="additional_services" class:hidden=body(4)>
+            <Fieldset
+                rows=all.clone()
+                legend="Additional services".to_owned()
+                members=members(&layout.additional)
+            />
+        </div>
+    }
 }
 
-fn storage(row: &Row) -> View {
-    let sections = row.catalog.layout().storage.iter().map(|section| {
-        rows(row, &section.members, &storage_title(&section.name))
-            .attr("data-section", &section.name)
-            .into()
-    });
-    fragment(sections)
+/// Every option in the order the panes show them.
+fn shown_order(catalog: &Catalog) -> Vec<usize> {
+    let layout = catalog.layout();
+    let network = &layout.network;
+    let mut order = layout.compute.clone();
+    for &core in &network.cores {
+        order.push(core);
+        if Some(core) == network.ml2_core {
+            order.extend(&network.drivers);
+        }
+    }
+    if network.ml2_core.is_none() {
+        order.extend(&network.drivers);
+    }
+    order.extend(&network.services);
+    for section in &layout.storage {
+        order.extend(&section.members);
+    }
+    order.extend(&layout.additional);
+    order
 }
 
 fn storage_title(section: &str) -> String {
@@ -139,116 +154,93 @@ fn storage_title(section: &str) -> String {
     }
 }
 
-/// What every option row needs.
-struct Row {
-    catalog: Arc<Catalog>,
-    flow: Flow,
-    reports: Arc<Vec<Var<ComponentReport>>>,
-    zones: Arc<nearby::Zones>,
-    /// Per option, why it is blocked and its repair, or its advice, while
-    /// it is near the screen.
-    nearby: nearby::Nearby,
-    /// Per option, whether its "not tested with" list is open.
-    open: Vec<Var<bool>>,
-    /// The options in the order their rows were made: the order shown.
-    order: RefCell<Vec<usize>>,
+/// A fieldset of the options `members`, under `legend`, keyed by name.
+#[component]
+fn Fieldset(
+    rows: Rows,
+    legend: String,
+    members: Vec<Member>,
+    /// `data-section`: a storage section's name.
+    #[prop(optional)]
+    section: Option<String>,
+    #[prop(optional)] hidden: bool,
+) -> impl IntoView {
+    view! {
+        <fieldset class:hidden=hidden data-section=section>
+            <legend>{legend}</legend>
+            <For
+                each=move || members.clone()
+                key=|(name, _, _)| name.clone()
+                children=move |(_, i, nested)| view! { <Slot rows=rows.clone() i nested /> }
+            />
+        </fieldset>
+    }
 }
 
-impl Row {
-    /// Option `i`'s slot: its row written once, then kept up to date part
-    /// by part (`OptionParts`).
-    fn view(&self, i: usize, nested: bool) -> View {
-        self.order.borrow_mut().push(i);
-        let catalog = self.catalog.clone();
-        let report = self.reports[i];
-        let (blocking, advice) = (self.nearby.blocking[i], self.nearby.advice[i]);
-        let open = self.open[i];
-        let group = catalog.layout().radio_group(catalog.registry(), i);
-        let slot = el("div").class("option-slot");
-        near_view::watch(slot.element(), self.zones.near[i], Some(self.zones.soon[i]));
-        let view = move |whole: bool| {
-            let (blocking, advice) = (blocking.get(), advice.get());
-            report.with(|report| {
-                let v = OptionView {
-                    registry: catalog.registry(),
-                    i,
-                    plugin: catalog.plugin(i),
-                    radio_group: group.as_deref(),
-                    nested,
-                    report,
-                    blocking: blocking.as_ref(),
-                    advice: advice.as_ref(),
-                    open: open.get(),
-                };
-                let parts = v.parts();
-                let whole = whole.then(|| option(&v, &parts));
-                (parts, whole)
+/// Option `i`'s row in its slot, the element watched for nearness to the
+/// screen.
+#[component]
+fn Slot(rows: Rows, i: usize, nested: bool) -> impl IntoView {
+    let Rows {
+        catalog,
+        flow,
+        rows,
+    } = rows;
+    let row = rows[i];
+    let registry = catalog.registry();
+    let head = OptionHead::new(
+        registry,
+        i,
+        catalog.plugin(i),
+        catalog.layout().radio_group(registry, i),
+    );
+    let parts: Memo<OptionParts> = {
+        let catalog = catalog.clone();
+        Memo::new(move |_| {
+            let open = row.open.get();
+            row.report.with(|report| {
+                row.blocking.with(|blocking| {
+                    row.advice.with(|advice| {
+                        OptionView {
+                            registry: catalog.registry(),
+                            i,
+                            nested,
+                            report,
+                            blocking: blocking.as_ref(),
+                            advice: advice.as_ref(),
+                            open,
+                        }
+                        .parts()
+                    })
+                })
             })
-        };
-        keep_row(slot.element(), Box::new(view));
-        slot.into()
-    }
-
-    /// The option a row's control belongs to.
-    fn option_of(&self, ev: &Event) -> Option<(usize, Element)> {
-        let row = closest(ev, ".option")?;
-        let name = row.get_attribute("data-component")?;
-        Some((self.catalog.registry().position(&name)?, row))
-    }
-
-    /// An option ticked or unticked.
-    fn changed(&self, ev: &Event) {
-        let Some((i, _)) = self.option_of(ev) else {
+        })
+    };
+    let on_pick = {
+        let catalog = catalog.clone();
+        Callback::new(move |()| {
+            let change = flow
+                .selection
+                .with_untracked(|s| wizard::toggle(&catalog.engine, s, i));
+            flow.apply(change);
+        })
+    };
+    let on_fix = Callback::new(move |()| {
+        let Some(Blocking { repair, .. }) = row.blocking.get_untracked() else {
             return;
         };
-        let (catalog, flow) = (&self.catalog, self.flow);
-        let change = flow
-            .selection
-            .with_untracked(|s| wizard::toggle(&catalog.engine, s, i));
-        flow.apply(change);
-    }
-
-    /// A Fix: the repair applied. The Fix button disappears with the
-    /// repair: the focus moves to the option it enabled, once the page
-    /// shows it enabled. It is in the row just clicked, so the page does
-    /// not scroll to it: a scroll would bring other rows near the screen
-    /// and their repairs into this click.
-    fn clicked(&self, ev: &Event) {
-        if closest(ev, "button.fix").is_none() {
-            return;
-        }
-        let Some((i, row)) = self.option_of(ev) else {
-            return;
-        };
-        let Some(Blocking { repair, .. }) = self.nearby.blocking[i].get_untracked() else {
-            return;
-        };
-        let (catalog, flow) = (&self.catalog, self.flow);
         let change = flow
             .selection
             .with_untracked(|s| wizard::fix(&catalog.engine, s, i, &repair));
         flow.apply(change);
-        request_animation_frame(move || {
-            let input = row.query_selector("input").ok().flatten();
-            if let Some(input) = input.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
-                let options = web_sys::FocusOptions::new();
-                options.set_prevent_scroll(true);
-                let _ = input.focus_with_options(&options);
-            }
-        });
-    }
-
-    /// A "not tested with" list opened or closed: it is listed only while
-    /// open.
-    fn toggled(&self, ev: &Event) {
-        let Some(details) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlDetailsElement>().ok())
-        else {
-            return;
-        };
-        if let Some((i, _)) = self.option_of(ev) {
-            self.open[i].set(details.open());
-        }
+    });
+    // The untested list is listed only while open.
+    let on_open = Callback::new(move |open: bool| row.open.set(open));
+    let slot = NodeRef::<Div>::new();
+    near_view::watch_node(slot, row.near, Some(row.soon));
+    view! {
+        <div class="option-slot" node_ref=slot>
+            <OptionRow head parts on_pick on_fix on_open />
+        </div>
     }
 }
