@@ -2,7 +2,6 @@
 //! for rejected selections, its structured violations.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 
 use gloo_net::http::Request;
 use mosaic_core::api::{
@@ -15,8 +14,6 @@ use mosaic_core::name::TagName;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;
-
-use crate::components::var::Var;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
@@ -150,82 +147,6 @@ fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiFailure> {
 
 fn unexpected(error: impl std::fmt::Display) -> ApiFailure {
     ApiFailure::plain(format!("unexpected answer from the server: {error}"))
-}
-
-/// What a page reads: the bodies of one or more GETs, in the order asked,
-/// or the first failure. Shared, because a resource's value is cloned on
-/// every read.
-pub type Bodies = Result<Arc<[String]>, ApiFailure>;
-
-/// A page's data: the answers to the GETs of the paths `paths` gives,
-/// asked again whenever a signal `paths` reads changes, or on
-/// [`Fetched::refetch`]. Every page's data is this one type, parsed where
-/// it is shown ([`answer`]), so the app holds one copy of the fetching
-/// code rather than one per answer type (docs/benchmarks.md, "App size").
-pub fn fetch(paths: impl Fn() -> Vec<String> + 'static) -> Fetched {
-    fetch_boxed(Box::new(paths))
-}
-
-/// The answers a page shows, kept in signals: `None` until the first
-/// arrive; while asked again, the last answers stay until the new ones
-/// replace them. An answer to a question asked again meanwhile is dropped.
-/// (Leptos's `LocalResource` did this with an async lock and its own
-/// change notifications: several KB of the download for what a signal
-/// and a counter do.)
-#[derive(Debug, Clone, Copy)]
-pub struct Fetched {
-    bodies: Var<Option<Bodies>>,
-    asked: Var<u32>,
-}
-
-impl Fetched {
-    /// The answers (tracked), once they have arrived.
-    pub fn get(&self) -> Option<Bodies> {
-        self.bodies.get()
-    }
-
-    /// Asks again.
-    pub fn refetch(&self) {
-        self.asked.update(|n| *n += 1);
-    }
-}
-
-fn fetch_boxed(paths: Box<dyn Fn() -> Vec<String>>) -> Fetched {
-    let fetched = Fetched {
-        bodies: Var::new(None),
-        asked: Var::new(0),
-    };
-    let latest = std::rc::Rc::new(std::cell::Cell::new(0_u32));
-    crate::components::watch::watch(move || {
-        fetched.asked.track();
-        let paths = paths();
-        let question = latest.get().wrapping_add(1);
-        latest.set(question);
-        let latest = latest.clone();
-        leptos::task::spawn_local(async move {
-            let bodies = get_all(paths).await;
-            if latest.get() == question {
-                fetched.bodies.try_set(Some(bodies));
-            }
-        });
-    });
-    fetched
-}
-
-async fn get_all(paths: Vec<String>) -> Bodies {
-    let mut bodies = Vec::with_capacity(paths.len());
-    for path in paths {
-        bodies.push(exchange(Request::get(&path).build()).await?);
-    }
-    Ok(bodies.into())
-}
-
-/// The `i`th answer of `bodies` as a `T`.
-pub fn answer<T: DeserializeOwned>(bodies: &Bodies, i: usize) -> Result<T, ApiFailure> {
-    match bodies {
-        Ok(list) => parse(list.get(i).map_or("", String::as_str)),
-        Err(failure) => Err(failure.clone()),
-    }
 }
 
 /// The API's paths that pages read and change.
@@ -416,6 +337,14 @@ pub fn percent_encode(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+/// The file picked in `input`, which is cleared so that picking the same
+/// file again is a change.
+pub fn picked_file(input: &web_sys::HtmlInputElement) -> Option<web_sys::File> {
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
 }
 
 /// The bytes of a file the user picked.

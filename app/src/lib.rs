@@ -6,7 +6,6 @@
 pub mod api;
 pub mod catalog;
 pub mod components;
-pub mod dom;
 pub mod pages;
 pub mod route;
 pub mod session;
@@ -19,7 +18,6 @@ use mosaic_core::access::Role;
 use mosaic_core::api::ReleaseSummary;
 
 use crate::api::{ApiFailure, TagOwner};
-use crate::components::legacy::Legacy;
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::pages::environment::EnvironmentNodes;
@@ -31,7 +29,7 @@ use crate::pages::plugins::Plugins;
 use crate::pages::settings::SettingsPage as EnvironmentSettings;
 use crate::pages::sign_in::SignIn;
 use crate::pages::tags::TagsPage;
-use crate::pages::wizard::wizard;
+use crate::pages::wizard::Wizard;
 use crate::route::{NavSection, id_param, set_title};
 use crate::session::Session;
 
@@ -209,7 +207,7 @@ fn Home() -> impl IntoView {
                 }
                 set_title("Environments");
                 let start = match untrack(|| session.can(Role::Operator)) {
-                    true => view! { <Legacy page=move || wizard(list) /> }.into_any(),
+                    true => view! { <Wizard releases=list /> }.into_any(),
                     false => view! {
                         <p class="card hint" data-role-note="">
                             "Your role can look at environments; an operator creates and changes them."

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::api::{NodeView, RoleView};
-use crate::markup::plural;
 use crate::name::{NodeStatus, RoleName, TagName, TaskId};
 use crate::task::{NodePlan, Plan};
+use crate::text::plural;
 
 /// Which nodes to show. Empty fields match every node.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -106,7 +106,7 @@ pub fn offered(
 /// `nodes` and its own tags (of `tags`, those it declares).
 pub fn deletion_question(nodes: usize, tags: &[crate::api::TagView]) -> String {
     let own = tags.iter().filter(|t| t.source == "environment").count();
-    let s = crate::markup::plural;
+    let s = crate::text::plural;
     format!(
         "Delete this environment with its {nodes} node{} and its {own} own tag{}? This cannot be undone.",
         s(nodes),

@@ -1,17 +1,11 @@
 //! Reusable pieces of the UI.
 
 pub mod environment_tabs;
-pub mod html;
-pub mod legacy;
-pub mod loaded;
 pub mod loading;
 pub mod matrix_table;
-pub mod morph;
 pub mod near_view;
 pub mod node_table;
 pub mod notice;
 pub mod option_row;
 pub mod plugin_upload;
 pub mod retry;
-pub mod var;
-pub mod watch;

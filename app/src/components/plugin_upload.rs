@@ -9,7 +9,6 @@ use mosaic_core::plugin::{Diagnostic, Report, Severity};
 use web_sys::{File, HtmlInputElement};
 
 use crate::api::{self, ApiFailure};
-use crate::components::html::picked_file;
 use crate::components::notice::ErrorNotice;
 
 #[component]
@@ -30,7 +29,7 @@ pub fn PluginUpload(
     });
     let busy = upload.pending();
     let picked = move |ev: leptos::ev::Event| {
-        if let Some(file) = picked_file(&event_target::<HtmlInputElement>(&ev)) {
+        if let Some(file) = api::picked_file(&event_target::<HtmlInputElement>(&ev)) {
             upload.dispatch_local(file);
         }
     };

@@ -12,7 +12,6 @@ use send_wrapper::SendWrapper;
 use web_sys::{File, HtmlInputElement};
 
 use crate::api;
-use crate::components::html::picked_file;
 use crate::components::notice::ErrorNotice;
 
 /// A file the user picked, as an action's input (which must be `Send`;
@@ -93,7 +92,7 @@ fn FileButton(
 ) -> impl IntoView {
     let picked = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
-        if let Some(file) = picked_file(&input) {
+        if let Some(file) = api::picked_file(&input) {
             on_pick.run(SendWrapper::new(file));
         }
     };

@@ -5,7 +5,7 @@
 //! by component type, and as the app's table ([`Table`]) with the
 //! component it highlights ([`Highlight`]).
 
-use crate::markup::escape;
+use crate::svg::escape;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};

@@ -94,7 +94,7 @@ pub const UNFOLDED_WARNINGS: usize = 3;
 /// The panel's headline: "Ready to deploy…" or "Not ready to deploy…",
 /// with the counts.
 pub fn headline(errors: usize, warnings: usize) -> String {
-    let s = crate::markup::plural;
+    let s = crate::text::plural;
     match (errors, warnings) {
         (0, 0) => "Ready to deploy: no problem found.".to_owned(),
         (0, w) => format!("Ready to deploy, with {w} warning{}.", s(w)),
@@ -115,7 +115,7 @@ impl Check {
     /// nodes" (`None` when the check concerns no node).
     pub fn show_nodes(&self) -> Option<String> {
         let count = self.nodes.len();
-        (count > 0).then(|| format!("Show the {count} node{}", crate::markup::plural(count)))
+        (count > 0).then(|| format!("Show the {count} node{}", crate::text::plural(count)))
     }
 }
 

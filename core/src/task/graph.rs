@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::markup::Markup;
 use crate::name::TaskId;
+use crate::svg::Markup;
 
 /// How to draw one node's `tasks` (in order): each task's column — 0 for a
 /// task none of whose dependencies runs on the node, else one more than

@@ -102,22 +102,6 @@ pub fn Wizard(releases: Vec<ReleaseSummary>) -> impl IntoView {
     }
 }
 
-/// The wizard as a view of the app's former DOM layer, for the home page
-/// while it is built with it (`lib.rs`'s `home`); goes once the home page
-/// is a component that renders `<Wizard releases />` itself.
-pub fn wizard(releases: Vec<ReleaseSummary>) -> crate::dom::View {
-    use leptos::tachys::view::{Mountable, Render};
-    let holder = document().create_element("div").expect("a div");
-    let mut state = view! { <Wizard releases /> }.build();
-    state.mount(&holder, None);
-    let section = holder.first_child().expect("the wizard's section");
-    // The view's state holds its reactive bindings: kept until the page
-    // that shows it goes.
-    let state = send_wrapper::SendWrapper::new(state);
-    on_cleanup(move || drop(state));
-    section
-}
-
 /// Where the operator is, what they chose and what they were told; shared
 /// by the panes, the step list and the buttons.
 #[derive(Debug, Clone, Copy)]
