@@ -143,50 +143,39 @@ fn Account() -> impl IntoView {
     }
 }
 
-#[component]
-fn EnvironmentPage() -> impl IntoView {
+/// The page for the `:id` the path names, built again when the id
+/// changes; an id that is not a number shows the environments instead.
+fn for_id<V: IntoView + 'static>(page: impl Fn(i64) -> V + Send + Sync + 'static) -> impl IntoView {
     let id = id_param();
     move || match id.get() {
-        Some(id) => view! { <EnvironmentNodes id /> }.into_any(),
+        Some(id) => page(id).into_any(),
         None => view! { <Home /> }.into_any(),
     }
+}
+
+#[component]
+fn EnvironmentPage() -> impl IntoView {
+    for_id(|id| view! { <EnvironmentNodes id /> })
 }
 
 #[component]
 fn SettingsPage() -> impl IntoView {
-    let id = id_param();
-    move || match id.get() {
-        Some(cluster_id) => view! { <EnvironmentSettings cluster_id /> }.into_any(),
-        None => view! { <Home /> }.into_any(),
-    }
-}
-
-/// The tags of the environment or the release the path names.
-fn tags_for_id(owner: fn(i64) -> TagOwner) -> impl IntoView {
-    let id = id_param();
-    move || match id.get() {
-        Some(id) => view! { <TagsPage owner=owner(id) /> }.into_any(),
-        None => view! { <Home /> }.into_any(),
-    }
+    for_id(|cluster_id| view! { <EnvironmentSettings cluster_id /> })
 }
 
 #[component]
 fn EnvironmentTagsPage() -> impl IntoView {
-    tags_for_id(TagOwner::Environment)
+    for_id(|id| view! { <TagsPage owner=TagOwner::Environment(id) /> })
 }
 
 #[component]
 fn ReleaseTagsPage() -> impl IntoView {
-    tags_for_id(TagOwner::Release)
+    for_id(|id| view! { <TagsPage owner=TagOwner::Release(id) /> })
 }
 
 #[component]
 fn ReleaseMatrixPage() -> impl IntoView {
-    let id = id_param();
-    move || match id.get() {
-        Some(id) => view! { <MatrixPage id /> }.into_any(),
-        None => view! { <Home /> }.into_any(),
-    }
+    for_id(|id| view! { <MatrixPage id /> })
 }
 
 /// The wizard and the environments; onboarding when no release is

@@ -17,37 +17,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
+mod common;
+
+use common::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-/// A fresh element to mount into, and a way to find in it.
-fn holder() -> HtmlElement {
-    let div = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&div).unwrap();
-    div.unchecked_into()
-}
-
-fn find(root: &Element, css: &str) -> Element {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css} in {}", root.inner_html()))
-}
-
-/// What `element` holds, without the comments marking where lists go.
-fn html(element: &Element) -> String {
-    element.inner_html().replace("<!---->", "")
-}
-
-fn all(root: &Element, css: &str) -> usize {
-    root.query_selector_all(css).unwrap().length() as usize
-}
-
-fn click(root: &Element, css: &str) {
-    find(root, css).unchecked_into::<HtmlElement>().click();
-}
 
 fn tags(list: &[&str]) -> Vec<TagName> {
     list.iter().map(|t| TagName::new(*t).unwrap()).collect()
@@ -117,7 +91,7 @@ async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
     let root = table(nodes, true);
     leptos::task::tick().await;
     // Fifty to a page, sorted naturally by name.
-    assert_eq!(all(&root, "tr.node-row"), 50);
+    assert_eq!(count(&root, "tr.node-row"), 50);
     assert_eq!(
         find(&root, ".node-count").text_content().unwrap(),
         "Nodes 1–50 of 60"
@@ -148,7 +122,7 @@ async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
             .ends_with("; 1 selected")
     );
     assert_eq!(
-        all(&root, ".bulk-bar"),
+        count(&root, ".bulk-bar"),
         1,
         "the bulk bar shows with a selection"
     );
@@ -160,7 +134,7 @@ async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
         }
     });
     leptos::task::tick().await;
-    assert_eq!(all(&root, "tr.node-row .chip[data-tag='rabbitmq']"), 50);
+    assert_eq!(count(&root, "tr.node-row .chip[data-tag='rabbitmq']"), 50);
     let now = find(&root, "tr[data-node='2'] input.select-node");
     assert!(
         now == *row_box.unchecked_ref::<Element>(),
@@ -179,7 +153,7 @@ async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
         find(&root, ".node-count").text_content().unwrap(),
         "Nodes 51–60 of 60; 1 selected"
     );
-    assert_eq!(all(&root, "tr.node-row"), 10);
+    assert_eq!(count(&root, "tr.node-row"), 10);
     let name: HtmlInputElement = find(&root, "input.filter-name").unchecked_into();
     name.set_value("rack1-5");
     name.dispatch_event(&web_sys::Event::new("input").unwrap())
@@ -219,7 +193,7 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
     ]);
     let root = table(nodes, true);
     leptos::task::tick().await;
-    assert_eq!(all(&root, "img"), 0);
+    assert_eq!(count(&root, "img"), 0);
     assert_eq!(
         find(&root, "tr[data-node='1'] .node-name")
             .text_content()
@@ -242,10 +216,13 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
             .as_deref(),
         Some("brought by a role")
     );
-    assert_eq!(all(&editor, ".chip[data-tag='mysql'] button.remove-tag"), 1);
+    assert_eq!(
+        count(&editor, ".chip[data-tag='mysql'] button.remove-tag"),
+        1
+    );
     let primary = find(&editor, ".chip[data-tag='primary-controller']");
     assert_eq!(primary.class_name(), "chip primary");
-    assert_eq!(all(&primary, "button"), 0);
+    assert_eq!(count(&primary, "button"), 0);
     // The node's roles are ticked; a role not available is disabled.
     let controller: HtmlInputElement =
         find(&editor, "input[data-role='controller']").unchecked_into();
@@ -275,7 +252,7 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
     );
     click(&root, "tr[data-node='1'] button.edit-node");
     leptos::task::tick().await;
-    assert_eq!(all(&root, "tr.node-editor"), 0);
+    assert_eq!(count(&root, "tr.node-editor"), 0);
 }
 
 #[wasm_bindgen_test]
@@ -288,17 +265,17 @@ async fn a_viewer_sees_details_only() {
         "Details"
     );
     for control in [".add-node", "button.delete-node"] {
-        assert_eq!(all(&root, control), 0, "{control}");
+        assert_eq!(count(&root, control), 0, "{control}");
     }
     click(&root, "input.select-all");
     leptos::task::tick().await;
-    assert_eq!(all(&root, ".bulk-bar"), 0);
+    assert_eq!(count(&root, ".bulk-bar"), 0);
     click(&root, "button.edit-node");
     leptos::task::tick().await;
     let editor = find(&root, ".node[data-node='1']");
     assert!(find(&editor, "fieldset.roles").has_attribute("disabled"));
     for control in [".save-roles", ".remove-tag", ".add-tag"] {
-        assert_eq!(all(&editor, control), 0, "{control}");
+        assert_eq!(count(&editor, control), 0, "{control}");
     }
 }
 
@@ -339,7 +316,7 @@ async fn errors_come_first_many_warnings_fold_and_a_check_shows_its_nodes() {
     );
     click(&root, "button.show-nodes");
     assert_eq!(shown.get_untracked(), [4, 12]);
-    assert_eq!(all(&root, "details"), 0);
+    assert_eq!(count(&root, "details"), 0);
     list.set(
         (0..4)
             .map(|_| check(CheckSeverity::Warning, "w", &[1]))
@@ -354,7 +331,7 @@ async fn errors_come_first_many_warnings_fold_and_a_check_shows_its_nodes() {
         "4 warnings"
     );
     assert_eq!(
-        all(&root, "details.check-warnings li.check-warning"),
+        count(&root, "details.check-warnings li.check-warning"),
         4,
         "two checks may say the same"
     );
@@ -403,7 +380,7 @@ async fn a_group_names_its_nodes_and_draws_its_graph_on_demand() {
         Some("true")
     );
     let scroll = find(&group, ".graph-slot .graph-scroll[tabindex='0']");
-    assert_eq!(all(&scroll, "svg.plan-graph g.task"), 2);
+    assert_eq!(count(&scroll, "svg.plan-graph g.task"), 2);
     click(&group, "button.show-graph");
     leptos::task::tick().await;
     assert_eq!(html(&find(&group, ".graph-slot")), "");

@@ -13,30 +13,13 @@ use mosaic_core::api::{TemplateResolution, TemplateSet};
 use mosaic_core::heat::{Candidate, ResolveError, Summary};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement};
+use web_sys::HtmlInputElement;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-/// A fresh element to mount into, under `<body>`.
-fn holder() -> HtmlElement {
-    let holder: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&holder).unwrap();
-    holder
-}
-
-fn find_in(root: &Element, css: &str) -> Element {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-}
-
-fn text_in(root: &Element, css: &str) -> String {
-    find_in(root, css).text_content().unwrap_or_default()
-}
 
 #[wasm_bindgen_test]
 async fn a_set_lists_what_it_provides() {
@@ -58,20 +41,20 @@ async fn a_set_lists_what_it_provides() {
         view! { <TemplateSetSummary set /> }
     });
     leptos::task::tick().await;
-    assert_eq!(text_in(&root, "h2"), "tripleo — 2 templates");
+    assert_eq!(text(&root, "h2"), "tripleo — 2 templates");
     // Leptos marks where a view's dynamic parts go with empty comments.
     assert_eq!(
-        find_in(&root, "table.capabilities tbody tr")
+        find(&root, "table.capabilities tbody tr")
             .outer_html()
             .replace("<!---->", ""),
         "<tr><td>deployment</td><td>puppet, docker</td></tr>"
     );
     assert_eq!(
-        text_in(&root, "table.resource-types thead"),
+        text(&root, "table.resource-types thead"),
         "Resource typeTemplates"
     );
     assert_eq!(
-        text_in(&root, "table.resource-types tbody"),
+        text(&root, "table.resource-types tbody"),
         "OS::Controllera.yaml"
     );
 }
@@ -84,14 +67,14 @@ async fn a_viewer_sees_no_upload_and_nothing_to_resolve_before_a_set() {
         view! { <HeatPage /> }
     });
     leptos::task::tick().await;
-    let section = find_in(&root, "section.card.heat[data-page='heat']");
-    assert_eq!(text_in(&section, "h1"), "Heat template sets");
+    let section = find(&root, "section.card.heat[data-page='heat']");
+    assert_eq!(text(&section, "h1"), "Heat template sets");
     assert_eq!(
-        text_in(&section, "p.hint"),
+        text(&section, "p.hint"),
         "Templates declare what they provide with capabilities:; an environment's requires: \
          picks one implementation for each resource type listed in its resource_registry."
     );
-    let upload = find_in(&section, "label.button");
+    let upload = find(&section, "label.button");
     assert!(upload.class_list().contains("hidden"), "nobody signed in");
     assert!(
         upload
@@ -99,7 +82,7 @@ async fn a_viewer_sees_no_upload_and_nothing_to_resolve_before_a_set() {
             .unwrap()
             .starts_with("Upload a template set")
     );
-    let input: HtmlInputElement = find_in(&section, "input.template-upload").unchecked_into();
+    let input: HtmlInputElement = find(&section, "input.template-upload").unchecked_into();
     assert_eq!(
         (input.type_(), input.accept()),
         ("file".into(), ".tar.gz,.tgz,.zip".into())
@@ -156,33 +139,33 @@ async fn an_open_choice_offers_only_its_matching_candidates_and_stays_in_place()
     leptos::task::tick().await;
 
     let fieldset = "fieldset.choice[data-resource-type='OS::Compute']";
-    let compute_choice = find_in(&root, fieldset);
+    let compute_choice = find(&root, fieldset);
     assert_eq!(
-        text_in(&compute_choice, "legend"),
+        text(&compute_choice, "legend"),
         "Choose the implementation of OS::Compute"
     );
     let radio: HtmlInputElement =
-        find_in(&compute_choice, "input[value='puppet/c.yaml']").unchecked_into();
+        find(&compute_choice, "input[value='puppet/c.yaml']").unchecked_into();
     assert_eq!(
         (radio.type_(), radio.name()),
         ("radio".into(), "choice-OS::Compute".into())
     );
     assert!(!radio.disabled());
-    let docker = find_in(&compute_choice, "input[value='docker/c.yaml']");
+    let docker = find(&compute_choice, "input[value='docker/c.yaml']");
     assert!(docker.has_attribute("disabled"));
     assert_eq!(
         docker.parent_element().unwrap().class_name(),
         "candidate disabled"
     );
     assert_eq!(
-        text_in(&compute_choice, "label.candidate span.muted"),
+        text(&compute_choice, "label.candidate span.muted"),
         " — deployment: puppet"
     );
     // An open choice is asked, not also listed as an error.
-    let errors = find_in(&root, "ul.resolve-errors");
+    let errors = find(&root, "ul.resolve-errors");
     assert_eq!(errors.children().length(), 1);
     assert_eq!(
-        text_in(&errors, "li.notice.notice-error"),
+        text(&errors, "li.notice.notice-error"),
         "OS::Storage has no valid templateceph.yaml: leaves the root"
     );
     assert!(root.query_selector("a.download").unwrap().is_none());
@@ -203,7 +186,7 @@ async fn an_open_choice_offers_only_its_matching_candidates_and_stays_in_place()
         environment: None,
     }));
     leptos::task::tick().await;
-    assert!(find_in(&root, fieldset) == compute_choice, "kept in place");
+    assert!(find(&root, fieldset) == compute_choice, "kept in place");
     assert!(
         root.query_selector("fieldset[data-resource-type='OS::Controller']")
             .unwrap()
@@ -216,7 +199,7 @@ async fn an_open_choice_offers_only_its_matching_candidates_and_stays_in_place()
         Some(Some("puppet/c.yaml".into()))
     );
     assert_eq!(
-        text_in(&root, "table.registry tbody"),
+        text(&root, "table.registry tbody"),
         "OS::Controllerpuppet/c.yaml"
     );
 
@@ -229,7 +212,7 @@ async fn an_open_choice_offers_only_its_matching_candidates_and_stays_in_place()
         environment: Some("a: b/c\n".into()),
     }));
     leptos::task::tick().await;
-    let link = find_in(&root, "a.button.download");
+    let link = find(&root, "a.button.download");
     assert_eq!(
         link.get_attribute("href").as_deref(),
         Some("data:text/yaml;charset=utf-8,a%3A%20b%2Fc%0A")

@@ -12,7 +12,11 @@ use mosaic_core::component::{
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::HtmlElement;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -29,23 +33,8 @@ const SEED: &str = r#"
 - {name: 'storage:object:never', requires: [{none_of: {items: ['hypervisor:*']}}]}
 "#;
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn find(css: &str) -> Element {
-    document()
-        .query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-}
-
-fn count(css: &str) -> u32 {
-    document().query_selector_all(css).unwrap().length()
-}
-
 fn attr(css: &str, name: &str) -> Option<String> {
-    find(css).get_attribute(name)
+    find(&page(), css).get_attribute(name)
 }
 
 fn cell(row: &str, column: &str) -> String {
@@ -76,7 +65,7 @@ async fn the_table_marks_its_cells_and_lights_a_picked_component() {
     leptos::task::tick().await;
 
     let (contrail, ml2) = ("network:neutron:core:contrail", "network:neutron:core:ml2");
-    let x = find(&cell(contrail, ml2));
+    let x = find(&page(), &cell(contrail, ml2));
     assert_eq!(x.text_content().unwrap(), "X");
     assert_eq!(x.class_name(), "cell x");
     assert_eq!(x.get_attribute("title").unwrap(), "Contrail replaces ML2");
@@ -89,7 +78,7 @@ async fn the_table_marks_its_cells_and_lights_a_picked_component() {
     assert_eq!(attr(&row, "data-row-type").unwrap(), "network");
     assert_eq!(attr(&row, "class").unwrap(), "group-start-row");
     assert!(
-        !find(&format!("tr[data-row='{ml2}']"))
+        !find(&page(), &format!("tr[data-row='{ml2}']"))
             .class_list()
             .contains("group-start-row")
     );
@@ -108,8 +97,8 @@ async fn the_table_marks_its_cells_and_lights_a_picked_component() {
         "column dead"
     );
     assert_eq!(attr("th[data-i='8']", "class").unwrap(), "row dead");
-    assert_eq!(count("button.pick-row"), 9);
-    assert_eq!(count("td.lit"), 0);
+    assert_eq!(count(&page(), "button.pick-row"), 9);
+    assert_eq!(count(&page(), "td.lit"), 0);
 
     // The filters' choice is the holder's, for the stylesheet.
     assert_eq!(attr(".matrix-holder", "data-rows"), None);
@@ -122,32 +111,46 @@ async fn the_table_marks_its_cells_and_lights_a_picked_component() {
 
     // A pick lights the row and the column, in place.
     let button = format!("{row} button.pick-row");
-    find(&button).unchecked_into::<HtmlElement>().click();
+    find(&page(), &button)
+        .unchecked_into::<HtmlElement>()
+        .click();
     leptos::task::tick().await;
     assert_eq!(attr(&button, "aria-pressed").as_deref(), Some("true"));
-    assert_eq!(count("td.lit"), 2 * 9 - 1);
-    assert!(find(&cell(ml2, contrail)).class_list().contains("lit"));
+    assert_eq!(count(&page(), "td.lit"), 2 * 9 - 1);
     assert!(
-        find(&format!("th.column[data-column='{contrail}']"))
+        find(&page(), &cell(ml2, contrail))
             .class_list()
             .contains("lit")
     );
-    assert!(find(&format!("{row} th.row")).class_list().contains("lit"));
     assert!(
-        find(&cell(contrail, ml2)) == x,
+        find(&page(), &format!("th.column[data-column='{contrail}']"))
+            .class_list()
+            .contains("lit")
+    );
+    assert!(
+        find(&page(), &format!("{row} th.row"))
+            .class_list()
+            .contains("lit")
+    );
+    assert!(
+        find(&page(), &cell(contrail, ml2)) == x,
         "cells are lit in place, not rebuilt"
     );
     // Another pick moves the light; the same pick again puts it out.
-    find(&format!("tr[data-row='{ml2}'] button.pick-row"))
+    find(&page(), &format!("tr[data-row='{ml2}'] button.pick-row"))
         .unchecked_into::<HtmlElement>()
         .click();
     leptos::task::tick().await;
     assert_eq!(attr(&button, "aria-pressed").as_deref(), Some("false"));
-    assert!(!find(&format!("{row} th.row")).class_list().contains("lit"));
-    assert_eq!(count("td.lit"), 2 * 9 - 1);
-    find(&format!("tr[data-row='{ml2}'] button.pick-row"))
+    assert!(
+        !find(&page(), &format!("{row} th.row"))
+            .class_list()
+            .contains("lit")
+    );
+    assert_eq!(count(&page(), "td.lit"), 2 * 9 - 1);
+    find(&page(), &format!("tr[data-row='{ml2}'] button.pick-row"))
         .unchecked_into::<HtmlElement>()
         .click();
     leptos::task::tick().await;
-    assert_eq!(count(".lit"), 0);
+    assert_eq!(count(&page(), ".lit"), 0);
 }

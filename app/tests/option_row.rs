@@ -21,10 +21,6 @@ use web_sys::{HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
 /// A row kept from signals, as the wizard keeps each of its options.
 #[wasm_bindgen_test]
 async fn a_row_changes_in_place_as_its_report_and_advice_change() {

@@ -11,34 +11,14 @@ use mosaic_app::pages::plugins::PluginTable;
 use mosaic_core::api::{Cluster, PluginKind, PluginRelease, PluginSummary};
 use mosaic_core::name::Mode;
 use mosaic_core::plugin::{Diagnostic, Report, Severity};
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::Element;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// `view` mounted in an element of its own.
-fn mounted<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> Element {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&root).unwrap();
-    leptos::mount::mount_to(root.clone(), view).forget();
-    root.into()
-}
-
-fn find(root: &Element, css: &str) -> Element {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css} in {}", root.inner_html()))
-}
-
-fn text(root: &Element, css: &str) -> String {
-    find(root, css).text_content().unwrap_or_default()
-}
-
-fn click(root: &Element, css: &str) {
-    find(root, css).unchecked_into::<HtmlElement>().click();
-}
 
 fn plugin(id: i64, name: &str, kind: PluginKind, releases: usize) -> PluginSummary {
     PluginSummary {

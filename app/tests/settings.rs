@@ -15,33 +15,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
+mod common;
+
+use common::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn find(selector: &str) -> Element {
-    document()
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"))
-}
-
 fn input(selector: &str) -> HtmlInputElement {
-    find(selector).unchecked_into()
-}
-
-fn text(selector: &str) -> String {
-    find(selector).text_content().unwrap_or_default()
-}
-
-/// Lets the effects a change woke run (a memo's readers may take more
-/// than one turn).
-async fn settle() {
-    for _ in 0..3 {
-        leptos::task::tick().await;
-    }
+    find(&page(), selector).unchecked_into()
 }
 
 /// Types `text` into a control as the browser does: its value, then `input`.
@@ -98,30 +79,36 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
     settle().await;
 
     // Each setting as its control, by its tree index; hidden ones not at all.
-    let common = find("fieldset.settings-group[data-group='common']");
+    let common = find(&page(), "fieldset.settings-group[data-group='common']");
     assert_eq!(common.get_attribute("data-g").as_deref(), Some("0"));
-    let debug = find("[data-setting='common.debug']");
+    let debug = find(&page(), "[data-setting='common.debug']");
     assert!(debug.class_list().contains("inline"));
     assert_eq!(debug.get_attribute("data-a").as_deref(), Some("0"));
     assert_eq!(
-        text("[data-setting='common.debug'] label[for='common.debug']"),
+        text(
+            &page(),
+            "[data-setting='common.debug'] label[for='common.debug']"
+        ),
         "Debug"
     );
     assert_eq!(
-        text("[data-setting='common.debug'] .setting-description"),
+        text(
+            &page(),
+            "[data-setting='common.debug'] .setting-description"
+        ),
         "More logs"
     );
     assert!(!input("#common\\.debug").checked());
-    let level: HtmlSelectElement = find("#common\\.level").unchecked_into();
+    let level: HtmlSelectElement = find(&page(), "#common\\.level").unchecked_into();
     assert_eq!(level.value(), "0");
-    let trace = find("#common\\.level option[value='1']");
+    let trace = find(&page(), "#common\\.level option[value='1']");
     assert!(trace.has_attribute("disabled"));
     assert_eq!(
         trace.get_attribute("title").as_deref(),
         Some("needs debug.")
     );
     assert_eq!(input("#common\\.workers").value(), "4");
-    let dns: HtmlTextAreaElement = find("#common\\.dns").unchecked_into();
+    let dns: HtmlTextAreaElement = find(&page(), "#common\\.dns").unchecked_into();
     assert_eq!(dns.value(), "8.8.8.8\n1.1.1.1");
     assert_eq!(dns.placeholder(), "one per line");
     assert!(
@@ -130,13 +117,13 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
             .unwrap()
             .is_none()
     );
-    assert_eq!(text(".settings-bar .muted"), "No unsaved changes.");
+    assert_eq!(text(&page(), ".settings-bar .muted"), "No unsaved changes.");
     assert!(input("button.save-settings").disabled());
 
     // A switched-off plugin locks its settings until it is switched on.
-    let lbaas = find("fieldset[data-group='lbaas']");
+    let lbaas = find(&page(), "fieldset[data-group='lbaas']");
     assert!(lbaas.class_list().contains("off"));
-    assert_eq!(text("[data-switch='lbaas']"), "Use this plugin");
+    assert_eq!(text(&page(), "[data-switch='lbaas']"), "Use this plugin");
     assert!(input("#lbaas\\.port").disabled());
     input("[data-switch='lbaas'] input").click();
     settle().await;
@@ -144,14 +131,17 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
     assert!(!input("#lbaas\\.port").disabled());
 
     // Checked as the operator types, in the same field.
-    let port = find("#lbaas\\.port");
+    let port = find(&page(), "#lbaas\\.port");
     type_into(&port, "http");
     settle().await;
     assert_eq!(
-        text("[data-setting='lbaas.port'] .setting-problem"),
+        text(&page(), "[data-setting='lbaas.port'] .setting-problem"),
         "lbaas.port: a port"
     );
-    assert!(find("#lbaas\\.port") == port, "the field typed into stays");
+    assert!(
+        find(&page(), "#lbaas\\.port") == port,
+        "the field typed into stays"
+    );
     assert_eq!(input("#lbaas\\.port").value(), "http");
     // What was typed stays the user's, even where the value reads otherwise.
     type_into(&dns, "8.8.8.8\n");
@@ -160,9 +150,9 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
     // Ticking Debug makes Trace a choice.
     input("#common\\.debug").click();
     settle().await;
-    assert!(!find("#common\\.level option[value='1']").has_attribute("disabled"));
+    assert!(!find(&page(), "#common\\.level option[value='1']").has_attribute("disabled"));
     assert_eq!(
-        text(".settings-bar .muted"),
+        text(&page(), ".settings-bar .muted"),
         "4 unsaved changes; 1 problem to fix."
     );
     assert!(!input("button.save-settings").disabled());
@@ -170,11 +160,14 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
     // Discard puts the saved values back into the same fields.
     input("button.discard-settings").click();
     settle().await;
-    assert_eq!(text(".settings-bar .muted"), "No unsaved changes.");
+    assert_eq!(text(&page(), ".settings-bar .muted"), "No unsaved changes.");
     assert_eq!(dns.value(), "8.8.8.8\n1.1.1.1");
     assert_eq!(input("#lbaas\\.port").value(), "");
     assert!(input("#lbaas\\.port").disabled());
     assert!(lbaas.class_list().contains("off"));
     assert!(!input("#common\\.debug").checked());
-    assert_eq!(text("[data-setting='lbaas.port'] .setting-problems"), "");
+    assert_eq!(
+        text(&page(), "[data-setting='lbaas.port'] .setting-problems"),
+        ""
+    );
 }

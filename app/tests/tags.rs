@@ -11,43 +11,16 @@ use mosaic_core::api::TagView;
 use mosaic_core::tag::own_source;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlInputElement};
+use web_sys::HtmlInputElement;
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn find(selector: &str) -> Element {
-    document()
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"))
-}
-
 fn input(selector: &str) -> HtmlInputElement {
-    find(selector).unchecked_into()
-}
-
-fn text(selector: &str) -> String {
-    find(selector).text_content().unwrap_or_default()
-}
-
-fn exists(selector: &str) -> bool {
-    document().query_selector(selector).unwrap().is_some()
-}
-
-async fn settle() {
-    for _ in 0..3 {
-        leptos::task::tick().await;
-    }
-}
-
-fn holder() -> web_sys::HtmlElement {
-    let holder: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&holder).unwrap();
-    holder
+    find(&page(), selector).unchecked_into()
 }
 
 fn tag(name: &str, source: &str, deletable: bool, has_primary: bool) -> TagView {
@@ -83,9 +56,9 @@ async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
     });
     settle().await;
 
-    assert_eq!(text(".tags-table caption"), "Tags");
+    assert_eq!(text(&page(), ".tags-table caption"), "Tags");
     assert_eq!(
-        text("tr[data-tag='controller']"),
+        text(&page(), "tr[data-tag='controller']"),
         "controllerthe release3read-only"
     );
     assert!(input("tr[data-tag='controller'] input.has-primary").disabled());
@@ -95,20 +68,23 @@ async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
         Some("mysql has a primary")
     );
     assert!(mysql.checked() && !mysql.disabled());
-    assert_eq!(text("tr[data-tag='mysql'] td:nth-child(2)"), "created here");
     assert_eq!(
-        text("tr[data-tag='mysql'] button.delete-tag.danger"),
+        text(&page(), "tr[data-tag='mysql'] td:nth-child(2)"),
+        "created here"
+    );
+    assert_eq!(
+        text(&page(), "tr[data-tag='mysql'] button.delete-tag.danger"),
         "Delete"
     );
     assert_eq!(
-        text("tr[data-tag='db'] .muted"),
+        text(&page(), "tr[data-tag='db'] .muted"),
         "Named by a role: it cannot be deleted."
     );
     assert!(!input("tr[data-tag='db'] input.has-primary").disabled());
 
     // The box asks for the change; the row follows the list that comes back.
     mysql.click();
-    find("tr[data-tag='mysql'] button.delete-tag")
+    find(&page(), "tr[data-tag='mysql'] button.delete-tag")
         .unchecked_ref::<web_sys::HtmlElement>()
         .click();
     assert_eq!(
@@ -125,7 +101,7 @@ async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
     assert!(same == mysql, "the row changed in place");
     assert!(!same.checked());
     assert_eq!(
-        text("tr[data-tag='mysql'] .notice-error[role='alert']"),
+        text(&page(), "tr[data-tag='mysql'] .notice-error[role='alert']"),
         "nodes carry it"
     );
     // A box the server did not change goes back to what the list says.
@@ -136,8 +112,8 @@ async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
 
     list.update(|l| l.retain(|t| t.name != "mysql"));
     settle().await;
-    assert!(!exists("tr[data-tag='mysql']"));
-    assert!(exists("tr[data-tag='db']"));
+    assert!(!exists(&page(), "tr[data-tag='mysql']"));
+    assert!(exists(&page(), "tr[data-tag='db']"));
 }
 
 #[wasm_bindgen_test]
@@ -146,15 +122,18 @@ async fn the_new_tag_form_has_a_name_and_a_primary_box() {
         view! { <NewTagForm owner=TagOwner::Environment(1) created=Callback::new(|()| {}) /> }
     });
     settle().await;
-    assert_eq!(text("form.new-tag h2"), "New tag");
+    assert_eq!(text(&page(), "form.new-tag h2"), "New tag");
     let name = input("form.new-tag input.new-tag-name");
     assert!(name.required());
     assert_eq!(name.placeholder(), "e.g. mysql");
     assert_eq!(
-        text("form.new-tag label:nth-of-type(2)"),
+        text(&page(), "form.new-tag label:nth-of-type(2)"),
         " has a primary (one node is chosen as primary in HA)"
     );
     assert!(!input("input.new-tag-primary").checked());
-    assert_eq!(text("button.create-tag[type='submit']"), "Create the tag");
-    assert!(!exists("form.new-tag .notice-error"));
+    assert_eq!(
+        text(&page(), "button.create-tag[type='submit']"),
+        "Create the tag"
+    );
+    assert!(!exists(&page(), "form.new-tag .notice-error"));
 }
