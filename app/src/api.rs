@@ -310,12 +310,10 @@ pub async fn unassign_tags(id: i64, tags: Vec<String>) -> Result<NodeView, ApiFa
 pub async fn upload_template_set(name: &str, bytes: Vec<u8>) -> Result<TemplateSet, ApiFailure> {
     let body = js_sys::Uint8Array::from(bytes.as_slice());
     send(
-        Request::post(&format!(
-            "/api/v1/heat/template-sets?name={}",
-            percent_encode(name)
-        ))
-        .header("content-type", "application/octet-stream")
-        .body(body),
+        Request::post("/api/v1/heat/template-sets")
+            .query([("name", name)])
+            .header("content-type", "application/octet-stream")
+            .body(body),
     )
     .await
 }
@@ -325,18 +323,6 @@ pub async fn resolve_templates(
     request: &ResolveTemplates,
 ) -> Result<TemplateResolution, ApiFailure> {
     send(Request::post(&format!("/api/v1/heat/template-sets/{set}/resolve")).json(request)).await
-}
-
-/// `text` safe in a URL query or a `data:` URL.
-pub fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The file picked in `input`, which is cleared so that picking the same

@@ -262,10 +262,10 @@ pub fn Resolution(
     let download = Memo::new(move |_| {
         resolution.with(|r| {
             let text = r.as_ref()?.environment.as_ref()?;
-            Some(format!(
-                "data:text/yaml;charset=utf-8,{}",
-                api::percent_encode(text)
-            ))
+            // The browser's encodeURIComponent: every character a URL
+            // gives a meaning to is escaped.
+            let encoded = js_sys::encode_uri_component(text);
+            Some(format!("data:text/yaml;charset=utf-8,{encoded}"))
         })
     });
     view! {
