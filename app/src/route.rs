@@ -1,5 +1,5 @@
-//! The app's pages as an enum, to and from the URL path, for the links
-//! pages write. `leptos_router` follows every `<a>` to an app path without
+//! The app's pages as an enum, to the URL paths `lib.rs`'s `<Routes>`
+//! serve, for the links pages write. `leptos_router` follows every `<a>` to an app path without
 //! reloading; the server answers every path that names no file with the
 //! app, so a reload lands on the same page.
 
@@ -25,35 +25,6 @@ pub enum Route {
 }
 
 impl Route {
-    pub fn from_path(path: &str) -> Route {
-        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-        match parts.as_slice() {
-            ["plugins"] => Route::Plugins,
-            ["heat"] => Route::Heat,
-            ["environments", id] => id
-                .parse()
-                .map(Route::Environment)
-                .unwrap_or(Route::Environments),
-            ["environments", id, "settings"] => id
-                .parse()
-                .map(Route::EnvironmentSettings)
-                .unwrap_or(Route::Environments),
-            ["environments", id, "tags"] => id
-                .parse()
-                .map(Route::EnvironmentTags)
-                .unwrap_or(Route::Environments),
-            ["releases", id, "tags"] => id
-                .parse()
-                .map(Route::ReleaseTags)
-                .unwrap_or(Route::Environments),
-            ["releases", id, "matrix"] => id
-                .parse()
-                .map(Route::ReleaseMatrix)
-                .unwrap_or(Route::Environments),
-            _ => Route::Environments,
-        }
-    }
-
     pub fn path(self) -> String {
         match self {
             Route::Environments => "/".to_owned(),
@@ -86,9 +57,9 @@ pub enum NavSection {
 impl NavSection {
     /// The section whose link is current on the page at `path`.
     pub fn of(path: &str) -> NavSection {
-        match Route::from_path(path) {
-            Route::Plugins => NavSection::Plugins,
-            Route::Heat => NavSection::Heat,
+        match path.trim_matches('/') {
+            "plugins" => NavSection::Plugins,
+            "heat" => NavSection::Heat,
             _ => NavSection::Environments,
         }
     }
@@ -115,22 +86,21 @@ mod tests {
 
     use super::{NavSection, Route};
 
+    /// The paths `lib.rs`'s `<Routes>` serve.
     #[wasm_bindgen_test]
-    fn paths_round_trip() {
-        for route in [
-            Route::Environments,
-            Route::Environment(7),
-            Route::EnvironmentSettings(7),
-            Route::EnvironmentTags(7),
-            Route::ReleaseTags(3),
-            Route::ReleaseMatrix(3),
-            Route::Plugins,
-            Route::Heat,
+    fn links_go_to_the_paths_the_router_serves() {
+        for (route, path) in [
+            (Route::Environments, "/"),
+            (Route::Environment(7), "/environments/7"),
+            (Route::EnvironmentSettings(7), "/environments/7/settings"),
+            (Route::EnvironmentTags(7), "/environments/7/tags"),
+            (Route::ReleaseTags(3), "/releases/3/tags"),
+            (Route::ReleaseMatrix(3), "/releases/3/matrix"),
+            (Route::Plugins, "/plugins"),
+            (Route::Heat, "/heat"),
         ] {
-            assert_eq!(Route::from_path(&route.path()), route);
+            assert_eq!(route.path(), path);
         }
-        assert_eq!(Route::from_path("/environments/x"), Route::Environments);
-        assert_eq!(Route::from_path("/nowhere"), Route::Environments);
     }
 
     #[wasm_bindgen_test]
@@ -140,6 +110,8 @@ mod tests {
             ("/environments/3/settings", NavSection::Environments),
             ("/releases/1/matrix", NavSection::Environments),
             ("/plugins", NavSection::Plugins),
+            ("/plugins/", NavSection::Plugins),
+            ("/plugins/7", NavSection::Environments),
             ("/heat", NavSection::Heat),
             ("/nowhere", NavSection::Environments),
         ] {
