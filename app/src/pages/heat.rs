@@ -8,15 +8,10 @@ use leptos::prelude::*;
 use mosaic_core::access::Role;
 use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
 use mosaic_core::heat::{self, ResolveError};
-use send_wrapper::SendWrapper;
 use web_sys::{File, HtmlInputElement};
 
 use crate::api;
 use crate::components::notice::ErrorNotice;
-
-/// A file the user picked, as an action's input (which must be `Send`;
-/// the app runs on one thread).
-type Picked = SendWrapper<File>;
 
 /// What an environment looks like, in its empty text area.
 const PLACEHOLDER: &str = "requires:\n  deployment: puppet\nresource_registry:\n  \
@@ -28,8 +23,9 @@ const PLACEHOLDER: &str = "requires:\n  deployment: puppet\nresource_registry:\n
 pub fn HeatPage() -> impl IntoView {
     crate::route::set_title("Heat templates");
     let session = crate::session::session();
-    let upload = Action::new_unsync(|file: &Picked| {
-        let file = File::clone(file);
+    // Local: a picked `File` is a browser object, not `Send`.
+    let upload = Action::new_unsync_local(|file: &File| {
+        let file = file.clone();
         async move {
             let name = file.name();
             let bytes = api::file_bytes(file).await?;
@@ -69,8 +65,8 @@ pub fn HeatPage() -> impl IntoView {
                 label="Upload a template set (.tar.gz or .zip)"
                 class="template-upload"
                 accept=".tar.gz,.tgz,.zip"
-                on_pick=Callback::new(move |file: Picked| {
-                    upload.dispatch(file);
+                on_pick=Callback::new(move |file: File| {
+                    upload.dispatch_local(file);
                 })
             />
             {move || error().map(|message| view! { <ErrorNotice message /> })}
@@ -88,12 +84,12 @@ fn FileButton(
     label: &'static str,
     class: &'static str,
     accept: &'static str,
-    on_pick: Callback<Picked>,
+    on_pick: Callback<File>,
 ) -> impl IntoView {
     let picked = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
         if let Some(file) = api::picked_file(&input) {
-            on_pick.run(SendWrapper::new(file));
+            on_pick.run(file);
         }
     };
     view! {
@@ -173,7 +169,7 @@ fn Resolver(set: i64, environment: RwSignal<String>) -> impl IntoView {
             picks: picks.get_untracked(),
         });
     };
-    let load = Action::new_unsync(|file: &Picked| api::file_bytes(File::clone(file)));
+    let load = Action::new_unsync_local(|file: &File| api::file_bytes(file.clone()));
     // An environment file read replaces the text, and the picks made for
     // the one before.
     Effect::new(move || {
@@ -211,8 +207,8 @@ fn Resolver(set: i64, environment: RwSignal<String>) -> impl IntoView {
             label="Load an environment file"
             class="environment-upload"
             accept=".yaml,.yml"
-            on_pick=Callback::new(move |file: Picked| {
-                load.dispatch(file);
+            on_pick=Callback::new(move |file: File| {
+                load.dispatch_local(file);
             })
         />
         <textarea
