@@ -148,7 +148,7 @@ fn check_placement(
         .errors
         .iter()
         .filter(|e| e.kind == PlanErrorKind::Cycle)
-        .flat_map(|e| e.message.split([' ', ',', '(', ')']))
+        .flat_map(|e| e.message.split([' ', ',', '(', ')', '@']))
         .collect();
     for node in &plan.nodes {
         let master = node.id == json!("master");
@@ -206,6 +206,7 @@ proptest! {
             nodes: &nodes,
             release_tags: &[],
             models: &models,
+            cross: false,
         });
         // The edges, worked out here from the definitions that count: a
         // plugin's definition replaces the release's.
@@ -218,21 +219,34 @@ proptest! {
         };
         let mut edges: Vec<(String, String)> = Vec::new();
         for (id, t) in &counting {
-            for dep in list(t, "requires").into_iter().filter(|d| counting.contains_key(d)) {
+            // A task is never related to itself on its node (SEMANTICS §6.1).
+            let known = |d: &String| counting.contains_key(d) && d != id;
+            for dep in list(t, "requires").into_iter().filter(known) {
                 edges.push((dep, id.clone()));
             }
-            for dep in list(t, "required_for").into_iter().filter(|d| counting.contains_key(d)) {
+            for dep in list(t, "required_for").into_iter().filter(known) {
                 edges.push((id.clone(), dep));
             }
         }
-        let on_cycles: BTreeSet<&str> = plan
-            .errors
-            .iter()
-            .filter(|e| e.kind == PlanErrorKind::Cycle)
-            .flat_map(|e| e.cycle.iter().map(TaskId::as_str))
-            .chain(plan.skipped.iter().map(|s| s.id.as_str()))
-            .collect();
+        // A cycle leaves its tasks out on the nodes it is on: the vertices
+        // `task@node` its message names, and its path's tasks on the nodes
+        // where the same cycle repeats.
+        let on_cycles = |node: &Value| -> BTreeSet<&str> {
+            let n = node.as_str().map_or(node.to_string(), str::to_owned);
+            let mut out: BTreeSet<&str> = plan.skipped.iter().map(|s| s.id.as_str()).collect();
+            for e in plan.errors.iter().filter(|e| e.kind == PlanErrorKind::Cycle) {
+                let (named, repeats) = e.message.split_once(", and the same on nodes ").unwrap_or((&e.message, ""));
+                let repeated = repeats.split(", ").any(|r| r == n);
+                for vertex in named.split([' ', ',', '(', ')']) {
+                    if let Some((t, at)) = vertex.split_once('@') && (at == n || repeated) {
+                        out.insert(t);
+                    }
+                }
+            }
+            out
+        };
         for node in &plan.nodes {
+            let on_cycles = on_cycles(&node.id);
             let position: HashMap<&str, usize> =
                 node.tasks.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
             prop_assert_eq!(position.len(), node.tasks.len(), "a task listed twice: {:?}", node.tasks);

@@ -543,6 +543,12 @@ async fn nodes_take_roles_and_tags_and_the_plan_follows_them() {
     let (status, plan) = app.get(&format!("/api/v1/clusters/{cluster}/plan")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(plan["errors"], json!([]), "{plan:#}");
+    assert!(plan.get("cross").is_none(), "cross waits only when asked");
+    let (status, crossed) = app
+        .get(&format!("/api/v1/clusters/{cluster}/plan?cross=true"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(crossed["cross"].is_array(), "{crossed:#}");
     let tasks: Vec<&str> = plan["nodes"][0]["tasks"]
         .as_array()
         .unwrap()

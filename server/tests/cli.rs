@@ -698,6 +698,7 @@ fn two_plugins_overriding_one_task_conflict_only_on_a_shared_node() {
 
 #[test]
 fn cycles_unknown_dependencies_and_unknown_tags_are_reported() {
+    // An unknown dependency is a warning (SEMANTICS §6.1): the plan is made.
     let (code, plan) = plan_json("cycle.yaml");
     assert_eq!(code, 1);
     let kinds: Vec<&str> = plan["errors"]
@@ -706,16 +707,23 @@ fn cycles_unknown_dependencies_and_unknown_tags_are_reported() {
         .iter()
         .map(|e| e["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["unknown_tag", "unknown_dependency", "cycle"]);
-    let cycle = &plan["errors"][2];
+    assert_eq!(kinds, ["unknown_tag", "cycle"]);
+    assert_eq!(
+        plan["unresolved"],
+        json!([{"task": "extra", "relation": "requires", "entry": "nowhere"}])
+    );
+    let cycle = &plan["errors"][1];
     assert_eq!(
         cycle["cycle"],
         json!(["globals", "database", "keystone", "globals"])
     );
+    let message = cycle["message"].as_str().unwrap();
     assert!(
-        cycle["message"].as_str().unwrap().contains("rabbitmq"),
+        message.starts_with("dependency cycle: globals@1 -> "),
         "{cycle}"
     );
+    assert!(message.contains("rabbitmq@1"), "{cycle}");
+    assert_eq!(cycle["nodes"], json!([1]));
     // Tasks on the cycle are left out; the others keep their order.
     assert_eq!(
         node_tasks(&plan, 1),
@@ -728,9 +736,39 @@ fn cycles_unknown_dependencies_and_unknown_tags_are_reported() {
     );
     let (code, text, _) = mosaic(&["plan", &fixture("plans/cycle.yaml")]);
     assert_eq!(code, 1);
-    assert!(text.contains("node 2: 3 tasks"), "{text}");
+    // The cycle is on node 1 only: node 2 keeps globals.
+    assert!(text.contains("node 2: 4 tasks"), "{text}");
     assert!(
-        text.trim_end().ends_with("2 nodes, 3 errors, 0 warnings"),
+        text.trim_end().ends_with("2 nodes, 2 errors, 1 warning"),
+        "{text}"
+    );
+}
+
+#[test]
+fn plan_cross_lists_each_task_that_waits_for_other_nodes() {
+    let (code, stdout, stderr) = mosaic(&[
+        "plan",
+        &fixture("plans/cross.yaml"),
+        "--cross",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stdout} {stderr}");
+    let plan: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        plan["cross"],
+        json!([
+            {"task": "controller-check", "node": 1, "after": [{"task": "compute-join", "node": 2}]},
+            {"task": "compute-join", "node": 2, "after": [{"task": "rabbitmq", "node": 1}]},
+            {"task": "compute-join", "node": 3, "after": [{"task": "rabbitmq", "node": 1}]},
+        ])
+    );
+    // Without the flag there is no list, so large plans stay small.
+    let (_, plan) = plan_json("cross.yaml");
+    assert!(plan.get("cross").is_none(), "{plan:#}");
+    let (_, text, _) = mosaic(&["plan", &fixture("plans/cross.yaml"), "--cross"]);
+    assert!(
+        text.contains("cross-node wait: compute-join@3 after rabbitmq@1"),
         "{text}"
     );
 }

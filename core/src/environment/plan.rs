@@ -121,6 +121,12 @@ impl Environment<'_> {
 
     /// The deployment plan of graph `graph`.
     pub fn plan(&self, graph: &str) -> Plan {
+        self.plan_with(graph, false)
+    }
+
+    /// The deployment plan of graph `graph`, with its cross-node waits
+    /// when `cross` is set.
+    pub fn plan_with(&self, graph: &str, cross: bool) -> Plan {
         let mut errors = self.problems();
         let Some(release_tasks) = self.release.graph(graph) else {
             let kinds: Vec<&str> = self
@@ -164,6 +170,7 @@ impl Environment<'_> {
             nodes: &nodes,
             release_tags: &release_tags,
             models: self.models(),
+            cross,
         });
         errors.append(&mut result.errors);
         result.errors = errors;

@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::condition::Condition;
+use super::relation::{Relation, relations};
 use crate::name::TaskId;
 
 /// The task types and the parameters each needs (Fuel's).
@@ -31,10 +32,10 @@ pub struct TaskDef {
     /// `groups` (the first key present wins, even when empty; a string is a
     /// one-entry list). Compiled when a plan is made.
     pub selector: Vec<String>,
-    /// Ids it comes after: `requires` and `cross-depends`.
-    pub after: Vec<TaskId>,
-    /// Ids it comes before: `required_for` and `cross-depended-by`.
-    pub before: Vec<TaskId>,
+    /// Its relations to other tasks, in key order (SEMANTICS §6.1).
+    pub relations: Vec<Relation>,
+    /// A group's `tasks:`: tasks that also run on the group's nodes.
+    pub group_tasks: Vec<TaskId>,
     pub condition: Option<Condition>,
     /// The definition as declared.
     declared: Map<String, Value>,
@@ -75,23 +76,16 @@ impl TaskDef {
             }
             None => return Err(format!("task '{id}' needs a type")),
         };
-        let deps = |keys: [&str; 2]| -> Result<Vec<TaskId>, String> {
-            let mut out: Vec<TaskId> = Vec::new();
-            for key in keys {
-                for dep in dependency_names(map.get(key))
-                    .map_err(|e| format!("task '{id}': {key}: {e}"))?
-                {
-                    if !out.contains(&dep) {
-                        out.push(dep);
-                    }
-                }
+        let group_tasks = match map.get("tasks") {
+            Some(listed) if kind == "group" => {
+                ids(listed).map_err(|e| format!("task '{id}': tasks: {e}"))?
             }
-            Ok(out)
+            _ => Vec::new(),
         };
         Ok(TaskDef {
             selector: selector(map),
-            after: deps(["requires", "cross-depends"])?,
-            before: deps(["required_for", "cross-depended-by"])?,
+            relations: relations(map).map_err(|e| format!("task '{id}': {e}"))?,
+            group_tasks,
             condition: map.get("condition").map(Condition::from_json),
             kind,
             id,
@@ -119,29 +113,22 @@ fn selector(map: &Map<String, Value>) -> Vec<String> {
     Vec::new()
 }
 
-/// The ids of `requires`-like lists: strings, or `{name, role?}` entries
-/// (`cross-depends`).
-fn dependency_names(value: Option<&Value>) -> Result<Vec<TaskId>, String> {
-    let names: Vec<&str> = match value {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::String(s)) => vec![s],
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| match v {
-                Value::String(s) => Ok(s.as_str()),
-                Value::Object(m) => m
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| format!("entry {v} has no name")),
-                other => Err(format!("entry {other} is not a task id")),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => return Err(format!("must be a list of task ids, not {other}")),
+/// A list of task ids (a group's `tasks:`).
+fn ids(value: &Value) -> Result<Vec<TaskId>, String> {
+    let Value::Array(items) = value else {
+        return Err(format!("must be a list of task ids, not {value}"));
     };
-    names
-        .into_iter()
-        .map(|n| TaskId::new(n).map_err(|e| e.to_string()))
-        .collect()
+    let mut out: Vec<TaskId> = Vec::new();
+    for item in items {
+        let id = item
+            .as_str()
+            .ok_or_else(|| format!("entry {item} is not a task id"))
+            .and_then(|s| TaskId::new(s).map_err(|e| e.to_string()))?;
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    Ok(out)
 }
 
 impl Serialize for TaskDef {
@@ -184,15 +171,24 @@ mod tests {
     }
 
     #[test]
-    fn dependencies_join_both_spellings_without_repeats() {
+    fn relations_and_a_groups_tasks_are_read() {
         let t = task(json!({
             "id": "a", "type": "puppet",
             "requires": ["b", "c"], "cross-depends": [{"name": "c"}, {"name": "d", "role": "self"}],
-            "required_for": "e"
+            "required_for": "e", "tasks": ["ignored"]
         }))
         .unwrap();
-        assert_eq!(t.after, ["b", "c", "d"]);
-        assert_eq!(t.before, ["e"]);
+        let named: Vec<String> = t.relations.iter().map(|r| r.name.as_written()).collect();
+        assert_eq!(named, ["b", "c", "e", "c", "d"]);
+        assert!(t.group_tasks.is_empty());
+        let g = task(json!({"id": "g", "type": "group", "role": ["x"], "tasks": ["a", "b", "a"]}))
+            .unwrap();
+        assert_eq!(g.group_tasks, ["a", "b"]);
+        let bad = task(json!({"id": "g", "type": "group", "tasks": "a"})).unwrap_err();
+        assert_eq!(
+            bad,
+            "task 'g': tasks: must be a list of task ids, not \"a\""
+        );
     }
 
     #[test]

@@ -5,8 +5,7 @@
 //! whole graph — with task conflicts between plugins, unknown dependencies,
 //! cycles and broken conditions reported.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -14,7 +13,8 @@ use serde_json::Value;
 
 use super::condition::Outcome;
 use super::def::TaskDef;
-use super::graph::{cycle_path, strongly_connected};
+use super::order::{self, Ordered, Pair, PairScope, Step, Vertex};
+use super::pairs::{self, Unresolved};
 use crate::expr::Models;
 use crate::name::{PluginName, TagName, TaskId};
 use crate::tag::{Matcher, MatcherId, Matchers};
@@ -63,6 +63,8 @@ pub struct PlanInput<'a> {
     pub release_tags: &'a [TagName],
     /// The environment's models, for task conditions.
     pub models: &'a dyn Models,
+    /// Whether to list the cross-node waits ([`Plan::cross`]).
+    pub cross: bool,
 }
 
 /// One node's plan. `id` is the node id, or `"master"` for the Fuel
@@ -179,6 +181,30 @@ pub struct Plan {
     /// extension of the contract, present when nodes carry such tags).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
+    /// Relation entries that name no task (each also a warning).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<Unresolved>,
+    /// Asked for with [`PlanInput::cross`]: each planned task on a node
+    /// that waits for tasks on other nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross: Option<Vec<CrossWait>>,
+}
+
+/// A task on a node that waits for tasks on other nodes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrossWait {
+    pub task: TaskId,
+    /// A node id, or `"master"`.
+    pub node: Value,
+    pub after: Vec<NodeTask>,
+}
+
+/// A task on a node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeTask {
+    pub task: TaskId,
+    /// A node id, or `"master"`.
+    pub node: Value,
 }
 
 impl Plan {
@@ -515,144 +541,106 @@ fn conflict_error(task: &Task<'_>, plugins: Vec<PluginName>, nodes: Vec<i64>) ->
     }
 }
 
-/// Each task's successors; dependencies on ids that exist nowhere are errors.
-fn successors(tasks: &[Task<'_>], errors: &mut Vec<PlanError>) -> Vec<Vec<usize>> {
-    let index: HashMap<&str, usize> = tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.def.id.as_str(), i))
-        .collect();
-    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); tasks.len()];
-    for (t, task) in tasks.iter().enumerate() {
-        let links = task
-            .def
-            .after
-            .iter()
-            .map(|d| (d, true))
-            .chain(task.def.before.iter().map(|d| (d, false)));
-        for (dep, dep_first) in links {
-            match index.get(dep.as_str()) {
-                Some(&d) => {
-                    let (from, to) = if dep_first { (d, t) } else { (t, d) };
-                    if !successors[from].contains(&to) {
-                        successors[from].push(to);
-                    }
-                }
-                None => {
-                    let verb = if dep_first {
-                        "requires"
-                    } else {
-                        "is required for"
-                    };
-                    let message = format!(
-                        "task '{}' {verb} '{dep}', which no release, plugin or environment defines",
-                        task.def.id
-                    );
-                    errors.push(PlanError::of_task(
-                        PlanErrorKind::UnknownDependency,
-                        &task.def.id,
-                        message,
-                    ));
-                }
-            }
-        }
-    }
-    successors
-}
-
-/// Cycles: each strongly connected component of more than one task (or a
-/// task that depends on itself) is one error; returns which tasks are on one.
-fn cycles(tasks: &[Task<'_>], successors: &[Vec<usize>], errors: &mut Vec<PlanError>) -> Vec<bool> {
-    let mut excluded = vec![false; tasks.len()];
-    for component in strongly_connected(successors) {
-        let looped = component.len() > 1 || successors[component[0]].contains(&component[0]);
-        if !looped {
-            continue;
-        }
-        let path = cycle_path(&component, successors);
-        let names: Vec<TaskId> = path.iter().map(|&i| tasks[i].def.id.clone()).collect();
-        let shown: Vec<&str> = names.iter().map(TaskId::as_str).collect();
-        let mut message = format!("dependency cycle: {}", shown.join(" -> "));
-        if component.len() + 1 > path.len() {
-            // More tasks depend on each other than this one loop shows.
-            let members: Vec<&str> = component
-                .iter()
-                .map(|&i| tasks[i].def.id.as_str())
-                .collect();
-            message.push_str(&format!(
-                " (tasks on cycles together: {})",
-                members.join(", ")
-            ));
-        }
-        errors.push(PlanError {
-            cycle: names,
-            ..PlanError::new(PlanErrorKind::Cycle, message)
-        });
-        for &i in &component {
-            excluded[i] = true;
-        }
-    }
-    excluded
-}
-
-/// One order for the whole graph: Kahn's algorithm, ties broken by the
-/// order tasks were first defined; tasks on cycles are left out.
-fn order(successors: &[Vec<usize>], excluded: &[bool]) -> Vec<usize> {
-    let mut indegree = vec![0usize; successors.len()];
-    for (from, next) in successors.iter().enumerate() {
-        if !excluded[from] {
-            for &to in next.iter().filter(|&&to| !excluded[to]) {
-                indegree[to] += 1;
-            }
-        }
-    }
-    let mut ready: BinaryHeap<Reverse<usize>> = (0..successors.len())
-        .filter(|&t| !excluded[t] && indegree[t] == 0)
-        .map(Reverse)
-        .collect();
-    let mut order = Vec::with_capacity(successors.len());
-    while let Some(Reverse(t)) = ready.pop() {
-        order.push(t);
-        for &to in successors[t].iter().filter(|&&to| !excluded[to]) {
-            indegree[to] -= 1;
-            if indegree[to] == 0 {
-                ready.push(Reverse(to));
-            }
-        }
-    }
-    order
-}
-
 /// Plans an environment.
 pub fn plan(input: PlanInput<'_>) -> Plan {
     let mut found = Findings::default();
     let mut matchers = Matchers::default();
     let tasks = resolve(&input, &mut matchers, &mut found);
     let nodes = input.nodes;
-    let (placement, defs_of) = place(&tasks, &matchers, nodes);
+    let definitions: usize = tasks.iter().map(|t| t.definitions.len()).sum();
+    let mut relations = pairs::resolve(&tasks, &mut matchers, definitions);
+    found.errors.append(&mut relations.errors);
+    let (placement, defs_of) = place(&tasks, &matchers, &relations.role_rows, nodes);
     found
         .errors
         .extend(task_conflicts(&tasks, nodes, &placement));
-    let successors = successors(&tasks, &mut found.errors);
-    let excluded = cycles(&tasks, &successors, &mut found.errors);
-    let listed: Vec<usize> = order(&successors, &excluded)
-        .into_iter()
-        .filter(|&t| tasks[t].def.is_listed())
-        .collect();
     let placed = Placed {
         tasks: &tasks,
         defs_of: &defs_of,
+        groups_of: &relations.groups_of,
         placement: &placement,
+        nodes,
     };
+    let virtual_: Vec<bool> = tasks.iter().map(|t| !t.def.is_listed()).collect();
+    let ordered = order::order(tasks.len(), &relations.pairs, &virtual_, &placed);
+    found.errors.extend(cycle_errors(&ordered, &tasks, nodes));
+    found
+        .warnings
+        .extend(relations.unresolved.iter().map(Unresolved::message));
     found.warnings.extend(untagged(input.release_tags, nodes));
+    let lists = placed.node_lists(&ordered.steps);
+    let cross = input
+        .cross
+        .then(|| placed.cross_waits(&relations.pairs, &virtual_, &ordered, &lists));
     Plan {
-        nodes: placed.node_plans(&listed, nodes),
+        nodes: placed.node_plans(lists),
         errors: found.errors,
         warnings: found.warnings,
         skipped: found.skipped,
-        edges: edges(&tasks, &successors, &excluded),
+        edges: edges(&tasks, &relations.pairs, &ordered.on_cycle),
         instances: crate::tag::instances(nodes.iter().map(|n| (n.id, n.tags.as_slice()))),
+        unresolved: relations.unresolved,
+        cross,
     }
+}
+
+/// A node index as the API writes it: its id, or `"master"`.
+fn node_label(nodes: &[PlanNode], n: usize) -> Value {
+    nodes
+        .get(n)
+        .map_or(Value::from("master"), |node| Value::from(node.id))
+}
+
+/// A node index as people read it: its id, or `master`.
+fn node_name(nodes: &[PlanNode], n: usize) -> String {
+    nodes
+        .get(n)
+        .map_or("master".to_owned(), |node| node.id.to_string())
+}
+
+/// One `cycle` error per distinct cycle, its path as `task@node -> …`.
+fn cycle_errors(ordered: &Ordered, tasks: &[Task<'_>], nodes: &[PlanNode]) -> Vec<PlanError> {
+    let label = |&(t, n): &Vertex| {
+        let id = &tasks[t].def.id;
+        match n {
+            Some(n) => format!("{id}@{}", node_name(nodes, n)),
+            None => id.to_string(),
+        }
+    };
+    ordered
+        .cycles
+        .iter()
+        .map(|cycle| {
+            let shown: Vec<String> = cycle.path.iter().map(label).collect();
+            let mut message = format!("dependency cycle: {}", shown.join(" -> "));
+            if cycle.members.len() + 1 > cycle.path.len() {
+                // More vertices depend on each other than this one loop shows.
+                let members: Vec<String> = cycle.members.iter().map(label).collect();
+                message.push_str(&format!(
+                    " (tasks on cycles together: {})",
+                    members.join(", ")
+                ));
+            }
+            let elsewhere: Vec<String> =
+                cycle.repeats.iter().map(|&n| node_name(nodes, n)).collect();
+            if !elsewhere.is_empty() {
+                message.push_str(&format!(", and the same on nodes {}", elsewhere.join(", ")));
+            }
+            PlanError {
+                cycle: cycle
+                    .path
+                    .iter()
+                    .map(|&(t, _)| tasks[t].def.id.clone())
+                    .collect(),
+                nodes: cycle
+                    .nodes
+                    .iter()
+                    .filter_map(|&n| nodes.get(n).map(|x| x.id))
+                    .collect(),
+                ..PlanError::new(PlanErrorKind::Cycle, message)
+            }
+        })
+        .collect()
 }
 
 /// The placement of every counting definition, and which of them are each
@@ -660,11 +648,14 @@ pub fn plan(input: PlanInput<'_>) -> Plan {
 fn place(
     tasks: &[Task<'_>],
     matchers: &Matchers,
+    role_rows: &[Vec<MatcherId>],
     nodes: &[PlanNode],
 ) -> (Placement, Vec<Range<usize>>) {
+    // Rows: every counting definition's selector, then the cross-node roles.
     let selectors: Vec<&[MatcherId]> = tasks
         .iter()
         .flat_map(|t| t.definitions.iter().map(|(_, s)| s.as_slice()))
+        .chain(role_rows.iter().map(Vec::as_slice))
         .collect();
     let mut defs_of = Vec::with_capacity(tasks.len());
     let mut at = 0;
@@ -680,54 +671,160 @@ fn place(
 struct Placed<'p, 'a> {
     tasks: &'p [Task<'a>],
     defs_of: &'p [Range<usize>],
+    /// Per task: the groups whose `tasks:` list it (it runs on their nodes too).
+    groups_of: &'p [Vec<usize>],
     placement: &'p Placement,
+    nodes: &'p [PlanNode],
 }
 
 impl Placed<'_, '_> {
+    /// The nodes task `t` runs on, into `row`; whether it runs on the master.
+    fn union(&self, t: usize, row: &mut [u64]) -> bool {
+        self.placement.union(self.defs_of[t].clone(), row);
+        let mut master = self.defs_of[t].clone().any(|d| self.placement.on_master(d));
+        for &g in &self.groups_of[t] {
+            for d in self.defs_of[g].clone() {
+                or_into(row, self.placement.sets.row(d));
+                master |= self.placement.on_master(d);
+            }
+        }
+        master
+    }
+
+    /// Calls `f(node, task)` for every listed task on every node it runs
+    /// on, in the order of `steps` (the master is node `nodes.len()`).
+    fn each(&self, steps: &[Step], mut f: impl FnMut(usize, usize)) {
+        let master = self.nodes.len();
+        let mut row = vec![0; master.div_ceil(64)];
+        for step in steps {
+            match step {
+                Step::Task(t) if self.tasks[*t].def.is_listed() => {
+                    let on_master = self.union(*t, &mut row);
+                    ones(&row).for_each(|i| f(i, *t));
+                    if on_master {
+                        f(master, *t);
+                    }
+                }
+                Step::Task(_) => {}
+                Step::Vertices(vertices) => {
+                    for &(t, n) in vertices {
+                        if let (Some(n), true) = (n, self.tasks[t].def.is_listed()) {
+                            f(n, t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every node's tasks (indices) in order, the master's last. Lists are
+    /// sized first, so they never grow.
+    fn node_lists(&self, steps: &[Step]) -> Vec<Vec<usize>> {
+        let mut counts = vec![0; self.nodes.len() + 1];
+        self.each(steps, |n, _| counts[n] += 1);
+        let mut lists: Vec<Vec<usize>> = counts.into_iter().map(Vec::with_capacity).collect();
+        self.each(steps, |n, t| lists[n].push(t));
+        lists
+    }
+
     /// Every node's plan, then the master's when it has tasks.
-    fn node_plans(&self, listed: &[usize], nodes: &[PlanNode]) -> Vec<NodePlan> {
-        let lists = self.node_lists(listed, nodes.len());
-        let mut plans: Vec<NodePlan> = nodes
+    fn node_plans(&self, mut lists: Vec<Vec<usize>>) -> Vec<NodePlan> {
+        let master = lists.pop().unwrap_or_default();
+        let ids = |list: Vec<usize>| -> Vec<TaskId> {
+            list.into_iter()
+                .map(|t| self.tasks[t].def.id.clone())
+                .collect()
+        };
+        let mut plans: Vec<NodePlan> = self
+            .nodes
             .iter()
             .zip(lists)
             .map(|(node, tasks)| NodePlan {
                 id: Value::from(node.id),
                 tags: node.tags.clone(),
-                tasks,
+                tasks: ids(tasks),
             })
-            .collect();
-        let master: Vec<TaskId> = listed
-            .iter()
-            .filter(|&&t| self.defs_of[t].clone().any(|d| self.placement.on_master(d)))
-            .map(|&t| self.tasks[t].def.id.clone())
             .collect();
         if !master.is_empty() {
             plans.push(NodePlan {
                 id: Value::from("master"),
                 tags: vec![TagName::new("master").expect("a valid tag")],
-                tasks: master,
+                tasks: ids(master),
             });
         }
         plans
     }
 
-    /// Every node's tasks among `listed`, in that order. Each task's nodes
-    /// are walked once, so a list entry costs a reference count, not a
-    /// search; lists are sized first, so they never grow.
-    fn node_lists(&self, listed: &[usize], n: usize) -> Vec<Vec<TaskId>> {
-        let mut row = vec![0; n.div_ceil(64)];
-        let mut counts = vec![0; n];
-        for &t in listed {
-            self.placement.union(self.defs_of[t].clone(), &mut row);
-            ones(&row).for_each(|i| counts[i] += 1);
+    /// Each planned task on a node that waits for tasks on other nodes, in
+    /// node order and each node's task order.
+    fn cross_waits(
+        &self,
+        pairs: &[Pair],
+        virtual_: &[bool],
+        ordered: &Ordered,
+        lists: &[Vec<usize>],
+    ) -> Vec<CrossWait> {
+        let mut waits: HashMap<(usize, usize), BTreeSet<(usize, usize)>> = HashMap::new();
+        let planned = |v: &Vertex| !ordered.excluded.contains(v) && !virtual_[v.0];
+        for pair in pairs.iter().filter(|p| p.scope != PairScope::SameNode) {
+            order::node_edges(pair, virtual_, self, &mut |from, to| {
+                if let ((d, Some(m)), (t, Some(n))) = (from, to)
+                    && m != n
+                    && planned(&from)
+                    && planned(&to)
+                {
+                    waits.entry((t, n)).or_default().insert((d, m));
+                }
+            });
         }
-        let mut lists: Vec<Vec<TaskId>> = counts.into_iter().map(Vec::with_capacity).collect();
-        for &t in listed {
-            self.placement.union(self.defs_of[t].clone(), &mut row);
-            let id = &self.tasks[t].def.id;
-            ones(&row).for_each(|i| lists[i].push(id.clone()));
+        let label = |n: usize| node_label(self.nodes, n);
+        let mut out = Vec::new();
+        for (n, list) in lists.iter().enumerate() {
+            for &t in list {
+                if let Some(after) = waits.remove(&(t, n)) {
+                    out.push(CrossWait {
+                        task: self.tasks[t].def.id.clone(),
+                        node: label(n),
+                        after: after
+                            .into_iter()
+                            .map(|(d, m)| NodeTask {
+                                task: self.tasks[d].def.id.clone(),
+                                node: label(m),
+                            })
+                            .collect(),
+                    });
+                }
+            }
         }
-        lists
+        out
+    }
+}
+
+impl order::Nodes for Placed<'_, '_> {
+    fn runs(&self, t: usize) -> Vec<usize> {
+        let mut row = vec![0; self.nodes.len().div_ceil(64)];
+        let on_master = self.union(t, &mut row);
+        let mut nodes: Vec<usize> = ones(&row).collect();
+        if on_master {
+            nodes.push(self.nodes.len());
+        }
+        nodes
+    }
+
+    fn picks(&self, row: usize, n: usize) -> bool {
+        if n == self.nodes.len() {
+            self.placement.on_master(row)
+        } else {
+            self.placement.runs_on(row, n)
+        }
+    }
+
+    fn master(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn rank(&self, n: usize) -> (bool, i64) {
+        self.nodes.get(n).map_or((true, 0), |node| (false, node.id))
     }
 }
 
@@ -744,18 +841,16 @@ fn untagged(release_tags: &[TagName], nodes: &[PlanNode]) -> Vec<String> {
         .collect()
 }
 
-/// The dependency edges between tasks on no cycle.
-fn edges(
-    tasks: &[Task<'_>],
-    successors: &[Vec<usize>],
-    excluded: &[bool],
-) -> Vec<(TaskId, TaskId)> {
-    successors
+/// The same-node dependency edges between tasks on no cycle, in task order.
+fn edges(tasks: &[Task<'_>], pairs: &[Pair], on_cycle: &[bool]) -> Vec<(TaskId, TaskId)> {
+    let mut kept: Vec<(usize, usize)> = pairs
         .iter()
-        .enumerate()
-        .filter(|(from, _)| !excluded[*from])
-        .flat_map(|(from, next)| next.iter().map(move |&to| (from, to)))
-        .filter(|&(_, to)| !excluded[to])
+        .filter(|p| p.scope == PairScope::SameNode && !on_cycle[p.before] && !on_cycle[p.after])
+        .map(|p| (p.before, p.after))
+        .collect();
+    kept.sort_unstable();
+    kept.dedup();
+    kept.into_iter()
         .map(|(from, to)| (tasks[from].def.id.clone(), tasks[to].def.id.clone()))
         .collect()
 }
@@ -821,6 +916,7 @@ mod tests {
             nodes,
             release_tags: &tags,
             models: &models,
+            cross: false,
         })
     }
 
@@ -1004,7 +1100,7 @@ mod tests {
     }
 
     #[test]
-    fn cycles_and_unknown_dependencies_are_errors() {
+    fn cycles_are_errors_and_unknown_dependencies_warnings() {
         let release = tasks(json!([
             {"id": "a", "type": "puppet", "tags": ["*"], "requires": ["c"]},
             {"id": "b", "type": "puppet", "tags": ["*"], "requires": ["a"]},
@@ -1023,16 +1119,21 @@ mod tests {
                 )
             })
             .collect();
+        assert_eq!(kinds, [(PlanErrorKind::Cycle, vec!["a", "b", "c", "a"])]);
         assert_eq!(
-            kinds,
-            [
-                (PlanErrorKind::UnknownDependency, vec![]),
-                (PlanErrorKind::Cycle, vec!["a", "b", "c", "a"]),
-                (PlanErrorKind::Cycle, vec!["d", "d"]),
-            ]
+            plan.errors[0].message,
+            "dependency cycle: a@1 -> b@1 -> c@1 -> a@1"
         );
-        assert_eq!(plan.errors[1].message, "dependency cycle: a -> b -> c -> a");
-        assert_eq!(tasks_of(&plan, 1), ["e"]);
+        assert_eq!(plan.errors[0].nodes, [1]);
+        // An unknown id, and a relation of a task to itself, name nothing.
+        let entries: Vec<(&str, &str)> = plan
+            .unresolved
+            .iter()
+            .map(|u| (u.relation.as_str(), u.entry.as_str()))
+            .collect();
+        assert_eq!(entries, [("requires", "nowhere"), ("required_for", "d")]);
+        assert!(plan.warnings[0].starts_with("unresolved dependency: task 'd' requires 'nowhere'"));
+        assert_eq!(tasks_of(&plan, 1), ["d", "e"]);
     }
 
     #[test]

@@ -70,6 +70,9 @@ pub struct PlanArgs {
     /// The graph type to plan.
     #[arg(long, default_value = "default")]
     graph: String,
+    /// Also list each task on a node that waits for tasks on other nodes.
+    #[arg(long)]
+    cross: bool,
     #[arg(long, value_enum, default_value_t)]
     format: Format,
 }
@@ -87,7 +90,7 @@ pub fn plan(args: PlanArgs) -> i32 {
     let result = match loaded.release() {
         Err(message) => Plan::failed(PlanError::new(PlanErrorKind::Release, message)),
         Ok(release) => match loaded.environment(release, &spec, &no_tags) {
-            Ok(env) => env.plan(&args.graph),
+            Ok(env) => env.plan_with(&args.graph, args.cross),
             Err(e) => Plan::failed(PlanError::new(
                 PlanErrorKind::InvalidEnvironment,
                 e.to_string(),
@@ -99,6 +102,11 @@ pub fn plan(args: PlanArgs) -> i32 {
         Format::Text => print_text(&result),
     }
     i32::from(!result.errors.is_empty())
+}
+
+/// A node id as people read it (`3`, `master`).
+fn node_name(id: &serde_json::Value) -> String {
+    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
 fn print_text(plan: &Plan) {
@@ -120,6 +128,19 @@ fn print_text(plan: &Plan) {
         for (i, task) in node.tasks.iter().enumerate() {
             println!("  {:>3}. {task}", i + 1);
         }
+    }
+    for wait in plan.cross.iter().flatten() {
+        let after: Vec<String> = wait
+            .after
+            .iter()
+            .map(|a| format!("{}@{}", a.task, node_name(&a.node)))
+            .collect();
+        println!(
+            "cross-node wait: {}@{} after {}",
+            wait.task,
+            node_name(&wait.node),
+            after.join(", ")
+        );
     }
     for skipped in &plan.skipped {
         println!("skipped {}: {}", skipped.id, skipped.reason);

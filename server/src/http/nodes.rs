@@ -286,6 +286,9 @@ async fn unassign(
 #[derive(Debug, Deserialize)]
 struct PlanQuery {
     graph: Option<String>,
+    /// `?cross=true` lists the cross-node waits.
+    #[serde(default)]
+    cross: bool,
 }
 
 async fn plan(
@@ -296,7 +299,7 @@ async fn plan(
     let stored = stored_environment(&state, id).await?;
     let graph = query.graph.unwrap_or_else(|| "default".to_owned());
     // Placing every task on every node is CPU work: off the workers.
-    super::blocking(move || Ok(stored.environment()?.plan(&graph)))
+    super::blocking(move || Ok(stored.environment()?.plan_with(&graph, query.cross)))
         .await
         .map(Json)
 }
