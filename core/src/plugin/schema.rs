@@ -344,6 +344,20 @@ fn volumes(root: &Node, sink: &mut Sink<'_>) {
 }
 
 /// A list of tasks (a deployment graph, `deployment_tasks.yaml`).
+/// What a task's relations say beyond their shape (SEMANTICS §6.1):
+/// patterns that compile, `role` and `policy` values; at the relation's line.
+fn relations(task: &Node, path: &str, sink: &mut Sink<'_>) {
+    let Some(map) = task.to_json().as_object().cloned() else {
+        return;
+    };
+    if let Err(message) = crate::task::relations(&map) {
+        let (key, what) = message.split_once(": ").unwrap_or(("", &message));
+        let line = task.get(key).map_or(task.line, |n| n.line);
+        let id = map.get("id").and_then(|v| v.as_str()).unwrap_or("?");
+        sink.error(line, &join_path(path, key), format!("task '{id}': {what}"));
+    }
+}
+
 pub(crate) fn tasks(root: &Node, prefix: &str, sink: &mut Sink<'_>) {
     let Some(items) = list(root, prefix, sink) else {
         return;
@@ -353,6 +367,7 @@ pub(crate) fn tasks(root: &Node, prefix: &str, sink: &mut Sink<'_>) {
         let Some(entries) = map(task, &path, sink) else {
             continue;
         };
+        let errors_before = sink.out.len();
         require(task, &path, &["id", "type"], sink);
         let id = task
             .get("id")
@@ -437,6 +452,13 @@ pub(crate) fn tasks(root: &Node, prefix: &str, sink: &mut Sink<'_>) {
                 }
                 _ => {}
             }
+        }
+        // Shape errors come first; what the relations mean only once they read.
+        if sink.out[errors_before..]
+            .iter()
+            .all(|d| d.severity != super::report::Severity::Error)
+        {
+            relations(task, &path, sink);
         }
     }
 }

@@ -340,6 +340,29 @@ fn duplicate_task_ids_are_errors_within_a_graph() {
 }
 
 #[test]
+fn relations_are_checked_where_they_are_written() {
+    let tasks = "- id: a\n  type: stage\n  cross-depends:\n    - {name: b, policy: some}\n\
+- id: b\n  type: stage\n  requires: ['/(/']\n\
+- id: g\n  type: group\n  role: [x]\n  cross-depended-by:\n    - {name: a, role: [self, x]}\n";
+    let loaded = load(&extension(&[("deployment_tasks.yaml", tasks)]));
+    assert_has(
+        &loaded,
+        "deployment_tasks.yaml:4: error: [0].cross-depends: task 'a': policy must be 'all' or 'any', not \"some\"",
+    );
+    let report = loaded.report.to_string();
+    assert!(
+        report.contains(
+            "deployment_tasks.yaml:7: error: [1].requires: task 'b': entry '/(/': regex parse error"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("deployment_tasks.yaml:12: error: [2].cross-depended-by: task 'g': role 'self' cannot be combined with other roles"),
+        "{report}"
+    );
+}
+
+#[test]
 fn yaml_anchors_merges_and_pairs_are_understood() {
     let components = "- &base\n  name: hypervisor:kvm\n  bind: !!pairs\n    - 'settings:common.libvirt_type.value': kvm\n- <<: *base\n  name: hypervisor:qemu\n";
     let loaded = load(&extension(&[("components.yaml", components)]));

@@ -18,7 +18,7 @@ pub use plan::{
     CrossWait, Definitions, NodePlan, NodeTask, Origin, Placement, Plan, PlanError, PlanErrorKind,
     PlanInput, PlanNode, Skipped, Task, plan,
 };
-pub use relation::{Policy, Relation, Role, Scope, TaskName};
+pub use relation::{Policy, Relation, Role, Scope, TaskName, relations};
 
 #[cfg(test)]
 mod tests;
