@@ -773,6 +773,79 @@ fn plan_cross_lists_each_task_that_waits_for_other_nodes() {
     );
 }
 
+/// The position of `task` in node `id`'s list.
+fn at(plan: &Value, id: i64, task: &str) -> usize {
+    let tasks = node_tasks(plan, id);
+    let found = tasks.iter().position(|t| t == task);
+    found.unwrap_or_else(|| panic!("{task} is not on node {id}: {tasks:?}"))
+}
+
+#[test]
+fn plugins_written_like_fuels_plan_against_the_bundled_release() {
+    let (code, stdout, stderr) = mosaic(&[
+        "plan",
+        &fixture("plans/relations.yaml"),
+        "--cross",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stdout} {stderr}");
+    let plan: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(plan["errors"], json!([]));
+    // A release task the plugin expected is a warning, not an error.
+    assert_eq!(
+        plan["unresolved"],
+        json!([{"task": "overlay-vrouter", "relation": "requires", "entry": "lbaas-agent"}])
+    );
+    // Groups' tasks lists run the release's common tasks on the plugin's nodes.
+    for node in [2, 3, 4, 5] {
+        assert!(at(&plan, node, "hiera") < at(&plan, node, "setup_repositories"));
+    }
+    // role ['/.*/'] is every node; release tasks redefined by id move.
+    for node in 1..=7 {
+        let override_at = at(&plan, node, "queue-hiera-override");
+        assert!(
+            at(&plan, node, "globals") < override_at && override_at < at(&plan, node, "logging")
+        );
+    }
+    assert!(!node_tasks(&plan, 1).iter().any(|t| t.ends_with("rabbitmq")));
+    assert!(at(&plan, 7, "primary-rabbitmq") < at(&plan, 7, "rabbitmq"));
+    // self: on the node itself, no cross wait.
+    assert!(at(&plan, 2, "overlay-config") < at(&plan, 2, "overlay-control"));
+    let waits: Vec<String> = plan["cross"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let after: Vec<String> = w["after"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| format!("{}@{}", a["task"].as_str().unwrap(), a["node"]))
+                .collect();
+            format!(
+                "{}@{} after {}",
+                w["task"].as_str().unwrap(),
+                w["node"],
+                after.join(", ")
+            )
+        })
+        .collect();
+    assert_eq!(
+        waits,
+        [
+            // policy any: one overlay controller, the smallest id.
+            "overlay-keystone@1 after overlay-control@2",
+            // A pattern by role: both database tasks of the analytics-db node.
+            "overlay-config@2 after overlay-db@5, overlay-db-provision@5",
+            "overlay-config@3 after overlay-db@5, overlay-db-provision@5",
+            // A role pattern, and cross-depended-by on every node.
+            "overlay-analytics-service@4 after overlay-config@2, overlay-config@3, overlay-vrouter@6",
+            "overlay-vrouter@6 after overlay-control@2, overlay-control@3",
+        ]
+    );
+}
+
 /// Runs `mosaic ARGS` in `dir`.
 fn mosaic_in(dir: &str, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mosaic"))
