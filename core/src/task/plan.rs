@@ -568,12 +568,13 @@ pub fn plan(input: PlanInput<'_>) -> Plan {
         .warnings
         .extend(relations.unresolved.iter().map(Unresolved::message));
     found.warnings.extend(untagged(input.release_tags, nodes));
-    let lists = placed.node_lists(&ordered.steps);
-    let cross = input
-        .cross
-        .then(|| placed.cross_waits(&relations.pairs, &virtual_, &ordered, &lists));
+    let id = |t: usize| tasks[t].def.id.clone();
+    let cross = input.cross.then(|| {
+        let lists = placed.node_lists(&ordered.steps, |t| t);
+        placed.cross_waits(&relations.pairs, &virtual_, &ordered, &lists)
+    });
     Plan {
-        nodes: placed.node_plans(lists),
+        nodes: placed.node_plans(placed.node_lists(&ordered.steps, id)),
         errors: found.errors,
         warnings: found.warnings,
         skipped: found.skipped,
@@ -717,24 +718,19 @@ impl Placed<'_, '_> {
         }
     }
 
-    /// Every node's tasks (indices) in order, the master's last. Lists are
-    /// sized first, so they never grow.
-    fn node_lists(&self, steps: &[Step]) -> Vec<Vec<usize>> {
+    /// Every node's tasks in order (each as `entry(task)`), the master's
+    /// last. Lists are sized first, so they never grow.
+    fn node_lists<T>(&self, steps: &[Step], entry: impl Fn(usize) -> T) -> Vec<Vec<T>> {
         let mut counts = vec![0; self.nodes.len() + 1];
         self.each(steps, |n, _| counts[n] += 1);
-        let mut lists: Vec<Vec<usize>> = counts.into_iter().map(Vec::with_capacity).collect();
-        self.each(steps, |n, t| lists[n].push(t));
+        let mut lists: Vec<Vec<T>> = counts.into_iter().map(Vec::with_capacity).collect();
+        self.each(steps, |n, t| lists[n].push(entry(t)));
         lists
     }
 
     /// Every node's plan, then the master's when it has tasks.
-    fn node_plans(&self, mut lists: Vec<Vec<usize>>) -> Vec<NodePlan> {
+    fn node_plans(&self, mut lists: Vec<Vec<TaskId>>) -> Vec<NodePlan> {
         let master = lists.pop().unwrap_or_default();
-        let ids = |list: Vec<usize>| -> Vec<TaskId> {
-            list.into_iter()
-                .map(|t| self.tasks[t].def.id.clone())
-                .collect()
-        };
         let mut plans: Vec<NodePlan> = self
             .nodes
             .iter()
@@ -742,14 +738,14 @@ impl Placed<'_, '_> {
             .map(|(node, tasks)| NodePlan {
                 id: Value::from(node.id),
                 tags: node.tags.clone(),
-                tasks: ids(tasks),
+                tasks,
             })
             .collect();
         if !master.is_empty() {
             plans.push(NodePlan {
                 id: Value::from("master"),
                 tags: vec![TagName::new("master").expect("a valid tag")],
-                tasks: ids(master),
+                tasks: master,
             });
         }
         plans
