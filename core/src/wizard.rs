@@ -1,14 +1,15 @@
 //! The environment wizard's rules (SEMANTICS §2.4): how a registry is laid
-//! out in panes (checkboxes, radio groups, ML2 drivers under the ML2 core,
-//! storage sections), what picking an option does to the selection, and the
-//! state each option shows.
+//! out in panes (checkboxes, radio groups, ML2 drivers under the ML2 core —
+//! those it needs exactly one of as a radio group —, storage sections),
+//! what picking an option does to the selection, and the state each option
+//! shows.
 //!
 //! The state each option shows is the engine's (`component::Engine`),
 //! which uses this layout for the swaps that picking implies.
 
 use serde::{Deserialize, Serialize};
 
-use crate::component::{ComponentType, Engine, Registry, Repair, requirements};
+use crate::component::{ComponentType, Engine, Quantifier, Registry, Repair, requirements};
 
 pub mod view;
 
@@ -50,12 +51,18 @@ impl Pane {
 }
 
 /// The Networking pane: one radio group of cores, ML2 drivers as checkboxes
-/// (nested under the ML2 core when there is one), services as checkboxes.
+/// (nested under the ML2 core when there is one) except those in a radio
+/// group of their own, services as checkboxes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NetworkLayout {
     pub cores: Vec<usize>,
     pub ml2_core: Option<usize>,
     pub drivers: Vec<usize>,
+    /// Radio groups of drivers: each `one_of` requirement of the ML2 core
+    /// whose candidates are two or more drivers, none in an earlier group
+    /// (the bundled release's segmentation: VLAN or tunnelling). Members
+    /// in display order.
+    pub driver_groups: Vec<Vec<usize>>,
     pub services: Vec<usize>,
 }
 
@@ -125,6 +132,7 @@ impl Layout {
                 }
             }
         }
+        layout.network.driver_groups = driver_groups(registry, &layout.network);
         for section in &mut layout.storage {
             let m = &section.members;
             section.radio = m.len() >= 2
@@ -149,29 +157,40 @@ impl Layout {
 
     /// The members of `i`'s radio group other than `i`, if it is in one.
     pub fn radio_peers(&self, i: usize) -> Vec<usize> {
+        let others = |group: &[usize]| group.iter().copied().filter(|&j| j != i).collect();
         if self.network.cores.contains(&i) {
-            return self
-                .network
-                .cores
-                .iter()
-                .copied()
-                .filter(|&j| j != i)
-                .collect();
+            return others(&self.network.cores);
+        }
+        if let Some(group) = self.driver_group(i) {
+            return others(group);
         }
         self.storage
             .iter()
             .find(|s| s.radio && s.members.contains(&i))
-            .map(|s| s.members.iter().copied().filter(|&j| j != i).collect())
+            .map(|s| others(&s.members))
             .unwrap_or_default()
     }
 
+    /// The radio group of drivers `i` is in, if any.
+    fn driver_group(&self, i: usize) -> Option<&Vec<usize>> {
+        self.network.driver_groups.iter().find(|g| g.contains(&i))
+    }
+
     /// The radio group option `i` belongs to, if it is a radio button:
-    /// `network-core` for the network cores, `storage-SECTION` for the
-    /// members of a storage section that is one radio group.
+    /// `network-core` for the network cores, `network-ml2-N` for the
+    /// members of the ML2 core's N-th radio group of drivers (from 0),
+    /// `storage-SECTION` for the members of a storage section that is one
+    /// radio group.
     pub fn radio_group(&self, registry: &Registry, i: usize) -> Option<String> {
+        let drivers = self
+            .network
+            .driver_groups
+            .iter()
+            .position(|g| g.contains(&i));
         match self.control(i) {
             Control::Checkbox => None,
             Control::Radio if self.network.cores.contains(&i) => Some("network-core".to_owned()),
+            Control::Radio if drivers.is_some() => drivers.map(|n| format!("network-ml2-{n}")),
             Control::Radio => {
                 let section = registry.get(i).name.segments().next().unwrap_or_default();
                 Some(format!("storage-{section}"))
@@ -184,7 +203,7 @@ impl Layout {
             .storage
             .iter()
             .any(|s| s.radio && s.members.contains(&i));
-        if self.network.cores.contains(&i) || radio_storage {
+        if self.network.cores.contains(&i) || self.driver_group(i).is_some() || radio_storage {
             Control::Radio
         } else {
             Control::Checkbox
@@ -239,6 +258,28 @@ impl Layout {
         }
         next
     }
+}
+
+/// The ML2 core's radio groups of drivers ([`NetworkLayout::driver_groups`]).
+fn driver_groups(registry: &Registry, network: &NetworkLayout) -> Vec<Vec<usize>> {
+    let Some(ml2) = network.ml2_core else {
+        return Vec::new();
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for requirement in requirements(registry, ml2) {
+        let members = &requirement.candidates;
+        let fits = requirement.quantifier == Quantifier::OneOf
+            && members.len() >= 2
+            && members.iter().all(|i| network.drivers.contains(i))
+            && !members
+                .iter()
+                .any(|i| groups.iter().flatten().any(|j| j == i));
+        if fits {
+            let shown = network.drivers.iter().copied();
+            groups.push(shown.filter(|i| members.contains(i)).collect());
+        }
+    }
+    groups
 }
 
 /// The selection the wizard starts from: every `default: true` component,
@@ -563,6 +604,79 @@ mod tests {
         assert_eq!(
             l.unpick(&start, r.position("network:neutron:core:ml2").unwrap()),
             start
+        );
+    }
+
+    /// The ML2 core needs exactly one segmentation: its `one_of` over two
+    /// drivers makes them a radio group under it.
+    const SEGMENTATION: &str = r#"
+- {name: 'hypervisor:libvirt:kvm', default: true}
+- name: network:neutron:core:ml2
+  default: true
+  requires: [{one_of: {items: ['network:neutron:ml2:vlan', 'network:neutron:ml2:tun']}}]
+- {name: 'network:neutron:core:contrail'}
+- {name: 'network:neutron:ml2:vlan', label: VLAN, default: true, weight: 5, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'network:neutron:ml2:tun', label: Tunnelling, weight: 6, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'network:neutron:ml2:ovs', default: true, weight: 10, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'storage:block:lvm', default: true}
+"#;
+
+    #[test]
+    fn the_drivers_the_ml2_core_needs_one_of_are_a_radio_group() {
+        let e = engine(SEGMENTATION);
+        let (r, l) = (e.registry(), e.layout());
+        let at = |name: &str| r.position(name).unwrap();
+        let (vlan, tun, ovs) = (
+            at("network:neutron:ml2:vlan"),
+            at("network:neutron:ml2:tun"),
+            at("network:neutron:ml2:ovs"),
+        );
+        assert_eq!(l.network.driver_groups, [vec![vlan, tun]]);
+        assert_eq!(l.radio_peers(tun), [vlan]);
+        assert_eq!(l.control(ovs), Control::Checkbox);
+        assert_eq!(l.radio_group(r, tun).as_deref(), Some("network-ml2-0"));
+        let start = defaults(r, l);
+        let picked = [
+            "hypervisor:libvirt:kvm",
+            "network:neutron:core:ml2",
+            "network:neutron:ml2:vlan",
+            "network:neutron:ml2:ovs",
+            "storage:block:lvm",
+        ];
+        assert_eq!(start, select(r, &picked));
+        // Picking tunnelling swaps VLAN out; VLAN cannot be unticked alone.
+        let change = toggle(&e, &start, tun);
+        let mut swapped = picked;
+        swapped[2] = "network:neutron:ml2:tun";
+        assert_eq!(change.selection, select(r, &swapped));
+        assert_eq!(change.notices, Vec::<String>::new());
+        assert_eq!(toggle(&e, &start, vlan).selection, start);
+        // Another core drops both; a segmentation brings the ML2 core back.
+        let contrail = l.pick(&start, at("network:neutron:core:contrail"));
+        assert!(!contrail[vlan] && !contrail[tun] && !contrail[ovs]);
+        let back = l.pick(&contrail, tun);
+        assert!(back[tun] && back[at("network:neutron:core:ml2")]);
+    }
+
+    #[test]
+    fn a_one_of_over_one_driver_or_beyond_the_drivers_is_no_radio_group() {
+        let r = registry(
+            r#"
+- name: network:neutron:core:ml2
+  requires:
+    - {one_of: {items: ['network:neutron:ml2:ovs']}}
+    - {one_of: {items: ['network:neutron:ml2:lb', 'network:neutron:service:l3']}}
+    - {any_of: {items: ['network:neutron:ml2:*']}}
+- {name: 'network:neutron:ml2:ovs'}
+- {name: 'network:neutron:ml2:lb'}
+- {name: 'network:neutron:service:l3'}
+"#,
+        );
+        let l = Layout::new(&r);
+        assert_eq!(l.network.driver_groups, Vec::<Vec<usize>>::new());
+        assert_eq!(
+            l.control(r.position("network:neutron:ml2:lb").unwrap()),
+            Control::Checkbox
         );
     }
 
