@@ -1,7 +1,10 @@
 //! Random small registries and a brute-force enumeration of the valid
 //! full selections the wizard can produce: what the engine's property
-//! tests compare it with.
+//! tests compare it with; `bundled`: the bundled release, for the tests
+//! about it.
 #![allow(dead_code)]
+
+pub mod bundled;
 
 use mosaic_core::component::{
     Component, ComponentName, DEFAULT_REQUIRED_TYPES, Pattern, Predicate, PredicateBody,
