@@ -60,10 +60,19 @@ pub struct NetworkLayout {
     pub drivers: Vec<usize>,
     /// Radio groups of drivers: each `one_of` requirement of the ML2 core
     /// whose candidates are two or more drivers, none in an earlier group
-    /// (the bundled release's segmentation: VLAN or tunnelling). Members
-    /// in display order.
-    pub driver_groups: Vec<Vec<usize>>,
+    /// (the bundled release's segmentation: VLAN or tunnelling).
+    pub driver_groups: Vec<DriverGroup>,
     pub services: Vec<usize>,
+}
+
+/// A radio group of ML2 drivers under the ML2 core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverGroup {
+    /// In display order.
+    pub members: Vec<usize>,
+    /// The member a click that selects the ML2 core tries first for the
+    /// group ([`toggle`]): the first `default: true` member, else the first.
+    pub default: usize,
 }
 
 /// A Storage section, named by the second name segment.
@@ -162,7 +171,7 @@ impl Layout {
             return others(&self.network.cores);
         }
         if let Some(group) = self.driver_group(i) {
-            return others(group);
+            return others(&group.members);
         }
         self.storage
             .iter()
@@ -172,8 +181,11 @@ impl Layout {
     }
 
     /// The radio group of drivers `i` is in, if any.
-    fn driver_group(&self, i: usize) -> Option<&Vec<usize>> {
-        self.network.driver_groups.iter().find(|g| g.contains(&i))
+    fn driver_group(&self, i: usize) -> Option<&DriverGroup> {
+        self.network
+            .driver_groups
+            .iter()
+            .find(|g| g.members.contains(&i))
     }
 
     /// The radio group option `i` belongs to, if it is a radio button:
@@ -186,7 +198,7 @@ impl Layout {
             .network
             .driver_groups
             .iter()
-            .position(|g| g.contains(&i));
+            .position(|g| g.members.contains(&i));
         match self.control(i) {
             Control::Checkbox => None,
             Control::Radio if self.network.cores.contains(&i) => Some("network-core".to_owned()),
@@ -261,22 +273,26 @@ impl Layout {
 }
 
 /// The ML2 core's radio groups of drivers ([`NetworkLayout::driver_groups`]).
-fn driver_groups(registry: &Registry, network: &NetworkLayout) -> Vec<Vec<usize>> {
+fn driver_groups(registry: &Registry, network: &NetworkLayout) -> Vec<DriverGroup> {
     let Some(ml2) = network.ml2_core else {
         return Vec::new();
     };
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut groups: Vec<DriverGroup> = Vec::new();
     for requirement in requirements(registry, ml2) {
-        let members = &requirement.candidates;
+        let candidates = &requirement.candidates;
+        let taken = |i: &usize| groups.iter().any(|g| g.members.contains(i));
         let fits = requirement.quantifier == Quantifier::OneOf
-            && members.len() >= 2
-            && members.iter().all(|i| network.drivers.contains(i))
-            && !members
+            && candidates.len() >= 2
+            && candidates
                 .iter()
-                .any(|i| groups.iter().flatten().any(|j| j == i));
+                .all(|i| network.drivers.contains(i) && !taken(i));
         if fits {
             let shown = network.drivers.iter().copied();
-            groups.push(shown.filter(|i| members.contains(i)).collect());
+            let members: Vec<usize> = shown.filter(|i| candidates.contains(i)).collect();
+            let default = (members.iter().copied())
+                .find(|&i| registry.get(i).default)
+                .unwrap_or(members[0]);
+            groups.push(DriverGroup { members, default });
         }
     }
     groups
@@ -415,8 +431,10 @@ fn settle_after(engine: &Engine, selection: Vec<bool>, kind: ComponentType) -> C
 }
 
 /// Ticking or unticking option `i` on its own pane (SEMANTICS §2.4):
-/// picking applies the layout's swaps and keeps `i` selected; unticking
-/// also drops the pane's options that needed it. Later panes are settled.
+/// picking applies the layout's swaps and keeps `i` selected (a pick that
+/// brings the ML2 core also fills its radio groups of drivers where it
+/// can); unticking also drops the pane's options that needed it. Later
+/// panes are settled.
 pub fn toggle(engine: &Engine, selection: &[bool], i: usize) -> Change {
     let registry = engine.registry();
     let kind = registry.get(i).kind();
@@ -429,8 +447,50 @@ pub fn toggle(engine: &Engine, selection: &[bool], i: usize) -> Change {
         change.notices = notices;
         change
     } else {
-        settle_after(engine, engine.layout().pick(selection, i), kind)
+        let picked = engine.layout().pick(selection, i);
+        settle_after(
+            engine,
+            fill_driver_groups(engine, selection, picked, kind),
+            kind,
+        )
     }
+}
+
+/// When a click on pane `kind` selected the ML2 core (in `after`, not in
+/// `before`): each of its radio groups of drivers with no member selected
+/// gets the first member — the group's default first, then in display
+/// order — with which the pane can be left (the Networking pane, or `kind`
+/// when later); none when no member allows it (the operator then chooses,
+/// and Next says what is missing). So the click's promise holds: the pane
+/// stays completable.
+fn fill_driver_groups(
+    engine: &Engine,
+    before: &[bool],
+    mut after: Vec<bool>,
+    kind: ComponentType,
+) -> Vec<bool> {
+    let network = &engine.layout().network;
+    if !network.ml2_core.is_some_and(|m| after[m] && !before[m]) {
+        return after;
+    }
+    for group in &network.driver_groups {
+        if group.members.iter().any(|&j| after[j]) {
+            continue;
+        }
+        let others = group
+            .members
+            .iter()
+            .copied()
+            .filter(|&j| j != group.default);
+        for j in std::iter::once(group.default).chain(others) {
+            after[j] = true;
+            if engine.can_leave(&after, kind.max(ComponentType::Network)) {
+                break;
+            }
+            after[j] = false;
+        }
+    }
+    after
 }
 
 /// The Fix of blocked option `i` on its own pane: the repair is applied and
@@ -439,6 +499,7 @@ pub fn fix(engine: &Engine, selection: &[bool], i: usize, repair: &Repair) -> Ch
     let registry = engine.registry();
     let kind = registry.get(i).kind();
     let repaired = apply_repair(registry, engine.layout(), selection, i, repair);
+    let repaired = fill_driver_groups(engine, selection, repaired, kind);
     let mut notices: Vec<String> = Pane::ALL
         .into_iter()
         .filter(|p| p.component_type() < kind)
@@ -631,7 +692,13 @@ mod tests {
             at("network:neutron:ml2:tun"),
             at("network:neutron:ml2:ovs"),
         );
-        assert_eq!(l.network.driver_groups, [vec![vlan, tun]]);
+        assert_eq!(
+            l.network.driver_groups,
+            [DriverGroup {
+                members: vec![vlan, tun],
+                default: vlan
+            }]
+        );
         assert_eq!(l.radio_peers(tun), [vlan]);
         assert_eq!(l.control(ovs), Control::Checkbox);
         assert_eq!(l.radio_group(r, tun).as_deref(), Some("network-ml2-0"));
@@ -651,11 +718,20 @@ mod tests {
         assert_eq!(change.selection, select(r, &swapped));
         assert_eq!(change.notices, Vec::<String>::new());
         assert_eq!(toggle(&e, &start, vlan).selection, start);
-        // Another core drops both; a segmentation brings the ML2 core back.
-        let contrail = l.pick(&start, at("network:neutron:core:contrail"));
+        // Another core drops both; a click that brings the ML2 core back (on
+        // it, or on a driver) brings the default with it, unless it brings a
+        // member itself.
+        let contrail = toggle(&e, &start, at("network:neutron:core:contrail")).selection;
         assert!(!contrail[vlan] && !contrail[tun] && !contrail[ovs]);
-        let back = l.pick(&contrail, tun);
-        assert!(back[tun] && back[at("network:neutron:core:ml2")]);
+        let ml2 = at("network:neutron:core:ml2");
+        let back = toggle(&e, &contrail, ml2).selection;
+        assert!(back[ml2] && back[vlan] && !back[tun] && !back[ovs]);
+        let back = toggle(&e, &contrail, ovs).selection;
+        assert!(back[ml2] && back[vlan] && back[ovs]);
+        let back = toggle(&e, &contrail, tun).selection;
+        assert!(back[ml2] && back[tun] && !back[vlan]);
+        // The layout's pick alone does not: the engine judges picks by it.
+        assert!(!l.pick(&contrail, ml2)[vlan]);
     }
 
     #[test]
@@ -673,7 +749,7 @@ mod tests {
 "#,
         );
         let l = Layout::new(&r);
-        assert_eq!(l.network.driver_groups, Vec::<Vec<usize>>::new());
+        assert_eq!(l.network.driver_groups, []);
         assert_eq!(
             l.control(r.position("network:neutron:ml2:lb").unwrap()),
             Control::Checkbox

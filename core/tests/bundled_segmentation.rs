@@ -72,7 +72,10 @@ fn the_segmentations_are_one_radio_group_under_the_ml2_core_with_vlan_first() {
     let engine = engine(&release);
     let (registry, layout) = (engine.registry(), engine.layout());
     let at = |name: &str| registry.position(name).unwrap();
-    assert_eq!(layout.network.driver_groups, [vec![at(VLAN), at(TUN)]]);
+    let groups = &layout.network.driver_groups;
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].members, [at(VLAN), at(TUN)]);
+    assert_eq!(groups[0].default, at(VLAN));
     assert_eq!(layout.control(at(TUN)), Control::Radio);
     assert_eq!(
         layout.control(at("network:neutron:ml2:ovs")),
@@ -164,7 +167,7 @@ fn picking_tunnelling_swaps_vlan_out_and_keeps_the_rest() {
 }
 
 #[test]
-fn a_core_without_ml2_drops_the_segmentation_and_reads_as_tunnelling() {
+fn another_core_drops_the_segmentation_reads_as_tunnelling_and_ml2_brings_vlan_back() {
     let release = common::bundled::release();
     let engine = engine(&release);
     let registry = engine.registry();
@@ -181,6 +184,10 @@ fn a_core_without_ml2_drops_the_segmentation_and_reads_as_tunnelling() {
         ),
         "tun"
     );
+    // Back to ML2: VLAN comes with it, and the pane can be left.
+    let back = toggle(&engine, &contrail, at(ML2)).selection;
+    assert!(back[at(ML2)] && back[at(VLAN)] && !back[at(TUN)]);
+    assert_eq!(leave_problem(&engine, &back, Pane::Networking), None);
 }
 
 #[test]

@@ -27,7 +27,13 @@ fn selection(
 ) -> Vec<ComponentName> {
     let mut chosen = vec![false; registry.len()];
     let mut groups: Vec<Vec<usize>> = vec![layout.network.cores.clone()];
-    groups.extend(layout.network.driver_groups.iter().cloned());
+    groups.extend(
+        layout
+            .network
+            .driver_groups
+            .iter()
+            .map(|g| g.members.clone()),
+    );
     groups.extend(
         layout
             .storage

@@ -284,11 +284,8 @@ impl Engine {
         let cores: Vec<Lit> = layout.network.cores.iter().map(|&i| Lit::pos(i)).collect();
         at_most_one(&mut cnf, &cores, None);
         let radio_storage = layout.storage.iter().filter(|s| s.radio);
-        let groups = layout
-            .network
-            .driver_groups
-            .iter()
-            .chain(radio_storage.map(|s| &s.members));
+        let drivers = layout.network.driver_groups.iter().map(|g| &g.members);
+        let groups = drivers.chain(radio_storage.map(|s| &s.members));
         for group in groups {
             let members: Vec<Lit> = group.iter().map(|&i| Lit::pos(i)).collect();
             at_most_one(&mut cnf, &members, None);

@@ -154,7 +154,7 @@ impl Oracle {
                     .filter(|&&i| mask & (1 << i) != 0)
                     .count();
                 let radio_storage = layout.storage.iter().filter(|s| s.radio);
-                let radio_ok = (layout.network.driver_groups.iter())
+                let radio_ok = (layout.network.driver_groups.iter().map(|g| &g.members))
                     .chain(radio_storage.map(|s| &s.members))
                     .all(|group| group.iter().filter(|&&i| mask & (1 << i) != 0).count() <= 1);
                 let drivers_ok = match layout.network.ml2_core {
