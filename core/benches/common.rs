@@ -63,6 +63,7 @@ pub fn cases() -> Vec<Case> {
         selection: [
             "hypervisor:vmware",
             "network:neutron:core:ml2",
+            "network:neutron:ml2:vlan",
             "network:neutron:ml2:dvs",
             "storage:block:backend:lvm",
             "storage:object:backend:swift",

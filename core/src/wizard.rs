@@ -1,14 +1,15 @@
 //! The environment wizard's rules (SEMANTICS §2.4): how a registry is laid
-//! out in panes (checkboxes, radio groups, ML2 drivers under the ML2 core,
-//! storage sections), what picking an option does to the selection, and the
-//! state each option shows.
+//! out in panes (checkboxes, radio groups, ML2 drivers under the ML2 core —
+//! those it needs exactly one of as a radio group —, storage sections),
+//! what picking an option does to the selection, and the state each option
+//! shows.
 //!
 //! The state each option shows is the engine's (`component::Engine`),
 //! which uses this layout for the swaps that picking implies.
 
 use serde::{Deserialize, Serialize};
 
-use crate::component::{ComponentType, Engine, Registry, Repair, requirements};
+use crate::component::{ComponentType, Engine, Quantifier, Registry, Repair, requirements};
 
 pub mod view;
 
@@ -50,13 +51,28 @@ impl Pane {
 }
 
 /// The Networking pane: one radio group of cores, ML2 drivers as checkboxes
-/// (nested under the ML2 core when there is one), services as checkboxes.
+/// (nested under the ML2 core when there is one) except those in a radio
+/// group of their own, services as checkboxes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NetworkLayout {
     pub cores: Vec<usize>,
     pub ml2_core: Option<usize>,
     pub drivers: Vec<usize>,
+    /// Radio groups of drivers: each `one_of` requirement of the ML2 core
+    /// whose candidates are two or more drivers, none in an earlier group
+    /// (the bundled release's segmentation: VLAN or tunnelling).
+    pub driver_groups: Vec<DriverGroup>,
     pub services: Vec<usize>,
+}
+
+/// A radio group of ML2 drivers under the ML2 core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverGroup {
+    /// In display order.
+    pub members: Vec<usize>,
+    /// The member a click that selects the ML2 core tries first for the
+    /// group ([`toggle`]): the first `default: true` member, else the first.
+    pub default: usize,
 }
 
 /// A Storage section, named by the second name segment.
@@ -125,6 +141,7 @@ impl Layout {
                 }
             }
         }
+        layout.network.driver_groups = driver_groups(registry, &layout.network);
         for section in &mut layout.storage {
             let m = &section.members;
             section.radio = m.len() >= 2
@@ -149,29 +166,43 @@ impl Layout {
 
     /// The members of `i`'s radio group other than `i`, if it is in one.
     pub fn radio_peers(&self, i: usize) -> Vec<usize> {
+        let others = |group: &[usize]| group.iter().copied().filter(|&j| j != i).collect();
         if self.network.cores.contains(&i) {
-            return self
-                .network
-                .cores
-                .iter()
-                .copied()
-                .filter(|&j| j != i)
-                .collect();
+            return others(&self.network.cores);
+        }
+        if let Some(group) = self.driver_group(i) {
+            return others(&group.members);
         }
         self.storage
             .iter()
             .find(|s| s.radio && s.members.contains(&i))
-            .map(|s| s.members.iter().copied().filter(|&j| j != i).collect())
+            .map(|s| others(&s.members))
             .unwrap_or_default()
     }
 
+    /// The radio group of drivers `i` is in, if any.
+    fn driver_group(&self, i: usize) -> Option<&DriverGroup> {
+        self.network
+            .driver_groups
+            .iter()
+            .find(|g| g.members.contains(&i))
+    }
+
     /// The radio group option `i` belongs to, if it is a radio button:
-    /// `network-core` for the network cores, `storage-SECTION` for the
-    /// members of a storage section that is one radio group.
+    /// `network-core` for the network cores, `network-ml2-N` for the
+    /// members of the ML2 core's N-th radio group of drivers (from 0),
+    /// `storage-SECTION` for the members of a storage section that is one
+    /// radio group.
     pub fn radio_group(&self, registry: &Registry, i: usize) -> Option<String> {
+        let drivers = self
+            .network
+            .driver_groups
+            .iter()
+            .position(|g| g.members.contains(&i));
         match self.control(i) {
             Control::Checkbox => None,
             Control::Radio if self.network.cores.contains(&i) => Some("network-core".to_owned()),
+            Control::Radio if drivers.is_some() => drivers.map(|n| format!("network-ml2-{n}")),
             Control::Radio => {
                 let section = registry.get(i).name.segments().next().unwrap_or_default();
                 Some(format!("storage-{section}"))
@@ -184,7 +215,7 @@ impl Layout {
             .storage
             .iter()
             .any(|s| s.radio && s.members.contains(&i));
-        if self.network.cores.contains(&i) || radio_storage {
+        if self.network.cores.contains(&i) || self.driver_group(i).is_some() || radio_storage {
             Control::Radio
         } else {
             Control::Checkbox
@@ -239,6 +270,32 @@ impl Layout {
         }
         next
     }
+}
+
+/// The ML2 core's radio groups of drivers ([`NetworkLayout::driver_groups`]).
+fn driver_groups(registry: &Registry, network: &NetworkLayout) -> Vec<DriverGroup> {
+    let Some(ml2) = network.ml2_core else {
+        return Vec::new();
+    };
+    let mut groups: Vec<DriverGroup> = Vec::new();
+    for requirement in requirements(registry, ml2) {
+        let candidates = &requirement.candidates;
+        let taken = |i: &usize| groups.iter().any(|g| g.members.contains(i));
+        let fits = requirement.quantifier == Quantifier::OneOf
+            && candidates.len() >= 2
+            && candidates
+                .iter()
+                .all(|i| network.drivers.contains(i) && !taken(i));
+        if fits {
+            let shown = network.drivers.iter().copied();
+            let members: Vec<usize> = shown.filter(|i| candidates.contains(i)).collect();
+            let default = (members.iter().copied())
+                .find(|&i| registry.get(i).default)
+                .unwrap_or(members[0]);
+            groups.push(DriverGroup { members, default });
+        }
+    }
+    groups
 }
 
 /// The selection the wizard starts from: every `default: true` component,
@@ -374,8 +431,10 @@ fn settle_after(engine: &Engine, selection: Vec<bool>, kind: ComponentType) -> C
 }
 
 /// Ticking or unticking option `i` on its own pane (SEMANTICS §2.4):
-/// picking applies the layout's swaps and keeps `i` selected; unticking
-/// also drops the pane's options that needed it. Later panes are settled.
+/// picking applies the layout's swaps and keeps `i` selected (a pick that
+/// brings the ML2 core also fills its radio groups of drivers where it
+/// can); unticking also drops the pane's options that needed it. Later
+/// panes are settled.
 pub fn toggle(engine: &Engine, selection: &[bool], i: usize) -> Change {
     let registry = engine.registry();
     let kind = registry.get(i).kind();
@@ -388,8 +447,50 @@ pub fn toggle(engine: &Engine, selection: &[bool], i: usize) -> Change {
         change.notices = notices;
         change
     } else {
-        settle_after(engine, engine.layout().pick(selection, i), kind)
+        let picked = engine.layout().pick(selection, i);
+        settle_after(
+            engine,
+            fill_driver_groups(engine, selection, picked, kind),
+            kind,
+        )
     }
+}
+
+/// When a click on pane `kind` selected the ML2 core (in `after`, not in
+/// `before`): each of its radio groups of drivers with no member selected
+/// gets the first member — the group's default first, then in display
+/// order — with which the pane can be left (the Networking pane, or `kind`
+/// when later); none when no member allows it (the operator then chooses,
+/// and Next says what is missing). So the click's promise holds: the pane
+/// stays completable.
+fn fill_driver_groups(
+    engine: &Engine,
+    before: &[bool],
+    mut after: Vec<bool>,
+    kind: ComponentType,
+) -> Vec<bool> {
+    let network = &engine.layout().network;
+    if !network.ml2_core.is_some_and(|m| after[m] && !before[m]) {
+        return after;
+    }
+    for group in &network.driver_groups {
+        if group.members.iter().any(|&j| after[j]) {
+            continue;
+        }
+        let others = group
+            .members
+            .iter()
+            .copied()
+            .filter(|&j| j != group.default);
+        for j in std::iter::once(group.default).chain(others) {
+            after[j] = true;
+            if engine.can_leave(&after, kind.max(ComponentType::Network)) {
+                break;
+            }
+            after[j] = false;
+        }
+    }
+    after
 }
 
 /// The Fix of blocked option `i` on its own pane: the repair is applied and
@@ -398,6 +499,7 @@ pub fn fix(engine: &Engine, selection: &[bool], i: usize, repair: &Repair) -> Ch
     let registry = engine.registry();
     let kind = registry.get(i).kind();
     let repaired = apply_repair(registry, engine.layout(), selection, i, repair);
+    let repaired = fill_driver_groups(engine, selection, repaired, kind);
     let mut notices: Vec<String> = Pane::ALL
         .into_iter()
         .filter(|p| p.component_type() < kind)
@@ -563,6 +665,94 @@ mod tests {
         assert_eq!(
             l.unpick(&start, r.position("network:neutron:core:ml2").unwrap()),
             start
+        );
+    }
+
+    /// The ML2 core needs exactly one segmentation: its `one_of` over two
+    /// drivers makes them a radio group under it.
+    const SEGMENTATION: &str = r#"
+- {name: 'hypervisor:libvirt:kvm', default: true}
+- name: network:neutron:core:ml2
+  default: true
+  requires: [{one_of: {items: ['network:neutron:ml2:vlan', 'network:neutron:ml2:tun']}}]
+- {name: 'network:neutron:core:contrail'}
+- {name: 'network:neutron:ml2:vlan', label: VLAN, default: true, weight: 5, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'network:neutron:ml2:tun', label: Tunnelling, weight: 6, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'network:neutron:ml2:ovs', default: true, weight: 10, requires: [{name: 'network:neutron:core:ml2'}]}
+- {name: 'storage:block:lvm', default: true}
+"#;
+
+    #[test]
+    fn the_drivers_the_ml2_core_needs_one_of_are_a_radio_group() {
+        let e = engine(SEGMENTATION);
+        let (r, l) = (e.registry(), e.layout());
+        let at = |name: &str| r.position(name).unwrap();
+        let (vlan, tun, ovs) = (
+            at("network:neutron:ml2:vlan"),
+            at("network:neutron:ml2:tun"),
+            at("network:neutron:ml2:ovs"),
+        );
+        assert_eq!(
+            l.network.driver_groups,
+            [DriverGroup {
+                members: vec![vlan, tun],
+                default: vlan
+            }]
+        );
+        assert_eq!(l.radio_peers(tun), [vlan]);
+        assert_eq!(l.control(ovs), Control::Checkbox);
+        assert_eq!(l.radio_group(r, tun).as_deref(), Some("network-ml2-0"));
+        let start = defaults(r, l);
+        let picked = [
+            "hypervisor:libvirt:kvm",
+            "network:neutron:core:ml2",
+            "network:neutron:ml2:vlan",
+            "network:neutron:ml2:ovs",
+            "storage:block:lvm",
+        ];
+        assert_eq!(start, select(r, &picked));
+        // Picking tunnelling swaps VLAN out; VLAN cannot be unticked alone.
+        let change = toggle(&e, &start, tun);
+        let mut swapped = picked;
+        swapped[2] = "network:neutron:ml2:tun";
+        assert_eq!(change.selection, select(r, &swapped));
+        assert_eq!(change.notices, Vec::<String>::new());
+        assert_eq!(toggle(&e, &start, vlan).selection, start);
+        // Another core drops both; a click that brings the ML2 core back (on
+        // it, or on a driver) brings the default with it, unless it brings a
+        // member itself.
+        let contrail = toggle(&e, &start, at("network:neutron:core:contrail")).selection;
+        assert!(!contrail[vlan] && !contrail[tun] && !contrail[ovs]);
+        let ml2 = at("network:neutron:core:ml2");
+        let back = toggle(&e, &contrail, ml2).selection;
+        assert!(back[ml2] && back[vlan] && !back[tun] && !back[ovs]);
+        let back = toggle(&e, &contrail, ovs).selection;
+        assert!(back[ml2] && back[vlan] && back[ovs]);
+        let back = toggle(&e, &contrail, tun).selection;
+        assert!(back[ml2] && back[tun] && !back[vlan]);
+        // The layout's pick alone does not: the engine judges picks by it.
+        assert!(!l.pick(&contrail, ml2)[vlan]);
+    }
+
+    #[test]
+    fn a_one_of_over_one_driver_or_beyond_the_drivers_is_no_radio_group() {
+        let r = registry(
+            r#"
+- name: network:neutron:core:ml2
+  requires:
+    - {one_of: {items: ['network:neutron:ml2:ovs']}}
+    - {one_of: {items: ['network:neutron:ml2:lb', 'network:neutron:service:l3']}}
+    - {any_of: {items: ['network:neutron:ml2:*']}}
+- {name: 'network:neutron:ml2:ovs'}
+- {name: 'network:neutron:ml2:lb'}
+- {name: 'network:neutron:service:l3'}
+"#,
+        );
+        let l = Layout::new(&r);
+        assert_eq!(l.network.driver_groups, []);
+        assert_eq!(
+            l.control(r.position("network:neutron:ml2:lb").unwrap()),
+            Control::Checkbox
         );
     }
 

@@ -1,52 +1,24 @@
 //! The bundled release keeps its promise: every selection the engine calls
 //! valid yields valid settings once the components' binds are applied, and
 //! its plan then has no environment error. Selections are drawn the way
-//! the wizard makes them (one network core, at most one member of each
-//! radio storage section), then filtered to the valid ones.
+//! the wizard makes them (one network core, ML2 drivers only under the ML2
+//! core, at most one member of each radio storage section), then filtered
+//! to the valid ones. Every one of them has a segmentation type.
 //!
 //! `PROPTEST_CASES` sets the number of valid selections checked (default 1,000).
 
-use std::path::Path;
+mod common;
 
 use mosaic_core::component::{ComponentName, Registry, validate_selection};
 use mosaic_core::environment::{Base, Environment, Spec, registry};
-use mosaic_core::plugin::{MemoryFiles, load};
-use mosaic_core::release::Release;
 use mosaic_core::task::PlanErrorKind;
 use mosaic_core::wizard::Layout;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-fn read_dir(root: &Path, dir: &Path, files: &mut MemoryFiles) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let relative = path
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if path.is_dir() {
-            files.insert_dir(&relative);
-            read_dir(root, &path, files);
-        } else {
-            files.insert(&relative, std::fs::read_to_string(&path).unwrap());
-        }
-    }
-}
-
-fn bundled_release() -> Release {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../releases/openstack");
-    let mut files = MemoryFiles::new();
-    read_dir(&root, &root, &mut files);
-    let loaded = load(&files);
-    let package = loaded
-        .package
-        .unwrap_or_else(|| panic!("{}", loaded.report));
-    package.releases().next().unwrap().clone()
-}
-
 /// A selection as the wizard can make it: `choice[i]` picks the member of
-/// each radio group (or none), the rest are independent checkboxes.
+/// each radio group (or none), the rest are independent checkboxes; ML2
+/// drivers only when the ML2 core is picked.
 fn selection(
     registry: &Registry,
     layout: &Layout,
@@ -55,6 +27,13 @@ fn selection(
 ) -> Vec<ComponentName> {
     let mut chosen = vec![false; registry.len()];
     let mut groups: Vec<Vec<usize>> = vec![layout.network.cores.clone()];
+    groups.extend(
+        layout
+            .network
+            .driver_groups
+            .iter()
+            .map(|g| g.members.clone()),
+    );
     groups.extend(
         layout
             .storage
@@ -71,6 +50,11 @@ fn selection(
     for i in (0..registry.len()).filter(|i| !in_groups.contains(i)) {
         chosen[i] = bits[i % bits.len()];
     }
+    if layout.network.ml2_core.is_some_and(|m| !chosen[m]) {
+        for &d in &layout.network.drivers {
+            chosen[d] = false;
+        }
+    }
     (0..registry.len())
         .filter(|&i| chosen[i])
         .map(|i| registry.get(i).name.clone())
@@ -79,7 +63,7 @@ fn selection(
 
 #[test]
 fn every_valid_selection_of_the_bundled_release_yields_valid_settings() {
-    let release = bundled_release();
+    let release = common::bundled::release();
     let registry = registry(&release, &[]).unwrap();
     let layout = Layout::new(&registry);
     let wanted: u32 = std::env::var("PROPTEST_CASES")
@@ -94,7 +78,7 @@ fn every_valid_selection_of_the_bundled_release_yields_valid_settings() {
     let strategy = (
         // Few checkboxes each: most large random sets break some requirement.
         prop::collection::vec(prop::bool::weighted(0.2), registry.len()),
-        prop::collection::vec(0usize..8, 4),
+        prop::collection::vec(0usize..8, 5),
     );
     let valid = std::cell::Cell::new(0u32);
     let result = runner.run(&strategy, |(bits, choices)| {
@@ -121,6 +105,13 @@ fn every_valid_selection_of_the_bundled_release_yields_valid_settings() {
         .unwrap();
         let problems = env.evaluation().problems;
         prop_assert!(problems.is_empty(), "{:?} gives {:?}", texts, problems);
+        let segmentation = &env.context().networking_parameters["segmentation_type"];
+        prop_assert!(
+            segmentation == "vlan" || segmentation == "tun",
+            "{:?} has the segmentation type {}",
+            texts,
+            segmentation
+        );
         let plan = env.plan("default");
         let broken: Vec<_> = plan
             .errors

@@ -126,7 +126,8 @@ async fn clusters_are_validated_with_every_violation() {
 async fn a_valid_cluster_is_stored_once_per_name() {
     let app = test_app().await;
     let request = json!({"name": "lab", "release_id": 1, "components": [
-        "hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:ovs", "storage:block:backend:lvm"
+        "hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:vlan",
+        "network:neutron:ml2:ovs", "storage:block:backend:lvm"
     ]});
     let (status, body) = app.post("/api/v1/clusters", &request).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
@@ -350,8 +351,9 @@ async fn a_plugin_in_use_cannot_be_uninstalled_and_without_releases_nothing_can_
         .post(
             "/api/v1/clusters",
             &json!({"name": "prod", "release_id": release, "components": [
-                "hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:ovs",
-                "storage:block:backend:lvm", "storage:object:backend:swift", "storage:image:swift"
+                "hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:vlan",
+                "network:neutron:ml2:ovs", "storage:block:backend:lvm", "storage:object:backend:swift",
+                "storage:image:swift"
             ]}),
         )
         .await;

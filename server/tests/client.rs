@@ -94,8 +94,8 @@ fn environments_nodes_and_tags_from_the_command_line() {
     let server = start();
     let releases = server.api("/api/v1/releases");
     let release = releases[0]["id"].to_string();
-    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:ovs,\
-                      storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
+    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,\
+                      network:neutron:ml2:ovs,storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
     let env = server.json(&[
         "env",
         "create",

@@ -9,9 +9,10 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use support::{TestApp, archive, plugin_fixture, test_app};
 
-const CEPH: [&str; 7] = [
+const CEPH: [&str; 8] = [
     "hypervisor:libvirt:kvm",
     "network:neutron:core:ml2",
+    "network:neutron:ml2:vlan",
     "network:neutron:ml2:ovs",
     "storage:block:backend:ceph",
     "storage:object:backend:ceph",
@@ -19,9 +20,10 @@ const CEPH: [&str; 7] = [
     "storage:ephemeral:ceph",
 ];
 
-const LVM: [&str; 6] = [
+const LVM: [&str; 7] = [
     "hypervisor:libvirt:kvm",
     "network:neutron:core:ml2",
+    "network:neutron:ml2:vlan",
     "network:neutron:ml2:ovs",
     "storage:block:backend:lvm",
     "storage:object:backend:swift",

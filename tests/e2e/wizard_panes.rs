@@ -147,6 +147,44 @@ async fn arrow_keys_in_the_core_radio_group_never_leave_the_pane_empty() {
 }
 
 #[tokio::test]
+async fn the_segmentation_is_one_radio_group_under_ml2_and_reaches_the_environment() {
+    let (_server, browser) = open_wizard("tun-lab").await;
+    let c = &browser.client;
+    click(c, "#next").await;
+    click(c, "#next").await;
+    let (vlan, tun) = ("network:neutron:ml2:vlan", "network:neutron:ml2:tun");
+    let group = "[data-pane='networking'] input[name='network-ml2-0']";
+    eventually("VLAN and tunnelling as one radio group", || async {
+        c.find_all(Locator::Css(group)).await.unwrap().len() == 2
+    })
+    .await;
+    assert_eq!(state(c, vlan).await, "selected");
+    assert_eq!(state(c, tun).await, "available");
+    // Tunnelling replaces VLAN; Open vSwitch and the ML2 core stay.
+    super::pick(c, tun, "selected").await;
+    assert_eq!(state(c, vlan).await, "available");
+    assert_eq!(state(c, "network:neutron:ml2:ovs").await, "selected");
+    assert_eq!(state(c, "network:neutron:core:ml2").await, "selected");
+    for _ in 0..3 {
+        click(c, "#next").await;
+    }
+    click(c, "#create").await;
+    created(c, "tun-lab").await;
+    // The server reads it as plugins do.
+    let segmentation = c
+        .execute_async(
+            "const [done] = arguments;
+             fetch('/api/v1/clusters/1/attributes').then(r => r.json())
+               .then(a => done(a.context.networking_parameters.segmentation_type), e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(segmentation, "tun");
+    browser.close().await;
+}
+
+#[tokio::test]
 async fn enter_goes_on_and_visited_steps_are_links() {
     let (_server, browser) = open_wizard("lab").await;
     let c = &browser.client;

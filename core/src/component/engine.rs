@@ -278,12 +278,16 @@ impl Engine {
         }
 
         // What the wizard can produce: one network core, one member per
-        // radio storage section (already implied by its conflicts), and ML2
-        // drivers only under the ML2 core.
+        // radio group of drivers (already implied by the ML2 core's
+        // `one_of`) and per radio storage section (already implied by its
+        // conflicts), and ML2 drivers only under the ML2 core.
         let cores: Vec<Lit> = layout.network.cores.iter().map(|&i| Lit::pos(i)).collect();
         at_most_one(&mut cnf, &cores, None);
-        for section in layout.storage.iter().filter(|s| s.radio) {
-            let members: Vec<Lit> = section.members.iter().map(|&i| Lit::pos(i)).collect();
+        let radio_storage = layout.storage.iter().filter(|s| s.radio);
+        let drivers = layout.network.driver_groups.iter().map(|g| &g.members);
+        let groups = drivers.chain(radio_storage.map(|s| &s.members));
+        for group in groups {
+            let members: Vec<Lit> = group.iter().map(|&i| Lit::pos(i)).collect();
             at_most_one(&mut cnf, &members, None);
         }
         if let Some(ml2) = layout.network.ml2_core {

@@ -4,6 +4,7 @@ use super::*;
 use crate::api::BulkNodes;
 use crate::name::TagName;
 use crate::plugin::{MemoryFiles, load};
+use crate::restriction::{Restriction, evaluate_with};
 use crate::tag::TagMeta;
 use crate::task::PlanErrorKind;
 
@@ -34,8 +35,16 @@ const COMPONENTS: &str = "
   bind: [['settings:common.libvirt.value', kvm]]
 - name: network:neutron:core:ml2
   default: true
+  requires: [{one_of: {items: ['network:neutron:ml2:vlan', 'network:neutron:ml2:tun']}}]
+- name: network:neutron:ml2:vlan
+  default: true
   bind: !!pairs
     - 'cluster:net_segment_type': vlan
+  requires: [{name: 'network:neutron:core:ml2'}]
+- name: network:neutron:ml2:tun
+  bind: !!pairs
+    - 'cluster:net_segment_type': tun
+  requires: [{name: 'network:neutron:core:ml2'}]
 - name: storage:block:lvm
   default: true
   bind: ['settings:storage.volumes_lvm.value']
@@ -197,16 +206,19 @@ fn spec(components: &[&str], edits: serde_json::Value, nodes: Vec<NodeTags>) -> 
     }
 }
 
-const CEPH: [&str; 3] = [
+const CEPH: [&str; 4] = [
     "hypervisor:kvm",
     "network:neutron:core:ml2",
+    "network:neutron:ml2:vlan",
     "storage:block:ceph",
 ];
-const LVM: [&str; 3] = [
+const LVM: [&str; 4] = [
     "hypervisor:kvm",
     "network:neutron:core:ml2",
+    "network:neutron:ml2:vlan",
     "storage:block:lvm",
 ];
+/// A core of a plugin that binds no segmentation.
 const CONTRAIL: [&str; 3] = [
     "hypervisor:kvm",
     "network:neutron:core:contrail",
@@ -269,6 +281,51 @@ fn the_wizards_choices_reach_the_settings_and_the_roles() {
             role_messages(env, &["ceph-osd"]),
             ["Ceph should be enabled in the environment settings."]
         );
+    });
+}
+
+#[test]
+fn a_restriction_reads_the_segmentation_the_components_chose() {
+    let f = fixture();
+    let vlan = Restriction::from_json(
+        "r",
+        &json!("networking_parameters:segmentation_type == 'vlan'"),
+    )
+    .unwrap();
+    let holds = |env: &Environment<'_>, strict: bool| {
+        let r = Restriction {
+            strict,
+            ..vlan.clone()
+        };
+        evaluate_with(&[r], env.models(), |_| String::new()).map(|r| r.disabled)
+    };
+    with(&f, &spec(&LVM, json!({}), vec![]), |env| {
+        assert_eq!(env.selection_violations(), []);
+        assert_eq!(holds(env, true), Ok(true));
+    });
+    let tun = LVM.map(|c| c.replace(":vlan", ":tun"));
+    let tun: Vec<&str> = tun.iter().map(String::as_str).collect();
+    with(&f, &spec(&tun, json!({}), vec![]), |env| {
+        assert_eq!(env.selection_violations(), []);
+        assert_eq!(holds(env, true), Ok(false));
+    });
+    // No component sets `net_segment_type`: the key is absent, as every
+    // unset model key — an `undefined` error in strict mode (so a settings
+    // restriction reading it is a problem, and the environment invalid),
+    // `null` in non-strict mode.
+    with(&f, &spec(&CONTRAIL, json!({}), vec![]), |env| {
+        assert_eq!(env.context().networking_parameters, json!({}));
+        let error = holds(env, true).unwrap_err();
+        assert_eq!(error.kind, crate::expr::ErrorKind::Undefined);
+        assert!(error.message.contains("segmentation_type"), "{error:?}");
+        assert_eq!(holds(env, false), Ok(false));
+        let problems: Vec<String> = env
+            .evaluation()
+            .problems
+            .into_iter()
+            .map(|p| p.path)
+            .collect();
+        assert_eq!(problems, ["common.vlan_only"]);
     });
 }
 

@@ -1,7 +1,10 @@
 //! Random small registries and a brute-force enumeration of the valid
 //! full selections the wizard can produce: what the engine's property
-//! tests compare it with.
+//! tests compare it with; `bundled`: the bundled release, for the tests
+//! about it.
 #![allow(dead_code)]
+
+pub mod bundled;
 
 use mosaic_core::component::{
     Component, ComponentName, DEFAULT_REQUIRED_TYPES, Pattern, Predicate, PredicateBody,
@@ -81,8 +84,27 @@ fn requires() -> impl Strategy<Value = Requires> {
     ]
 }
 
+/// What the ML2 core requires: often exactly one of the drivers (a radio
+/// group of drivers, as the bundled release's segmentation), else anything.
+fn ml2_requires() -> impl Strategy<Value = Requires> {
+    let one_driver = Requires::Predicates(vec![Predicate {
+        quantifier: Quantifier::OneOf,
+        body: PredicateBody {
+            items: vec![Pattern::new("network:neutron:ml2:*").unwrap()],
+            message: None,
+            message_invalid: None,
+        },
+    }]);
+    prop_oneof![2 => requires(), 1 => Just(one_driver)]
+}
+
 fn component(name: &'static str) -> impl Strategy<Value = Component> {
-    (relations(1), relations(2), requires(), any::<bool>()).prop_map(
+    let requires = if name == "network:neutron:core:ml2" {
+        ml2_requires().boxed()
+    } else {
+        requires().boxed()
+    };
+    (relations(1), relations(2), requires, any::<bool>()).prop_map(
         move |(compatible, incompatible, requires, default)| Component {
             name: ComponentName::new(name).unwrap(),
             label: String::new(),
@@ -131,11 +153,10 @@ impl Oracle {
                     .iter()
                     .filter(|&&i| mask & (1 << i) != 0)
                     .count();
-                let radio_ok = layout
-                    .storage
-                    .iter()
-                    .filter(|s| s.radio)
-                    .all(|s| s.members.iter().filter(|&&i| mask & (1 << i) != 0).count() <= 1);
+                let radio_storage = layout.storage.iter().filter(|s| s.radio);
+                let radio_ok = (layout.network.driver_groups.iter().map(|g| &g.members))
+                    .chain(radio_storage.map(|s| &s.members))
+                    .all(|group| group.iter().filter(|&&i| mask & (1 << i) != 0).count() <= 1);
                 let drivers_ok = match layout.network.ml2_core {
                     Some(ml2) => {
                         mask & (1 << ml2) != 0

@@ -678,6 +678,7 @@ releases:
 - name: network:neutron:ml2:vlan
   label: VLAN segmentation
   default: true
+  bind: [['cluster:net_segment_type', vlan]]
   requires:
     - name: network:neutron:core:ml2
 - name: storage:block:lvm

@@ -235,9 +235,10 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
-pub const SELECTION: [&str; 6] = [
+pub const SELECTION: [&str; 7] = [
     "hypervisor:libvirt:kvm",
     "network:neutron:core:ml2",
+    "network:neutron:ml2:vlan",
     "network:neutron:ml2:ovs",
     "storage:block:backend:lvm",
     "storage:object:backend:swift",
