@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
-use crate::name::{Mode, NodeStatus, RoleName, TagName};
+use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName};
 use crate::plugin::Report;
 use crate::settings::{Context, Edits, Problem};
 
@@ -435,6 +435,68 @@ pub struct RoleView {
     /// The plugin that provides it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
+}
+
+/// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
+/// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GraphSummary {
+    #[serde(rename = "type")]
+    pub kind: GraphType,
+    /// The release's name for the graph, else the first enabled plugin's
+    /// record's, else the type.
+    pub name: String,
+    /// How many distinct task ids the plan of this type considers (each
+    /// id once, however many sources define it).
+    pub tasks: usize,
+    /// Where its tasks come from: the release, then the enabled plugins in
+    /// registry order, then the environment.
+    pub sources: Vec<GraphSource>,
+}
+
+/// Where a graph's tasks come from, written `release`, `plugin:NAME` or
+/// `environment`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum GraphSource {
+    Release,
+    Plugin(PluginName),
+    Environment,
+}
+
+impl std::fmt::Display for GraphSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GraphSource::Release => f.write_str("release"),
+            GraphSource::Plugin(name) => write!(f, "plugin:{name}"),
+            GraphSource::Environment => f.write_str("environment"),
+        }
+    }
+}
+
+impl From<GraphSource> for String {
+    fn from(source: GraphSource) -> String {
+        source.to_string()
+    }
+}
+
+impl TryFrom<String> for GraphSource {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<GraphSource, String> {
+        match text.as_str() {
+            "release" => Ok(GraphSource::Release),
+            "environment" => Ok(GraphSource::Environment),
+            _ => match text.strip_prefix("plugin:") {
+                Some(name) => PluginName::new(name)
+                    .map(GraphSource::Plugin)
+                    .map_err(|e| e.to_string()),
+                None => Err(format!(
+                    "'{text}' is not a graph source: release, plugin:NAME or environment"
+                )),
+            },
+        }
+    }
 }
 
 /// `GET /api/v1/clusters/{id}/attributes`: the whole settings tree with
