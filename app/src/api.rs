@@ -10,13 +10,17 @@ use mosaic_core::api::{
     SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
-use mosaic_core::name::TagName;
+use mosaic_core::name::{GraphType, TagName};
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
+use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
 use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
+    /// The API's error code (`not_found`, `unknown_graph`, …); empty when
+    /// the answer was not the API's.
+    pub code: String,
     pub message: String,
     pub violations: Vec<Violation>,
     /// For a refused plugin: the validation report.
@@ -54,6 +58,7 @@ fn unauthorized() {
 impl ApiFailure {
     fn plain(message: String) -> ApiFailure {
         ApiFailure {
+            code: String::new(),
             message,
             violations: Vec::new(),
             report: None,
@@ -125,6 +130,7 @@ async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, A
 /// The API's own refusal, its problems sorted by kind.
 fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
     let mut failure = ApiFailure {
+        code: body.error.code,
         message: body.error.message,
         violations: body.error.violations,
         report: body.error.report.map(Box::new),
@@ -172,7 +178,7 @@ pub mod path {
     }
 
     /// `what` of a cluster: `attributes`, `nodes`, `nodes/bulk`, `roles`,
-    /// `checks`, `plan`, `environment`.
+    /// `checks`, `graphs`, `plan`, `environment`.
     pub fn of_cluster(id: i64, what: &str) -> String {
         format!("/api/v1/clusters/{id}/{what}")
     }
@@ -198,6 +204,22 @@ async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), Api
 /// resource, or `futures::join`), not one after another.
 pub async fn get<T: DeserializeOwned>(path: String) -> Result<T, ApiFailure> {
     send(Request::get(&path).build()).await
+}
+
+/// The plan of graph type `graph`. A type no source defines any more (the
+/// list it was picked from is older than a change of the plugins) is a
+/// plan with that one error, as `mosaic plan` prints it.
+pub async fn plan(cluster: i64, graph: GraphType) -> Result<Plan, ApiFailure> {
+    let request = Request::get(&path::of_cluster(cluster, "plan"))
+        .query([("graph", graph.as_str())])
+        .build();
+    match send(request).await {
+        Err(failure) if failure.code == "unknown_graph" => Ok(Plan::failed(PlanError::new(
+            PlanErrorKind::UnknownGraph,
+            failure.message,
+        ))),
+        answer => answer,
+    }
 }
 
 /// Who is signed in; 401 when nobody is.

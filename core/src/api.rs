@@ -454,6 +454,20 @@ pub struct GraphSummary {
     pub sources: Vec<GraphSource>,
 }
 
+impl GraphSummary {
+    /// What a choice of graph says of it: its name, the type too when the
+    /// name is not the type, and how many tasks it has
+    /// (`hardware burn-in (burn_in), 2 tasks`).
+    pub fn label(&self) -> String {
+        let tasks = format!("{} task{}", self.tasks, crate::text::plural(self.tasks));
+        if self.kind == self.name.as_str() {
+            format!("{}, {tasks}", self.name)
+        } else {
+            format!("{} ({}), {tasks}", self.name, self.kind)
+        }
+    }
+}
+
 /// Where a graph's tasks come from, written `release`, `plugin:NAME` or
 /// `environment`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -632,6 +646,8 @@ pub struct AuditEntry {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn summary(kind: PluginKind, releases: usize) -> PluginSummary {
@@ -691,6 +707,38 @@ mod tests {
             assert_eq!(
                 serde_json::to_string(&kind).unwrap(),
                 format!("\"{}\"", kind.as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn a_graph_is_labelled_by_its_name_its_type_when_that_differs_and_its_tasks() {
+        let graph = |kind: &str, name: &str, tasks| GraphSummary {
+            kind: GraphType::new(kind).unwrap(),
+            name: name.to_owned(),
+            tasks,
+            sources: vec![GraphSource::Release],
+        };
+        assert_eq!(
+            graph("provisioning", "provisioning", 4).label(),
+            "provisioning, 4 tasks"
+        );
+        assert_eq!(
+            graph("burn_in", "hardware burn-in", 1).label(),
+            "hardware burn-in (burn_in), 1 task"
+        );
+    }
+
+    #[test]
+    fn graph_sources_read_back_as_they_are_written_and_nothing_else() {
+        for text in ["release", "plugin:burnin", "environment"] {
+            let source: GraphSource = serde_json::from_value(json!(text)).unwrap();
+            assert_eq!(serde_json::to_value(&source).unwrap(), json!(text));
+        }
+        for bad in ["plugin:", "plugin:Burn In", "plugins", ""] {
+            assert!(
+                serde_json::from_value::<GraphSource>(json!(bad)).is_err(),
+                "{bad}"
             );
         }
     }
