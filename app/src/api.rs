@@ -18,9 +18,6 @@ use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
-    /// The API's error code (`not_found`, `unknown_graph`, …); empty when
-    /// the answer was not the API's.
-    pub code: String,
     pub message: String,
     pub violations: Vec<Violation>,
     /// For a refused plugin: the validation report.
@@ -58,7 +55,6 @@ fn unauthorized() {
 impl ApiFailure {
     fn plain(message: String) -> ApiFailure {
         ApiFailure {
-            code: String::new(),
             message,
             violations: Vec::new(),
             report: None,
@@ -130,7 +126,6 @@ async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, A
 /// The API's own refusal, its problems sorted by kind.
 fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
     let mut failure = ApiFailure {
-        code: body.error.code,
         message: body.error.message,
         violations: body.error.violations,
         report: body.error.report.map(Box::new),
@@ -206,15 +201,17 @@ pub async fn get<T: DeserializeOwned>(path: String) -> Result<T, ApiFailure> {
     send(Request::get(&path).build()).await
 }
 
-/// The plan of graph type `graph`. A type no source defines any more (the
-/// list it was picked from is older than a change of the plugins) is a
-/// plan with that one error, as `mosaic plan` prints it.
+/// The plan of graph type `graph`. A type no source defines (any more:
+/// the list it was picked from may be older than a change of the plugins)
+/// is a plan with that one error, as `mosaic plan` prints it, so that the
+/// rest of the page stays. The route's 404 is that, `unknown_graph`: an
+/// unknown environment is 404 to the page's other answers as well.
 pub async fn plan(cluster: i64, graph: GraphType) -> Result<Plan, ApiFailure> {
     let request = Request::get(&path::of_cluster(cluster, "plan"))
         .query([("graph", graph.as_str())])
         .build();
     match send(request).await {
-        Err(failure) if failure.code == "unknown_graph" => Ok(Plan::failed(PlanError::new(
+        Err(failure) if failure.status == 404 => Ok(Plan::failed(PlanError::new(
             PlanErrorKind::UnknownGraph,
             failure.message,
         ))),
