@@ -98,6 +98,8 @@ impl<'a> Environment<'a> {
     /// defines: `default` first, then by type.
     pub fn graphs(&self) -> Vec<GraphSummary> {
         let mut kinds: BTreeSet<GraphType> = self.release.graph_types().collect();
+        // Deployment tasks make a `default` graph without a record of it;
+        // a type no source defines is left out below.
         kinds.insert(GraphType::deployment());
         for plugin in self.enabled_plugins() {
             kinds.extend(plugin.graphs.iter().map(|g| g.kind.clone()));
