@@ -10,9 +10,10 @@ use mosaic_core::api::{
     SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
-use mosaic_core::name::TagName;
+use mosaic_core::name::{GraphType, TagName};
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
+use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
 use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -172,7 +173,7 @@ pub mod path {
     }
 
     /// `what` of a cluster: `attributes`, `nodes`, `nodes/bulk`, `roles`,
-    /// `checks`, `plan`, `environment`.
+    /// `checks`, `graphs`, `plan`, `environment`.
     pub fn of_cluster(id: i64, what: &str) -> String {
         format!("/api/v1/clusters/{id}/{what}")
     }
@@ -198,6 +199,24 @@ async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), Api
 /// resource, or `futures::join`), not one after another.
 pub async fn get<T: DeserializeOwned>(path: String) -> Result<T, ApiFailure> {
     send(Request::get(&path).build()).await
+}
+
+/// The plan of graph type `graph`. A type no source defines (any more:
+/// the list it was picked from may be older than a change of the plugins)
+/// is a plan with that one error, as `mosaic plan` prints it, so that the
+/// rest of the page stays. The route's 404 is that, `unknown_graph`: an
+/// unknown environment is 404 to the page's other answers as well.
+pub async fn plan(cluster: i64, graph: GraphType) -> Result<Plan, ApiFailure> {
+    let request = Request::get(&path::of_cluster(cluster, "plan"))
+        .query([("graph", graph.as_str())])
+        .build();
+    match send(request).await {
+        Err(failure) if failure.status == 404 => Ok(Plan::failed(PlanError::new(
+            PlanErrorKind::UnknownGraph,
+            failure.message,
+        ))),
+        answer => answer,
+    }
 }
 
 /// Who is signed in; 401 when nobody is.

@@ -1,21 +1,23 @@
 //! The environment page's components in headless Chromium
 //! (`wasm-bindgen-test`): the node table's rows follow their nodes in
 //! place, what a viewer is offered, the node editor under its row; the
-//! checks folded and showing their nodes; a plan group with its graph.
+//! checks folded and showing their nodes; a plan group with its graph;
+//! the preview's choice of graph type.
 
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
+use mosaic_app::components::graph_choice::GraphChoice;
 use mosaic_app::components::node_table::{NodeTable, TableState};
 use mosaic_app::pages::environment::{Checks, Preview};
-use mosaic_core::api::{NodeView, RoleView};
+use mosaic_core::api::{GraphSource, GraphSummary, NodeView, RoleView};
 use mosaic_core::environment::{Check, CheckSeverity};
-use mosaic_core::name::{NodeStatus, RoleName, TagName, TaskId};
+use mosaic_core::name::{GraphType, NodeStatus, RoleName, TagName, TaskId};
 use mosaic_core::task::{NodePlan, Plan};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 mod common;
 
@@ -384,4 +386,54 @@ async fn a_group_names_its_nodes_and_draws_its_graph_on_demand() {
     click(&group, "button.show-graph");
     leptos::task::tick().await;
     assert_eq!(html(&find(&group, ".graph-slot")), "");
+}
+
+fn graph(kind: &str, name: &str, tasks: usize) -> GraphSummary {
+    GraphSummary {
+        kind: GraphType::new(kind).unwrap(),
+        name: name.to_owned(),
+        tasks,
+        sources: vec![GraphSource::Release],
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_graph_choice_offers_every_type_and_picks_one() {
+    let graphs = RwSignal::new(vec![
+        graph("default", "default deployment graph", 62),
+        graph("provisioning", "provisioning", 4),
+    ]);
+    let chosen = RwSignal::new(GraphType::deployment());
+    let root = mounted(move || {
+        let choose = Callback::new(move |kind| chosen.set(kind));
+        view! { <GraphChoice graphs chosen choose /> }
+    });
+    settle().await;
+    assert_eq!(text(&root, "label.graph-choice span"), "Graph");
+    let select: HtmlSelectElement = find(&root, "label.graph-choice select").unchecked_into();
+    assert_eq!(
+        html(&select),
+        "<option value=\"default\">default deployment graph (default), 62 tasks</option>\
+         <option value=\"provisioning\">provisioning, 4 tasks</option>"
+    );
+    assert_eq!(select.value(), "default");
+    select.set_value("provisioning");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(chosen.get_untracked().as_str(), "provisioning");
+    // A new list keeps the choice.
+    graphs.set(vec![
+        graph("default", "default deployment graph", 63),
+        graph("burn_in", "hardware burn-in", 2),
+        graph("provisioning", "provisioning", 4),
+    ]);
+    settle().await;
+    assert_eq!(count(&root, "option"), 3);
+    assert_eq!(select.value(), "provisioning");
+    assert_eq!(
+        text(&root, "option[value='burn_in']"),
+        "hardware burn-in (burn_in), 2 tasks"
+    );
 }

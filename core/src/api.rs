@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
-use crate::name::{Mode, NodeStatus, RoleName, TagName};
+use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName};
 use crate::plugin::Report;
 use crate::settings::{Context, Edits, Problem};
 
@@ -437,6 +437,82 @@ pub struct RoleView {
     pub plugin: Option<String>,
 }
 
+/// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
+/// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GraphSummary {
+    #[serde(rename = "type")]
+    pub kind: GraphType,
+    /// The release's name for the graph, else the first enabled plugin's
+    /// record's, else the type.
+    pub name: String,
+    /// How many distinct task ids the plan of this type considers (each
+    /// id once, however many sources define it).
+    pub tasks: usize,
+    /// Where its tasks come from: the release, then the enabled plugins in
+    /// registry order, then the environment.
+    pub sources: Vec<GraphSource>,
+}
+
+impl GraphSummary {
+    /// What a choice of graph says of it: its name, the type too when the
+    /// name is not the type, and how many tasks it has
+    /// (`hardware burn-in (burn_in), 2 tasks`).
+    pub fn label(&self) -> String {
+        let tasks = format!("{} task{}", self.tasks, crate::text::plural(self.tasks));
+        if self.kind == self.name.as_str() {
+            format!("{}, {tasks}", self.name)
+        } else {
+            format!("{} ({}), {tasks}", self.name, self.kind)
+        }
+    }
+}
+
+/// Where a graph's tasks come from, written `release`, `plugin:NAME` or
+/// `environment`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum GraphSource {
+    Release,
+    Plugin(PluginName),
+    Environment,
+}
+
+impl std::fmt::Display for GraphSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GraphSource::Release => f.write_str("release"),
+            GraphSource::Plugin(name) => write!(f, "plugin:{name}"),
+            GraphSource::Environment => f.write_str("environment"),
+        }
+    }
+}
+
+impl From<GraphSource> for String {
+    fn from(source: GraphSource) -> String {
+        source.to_string()
+    }
+}
+
+impl TryFrom<String> for GraphSource {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<GraphSource, String> {
+        match text.as_str() {
+            "release" => Ok(GraphSource::Release),
+            "environment" => Ok(GraphSource::Environment),
+            _ => match text.strip_prefix("plugin:") {
+                Some(name) => PluginName::new(name)
+                    .map(GraphSource::Plugin)
+                    .map_err(|e| e.to_string()),
+                None => Err(format!(
+                    "'{text}' is not a graph source: release, plugin:NAME or environment"
+                )),
+            },
+        }
+    }
+}
+
 /// `GET /api/v1/clusters/{id}/attributes`: the whole settings tree with
 /// values, labels, types and restrictions, its version (for `If-Match`),
 /// and the models besides settings that restrictions read, so that the
@@ -570,6 +646,8 @@ pub struct AuditEntry {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn summary(kind: PluginKind, releases: usize) -> PluginSummary {
@@ -629,6 +707,38 @@ mod tests {
             assert_eq!(
                 serde_json::to_string(&kind).unwrap(),
                 format!("\"{}\"", kind.as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn a_graph_is_labelled_by_its_name_its_type_when_that_differs_and_its_tasks() {
+        let graph = |kind: &str, name: &str, tasks| GraphSummary {
+            kind: GraphType::new(kind).unwrap(),
+            name: name.to_owned(),
+            tasks,
+            sources: vec![GraphSource::Release],
+        };
+        assert_eq!(
+            graph("provisioning", "provisioning", 4).label(),
+            "provisioning, 4 tasks"
+        );
+        assert_eq!(
+            graph("burn_in", "hardware burn-in", 1).label(),
+            "hardware burn-in (burn_in), 1 task"
+        );
+    }
+
+    #[test]
+    fn graph_sources_read_back_as_they_are_written_and_nothing_else() {
+        for text in ["release", "plugin:burnin", "environment"] {
+            let source: GraphSource = serde_json::from_value(json!(text)).unwrap();
+            assert_eq!(serde_json::to_value(&source).unwrap(), json!(text));
+        }
+        for bad in ["plugin:", "plugin:Burn In", "plugins", ""] {
+            assert!(
+                serde_json::from_value::<GraphSource>(json!(bad)).is_err(),
+                "{bad}"
             );
         }
     }

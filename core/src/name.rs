@@ -1,8 +1,8 @@
 //! The names and small vocabularies of an environment, as validated types:
-//! [`RoleName`], [`TagName`], [`TaskId`], [`PluginName`], and the enums
-//! [`NodeStatus`] and [`Mode`]. A value that exists is well formed; every
-//! `Deserialize` goes through the same constructor, so stored data, files
-//! and requests are checked by one rule each.
+//! [`RoleName`], [`TagName`], [`TaskId`], [`PluginName`], [`GraphType`],
+//! and the enums [`NodeStatus`] and [`Mode`]. A value that exists is well
+//! formed; every `Deserialize` goes through the same constructor, so stored
+//! data, files and requests are checked by one rule each.
 
 use std::borrow::Borrow;
 use std::fmt;
@@ -126,6 +126,30 @@ name_type!(
         None => tag_word(s),
     }
 );
+
+name_type!(
+    /// A graph type (`default`, `provisioning`, `deletion`, a plugin's own):
+    /// lowercase letters, digits, `_` and `-` (SEMANTICS §6.2).
+    GraphType,
+    "graph type",
+    "use lowercase letters, digits, '_' and '-'",
+    lower_word
+);
+
+impl GraphType {
+    /// `default`: the deployment graph, the only type plugins' and
+    /// environments' `deployment_tasks` belong to.
+    pub const DEPLOYMENT: &str = "default";
+
+    /// The [`Self::DEPLOYMENT`] type.
+    pub fn deployment() -> GraphType {
+        GraphType(GraphType::DEPLOYMENT.to_owned())
+    }
+
+    pub fn is_deployment(&self) -> bool {
+        self.0 == GraphType::DEPLOYMENT
+    }
+}
 
 /// A deployment task's id (`openstack-controller`, `upload_nodes_info`):
 /// printable, without spaces, at most 256 bytes. Shared, not copied: plans

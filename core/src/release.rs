@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::component::{Component, ComponentType, DEFAULT_REQUIRED_TYPES};
+use crate::name::GraphType;
 use crate::role::Roles;
 use crate::settings::SettingsTree;
 use crate::tag::{TagsMetadata, deserialize_tags_metadata};
@@ -80,11 +81,11 @@ pub struct Release {
     pub repository_path: Option<String>,
 }
 
-/// One deployment graph of a release.
+/// One graph record: of a release, or of an extension plugin.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Graph {
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: GraphType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "deserialize_tasks")]
@@ -138,11 +139,23 @@ impl Release {
     /// The tasks of graph `graph` (`default` also accepts Fuel 9's
     /// `deployment_tasks`).
     pub fn graph(&self, graph: &str) -> Option<&[TaskDef]> {
-        if let Some(g) = self.graphs.iter().rev().find(|g| g.kind == graph) {
+        if let Some(g) = self.graph_record(graph) {
             return Some(&g.tasks);
         }
-        (graph == "default" && !self.deployment_tasks.is_empty())
+        (graph == GraphType::DEPLOYMENT && !self.deployment_tasks.is_empty())
             .then_some(&self.deployment_tasks[..])
+    }
+
+    /// The record of graph type `graph`: the last of that type.
+    pub fn graph_record(&self, graph: &str) -> Option<&Graph> {
+        self.graphs.iter().rev().find(|g| g.kind == graph)
+    }
+
+    /// The graph types the release defines (`default` for Fuel 9's
+    /// `deployment_tasks` too).
+    pub fn graph_types(&self) -> impl Iterator<Item = GraphType> + '_ {
+        let fuel9 = (!self.deployment_tasks.is_empty()).then(GraphType::deployment);
+        self.graphs.iter().map(|g| g.kind.clone()).chain(fuel9)
     }
 
     /// Where components, roles and volumes come from, in messages.

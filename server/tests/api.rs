@@ -728,3 +728,110 @@ async fn environments_export_and_import_as_environment_files() {
     );
     assert_eq!(app.get("/api/v1/clusters").await.1, before);
 }
+
+#[tokio::test]
+async fn graphs_list_every_type_and_a_type_nobody_defines_is_404_unknown_graph() {
+    let app = test_app().await;
+    let (status, plugin) = app.upload(archive(&plugin_fixture("burnin"))).await;
+    assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    let mut chosen = support::SELECTION.to_vec();
+    chosen.push("additional_service:burnin");
+    let (with, _) = app.environment_with("burn", &chosen).await;
+    let (status, node) = app
+        .post(
+            &format!("/api/v1/clusters/{with}/nodes"),
+            &json!({"roles": ["compute"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{node:#}");
+    let graphs = format!("/api/v1/clusters/{with}/graphs");
+    let (status, listed) = app.get(&graphs).await;
+    assert_eq!(status, StatusCode::OK, "{listed:#}");
+    let (_, default_plan) = app.get(&format!("/api/v1/clusters/{with}/plan")).await;
+    let default_tasks = default_plan["nodes"][0]["tasks"].as_array().unwrap();
+    assert!(
+        default_tasks.contains(&json!("burnin-sensors")),
+        "{default_plan:#}"
+    );
+    assert_eq!(listed[0]["type"], "default");
+    assert_eq!(listed[0]["sources"], json!(["release", "plugin:burnin"]));
+    assert_eq!(
+        listed.as_array().unwrap()[1..],
+        [
+            json!({"type": "burn_in", "name": "hardware burn-in", "tasks": 2, "sources": ["plugin:burnin"]}),
+            json!({"type": "deletion", "name": "deletion", "tasks": 2, "sources": ["release"]}),
+            json!({"type": "provisioning", "name": "provisioning", "tasks": 4, "sources": ["release", "plugin:burnin"]}),
+        ]
+    );
+
+    // A type only the plugin defines plans; its deployment task stays in default.
+    let (status, plan) = app
+        .get(&format!("/api/v1/clusters/{with}/plan?graph=burn_in"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{plan:#}");
+    assert_eq!(
+        plan["nodes"][0]["tasks"],
+        json!(["burnin-stress", "burnin-report"])
+    );
+    let (_, plan) = app
+        .get(&format!("/api/v1/clusters/{with}/plan?graph=provisioning"))
+        .await;
+    assert_eq!(
+        plan["nodes"][0]["tasks"],
+        json!([
+            "upload_provision_data",
+            "burnin-firmware-check",
+            "provision",
+            "reboot_provisioned_nodes"
+        ])
+    );
+    for unknown in ["network_verification", "Not A Type"] {
+        let uri = format!(
+            "/api/v1/clusters/{with}/plan?graph={}",
+            unknown.replace(' ', "%20")
+        );
+        let (status, body) = app.get(&uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body:#}");
+        assert_eq!(body["error"]["code"], "unknown_graph");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("no graph of type '{unknown}'")),
+            "{body:#}"
+        );
+    }
+
+    // Without the plugin, its type is gone.
+    let (without, _) = app.environment("plain").await;
+    let (_, listed) = app.get(&format!("/api/v1/clusters/{without}/graphs")).await;
+    let kinds: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["default", "deletion", "provisioning"]);
+    let (status, body) = app
+        .get(&format!("/api/v1/clusters/{without}/plan?graph=burn_in"))
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::NOT_FOUND, &json!("unknown_graph"))
+    );
+    let (status, _) = app.get("/api/v1/clusters/999/graphs").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // The plugin's graphs are stored with it: a server started again on
+    // the database lists the same.
+    let db = prepare(&app.url).await.unwrap();
+    let again = support::Handle {
+        router: mosaic_server::app(mosaic_server::AppState::new(db, Security::default()), None),
+        token: app.token.clone(),
+    };
+    let request = Request::builder().uri(&graphs).body(Body::empty()).unwrap();
+    let (status, after) = again.send(request).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, before) = app.get(&graphs).await;
+    assert_eq!(after, before);
+}

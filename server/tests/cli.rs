@@ -1300,3 +1300,84 @@ fn users_tokens_and_the_audit_log_from_the_command_line() {
     let (code, stdout, _) = mosaic(&with_db(&["audit", "--format", "json"]));
     assert_eq!((code, stdout.trim()), (0, "[]"));
 }
+
+#[test]
+fn graphs_lists_an_environment_files_graph_types_as_the_route_does() {
+    let env = fixture("plans/graphs.yaml");
+    let (code, stdout, stderr) = mosaic(&["graphs", &env, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let listed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        listed[0]["sources"],
+        json!(["release", "plugin:burnin", "environment"])
+    );
+    assert_eq!(listed[0]["name"], "default deployment graph");
+    assert_eq!(
+        listed.as_array().unwrap()[1..],
+        [
+            json!({"type": "burn_in", "name": "hardware burn-in", "tasks": 2, "sources": ["plugin:burnin"]}),
+            json!({"type": "deletion", "name": "deletion", "tasks": 2, "sources": ["release"]}),
+            json!({"type": "provisioning", "name": "provisioning", "tasks": 4, "sources": ["release", "plugin:burnin"]}),
+        ]
+    );
+    let (code, text, _) = mosaic(&["graphs", &env]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "TYPE          NAME                      TASKS  SOURCES"
+    );
+    assert!(
+        lines[1].starts_with("default       default deployment graph  ")
+            && lines[1].ends_with("release,plugin:burnin,environment"),
+        "{text}"
+    );
+    assert_eq!(
+        lines[2],
+        "burn_in       hardware burn-in          2      plugin:burnin"
+    );
+    let (code, _, stderr) = mosaic(&["graphs", &fixture("plans/missing.yaml")]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing.yaml"), "{stderr}");
+}
+
+#[test]
+fn plan_graph_plans_a_plugins_type_and_exits_1_for_a_type_nobody_defines() {
+    let env = fixture("plans/graphs.yaml");
+    let (code, plan) = plan_json("graphs.yaml");
+    assert_eq!(code, 0, "{plan:#}");
+    assert!(node_tasks(&plan, 2).contains(&"burnin-sensors".to_owned()));
+    assert!(node_tasks(&plan, 2).contains(&"audit-log".to_owned()));
+    let (code, stdout, stderr) = mosaic(&["plan", &env, "--graph", "burn_in", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let plan: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(node_tasks(&plan, 1), ["burnin-stress", "burnin-report"]);
+    let (code, stdout, _) = mosaic(&["plan", &env, "--graph", "provisioning", "--format", "json"]);
+    assert_eq!(code, 0);
+    let plan: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        node_tasks(&plan, 2),
+        [
+            "upload_provision_data",
+            "burnin-firmware-check",
+            "provision",
+            "reboot_provisioned_nodes"
+        ]
+    );
+
+    let (code, stdout, _) = mosaic(&["plan", &env, "--graph", "nothing", "--format", "json"]);
+    assert_eq!(code, 1);
+    let plan: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(plan["nodes"], json!([]));
+    assert_eq!(plan["errors"][0]["kind"], "unknown_graph");
+    assert_eq!(
+        plan["errors"][0]["message"],
+        "no graph of type 'nothing': neither the release nor an enabled plugin nor the environment defines one (defined: default, burn_in, deletion, provisioning)"
+    );
+    let (code, text, _) = mosaic(&["plan", &env, "--graph", "nothing"]);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("error (unknown_graph): no graph of type 'nothing'"),
+        "{text}"
+    );
+}

@@ -4,6 +4,7 @@ mod access;
 mod accessibility;
 mod admin;
 mod first_visit;
+mod graphs;
 mod matrix;
 mod scale;
 mod wizard_latency;

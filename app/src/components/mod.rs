@@ -1,6 +1,7 @@
 //! Reusable pieces of the UI.
 
 pub mod environment_tabs;
+pub mod graph_choice;
 pub mod loading;
 pub mod matrix_table;
 pub mod near_view;

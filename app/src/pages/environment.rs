@@ -1,23 +1,25 @@
 //! One environment: its nodes as a table (filters, pages, bulk changes),
-//! the pre-deployment checks, and the deployment preview — nodes with the
-//! same tasks grouped, each group's tasks in order and, on demand, as a
-//! graph; deleting the environment.
+//! the pre-deployment checks, and the deployment preview of the graph type
+//! chosen — nodes with the same tasks grouped, each group's tasks in order
+//! and, on demand, as a graph; deleting the environment.
 //!
-//! The page's answers (nodes, roles, tags, plan, checks) are asked for at
-//! once, each a resource; after a change the page asks again for what it
-//! affects, and the views follow the answers in place: the table, what
-//! the admin chose in it and the control in use stay as they were.
+//! The page's answers (nodes, roles, tags, graph types, plan, checks) are
+//! asked for at once, each a resource; after a change the page asks again
+//! for what it affects (the plan, too, when another graph type is chosen),
+//! and the views follow the answers in place: the table, what the admin
+//! chose in it and the control in use stay as they were.
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::{NodeView, RoleView, TagView};
+use mosaic_core::api::{GraphSummary, NodeView, RoleView, TagView};
 use mosaic_core::environment::{Check, UNFOLDED_WARNINGS, headline};
-use mosaic_core::name::TaskId;
+use mosaic_core::name::{GraphType, TaskId};
 use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::{Plan, graph_svg};
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::graph_choice::GraphChoice;
 use crate::components::loading::Loading;
 use crate::components::node_table::{NodeTable, TableState};
 use crate::pages::tags::NewTagForm;
@@ -58,7 +60,11 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
         LocalResource::new(move || api::get(of_cluster(id, "roles")));
     let tags: Answer<Vec<TagView>> =
         LocalResource::new(move || api::get(TagOwner::Environment(id).path()));
-    let plan: Answer<Plan> = LocalResource::new(move || api::get(of_cluster(id, "plan")));
+    let graphs: Answer<Vec<GraphSummary>> =
+        LocalResource::new(move || api::get(of_cluster(id, "graphs")));
+    // The preview's graph type: its plan is asked for again when it changes.
+    let graph = RwSignal::new(GraphType::deployment());
+    let plan: Answer<Plan> = LocalResource::new(move || api::plan(id, graph.get()));
     let checks: Answer<Vec<Check>> = LocalResource::new(move || api::get(of_cluster(id, "checks")));
     // A node changed: its tags, the tags' counts and instances, the roles
     // still offered, the plan and the checks may have changed with it.
@@ -71,10 +77,17 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     });
     // A tag created changes what inputs offer, nothing else.
     let tag_created = Callback::new(move |()| tags.refetch());
+    // What failed is asked for again, the graph types with the rest.
+    let retry = Callback::new(move |()| {
+        graphs.refetch();
+        changed.run(());
+    });
+    let choose = Callback::new(move |kind| graph.set(kind));
     let data = Data {
         nodes: latest(nodes),
         roles: latest(roles),
         tags: latest(tags),
+        graphs: latest(graphs),
         plan: latest(plan),
         checks: latest(checks),
     };
@@ -86,6 +99,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
             outcome(&nodes),
             outcome(&roles),
             outcome(&tags),
+            outcome(&graphs),
             outcome(&plan),
             outcome(&checks),
         ]
@@ -93,7 +107,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     view! {
         <section class="card environment" data-page="environment">
             <EnvironmentTabs cluster_id=id current=Tab::Nodes />
-            <Loading label="Loading the environment…" retry=changed>
+            <Loading label="Loading the environment…" retry>
                 <Loaded arrived=arrived>
                     <div>
                         <Head id data editable table />
@@ -115,6 +129,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
                         })}
                     <h2>"Deployment preview"</h2>
                     <div>
+                        <GraphChoice graphs=data.graphs chosen=graph choose />
                         <Preview plan=data.plan nodes=data.nodes />
                     </div>
                 </Loaded>
@@ -129,6 +144,7 @@ struct Data {
     nodes: Memo<Vec<NodeView>>,
     roles: Memo<Vec<RoleView>>,
     tags: Memo<Vec<TagView>>,
+    graphs: Memo<Vec<GraphSummary>>,
     plan: Memo<Plan>,
     checks: Memo<Vec<Check>>,
 }
@@ -139,7 +155,7 @@ struct Data {
 /// them again.
 #[component]
 fn Loaded(
-    arrived: impl Fn() -> [Option<Result<(), ApiFailure>>; 5] + Send + Sync + 'static,
+    arrived: impl Fn() -> [Option<Result<(), ApiFailure>>; 6] + Send + Sync + 'static,
     children: ChildrenFn,
 ) -> impl IntoView {
     let state = Memo::new(move |_| {

@@ -9,6 +9,7 @@
 mod bulk;
 mod checks;
 mod file;
+mod graphs;
 mod plan;
 mod tags;
 

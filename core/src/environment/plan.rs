@@ -5,12 +5,10 @@
 use std::collections::BTreeSet;
 
 use super::Environment;
-use crate::name::{PluginName, TagName};
+use crate::name::TagName;
 use crate::role::NodeErrorKind;
 use crate::tag;
-use crate::task::{
-    Definitions, Plan, PlanError, PlanErrorKind, PlanInput, PlanNode, TaskDef, plan,
-};
+use crate::task::{Definitions, Plan, PlanError, PlanErrorKind, PlanInput, PlanNode, plan};
 
 fn error(kind: PlanErrorKind, message: String) -> PlanError {
     PlanError::new(kind, message)
@@ -119,7 +117,8 @@ impl Environment<'_> {
         problems
     }
 
-    /// The deployment plan of graph `graph`.
+    /// The plan of graph type `graph` (SEMANTICS §6.2): its tasks from
+    /// every source that defines the type, or an `unknown_graph` error.
     pub fn plan(&self, graph: &str) -> Plan {
         self.plan_with(graph, false)
     }
@@ -128,21 +127,8 @@ impl Environment<'_> {
     /// when `cross` is set.
     pub fn plan_with(&self, graph: &str, cross: bool) -> Plan {
         let mut errors = self.problems();
-        let Some(release_tasks) = self.release.graph(graph) else {
-            let kinds: Vec<&str> = self
-                .release
-                .graphs
-                .iter()
-                .map(|g| g.kind.as_str())
-                .collect();
-            errors.push(error(
-                PlanErrorKind::UnknownGraph,
-                format!(
-                    "release '{}' has no '{graph}' graph (it has: {})",
-                    self.release.name,
-                    kinds.join(", ")
-                ),
-            ));
+        let Some(tasks) = self.graph_tasks(graph) else {
+            errors.extend(self.unknown_graph(graph));
             return Plan {
                 errors,
                 ..Plan::default()
@@ -156,16 +142,13 @@ impl Environment<'_> {
             .filter(|(n, _)| !n.pending_deletion)
             .map(|(n, tags)| PlanNode { id: n.id, tags })
             .collect();
-        let plugin_tasks: Vec<(PluginName, &[TaskDef])> = self
-            .enabled_plugins()
-            .map(|p| (p.name.clone(), p.deployment_tasks.as_slice()))
-            .collect();
+        let plugin_tasks = tasks.plugin_slices();
         let release_tags = self.release_tags();
         let mut result = plan(PlanInput {
             definitions: Definitions {
-                release: release_tasks,
+                release: tasks.release.unwrap_or_default(),
                 plugins: &plugin_tasks,
-                environment: &self.spec.deployment_tasks,
+                environment: tasks.environment.unwrap_or_default(),
             },
             nodes: &nodes,
             release_tags: &release_tags,

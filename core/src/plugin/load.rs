@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as Json};
 
+use crate::name::GraphType;
 use crate::yaml::{self, Limits, Node, Value, index_path, join_path};
 
 use super::files::{Files, Kind, confine, glob, is_glob};
@@ -237,6 +238,26 @@ struct Loader<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// How a list of graph records is read: a release record's and a plugin's
+/// differ in what a second record of one type means and in what the
+/// `default` graph already holds.
+#[derive(Clone, Copy)]
+struct GraphRules<'t> {
+    /// A second record of one type: a warning in a release record (it
+    /// replaces the first, as Fuel's did), an error in a plugin's.
+    repeated: Severity,
+    /// The files the `default` graph's tasks also come from (a plugin's
+    /// `deployment_tasks.yaml`).
+    default_files: &'t [(String, Node)],
+}
+
+impl GraphRules<'_> {
+    const RELEASE: GraphRules<'static> = GraphRules {
+        repeated: Severity::Warning,
+        default_files: &[],
+    };
+}
+
 /// What a `*_path` key resolved to.
 enum Resolved {
     /// A directory, kept as the path.
@@ -343,7 +364,15 @@ impl Loader<'_> {
         };
         let (records, ids) = self.records(&meta, &plugin, &package_version);
         tree.insert("releases".to_owned(), Json::Array(records));
-        self.fixed_files(&package_version, &mut tree);
+        let deployment_tasks = self.fixed_files(&package_version, &mut tree);
+        let release_plugin = ids.iter().any(|id| id.is_release);
+        self.plugin_graphs(
+            &meta,
+            &package_version,
+            release_plugin,
+            &deployment_tasks,
+            &mut tree,
+        );
         (Some(plugin), ids, Some(tree))
     }
 
@@ -440,7 +469,7 @@ impl Loader<'_> {
                     }
                 }
                 "is_hotpluggable" => boolean(node, key, &mut sink),
-                "releases" => continue,
+                "releases" | "graphs" => continue,
                 "fuel_version" | "mode" => {
                     sink.warning(
                         entry.line,
@@ -664,7 +693,8 @@ impl Loader<'_> {
             }
             match key {
                 "graphs" => {
-                    own.insert("graphs".to_owned(), self.graphs(&entry.value, &at));
+                    let graphs = self.graphs(&entry.value, &at, GraphRules::RELEASE);
+                    own.insert("graphs".to_owned(), graphs);
                 }
                 "base_release_path" => {
                     if let Some(Resolved::Data(Json::Object(data), _)) =
@@ -739,39 +769,70 @@ impl Loader<'_> {
             .any(|d| d.severity == Severity::Error && d.path.as_deref() == Some(path))
     }
 
+    /// A plugin's own `graphs:` records (SEMANTICS §6.2): read from
+    /// package version 5.0.0 on and for extension plugins (a release
+    /// plugin's graphs are in its release records). A record of type
+    /// `default` joins `deployment_tasks.yaml` (`deployment_tasks`): an id
+    /// in both is defined twice in one graph.
+    fn plugin_graphs(
+        &mut self,
+        meta: &Node,
+        package_version: &str,
+        release_plugin: bool,
+        deployment_tasks: &[(String, Node)],
+        tree: &mut Map<String, Json>,
+    ) {
+        let Some(entry) = meta.entry("graphs") else {
+            return;
+        };
+        let ignored = if !package_version.is_empty() && !version_at_least(package_version, "5.0.0")
+        {
+            Some(format!(
+                "graphs are read from package version 5.0.0 on; they are ignored in {package_version}"
+            ))
+        } else if release_plugin {
+            Some(
+                "a release plugin gives its graphs in its release records; these are ignored"
+                    .to_owned(),
+            )
+        } else {
+            None
+        };
+        if let Some(why) = ignored {
+            self.sink(METADATA).warning(entry.line, "graphs", why);
+            return;
+        }
+        let rules = GraphRules {
+            repeated: Severity::Error,
+            default_files: deployment_tasks,
+        };
+        let graphs = self.graphs(&entry.value, "graphs", rules);
+        tree.insert("graphs".to_owned(), graphs);
+    }
+
     /// `graphs: [{type, name?, tasks_path | tasks}]`.
-    fn graphs(&mut self, node: &Node, path: &str) -> Json {
+    fn graphs(&mut self, node: &Node, path: &str, rules: GraphRules<'_>) -> Json {
         let mut out = Vec::new();
         let items = match list(node, path, &mut self.sink(METADATA)) {
             Some(items) => items,
             None => return Json::Array(out),
         };
-        let mut types: BTreeMap<String, usize> = BTreeMap::new();
+        let mut types: BTreeMap<GraphType, usize> = BTreeMap::new();
         for (i, graph) in items.iter().enumerate() {
             let at = index_path(path, i);
             if map(graph, &at, &mut self.sink(METADATA)).is_none() {
                 continue;
             }
             let mut entry = Map::new();
-            match graph.get("type") {
-                None => self
-                    .sink(METADATA)
-                    .error(graph.line, &at, "missing required key 'type'"),
-                Some(kind) => {
-                    if let Some(kind) =
-                        string(kind, &join_path(&at, "type"), &mut self.sink(METADATA))
-                    {
-                        if let Some(first) = types.insert(kind.clone(), graph.line) {
-                            self.sink(METADATA).warning(
-                                graph.line,
-                                &at,
-                                format!("a second graph of type '{kind}' (first on line {first}) replaces the first"),
-                            );
-                        }
-                        entry.insert("type".to_owned(), Json::String(kind));
-                    }
-                }
+            let kind = self.graph_type(graph, &at, &mut types, rules.repeated);
+            if let Some(kind) = &kind {
+                entry.insert("type".to_owned(), Json::String(kind.to_string()));
             }
+            // The files the graph's tasks already come from.
+            let before = match &kind {
+                Some(kind) if kind.is_deployment() => rules.default_files,
+                _ => &[],
+            };
             if let Some(name) = graph
                 .get("name")
                 .and_then(|n| string(n, &join_path(&at, "name"), &mut self.sink(METADATA)))
@@ -792,7 +853,7 @@ impl Loader<'_> {
                     if let Some(Resolved::Data(tasks, trees)) =
                         self.resolve("tasks_path", p, &join_path(&at, "tasks_path"), false)
                     {
-                        self.duplicate_tasks(&trees);
+                        self.duplicate_tasks(before, &trees);
                         let tasks = if tasks.is_null() {
                             Json::Array(Vec::new())
                         } else {
@@ -804,7 +865,7 @@ impl Loader<'_> {
                 (None, Some(tasks)) => {
                     let tasks_at = join_path(&at, "tasks");
                     schema::tasks(tasks, &tasks_at, &mut self.sink(METADATA));
-                    self.duplicate_tasks(&[(METADATA.to_owned(), tasks.clone())]);
+                    self.duplicate_tasks(before, &[(METADATA.to_owned(), tasks.clone())]);
                     let tasks = match tasks.to_json() {
                         Json::Null => Json::Array(Vec::new()),
                         tasks => tasks,
@@ -826,9 +887,55 @@ impl Loader<'_> {
         Json::Array(out)
     }
 
-    /// A task id given twice in one graph (its files together).
-    fn duplicate_tasks(&mut self, trees: &[(String, Node)]) {
+    /// A graph record's `type`: there, a graph type, and the first record
+    /// of that type (a `repeated` one is reported).
+    fn graph_type(
+        &mut self,
+        graph: &Node,
+        at: &str,
+        types: &mut BTreeMap<GraphType, usize>,
+        repeated: Severity,
+    ) -> Option<GraphType> {
+        let mut sink = self.sink(METADATA);
+        let Some(node) = graph.get("type") else {
+            sink.error(graph.line, at, "missing required key 'type'");
+            return None;
+        };
+        let type_at = join_path(at, "type");
+        let kind = match GraphType::new(string(node, &type_at, &mut sink)?) {
+            Ok(kind) => kind,
+            Err(e) => {
+                sink.error(node.line, &type_at, e.to_string());
+                return None;
+            }
+        };
+        if let Some(first) = types.insert(kind.clone(), graph.line) {
+            let message = match repeated {
+                Severity::Warning => format!(
+                    "a second graph of type '{kind}' (first on line {first}) replaces the first"
+                ),
+                Severity::Error => format!(
+                    "a second graph of type '{kind}' (first on line {first}): give each type once"
+                ),
+            };
+            sink.push(repeated, Some(graph.line), at, message);
+        }
+        Some(kind)
+    }
+
+    /// A task id given twice in one graph: within `trees` (its files
+    /// together), or already in `before` (files of the same graph checked
+    /// on their own).
+    fn duplicate_tasks(&mut self, before: &[(String, Node)], trees: &[(String, Node)]) {
         let mut seen: BTreeMap<String, (String, usize)> = BTreeMap::new();
+        for (file, tree) in before {
+            for task in tree.as_seq().unwrap_or_default() {
+                if let Some(id) = task.get("id").and_then(Node::as_str) {
+                    seen.entry(id.to_owned())
+                        .or_insert_with(|| (file.clone(), task.line));
+                }
+            }
+        }
         for (file, tree) in trees {
             for (i, task) in tree.as_seq().unwrap_or_default().iter().enumerate() {
                 let Some(id) = task.get("id").and_then(Node::as_str) else {
@@ -1001,7 +1108,14 @@ impl Loader<'_> {
         Some(Resolved::Data(data, trees))
     }
 
-    fn fixed_files(&mut self, package_version: &str, tree: &mut Map<String, Json>) {
+    /// Reads the fixed files into `tree`; returns `deployment_tasks.yaml`'s
+    /// tree (for the checks of the `default` graph it joins).
+    fn fixed_files(
+        &mut self,
+        package_version: &str,
+        tree: &mut Map<String, Json>,
+    ) -> Vec<(String, Node)> {
+        let mut deployment_tasks = Vec::new();
         for (file, stored, kind, since) in FIXED_FILES {
             match self.files.kind(file) {
                 None | Some(Kind::Dir) => continue,
@@ -1027,7 +1141,9 @@ impl Loader<'_> {
             }
             if let Some(root) = self.data_file(file, Some(*kind)) {
                 if *kind == FileKind::Tasks {
-                    self.duplicate_tasks(&[(file.to_string(), root.clone())]);
+                    let trees = [(file.to_string(), root.clone())];
+                    self.duplicate_tasks(&[], &trees);
+                    deployment_tasks.extend(trees);
                 }
                 if !root.is_null() {
                     tree.insert(stored.to_string(), root.to_json());
@@ -1047,6 +1163,7 @@ impl Loader<'_> {
                 tree.insert("tasks".to_owned(), root.to_json());
             }
         }
+        deployment_tasks
     }
 }
 

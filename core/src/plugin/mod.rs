@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::component::Component;
 use crate::name::PluginName;
-use crate::release::Release;
+use crate::release::{Graph, Release};
 use crate::role::Roles;
 use crate::settings::Group;
 use crate::tag::{TagsMetadata, deserialize_tags_metadata};
@@ -71,6 +71,11 @@ pub struct Package {
     /// `components.yaml`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components_metadata: Vec<Component>,
+    /// An extension's `graphs:` records of `metadata.yaml` (5.0.0): tasks
+    /// for graph types, one record per type (SEMANTICS §6.2). Plugins
+    /// stored before they were read have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub graphs: Vec<Graph>,
     /// `network_roles.yaml`.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub network_roles_metadata: Value,
@@ -178,6 +183,11 @@ impl Package {
 
     pub fn volume_ids(&self) -> Vec<String> {
         crate::release::volume_ids(&self.volumes_metadata)
+    }
+
+    /// The plugin's `graphs:` record of type `kind`.
+    pub fn graph(&self, kind: &str) -> Option<&Graph> {
+        self.graphs.iter().find(|g| g.kind == kind)
     }
 }
 

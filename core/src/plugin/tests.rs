@@ -525,3 +525,147 @@ fn binds_that_set_nothing_are_warnings() {
         "binds 'settings:common.debug.value', which is not one of its settings",
     );
 }
+
+/// `EXTENSION` with `graphs:` records appended.
+fn with_graphs(records: &str) -> String {
+    format!("{EXTENSION}graphs:\n{records}")
+}
+
+#[test]
+fn an_extensions_graph_records_load_and_survive_being_stored() {
+    let meta = with_graphs(
+        "  - type: provisioning\n    name: provisioning with checks\n    tasks_path: graphs/provisioning.yaml\n  - {type: burn_in, tasks_path: graphs/burn-in/*.yaml}\n",
+    );
+    let loaded = load(&extension(&[
+        ("metadata.yaml", &meta),
+        (
+            "graphs/provisioning.yaml",
+            "- {id: check, type: shell, tags: ['*'], parameters: {cmd: x}}\n",
+        ),
+        ("graphs/burn-in/a.yaml", "- {id: stress, type: stage}\n"),
+        ("graphs/burn-in/b.yaml", "- {id: report, type: stage}\n"),
+    ]));
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    let package = loaded.package.unwrap();
+    let graphs: Vec<(&str, Option<&str>, Vec<&str>)> = package
+        .graphs
+        .iter()
+        .map(|g| {
+            let ids = g.tasks.iter().map(|t| t.id.as_str()).collect();
+            (g.kind.as_str(), g.name.as_deref(), ids)
+        })
+        .collect();
+    assert_eq!(
+        graphs,
+        [
+            (
+                "provisioning",
+                Some("provisioning with checks"),
+                vec!["check"]
+            ),
+            ("burn_in", None, vec!["stress", "report"]),
+        ]
+    );
+    assert_eq!(package.graph("burn_in").unwrap().tasks.len(), 2);
+    // Stored as JSON and read back (a server restart), and a plugin stored
+    // before graphs were read has none.
+    let stored = serde_json::to_value(&package).unwrap();
+    assert_eq!(
+        serde_json::from_value::<Package>(stored.clone()).unwrap(),
+        package
+    );
+    let mut old = stored;
+    old.as_object_mut().unwrap().remove("graphs");
+    assert!(
+        serde_json::from_value::<Package>(old)
+            .unwrap()
+            .graphs
+            .is_empty()
+    );
+}
+
+#[test]
+fn every_mistake_in_an_extensions_graph_records_has_its_file_and_line() {
+    let meta = with_graphs(
+        "  - {type: provisioning, tasks_path: graphs/provisioning.yaml}\n  - {type: provisioning, tasks_path: graphs/other.yaml}\n  - {type: Burn In, tasks_path: graphs/other.yaml}\n  - {type: deletion}\n  - {type: broken, tasks_path: graphs/broken.yaml}\n  - {type: missing, tasks_path: graphs/missing.yaml}\n",
+    );
+    let loaded = load(&extension(&[
+        ("metadata.yaml", &meta),
+        (
+            "graphs/provisioning.yaml",
+            "- {id: a, type: stage}\n- {id: b, type: ansible}\n- {id: a, type: stage}\n",
+        ),
+        ("graphs/other.yaml", "[]\n"),
+        ("graphs/broken.yaml", "- id: [\n"),
+    ]));
+    let got = lines(&loaded);
+    for expected in [
+        "graphs/provisioning.yaml:2: error: [1].type: task 'b' has unknown type 'ansible'",
+        "graphs/provisioning.yaml:3: error: [2].id: task id 'a' is defined twice (first in graphs/provisioning.yaml line 1)",
+        "metadata.yaml:16: error: graphs[1]: a second graph of type 'provisioning' (first on line 15): give each type once",
+        "metadata.yaml:17: error: graphs[2].type: 'Burn In' is not a valid graph type",
+        "metadata.yaml:18: error: graphs[3]: missing required key 'tasks_path'",
+        "graphs/broken.yaml:2: error: while parsing a node",
+        "metadata.yaml:20: error: graphs[5].tasks_path: tasks_path: 'graphs/missing.yaml' does not exist in the package",
+    ] {
+        assert!(
+            got.iter().any(|l| l.starts_with(expected)),
+            "missing {expected:?} in\n{}",
+            got.join("\n")
+        );
+    }
+    assert_eq!(loaded.report.errors, 7, "{}", loaded.report);
+    assert!(loaded.package.is_none());
+}
+
+#[test]
+fn a_default_record_and_deployment_tasks_are_one_graph() {
+    let meta = with_graphs("  - {type: default, tasks_path: graphs/default.yaml}\n");
+    let files = extension(&[
+        ("metadata.yaml", &meta),
+        ("deployment_tasks.yaml", "- {id: a, type: stage}\n"),
+        (
+            "graphs/default.yaml",
+            "- {id: b, type: stage}\n- {id: a, type: stage}\n",
+        ),
+    ]);
+    assert_has(
+        &load(&files),
+        "graphs/default.yaml:2: error: [1].id: task id 'a' is defined twice (first in deployment_tasks.yaml line 1)",
+    );
+    // Another type may reuse an id of the default graph.
+    let mut files = files;
+    files.insert(
+        "metadata.yaml",
+        with_graphs("  - {type: provisioning, tasks_path: graphs/default.yaml}\n"),
+    );
+    let loaded = load(&files);
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+}
+
+#[test]
+fn graph_records_are_ignored_before_package_version_5_and_in_release_plugins() {
+    let meta = with_graphs("  - {type: provisioning, tasks_path: nowhere.yaml}\n")
+        .replace("'5.0.0'", "'4.0.0'");
+    let loaded = load(&extension(&[("metadata.yaml", &meta)]));
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    assert_has(
+        &loaded,
+        "metadata.yaml:14: warning: graphs: graphs are read from package version 5.0.0 on; they are ignored in 4.0.0",
+    );
+    assert!(loaded.package.unwrap().graphs.is_empty());
+
+    let meta = format!("{RELEASE}graphs:\n  - {{type: provisioning, tasks_path: nowhere.yaml}}\n");
+    let loaded = load(&package(&[
+        ("metadata.yaml", &meta),
+        ("components.yaml", "[]\n"),
+        ("roles.yaml", "{}\n"),
+        ("graphs/a.yaml", "[]\n"),
+        ("base.yaml", "{}\n"),
+    ]));
+    assert_eq!(loaded.report.errors, 0, "{}", loaded.report);
+    assert_has(
+        &loaded,
+        "warning: graphs: a release plugin gives its graphs in its release records; these are ignored",
+    );
+}

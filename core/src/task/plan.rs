@@ -93,7 +93,8 @@ pub enum PlanErrorKind {
     UnknownRole,
     /// A tag added to a node that nothing declares.
     UnknownTag,
-    /// The release has no graph of the requested type.
+    /// No source (release, enabled plugin, environment) defines the
+    /// requested graph type.
     UnknownGraph,
     /// The release cannot be chosen (several and no `release_name`, …).
     Release,

@@ -61,6 +61,9 @@ pub enum Command {
     /// task conflicts, cycles and unknown dependencies. Exit 1 on errors, 2
     /// on unreadable input.
     Plan(plan::PlanArgs),
+    /// An environment's graph types: each with its name, how many tasks its
+    /// plan considers and where they come from. Exit 2 on unreadable input.
+    Graphs(plan::GraphsArgs),
     /// Heat template capabilities: find, summarize, resolve, choices.
     #[command(subcommand)]
     Heat(heat::Command),
@@ -116,6 +119,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Env(command) => Ok(env::env(command)),
         Command::Node(command) => Ok(env::node(command)),
         Command::Plan(args) => Ok(plan::plan(args)),
+        Command::Graphs(args) => Ok(plan::graphs(args)),
         Command::Heat(command) => Ok(heat::run(command)),
         Command::Settings(command) => Ok(settings::run(command)),
         Command::User(command) => Ok(access::user(command).await),

@@ -1,16 +1,18 @@
-//! `mosaic tags resolve` and `mosaic plan`: which nodes a selector picks,
-//! and an environment's deployment plan.
+//! `mosaic tags resolve`, `mosaic plan` and `mosaic graphs`: which nodes a
+//! selector picks, an environment's plan of a graph type, and its graph
+//! types.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use mosaic_core::name::TagName;
+use mosaic_core::environment::Environment;
+use mosaic_core::name::{GraphType, TagName};
 use mosaic_core::tag::{Selector, TagsMetadata};
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
 use serde::Deserialize;
 
 use super::models::read_yaml;
-use super::{Format, envfile, print_json};
+use super::{Format, envfile, print_json, print_rows};
 
 #[derive(Debug, Args)]
 pub struct ResolveArgs {
@@ -68,7 +70,7 @@ pub struct PlanArgs {
     /// The environment file (docs/environment-file.md).
     env_file: PathBuf,
     /// The graph type to plan.
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = GraphType::DEPLOYMENT)]
     graph: String,
     /// Also list each task on a node that waits for tasks on other nodes.
     #[arg(long)]
@@ -85,23 +87,66 @@ pub fn plan(args: PlanArgs) -> i32 {
             return 2;
         }
     };
-    let spec = loaded.spec();
-    let no_tags = TagsMetadata::new();
-    let result = match loaded.release() {
-        Err(message) => Plan::failed(PlanError::new(PlanErrorKind::Release, message)),
-        Ok(release) => match loaded.environment(release, &spec, &no_tags) {
-            Ok(env) => env.plan_with(&args.graph, args.cross),
-            Err(e) => Plan::failed(PlanError::new(
-                PlanErrorKind::InvalidEnvironment,
-                e.to_string(),
-            )),
-        },
-    };
+    let result = on_environment(&loaded, |env| env.plan_with(&args.graph, args.cross))
+        .unwrap_or_else(Plan::failed);
     match args.format {
         Format::Json => print_json(&result),
         Format::Text => print_text(&result),
     }
     i32::from(!result.errors.is_empty())
+}
+
+/// `f` of the environment `loaded` describes; why there is none, as a
+/// plan's error.
+fn on_environment<T>(
+    loaded: &envfile::Loaded,
+    f: impl FnOnce(&Environment<'_>) -> T,
+) -> Result<T, PlanError> {
+    let spec = loaded.spec();
+    let no_tags = TagsMetadata::new();
+    let release = loaded
+        .release()
+        .map_err(|message| PlanError::new(PlanErrorKind::Release, message))?;
+    match loaded.environment(release, &spec, &no_tags) {
+        Ok(env) => Ok(f(&env)),
+        Err(e) => Err(PlanError::new(
+            PlanErrorKind::InvalidEnvironment,
+            e.to_string(),
+        )),
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GraphsArgs {
+    /// The environment file (docs/environment-file.md).
+    env_file: PathBuf,
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Prints the environment's graph types, as `GET …/graphs` answers.
+pub fn graphs(args: GraphsArgs) -> i32 {
+    let loaded = match envfile::read(&args.env_file) {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    match on_environment(&loaded, |env| env.graphs()) {
+        Ok(graphs) => {
+            let rows: Vec<serde_json::Value> = graphs
+                .iter()
+                .map(|g| serde_json::to_value(g).expect("graph summaries serialize"))
+                .collect();
+            print_rows(args.format, &rows, &["type", "name", "tasks", "sources"]);
+            0
+        }
+        Err(e) => {
+            eprintln!("mosaic: {}", e.message);
+            2
+        }
+    }
 }
 
 /// A node id as people read it (`3`, `master`).

@@ -1,16 +1,18 @@
 //! Nodes of an environment: create with roles, change roles (conflicts,
 //! restrictions and plugins that are off checked by core against the
 //! environment's settings), assign and unassign tags, the roles offered,
-//! and the deployment plan.
+//! the graph types and the plan of each.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use mosaic_core::api::{BulkNodes, CreateNode, NodeTagsChange, NodeView, RoleView, UpdateNode};
+use mosaic_core::api::{
+    BulkNodes, CreateNode, GraphSummary, NodeTagsChange, NodeView, RoleView, UpdateNode,
+};
 use mosaic_core::environment::{BulkRefusal, Check, Environment, TagProblem};
-use mosaic_core::name::RoleName;
+use mosaic_core::name::{GraphType, RoleName};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
@@ -26,6 +28,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/clusters/{id}/nodes", get(list).post(create))
         .route("/api/v1/clusters/{id}/nodes/bulk", post(bulk))
+        .route("/api/v1/clusters/{id}/graphs", get(graphs))
         .route("/api/v1/clusters/{id}/plan", get(plan))
         .route("/api/v1/clusters/{id}/checks", get(checks))
         .route("/api/v1/clusters/{id}/roles", get(roles))
@@ -291,17 +294,41 @@ struct PlanQuery {
     cross: bool,
 }
 
+/// The plan of graph type `graph` (`default` when not given); 404
+/// `unknown_graph` for a type that no source defines.
 async fn plan(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     Query(query): Query<PlanQuery>,
 ) -> Result<Json<Plan>, ApiError> {
     let stored = stored_environment(&state, id).await?;
-    let graph = query.graph.unwrap_or_else(|| "default".to_owned());
+    let graph = query
+        .graph
+        .unwrap_or_else(|| GraphType::DEPLOYMENT.to_owned());
     // Placing every task on every node is CPU work: off the workers.
-    super::blocking(move || Ok(stored.environment()?.plan_with(&graph, query.cross)))
-        .await
-        .map(Json)
+    super::blocking(move || {
+        let env = stored.environment()?;
+        match env.unknown_graph(&graph) {
+            Some(unknown) => Err(ApiError::Coded(
+                StatusCode::NOT_FOUND,
+                "unknown_graph",
+                unknown.message,
+            )),
+            None => Ok(env.plan_with(&graph, query.cross)),
+        }
+    })
+    .await
+    .map(Json)
+}
+
+/// Every graph type the environment's release, its enabled plugins or its
+/// own tasks define, `default` first.
+async fn graphs(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<GraphSummary>>, ApiError> {
+    let stored = stored_environment(&state, id).await?;
+    Ok(Json(stored.environment()?.graphs()))
 }
 
 /// What to look at before deploying, errors first, each with the nodes
@@ -313,7 +340,7 @@ async fn checks(
     let stored = stored_environment(&state, id).await?;
     super::blocking(move || {
         let env = stored.environment()?;
-        Ok(env.checks(&env.plan("default")))
+        Ok(env.checks(&env.plan(GraphType::DEPLOYMENT)))
     })
     .await
     .map(Json)
