@@ -29,7 +29,8 @@ pub use model::{
 pub use name::{ComponentName, ComponentType, NameError, Pattern};
 pub use registry::{Conflict, DuplicateComponent, Registry, Source};
 pub use validate::{
-    DEFAULT_REQUIRED_TYPES, Requirement, Violation, ViolationKind, requirements, validate_selection,
+    DEFAULT_REQUIRED_TYPES, Requirement, Violation, ViolationKind, complete_with_defaults,
+    requirements, validate_selection,
 };
 
 /// A registry of one source ("release") from a YAML component list, for tests.

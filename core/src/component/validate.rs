@@ -74,6 +74,35 @@ impl Requirement {
     }
 }
 
+/// Completes a selection made before its release asked for a choice (an
+/// environment stored before the release gained the segmentation, say):
+/// while a chosen component has a `one_of` or `any_of` requirement that no
+/// chosen component meets and exactly one of its candidates is the
+/// release's default, that default is chosen too. Returns what was added,
+/// in the order added; the selection is then validated as usual.
+pub fn complete_with_defaults(registry: &Registry, selected: &mut [bool]) -> Vec<usize> {
+    let mut added = Vec::new();
+    // Each round adds at least one component, or stops.
+    for _ in 0..registry.len() {
+        let missing = (0..registry.len())
+            .filter(|&i| selected[i])
+            .flat_map(|i| requirements(registry, i))
+            .filter(|r| matches!(r.quantifier, Quantifier::OneOf | Quantifier::AnyOf))
+            .filter(|r| r.candidates.iter().all(|&c| !selected[c]))
+            .find_map(|r| {
+                let mut defaults = r.candidates.iter().filter(|&&c| registry.get(c).default);
+                match (defaults.next(), defaults.next()) {
+                    (Some(&only), None) => Some(only),
+                    _ => None,
+                }
+            });
+        let Some(default) = missing else { break };
+        selected[default] = true;
+        added.push(default);
+    }
+    added
+}
+
 /// The requirements of component `i`, in declaration order. Old-format
 /// entries become one `any_of` per required type.
 pub fn requirements(registry: &Registry, i: usize) -> Vec<Requirement> {
@@ -219,6 +248,29 @@ mod tests {
             .map(|(k, c)| (*k, c.iter().map(|s| s.to_string()).collect()))
             .collect();
         assert_eq!(got, expect, "selection {select:?}");
+    }
+
+    #[test]
+    fn an_unmade_choice_takes_its_single_default() {
+        let r = registry(
+            r#"
+- {name: 'network:core', requires: [{one_of: {items: ['network:seg:*']}}]}
+- {name: 'network:seg:vlan', default: true}
+- {name: 'network:seg:tun'}
+- {name: 'network:other', requires: [{any_of: {items: ['network:x:*']}}]}
+- {name: 'network:x:a', default: true}
+- {name: 'network:x:b', default: true}
+"#,
+        );
+        let mut selected = vec![true, false, false, false, false, false];
+        assert_eq!(complete_with_defaults(&r, &mut selected), [1]);
+        // A choice made stays; two defaults are no single default.
+        let mut selected = vec![true, false, true, true, false, false];
+        assert_eq!(
+            complete_with_defaults(&r, &mut selected),
+            Vec::<usize>::new()
+        );
+        assert_eq!(selected, [true, false, true, true, false, false]);
     }
 
     const DVS: &str = r#"

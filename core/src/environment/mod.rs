@@ -28,7 +28,8 @@ pub use tags::{
 
 use crate::api::RoleView;
 use crate::component::{
-    BindModel, ComponentName, DuplicateComponent, Registry, Source, Violation, validate_selection,
+    BindModel, ComponentName, DuplicateComponent, Registry, Source, Violation,
+    complete_with_defaults, validate_selection,
 };
 use crate::expr::JsonModels;
 use crate::name::{Mode, PluginName, RoleName};
@@ -86,6 +87,9 @@ pub struct Environment<'a> {
     /// What the release and plugins alone decide (shared, or its own).
     foundation: Cow<'a, Foundation>,
     selected: Vec<bool>,
+    /// Defaults the selection gained because its release now asks for a
+    /// choice it does not make ([`complete_with_defaults`]).
+    completed: Vec<usize>,
     /// Defaults, binds, and the plugins the components need: what edits
     /// are relative to.
     base: Settings,
@@ -160,12 +164,13 @@ impl<'a> Environment<'a> {
     fn build(base: Base<'a>, foundation: Cow<'a, Foundation>, spec: &'a Spec) -> Environment<'a> {
         let release = base.release;
         let registry = &foundation.registry;
-        let selected = match &spec.components {
+        let mut selected: Vec<bool> = match &spec.components {
             Some(names) => (0..registry.len())
                 .map(|i| names.contains(&registry.get(i).name))
                 .collect(),
             None => defaults(registry, &Layout::new(registry)),
         };
+        let completed = complete_with_defaults(registry, &mut selected);
         let mut settings = foundation.settings.clone();
         let cluster_binds = apply_binds(&mut settings, registry, &selected);
         for plugin in base.plugins {
@@ -192,6 +197,7 @@ impl<'a> Environment<'a> {
             release,
             plugins: base.plugins,
             spec,
+            completed,
             release_tags: base.release_tags,
             foundation,
             selected,
@@ -222,7 +228,15 @@ impl<'a> Environment<'a> {
     /// select: only names it does not know are problems there.
     pub fn selection_violations(&self) -> Vec<Violation> {
         let names: Vec<String> = match &self.spec.components {
-            Some(names) => names.iter().map(ToString::to_string).collect(),
+            Some(names) => names
+                .iter()
+                .map(ToString::to_string)
+                .chain(
+                    self.completed
+                        .iter()
+                        .map(|&i| self.foundation.registry.get(i).name.to_string()),
+                )
+                .collect(),
             None => self
                 .selected_names()
                 .iter()

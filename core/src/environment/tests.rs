@@ -285,6 +285,39 @@ fn the_wizards_choices_reach_the_settings_and_the_roles() {
 }
 
 #[test]
+fn a_selection_from_before_the_segmentation_reads_as_the_default() {
+    let f = fixture();
+    let before = [
+        "hypervisor:kvm",
+        "network:neutron:core:ml2",
+        "storage:block:lvm",
+    ];
+    with(&f, &spec(&before, json!({}), vec![]), |env| {
+        assert_eq!(env.selection_violations(), []);
+        let names: Vec<String> = env.selected_names().iter().map(|n| n.to_string()).collect();
+        assert!(
+            names.contains(&"network:neutron:ml2:vlan".to_owned()),
+            "{names:?}"
+        );
+        assert_eq!(
+            env.context().networking_parameters["segmentation_type"],
+            "vlan"
+        );
+    });
+    // A choice made is kept: tunnelling stays tunnelling.
+    let tun = [
+        "hypervisor:kvm",
+        "network:neutron:core:ml2",
+        "network:neutron:ml2:tun",
+        "storage:block:lvm",
+    ];
+    with(&f, &spec(&tun, json!({}), vec![]), |env| {
+        assert_eq!(env.selection_violations(), []);
+        assert_eq!(env.context().cluster["net_segment_type"], "tun");
+    });
+}
+
+#[test]
 fn a_restriction_reads_the_segmentation_the_components_chose() {
     let f = fixture();
     let vlan = Restriction::from_json(
