@@ -844,6 +844,24 @@ fn plugins_written_like_fuels_plan_against_the_bundled_release() {
             "overlay-vrouter@6 after overlay-control@2, overlay-control@3",
         ]
     );
+    // The plugin's graphs: record adds to the release's provisioning graph.
+    let (code, stdout, _) = mosaic(&[
+        "graphs",
+        &fixture("plans/relations.yaml"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let graphs: Value = serde_json::from_str(&stdout).unwrap();
+    let provisioning = graphs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["type"] == "provisioning");
+    assert_eq!(
+        provisioning.unwrap()["sources"],
+        json!(["release", "plugin:overlay"])
+    );
 }
 
 /// Runs `mosaic ARGS` in `dir`.
