@@ -66,6 +66,11 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
         editable,
         version: 1,
         context: Default::default(),
+        bound: serde_json::from_value(serde_json::json!([{
+            "path": "common.workers", "value": 4, "component": "storage:block:lvm",
+            "label": "LVM", "pane": "Storage"
+        }]))
+        .unwrap(),
     };
     let holder: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&holder).unwrap();
@@ -108,6 +113,18 @@ async fn each_setting_is_its_control_checked_as_the_operator_types() {
         Some("needs debug.")
     );
     assert_eq!(input("#common\\.workers").value(), "4");
+    // What the components decide is read-only, saying why and where to change it.
+    assert!(input("#common\\.workers").disabled());
+    assert_eq!(
+        text(&page(), "[data-setting='common.workers'] .setting-bound"),
+        "Set by the choice of 'LVM' in Storage; change the environment's components to change it. Change the components"
+    );
+    let link = find(&page(), "[data-setting='common.workers'] .setting-bound a");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("/environments/1/components")
+    );
+    assert!(!input("#common\\.debug").disabled());
     let dns: HtmlTextAreaElement = find(&page(), "#common\\.dns").unchecked_into();
     assert_eq!(dns.value(), "8.8.8.8\n1.1.1.1");
     assert_eq!(dns.placeholder(), "one per line");

@@ -523,6 +523,10 @@ pub struct Attributes {
     pub version: i64,
     #[serde(default)]
     pub context: Context,
+    /// The settings and plugin switches the components decide (SEMANTICS
+    /// §9.1): shown read-only, refused when a save changes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bound: Vec<crate::environment::Bound>,
 }
 
 /// `PATCH /api/v1/clusters/{id}/attributes`: `{editable: {group: {attr:

@@ -210,14 +210,27 @@ async fn a_plugin_is_enabled_by_its_component_or_its_switch_and_offers_its_roles
         "{body:#}"
     );
 
-    // Switching it off while a node has its role is refused, naming the node.
+    // Its switch belongs to its component while that is chosen (SEMANTICS
+    // §9.1): switching it off is changing the components.
     let off = json!({"editable": {"storage_demo": {"metadata": {"enabled": false}}}});
     let (status, body) = app.patch(&attributes(with), &off).await;
-    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
-    assert_eq!(body["error"]["code"], "plugin_in_use");
-    assert!(message(&body).contains("'rack7-demo'"), "{body:#}");
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert_eq!(body["error"]["problems"][0]["path"], "storage_demo.enabled");
+    assert!(
+        message(&body)
+            .contains("Set by the choice of 'Storage demo service' in Additional services"),
+        "{body:#}"
+    );
     let (_, doc) = app.get(&attributes(with)).await;
     assert_eq!(doc["editable"]["storage_demo"]["metadata"]["enabled"], true);
+    assert!(
+        doc["bound"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["path"] == "storage_demo.enabled"),
+        "{doc:#}"
+    );
 
     // Switched on in the settings alone: offered, and its plan tasks run.
     let on = json!({"editable": {"storage_demo": {"metadata": {"enabled": true}}}});
@@ -239,6 +252,54 @@ async fn a_plugin_is_enabled_by_its_component_or_its_switch_and_offers_its_roles
     assert!(
         message(&body).contains("'with'") && message(&body).contains("'without'"),
         "{body:#}"
+    );
+}
+
+#[tokio::test]
+async fn settings_never_undo_the_wizard() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment_with("prod", &LVM).await;
+    let (_, before) = app.get(&attributes(cluster)).await;
+    let (status, body) = app
+        .patch(
+            &attributes(cluster),
+            &json!({"editable": {
+                "common": {"use_vcenter": {"value": true}},
+                "storage": {"volumes_lvm": {"value": false}, "volumes_ceph": {"value": true}}
+            }}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert_eq!(body["error"]["code"], "invalid_settings");
+    let problems: Vec<(&str, &str)> = body["error"]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["path"].as_str().unwrap(), p["message"].as_str().unwrap()))
+        .collect();
+    let sentence = |label: &str, pane: &str| {
+        format!(
+            "Set by the choice of '{label}' in {pane}; change the environment's components to change it."
+        )
+    };
+    assert_eq!(
+        problems,
+        [
+            (
+                "common.use_vcenter",
+                sentence("vCenter", "Compute").as_str()
+            ),
+            ("storage.volumes_lvm", sentence("LVM", "Storage").as_str()),
+            (
+                "storage.volumes_ceph",
+                sentence("Ceph RBD (block storage)", "Storage").as_str()
+            ),
+        ]
+    );
+    assert_eq!(
+        app.get(&attributes(cluster)).await.1,
+        before,
+        "nothing is stored"
     );
 }
 
@@ -266,15 +327,16 @@ async fn invalid_settings_are_refused_by_group_and_attribute_and_nothing_is_stor
         .map(|p| (p["path"].as_str().unwrap(), p["message"].as_str().unwrap()))
         .collect();
     assert_eq!(problems.len(), 3, "{problems:?}");
-    assert_eq!(problems[0].0, "access.user");
-    assert!(problems[0].1.contains("service's name"), "{problems:?}");
+    // The object storage is the components' choice: that is said first.
     assert_eq!(
-        problems[1],
+        problems[0],
         (
             "storage.objects",
-            "\"tape\" is not one of \"none\", \"swift\", \"ceph\", \"gluster\", \"sheepdog\""
+            "Set by the choice of 'Swift (object storage)' in Storage; change the environment's components to change it."
         )
     );
+    assert_eq!(problems[1].0, "access.user");
+    assert!(problems[1].1.contains("service's name"), "{problems:?}");
     assert_eq!(
         problems[2],
         (
@@ -320,15 +382,11 @@ async fn changes_merge_and_if_match_guards_them() {
         ("common", "resume_guests_state_on_host_boot", json!(false)),
         (
             "neutron_advanced_configuration",
-            "neutron_l2_pop",
-            json!(true),
-        ),
-        (
-            "neutron_advanced_configuration",
             "neutron_l3_ha",
             json!(true),
         ),
-        ("additional_components", "murano", json!(true)),
+        ("common", "dns_list", json!(["10.0.0.53"])),
+        ("syslog", "server", json!("10.0.0.9")),
         ("access", "email", json!("ops@example.org")),
     ];
     let mut tasks = tokio::task::JoinSet::new();
@@ -371,7 +429,12 @@ async fn changes_merge_and_if_match_guards_them() {
 #[tokio::test]
 async fn the_plan_follows_saved_settings_and_export_import_export_is_identical() {
     let app = test_app().await;
-    let (cluster, _) = app.environment_with("prod", &LVM).await;
+    let with_ceilometer: Vec<&str> = LVM
+        .iter()
+        .copied()
+        .chain(["additional_service:ceilometer"])
+        .collect();
+    let (cluster, _) = app.environment_with("prod", &with_ceilometer).await;
     let (status, node) = app
         .post(
             &format!("/api/v1/clusters/{cluster}/nodes"),
@@ -381,17 +444,28 @@ async fn the_plan_follows_saved_settings_and_export_import_export_is_identical()
     assert_eq!(status, StatusCode::CREATED);
     let id = node["id"].as_i64().unwrap();
     let plan_uri = format!("/api/v1/clusters/{cluster}/plan");
-    assert!(!tasks_of(&app.get(&plan_uri).await.1, id).contains(&"ceilometer-controller"));
-    let (status, _) = app
-        .patch(&attributes(cluster), &json!({"editable": {"additional_components": {"ceilometer": {"value": true}}, "common": {"debug": {"value": true}}}}))
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let skipped = |plan: &Value| -> Vec<String> {
+        plan["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Ceilometer was chosen in the wizard: its tasks run, with MongoDB nodes.
     let plan = app.get(&plan_uri).await.1;
     assert!(
         tasks_of(&plan, id).contains(&"ceilometer-controller"),
         "{plan:#}"
     );
-    // Ceilometer without an external MongoDB needs a MongoDB node now.
+    assert!(!skipped(&plan).contains(&"mongo".to_owned()), "{plan:#}");
+    // An external MongoDB (a setting the components leave to the operator).
+    let (status, body) = app
+        .patch(&attributes(cluster), &json!({"editable": {"additional_components": {"mongo": {"value": true}}, "common": {"debug": {"value": true}}}}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body:#}");
+    let plan = app.get(&plan_uri).await.1;
+    assert!(skipped(&plan).contains(&"mongo".to_owned()), "{plan:#}");
     let (_, roles) = app.get(&format!("/api/v1/clusters/{cluster}/roles")).await;
     let mongo = roles
         .as_array()
@@ -399,7 +473,10 @@ async fn the_plan_follows_saved_settings_and_export_import_export_is_identical()
         .iter()
         .find(|r| r["id"] == "mongo")
         .unwrap();
-    assert!(mongo.get("unavailable").is_none(), "{mongo:#}");
+    assert_eq!(
+        mongo["unavailable"], "You are already using external MongoDB.",
+        "{mongo:#}"
+    );
 
     let export = |id: i64| {
         let app = &app;
@@ -415,10 +492,10 @@ async fn the_plan_follows_saved_settings_and_export_import_export_is_identical()
     };
     let first = export(cluster).await;
     let file: Value = mosaic_core::yaml::parse("env.yaml", &first).unwrap();
-    assert_eq!(file["components"], json!(LVM));
+    assert_eq!(file["components"], json!(with_ceilometer));
     assert_eq!(
         file["settings"],
-        json!({"common": {"debug": true}, "additional_components": {"ceilometer": true}})
+        json!({"common": {"debug": true}, "additional_components": {"mongo": true}})
     );
     let request = axum::http::Request::builder()
         .method("POST")

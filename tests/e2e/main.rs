@@ -676,7 +676,7 @@ async fn settings_check_as_the_operator_types_and_a_refused_save_stores_nothing(
 }
 
 #[tokio::test]
-async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
+async fn a_plugin_chosen_in_the_wizard_is_on_read_only_in_the_settings() {
     let (_server, browser) = open_page_as("/plugins", Who::Admin).await;
     let c = &browser.client;
     let (_keep, archive) = tarball(&repo_root().join("server/tests/fixtures/plugins/v5-example"));
@@ -702,7 +702,8 @@ async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
         ".add-node label.role:has(input[data-role='storage_demo'])",
     )
     .await;
-    // Switch the plugin off in the settings; its role is no longer offered.
+    // Its switch belongs to the choice made in the wizard (SEMANTICS §9.1):
+    // the Settings page shows it on, read-only, and says where to change it.
     click(c, ".tabs a[href='/environments/1/settings']").await;
     let switch = "[data-switch='storage_demo'] input";
     let input = c
@@ -712,15 +713,18 @@ async fn a_plugin_chosen_in_the_wizard_can_be_switched_off_in_the_settings() {
         .await
         .unwrap();
     assert!(input.is_selected().await.unwrap());
-    input.click().await.unwrap();
-    click(c, "button.save-settings").await;
-    assert!(text_of(c, ".settings-notice").await.starts_with("Saved."));
-    click(c, ".tabs a[href='/environments/1']").await;
-    c.wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css(".add-node input[data-role='controller']"))
+    assert!(!input.is_enabled().await.unwrap());
+    let note = text_of(c, "[data-group='storage_demo'] > .setting-bound").await;
+    assert!(
+        note.starts_with("Set by the choice of 'Storage demo service' in Additional services"),
+        "{note}"
+    );
+    assert!(
+        exists(
+            c,
+            "[data-group='storage_demo'] > .setting-bound a[href='/environments/1/components']"
+        )
         .await
-        .unwrap();
-    assert!(!exists(c, ".add-node input[data-role='storage_demo']").await);
+    );
     browser.close().await;
 }

@@ -67,6 +67,8 @@ pub fn SettingsForm(
     let draft = RwSignal::new(settings);
     let version = RwSignal::new(attributes.version);
     let context = attributes.context;
+    // What the components decide: read-only here, changed with the components.
+    let bound = Bound::of(cluster_id, attributes.bound);
     // The check, as the operator types: the one the server saves with.
     let evaluation = Memo::new(move |_| draft.with(|d| d.check(&context)));
     let changes = Memo::new(move |_| saved.with(|s| draft.with(|d| d.changes_from(s))));
@@ -151,7 +153,7 @@ pub fn SettingsForm(
                 d.tree
                     .display_order()
                     .into_iter()
-                    .map(|g| view! { <SettingsGroup g draft evaluation /> })
+                    .map(|g| view! { <SettingsGroup g draft evaluation bound=bound.clone() /> })
                     .collect_view()
             })
         })
@@ -191,8 +193,10 @@ fn SettingsGroup(
     g: usize,
     draft: RwSignal<Settings>,
     evaluation: Memo<Evaluation>,
+    bound: Bound,
 ) -> impl IntoView {
     let group = draft.with_untracked(|d| d.tree.groups[g].clone());
+    let switch_bound = bound.at(&format!("{}.enabled", group.name));
     let state = Memo::new(move |_| {
         evaluation.with(|e| {
             e.groups
@@ -225,12 +229,14 @@ fn SettingsGroup(
                 <input
                     type="checkbox"
                     prop:checked=on
+                    disabled=switch_bound.is_some()
                     on:change=move |ev| draft.update(|d| d.switch(g, event_target_checked(&ev)))
                 />
                 {switch_label(&group)}
             </label>
         }
     });
+    let switch_note = bound.note(switch_bound);
     let settings = group
         .attributes
         .iter()
@@ -238,7 +244,11 @@ fn SettingsGroup(
         .filter(|(_, attr)| shown(attr))
         .map(|(a, attr)| {
             let path = format!("{}.{}", group.name, attr.name);
-            view! { <SettingRow g a attr=attr.clone() path draft evaluation locked /> }
+            let decided = bound.at(&path);
+            let note = bound.note(decided.clone());
+            view! {
+                <SettingRow g a attr=attr.clone() path draft evaluation locked decided=decided.is_some() note />
+            }
         })
         .collect_view();
     view! {
@@ -251,6 +261,7 @@ fn SettingsGroup(
             data-g=g.to_string()
         >
             <legend>{group.meta.label.clone()} {switch}</legend>
+            {switch_note}
             <Reason message=Signal::derive(move || state.with(|s| s.message.clone())) />
             <Problems path=format!("{}.enabled", group.name) evaluation />
             {settings}
@@ -313,6 +324,10 @@ fn SettingRow(
     draft: RwSignal<Settings>,
     evaluation: Memo<Evaluation>,
     locked: Memo<bool>,
+    /// Whether the components decide it (it is then read-only).
+    decided: bool,
+    /// Why, with a link to the components.
+    note: Option<AnyView>,
 ) -> impl IntoView {
     let value = Memo::new(move |_| {
         draft.with(|d| {
@@ -332,8 +347,9 @@ fn SettingRow(
                 .unwrap_or_default()
         })
     });
-    let disabled =
-        Memo::new(move |_| state.with(|s| value.with(|v| control_disabled(locked.get(), s, v))));
+    let disabled = Memo::new(move |_| {
+        decided || state.with(|s| value.with(|v| control_disabled(locked.get(), s, v)))
+    });
     let description = attr.description().to_owned();
     let problems_path = path.clone();
     let control = Control {
@@ -358,6 +374,7 @@ fn SettingRow(
             <div class="control">{control.view(&attr)}</div>
             {(!description.is_empty())
                 .then(|| view! { <p class="setting-description">{description}</p> })}
+            {note}
             <Reason message=Signal::derive(move || state.with(|s| s.restricted.message.clone())) />
             <Problems path=problems_path evaluation />
         </div>
@@ -538,5 +555,40 @@ impl Control {
             enter(Input::Text(text));
         };
         (text, typing)
+    }
+}
+
+/// The settings and switches the environment's components decide
+/// (SEMANTICS §9.1), for the environment `cluster_id`.
+#[derive(Clone)]
+struct Bound {
+    cluster_id: i64,
+    all: std::sync::Arc<Vec<mosaic_core::environment::Bound>>,
+}
+
+impl Bound {
+    fn of(cluster_id: i64, all: Vec<mosaic_core::environment::Bound>) -> Bound {
+        Bound {
+            cluster_id,
+            all: std::sync::Arc::new(all),
+        }
+    }
+
+    /// What decides `path` (`group.attr`, `group.enabled`), if anything.
+    fn at(&self, path: &str) -> Option<mosaic_core::environment::Bound> {
+        self.all.iter().find(|b| b.path == path).cloned()
+    }
+
+    /// The sentence saying so, with a link to the components.
+    fn note(&self, bound: Option<mosaic_core::environment::Bound>) -> Option<AnyView> {
+        let href = format!("/environments/{}/components", self.cluster_id);
+        bound.map(|b| {
+            view! {
+                <p class="setting-bound">
+                    {b.sentence()} " " <a href=href>"Change the components"</a>
+                </p>
+            }
+            .into_any()
+        })
     }
 }

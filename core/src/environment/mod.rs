@@ -6,6 +6,7 @@
 //! its tags, and its deployment plan. The server, the CLI and the app ask
 //! this; none of them decides these things itself.
 
+mod bound;
 mod bulk;
 mod checks;
 mod file;
@@ -18,6 +19,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::EnvironmentFile;
@@ -185,7 +187,11 @@ impl<'a> Environment<'a> {
         }
         let base_settings = settings.clone();
         let edit_problems = settings.apply_edits(&spec.edits);
-        let context = context(release, spec, cluster_binds);
+        let chosen: Vec<Value> = (0..registry.len())
+            .filter(|&i| selected[i])
+            .map(|i| Value::from(registry.get(i).name.to_string()))
+            .collect();
+        let context = context(release, spec, cluster_binds, chosen);
         let models = settings.models(&context);
         let enabled: Vec<bool> = base
             .plugins
@@ -489,10 +495,21 @@ fn apply_binds(
 }
 
 /// The models besides settings: the environment's own fields (Mosaic's
-/// environments use Neutron unless a bind says otherwise), its release, the
-/// feature groups (none), and the networking parameters the binds imply.
-fn context(release: &Release, spec: &Spec, binds: Map<String, Value>) -> Context {
-    let mut cluster = json!({"name": spec.name, "mode": spec.mode, "net_provider": "neutron"});
+/// environments use Neutron unless a bind says otherwise) with the chosen
+/// components' names (`cluster:components`, SEMANTICS §9.1), its release,
+/// the feature groups (none), and the networking parameters the binds imply.
+fn context(
+    release: &Release,
+    spec: &Spec,
+    binds: Map<String, Value>,
+    chosen: Vec<Value>,
+) -> Context {
+    let mut cluster = json!({
+        "name": spec.name,
+        "mode": spec.mode,
+        "net_provider": "neutron",
+        "components": chosen,
+    });
     if let Value::Object(map) = &mut cluster {
         map.extend(binds);
     }

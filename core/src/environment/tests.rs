@@ -318,6 +318,66 @@ fn a_selection_from_before_the_segmentation_reads_as_the_default() {
 }
 
 #[test]
+fn bound_settings_belong_to_the_components() {
+    let f = fixture();
+    with(&f, &spec(&LVM, json!({}), vec![]), |env| {
+        let edits = json!({
+            "storage": {"volumes_lvm": false, "volumes_ceph": true},
+            "common": {"libvirt": "kvm", "debug": true},
+        });
+        let problems = env.refused_edits(edits.as_object().unwrap());
+        let shown: Vec<(&str, &str)> = problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    "storage.volumes_lvm",
+                    "Set by the choice of 'storage:block:lvm' in Storage; change the environment's components to change it."
+                ),
+                (
+                    "storage.volumes_ceph",
+                    "Set by the choice of 'storage:block:ceph' in Storage; change the environment's components to change it."
+                ),
+            ],
+            "the value the selection gives (libvirt kvm) and unbound settings (debug) pass"
+        );
+        let bound: Vec<(String, Value)> =
+            env.bound().into_iter().map(|b| (b.path, b.value)).collect();
+        assert!(
+            bound.contains(&("storage.volumes_lvm".into(), json!(true))),
+            "{bound:?}"
+        );
+        assert!(
+            bound.contains(&("storage.volumes_ceph".into(), json!(false))),
+            "{bound:?}"
+        );
+    });
+}
+
+#[test]
+fn restrictions_read_the_chosen_components() {
+    let f = fixture();
+    let lvm_chosen =
+        Restriction::from_json("r", &json!("'storage:block:lvm' in cluster:components")).unwrap();
+    let disabled = |env: &Environment<'_>| {
+        evaluate_with(std::slice::from_ref(&lvm_chosen), env.models(), |_| {
+            String::new()
+        })
+        .map(|r| r.disabled)
+    };
+    with(&f, &spec(&LVM, json!({}), vec![]), |env| {
+        assert_eq!(disabled(env), Ok(true));
+        assert_eq!(env.context().cluster["components"], json!(LVM));
+    });
+    with(&f, &spec(&CEPH, json!({}), vec![]), |env| {
+        assert_eq!(disabled(env), Ok(false))
+    });
+}
+
+#[test]
 fn a_restriction_reads_the_segmentation_the_components_chose() {
     let f = fixture();
     let vlan = Restriction::from_json(

@@ -227,7 +227,8 @@ impl Settings {
 }
 
 /// What a `settings:` bind can set.
-enum BindTarget<'a> {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BindTarget<'a> {
     /// `group.attr.value`.
     Value(&'a str, &'a str),
     /// `group.metadata.enabled`.
@@ -235,7 +236,8 @@ enum BindTarget<'a> {
 }
 
 impl<'a> BindTarget<'a> {
-    fn parse(path: &'a str) -> Option<BindTarget<'a>> {
+    /// A bind's path without its model (`storage.volumes_lvm.value`).
+    pub fn parse(path: &'a str) -> Option<BindTarget<'a>> {
         let parts: Vec<&str> = path.split('.').collect();
         match parts.as_slice() {
             [group, "metadata", "enabled"] => Some(BindTarget::Switch(group)),

@@ -32,6 +32,7 @@ fn document(stored: &Stored) -> Result<Attributes, ApiError> {
         editable: env.settings().to_editable(),
         version: stored.row.settings_version,
         context: env.context().clone(),
+        bound: env.bound(),
     })
 }
 
@@ -85,7 +86,7 @@ async fn change(
         };
         let before = stored.environment()?;
         let after = stored.with_spec(&spec)?;
-        let problems = after.evaluation().problems;
+        let problems = before.save_problems(&edits, &after);
         if !problems.is_empty() {
             return Err(ApiError::InvalidSettings(problems));
         }
