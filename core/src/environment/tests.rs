@@ -378,6 +378,43 @@ fn restrictions_read_the_chosen_components() {
 }
 
 #[test]
+fn a_plugin_restriction_reads_the_components() {
+    let f = fixture();
+    let lvm_only = extension(
+        "lvm_tools",
+        &[(
+            "environment_config.yaml",
+            "attributes:\n  metadata:\n    restrictions:\n      - condition: \"not ('storage:block:lvm' in cluster:components)\"\n        action: hide\n        message: Only with LVM.\n  level: {type: text, label: Level, value: x, weight: 10}\n",
+        )],
+    );
+    let plugins = [lvm_only];
+    let tags = TagsMetadata::new();
+    let hidden = |components: &[&str]| {
+        let spec = spec(components, json!({}), vec![]);
+        let env = Environment::new(
+            Base {
+                release: &f.release,
+                plugins: &plugins,
+                release_tags: &tags,
+            },
+            &spec,
+        )
+        .unwrap();
+        let evaluation = env.evaluation();
+        let g = env
+            .settings()
+            .tree
+            .groups
+            .iter()
+            .position(|g| g.name == "lvm_tools")
+            .unwrap();
+        evaluation.groups[g].restricted.hidden
+    };
+    assert!(!hidden(&LVM));
+    assert!(hidden(&CEPH));
+}
+
+#[test]
 fn a_restriction_reads_the_segmentation_the_components_chose() {
     let f = fixture();
     let vlan = Restriction::from_json(
