@@ -726,5 +726,6 @@ async fn a_plugin_chosen_in_the_wizard_is_on_read_only_in_the_settings() {
         )
         .await
     );
+    save_screenshot(c, "settings-bound.png").await;
     browser.close().await;
 }
