@@ -7,8 +7,8 @@ use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
     CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes,
-    PluginSummary, ResolveTemplates, RoleInUse, SessionView, SignIn, TagView, TemplateResolution,
-    TemplateSet, UpdateNode, UpdateTag,
+    PluginSummary, ResolveTemplates, SessionView, SignIn, TagView, TemplateResolution, TemplateSet,
+    UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -25,10 +25,10 @@ pub struct ApiFailure {
     pub report: Option<Box<Report>>,
     /// For refused settings: every problem, by `group.attr`.
     pub problems: Vec<Problem>,
-    /// For a refused bulk change: every problem, by node.
+    /// For a refused bulk change: every problem, by node; for a refused
+    /// components change, each node and the role it holds (the message
+    /// names both).
     pub node_problems: Vec<NodeProblem>,
-    /// For a refused components change: each node and the role it holds.
-    pub roles_in_use: Vec<RoleInUse>,
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
     pub offline: bool,
@@ -63,7 +63,6 @@ impl ApiFailure {
             report: None,
             problems: Vec::new(),
             node_problems: Vec::new(),
-            roles_in_use: Vec::new(),
             offline: false,
             status: 0,
         }
@@ -140,7 +139,11 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
         match problem {
             ErrorProblem::Setting(p) => failure.problems.push(p),
             ErrorProblem::Node(n) => failure.node_problems.push(n),
-            ErrorProblem::Role(r) => failure.roles_in_use.push(r),
+            ErrorProblem::Role(r) => failure.node_problems.push(NodeProblem {
+                node: r.node,
+                name: Some(r.name),
+                message: r.message,
+            }),
         }
     }
     failure

@@ -345,7 +345,7 @@ fn Refusal(failure: ApiFailure) -> impl IntoView {
         .details()
         .into_iter()
         .map(str::to_owned)
-        .chain(failure.roles_in_use.iter().map(|r| r.message.clone()))
+        .chain(failure.node_problems.iter().map(|p| p.message.clone()))
         .map(|line| view! { <li>{line}</li> })
         .collect_view();
     view! {
@@ -388,6 +388,9 @@ fn ConsequencesView(consequences: Consequences) -> impl IntoView {
     }
     if !plugins.disabled.is_empty() {
         plugin_lines.push(format!("Switched off: {}", names(plugins.disabled)));
+    }
+    if plugin_lines.is_empty() {
+        plugin_lines.push("No plugin is switched on or off.".to_owned());
     }
     let roles = roles
         .into_iter()

@@ -129,7 +129,10 @@ fn plugins_follow_their_components_unless_switched_on_by_hand() {
     let from = spec(&CONTRAIL, json!({}), nodes);
     changed(&f, &from, &LVM, |before, after| {
         let seen = before.consequences(after);
-        assert_eq!(seen.plugins.disabled, [f.contrail.name.clone()]);
+        assert_eq!(
+            seen.plugins.disabled,
+            std::slice::from_ref(&f.contrail.name)
+        );
         assert!(seen.plugins.enabled.is_empty());
         let roles: Vec<&str> = seen.roles.iter().map(|r| r.role.as_str()).collect();
         assert_eq!(roles, ["contrail-controller"]);
@@ -148,7 +151,7 @@ fn plugins_follow_their_components_unless_switched_on_by_hand() {
         |before, after| {
             assert_eq!(
                 before.consequences(after).plugins.enabled,
-                [f.contrail.name.clone()]
+                std::slice::from_ref(&f.contrail.name)
             );
         },
     );
