@@ -5,9 +5,10 @@ use std::cell::RefCell;
 
 use gloo_net::http::Request;
 use mosaic_core::api::{
-    Attributes, BulkNodes, Cluster, CreateCluster, CreateNode, CreateTag, ErrorBody, ErrorProblem,
-    NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
-    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
+    Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
+    CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes,
+    PluginSummary, ResolveTemplates, SessionView, SignIn, TagView, TemplateResolution, TemplateSet,
+    UpdateNode, UpdateTag,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -24,7 +25,9 @@ pub struct ApiFailure {
     pub report: Option<Box<Report>>,
     /// For refused settings: every problem, by `group.attr`.
     pub problems: Vec<Problem>,
-    /// For a refused bulk change: every problem, by node.
+    /// For a refused bulk change: every problem, by node; for a refused
+    /// components change, each node and the role it holds (the message
+    /// names both).
     pub node_problems: Vec<NodeProblem>,
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
@@ -136,6 +139,11 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
         match problem {
             ErrorProblem::Setting(p) => failure.problems.push(p),
             ErrorProblem::Node(n) => failure.node_problems.push(n),
+            ErrorProblem::Role(r) => failure.node_problems.push(NodeProblem {
+                node: r.node,
+                name: Some(r.name),
+                message: r.message,
+            }),
         }
     }
     failure
@@ -246,6 +254,33 @@ pub async fn patch_attributes(
         Request::patch(&path::of_cluster(cluster, "attributes"))
             .header("if-match", &format!("\"{version}\""))
             .json(patch),
+    )
+    .await
+}
+
+/// What changing the environment's components to `change` would do (a
+/// dry run: nothing is stored).
+pub async fn preview_components(
+    cluster: i64,
+    change: &ChangeComponents,
+) -> Result<Consequences, ApiFailure> {
+    let request = Request::put(&path::of_cluster(cluster, "components"))
+        .query([("dry_run", "true")])
+        .json(change);
+    send(request).await
+}
+
+/// Changes the environment's components, if its settings are still at
+/// `version`.
+pub async fn change_components(
+    cluster: i64,
+    change: &ChangeComponents,
+    version: i64,
+) -> Result<Cluster, ApiFailure> {
+    send(
+        Request::put(&path::of_cluster(cluster, "components"))
+            .header("if-match", &format!("\"{version}\""))
+            .json(change),
     )
     .await
 }

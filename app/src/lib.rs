@@ -20,6 +20,7 @@ use mosaic_core::api::ReleaseSummary;
 use crate::api::{ApiFailure, TagOwner};
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
+use crate::pages::components::ComponentsPage;
 use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
@@ -90,6 +91,7 @@ fn Shell() -> impl IntoView {
                 <Route path=path!("/environments/:id") view=EnvironmentPage />
                 <Route path=path!("/environments/:id/settings") view=SettingsPage />
                 <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
+                <Route path=path!("/environments/:id/components") view=EnvironmentComponentsPage />
                 <Route path=path!("/releases/:id/tags") view=ReleaseTagsPage />
                 <Route path=path!("/releases/:id/matrix") view=ReleaseMatrixPage />
                 <Route path=path!("/plugins") view=Plugins />
@@ -161,6 +163,11 @@ fn EnvironmentPage() -> impl IntoView {
 #[component]
 fn SettingsPage() -> impl IntoView {
     for_id(|cluster_id| view! { <EnvironmentSettings cluster_id /> })
+}
+
+#[component]
+fn EnvironmentComponentsPage() -> impl IntoView {
+    for_id(|cluster_id| view! { <ComponentsPage cluster_id /> })
 }
 
 #[component]

@@ -16,6 +16,8 @@ pub enum Route {
     EnvironmentSettings(i64),
     /// One environment's tags.
     EnvironmentTags(i64),
+    /// One environment's components, changed later.
+    EnvironmentComponents(i64),
     /// A release's tags.
     ReleaseTags(i64),
     /// A release's compatibility matrix.
@@ -31,6 +33,7 @@ impl Route {
             Route::Environment(id) => format!("/environments/{id}"),
             Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
             Route::EnvironmentTags(id) => format!("/environments/{id}/tags"),
+            Route::EnvironmentComponents(id) => format!("/environments/{id}/components"),
             Route::ReleaseTags(id) => format!("/releases/{id}/tags"),
             Route::ReleaseMatrix(id) => format!("/releases/{id}/matrix"),
             Route::Plugins => "/plugins".to_owned(),
@@ -94,6 +97,10 @@ mod tests {
             (Route::Environment(7), "/environments/7"),
             (Route::EnvironmentSettings(7), "/environments/7/settings"),
             (Route::EnvironmentTags(7), "/environments/7/tags"),
+            (
+                Route::EnvironmentComponents(7),
+                "/environments/7/components",
+            ),
             (Route::ReleaseTags(3), "/releases/3/tags"),
             (Route::ReleaseMatrix(3), "/releases/3/matrix"),
             (Route::Plugins, "/plugins"),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
-use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName};
+use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName, TaskId};
 use crate::plugin::Report;
 use crate::settings::{Context, Edits, Problem};
 
@@ -89,6 +89,8 @@ pub struct ErrorDetail {
 #[serde(untagged)]
 pub enum ErrorProblem {
     Setting(Problem),
+    /// For `components_in_use`: a node and a role it would lose.
+    Role(RoleInUse),
     Node(NodeProblem),
 }
 
@@ -614,6 +616,78 @@ impl PatchAttributes {
 pub struct PluginInUse {
     pub plugin: String,
     pub nodes: Vec<String>,
+}
+
+/// `PUT /api/v1/clusters/{id}/components`: the environment's new selection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeComponents {
+    pub components: Vec<String>,
+}
+
+/// What changing an environment's components would do (the answer of
+/// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Consequences {
+    /// Every setting whose value changes, in the settings' order.
+    pub settings: Vec<SettingChange>,
+    pub plugins: PluginSwitches,
+    /// The roles that become unavailable, each with the nodes holding it.
+    pub roles: Vec<RoleLoss>,
+    /// The `default` plan's changes, nodes with the same change together.
+    pub tasks: Vec<TaskChange>,
+}
+
+impl Consequences {
+    /// Whether the change would be refused: a node holds a role that
+    /// becomes unavailable.
+    pub fn refused(&self) -> bool {
+        self.roles.iter().any(|r| !r.nodes.is_empty())
+    }
+}
+
+/// A setting that changes: `group.attr` (`group.enabled` for the switch of
+/// a group that is no plugin's), its value before and after.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SettingChange {
+    pub path: String,
+    pub before: serde_json::Value,
+    pub after: serde_json::Value,
+}
+
+/// The plugins a change switches on and off, in registry order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginSwitches {
+    pub enabled: Vec<PluginName>,
+    pub disabled: Vec<PluginName>,
+}
+
+/// A role that becomes unavailable, and the nodes holding it (by name, or
+/// `node-<id>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleLoss {
+    pub role: RoleName,
+    pub nodes: Vec<String>,
+}
+
+/// The tasks that start (`added`) and stop (`removed`) running on `nodes`
+/// (node ids, or `"master"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskChange {
+    pub nodes: Vec<serde_json::Value>,
+    pub added: Vec<TaskId>,
+    pub removed: Vec<TaskId>,
+}
+
+/// A node holding a role a components change would make unavailable
+/// (409 `components_in_use`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleInUse {
+    pub node: i64,
+    /// The node's name, or `node-<id>`.
+    pub name: String,
+    pub role: RoleName,
+    pub message: String,
 }
 
 /// `POST /api/v1/session`: signing in.

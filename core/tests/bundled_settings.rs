@@ -9,57 +9,12 @@
 
 mod common;
 
-use mosaic_core::component::{ComponentName, Registry, validate_selection};
+use mosaic_core::component::validate_selection;
 use mosaic_core::environment::{Base, Environment, Spec, registry};
 use mosaic_core::task::PlanErrorKind;
 use mosaic_core::wizard::Layout;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-
-/// A selection as the wizard can make it: `choice[i]` picks the member of
-/// each radio group (or none), the rest are independent checkboxes; ML2
-/// drivers only when the ML2 core is picked.
-fn selection(
-    registry: &Registry,
-    layout: &Layout,
-    bits: &[bool],
-    choices: &[usize],
-) -> Vec<ComponentName> {
-    let mut chosen = vec![false; registry.len()];
-    let mut groups: Vec<Vec<usize>> = vec![layout.network.cores.clone()];
-    groups.extend(
-        layout
-            .network
-            .driver_groups
-            .iter()
-            .map(|g| g.members.clone()),
-    );
-    groups.extend(
-        layout
-            .storage
-            .iter()
-            .filter(|s| s.radio)
-            .map(|s| s.members.clone()),
-    );
-    for (group, &choice) in groups.iter().zip(choices) {
-        if let Some(&i) = group.get(choice % (group.len() + 1)) {
-            chosen[i] = true;
-        }
-    }
-    let in_groups: Vec<usize> = groups.concat();
-    for i in (0..registry.len()).filter(|i| !in_groups.contains(i)) {
-        chosen[i] = bits[i % bits.len()];
-    }
-    if layout.network.ml2_core.is_some_and(|m| !chosen[m]) {
-        for &d in &layout.network.drivers {
-            chosen[d] = false;
-        }
-    }
-    (0..registry.len())
-        .filter(|&i| chosen[i])
-        .map(|i| registry.get(i).name.clone())
-        .collect()
-}
 
 #[test]
 fn every_valid_selection_of_the_bundled_release_yields_valid_settings() {
@@ -82,7 +37,7 @@ fn every_valid_selection_of_the_bundled_release_yields_valid_settings() {
     );
     let valid = std::cell::Cell::new(0u32);
     let result = runner.run(&strategy, |(bits, choices)| {
-        let names = selection(&registry, &layout, &bits, &choices);
+        let names = common::bundled::selection(&registry, &layout, &bits, &choices);
         let texts: Vec<String> = names.iter().map(ToString::to_string).collect();
         prop_assume!(
             validate_selection(&registry, &release.required_component_types, &texts).is_empty()

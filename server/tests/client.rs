@@ -197,3 +197,79 @@ fn plugins_over_http_and_the_exit_codes_of_failures() {
     let (code, _, _) = server.run(&["tags", "list"]);
     assert_eq!(code, 2, "--env or --release is required");
 }
+
+#[test]
+fn changing_an_environments_components_from_the_command_line() {
+    let server = start();
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let lvm = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,\
+               network:neutron:ml2:ovs,storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
+    let ceph = lvm.replace("storage:block:backend:lvm", "storage:block:backend:ceph");
+    let env = server.json(&[
+        "env",
+        "create",
+        "--name",
+        "prod",
+        "--release",
+        &release,
+        "--component",
+        lvm,
+    ]);
+    let id = env["id"].to_string();
+    let node = server.json(&[
+        "node", "add", "--env", &id, "--name", "block-1", "--role", "cinder",
+    ]);
+
+    // A preview by name, for people and as the API's JSON.
+    let (code, text, err) = server.run(&["env", "components", "prod", "--set", &ceph, "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("storage.volumes_lvm: true -> false"),
+        "{text}"
+    );
+    assert!(text.contains("cinder (held by block-1: refused)"), "{text}");
+    let preview = server.json(&["env", "components", &id, "--set", &ceph, "--dry-run"]);
+    assert_eq!(
+        preview["roles"][0],
+        serde_json::json!({"role": "cinder", "nodes": ["block-1"]})
+    );
+
+    // Refused while the node holds the role: exit 1 naming it.
+    let (code, _, err) = server.run(&["env", "components", &id, "--set", &ceph]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("components_in_use") && err.contains("block-1"),
+        "{err}"
+    );
+    let (code, _, err) = server.run(&["env", "components", &id, "--set", "no:such"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("invalid_selection"), "{err}");
+
+    // Without the role it is done, and the environment says so.
+    let (code, _, _) = server.run(&["node", "delete", &node["id"].to_string()]);
+    assert_eq!(code, 0);
+    let changed = server.json(&["env", "components", "prod", "--set", &ceph]);
+    assert_eq!(changed, server.api(&format!("/api/v1/clusters/{id}")));
+    assert!(
+        changed["components"]
+            .to_string()
+            .contains("storage:block:backend:ceph")
+    );
+
+    // Usage and connection errors: exit 2.
+    let (code, _, _) = server.run(&["env", "components", &id]);
+    assert_eq!(code, 2);
+    let out = Command::new(MOSAIC)
+        .args([
+            "env",
+            "components",
+            &id,
+            "--set",
+            &ceph,
+            "--server",
+            "http://127.0.0.1:9",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,5 +1,5 @@
 //! The head of an environment's pages: its name, and tabs for its nodes
-//! (with the deployment preview), its settings and its tags.
+//! (with the deployment preview), its settings, its tags and its components.
 
 use leptos::prelude::*;
 use mosaic_core::api::Cluster;
@@ -13,6 +13,7 @@ pub enum Tab {
     Nodes,
     Settings,
     Tags,
+    Components,
 }
 
 impl Tab {
@@ -21,6 +22,7 @@ impl Tab {
             Tab::Nodes => "Nodes and deployment",
             Tab::Settings => "Settings",
             Tab::Tags => "Tags",
+            Tab::Components => "Components",
         }
     }
 
@@ -29,6 +31,7 @@ impl Tab {
             Tab::Nodes => Route::Environment(cluster_id),
             Tab::Settings => Route::EnvironmentSettings(cluster_id),
             Tab::Tags => Route::EnvironmentTags(cluster_id),
+            Tab::Components => Route::EnvironmentComponents(cluster_id),
         }
     }
 }
@@ -48,7 +51,7 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
     view! {
         <h1>{title}</h1>
         <ul class="tabs" role="list">
-            {[Tab::Nodes, Tab::Settings, Tab::Tags]
+            {[Tab::Nodes, Tab::Settings, Tab::Tags, Tab::Components]
                 .map(|tab| {
                     let here = tab == current;
                     view! {

@@ -1,5 +1,6 @@
 //! One file per page.
 
+pub mod components;
 pub mod environment;
 pub mod environments;
 pub mod heat;

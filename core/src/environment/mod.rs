@@ -9,6 +9,7 @@
 mod bound;
 mod bulk;
 mod checks;
+mod components;
 mod file;
 mod graphs;
 mod plan;
@@ -176,12 +177,7 @@ impl<'a> Environment<'a> {
         let mut settings = foundation.settings.clone();
         let cluster_binds = apply_binds(&mut settings, registry, &selected);
         for plugin in base.plugins {
-            let chosen = plugin.components_metadata.iter().any(|c| {
-                registry
-                    .position(c.name.as_str())
-                    .is_some_and(|i| selected[i])
-            });
-            if chosen {
+            if components::plugin_chosen(plugin, registry, &selected) {
                 settings.set_enabled(plugin.name.as_str(), true);
             }
         }

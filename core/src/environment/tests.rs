@@ -902,4 +902,5 @@ fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
     );
 }
 
+mod components;
 mod graphs;

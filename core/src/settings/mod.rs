@@ -247,6 +247,15 @@ impl<'a> BindTarget<'a> {
     }
 }
 
+/// The edit a `settings:` bind to `path` (without the model) decides, as
+/// edits name it: `(group, attr)`, or `(group, "enabled")` for a switch.
+pub fn bind_key(path: &str) -> Option<(&str, &str)> {
+    match BindTarget::parse(path)? {
+        BindTarget::Value(group, attr) => Some((group, attr)),
+        BindTarget::Switch(group) => Some((group, "enabled")),
+    }
+}
+
 impl SettingsTree {
     /// Whether a `settings:` bind to `path` (without the model) names
     /// something here: an attribute's value, or a group's switch.

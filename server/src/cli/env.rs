@@ -6,8 +6,12 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::Format;
+use mosaic_core::api::{Consequences, TaskChange};
+use mosaic_core::name::{PluginName, TaskId};
+use mosaic_core::text::plural;
+
 use super::client::{Body, Client, Failure, Remote, print, with_client};
+use super::{Format, print_json};
 
 #[derive(Debug, Subcommand)]
 pub enum EnvCommand {
@@ -23,6 +27,8 @@ pub enum EnvCommand {
     Export(EnvExport),
     /// Create an environment from an environment file.
     Import(EnvImport),
+    /// Change the environment's components (or preview the change).
+    Components(EnvComponents),
 }
 
 #[derive(Debug, Args)]
@@ -69,6 +75,26 @@ pub struct EnvImport {
     remote: Remote,
 }
 
+#[derive(Debug, Args)]
+pub struct EnvComponents {
+    /// The environment: its id, or its name.
+    env: String,
+    /// The new selection: every component, separated with commas.
+    #[arg(
+        long = "set",
+        value_name = "NAME,NAME…",
+        value_delimiter = ',',
+        required = true,
+        num_args = 1
+    )]
+    components: Vec<String>,
+    /// Show what the change would do, and change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    remote: Remote,
+}
+
 const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "mode", "components"];
 
 pub fn env(command: EnvCommand) -> i32 {
@@ -97,6 +123,7 @@ pub fn env(command: EnvCommand) -> i32 {
         }),
         EnvCommand::Export(args) => with_client(&args.remote, |c| export(c, &args)),
         EnvCommand::Import(args) => with_client(&args.remote, |c| import(c, &args)),
+        EnvCommand::Components(args) => with_client(&args.remote, |c| components(c, &args)),
     }
 }
 
@@ -155,6 +182,116 @@ fn import(client: &Client, args: &EnvImport) -> Result<(), Failure> {
     )?;
     print(args.remote.format, &env, ENV_COLUMNS);
     Ok(())
+}
+
+/// The id of environment `env`: a number as it is, otherwise the
+/// environment of that name.
+fn environment_id(client: &Client, env: &str) -> Result<i64, Failure> {
+    if let Ok(id) = env.parse() {
+        return Ok(id);
+    }
+    let all = client.json("GET", "/api/v1/clusters", None)?;
+    all.as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["name"] == env)
+        .and_then(|e| e["id"].as_i64())
+        .ok_or_else(|| Failure::Refused(format!("there is no environment named '{env}'")))
+}
+
+fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
+    let id = environment_id(client, &args.env)?;
+    let body = json!({"components": args.components});
+    let query = if args.dry_run { "?dry_run=true" } else { "" };
+    let path = format!("/api/v1/clusters/{id}/components{query}");
+    let answer = client.json("PUT", &path, Some(&body))?;
+    if !args.dry_run {
+        print(args.remote.format, &answer, ENV_COLUMNS);
+        done(
+            args.remote.format,
+            &format!("changed the components of environment {id}"),
+        );
+        return Ok(());
+    }
+    if args.remote.format == Format::Json {
+        print_json(&answer);
+        return Ok(());
+    }
+    let consequences: Consequences = serde_json::from_value(answer)
+        .map_err(|e| Failure::Broken(format!("the server's answer is not a preview: {e}")))?;
+    print!("{}", preview(&consequences));
+    Ok(())
+}
+
+/// A dry run's consequences for people: settings, plugins, roles, tasks.
+fn preview(c: &Consequences) -> String {
+    let mut out = String::new();
+    let mut section = |title: &str, lines: Vec<String>| {
+        if lines.is_empty() {
+            out.push_str(&format!("{title}: none\n"));
+        } else {
+            out.push_str(&format!("{title}:\n"));
+            for line in lines {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+    };
+    section(
+        "Settings",
+        c.settings
+            .iter()
+            .map(|s| format!("{}: {} -> {}", s.path, s.before, s.after))
+            .collect(),
+    );
+    let names = |ps: &[PluginName]| ps.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let plugins = [("on", &c.plugins.enabled), ("off", &c.plugins.disabled)];
+    section(
+        "Plugins",
+        plugins
+            .iter()
+            .filter(|(_, ps)| !ps.is_empty())
+            .map(|(how, ps)| format!("switched {how}: {}", names(ps).join(", ")))
+            .collect(),
+    );
+    section(
+        "Roles that become unavailable",
+        c.roles
+            .iter()
+            .map(|r| match r.nodes.as_slice() {
+                [] => r.role.to_string(),
+                nodes => format!("{} (held by {}: refused)", r.role, nodes.join(", ")),
+            })
+            .collect(),
+    );
+    section("Tasks", c.tasks.iter().map(task_line).collect());
+    out
+}
+
+fn task_line(change: &TaskChange) -> String {
+    let nodes: Vec<String> = change
+        .nodes
+        .iter()
+        .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
+        .collect();
+    let list = |ts: &[TaskId]| {
+        ts.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !change.added.is_empty() {
+        parts.push(format!("start {}", list(&change.added)));
+    }
+    if !change.removed.is_empty() {
+        parts.push(format!("stop {}", list(&change.removed)));
+    }
+    format!(
+        "node{} {}: {}",
+        plural(nodes.len()),
+        nodes.join(", "),
+        parts.join("; ")
+    )
 }
 
 /// `text` for a URL query: unreserved characters as they are, the rest

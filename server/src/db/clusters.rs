@@ -173,4 +173,31 @@ impl Db {
         .rows_affected();
         Ok((changed == 1).then_some(expected + 1))
     }
+
+    /// Stores a new selection with the settings changes it keeps, in one
+    /// statement, if the settings version is still `expected`; returns the
+    /// new version, or `None` when another change came first.
+    pub async fn update_components(
+        &self,
+        id: i64,
+        components: &[ComponentName],
+        settings: &Edits,
+        expected: i64,
+    ) -> Result<Option<i64>, DbError> {
+        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+        let components = serde_json::to_string(components).map_err(corrupt)?;
+        let settings = serde_json::to_string(settings).map_err(corrupt)?;
+        let changed = sqlx::query(
+            "UPDATE clusters SET components = $1, settings = $2, \
+             settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
+        )
+        .bind(components)
+        .bind(settings)
+        .bind(id)
+        .bind(expected)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok((changed == 1).then_some(expected + 1))
+    }
 }

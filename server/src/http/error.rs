@@ -6,7 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem};
+use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
 use mosaic_core::component::Violation;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
@@ -30,6 +30,9 @@ pub enum ApiError {
     /// Nodes a change cannot be made to (400 `invalid_nodes`), every
     /// problem by node.
     InvalidNodes(String, Vec<NodeProblem>),
+    /// A components change under nodes holding roles it would make
+    /// unavailable (409 `components_in_use`), every node and role.
+    ComponentsInUse(Vec<RoleInUse>),
     Internal(anyhow::Error),
 }
 
@@ -106,6 +109,16 @@ impl ApiError {
                     problems: problems.into_iter().map(ErrorProblem::Node).collect(),
                 },
             ),
+            ApiError::ComponentsInUse(in_use) => (
+                StatusCode::CONFLICT,
+                ErrorDetail {
+                    code: "components_in_use".to_owned(),
+                    message: components_in_use(&in_use),
+                    violations: Vec::new(),
+                    report: None,
+                    problems: in_use.into_iter().map(ErrorProblem::Role).collect(),
+                },
+            ),
             ApiError::Internal(e) => {
                 tracing::error!("internal error: {e:#}");
                 (
@@ -118,6 +131,19 @@ impl ApiError {
             }
         }
     }
+}
+
+/// The message of a `components_in_use` refusal: each node with its role.
+fn components_in_use(in_use: &[RoleInUse]) -> String {
+    let held: Vec<String> = in_use
+        .iter()
+        .map(|u| format!("'{}' holds '{}'", u.name, u.role))
+        .collect();
+    format!(
+        "the components cannot change while nodes hold roles the change makes unavailable: {}; \
+         remove those roles from the nodes first",
+        held.join(", ")
+    )
 }
 
 impl IntoResponse for ApiError {

@@ -2,6 +2,7 @@
 
 mod assets;
 mod clusters;
+mod components;
 mod environment_files;
 mod error;
 mod heat;
@@ -42,6 +43,7 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(tags::router())
         .merge(nodes::router())
         .merge(settings::router())
+        .merge(components::router())
         .merge(environment_files::router())
         .merge(heat::router(&uploads))
         .route("/api/{*rest}", axum::routing::any(unknown_api))

@@ -148,3 +148,18 @@ pub fn if_match(headers: &HeaderMap, what: &str) -> Result<Option<i64>, ApiError
             ))
         })
 }
+
+/// Refuses a change made on `expected` (from `If-Match`) when the
+/// resource is at `version` now: 412 `precondition_failed`.
+pub fn still_at(expected: Option<i64>, version: i64, what: &str) -> Result<(), ApiError> {
+    match expected {
+        Some(seen) if seen != version => Err(ApiError::Coded(
+            StatusCode::PRECONDITION_FAILED,
+            "precondition_failed",
+            format!(
+                "the {what} changed since version {seen}: they are at version {version}; reload them"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,85 @@
+//! `PUT /api/v1/clusters/{id}/components`: changing an environment's
+//! components later (SEMANTICS §9.1). Core validates the new selection as
+//! environment creation does, works out the settings edits it keeps and
+//! every consequence; this stores the selection, the edits and the settings
+//! version together, or (`?dry_run=true`) answers the consequences and
+//! stores nothing.
+//!
+//! The change moves the settings version on (it changes the settings), so
+//! `If-Match` names the settings version, as a settings save's does: a
+//! client that saw the settings at version N changes the components only
+//! while they are still at N.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::put;
+use mosaic_core::api::ChangeComponents;
+use serde::Deserialize;
+
+use super::error::{ApiError, ApiJson};
+use super::tags::stored_environment;
+use super::versions::{if_match, still_at, with_etag};
+use crate::AppState;
+
+/// How often a change is retried when others keep changing the settings.
+const ATTEMPTS: usize = 8;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/clusters/{id}/components", put(change))
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Options {
+    #[serde(default)]
+    dry_run: bool,
+}
+
+async fn change(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(options): Query<Options>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<ChangeComponents>,
+) -> Result<Response, ApiError> {
+    let expected = if_match(&headers, "settings")?;
+    for _ in 0..ATTEMPTS {
+        let stored = stored_environment(&state, id).await?;
+        let version = stored.row.settings_version;
+        still_at(expected, version, "settings")?;
+        let before = stored.environment()?;
+        let spec = before
+            .with_components(&request.components)
+            .map_err(ApiError::InvalidSelection)?;
+        let after = stored.with_spec(&spec)?;
+        if options.dry_run {
+            return Ok(Json(before.consequences(&after)).into_response());
+        }
+        let in_use = before.components_in_use(&after);
+        if !in_use.is_empty() {
+            return Err(ApiError::ComponentsInUse(in_use));
+        }
+        let problems = after.evaluation().problems;
+        if !problems.is_empty() {
+            return Err(ApiError::InvalidSettings(problems));
+        }
+        let components = after.selected_names();
+        let stored_now = state
+            .db
+            .update_components(id, &components, &after.edits(), version)
+            .await?;
+        if let Some(version) = stored_now {
+            let row = state.db.cluster(id).await?;
+            let cluster =
+                row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+            return Ok(with_etag(version, cluster.cluster));
+        }
+    }
+    Err(ApiError::Coded(
+        StatusCode::CONFLICT,
+        "busy",
+        "the settings keep changing under this request; try again".to_owned(),
+    ))
+}
