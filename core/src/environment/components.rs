@@ -64,7 +64,7 @@ impl Environment<'_> {
             .filter(|&i| chosen[i])
             .map(|i| registry.get(i).name.clone())
             .collect();
-        let bound = self.bound_by(&chosen);
+        let bound = self.decided_by_either(&chosen);
         Ok(Spec {
             components: Some(names),
             edits: without(&self.spec.edits, &bound),
@@ -74,7 +74,7 @@ impl Environment<'_> {
 
     /// The edits (`(group, attr)`, `(group, "enabled")`) decided by this
     /// selection or by `chosen`.
-    fn bound_by(&self, chosen: &[bool]) -> BTreeSet<(String, String)> {
+    fn decided_by_either(&self, chosen: &[bool]) -> BTreeSet<(String, String)> {
         let registry = self.registry();
         let either: Vec<bool> = (0..registry.len())
             .map(|i| self.selected[i] || chosen[i])
