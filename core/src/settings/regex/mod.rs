@@ -5,6 +5,7 @@
 //! that a hostile pattern is an error, never a hang. (Its size matters: a
 //! general regex crate was a third of the browser app.)
 
+mod class;
 mod parse;
 mod program;
 mod vm;
@@ -15,9 +16,16 @@ const MAX_DEPTH: usize = 64;
 const MAX_REPEAT: u32 = 1_000;
 /// Most instructions a pattern compiles to, repetitions expanded.
 const MAX_INSTS: usize = 20_000;
-/// Most steps one search may take; a step is one instruction, so a search
-/// that stops here has done a few milliseconds of work.
+/// Most steps one search may take. A step is a unit of work: one
+/// instruction, or one byte a backreference compares, or one slot a
+/// lookaround copies or merges back; so a search that stops here has done
+/// a few milliseconds of work, whatever its pattern.
 const STEP_LIMIT: usize = 1_000_000;
+/// Most frames the backtracking stack may hold at once (the ways not yet
+/// tried and the slot values to restore, lookarounds' included): 8 MB
+/// natively, 4 MB in the browser. Each frame costs a step, so this is the
+/// tighter bound only for values tens of thousands of characters long.
+const STACK_LIMIT: usize = 250_000;
 
 /// Why a pattern cannot be used, or a search not decided.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -29,7 +37,10 @@ pub enum Error {
         "the pattern is too large (over {MAX_INSTS} instructions with its repetitions expanded)"
     )]
     TooLarge,
-    #[error("deciding the match takes over {STEP_LIMIT} steps")]
+    /// Over [`STEP_LIMIT`] steps, or [`STACK_LIMIT`] frames to backtrack.
+    #[error(
+        "deciding the match takes too much work (over {STEP_LIMIT} steps, or {STACK_LIMIT} places to backtrack to)"
+    )]
     TooCostly,
 }
 

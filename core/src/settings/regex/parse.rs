@@ -2,6 +2,7 @@
 //! JavaScript and Python regexes, so this reads their common syntax (and
 //! Rust's spellings of it), and names what it does not read.
 
+use super::class::{Class, Perl};
 use super::{Error, MAX_DEPTH, MAX_REPEAT};
 
 /// One piece of a pattern.
@@ -17,7 +18,8 @@ pub(super) enum Node {
     Any {
         dotall: bool,
     },
-    Class(Class),
+    /// An index into [`Parsed::classes`] (a class repeated is stored once).
+    Class(usize),
     Assert(Assertion),
     /// `( … )`: capturing when it has a group number.
     Group {
@@ -60,45 +62,15 @@ pub(super) enum Assertion {
     NotWord,
 }
 
-/// `[ … ]`, `\d`, `\w`, `\s` and their negations.
-#[derive(Debug, Clone)]
-pub(super) struct Class {
-    pub items: Vec<ClassItem>,
-    pub negated: bool,
-    pub fold: bool,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(super) enum ClassItem {
-    Range(char, char),
-    /// A Perl class, negated when the flag is set (`\D` inside `[ … ]`).
-    Perl(Perl, bool),
-}
-
-/// `\d` and `\w` are ASCII, as in JavaScript, where Fuel's own UI checked
-/// its patterns; `\s` is Unicode white space, as in JavaScript and Python.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Perl {
-    Digit,
-    Word,
-    Space,
-}
-
-impl Perl {
-    pub fn matches(self, c: char) -> bool {
-        match self {
-            Perl::Digit => c.is_ascii_digit(),
-            Perl::Word => c.is_ascii_alphanumeric() || c == '_',
-            Perl::Space => c.is_whitespace(),
-        }
-    }
-}
-
-/// A parsed pattern and how many capturing groups it has.
+/// A parsed pattern, how many capturing groups it has, and its classes.
 pub(super) struct Parsed {
     pub node: Node,
     pub groups: usize,
+    pub classes: Vec<Class>,
 }
+
+/// A repetition's minimum and maximum (`None`: no maximum).
+type Bounds = (u32, Option<u32>);
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Flags {
@@ -112,6 +84,9 @@ struct Parser {
     pos: usize,
     flags: Flags,
     groups: usize,
+    /// The capturing groups not closed yet (a backreference cannot name one).
+    open: Vec<usize>,
+    classes: Vec<Class>,
     depth: usize,
 }
 
@@ -122,34 +97,19 @@ pub(super) fn parse(source: &str) -> Result<Parsed, Error> {
         pos: 0,
         flags: Flags::default(),
         groups: 0,
+        open: Vec::new(),
+        classes: Vec::new(),
         depth: 0,
     };
     let node = p.alternation()?;
     if p.peek().is_some() {
         return Err(p.error(p.pos, "')' closes no group"));
     }
-    check_backrefs(&node, p.groups)?;
     Ok(Parsed {
         node,
         groups: p.groups,
+        classes: p.classes,
     })
-}
-
-/// A backreference names a group that exists.
-fn check_backrefs(node: &Node, groups: usize) -> Result<(), Error> {
-    match node {
-        Node::Backref { group, .. } if *group > groups => Err(Error::Syntax {
-            at: 0,
-            reason: format!("\\{group} refers to group {group}, and there are {groups}"),
-        }),
-        Node::Group { node, .. } | Node::Repeat { node, .. } | Node::Look { node, .. } => {
-            check_backrefs(node, groups)
-        }
-        Node::Concat(nodes) | Node::Alt(nodes) => {
-            nodes.iter().try_for_each(|n| check_backrefs(n, groups))
-        }
-        _ => Ok(()),
-    }
 }
 
 impl Parser {
@@ -220,14 +180,14 @@ impl Parser {
         let Some(c) = self.peek() else {
             return Ok(Some(Node::Empty));
         };
-        if c == '(' {
-            return self.group();
+        match c {
+            '(' => return self.group(),
+            '[' => return self.class().map(|class| Some(self.add_class(class))),
+            '\\' => return self.escape().map(Some),
+            _ => {}
         }
-        if c == '[' {
-            return self.class().map(|c| Some(Node::Class(c)));
-        }
-        if c == '\\' {
-            return self.escape().map(Some);
+        if let Some(repetition) = self.repetition_text()? {
+            return Err(self.error(at, format!("'{repetition}' repeats nothing")));
         }
         self.pos += 1;
         let flags = self.flags;
@@ -239,35 +199,30 @@ impl Parser {
             '^' => Node::Assert(Assertion::TextStart),
             '$' if flags.multi_line => Node::Assert(Assertion::LineEnd),
             '$' => Node::Assert(Assertion::TextEnd),
-            '*' | '+' | '?' => return Err(self.error(at, format!("'{c}' repeats nothing"))),
             c => literal(c, flags.fold),
         }))
     }
 
     /// The repetition after an atom, if any: `*`, `+`, `?`, `{n}`, `{n,}`,
-    /// `{n,m}`, each lazy with a `?` after it. A `{` that is not a count is
-    /// a literal, as in Python and JavaScript.
+    /// `{n,m}`, `{,m}` (Python's `{0,m}`), each lazy with a `?` after it.
+    /// An assertion is not repeated, nor a repetition, as in Python and
+    /// JavaScript.
     fn quantified(&mut self, atom: Node) -> Result<Node, Error> {
-        let bounds = match self.peek() {
-            Some('*') => Some((0, None)),
-            Some('+') => Some((1, None)),
-            Some('?') => Some((0, Some(1))),
-            Some('{') => self.count()?,
-            _ => None,
-        };
-        let Some((min, max)) = bounds else {
+        let at = self.pos;
+        let Some(((min, max), len)) = self.repetition()? else {
             return Ok(atom);
         };
-        if self.peek() != Some('{') {
-            self.pos += 1;
-        } else {
-            while !self.eat('}') {
-                self.pos += 1;
-            }
+        if let Node::Assert(_) = atom {
+            let text = self.text(at, len);
+            return Err(self.error(
+                at,
+                format!("'{text}' repeats an assertion, which matches no character"),
+            ));
         }
+        self.pos += len;
         let greedy = !self.eat('?');
-        if let Some(c @ ('*' | '+' | '?')) = self.peek() {
-            return Err(self.error(self.pos, format!("'{c}' repeats a repetition")));
+        if let Some(repetition) = self.repetition_text()? {
+            return Err(self.error(self.pos, format!("'{repetition}' repeats a repetition")));
         }
         Ok(Node::Repeat {
             node: Box::new(atom),
@@ -277,9 +232,29 @@ impl Parser {
         })
     }
 
-    /// The bounds of `{n}`, `{n,}` or `{n,m}` at the cursor (which stays
-    /// there); `None` when the text there is not a count.
-    fn count(&mut self) -> Result<Option<(u32, Option<u32>)>, Error> {
+    /// The text of the repetition at the cursor, if one starts there.
+    fn repetition_text(&mut self) -> Result<Option<String>, Error> {
+        let found = self.repetition()?;
+        Ok(found.map(|(_, len)| self.text(self.pos, len)))
+    }
+
+    /// The bounds of the repetition at the cursor (which stays there) and
+    /// how many characters it takes.
+    fn repetition(&mut self) -> Result<Option<(Bounds, usize)>, Error> {
+        Ok(match self.peek() {
+            Some('*') => Some(((0, None), 1)),
+            Some('+') => Some(((1, None), 1)),
+            Some('?') => Some(((0, Some(1)), 1)),
+            Some('{') => self.count()?,
+            _ => None,
+        })
+    }
+
+    /// The bounds of `{n}`, `{n,}`, `{n,m}`, `{,m}` or `{,}` at the cursor
+    /// (Python's counts: a missing minimum is 0) and its length; `None`
+    /// when the text there is not a count (then `{` is a literal, as in
+    /// Python and JavaScript).
+    fn count(&self) -> Result<Option<(Bounds, usize)>, Error> {
         let start = self.pos;
         let mut end = start + 1;
         let digits = |end: &mut usize| {
@@ -297,7 +272,7 @@ impl Parser {
             }
             false => None,
         };
-        if low.is_empty() || self.chars.get(end) != Some(&'}') {
+        if (low.is_empty() && high.is_none()) || self.chars.get(end) != Some(&'}') {
             return Ok(None);
         }
         let number = |s: &str| {
@@ -306,7 +281,10 @@ impl Parser {
                 .filter(|n| *n <= MAX_REPEAT)
                 .ok_or_else(|| self.error(start, format!("a count is at most {MAX_REPEAT}")))
         };
-        let min = number(&low)?;
+        let min = match low.as_str() {
+            "" => 0,
+            low => number(low)?,
+        };
         let max = match high.as_deref() {
             None => Some(min),
             Some("") => None,
@@ -315,7 +293,12 @@ impl Parser {
         if max.is_some_and(|max| max < min) {
             return Err(self.error(start, "this count's maximum is below its minimum"));
         }
-        Ok(Some((min, max)))
+        Ok(Some(((min, max), end + 1 - start)))
+    }
+
+    /// `len` characters of the pattern from `at`.
+    fn text(&self, at: usize, len: usize) -> String {
+        self.chars[at..at + len].iter().collect()
     }
 
     fn group(&mut self) -> Result<Option<Node>, Error> {
@@ -339,6 +322,9 @@ impl Parser {
         }
         self.flags = saved;
         self.depth -= 1;
+        if let GroupKind::Capture(group) = kind {
+            self.open.retain(|g| *g != group);
+        }
         let node = Box::new(node);
         Ok(Some(match kind {
             GroupKind::Capture(group) => Node::Group {
@@ -382,6 +368,7 @@ impl Parser {
 
     fn capture(&mut self) -> GroupKind {
         self.groups += 1;
+        self.open.push(self.groups);
         GroupKind::Capture(self.groups)
     }
 
@@ -428,25 +415,30 @@ impl Parser {
         let open = self.pos;
         self.pos += 1;
         let negated = self.eat('^');
-        let mut items = Vec::new();
+        let (mut ranges, mut perls) = (Vec::new(), Vec::new());
         loop {
             let at = self.pos;
             match self.peek() {
                 None => return Err(self.error(open, "this class is not closed")),
-                Some(']') if !items.is_empty() => break,
+                Some(']') if !(ranges.is_empty() && perls.is_empty()) => break,
                 Some('[') if self.peek_at(1) == Some(':') => {
                     return Err(self.error(at, "POSIX classes such as [:alpha:] are not supported"));
                 }
                 _ => {}
             }
-            items.push(self.class_item()?);
+            match self.class_item()? {
+                ClassItem::Range(low, high) => ranges.push((low, high)),
+                ClassItem::Perl(perl, negated) => perls.push((perl, negated)),
+            }
         }
         self.pos += 1;
-        Ok(Class {
-            items,
-            negated,
-            fold: self.flags.fold,
-        })
+        Ok(Class::new(ranges, perls, negated, self.flags.fold))
+    }
+
+    /// `class` as a node, kept in the pattern's classes.
+    fn add_class(&mut self, class: Class) -> Node {
+        self.classes.push(class);
+        Node::Class(self.classes.len() - 1)
     }
 
     /// One character, range or Perl class inside `[ … ]`.
@@ -499,14 +491,9 @@ impl Parser {
         let Some(e) = self.peek() else {
             return Err(self.error(at, "'\\' ends the pattern"));
         };
-        let fold = self.flags.fold;
         if let Some((perl, negated)) = perl_class(e) {
             self.pos += 1;
-            return Ok(Node::Class(Class {
-                items: vec![ClassItem::Perl(perl, false)],
-                negated,
-                fold: false,
-            }));
+            return Ok(self.add_class(Class::perl(perl, negated)));
         }
         let assertion = match e {
             'b' => Some(Assertion::Word),
@@ -519,26 +506,41 @@ impl Parser {
             self.pos += 1;
             return Ok(Node::Assert(a));
         }
-        if e.is_ascii_digit() && e != '0' {
-            return Ok(Node::Backref {
-                group: self.backref_number(),
-                fold,
-            });
+        if e.is_ascii_digit() && e != '0' && !self.octal_ahead() {
+            return self.backref(at);
         }
-        self.char_escape(at).map(|c| literal(c, fold))
+        self.char_escape(at).map(|c| literal(c, self.flags.fold))
     }
 
-    /// One or two digits after `\`.
-    fn backref_number(&mut self) -> usize {
-        let mut n = 0;
+    /// Whether three octal digits follow the `\`: `\101` is `A`, as in
+    /// Python (and in JavaScript, short of 101 groups).
+    fn octal_ahead(&self) -> bool {
+        (0..3).all(|i| self.peek_at(i).is_some_and(|c| c.is_digit(8)))
+    }
+
+    /// `\1` … `\99`: a group that is closed before it, as in Python.
+    fn backref(&mut self, at: usize) -> Result<Node, Error> {
+        let mut group = 0;
         for _ in 0..2 {
             match self.peek().and_then(|c| c.to_digit(10)) {
-                Some(d) => n = n * 10 + d as usize,
+                Some(d) => group = group * 10 + d as usize,
                 None => break,
             }
             self.pos += 1;
         }
-        n
+        if group > self.groups {
+            let reason =
+                format!("\\{group} refers to group {group}, which does not come before it");
+            return Err(self.error(at, reason));
+        }
+        if self.open.contains(&group) {
+            let reason = format!("\\{group} refers to group {group} from inside it");
+            return Err(self.error(at, reason));
+        }
+        Ok(Node::Backref {
+            group,
+            fold: self.flags.fold,
+        })
     }
 
     /// The character a `\` escape stands for (cursor after the `\`).
@@ -553,7 +555,7 @@ impl Parser {
             'r' => Ok('\r'),
             'f' => Ok('\u{c}'),
             'v' => Ok('\u{b}'),
-            '0' => Ok('\0'),
+            '0'..='7' => self.octal(at, e),
             'x' => self.hex(at, 2),
             'u' => self.hex(at, 4),
             'p' | 'P' => Err(self.error(at, "Unicode classes (\\p) are not supported")),
@@ -561,6 +563,23 @@ impl Parser {
                 Err(self.error(at, format!("unknown escape '\\{c}'")))
             }
             c => Ok(c),
+        }
+    }
+
+    /// `\0`, `\07`, `\177`: the first digit (`first`, read) and up to two
+    /// more, at most `\377`, as in Python and JavaScript.
+    fn octal(&mut self, at: usize, first: char) -> Result<char, Error> {
+        let mut value = first.to_digit(8).unwrap_or_default();
+        for _ in 0..2 {
+            let Some(digit) = self.peek().and_then(|c| c.to_digit(8)) else {
+                break;
+            };
+            value = value * 8 + digit;
+            self.pos += 1;
+        }
+        match value {
+            0..=0o377 => Ok(char::from_u32(value).unwrap_or_default()),
+            _ => Err(self.error(at, "an octal escape is at most \\377")),
         }
     }
 
@@ -590,6 +609,13 @@ impl Parser {
                 )
             })
     }
+}
+
+/// What one item inside `[ … ]` adds to the class.
+enum ClassItem {
+    Range(char, char),
+    /// A Perl class, negated when the flag is set (`\D`).
+    Perl(Perl, bool),
 }
 
 enum GroupKind {

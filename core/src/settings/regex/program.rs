@@ -2,8 +2,9 @@
 //! repetitions expanded, alternatives as splits, lookarounds as
 //! sub-programs that end in their own `Match`.
 
-use super::parse::{Assertion, Class, ClassItem, Node, Parsed};
-use super::{Error, MAX_INSTS, fold, upper};
+use super::class::Class;
+use super::parse::{Assertion, Node, Parsed};
+use super::{Error, MAX_INSTS};
 
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Inst {
@@ -23,9 +24,13 @@ pub(super) enum Inst {
     Jmp(usize),
     /// Record the position in a slot (group bounds, loop starts).
     Save(usize),
-    /// Fail if the position equals the slot's: a loop body that matched
-    /// nothing does not go round again.
-    Progress(usize),
+    /// Go on at `exit` if the position equals the slot's: a loop body that
+    /// matched nothing ends the loop, keeping what its groups recorded (as
+    /// in Python: `(\b)*\1` matches).
+    Progress {
+        slot: usize,
+        exit: usize,
+    },
     /// Run the sub-program that starts after this instruction; go on at
     /// `next` when it matches (or, when `negate`, when it does not).
     Look {
@@ -51,23 +56,9 @@ pub(super) struct Program {
     pub anchored: bool,
 }
 
-impl Class {
-    pub fn matches(&self, c: char) -> bool {
-        let contains = |c: char| {
-            self.items.iter().any(|item| match *item {
-                ClassItem::Range(low, high) => low <= c && c <= high,
-                ClassItem::Perl(perl, negated) => perl.matches(c) != negated,
-            })
-        };
-        let hit = contains(c) || (self.fold && (contains(fold(c)) || contains(upper(c))));
-        hit != self.negated
-    }
-}
-
 pub(super) fn compile(parsed: &Parsed) -> Result<Program, Error> {
     let mut c = Compiler {
         insts: Vec::new(),
-        classes: Vec::new(),
         slots: 2 * (parsed.groups + 1),
         visits: 0,
     };
@@ -75,7 +66,7 @@ pub(super) fn compile(parsed: &Parsed) -> Result<Program, Error> {
     c.push(Inst::Match)?;
     Ok(Program {
         insts: c.insts,
-        classes: c.classes,
+        classes: parsed.classes.clone(),
         slots: c.slots,
         anchored: anchored(&parsed.node),
     })
@@ -95,7 +86,6 @@ fn anchored(node: &Node) -> bool {
 
 struct Compiler {
     insts: Vec<Inst>,
-    classes: Vec<Class>,
     slots: usize,
     /// Nodes compiled so far, repetitions counted: a repeated empty group
     /// adds no instruction, so this bounds the work instead.
@@ -122,10 +112,7 @@ impl Compiler {
             Node::Char { c, fold: true } => _ = self.push(Inst::CharFold(*c))?,
             Node::Any { dotall: true } => _ = self.push(Inst::Any)?,
             Node::Any { dotall: false } => _ = self.push(Inst::AnyButNewline)?,
-            Node::Class(class) => {
-                self.classes.push(class.clone());
-                self.push(Inst::Class(self.classes.len() - 1))?;
-            }
+            Node::Class(class) => _ = self.push(Inst::Class(*class))?,
             Node::Assert(a) => _ = self.push(Inst::Assert(*a))?,
             Node::Group { node, group } => self.group(node, *group)?,
             Node::Concat(nodes) => nodes.iter().try_for_each(|n| self.node(n))?,
@@ -209,17 +196,21 @@ impl Compiler {
         Ok(())
     }
 
-    /// `L: Split(B, X) B: Save(r) body Progress(r) Jmp(L) X:`
+    /// `L: Split(B, X) B: Save(r) body Progress(r, X) Jmp(L) X:`
     fn star(&mut self, node: &Node, greedy: bool) -> Result<(), Error> {
         let register = self.slots;
         self.slots += 1;
         let split = self.push(Inst::Jmp(0))?;
         self.push(Inst::Save(register))?;
         self.node(node)?;
-        self.push(Inst::Progress(register))?;
+        let progress = self.push(Inst::Jmp(0))?;
         self.push(Inst::Jmp(split))?;
         let exit = self.insts.len();
         self.insts[split] = choice(split + 1, exit, greedy);
+        self.insts[progress] = Inst::Progress {
+            slot: register,
+            exit,
+        };
         Ok(())
     }
 

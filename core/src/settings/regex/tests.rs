@@ -49,9 +49,43 @@ fn literals_classes_and_anchors() {
     check(r"\Bor\B", &["word"], &["or"]);
     check(r"^\x41\u0042\x{43}$", &["ABC"], &["abc"]);
     check(r"^a\.b\/c\-d$", &["a.b/c-d"], &["axb/c-d"]);
-    check("^a{,2}$", &["a{,2}"], &["aa"]);
     check("^a{2}$", &["aa"], &["a", "aaa"]);
     check("^a{2,}$", &["aa", "aaaa"], &["a"]);
+}
+
+/// Where Python and JavaScript read a pattern differently, Mosaic reads it
+/// as docs/semantics.md ("Regexes") decides.
+#[test]
+fn where_python_and_javascript_differ() {
+    // `{,n}` is Python's `{0,n}` (JavaScript reads the characters).
+    check("^a{,2}$", &["", "a", "aa"], &["aaa", "a{,2}"]);
+    check("^a{,}$", &["", "aaaa"], &["a{,}"]);
+    check("^a{,2}?b$", &["b", "aab"], &["aaab"]);
+    // Braces that are no count are characters in both.
+    check("^a{}$", &["a{}"], &["a"]);
+    check("^a{ 1}$", &["a{ 1}"], &["a"]);
+    check("^a{1,2$", &["a{1,2"], &["a"]);
+    check("^a{x}$", &["a{x}"], &["a"]);
+    // `$` is the end of the value, as in JavaScript: Python's also matched
+    // before a final newline.
+    check(r"^\w+$", &["nova"], &["nova\n", "nova\n\n"]);
+    check(r"^\w+\Z", &["nova"], &["nova\n"]);
+    check(r"(?m)^\w+$", &["nova\n", "x\nnova"], &["no va"]);
+    // Octal escapes, as both read them.
+    check(r"^\012$", &["\n"], &["012"]);
+    check(r"^\101\0$", &["A\0"], &["A"]);
+    check(r"^\08$", &["\u{0}8"], &["8"]);
+    check(r"^[\1\101]+$", &["\u{1}A"], &["1"]);
+    check(r"^(a)\1$", &["aa"], &["a"]);
+    // A backreference to a group that did not match fails, as in Python
+    // (JavaScript matches it with nothing).
+    check(r"^(?:(a)|b)\1$", &["aa"], &["b"]);
+    // `\s` is JavaScript's white space.
+    check(
+        r"^\s$",
+        &["\u{a0}", "\u{feff}", "\u{2028}"],
+        &["\u{85}", "\u{200b}"],
+    );
 }
 
 #[test]
@@ -121,7 +155,30 @@ fn bad_patterns_are_refused_with_where() {
     refused("[z-a]", "the range z-a is backwards");
     refused(r"\p{L}", "Unicode classes");
     refused(r"\q", "unknown escape '\\q'");
-    refused(r"(a)\2", "\\2 refers to group 2, and there are 1");
+    refused(
+        r"(a)\2",
+        "\\2 refers to group 2, which does not come before it (at character 4)",
+    );
+    refused(
+        r"\1(a)",
+        "\\1 refers to group 1, which does not come before it",
+    );
+    refused(
+        r"(a\1)",
+        "\\1 refers to group 1 from inside it (at character 3)",
+    );
+    refused(r"(a)\10", "\\10 refers to group 10");
+    refused(r"\400", "an octal escape is at most \\377");
+    refused("{2}", "'{2}' repeats nothing (at character 1)");
+    refused("a|{,3}", "'{,3}' repeats nothing (at character 3)");
+    refused("a*{2}", "'{2}' repeats a repetition (at character 3)");
+    refused("a{2}{3}", "'{3}' repeats a repetition (at character 5)");
+    refused("^*", "'*' repeats an assertion");
+    refused(
+        r"a\b+",
+        "'+' repeats an assertion, which matches no character (at character 4)",
+    );
+    refused("a${1,2}", "'{1,2}' repeats an assertion");
     refused("a{3,2}", "maximum is below its minimum");
     refused("a{1001}", "a count is at most 1000");
     refused("(?x)a", "unknown group flag 'x'");
@@ -144,6 +201,34 @@ fn costly_patterns_are_bounded() {
     assert_eq!(hostile.is_match(&text), Err(Error::TooCostly));
     let nested = Regex::new(&format!("{}a{}", "(".repeat(64), ")".repeat(64))).unwrap();
     assert_eq!(nested.is_match("a"), Ok(true));
+}
+
+/// A backreference costs the bytes it compares: `^(a*)\1$` on 2n `a`s
+/// compares about n²/2 bytes before the group is short enough.
+#[test]
+fn a_backreference_costs_what_it_compares() {
+    let re = Regex::new(r"^(a*)\1$").unwrap();
+    assert_eq!(re.is_match(&"a".repeat(2_000)), Ok(true));
+    assert_eq!(re.is_match(&"a".repeat(3_000)), Err(Error::TooCostly));
+}
+
+/// A lookaround costs the slots it copies and merges back: with 1,000
+/// groups, about 4,000 steps a time round the loop.
+#[test]
+fn a_lookaround_costs_the_slots_it_copies() {
+    let re = Regex::new(&format!("{}(?:(?=a)a)*$", "()".repeat(1_000))).unwrap();
+    assert_eq!(re.is_match(&"a".repeat(200)), Ok(true));
+    assert_eq!(re.is_match(&"a".repeat(300)), Err(Error::TooCostly));
+}
+
+/// The backtracking stack is bounded apart from the steps: `(?:a|b)*`
+/// leaves three frames a character for seven steps, so 100,000 `a`s fill
+/// the stack within the step budget.
+#[test]
+fn the_backtracking_stack_is_bounded() {
+    let re = Regex::new("^(?:a|b)*$").unwrap();
+    assert_eq!(re.is_match(&"a".repeat(80_000)), Ok(true));
+    assert_eq!(re.is_match(&"a".repeat(100_000)), Err(Error::TooCostly));
 }
 
 fn atom() -> impl Strategy<Value = String> {

@@ -1,10 +1,11 @@
 //! The backtracking machine: runs a [`Program`] from each start position,
-//! trying alternatives depth first, every instruction counted against one
-//! budget per search.
+//! trying alternatives depth first. One budget per search counts the work
+//! every step does (see [`STEP_LIMIT`]), and one stack, shared by the
+//! lookarounds' runs, holds at most [`STACK_LIMIT`] frames.
 
 use super::parse::Assertion;
 use super::program::{Inst, Program};
-use super::{Error, STEP_LIMIT, fold};
+use super::{Error, STACK_LIMIT, STEP_LIMIT, fold};
 
 /// Whether `program` matches somewhere in `text`.
 pub(super) fn search(program: &Program, text: &str) -> Result<bool, Error> {
@@ -12,7 +13,9 @@ pub(super) fn search(program: &Program, text: &str) -> Result<bool, Error> {
         program,
         text,
         steps: 0,
+        stack: Vec::new(),
     };
+    vm.charge(program.slots)?;
     let mut slots = vec![None; program.slots];
     let starts = text.char_indices().map(|(i, _)| i).chain([text.len()]);
     for start in starts {
@@ -32,6 +35,8 @@ struct Vm<'p, 't> {
     program: &'p Program,
     text: &'t str,
     steps: usize,
+    /// Every run's frames, a lookaround's above those of the run it is in.
+    stack: Vec<Frame>,
 }
 
 /// What to undo when backtracking past it.
@@ -42,6 +47,10 @@ enum Frame {
     Restore { slot: usize, old: Option<usize> },
 }
 
+// STACK_LIMIT's memory (8 MB natively, 4 MB on wasm32) holds while a frame
+// is at most four words.
+const _: () = assert!(size_of::<Frame>() <= 4 * size_of::<usize>());
+
 enum Step {
     Go,
     Fail,
@@ -49,9 +58,26 @@ enum Step {
 }
 
 impl Vm<'_, '_> {
+    /// Counts `work` steps against the budget.
+    fn charge(&mut self, work: usize) -> Result<(), Error> {
+        self.steps = self.steps.saturating_add(work);
+        match self.steps > STEP_LIMIT {
+            true => Err(Error::TooCostly),
+            false => Ok(()),
+        }
+    }
+
+    fn push(&mut self, frame: Frame) -> Result<(), Error> {
+        if self.stack.len() >= STACK_LIMIT {
+            return Err(Error::TooCostly);
+        }
+        self.stack.push(frame);
+        Ok(())
+    }
+
     /// Runs from `pc` at `pos`; with `end_at`, a match must end there
     /// (lookbehind). On a match `slots` hold what it recorded; otherwise
-    /// they are as they were.
+    /// they are as they were. The stack is as it was either way.
     fn run(
         &mut self,
         pc: usize,
@@ -59,18 +85,27 @@ impl Vm<'_, '_> {
         slots: &mut Slots,
         end_at: Option<usize>,
     ) -> Result<bool, Error> {
-        let mut stack = Vec::new();
-        let (mut pc, mut pos) = (pc, pos);
+        let base = self.stack.len();
+        let found = self.run_above(base, (pc, pos), slots, end_at);
+        self.stack.truncate(base);
+        found
+    }
+
+    /// [`Vm::run`], its frames above `base`.
+    fn run_above(
+        &mut self,
+        base: usize,
+        (mut pc, mut pos): (usize, usize),
+        slots: &mut Slots,
+        end_at: Option<usize>,
+    ) -> Result<bool, Error> {
         loop {
-            self.steps += 1;
-            if self.steps > STEP_LIMIT {
-                return Err(Error::TooCostly);
-            }
-            match self.step(&mut pc, &mut pos, slots, &mut stack)? {
+            self.charge(1)?;
+            match self.step(&mut pc, &mut pos, slots)? {
                 Step::Go => {}
                 Step::Match if end_at.is_none_or(|end| end == pos) => return Ok(true),
                 Step::Match | Step::Fail => {
-                    if !backtrack(&mut stack, &mut pc, &mut pos, slots) {
+                    if !self.backtrack(base, &mut pc, &mut pos, slots) {
                         return Ok(false);
                     }
                 }
@@ -79,13 +114,7 @@ impl Vm<'_, '_> {
     }
 
     /// Runs one instruction.
-    fn step(
-        &mut self,
-        pc: &mut usize,
-        pos: &mut usize,
-        slots: &mut Slots,
-        stack: &mut Vec<Frame>,
-    ) -> Result<Step, Error> {
+    fn step(&mut self, pc: &mut usize, pos: &mut usize, slots: &mut Slots) -> Result<Step, Error> {
         let next = self.text[*pos..].chars().next();
         let consume = |ok: bool, pc: &mut usize, pos: &mut usize| match (ok, next) {
             (true, Some(c)) => {
@@ -110,10 +139,10 @@ impl Vm<'_, '_> {
                 false => Step::Fail,
             },
             Inst::Split { first, second } => {
-                stack.push(Frame::Alt {
+                self.push(Frame::Alt {
                     pc: second,
                     pos: *pos,
-                });
+                })?;
                 *pc = first;
                 Step::Go
             }
@@ -122,17 +151,20 @@ impl Vm<'_, '_> {
                 Step::Go
             }
             Inst::Save(slot) => {
-                set(slots, stack, slot, Some(*pos));
+                self.set(slots, slot, Some(*pos))?;
                 advance(pc)
             }
-            Inst::Progress(slot) if slots[slot] == Some(*pos) => Step::Fail,
-            Inst::Progress(_) => advance(pc),
+            Inst::Progress { slot, exit } if slots[slot] == Some(*pos) => {
+                *pc = exit;
+                Step::Go
+            }
+            Inst::Progress { .. } => advance(pc),
             Inst::Look {
                 ahead,
                 negate,
                 next,
-            } => self.look(*pc, *pos, slots, stack, (ahead, negate, next), pc)?,
-            Inst::Backref { group, fold } => match self.backref(slots, group, fold, *pos) {
+            } => self.look(*pc, *pos, slots, (ahead, negate, next), pc)?,
+            Inst::Backref { group, fold } => match self.backref(slots, group, fold, *pos)? {
                 Some(len) => {
                     *pos += len;
                     advance(pc)
@@ -157,17 +189,18 @@ impl Vm<'_, '_> {
         }
     }
 
-    /// A lookaround at `at`: runs its sub-program; a positive one that
-    /// matched keeps the groups it recorded.
+    /// A lookaround at `at`: runs its sub-program on a copy of the slots; a
+    /// positive one that matched keeps the groups it recorded. The copy
+    /// and the merge each cost a step per slot.
     fn look(
         &mut self,
         at: usize,
         pos: usize,
         slots: &mut Slots,
-        stack: &mut Vec<Frame>,
         (ahead, negate, next): (bool, bool, usize),
         pc: &mut usize,
     ) -> Result<Step, Error> {
+        self.charge(slots.len())?;
         let mut inner = slots.to_vec();
         let found = match ahead {
             true => self.run(at + 1, pos, &mut inner, None)?,
@@ -177,9 +210,10 @@ impl Vm<'_, '_> {
             return Ok(Step::Fail);
         }
         if found {
+            self.charge(slots.len())?;
             for (slot, value) in inner.into_iter().enumerate() {
                 if slots[slot] != value {
-                    set(slots, stack, slot, value);
+                    self.set(slots, slot, value)?;
                 }
             }
         }
@@ -200,50 +234,70 @@ impl Vm<'_, '_> {
     }
 
     /// The length of the text at `pos` that repeats `group`'s match; `None`
-    /// when it does not, or the group has not matched.
-    fn backref(&self, slots: &Slots, group: usize, fold_case: bool, pos: usize) -> Option<usize> {
+    /// when it does not, or the group has not matched. Comparing costs a
+    /// step per byte compared.
+    fn backref(
+        &mut self,
+        slots: &Slots,
+        group: usize,
+        fold_case: bool,
+        pos: usize,
+    ) -> Result<Option<usize>, Error> {
         let (Some(start), Some(end)) = (slots[2 * group], slots[2 * group + 1]) else {
-            return None;
+            return Ok(None);
         };
-        let earlier = self.text.get(start..end)?;
+        let Some(earlier) = self.text.get(start..end) else {
+            return Ok(None);
+        };
         let rest = &self.text[pos..];
+        self.charge(earlier.len().min(rest.len()))?;
         if !fold_case {
-            return rest.starts_with(earlier).then_some(earlier.len());
+            return Ok(rest.starts_with(earlier).then_some(earlier.len()));
         }
         let mut len = 0;
         let mut chars = rest.chars();
         for e in earlier.chars() {
-            let c = chars.next().filter(|c| fold(*c) == fold(e))?;
+            let Some(c) = chars.next().filter(|c| fold(*c) == fold(e)) else {
+                return Ok(None);
+            };
             len += c.len_utf8();
         }
-        Some(len)
+        Ok(Some(len))
+    }
+
+    fn set(&mut self, slots: &mut Slots, slot: usize, value: Option<usize>) -> Result<(), Error> {
+        self.push(Frame::Restore {
+            slot,
+            old: slots[slot],
+        })?;
+        slots[slot] = value;
+        Ok(())
+    }
+
+    /// Undoes the frames above `base` up to the latest alternative and
+    /// resumes there; false when none is left.
+    fn backtrack(
+        &mut self,
+        base: usize,
+        pc: &mut usize,
+        pos: &mut usize,
+        slots: &mut Slots,
+    ) -> bool {
+        while self.stack.len() > base {
+            match self.stack.pop() {
+                Some(Frame::Alt { pc: p, pos: q }) => {
+                    (*pc, *pos) = (p, q);
+                    return true;
+                }
+                Some(Frame::Restore { slot, old }) => slots[slot] = old,
+                None => break,
+            }
+        }
+        false
     }
 }
 
 fn advance(pc: &mut usize) -> Step {
     *pc += 1;
     Step::Go
-}
-
-fn set(slots: &mut Slots, stack: &mut Vec<Frame>, slot: usize, value: Option<usize>) {
-    stack.push(Frame::Restore {
-        slot,
-        old: slots[slot],
-    });
-    slots[slot] = value;
-}
-
-/// Undoes frames up to the latest alternative and resumes there; false
-/// when none is left.
-fn backtrack(stack: &mut Vec<Frame>, pc: &mut usize, pos: &mut usize, slots: &mut Slots) -> bool {
-    while let Some(frame) = stack.pop() {
-        match frame {
-            Frame::Alt { pc: p, pos: q } => {
-                (*pc, *pos) = (p, q);
-                return true;
-            }
-            Frame::Restore { slot, old } => slots[slot] = old,
-        }
-    }
-    false
 }
