@@ -679,6 +679,34 @@ pub struct TaskChange {
     pub removed: Vec<TaskId>,
 }
 
+impl TaskChange {
+    /// The nodes as people read them (`3`, `master`).
+    pub fn node_names(&self) -> Vec<String> {
+        self.nodes
+            .iter()
+            .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
+            .collect()
+    }
+
+    /// What changes, as the preview and the CLI say it: `start a, b; stop c`.
+    pub fn summary(&self) -> String {
+        let list = |ts: &[TaskId]| {
+            ts.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = Vec::new();
+        if !self.added.is_empty() {
+            parts.push(format!("start {}", list(&self.added)));
+        }
+        if !self.removed.is_empty() {
+            parts.push(format!("stop {}", list(&self.removed)));
+        }
+        parts.join("; ")
+    }
+}
+
 /// A node holding a role a components change would make unavailable
 /// (409 `components_in_use`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

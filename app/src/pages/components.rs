@@ -422,28 +422,17 @@ fn ConsequencesView(consequences: Consequences) -> impl IntoView {
 
 /// "Nodes 2, 3: start a, b; stop c".
 fn task_item(change: TaskChange) -> impl IntoView {
-    let nodes: Vec<String> = change
-        .nodes
-        .iter()
-        .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
-        .collect();
+    let nodes = change.node_names();
     let list = |ts: &[mosaic_core::name::TaskId]| {
         ts.iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut parts = Vec::new();
-    if !change.added.is_empty() {
-        parts.push(format!("start {}", list(&change.added)));
-    }
-    if !change.removed.is_empty() {
-        parts.push(format!("stop {}", list(&change.removed)));
-    }
     let label = if nodes.len() == 1 { "Node" } else { "Nodes" };
     view! {
         <li data-nodes=nodes.join(",") data-added=list(&change.added) data-removed=list(&change.removed)>
-            {format!("{label} {}: {}", nodes.join(", "), parts.join("; "))}
+            {format!("{label} {}: {}", nodes.join(", "), change.summary())}
         </li>
     }
 }

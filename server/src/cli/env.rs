@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use mosaic_core::api::{Consequences, TaskChange};
-use mosaic_core::name::{PluginName, TaskId};
+use mosaic_core::name::PluginName;
 use mosaic_core::text::plural;
 
 use super::client::{Body, Client, Failure, Remote, print, with_client};
@@ -268,29 +268,12 @@ fn preview(c: &Consequences) -> String {
 }
 
 fn task_line(change: &TaskChange) -> String {
-    let nodes: Vec<String> = change
-        .nodes
-        .iter()
-        .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
-        .collect();
-    let list = |ts: &[TaskId]| {
-        ts.iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut parts = Vec::new();
-    if !change.added.is_empty() {
-        parts.push(format!("start {}", list(&change.added)));
-    }
-    if !change.removed.is_empty() {
-        parts.push(format!("stop {}", list(&change.removed)));
-    }
+    let nodes = change.node_names();
     format!(
         "node{} {}: {}",
         plural(nodes.len()),
         nodes.join(", "),
-        parts.join("; ")
+        change.summary()
     )
 }
 
