@@ -54,6 +54,18 @@ fn cases() -> Vec<Hostile> {
             Err(Error::TooCostly),
         ),
         case(
+            "nested loops whose bodies may match nothing",
+            r"^(?:(?:\W?)+)+\d".into(),
+            "-".repeat(30),
+            Err(Error::TooCostly),
+        ),
+        case(
+            "the same, with groups",
+            r"^((\W?)+)+\d".into(),
+            "-".repeat(30),
+            Err(Error::TooCostly),
+        ),
+        case(
             "nested quantifiers with a backreference",
             r"^(?:(a+)\1)+$".into(),
             a(5_000) + "b",

@@ -80,6 +80,11 @@ fn where_python_and_javascript_differ() {
     // A backreference to a group that did not match fails, as in Python
     // (JavaScript matches it with nothing).
     check(r"^(?:(a)|b)\1$", &["aa"], &["b"]);
+    // A loop body that matches nothing ends the loop with its groups, as
+    // in Python (JavaScript gets there by matching the unset group).
+    check(r"(\b)*\1", &["a", " a"], &["", " "]);
+    check(r"^(a?)*\1b$", &["b", "aab"], &["c"]);
+    check(r"^(?:(a?)|x)+\1y$", &["y", "xy", "aay", "xay"], &["xa"]);
     // `\s` is JavaScript's white space.
     check(
         r"^\s$",
