@@ -1,11 +1,14 @@
 //! Hostile settings patterns (`settings::regex`): patterns come from
 //! uploaded plugins, values from operators, and neither may make a check
-//! hang or take the memory. Each case here would run for minutes or take
-//! gigabytes without the matcher's bounds; with them it ends with its
-//! answer or `Error::TooCostly`.
+//! hang or take the memory. Without a budget most cases here run for
+//! hours; with one that counts instructions only, several still take
+//! seconds or hundreds of megabytes (a backreference's compare, a
+//! lookaround's copy, a large class). With the matcher's bounds each ends
+//! with its answer or `Error::TooCostly` in milliseconds.
 //!
 //! `cargo test --release -p mosaic-core --test regex_hostile -- --nocapture`
-//! prints each case's time (docs/benchmarks.md, "Settings patterns").
+//! prints each case's time (docs/benchmarks.md, "Hostile settings
+//! patterns").
 
 use std::time::{Duration, Instant};
 
@@ -51,6 +54,18 @@ fn cases() -> Vec<Hostile> {
             "nested quantifiers",
             "^(a+)+$".into(),
             a(40) + "b",
+            Err(Error::TooCostly),
+        ),
+        case(
+            "nested loops whose bodies may match nothing",
+            r"^(?:(?:\W?)+)+\d".into(),
+            "-".repeat(30),
+            Err(Error::TooCostly),
+        ),
+        case(
+            "the same, with groups",
+            r"^((\W?)+)+\d".into(),
+            "-".repeat(30),
             Err(Error::TooCostly),
         ),
         case(

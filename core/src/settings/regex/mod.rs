@@ -1,9 +1,11 @@
 //! The regexes settings are checked with (§9). Fuel's patterns are
 //! JavaScript and Python regexes, lookarounds included, searched in a value.
 //! This is a small backtracking matcher over their common syntax, the same
-//! code in the browser and on the server, bounded in size and in steps, so
-//! that a hostile pattern is an error, never a hang. (Its size matters: a
-//! general regex crate was a third of the browser app.)
+//! code in the browser and on the server, bounded in size, in work and in
+//! memory, so that a hostile pattern is an error, never a hang. Where
+//! Python and JavaScript read a pattern differently, docs/semantics.md
+//! ("Regexes") says which reading it takes. (Its size matters: a general
+//! regex crate was a third of the browser app.)
 
 mod class;
 mod parse;
@@ -30,8 +32,8 @@ const STACK_LIMIT: usize = 250_000;
 /// Why a pattern cannot be used, or a search not decided.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// `at` counts characters from 1; 0 when the pattern as a whole is wrong.
-    #[error("{reason}{}", at_char(*at))]
+    /// `at` counts characters from 1.
+    #[error("{reason} (at character {at})")]
     Syntax { at: usize, reason: String },
     #[error(
         "the pattern is too large (over {MAX_INSTS} instructions with its repetitions expanded)"
@@ -42,13 +44,6 @@ pub enum Error {
         "deciding the match takes too much work (over {STEP_LIMIT} steps, or {STACK_LIMIT} places to backtrack to)"
     )]
     TooCostly,
-}
-
-fn at_char(at: usize) -> String {
-    match at {
-        0 => String::new(),
-        at => format!(" (at character {at})"),
-    }
 }
 
 /// A compiled pattern.
@@ -75,7 +70,10 @@ impl Regex {
 /// character. (Classes also try its upper case, for a class written in
 /// capitals: `(?i)[A-C]` holds `b`.)
 fn fold(c: char) -> char {
-    single(c.to_lowercase()).unwrap_or(c)
+    match c.is_ascii() {
+        true => c.to_ascii_lowercase(),
+        false => single(c.to_lowercase()).unwrap_or(c),
+    }
 }
 
 /// The upper case of `c` when that is one character.

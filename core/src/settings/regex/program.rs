@@ -24,12 +24,15 @@ pub(super) enum Inst {
     Jmp(usize),
     /// Record the position in a slot (group bounds, loop starts).
     Save(usize),
-    /// Go on at `exit` if the position equals the slot's: a loop body that
-    /// matched nothing ends the loop, keeping what its groups recorded (as
-    /// in Python: `(\b)*\1` matches).
+    /// A loop body's end: when the position equals the slot's, the body
+    /// matched nothing, which ends the loop, keeping what its groups
+    /// recorded (as in Python: `(\b)*\1` matches) — going on at `exit`.
+    /// Without `exit` (a body with no groups) it fails instead: going on
+    /// would only repeat what skipping the body does, and nested loops
+    /// would repeat it exponentially.
     Progress {
         slot: usize,
-        exit: usize,
+        exit: Option<usize>,
     },
     /// Run the sub-program that starts after this instruction; go on at
     /// `next` when it matches (or, when `negate`, when it does not).
@@ -209,7 +212,7 @@ impl Compiler {
         self.insts[split] = choice(split + 1, exit, greedy);
         self.insts[progress] = Inst::Progress {
             slot: register,
-            exit,
+            exit: captures(node).then_some(exit),
         };
         Ok(())
     }
@@ -224,6 +227,18 @@ impl Compiler {
             next: self.insts.len(),
         };
         Ok(())
+    }
+}
+
+/// Whether `node` holds a capturing group.
+fn captures(node: &Node) -> bool {
+    match node {
+        Node::Group { group: Some(_), .. } => true,
+        Node::Group { node, .. } | Node::Repeat { node, .. } | Node::Look { node, .. } => {
+            captures(node)
+        }
+        Node::Concat(nodes) | Node::Alt(nodes) => nodes.iter().any(captures),
+        _ => false,
     }
 }
 

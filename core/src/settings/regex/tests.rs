@@ -80,6 +80,16 @@ fn where_python_and_javascript_differ() {
     // A backreference to a group that did not match fails, as in Python
     // (JavaScript matches it with nothing).
     check(r"^(?:(a)|b)\1$", &["aa"], &["b"]);
+    // A loop body that matches nothing ends the loop with its groups, as
+    // in Python (JavaScript gets there by matching the unset group).
+    check(r"(\b)*\1", &["a", " a"], &["", " "]);
+    check(r"^(a?)*\1b$", &["b", "aab"], &["c"]);
+    check(r"^(?:(a?)|x)+\1y$", &["y", "xy", "aay", "xay"], &["xa"]);
+    // `\B` matches in an empty text, as in JavaScript (and Python 3.14).
+    check(r"\B", &["", "ab", "-"], &["a"]);
+    // `.` is anything but `\n`, as in Python (JavaScript's leaves out `\r`,
+    // U+2028 and U+2029 too).
+    check(r"^a.b$", &["a\rb", "a\u{2028}b"], &["a\nb"]);
     // `\s` is JavaScript's white space.
     check(
         r"^\s$",

@@ -154,10 +154,13 @@ impl Vm<'_, '_> {
                 self.set(slots, slot, Some(*pos))?;
                 advance(pc)
             }
-            Inst::Progress { slot, exit } if slots[slot] == Some(*pos) => {
-                *pc = exit;
-                Step::Go
-            }
+            Inst::Progress { slot, exit } if slots[slot] == Some(*pos) => match exit {
+                Some(exit) => {
+                    *pc = exit;
+                    Step::Go
+                }
+                None => Step::Fail,
+            },
             Inst::Progress { .. } => advance(pc),
             Inst::Look {
                 ahead,
