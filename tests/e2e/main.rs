@@ -321,16 +321,26 @@ async fn choose_file(client: &Client, css: &str, file: &std::path::Path) {
         .unwrap();
 }
 
+/// The text of the element `css` selects, once there. A page that renders
+/// again between finding the element and reading it (an answer arriving)
+/// leaves a stale element: it is found again, until `WAIT`.
 async fn text_of(client: &Client, css: &str) -> String {
-    client
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css} not found: {e}"))
-        .text()
-        .await
-        .unwrap()
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let element = client
+            .wait()
+            .at_most(WAIT)
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css} not found: {e}"));
+        match element.text().await {
+            Ok(text) => return text,
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference
+                    && tokio::time::Instant::now() < deadline => {}
+            Err(e) => panic!("{css}: {e}"),
+        }
+    }
 }
 
 /// Uninstalls the plugin `name` from the Plugins page: two clicks, the
