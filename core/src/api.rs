@@ -679,13 +679,16 @@ pub struct TaskChange {
     pub removed: Vec<TaskId>,
 }
 
+/// A plan's node id (a number, or `"master"`) as people read it: `3`,
+/// `master`.
+pub fn node_name(id: &serde_json::Value) -> String {
+    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
+}
+
 impl TaskChange {
     /// The nodes as people read them (`3`, `master`).
     pub fn node_names(&self) -> Vec<String> {
-        self.nodes
-            .iter()
-            .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
-            .collect()
+        self.nodes.iter().map(node_name).collect()
     }
 
     /// What changes, as the preview and the CLI say it: `start a, b; stop c`.

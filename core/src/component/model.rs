@@ -249,6 +249,11 @@ impl Serialize for Bind {
 }
 
 impl Bind {
+    /// The path without its model (`storage.volumes_lvm.value`).
+    pub fn path(&self) -> &str {
+        self.target.split_once(':').map_or("", |(_, p)| p)
+    }
+
     fn new(target: String, value: serde_json::Value) -> Result<Bind, String> {
         let (model, path) = target
             .split_once(':')

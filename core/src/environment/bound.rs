@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Environment;
 use crate::component::{BindModel, ComponentName, validate_selection};
-use crate::settings::{BindTarget, Edits, Problem};
+use crate::settings::{Edits, Problem, bind_key};
 use crate::wizard::Pane;
 
 /// A setting (`group.attr`) or a plugin's switch (`plugin.enabled`) that a
@@ -77,15 +77,8 @@ impl Environment<'_> {
             .iter()
             .filter(|b| b.model == BindModel::Settings)
         {
-            let path = b.target.split_once(':').map_or("", |(_, p)| p);
-            match BindTarget::parse(path) {
-                Some(BindTarget::Value(group, attr)) => {
-                    out.push((format!("{group}.{attr}"), b.value.clone()))
-                }
-                Some(BindTarget::Switch(group)) => {
-                    out.push((format!("{group}.enabled"), b.value.clone()))
-                }
-                None => {}
+            if let Some((group, attr)) = bind_key(b.path()) {
+                out.push((format!("{group}.{attr}"), b.value.clone()));
             }
         }
         if self.selected[i] {

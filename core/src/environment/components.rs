@@ -83,7 +83,7 @@ impl Environment<'_> {
             .filter(|&i| either[i])
             .flat_map(|i| &registry.get(i).bind)
             .filter(|b| b.model == BindModel::Settings)
-            .filter_map(|b| bind_key(b.target.split_once(':').map_or("", |(_, p)| p)))
+            .filter_map(|b| bind_key(b.path()))
             .map(|(group, attr)| (group.to_owned(), attr.to_owned()));
         let switches = self
             .plugins

@@ -475,7 +475,7 @@ fn apply_binds(
     let mut cluster = Map::new();
     for i in (0..registry.len()).filter(|&i| selected[i]) {
         for bind in &registry.get(i).bind {
-            let path = bind.target.split_once(':').map_or("", |(_, p)| p);
+            let path = bind.path();
             match bind.model {
                 BindModel::Settings => {
                     settings.apply_bind(path, &bind.value);

@@ -227,8 +227,7 @@ impl Settings {
 }
 
 /// What a `settings:` bind can set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BindTarget<'a> {
+enum BindTarget<'a> {
     /// `group.attr.value`.
     Value(&'a str, &'a str),
     /// `group.metadata.enabled`.
@@ -236,8 +235,7 @@ pub enum BindTarget<'a> {
 }
 
 impl<'a> BindTarget<'a> {
-    /// A bind's path without its model (`storage.volumes_lvm.value`).
-    pub fn parse(path: &'a str) -> Option<BindTarget<'a>> {
+    fn parse(path: &'a str) -> Option<BindTarget<'a>> {
         let parts: Vec<&str> = path.split('.').collect();
         match parts.as_slice() {
             [group, "metadata", "enabled"] => Some(BindTarget::Switch(group)),
@@ -280,7 +278,7 @@ pub fn unknown_binds<'a>(
         .into_iter()
         .flat_map(|c| c.bind.iter().map(move |b| (c, b)))
         .filter(|(_, b)| b.model == crate::component::BindModel::Settings)
-        .filter(|(_, b)| !tree.knows_bind(b.target.split_once(':').map_or("", |(_, p)| p)))
+        .filter(|(_, b)| !tree.knows_bind(b.path()))
         .map(|(c, b)| (c.name.to_string(), b.target.clone()))
         .collect()
 }

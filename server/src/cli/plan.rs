@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use mosaic_core::api::node_name;
 use mosaic_core::environment::Environment;
 use mosaic_core::name::{GraphType, TagName};
 use mosaic_core::tag::{Selector, TagsMetadata};
@@ -147,11 +148,6 @@ pub fn graphs(args: GraphsArgs) -> i32 {
             2
         }
     }
-}
-
-/// A node id as people read it (`3`, `master`).
-fn node_name(id: &serde_json::Value) -> String {
-    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
 fn print_text(plan: &Plan) {
