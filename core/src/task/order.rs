@@ -167,11 +167,13 @@ pub(super) fn order(tasks: usize, pairs: &[Pair], virtual_: &[bool], nodes: &dyn
         on_cycle: vec![false; tasks],
         ..Ordered::default()
     };
-    let mut expander = Expander::new(pairs, virtual_, nodes);
+    // Only a cyclic component needs the pairs indexed: most plans have none.
+    let mut expander: Option<Expander<'_>> = None;
     for c in condensed_order(&components, &successors) {
         let component = &components[c];
         let cyclic = component.len() > 1 || successors[component[0]].contains(&component[0]);
         if cyclic {
+            let expander = expander.get_or_insert_with(|| Expander::new(pairs, virtual_, nodes));
             let step = expander.expand(component, &mut out);
             out.steps.push(Step::Vertices(step));
         } else {
