@@ -36,7 +36,8 @@ impl Environment<'_> {
     }
 
     /// What keeps the environment itself from being deployed, before any
-    /// task is placed: the selection, the settings, plugins that do not
+    /// task is placed: the selection, the settings (edits that contradict
+    /// the components included, SEMANTICS §9.1), plugins that do not
     /// extend the release, roles and tags that nothing declares.
     pub fn problems(&self) -> Vec<PlanError> {
         let mut errors: Vec<PlanError> = Vec::new();
@@ -46,7 +47,7 @@ impl Environment<'_> {
                 format!("components: {}", v.message),
             ));
         }
-        for p in self.evaluation().problems {
+        for p in self.settings_problems() {
             errors.push(error(
                 PlanErrorKind::InvalidEnvironment,
                 format!("settings: {}: {}", p.path, p.message),

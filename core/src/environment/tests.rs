@@ -318,6 +318,33 @@ fn a_selection_from_before_the_segmentation_reads_as_the_default() {
 }
 
 #[test]
+fn a_file_whose_settings_contradict_its_components_cannot_be_imported() {
+    let f = fixture();
+    let edits = json!({"storage": {"volumes_lvm": false}});
+    with(&f, &spec(&LVM, edits, vec![]), |env| {
+        let paths: Vec<String> = env
+            .settings_problems()
+            .into_iter()
+            .map(|p| p.path)
+            .collect();
+        assert_eq!(paths, ["storage.volumes_lvm"]);
+        let refused = env.import_problems();
+        assert!(
+            refused.iter().any(|m| m.starts_with(
+                "settings: storage.volumes_lvm: Set by the choice of 'storage:block:lvm' in Storage"
+            )),
+            "{refused:?}"
+        );
+    });
+    // The value the components give is no contradiction.
+    let same = json!({"storage": {"volumes_lvm": true}});
+    with(&f, &spec(&LVM, same, vec![]), |env| {
+        assert_eq!(env.settings_problems(), []);
+        assert_eq!(env.import_problems(), Vec::<String>::new());
+    });
+}
+
+#[test]
 fn bound_settings_belong_to_the_components() {
     let f = fixture();
     with(&f, &spec(&LVM, json!({}), vec![]), |env| {
@@ -611,10 +638,15 @@ fn invalid_settings_and_selections_are_plan_errors() {
             messages.contains(&"settings: nope: there is no such settings group".to_owned()),
             "{messages:?}"
         );
+        // KVM decides libvirt: that is said first, once for the path.
         assert!(
             messages.contains(
-                &"settings: common.libvirt: \"xen\" is not one of \"kvm\", \"qemu\"".to_owned()
+                &"settings: common.libvirt: Set by the choice of 'hypervisor:kvm' in Compute; change the environment's components to change it.".to_owned()
             ),
+            "{messages:?}"
+        );
+        assert!(
+            !messages.iter().any(|m| m.contains("is not one of")),
             "{messages:?}"
         );
         // contrail is off: its attributes are not checked.

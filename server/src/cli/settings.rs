@@ -76,7 +76,7 @@ pub fn run(command: Command) -> i32 {
         .into_iter()
         .map(|v| Problem::new("components", v.message))
         .collect();
-    problems.extend(env.evaluation().problems);
+    problems.extend(env.settings_problems());
     let nodes: Vec<NodeProblems> = env
         .node_role_errors()
         .into_iter()
