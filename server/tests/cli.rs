@@ -710,7 +710,7 @@ fn cycles_unknown_dependencies_and_unknown_tags_are_reported() {
     assert_eq!(kinds, ["unknown_tag", "cycle"]);
     assert_eq!(
         plan["unresolved"],
-        json!([{"task": "extra", "relation": "requires", "entry": "nowhere"}])
+        json!([{"kind": "unresolved_dependency", "task": "extra", "relation": "requires", "entry": "nowhere"}])
     );
     let cycle = &plan["errors"][1];
     assert_eq!(
@@ -795,7 +795,7 @@ fn plugins_written_like_fuels_plan_against_the_bundled_release() {
     // A release task the plugin expected is a warning, not an error.
     assert_eq!(
         plan["unresolved"],
-        json!([{"task": "overlay-vrouter", "relation": "requires", "entry": "lbaas-agent"}])
+        json!([{"kind": "unresolved_dependency", "task": "overlay-vrouter", "relation": "requires", "entry": "lbaas-agent"}])
     );
     // Groups' tasks lists run the release's common tasks on the plugin's nodes.
     for node in [2, 3, 4, 5] {
