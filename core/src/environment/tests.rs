@@ -936,3 +936,53 @@ fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
 
 mod components;
 mod graphs;
+
+#[test]
+fn one_nodes_view_among_its_contenders_is_its_view_among_all() {
+    let f = fixture();
+    let tag = |t: &str| TagName::new(t).unwrap();
+    let mut nodes = vec![
+        node(1, "ctl-1", &["controller"]),
+        node(2, "ctl-2", &["controller"]),
+        node(3, "cmp-1", &["compute"]),
+        node(4, "ctl-3", &["controller"]),
+        node(5, "db-by-hand", &["compute"]),
+        node(6, "ctl-untagged", &["controller"]),
+        node(7, "ctl-going", &["controller"]),
+    ];
+    nodes[1].status = crate::name::NodeStatus::Ready;
+    nodes[3].primary_tags = vec![tag("controller")];
+    nodes[4].tags_added = vec![tag("database")];
+    nodes[5].tags_removed = vec![tag("controller"), tag("database")];
+    nodes[6].pending_deletion = true;
+    for mode in [Mode::HaCompact, Mode::Multinode] {
+        let mut s = spec(&LVM, json!({}), nodes.clone());
+        s.mode = mode;
+        with(&f, &s, |env| {
+            let all = env.node_views(9);
+            for (n, expected) in nodes.iter().zip(&all) {
+                let (roles, tags) = env.primary_contenders(n);
+                let others: Vec<NodeTags> = nodes
+                    .iter()
+                    .filter(|o| {
+                        o.all_roles().any(|r| roles.contains(r))
+                            || o.tags_added.iter().any(|t| tags.contains(t))
+                    })
+                    .cloned()
+                    .collect();
+                assert_eq!(&env.node_view_among(9, n, &others), expected, "{mode:?}");
+            }
+            if mode.is_ha() {
+                let primary = |id: i64| all.iter().find(|v| v.id == id).unwrap().tags.clone();
+                assert!(
+                    primary(4).contains(&tag("primary-controller")),
+                    "already primary"
+                );
+                assert!(
+                    !primary(2).contains(&tag("primary-controller")),
+                    "ready, lowest id, but another is primary already"
+                );
+            }
+        });
+    }
+}
