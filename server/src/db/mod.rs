@@ -6,6 +6,7 @@ mod accounts;
 mod clusters;
 mod generations;
 mod heat;
+mod holders;
 mod nodes;
 mod plugins;
 mod releases;
