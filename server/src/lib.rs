@@ -9,6 +9,7 @@ pub mod db;
 pub mod environment;
 pub mod http;
 pub mod install;
+mod out;
 pub mod package;
 pub mod timestamp;
 
@@ -28,6 +29,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::access::{Security, SecurityHeaders};
 use crate::db::Db;
+use crate::out::outln;
 
 /// What every handler can reach.
 #[derive(Clone, Debug)]
@@ -216,7 +218,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let local = listener.local_addr()?;
     tracing::info!("Mosaic is listening on http://{local}");
     // A line scripts and tests can wait for.
-    println!("mosaic: listening on http://{local}");
+    outln!("mosaic: listening on http://{local}");
     let security = config.security(local);
     if config.bind.ip().is_unspecified() && config.allowed_hosts.is_empty() {
         tracing::warn!(
@@ -251,7 +253,7 @@ async fn first_admin(db: &Db, data_dir: &std::path::Path, local: SocketAddr) -> 
     let file = data_dir.join("initial-admin-password");
     write_private(&file, &format!("{password}\n"))
         .with_context(|| format!("cannot write {}", file.display()))?;
-    println!(
+    outln!(
         "mosaic: created the user 'admin' with the password {password}\n\
          mosaic: (also in {}); sign in at http://{local} and add users with `mosaic user create`",
         file.display()
