@@ -27,7 +27,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::access::{Security, SecurityHeaders};
+use crate::access::{Security, SecurityHeaders, SignInThrottle};
 use crate::db::Db;
 use crate::out::outln;
 
@@ -36,6 +36,8 @@ use crate::out::outln;
 pub struct AppState {
     pub db: Db,
     pub security: Arc<Security>,
+    /// Failed sign-ins counted in this replica's memory.
+    pub sign_in_throttle: Arc<SignInThrottle>,
 }
 
 impl AppState {
@@ -43,6 +45,7 @@ impl AppState {
         AppState {
             db,
             security: Arc::new(security),
+            sign_in_throttle: Arc::default(),
         }
     }
 }
@@ -226,7 +229,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             security.allowed_hosts.as_deref().unwrap_or_default()
         );
     }
-    axum::serve(listener, app(AppState::new(db, security), dist))
+    // The peer's address reaches the handlers (sign-in throttling).
+    let service =
+        app(AppState::new(db, security), dist).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(shutdown())
         .await?;
     Ok(())
