@@ -110,6 +110,12 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether a maximum is declared, in the base or in any override
+    /// (whatever the conditions say here).
+    pub fn has_maximum(&self) -> bool {
+        self.base.max.is_some() || self.overrides.iter().any(|o| o.limits.max.is_some())
+    }
+
     fn from_json(path: &str, value: &Value) -> Result<Limits, RoleError> {
         let map = value
             .as_object()

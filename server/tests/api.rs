@@ -913,7 +913,9 @@ async fn role_maximums_hold_for_single_bulk_and_imported_changes() {
     };
     let third = app
         .db
-        .insert_node(cluster, &over, |_| Ok::<_, mosaic_server::db::DbError>(()))
+        .insert_node(cluster, &over, false, |_| {
+            Ok::<_, mosaic_server::db::DbError>(())
+        })
         .await
         .unwrap()
         .spec

@@ -336,13 +336,13 @@ async fn checks_of_role_counts_take_turns_on_the_environments_row() {
                 roles: vec![RoleName::new("controller").unwrap()],
                 ..NodeTags::default()
             };
-            db.insert_node(cluster, &spec, check).await.is_ok()
+            db.insert_node(cluster, &spec, true, check).await.is_ok()
         });
     }
     for id in ids {
         let (db, check) = (app.db.clone(), none_yet.clone());
         tasks.spawn(async move {
-            db.change_node_roles(id, None, |node, counts| {
+            db.change_node_roles(id, None, true, |node, counts| {
                 check(counts)?;
                 let mut spec = node.spec.clone();
                 spec.roles = vec![RoleName::new("controller").unwrap()];

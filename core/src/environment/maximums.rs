@@ -115,6 +115,17 @@ impl Environment<'_> {
             .collect()
     }
 
+    /// Whether any of `roles` declares a maximum: a change that gives a
+    /// node none of those cannot exceed one, so its counts need not be
+    /// read.
+    pub fn any_maximum<'r>(&self, roles: impl IntoIterator<Item = &'r RoleName>) -> bool {
+        roles.into_iter().any(|id| {
+            self.roles()
+                .iter()
+                .any(|role| role.id == *id && role.limits.has_maximum())
+        })
+    }
+
     /// The messages of [`Self::exceeded_maximums`] in one line, or `None`.
     pub fn maximums_message(&self, before: &RoleCounts, after: &RoleCounts) -> Option<String> {
         let exceeded = self.exceeded_maximums(before, after);

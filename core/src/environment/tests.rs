@@ -933,6 +933,10 @@ fn role_maximums_hold_on_every_change_that_grows_a_count() {
     with(&f, &multinode, |env| {
         let before = env.role_counts();
         assert_eq!(before.get(&RoleName::new("controller").unwrap()), 1);
+        // Only roles that declare a maximum make a change count.
+        let role = |r: &str| RoleName::new(r).unwrap();
+        assert!(env.any_maximum(&[role("ceph-osd"), role("controller")]));
+        assert!(!env.any_maximum(&[role("ceph-osd")]));
         // A second controller, as a new node or by a change of one.
         let second = node(4, "c", &["controller"]);
         let exceeded = env.exceeded_maximums(&before, &before.with_change(None, &second));

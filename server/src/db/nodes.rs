@@ -92,16 +92,22 @@ async fn role_counts(
 impl Db {
     /// Inserts a node into environment `cluster_id`, after taking the
     /// environment's row: `check` sees how many of its nodes hold each role
-    /// now and may refuse (nothing is stored then).
+    /// now (when `counted`; no counts otherwise) and may refuse (nothing is
+    /// stored then).
     pub async fn insert_node<E: From<DbError>>(
         &self,
         cluster_id: i64,
         spec: &NodeTags,
+        counted: bool,
         check: impl FnOnce(&RoleCounts) -> Result<(), E>,
     ) -> Result<StoredNode, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
         lock_environment(&mut tx, cluster_id).await?;
-        check(&role_counts(&mut tx, cluster_id).await?)?;
+        let counts = match counted {
+            true => role_counts(&mut tx, cluster_id).await?,
+            false => RoleCounts::default(),
+        };
+        check(&counts)?;
         let stored = insert_node_in(&mut tx, cluster_id, spec).await?;
         tx.commit().await.map_err(DbError::from)?;
         Ok(stored)
@@ -141,15 +147,16 @@ impl Db {
     }
 
     /// [`Self::change_node`] for a change that may give the node roles:
-    /// the environment's row is taken first, and `change` also sees how
-    /// many of its nodes hold each role now (this node included).
+    /// when `counted`, `change` also sees how many of the environment's
+    /// nodes hold each role now (this node included; no counts otherwise).
     pub async fn change_node_roles<E: From<DbError>>(
         &self,
         id: i64,
         if_version: Option<i64>,
+        counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
-        self.change_node_with(id, if_version, true, change).await
+        self.change_node_with(id, if_version, counted, change).await
     }
 
     async fn change_node_with<E: From<DbError>>(

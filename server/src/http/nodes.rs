@@ -70,7 +70,9 @@ fn check_roles(env: &Environment<'_>, roles: &[RoleName]) -> Result<(), ApiError
 
 /// 400 `invalid_roles` when the node's change from `before` (`None`: a new
 /// node) to `after` takes a role past its maximum, `counts` being the
-/// environment's as stored now (SEMANTICS §4).
+/// environment's as stored now (SEMANTICS §4). The counts are read only
+/// when the change may give the node a role with a maximum
+/// (`Environment::any_maximum`); without them nothing is refused.
 fn check_maximums(
     env: &Environment<'_>,
     counts: &RoleCounts,
@@ -135,7 +137,7 @@ async fn create(
     };
     let stored = state
         .db
-        .insert_node(id, &spec, |counts| {
+        .insert_node(id, &spec, env.any_maximum(spec.all_roles()), |counts| {
             check_maximums(&env, counts, None, &spec)
         })
         .await?;
@@ -189,22 +191,31 @@ async fn update(
     if let Some(roles) = &request.roles {
         check_roles(&env, roles)?;
     }
+    // Roles given, or a node brought back from its deletion mark (with
+    // roles not known yet): counted.
+    let counted = request.pending_deletion == Some(false)
+        || request.roles.as_ref().is_some_and(|r| env.any_maximum(r));
     let changed = state
         .db
-        .change_node_roles(id, expected, |node, counts| -> Result<_, ApiError> {
-            let mut spec = node.spec.clone();
-            if let Some(status) = request.status {
-                spec.status = status;
-            }
-            if let Some(roles) = request.roles {
-                spec.roles = roles;
-            }
-            if let Some(pending) = request.pending_deletion {
-                spec.pending_deletion = pending;
-            }
-            check_maximums(&env, counts, Some(&node.spec), &spec)?;
-            Ok(spec)
-        })
+        .change_node_roles(
+            id,
+            expected,
+            counted,
+            |node, counts| -> Result<_, ApiError> {
+                let mut spec = node.spec.clone();
+                if let Some(status) = request.status {
+                    spec.status = status;
+                }
+                if let Some(roles) = request.roles {
+                    spec.roles = roles;
+                }
+                if let Some(pending) = request.pending_deletion {
+                    spec.pending_deletion = pending;
+                }
+                check_maximums(&env, counts, Some(&node.spec), &spec)?;
+                Ok(spec)
+            },
+        )
         .await?;
     answer_after(&stored, changed)
 }
