@@ -33,7 +33,8 @@ pub const PER_USER: u32 = 5;
 /// user names: larger, so that the people behind one address can mistype.
 pub const PER_ADDRESS: u32 = 20;
 /// The most keys each of the two counts keeps; past it the keys that are
-/// back to a fresh state go first, then the ones closest to it.
+/// back to a fresh state go first, then the ones closest to it, an eighth
+/// of them at once (so that a flood does not scan the map on every key).
 pub const MAX_KEYS: usize = 65_536;
 
 /// The two counts of one server.
@@ -128,7 +129,7 @@ impl<K: Hash + Eq + Clone> Keyed<K> {
     fn take(&self, key: &K) -> Result<(), Duration> {
         if self.store.len() >= MAX_KEYS {
             self.limiter.retain_recent();
-            self.store.evict_to(MAX_KEYS - 1);
+            self.store.evict_to(MAX_KEYS - MAX_KEYS / 8);
         }
         self.limiter.check_key(key).map_err(|not_until| {
             not_until
@@ -207,7 +208,7 @@ impl<K: Hash + Eq + Clone> StateStore for Store<K> {
 
 impl<K: Hash + Eq + Clone> ShrinkableKeyedStateStore<K> for Store<K> {
     fn retain_recent(&self, drop_below: Nanos) {
-        self.map().retain(|_, tat| *tat >= drop_below);
+        self.map().retain(|_, tat| *tat > drop_below);
     }
 
     fn shrink_to_fit(&self) {
@@ -237,6 +238,21 @@ mod tests {
         let mut left: Vec<u32> = store.map().keys().copied().collect();
         left.sort_unstable();
         assert_eq!(left, [6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn a_flood_of_made_up_names_stays_within_the_cap() {
+        let throttle = SignInThrottle::default();
+        for n in 0..MAX_KEYS + 5_000 {
+            throttle.attempt(&format!("name{n}"), None).unwrap();
+        }
+        assert!(throttle.users.store.len() <= MAX_KEYS);
+        // The newest names are still counted.
+        let newest = format!("name{}", MAX_KEYS + 4_999);
+        for _ in 1..PER_USER {
+            throttle.attempt(&newest, None).unwrap();
+        }
+        throttle.attempt(&newest, None).unwrap_err();
     }
 
     #[test]
