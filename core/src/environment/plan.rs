@@ -101,10 +101,17 @@ impl Environment<'_> {
         errors
     }
 
-    /// Every problem an import must refuse: [`Self::problems`] and each
-    /// node's conflicting or restricted roles.
+    /// Every problem an import must refuse: [`Self::problems`], each
+    /// node's conflicting or restricted roles, and every role over its
+    /// maximum (SEMANTICS §4: the import adds every node at once).
     pub fn import_problems(&self) -> Vec<String> {
         let mut problems: Vec<String> = self.problems().into_iter().map(|e| e.message).collect();
+        let none = super::RoleCounts::default();
+        problems.extend(
+            self.exceeded_maximums(&none, &self.role_counts())
+                .into_iter()
+                .map(|e| e.message),
+        );
         let role_tags = self.role_tags();
         for (node, errors) in self.node_role_errors() {
             let reported = |e: &&crate::role::NodeError| {

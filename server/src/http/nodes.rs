@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use mosaic_core::api::{
     BulkNodes, CreateNode, GraphSummary, NodeTagsChange, NodeView, RoleView, UpdateNode,
 };
-use mosaic_core::environment::{BulkRefusal, Check, Environment, TagProblem};
+use mosaic_core::environment::{BulkRefusal, Check, Environment, RoleCounts, TagProblem};
 use mosaic_core::name::{GraphType, RoleName};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
@@ -68,6 +68,27 @@ fn check_roles(env: &Environment<'_>, roles: &[RoleName]) -> Result<(), ApiError
     }
 }
 
+/// 400 `invalid_roles` when the node's change from `before` (`None`: a new
+/// node) to `after` takes a role past its maximum, `counts` being the
+/// environment's as stored now (SEMANTICS §4). The counts are read only
+/// when the change may give the node a role with a maximum
+/// (`Environment::any_maximum`); without them nothing is refused.
+fn check_maximums(
+    env: &Environment<'_>,
+    counts: &RoleCounts,
+    before: Option<&NodeTags>,
+    after: &NodeTags,
+) -> Result<(), ApiError> {
+    match env.maximums_message(counts, &counts.with_change(before, after)) {
+        None => Ok(()),
+        Some(message) => Err(ApiError::Coded(
+            StatusCode::BAD_REQUEST,
+            "invalid_roles",
+            message,
+        )),
+    }
+}
+
 fn tag_problem(e: TagProblem) -> ApiError {
     match e {
         TagProblem::Unknown(_) => {
@@ -102,7 +123,8 @@ async fn create(
     ApiJson(request): ApiJson<CreateNode>,
 ) -> Result<(StatusCode, Json<NodeView>), ApiError> {
     let stored = stored_environment(&state, id).await?;
-    check_roles(&stored.environment()?, &request.roles)?;
+    let env = stored.environment()?;
+    check_roles(&env, &request.roles)?;
     let name = request
         .name
         .map(|n| n.trim().to_owned())
@@ -113,7 +135,12 @@ async fn create(
         roles: request.roles,
         ..NodeTags::default()
     };
-    let stored = state.db.insert_node(id, &spec).await?;
+    let stored = state
+        .db
+        .insert_node(id, &spec, env.any_maximum(spec.all_roles()), |counts| {
+            check_maximums(&env, counts, None, &spec)
+        })
+        .await?;
     Ok((
         StatusCode::CREATED,
         Json(view_of(&state, id, stored.spec.id).await?),
@@ -164,21 +191,31 @@ async fn update(
     if let Some(roles) = &request.roles {
         check_roles(&env, roles)?;
     }
+    // Roles given, or a node brought back from its deletion mark (with
+    // roles not known yet): counted.
+    let counted = request.pending_deletion == Some(false)
+        || request.roles.as_ref().is_some_and(|r| env.any_maximum(r));
     let changed = state
         .db
-        .change_node(id, expected, |node| -> Result<_, ApiError> {
-            let mut spec = node.spec.clone();
-            if let Some(status) = request.status {
-                spec.status = status;
-            }
-            if let Some(roles) = request.roles {
-                spec.roles = roles;
-            }
-            if let Some(pending) = request.pending_deletion {
-                spec.pending_deletion = pending;
-            }
-            Ok(spec)
-        })
+        .change_node_roles(
+            id,
+            expected,
+            counted,
+            |node, counts| -> Result<_, ApiError> {
+                let mut spec = node.spec.clone();
+                if let Some(status) = request.status {
+                    spec.status = status;
+                }
+                if let Some(roles) = request.roles {
+                    spec.roles = roles;
+                }
+                if let Some(pending) = request.pending_deletion {
+                    spec.pending_deletion = pending;
+                }
+                check_maximums(&env, counts, Some(&node.spec), &spec)?;
+                Ok(spec)
+            },
+        )
         .await?;
     answer_after(&stored, changed)
 }
@@ -206,6 +243,7 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
             ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_roles", message)
         }
         BulkRefusal::Nodes(problems) => ApiError::InvalidNodes(message, problems),
+        BulkRefusal::Maximums(_) => ApiError::InvalidNodes(message, Vec::new()),
     }
 }
 
