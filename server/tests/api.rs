@@ -911,9 +911,16 @@ async fn role_maximums_hold_for_single_bulk_and_imported_changes() {
         roles: vec![mosaic_core::name::RoleName::new("controller").unwrap()],
         ..Default::default()
     };
+    let version = app
+        .db
+        .cluster(cluster)
+        .await
+        .unwrap()
+        .unwrap()
+        .settings_version;
     let third = app
         .db
-        .insert_node(cluster, &over, false, |_| {
+        .insert_node(cluster, &over, version, false, |_| {
             Ok::<_, mosaic_server::db::DbError>(())
         })
         .await

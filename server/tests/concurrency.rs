@@ -318,6 +318,13 @@ async fn checks_of_role_counts_take_turns_on_the_environments_row() {
     use mosaic_core::tag::NodeTags;
     let app = test_app().await;
     let (cluster, ids) = multinode(&app, "multi", 8).await;
+    let version = app
+        .db
+        .cluster(cluster)
+        .await
+        .unwrap()
+        .unwrap()
+        .settings_version;
     let controller = RoleName::new("controller").unwrap();
     let none_yet = move |counts: &RoleCounts| {
         let free = counts.get(&controller) == 0;
@@ -336,13 +343,15 @@ async fn checks_of_role_counts_take_turns_on_the_environments_row() {
                 roles: vec![RoleName::new("controller").unwrap()],
                 ..NodeTags::default()
             };
-            db.insert_node(cluster, &spec, true, check).await.is_ok()
+            db.insert_node(cluster, &spec, version, true, check)
+                .await
+                .is_ok()
         });
     }
     for id in ids {
         let (db, check) = (app.db.clone(), none_yet.clone());
         tasks.spawn(async move {
-            db.change_node_roles(id, None, true, |node, counts| {
+            db.change_node_roles(id, None, version, true, |node, counts| {
                 check(counts)?;
                 let mut spec = node.spec.clone();
                 spec.roles = vec![RoleName::new("controller").unwrap()];
@@ -358,4 +367,57 @@ async fn checks_of_role_counts_take_turns_on_the_environments_row() {
     }
     assert_eq!(won, 1);
     assert_eq!(controllers(&app, cluster).await, 1);
+}
+
+/// A components change that takes the `cinder` role away (LVM to Ceph for
+/// volumes), racing with nodes given that role: whichever comes first, no
+/// node ends up holding a role the components no longer offer.
+#[tokio::test]
+async fn a_components_change_and_nodes_taking_its_roles_never_both_pass() {
+    let app = test_app().await;
+    let ceph: Vec<&str> = support::SELECTION
+        .iter()
+        .map(|c| match *c {
+            "storage:block:backend:lvm" => "storage:block:backend:ceph",
+            other => other,
+        })
+        .collect();
+    for round in 0..6 {
+        let (cluster, _) = app.environment(&format!("race-{round}")).await;
+        let mut tasks = JoinSet::new();
+        let handle = app.handle();
+        let change = json!({"components": ceph});
+        tasks.spawn(async move {
+            let request = Request::builder()
+                .method("PUT")
+                .uri(format!("/api/v1/clusters/{cluster}/components"))
+                .header("content-type", "application/json")
+                .body(Body::from(change.to_string()))
+                .unwrap();
+            handle.send(request).await.0
+        });
+        for n in 0..4 {
+            let handle = app.handle();
+            tasks.spawn(async move {
+                let body = json!({"name": format!("block-{n}"), "roles": ["cinder"]});
+                let uri = format!("/api/v1/clusters/{cluster}/nodes");
+                handle.send(post(&uri, &body)).await.0
+            });
+        }
+        while let Some(status) = tasks.join_next().await {
+            let status = status.unwrap();
+            assert!(!status.is_server_error(), "{status}");
+        }
+        let (_, env) = app.get(&format!("/api/v1/clusters/{cluster}")).await;
+        let on_ceph = env["components"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("storage:block:backend:ceph"));
+        let (_, nodes) = app.get(&format!("/api/v1/clusters/{cluster}/nodes")).await;
+        let holders = nodes.as_array().unwrap().len();
+        assert!(
+            !(on_ceph && holders > 0),
+            "round {round}: Ceph chosen and {holders} node(s) hold cinder"
+        );
+    }
 }

@@ -996,7 +996,9 @@ fn one_nodes_view_among_its_contenders_is_its_view_among_all() {
             }
         });
     }
+}
 
+#[test]
 fn role_maximums_hold_on_every_change_that_grows_a_count() {
     let f = fixture();
     let mut multinode = spec(

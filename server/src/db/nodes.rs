@@ -52,20 +52,35 @@ pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_r
 /// Takes environment `cluster_id`'s row for the rest of `tx` (PostgreSQL's
 /// row lock, SQLite's write lock): every change of its nodes' roles takes it
 /// first, so changes that each keep a role within its maximum cannot pass
-/// it together, on one server or across replicas.
-async fn lock_environment(conn: &mut sqlx::AnyConnection, cluster_id: i64) -> Result<(), DbError> {
-    let locked =
-        sqlx::query("UPDATE clusters SET settings_version = settings_version WHERE id = $1")
-            .bind(cluster_id)
-            .execute(&mut *conn)
-            .await?
-            .rows_affected();
-    if locked == 0 {
-        return Err(DbError::NotFound(format!(
+/// it together, on one server or across replicas. `checked_at`: the
+/// settings version the change was checked against (which roles exist and
+/// may be given depends on the settings and components); `Moved` when they
+/// have changed since, for the caller to check again.
+async fn lock_environment(
+    conn: &mut sqlx::AnyConnection,
+    cluster_id: i64,
+    checked_at: Option<i64>,
+) -> Result<(), DbError> {
+    let version: Option<i64> = sqlx::query_scalar(
+        "UPDATE clusters SET settings_version = settings_version WHERE id = $1 \
+         RETURNING settings_version",
+    )
+    .bind(cluster_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match version {
+        None => Err(DbError::NotFound(format!(
             "environment {cluster_id} does not exist"
-        )));
+        ))),
+        Some(now) if checked_at.is_some_and(|v| v != now) => Err(moved(cluster_id)),
+        Some(_) => Ok(()),
     }
-    Ok(())
+}
+
+fn moved(cluster_id: i64) -> DbError {
+    DbError::Moved(format!(
+        "the settings or components of environment {cluster_id} changed while the change was checked; try again"
+    ))
 }
 
 /// How many of environment `cluster_id`'s nodes hold each role, as stored
@@ -98,11 +113,12 @@ impl Db {
         &self,
         cluster_id: i64,
         spec: &NodeTags,
+        checked_at: i64,
         counted: bool,
         check: impl FnOnce(&RoleCounts) -> Result<(), E>,
     ) -> Result<StoredNode, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
-        lock_environment(&mut tx, cluster_id).await?;
+        lock_environment(&mut tx, cluster_id, Some(checked_at)).await?;
         let counts = match counted {
             true => role_counts(&mut tx, cluster_id).await?,
             false => RoleCounts::default(),
@@ -142,7 +158,7 @@ impl Db {
         if_version: Option<i64>,
         change: impl FnOnce(&StoredNode) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
-        self.change_node_with(id, if_version, false, |node, _| change(node))
+        self.change_node_with(id, if_version, None, false, |node, _| change(node))
             .await
     }
 
@@ -153,16 +169,19 @@ impl Db {
         &self,
         id: i64,
         if_version: Option<i64>,
+        checked_at: i64,
         counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
-        self.change_node_with(id, if_version, counted, change).await
+        self.change_node_with(id, if_version, Some(checked_at), counted, change)
+            .await
     }
 
     async fn change_node_with<E: From<DbError>>(
         &self,
         id: i64,
         if_version: Option<i64>,
+        checked_at: Option<i64>,
         counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
@@ -172,15 +191,18 @@ impl Db {
         // bulk changes take them in): PostgreSQL's row locks, SQLite's
         // write lock. A write comes first: SQLite cannot turn a read
         // transaction into a write one once another has written.
-        let cluster_id: Option<i64> = sqlx::query_scalar(
+        let locked: Option<(i64, i64)> = sqlx::query_as(
             "UPDATE clusters SET settings_version = settings_version \
-             WHERE id = (SELECT cluster_id FROM nodes WHERE id = $1) RETURNING id",
+             WHERE id = (SELECT cluster_id FROM nodes WHERE id = $1) RETURNING id, settings_version",
         )
         .bind(id)
         .fetch_optional(&mut *tx)
         .await
         .map_err(DbError::from)?;
-        let cluster_id = cluster_id.ok_or_else(missing)?;
+        let (cluster_id, now) = locked.ok_or_else(missing)?;
+        if checked_at.is_some_and(|v| v != now) {
+            return Err(moved(cluster_id).into());
+        }
         let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
@@ -240,10 +262,11 @@ impl Db {
     pub async fn change_nodes<E: From<DbError>>(
         &self,
         cluster_id: i64,
+        checked_at: i64,
         change: impl FnOnce(Vec<NodeTags>) -> Result<Vec<NodeTags>, E>,
     ) -> Result<Vec<NodeTags>, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
-        lock_environment(&mut tx, cluster_id).await?;
+        lock_environment(&mut tx, cluster_id, Some(checked_at)).await?;
         // Then its nodes' rows (PostgreSQL; SQLite holds its write lock).
         sqlx::query("UPDATE nodes SET version = version WHERE cluster_id = $1")
             .bind(cluster_id)
