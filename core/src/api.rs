@@ -57,6 +57,40 @@ pub struct Cluster {
     pub components: Vec<ComponentName>,
     #[serde(default)]
     pub mode: Mode,
+    /// The plugins it has switched on, each in the version it pins
+    /// (SEMANTICS §7.6), by name.
+    #[serde(default)]
+    pub plugins: Vec<PinnedPlugin>,
+    /// The release plugin and the version its release record comes from;
+    /// `None` only when that plugin is no longer installed.
+    #[serde(default)]
+    pub release: Option<ReleasePlugin>,
+}
+
+/// A plugin an environment has switched on, and the version it pins.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedPlugin {
+    pub name: PluginName,
+    pub version: String,
+}
+
+impl PinnedPlugin {
+    /// `pins` as the API lists them, by name.
+    pub fn list(pins: &crate::plugin::Pins) -> Vec<PinnedPlugin> {
+        pins.iter()
+            .map(|(name, version)| PinnedPlugin {
+                name: name.clone(),
+                version: version.to_string(),
+            })
+            .collect()
+    }
+}
+
+/// The release plugin an environment's release record comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleasePlugin {
+    pub plugin: PluginName,
+    pub version: String,
 }
 
 /// The body of every error answer: `{"error": {...}}`.

@@ -36,7 +36,7 @@ use crate::component::{
 };
 use crate::expr::JsonModels;
 use crate::name::{Mode, PluginName, RoleName};
-use crate::plugin::Package;
+use crate::plugin::{Package, Pins};
 use crate::release::Release;
 use crate::role::{NodeError, Restricted, Role, restrictions_of};
 use crate::settings::{Context, Edits, Evaluation, PluginGroup, Problem, Settings};
@@ -66,8 +66,9 @@ pub struct Spec {
 pub struct Base<'a> {
     pub release: &'a Release,
     /// The extension plugins it can enable, in registry order: on the
-    /// server the newest compatible ones ([`crate::plugin::newest_compatible`]),
-    /// in a file the ones it lists.
+    /// server the versions it pins and the newest compatible version of the
+    /// others ([`crate::plugin::pinned_or_newest`]), in a file the ones it
+    /// lists.
     pub plugins: &'a [Package],
     /// Tags created on the release (through the API).
     pub release_tags: &'a TagsMetadata,
@@ -293,6 +294,15 @@ impl<'a> Environment<'a> {
             .zip(&self.enabled)
             .filter(|(_, on)| **on)
             .map(|(p, _)| p)
+    }
+
+    /// The versions it pins (SEMANTICS §7.6): each plugin switched on, in
+    /// the version it is built with. A plugin switched off is not pinned:
+    /// switched on again, it takes its newest compatible version then.
+    pub fn pins(&self) -> Pins {
+        self.enabled_plugins()
+            .map(|p| (p.name.clone(), p.version.clone()))
+            .collect()
     }
 
     /// Every plugin it can enable and whether it is on.

@@ -13,6 +13,8 @@ mod schema;
 mod tests;
 mod version;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -255,6 +257,39 @@ pub fn newest_compatible<'a>(
     }
     newest.sort_by(|a, b| a.name.cmp(&b.name));
     newest
+}
+
+/// The versions an environment pins (SEMANTICS §7.6): the version of each
+/// extension plugin it has switched on, by name. Stored as `{name: version}`.
+pub type Pins = BTreeMap<PluginName, Version>;
+
+/// The extension plugins an environment on `release` with `pins` is made
+/// of, ordered by name: each pinned plugin in its pinned version, every
+/// other compatible plugin in its newest version (what the environment
+/// could switch on). A pin whose version is not installed, or not
+/// compatible with `release`, is not honoured: that plugin takes its newest
+/// version (an uninstall refuses to remove a pinned version, so only data
+/// changed behind Mosaic's back gets there).
+pub fn pinned_or_newest<'a>(
+    release: &Release,
+    installed: impl IntoIterator<Item = &'a Package> + Clone,
+    pins: &Pins,
+) -> Vec<&'a Package> {
+    let mut plugins = newest_compatible(release, installed.clone());
+    for slot in &mut plugins {
+        let Some(version) = pins.get(&slot.name) else {
+            continue;
+        };
+        if let Some(pinned) = installed.clone().into_iter().find(|p| {
+            p.name == slot.name
+                && &p.version == version
+                && !p.is_release_plugin()
+                && p.extends(release)
+        }) {
+            *slot = pinned;
+        }
+    }
+    plugins
 }
 
 /// Why a release cannot be chosen.

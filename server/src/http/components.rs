@@ -68,7 +68,7 @@ async fn change(
         let components = after.selected_names();
         let stored_now = state
             .db
-            .update_components(id, &components, &after.edits(), version)
+            .update_components(id, &components, &after.edits(), &after.pins(), version)
             .await?;
         if let Some(version) = stored_now {
             let row = state.db.cluster(id).await?;

@@ -12,7 +12,7 @@ use mosaic_core::api::Cluster;
 use mosaic_core::component::ComponentName;
 use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
-use mosaic_core::plugin::choose_release;
+use mosaic_core::plugin::{Pins, choose_release};
 use mosaic_core::settings::Edits;
 use serde::Deserialize;
 
@@ -107,6 +107,7 @@ async fn import(
                 components: &checked.components,
                 mode: checked.spec.mode,
                 settings: &checked.edits,
+                pins: &checked.pins,
             },
             &tags,
             &checked.spec.nodes,
@@ -121,6 +122,7 @@ struct Checked {
     spec: Spec,
     components: Vec<ComponentName>,
     edits: Edits,
+    pins: Pins,
 }
 
 /// Reads and checks an environment file against what is installed (CPU
@@ -171,11 +173,12 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
     if !problems.is_empty() {
         return Err(invalid_environment(problems.join(" ")));
     }
-    let (components, edits) = (env.selected_names(), env.edits());
+    let (components, edits, pins) = (env.selected_names(), env.edits(), env.pins());
     Ok(Checked {
         release_id,
         spec,
         components,
         edits,
+        pins,
     })
 }
