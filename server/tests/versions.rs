@@ -7,32 +7,48 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use support::{SELECTION, TestApp, archive, copy_dir, plugin_fixture, test_app};
 
-/// `storage_demo` 2.0.0: the v5 example with a new setting, the pool's
-/// default changed and a new role.
-fn storage_demo_v2(dir: &std::path::Path) -> std::path::PathBuf {
-    let root = dir.join("storage_demo-2.0.0");
+/// A copy of the v5 example (`storage_demo` 1.0.0) as `version`.
+fn storage_demo(dir: &std::path::Path, version: &str) -> std::path::PathBuf {
+    let root = dir.join(format!("storage_demo-{version}"));
     copy_dir(&plugin_fixture("v5-example"), &root);
-    let edit = |file: &str, from: &str, to: &str| {
-        let path = root.join(file);
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains(from), "{file} has {from}");
-        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-    };
-    edit("metadata.yaml", "version: '1.0.0'", "version: '2.0.0'");
-    edit("environment_config.yaml", "value: data\n", "value: data2\n");
     edit(
-        "environment_config.yaml",
-        "  storage_demo_pool:",
-        "  storage_demo_replicas:\n    value: '3'\n    label: Replicas\n    weight: 30\n    type: text\n  storage_demo_pool:",
+        &root,
+        "metadata.yaml",
+        "version: '1.0.0'",
+        &format!("version: '{version}'"),
     );
-    let roles = std::fs::read_to_string(root.join("node_roles.yaml")).unwrap();
-    std::fs::write(
-        root.join("node_roles.yaml"),
-        format!(
-            "{roles}storage_demo_gateway:\n  name: Storage demo gateway\n  description: Serves the demo storage.\n  has_primary: false\n"
-        ),
-    )
-    .unwrap();
+    root
+}
+
+/// Replaces `from` (which must be there) with `to` in `file` under `root`.
+fn edit(root: &std::path::Path, file: &str, from: &str, to: &str) {
+    let path = root.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has {from}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// `storage_demo` 3.0.0: its component renamed, its role replaced.
+fn storage_demo_v3(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = storage_demo(dir, "3.0.0");
+    edit(
+        &root,
+        "components.yaml",
+        "name: additional_service:storage_demo",
+        "name: additional_service:storage_demo_ng",
+    );
+    edit(
+        &root,
+        "node_roles.yaml",
+        "storage_demo:",
+        "storage_demo_ng:",
+    );
+    edit(
+        &root,
+        "volumes.yaml",
+        "  storage_demo:\n    - {allocate_size: min",
+        "  storage_demo_ng:\n    - {allocate_size: min",
+    );
     root
 }
 
@@ -77,7 +93,6 @@ fn role_ids(roles: &Value) -> Vec<&str> {
 #[tokio::test]
 async fn an_environment_keeps_the_versions_it_pins_when_a_newer_one_is_installed() {
     let app = test_app().await;
-    let dir = tempfile::tempdir().unwrap();
     let v1 = install(&app, &plugin_fixture("v5-example")).await;
     let (old, _) = app.environment_with("old", &WITH_DEMO).await;
     let (status, cluster) = app.get(&format!("/api/v1/clusters/{old}")).await;
@@ -90,7 +105,7 @@ async fn an_environment_keeps_the_versions_it_pins_when_a_newer_one_is_installed
     assert!(cluster["release"]["version"].is_string(), "{cluster:#}");
     let before = made_of(&app, old).await;
 
-    install(&app, &storage_demo_v2(dir.path())).await;
+    install(&app, &plugin_fixture("v5-example-2")).await;
     let (_, cluster) = app.get(&format!("/api/v1/clusters/{old}")).await;
     assert_eq!(
         cluster["plugins"],
@@ -143,12 +158,11 @@ async fn an_environment_keeps_the_versions_it_pins_when_a_newer_one_is_installed
 #[tokio::test]
 async fn switching_a_plugin_on_pins_its_newest_version_then_and_off_unpins_it() {
     let app = test_app().await;
-    let dir = tempfile::tempdir().unwrap();
     install(&app, &plugin_fixture("v5-example")).await;
     let (env, _) = app.environment_with("env", &SELECTION).await;
     let (_, cluster) = app.get(&format!("/api/v1/clusters/{env}")).await;
     assert_eq!(cluster["plugins"], json!([]));
-    let v2 = install(&app, &storage_demo_v2(dir.path())).await;
+    let v2 = install(&app, &plugin_fixture("v5-example-2")).await;
 
     let attributes = format!("/api/v1/clusters/{env}/attributes");
     let switch = |on: bool| json!({"editable": {"storage_demo": {"metadata": {"enabled": on}}}});
@@ -193,4 +207,193 @@ async fn environments_stored_before_versions_were_pinned_pin_what_they_resolve_t
         cluster["plugins"],
         json!([{"name": "storage_demo", "version": "1.0.0"}])
     );
+}
+
+async fn node_with(app: &TestApp, env: i64, name: &str, role: &str) -> i64 {
+    let (status, node) = app
+        .post(
+            &format!("/api/v1/clusters/{env}/nodes"),
+            &json!({"name": name, "roles": [role]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{node:#}");
+    node["id"].as_i64().unwrap()
+}
+
+async fn settings_version(app: &TestApp, env: i64) -> i64 {
+    let (_, doc) = app.get(&format!("/api/v1/clusters/{env}/attributes")).await;
+    doc["version"].as_i64().unwrap()
+}
+
+#[tokio::test]
+async fn an_upgrade_is_listed_previewed_and_applied_under_the_settings_version() {
+    let app = test_app().await;
+    let v1 = install(&app, &plugin_fixture("v5-example")).await;
+    let (old, _) = app.environment_with("old", &WITH_DEMO).await;
+    let node = node_with(&app, old, "demo-1", "storage_demo").await;
+    let (edited, _) = app.environment_with("edited", &WITH_DEMO).await;
+    let own = json!({"editable": {"storage_demo": {"storage_demo_pool": {"value": "mine"}}}});
+    let (status, doc) = app
+        .patch(&format!("/api/v1/clusters/{edited}/attributes"), &own)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{doc:#}");
+    let (status, none) = app.get(&format!("/api/v1/clusters/{old}/upgrades")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(none, json!([]));
+
+    install(&app, &plugin_fixture("v5-example-2")).await;
+    let (_, offers) = app.get(&format!("/api/v1/clusters/{old}/upgrades")).await;
+    assert_eq!(
+        offers,
+        json!([{"plugin": "storage_demo", "from": "1.0.0", "to": ["2.0.0"]}])
+    );
+
+    let upgrade = format!("/api/v1/clusters/{old}/upgrade");
+    let to = |version: &str| json!({"plugin": "storage_demo", "version": version});
+    let (status, preview) = app
+        .post(&format!("{upgrade}?dry_run=true"), &to("2.0.0"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{preview:#}");
+    assert_eq!(
+        preview,
+        json!({
+            "components": {"added": [], "removed": []},
+            "settings": {
+                "added": ["storage_demo.storage_demo_replicas"],
+                "removed": [],
+                "changed": [{"path": "storage_demo.storage_demo_pool", "before": "data", "after": "data2"}]
+            },
+            "roles": {"added": ["storage_demo_gateway"], "removed": []},
+            "tasks": [{"nodes": [node], "added": [], "removed": ["storage_demo-post-deployment"]}]
+        })
+    );
+    let (_, cluster) = app.get(&format!("/api/v1/clusters/{old}")).await;
+    assert_eq!(
+        cluster["plugins"][0]["version"], "1.0.0",
+        "a dry run stores nothing"
+    );
+
+    // Not installed, not newer: 404.
+    for version in ["9.0.0", "1.0.0"] {
+        let (status, body) = app.post(&upgrade, &to(version)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{version}: {body:#}");
+    }
+
+    // Under the settings version.
+    let version = settings_version(&app, old).await;
+    let stale = format!("\"{}\"", version - 1);
+    let body = to("2.0.0").to_string();
+    let (status, refused) = app
+        .call_with("POST", &upgrade, Some(&body), &[("if-match", &stale)])
+        .await;
+    assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{refused:#}");
+    let current = format!("\"{version}\"");
+    let (status, cluster) = app
+        .call_with("POST", &upgrade, Some(&body), &[("if-match", &current)])
+        .await;
+    assert_eq!(status, StatusCode::OK, "{cluster:#}");
+    assert_eq!(
+        cluster["plugins"],
+        json!([{"name": "storage_demo", "version": "2.0.0"}])
+    );
+    assert_eq!(settings_version(&app, old).await, version + 1);
+    let (_, offers) = app.get(&format!("/api/v1/clusters/{old}/upgrades")).await;
+    assert_eq!(offers, json!([]));
+
+    // Upgraded, it is what creating it on 2.0.0 gives; an operator's own
+    // value is kept.
+    let (fresh, _) = app.environment_with("fresh", &WITH_DEMO).await;
+    node_with(&app, fresh, "demo-1", "storage_demo").await;
+    let (settings, roles, _) = made_of(&app, old).await;
+    let (fresh_settings, fresh_roles, _) = made_of(&app, fresh).await;
+    assert_eq!(settings["editable"], fresh_settings["editable"]);
+    assert_eq!(roles, fresh_roles);
+    let (status, _) = app
+        .post(&format!("/api/v1/clusters/{edited}/upgrade"), &to("2.0.0"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (settings, _, _) = made_of(&app, edited).await;
+    let demo = &settings["editable"]["storage_demo"];
+    assert_eq!(demo["storage_demo_pool"]["value"], "mine");
+    assert_eq!(demo["storage_demo_replicas"]["value"], "3");
+
+    // Nobody pins 1.0.0 any more.
+    let (status, body) = app
+        .call("DELETE", &format!("/api/v1/plugins/{v1}"), None)
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body:#}");
+}
+
+#[tokio::test]
+async fn an_upgrade_that_takes_a_chosen_component_or_a_held_role_away_is_refused() {
+    let app = test_app().await;
+    install(&app, &plugin_fixture("v5-example")).await;
+    let (env, _) = app.environment_with("env", &WITH_DEMO).await;
+    node_with(&app, env, "demo-1", "storage_demo").await;
+    let dir = tempfile::tempdir().unwrap();
+    install(&app, &storage_demo_v3(dir.path())).await;
+    let upgrade = format!("/api/v1/clusters/{env}/upgrade");
+    let body = json!({"plugin": "storage_demo", "version": "3.0.0"});
+    for uri in [format!("{upgrade}?dry_run=true"), upgrade.clone()] {
+        let (status, refused) = app.post(&uri, &body).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{refused:#}");
+        assert_eq!(refused["error"]["code"], "upgrade_refused");
+        assert_eq!(
+            refused["error"]["refusals"],
+            json!([
+                {"kind": "component", "component": "additional_service:storage_demo"},
+                {"kind": "role", "role": "storage_demo", "nodes": ["demo-1"]}
+            ])
+        );
+        assert!(message(&refused).contains("'demo-1'"), "{refused:#}");
+        let consequences = &refused["error"]["upgrade"];
+        assert_eq!(
+            consequences["components"],
+            json!({"added": ["additional_service:storage_demo_ng"], "removed": ["additional_service:storage_demo"]})
+        );
+        assert_eq!(
+            consequences["roles"],
+            json!({"added": [], "removed": [{"role": "storage_demo", "nodes": ["demo-1"]}]})
+        );
+    }
+    let (_, cluster) = app.get(&format!("/api/v1/clusters/{env}")).await;
+    assert_eq!(cluster["plugins"][0]["version"], "1.0.0");
+}
+
+#[tokio::test]
+async fn an_upgrade_racing_a_settings_save_under_one_version_loses_nothing() {
+    let app = test_app().await;
+    install(&app, &plugin_fixture("v5-example")).await;
+    let (env, _) = app.environment_with("env", &WITH_DEMO).await;
+    install(&app, &plugin_fixture("v5-example-2")).await;
+    let version = format!("\"{}\"", settings_version(&app, env).await);
+    let upgrade = json!({"plugin": "storage_demo", "version": "2.0.0"}).to_string();
+    let save =
+        json!({"editable": {"storage_demo": {"storage_demo_pool": {"value": "mine"}}}}).to_string();
+    let headers = [("if-match", version.as_str())];
+    let (upgrade_uri, save_uri) = (
+        format!("/api/v1/clusters/{env}/upgrade"),
+        format!("/api/v1/clusters/{env}/attributes"),
+    );
+    let (upgraded, saved) = tokio::join!(
+        app.call_with("POST", &upgrade_uri, Some(&upgrade), &headers),
+        app.call_with("PATCH", &save_uri, Some(&save), &headers),
+    );
+    let mut statuses = [upgraded.0, saved.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::PRECONDITION_FAILED],
+        "{upgraded:?} {saved:?}"
+    );
+    let (settings, _, _) = made_of(&app, env).await;
+    let (_, cluster) = app.get(&format!("/api/v1/clusters/{env}")).await;
+    let pool = &settings["editable"]["storage_demo"]["storage_demo_pool"]["value"];
+    if upgraded.0 == StatusCode::OK {
+        assert_eq!(cluster["plugins"][0]["version"], "2.0.0");
+        assert_eq!(pool, "data2");
+    } else {
+        assert_eq!(cluster["plugins"][0]["version"], "1.0.0");
+        assert_eq!(pool, "mine");
+    }
 }

@@ -14,6 +14,7 @@ mod file;
 mod graphs;
 mod plan;
 mod tags;
+mod upgrade;
 
 use std::borrow::Cow;
 
@@ -28,6 +29,7 @@ pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
     release_tag_views,
 };
+pub use upgrade::Upgrade;
 
 use crate::api::RoleView;
 use crate::component::{

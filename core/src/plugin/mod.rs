@@ -292,6 +292,52 @@ pub fn pinned_or_newest<'a>(
     plugins
 }
 
+/// `package`'s release record of the same release line as `release`:
+/// the same `release_name` and operating system (SEMANTICS §7.6).
+pub fn same_release<'a>(package: &'a Package, release: &Release) -> Option<&'a Release> {
+    package.releases().find(|r| {
+        r.name == release.name
+            && r.operating_system
+                .eq_ignore_ascii_case(&release.operating_system)
+    })
+}
+
+/// The upgrades an environment on `release` (shipped by `release_plugin`)
+/// pinning `pins` could make (SEMANTICS §7.6): for its release plugin and
+/// each pinned plugin with newer installed versions — of the same release
+/// line for the release plugin, compatible with `release` for the others —
+/// those versions, oldest first. The release plugin first, then by name.
+pub fn upgrades<'a>(
+    release_plugin: &Package,
+    release: &Release,
+    pins: &Pins,
+    installed: impl IntoIterator<Item = &'a Package> + Clone,
+) -> Vec<crate::api::UpgradeOffer> {
+    let newer = |name: &PluginName, from: &Version, fits: &dyn Fn(&Package) -> bool| {
+        let mut to: Vec<&Version> = installed
+            .clone()
+            .into_iter()
+            .filter(|p| &p.name == name && &p.version > from && fits(p))
+            .map(|p| &p.version)
+            .collect();
+        to.sort();
+        (!to.is_empty()).then(|| crate::api::UpgradeOffer {
+            plugin: name.clone(),
+            from: from.to_string(),
+            to: to.into_iter().map(ToString::to_string).collect(),
+        })
+    };
+    let own = newer(&release_plugin.name, &release_plugin.version, &|p| {
+        same_release(p, release).is_some()
+    });
+    let extensions = pins.iter().filter_map(|(name, version)| {
+        newer(name, version, &|p| {
+            !p.is_release_plugin() && p.extends(release)
+        })
+    });
+    own.into_iter().chain(extensions).collect()
+}
+
 /// Why a release cannot be chosen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReleaseChoice {

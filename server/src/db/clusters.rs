@@ -255,4 +255,42 @@ impl Db {
                 .rows_affected();
         Ok(changed == 1)
     }
+
+    /// Stores an upgrade — the release record, the selection, the settings
+    /// changes it keeps and the versions it pins — in one statement, if the
+    /// settings version is still `expected`; returns the new version, or
+    /// `None` when another change came first.
+    pub async fn upgrade_cluster(
+        &self,
+        id: i64,
+        upgraded: Upgraded<'_>,
+        expected: i64,
+    ) -> Result<Option<i64>, DbError> {
+        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+        let components = serde_json::to_string(upgraded.components).map_err(corrupt)?;
+        let settings = serde_json::to_string(upgraded.settings).map_err(corrupt)?;
+        let pins = serde_json::to_string(upgraded.pins).map_err(corrupt)?;
+        let changed = sqlx::query(
+            "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
+             settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
+        )
+        .bind(upgraded.release_id)
+        .bind(components)
+        .bind(settings)
+        .bind(pins)
+        .bind(id)
+        .bind(expected)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok((changed == 1).then_some(expected + 1))
+    }
+}
+
+/// An environment as an upgrade leaves it.
+pub struct Upgraded<'a> {
+    pub release_id: i64,
+    pub components: &'a [ComponentName],
+    pub settings: &'a Edits,
+    pub pins: &'a Pins,
 }

@@ -24,7 +24,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{InsertCluster, StoredCluster};
+pub use clusters::{InsertCluster, StoredCluster, Upgraded};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
