@@ -397,3 +397,161 @@ async fn an_upgrade_racing_a_settings_save_under_one_version_loses_nothing() {
         assert_eq!(pool, "mine");
     }
 }
+
+/// The bundled release plugin's next version, `openstack` 1.1.0 with
+/// release record 2024.1-1.1: a new setting (`syslog.port`), a changed
+/// default (`syslog.transport`), a new role (`telemetry`), a removed task
+/// (`enable_nova_compute_service`) and a renamed component
+/// (`hypervisor:xen` → `hypervisor:xen:libxl`).
+fn openstack_v2(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = dir.join("openstack-1.1.0");
+    let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../releases/openstack");
+    copy_dir(&bundled, &root);
+    edit(
+        &root,
+        "metadata.yaml",
+        "version: '1.0.0'",
+        "version: '1.1.0'",
+    );
+    edit(
+        &root,
+        "metadata.yaml",
+        "version: 2024.1-1.0",
+        "version: 2024.1-1.1",
+    );
+    edit(
+        &root,
+        "components.yaml",
+        "- name: hypervisor:xen\n",
+        "- name: hypervisor:xen:libxl\n",
+    );
+    edit(
+        &root,
+        "attributes.yaml",
+        "      value: tcp\n",
+        "      value: udp\n",
+    );
+    edit(
+        &root,
+        "attributes.yaml",
+        "    transport:\n",
+        "    port:\n      type: text\n      label: Syslog port\n      weight: 30\n      value: '514'\n    transport:\n",
+    );
+    let roles = std::fs::read_to_string(root.join("node_roles.yaml")).unwrap();
+    std::fs::write(
+        root.join("node_roles.yaml"),
+        format!(
+            "{roles}telemetry:\n  name: Telemetry\n  description: Collects the cloud's metering data.\n  weight: 80\n  group: other\n"
+        ),
+    )
+    .unwrap();
+    let compute = root.join("graphs/default/30-compute.yaml");
+    let tasks = std::fs::read_to_string(&compute).unwrap();
+    let (head, rest) = tasks
+        .split_once("- id: enable_nova_compute_service")
+        .unwrap();
+    let (_, tail) = rest.split_once("\n- id: ").unwrap();
+    std::fs::write(&compute, format!("{head}- id: {tail}")).unwrap();
+    edit(
+        &root,
+        "graphs/default/40-storage.yaml",
+        "required_for: [enable_nova_compute_service, deploy_end]",
+        "required_for: [deploy_end]",
+    );
+    root
+}
+
+#[tokio::test]
+async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
+    let app = test_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (env, old_release) = app.environment("env").await;
+    let compute = node_with(&app, env, "compute-1", "compute").await;
+    let (status, plugin) = app.upload(archive(&openstack_v2(dir.path()))).await;
+    assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    let (_, cluster) = app.get(&format!("/api/v1/clusters/{env}")).await;
+    assert_eq!(
+        cluster["release"],
+        json!({"plugin": "openstack", "version": "1.0.0"})
+    );
+    let (_, offers) = app.get(&format!("/api/v1/clusters/{env}/upgrades")).await;
+    assert_eq!(
+        offers,
+        json!([{"plugin": "openstack", "from": "1.0.0", "to": ["1.1.0"]}])
+    );
+
+    let upgrade = format!("/api/v1/clusters/{env}/upgrade");
+    let to = json!({"plugin": "openstack", "version": "1.1.0"});
+    let (status, preview) = app.post(&format!("{upgrade}?dry_run=true"), &to).await;
+    assert_eq!(status, StatusCode::OK, "{preview:#}");
+    assert_eq!(
+        preview,
+        json!({
+            "components": {"added": ["hypervisor:xen:libxl"], "removed": ["hypervisor:xen"]},
+            "settings": {
+                "added": ["syslog.port"],
+                "removed": [],
+                "changed": [{"path": "syslog.transport", "before": "tcp", "after": "udp"}]
+            },
+            "roles": {"added": ["telemetry"], "removed": []},
+            "tasks": [{"nodes": [compute], "added": [], "removed": ["enable_nova_compute_service"]}]
+        })
+    );
+
+    let (status, cluster) = app.post(&upgrade, &to).await;
+    assert_eq!(status, StatusCode::OK, "{cluster:#}");
+    assert_eq!(
+        cluster["release"],
+        json!({"plugin": "openstack", "version": "1.1.0"})
+    );
+    assert_ne!(cluster["release_id"], json!(old_release));
+    let (_, offers) = app.get(&format!("/api/v1/clusters/{env}/upgrades")).await;
+    assert_eq!(offers, json!([]));
+
+    // Upgraded, it is what creating it on the new release record gives.
+    let (status, fresh) = app
+        .post(
+            "/api/v1/clusters",
+            &json!({"name": "fresh", "release_id": cluster["release_id"], "components": SELECTION}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{fresh:#}");
+    let fresh = fresh["id"].as_i64().unwrap();
+    node_with(&app, fresh, "compute-1", "compute").await;
+    let (settings, roles, _) = made_of(&app, env).await;
+    let (fresh_settings, fresh_roles, _) = made_of(&app, fresh).await;
+    assert_eq!(settings["editable"], fresh_settings["editable"]);
+    assert_eq!(roles, fresh_roles);
+    assert!(role_ids(&roles).contains(&"telemetry"));
+}
+
+#[tokio::test]
+async fn a_release_upgrade_an_enabled_plugin_cannot_follow_is_refused_naming_it() {
+    let app = test_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    install(&app, &plugin_fixture("detach-queue")).await;
+    let (env, _) = app.environment("env").await;
+    let on = json!({"editable": {"detach-queue": {"metadata": {"enabled": true}}}});
+    let (status, doc) = app
+        .patch(&format!("/api/v1/clusters/{env}/attributes"), &on)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{doc:#}");
+    install(&app, &openstack_v2(dir.path())).await;
+    let (status, refused) = app
+        .post(
+            &format!("/api/v1/clusters/{env}/upgrade"),
+            &json!({"plugin": "openstack", "version": "1.1.0"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused:#}");
+    assert_eq!(
+        refused["error"]["refusals"],
+        json!([{
+            "kind": "plugin",
+            "plugin": "detach-queue",
+            "version": "1.0.0",
+            "release": "OpenStack 2024.1 on Ubuntu 22.04 2024.1-1.1"
+        }])
+    );
+    assert!(message(&refused).contains("'detach-queue'"), "{refused:#}");
+}
