@@ -139,6 +139,19 @@ async fn an_environment_keeps_the_versions_it_pins_when_a_newer_one_is_installed
     );
     assert!(role_ids(&roles).contains(&"storage_demo_gateway"));
 
+    // Each version lists the environments that pin it.
+    let (_, plugins) = app.get("/api/v1/plugins").await;
+    let used_by = |version: &str| {
+        plugins
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "storage_demo" && p["version"] == version)
+            .map(|p| p["used_by"].clone())
+    };
+    assert_eq!(used_by("1.0.0"), Some(json!(["old"])));
+    assert_eq!(used_by("2.0.0"), Some(json!(["new"])));
+
     // 1.0.0 is pinned by 'old' alone.
     let (status, body) = app
         .call("DELETE", &format!("/api/v1/plugins/{v1}"), None)
@@ -554,4 +567,65 @@ async fn a_release_upgrade_an_enabled_plugin_cannot_follow_is_refused_naming_it(
         }])
     );
     assert!(message(&refused).contains("'detach-queue'"), "{refused:#}");
+}
+
+/// `POST /api/v1/clusters/import?name=NAME` with the YAML `body`.
+async fn import(app: &TestApp, name: &str, body: String) -> (StatusCode, Value) {
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri(format!("/api/v1/clusters/import?name={name}"))
+        .header("content-type", "application/yaml")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    app.handle().send(request).await
+}
+
+#[tokio::test]
+async fn an_environment_file_names_the_pinned_versions_and_an_import_pins_them() {
+    let app = test_app().await;
+    install(&app, &plugin_fixture("v5-example")).await;
+    let (env, _) = app.environment_with("old", &WITH_DEMO).await;
+    install(&app, &plugin_fixture("v5-example-2")).await;
+    let (status, text) = app
+        .text(
+            axum::http::Request::builder()
+                .uri(format!("/api/v1/clusters/{env}/environment"))
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let file: Value = mosaic_core::yaml::parse("env.yaml", &text).unwrap();
+    assert_eq!(
+        file["plugins"],
+        json!([{"name": "storage_demo", "version": "1.0.0"}])
+    );
+    assert_eq!(file["release_version"], "2024.1-1.0");
+
+    // Imported, it pins what the file names, though 2.0.0 is newer.
+    let (status, copy) = import(&app, "copy", text.clone()).await;
+    assert_eq!(status, StatusCode::CREATED, "{copy:#}");
+    assert_eq!(
+        copy["plugins"],
+        json!([{"name": "storage_demo", "version": "1.0.0"}])
+    );
+    // A version that is not installed is named.
+    let missing = text.replace("version: 1.0.0", "version: 9.0.0");
+    let (status, body) = import(&app, "missing", missing).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert!(message(&body).contains("'storage_demo' 9.0.0"), "{body:#}");
+    let other = text.replace("release_version: 2024.1-1.0", "release_version: 2024.1-9.9");
+    let (status, body) = import(&app, "other", other).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert!(message(&body).contains("2024.1-9.9"), "{body:#}");
+    // The list of names still imports: the newest compatible version.
+    let mut named = file.clone();
+    named["plugins"] = json!(["storage_demo"]);
+    named.as_object_mut().unwrap().remove("release_version");
+    let (status, newest) = import(&app, "named", named.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{newest:#}");
+    assert_eq!(
+        newest["plugins"],
+        json!([{"name": "storage_demo", "version": "2.0.0"}])
+    );
 }

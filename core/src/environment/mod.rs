@@ -24,7 +24,7 @@ use serde_json::{Map, Value, json};
 pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
-pub use file::EnvironmentFile;
+pub use file::{EnvironmentFile, PluginEntry};
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
     release_tag_views,

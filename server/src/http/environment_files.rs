@@ -21,7 +21,7 @@ use super::tags::stored_environment;
 use crate::AppState;
 use crate::db::InsertCluster;
 use crate::db::StoredPlugin;
-use crate::environment::plugins_for;
+use crate::environment::pinned_plugins;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -116,6 +116,67 @@ async fn import(
     Ok((StatusCode::CREATED, Json(cluster)))
 }
 
+/// The release named like `release` whose record has `version`.
+fn same_release_version(
+    installed: &[StoredPlugin],
+    release: &mosaic_core::release::Release,
+    version: &str,
+) -> Result<i64, ApiError> {
+    let same: Vec<(i64, &mosaic_core::release::Release)> = installed
+        .iter()
+        .flat_map(|p| p.releases())
+        .filter(|(_, r)| r.name == release.name)
+        .collect();
+    same.iter()
+        .find(|(_, r)| r.version == version)
+        .map(|(id, _)| *id)
+        .ok_or_else(|| {
+            let there: Vec<&str> = same.iter().map(|(_, r)| r.version.as_str()).collect();
+            invalid_environment(format!(
+                "release_version: release '{}' {version} is not installed (installed: {})",
+                release.name,
+                there.join(", ")
+            ))
+        })
+}
+
+/// The versions the file's plugins pin, each installed and compatible with
+/// `release`; or every one that is not, named.
+fn pinned(
+    file: &EnvironmentFile,
+    installed: &[StoredPlugin],
+    release: &mosaic_core::release::Release,
+) -> Result<Pins, ApiError> {
+    let mut pins = Pins::new();
+    let mut missing = Vec::new();
+    for entry in &file.plugins {
+        let Some(version) = entry.version() else {
+            continue;
+        };
+        let found = installed.iter().map(|p| &p.package).find(|p| {
+            p.name == entry.name()
+                && p.version.as_str() == version
+                && !p.is_release_plugin()
+                && p.extends(release)
+        });
+        match found {
+            Some(p) => {
+                pins.insert(p.name.clone(), p.version.clone());
+            }
+            None => missing.push(format!("'{}' {version}", entry.name())),
+        }
+    }
+    if missing.is_empty() {
+        return Ok(pins);
+    }
+    Err(invalid_environment(format!(
+        "plugins: not installed for release '{}' {}: {}",
+        release.name,
+        release.version,
+        missing.join(", ")
+    )))
+}
+
 /// An environment file that core found importable, ready to store.
 struct Checked {
     release_id: i64,
@@ -150,15 +211,26 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         ),
         other => invalid_environment(format!("release_name: {other}")),
     })?;
-    let plugins = plugins_for(installed, release);
+    let release_id = match &file.release_version {
+        Some(version) => same_release_version(installed, release, version)?,
+        None => release_id,
+    };
+    let release = crate::environment::find_release(installed, release_id)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {release_id} is gone")))?;
+    let pins = pinned(&file, installed, release)?;
+    let plugins = pinned_plugins(installed, release, &pins);
     let mut listed: Vec<PluginName> = Vec::new();
     for wanted in &file.plugins {
-        let plugin = plugins.iter().find(|p| p.name == wanted.as_str()).ok_or_else(|| {
-            invalid_environment(format!(
-                "plugins: no extension plugin '{wanted}' compatible with release '{}' is installed",
-                release.name
-            ))
-        })?;
+        let plugin = plugins
+            .iter()
+            .find(|p| p.name == wanted.name())
+            .ok_or_else(|| {
+                invalid_environment(format!(
+                    "plugins: no extension plugin '{}' compatible with release '{}' is installed",
+                    wanted.name(),
+                    release.name
+                ))
+            })?;
         listed.push(plugin.name.clone());
     }
     let spec = file.spec(name, &listed);
