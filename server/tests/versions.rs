@@ -373,24 +373,54 @@ async fn an_upgrade_that_takes_a_chosen_component_or_a_held_role_away_is_refused
     assert_eq!(cluster["plugins"][0]["version"], "1.0.0");
 }
 
-#[tokio::test]
-async fn an_upgrade_racing_a_settings_save_under_one_version_loses_nothing() {
+/// Another app (as another replica would be) on `first`'s database.
+async fn replica(first: &TestApp) -> support::Handle {
+    let db = mosaic_server::prepare(&first.url).await.unwrap();
+    let token = support::token_for(&db, "replica", mosaic_core::access::Role::Admin).await;
+    support::Handle {
+        router: mosaic_server::app(
+            mosaic_server::AppState::new(db, mosaic_server::access::Security::default()),
+            None,
+        ),
+        token,
+    }
+}
+
+/// `method uri` with a JSON `body` under `If-Match: version`.
+fn conditional(
+    method: &str,
+    uri: &str,
+    body: String,
+    version: &str,
+) -> axum::http::Request<axum::body::Body> {
+    axum::http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("if-match", version)
+        .body(axum::body::Body::from(body))
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upgrade_racing_a_settings_save_on_two_replicas_loses_nothing() {
     let app = test_app().await;
     install(&app, &plugin_fixture("v5-example")).await;
     let (env, _) = app.environment_with("env", &WITH_DEMO).await;
     install(&app, &plugin_fixture("v5-example-2")).await;
+    let second = replica(&app).await;
     let version = format!("\"{}\"", settings_version(&app, env).await);
     let upgrade = json!({"plugin": "storage_demo", "version": "2.0.0"}).to_string();
     let save =
         json!({"editable": {"storage_demo": {"storage_demo_pool": {"value": "mine"}}}}).to_string();
-    let headers = [("if-match", version.as_str())];
     let (upgrade_uri, save_uri) = (
         format!("/api/v1/clusters/{env}/upgrade"),
         format!("/api/v1/clusters/{env}/attributes"),
     );
+    let first = app.handle();
     let (upgraded, saved) = tokio::join!(
-        app.call_with("POST", &upgrade_uri, Some(&upgrade), &headers),
-        app.call_with("PATCH", &save_uri, Some(&save), &headers),
+        second.send(conditional("POST", &upgrade_uri, upgrade, &version)),
+        first.send(conditional("PATCH", &save_uri, save, &version)),
     );
     let mut statuses = [upgraded.0, saved.0];
     statuses.sort();
