@@ -659,3 +659,44 @@ async fn an_environment_file_names_the_pinned_versions_and_an_import_pins_them()
         json!([{"name": "storage_demo", "version": "2.0.0"}])
     );
 }
+
+#[tokio::test]
+async fn a_setting_a_newer_version_dropped_does_not_stick_once_its_plugin_is_off() {
+    let app = test_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    install(&app, &plugin_fixture("v5-example")).await;
+    let (env, _) = app.environment_with("env", &SELECTION).await;
+    let attributes = format!("/api/v1/clusters/{env}/attributes");
+    let on = json!({"editable": {"storage_demo": {
+        "metadata": {"enabled": true},
+        "storage_demo_pool": {"value": "mine"}
+    }}});
+    let (status, doc) = app.patch(&attributes, &on).await;
+    assert_eq!(status, StatusCode::OK, "{doc:#}");
+    // 2.5.0 calls the pool something else.
+    let renamed = storage_demo(dir.path(), "2.5.0");
+    edit(
+        &renamed,
+        "environment_config.yaml",
+        "  storage_demo_pool:",
+        "  storage_demo_path:",
+    );
+    install(&app, &renamed).await;
+
+    // Off, the environment shows 2.5.0's group; the old edit does nothing.
+    let off = json!({"editable": {"storage_demo": {"metadata": {"enabled": false}}}});
+    let (status, doc) = app.patch(&attributes, &off).await;
+    assert_eq!(status, StatusCode::OK, "{doc:#}");
+    let change = json!({"editable": {"access": {"email": {"value": "ops@example.org"}}}});
+    let (status, doc) = app.patch(&attributes, &change).await;
+    assert_eq!(status, StatusCode::OK, "{doc:#}");
+    assert!(doc["editable"]["storage_demo"]["storage_demo_path"].is_object());
+    // Naming the setting that is gone is refused.
+    let stale = json!({"editable": {"storage_demo": {"storage_demo_pool": {"value": "x"}}}});
+    let (status, body) = app.patch(&attributes, &stale).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert_eq!(
+        body["error"]["problems"][0]["path"],
+        "storage_demo.storage_demo_pool"
+    );
+}

@@ -197,6 +197,7 @@ impl<'a> Environment<'a> {
             .iter()
             .map(|p| settings.enabled(p.name.as_str()) == Some(true))
             .collect();
+        let edit_problems = without_off_plugins(edit_problems, base.plugins, &enabled);
         let restricted = restrictions_of(&foundation.roles, &models);
         Environment {
             release,
@@ -451,6 +452,30 @@ impl<'a> Environment<'a> {
             })
             .collect()
     }
+}
+
+/// `problems` of the stored edits without those in the groups of plugins
+/// switched off: a plugin switched off is not pinned and appears in its
+/// newest version, which may no longer have a setting the operator once
+/// changed (SEMANTICS §7.6). Such an edit does nothing and the next save
+/// drops it ([`Environment::edits`] keeps what the tree has); a save that
+/// names such a setting itself is still refused
+/// ([`Environment::save_problems`]).
+fn without_off_plugins(
+    problems: Vec<Problem>,
+    plugins: &[Package],
+    enabled: &[bool],
+) -> Vec<Problem> {
+    problems
+        .into_iter()
+        .filter(|problem| {
+            let group = problem.path.split('.').next().unwrap_or_default();
+            !plugins
+                .iter()
+                .zip(enabled)
+                .any(|(p, on)| !on && p.name.as_str() == group)
+        })
+        .collect()
 }
 
 /// How an environment uses a plugin (see [`Environment::plugin_use`]).
