@@ -566,6 +566,27 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
     assert_eq!(settings["editable"], fresh_settings["editable"]);
     assert_eq!(roles, fresh_roles);
     assert!(role_ids(&roles).contains(&"telemetry"));
+
+    // A file naming the release without its version imports onto the
+    // newest of its line; with one, onto that one.
+    let export = format!("/api/v1/clusters/{fresh}/environment");
+    let (_, text) = app
+        .text(
+            axum::http::Request::builder()
+                .uri(&export)
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert!(text.contains("release_version: 2024.1-1.1"), "{text}");
+    let unversioned = text.replace("release_version: 2024.1-1.1\n", "");
+    let (status, newest) = import(&app, "unversioned", unversioned).await;
+    assert_eq!(status, StatusCode::CREATED, "{newest:#}");
+    assert_eq!(newest["release"]["version"], "1.1.0");
+    let older = text.replace("release_version: 2024.1-1.1", "release_version: 2024.1-1.0");
+    let (status, old) = import(&app, "older", older).await;
+    assert_eq!(status, StatusCode::CREATED, "{old:#}");
+    assert_eq!(old["release"]["version"], "1.0.0");
 }
 
 #[tokio::test]

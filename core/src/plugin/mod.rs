@@ -302,6 +302,19 @@ pub fn same_release<'a>(package: &'a Package, release: &Release) -> Option<&'a R
     })
 }
 
+/// Whether `release`, shipped by `package`, is the newest installed record
+/// of its release line: no newer installed version of `package` ships one
+/// of the same line (what names a release without its version means).
+pub fn newest_of_line<'a>(
+    package: &Package,
+    release: &Release,
+    installed: impl IntoIterator<Item = &'a Package>,
+) -> bool {
+    !installed.into_iter().any(|p| {
+        p.name == package.name && p.version > package.version && same_release(p, release).is_some()
+    })
+}
+
 /// The upgrades an environment on `release` (shipped by `release_plugin`)
 /// pinning `pins` could make (SEMANTICS §7.6): for its release plugin and
 /// each pinned plugin with newer installed versions — of the same release

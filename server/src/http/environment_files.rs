@@ -12,7 +12,7 @@ use mosaic_core::api::Cluster;
 use mosaic_core::component::ComponentName;
 use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
-use mosaic_core::plugin::{Pins, choose_release};
+use mosaic_core::plugin::{Pins, choose_release, newest_of_line};
 use mosaic_core::settings::Edits;
 use serde::Deserialize;
 
@@ -196,8 +196,16 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
             "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
         ));
     }
-    let releases: Vec<(i64, &mosaic_core::release::Release)> =
-        installed.iter().flat_map(|p| p.releases()).collect();
+    // Without a version, a release name means the newest of its line.
+    let packages = || installed.iter().map(|p| &p.package);
+    let releases: Vec<(i64, &mosaic_core::release::Release)> = installed
+        .iter()
+        .flat_map(|p| p.releases().map(move |(id, r)| (p, id, r)))
+        .filter(|(p, _, r)| {
+            file.release_version.is_some() || newest_of_line(&p.package, r, packages())
+        })
+        .map(|(_, id, r)| (id, r))
+        .collect();
     let &(release_id, release) = choose_release(
         &releases,
         |(_, r)| r.name.as_str(),
