@@ -8,7 +8,7 @@ use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
     CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes,
     PluginSummary, ResolveTemplates, SessionView, SignIn, TagView, TemplateResolution, TemplateSet,
-    UpdateNode, UpdateTag,
+    UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -281,6 +281,33 @@ pub async fn change_components(
         Request::put(&path::of_cluster(cluster, "components"))
             .header("if-match", &format!("\"{version}\""))
             .json(change),
+    )
+    .await
+}
+
+/// What moving one of the environment's plugins to a newer version would
+/// do (a dry run; a refusal says why).
+pub async fn preview_upgrade(
+    cluster: i64,
+    upgrade: &UpgradeRequest,
+) -> Result<UpgradeConsequences, ApiFailure> {
+    let request = Request::post(&path::of_cluster(cluster, "upgrade"))
+        .query([("dry_run", "true")])
+        .json(upgrade);
+    send(request).await
+}
+
+/// Moves one of the environment's plugins to a newer version, if its
+/// settings are still at `version`.
+pub async fn upgrade(
+    cluster: i64,
+    upgrade: &UpgradeRequest,
+    version: i64,
+) -> Result<Cluster, ApiFailure> {
+    send(
+        Request::post(&path::of_cluster(cluster, "upgrade"))
+            .header("if-match", &format!("\"{version}\""))
+            .json(upgrade),
     )
     .await
 }

@@ -229,6 +229,8 @@ async fn environments_link_to_their_pages() {
         release_id: 1,
         components: Vec::new(),
         mode: Mode::default(),
+        plugins: Vec::new(),
+        release: None,
     };
     let list = RwSignal::new(vec![lab]);
     let root = mounted(move || view! { <EnvironmentList list=list.into() /> });

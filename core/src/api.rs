@@ -57,6 +57,40 @@ pub struct Cluster {
     pub components: Vec<ComponentName>,
     #[serde(default)]
     pub mode: Mode,
+    /// The plugins it has switched on, each in the version it pins
+    /// (SEMANTICS §7.6), by name.
+    #[serde(default)]
+    pub plugins: Vec<PinnedPlugin>,
+    /// The release plugin and the version its release record comes from;
+    /// `None` only when that plugin is no longer installed.
+    #[serde(default)]
+    pub release: Option<ReleasePlugin>,
+}
+
+/// A plugin an environment has switched on, and the version it pins.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedPlugin {
+    pub name: PluginName,
+    pub version: String,
+}
+
+impl PinnedPlugin {
+    /// `pins` as the API lists them, by name.
+    pub fn list(pins: &crate::plugin::Pins) -> Vec<PinnedPlugin> {
+        pins.iter()
+            .map(|(name, version)| PinnedPlugin {
+                name: name.clone(),
+                version: version.to_string(),
+            })
+            .collect()
+    }
+}
+
+/// The release plugin an environment's release record comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleasePlugin {
+    pub plugin: PluginName,
+    pub version: String,
 }
 
 /// The body of every error answer: `{"error": {...}}`.
@@ -81,6 +115,13 @@ pub struct ErrorDetail {
     /// `invalid_nodes`: every problem, by node.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<ErrorProblem>,
+    /// For `upgrade_refused`: every reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refusals: Vec<UpgradeRefusal>,
+    /// For `upgrade_refused`: the consequences the upgrade would have (its
+    /// dry run's answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade: Option<UpgradeConsequences>,
 }
 
 /// One entry of an error's `problems`: a setting's (`path`) or a node's
@@ -663,9 +704,117 @@ impl Consequences {
     }
 }
 
+/// `GET /api/v1/clusters/{id}/upgrades`: a plugin the environment pins
+/// (its release plugin included) and the newer installed versions it could
+/// move to, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpgradeOffer {
+    pub plugin: PluginName,
+    pub from: String,
+    pub to: Vec<String>,
+}
+
+/// `POST /api/v1/clusters/{id}/upgrade`: the plugin to move and the version
+/// to move it to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpgradeRequest {
+    pub plugin: PluginName,
+    pub version: String,
+}
+
+/// Every consequence of an upgrade (SEMANTICS §7.6), its dry run's answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpgradeConsequences {
+    pub components: ComponentChanges,
+    pub settings: SettingChanges,
+    pub roles: RoleChanges,
+    /// The `default` plan's changes, nodes with the same change together.
+    pub tasks: Vec<TaskChange>,
+}
+
+/// The components the new versions declare that the old did not, and
+/// those they no longer declare, in registry order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComponentChanges {
+    pub added: Vec<ComponentName>,
+    pub removed: Vec<ComponentName>,
+}
+
+/// Settings (`group.attr`) that appear, that disappear, and whose values
+/// change, in the settings' order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingChanges {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<SettingChange>,
+}
+
+/// Roles that become available, and those that stop being, with the nodes
+/// holding them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleChanges {
+    pub added: Vec<RoleName>,
+    pub removed: Vec<RoleLoss>,
+}
+
+/// Why an upgrade is refused (409 `upgrade_refused`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UpgradeRefusal {
+    /// A chosen component the new versions do not declare.
+    Component { component: ComponentName },
+    /// A role that becomes unavailable while nodes hold it.
+    Role { role: RoleName, nodes: Vec<String> },
+    /// An enabled plugin the new release record is not compatible with.
+    Plugin {
+        plugin: PluginName,
+        version: String,
+        release: String,
+    },
+}
+
+impl std::fmt::Display for UpgradeRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UpgradeRefusal::Component { component } => write!(
+                f,
+                "the chosen component '{component}' would disappear; change the components first"
+            ),
+            UpgradeRefusal::Role { role, nodes } => write!(
+                f,
+                "the role '{role}' would disappear while node{} {} {} it; remove it from {} first",
+                crate::text::plural(nodes.len()),
+                quoted(nodes),
+                if nodes.len() == 1 { "holds" } else { "hold" },
+                if nodes.len() == 1 {
+                    "that node"
+                } else {
+                    "those nodes"
+                },
+            ),
+            UpgradeRefusal::Plugin {
+                plugin,
+                version,
+                release,
+            } => write!(
+                f,
+                "the enabled plugin '{plugin}' {version} is not compatible with release {release}"
+            ),
+        }
+    }
+}
+
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A setting that changes: `group.attr` (`group.enabled` for the switch of
 /// a group that is no plugin's), its value before and after.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SettingChange {
     pub path: String,
     pub before: serde_json::Value,
@@ -886,6 +1035,8 @@ mod tests {
                         message: "gone".to_owned(),
                     }),
                 ],
+                refusals: Vec::new(),
+                upgrade: None,
             },
         };
         let text = serde_json::to_string(&body).unwrap();

@@ -1,13 +1,15 @@
 //! One stored environment, read from the database into what core's
 //! [`Environment`] is built from: its row, its release, the plugins it can
-//! enable (the newest compatible ones), the tags created on its release and
-//! on it, and its nodes. Core answers every question about it.
+//! enable (the versions it pins, the newest compatible version of the
+//! others), the tags created on its release and on it, and its nodes. Core
+//! answers every question about it.
 
 use mosaic_core::environment::{Base, Environment, Foundation, Spec};
-use mosaic_core::plugin::{Package, newest_compatible};
+use mosaic_core::plugin::{Package, Pins, newest_compatible, pinned_or_newest};
 use mosaic_core::release::Release;
 use mosaic_core::tag::TagsMetadata;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::db::{
@@ -18,15 +20,16 @@ use crate::db::{
 pub struct Stored {
     pub row: StoredCluster,
     /// Its release and the plugins it can enable: shared by the
-    /// environments of the release while the installed plugins stay.
+    /// environments of the release that pin the same versions while the
+    /// installed plugins stay.
     pub base: Arc<ReleaseBase>,
     pub release_tags: TagsMetadata,
     pub spec: Spec,
 }
 
-/// A release, the plugins its environments can enable (the newest
-/// compatible ones, in registry order) and what core works out from them
-/// alone.
+/// A release, the plugins its environments can enable (the versions they
+/// pin, the newest compatible version of the others, in registry order)
+/// and what core works out from them alone.
 #[derive(Debug)]
 pub struct ReleaseBase {
     pub release: Release,
@@ -35,12 +38,17 @@ pub struct ReleaseBase {
 }
 
 impl ReleaseBase {
-    /// Release `id` among `installed`, or `None` when it is not installed.
-    pub fn new(installed: &[StoredPlugin], id: i64) -> Result<Option<ReleaseBase>, DbError> {
+    /// Release `id` among `installed` with the plugin versions `pins` names,
+    /// or `None` when the release is not installed.
+    pub fn new(
+        installed: &[StoredPlugin],
+        id: i64,
+        pins: &Pins,
+    ) -> Result<Option<ReleaseBase>, DbError> {
         let Some(release) = find_release(installed, id) else {
             return Ok(None);
         };
-        let plugins = plugins_for(installed, release);
+        let plugins = pinned_plugins(installed, release, pins);
         let foundation = Foundation::new(release, &plugins)
             .map_err(|e| DbError::Corrupt(format!("release {id}: {e}")))?;
         Ok(Some(ReleaseBase {
@@ -50,10 +58,15 @@ impl ReleaseBase {
         }))
     }
 
-    /// The same, made once per generation of the installed plugins.
-    pub fn shared(installed: &Installed, id: i64) -> Result<Option<Arc<ReleaseBase>>, DbError> {
-        let made = installed.memo(id, || {
-            ReleaseBase::new(installed, id)
+    /// The same, made once per generation of the installed plugins for
+    /// each release and set of pinned versions.
+    pub fn shared(
+        installed: &Installed,
+        id: i64,
+        pins: &Pins,
+    ) -> Result<Option<Arc<ReleaseBase>>, DbError> {
+        let made = installed.memo(&base_key(installed, id, pins), || {
+            ReleaseBase::new(installed, id, pins)
                 .map(|b| b.map(Arc::new))
                 .map_err(|e| e.to_string())
         });
@@ -62,6 +75,19 @@ impl ReleaseBase {
             Err(e) => Err(DbError::Corrupt(e.clone())),
         }
     }
+}
+
+/// What tells bases apart within one generation: the release id, then the
+/// ids of the installed plugins `pins` names, sorted (a pin of a version
+/// not installed counts as no pin, as [`pinned_or_newest`] does).
+fn base_key(installed: &[StoredPlugin], id: i64, pins: &Pins) -> Vec<i64> {
+    let mut pinned: Vec<i64> = installed
+        .iter()
+        .filter(|p| pins.get(&p.package.name) == Some(&p.package.version))
+        .map(|p| p.id)
+        .collect();
+    pinned.sort_unstable();
+    std::iter::once(id).chain(pinned).collect()
 }
 
 /// The release with `id` among the installed plugins.
@@ -73,10 +99,19 @@ pub fn find_release(installed: &[StoredPlugin], id: i64) -> Option<&Release> {
         .map(|(_, r)| r)
 }
 
-/// The plugins an environment on `release` can enable: the newest
+/// The plugins a new environment on `release` can enable: the newest
 /// compatible ones, by name.
 pub fn plugins_for(installed: &[StoredPlugin], release: &Release) -> Vec<Package> {
     newest_compatible(release, installed.iter().map(|p| &p.package))
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// The plugins an environment on `release` pinning `pins` is made of, by
+/// name.
+pub fn pinned_plugins(installed: &[StoredPlugin], release: &Release, pins: &Pins) -> Vec<Package> {
+    pinned_or_newest(release, installed.iter().map(|p| &p.package), pins)
         .into_iter()
         .cloned()
         .collect()
@@ -89,7 +124,7 @@ impl Stored {
             return Ok(None);
         };
         let installed = db.plugins().await?;
-        let base = ReleaseBase::shared(&installed, row.cluster.release_id)?
+        let base = ReleaseBase::shared(&installed, row.cluster.release_id, &row.pinned())?
             .ok_or_else(|| not_installed(&row))?;
         let nodes = db.nodes(id).await?;
         let tags = db.user_tags(TagOwner::Cluster(id)).await?;
@@ -108,7 +143,7 @@ impl Stored {
     /// The environment of `row` as `snapshot` has it.
     pub fn from_snapshot(snapshot: &Snapshot, row: &StoredCluster) -> Result<Stored, DbError> {
         let id = row.cluster.id;
-        let base = ReleaseBase::new(&snapshot.plugins, row.cluster.release_id)?
+        let base = ReleaseBase::new(&snapshot.plugins, row.cluster.release_id, &row.pinned())?
             .ok_or_else(|| not_installed(row))?;
         Ok(Stored::from_parts(
             row.clone(),
@@ -120,27 +155,36 @@ impl Stored {
     }
 
     /// Every environment on release `release_id` as `snapshot` has them,
-    /// sharing one base.
+    /// those that pin the same versions sharing one base.
     pub fn all_on_release(snapshot: &Snapshot, release_id: i64) -> Result<Vec<Stored>, DbError> {
-        let Some(base) = ReleaseBase::new(&snapshot.plugins, release_id)? else {
-            return Ok(Vec::new());
-        };
-        let base = Arc::new(base);
-        Ok(snapshot
+        let mut bases: HashMap<Vec<i64>, Arc<ReleaseBase>> = HashMap::new();
+        let mut all = Vec::new();
+        for row in snapshot
             .clusters
             .iter()
             .filter(|row| row.cluster.release_id == release_id)
-            .map(|row| {
-                let id = row.cluster.id;
-                Stored::from_parts(
-                    row.clone(),
-                    base.clone(),
-                    snapshot.nodes_of(id).cloned().collect(),
-                    snapshot.tags_of(TagOwner::Cluster(id)),
-                    snapshot.tags_of(TagOwner::Release(release_id)),
-                )
-            })
-            .collect())
+        {
+            let pins = row.pinned();
+            let key = base_key(&snapshot.plugins, release_id, &pins);
+            let base = match bases.get(&key) {
+                Some(base) => base.clone(),
+                None => {
+                    let Some(base) = ReleaseBase::new(&snapshot.plugins, release_id, &pins)? else {
+                        return Ok(Vec::new());
+                    };
+                    bases.entry(key).or_insert(Arc::new(base)).clone()
+                }
+            };
+            let id = row.cluster.id;
+            all.push(Stored::from_parts(
+                row.clone(),
+                base,
+                snapshot.nodes_of(id).cloned().collect(),
+                snapshot.tags_of(TagOwner::Cluster(id)),
+                snapshot.tags_of(TagOwner::Release(release_id)),
+            ));
+        }
+        Ok(all)
     }
 
     fn from_parts(
@@ -172,6 +216,15 @@ impl Stored {
         self.row.cluster.id
     }
 
+    /// Its nodes' ids and versions, in id order: what a change of the
+    /// environment checked against them stores over
+    /// ([`crate::db::Db::update_components`]).
+    pub fn node_versions(&self) -> Vec<(i64, i64)> {
+        let mut seen: Vec<(i64, i64)> = self.spec.nodes.iter().map(|n| (n.id, n.version)).collect();
+        seen.sort_unstable();
+        seen
+    }
+
     /// The environment as it is stored.
     pub fn environment(&self) -> Result<Environment<'_>, DbError> {
         self.with_spec(&self.spec)
@@ -189,6 +242,22 @@ impl Stored {
             spec,
         ))
     }
+}
+
+/// Pins every environment stored before versions were pinned to what it
+/// resolves to now (the newest compatible versions it has switched on):
+/// from then on, installing a newer version changes none of them
+/// (SEMANTICS §7.6). Run when the server starts; returns how many it pinned.
+pub async fn pin_unpinned(db: &Db) -> Result<usize, DbError> {
+    let snapshot = db.snapshot().await?;
+    let mut pinned = 0;
+    for row in snapshot.clusters.iter().filter(|r| r.pins.is_none()) {
+        let pins = Stored::from_snapshot(&snapshot, row)?.environment()?.pins();
+        if db.pin(row.cluster.id, &pins).await? {
+            pinned += 1;
+        }
+    }
+    Ok(pinned)
 }
 
 fn not_installed(row: &StoredCluster) -> DbError {

@@ -198,6 +198,10 @@ pub async fn prepare(database_url: &str) -> anyhow::Result<Db> {
         }
         Err(e) => return Err(e.into()),
     }
+    let pinned = environment::pin_unpinned(&db).await?;
+    if pinned > 0 {
+        tracing::info!("pinned the plugin versions of {pinned} environment(s)");
+    }
     Ok(db)
 }
 

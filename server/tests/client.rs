@@ -199,6 +199,79 @@ fn plugins_over_http_and_the_exit_codes_of_failures() {
 }
 
 #[test]
+fn upgrading_an_environments_plugin_from_the_command_line() {
+    let server = start();
+    let fixture = |name: &str| {
+        format!(
+            "{}/tests/fixtures/plugins/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
+    server.json(&["plugin", "install", &fixture("v5-example")]);
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,\
+                      network:neutron:ml2:ovs,storage:block:backend:lvm,storage:object:backend:swift,\
+                      storage:image:swift,additional_service:storage_demo";
+    let env = server.json(&[
+        "env",
+        "create",
+        "--name",
+        "prod",
+        "--release",
+        &release,
+        "--component",
+        components,
+    ]);
+    let id = env["id"].to_string();
+    server.json(&["plugin", "install", &fixture("v5-example-2")]);
+
+    let offers = server.json(&["env", "upgrades", "prod"]);
+    assert_eq!(
+        offers,
+        server.api(&format!("/api/v1/clusters/{id}/upgrades"))
+    );
+    assert_eq!(offers[0]["to"], serde_json::json!(["2.0.0"]));
+    let (code, text, err) = server.run(&[
+        "env",
+        "upgrade",
+        "prod",
+        "storage_demo",
+        "2.0.0",
+        "--dry-run",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("+ storage_demo.storage_demo_replicas"),
+        "{text}"
+    );
+    assert!(
+        text.contains("~ storage_demo.storage_demo_pool: \"data\" -> \"data2\""),
+        "{text}"
+    );
+    assert!(text.contains("+ storage_demo_gateway"), "{text}");
+    let preview = server.json(&["env", "upgrade", &id, "storage_demo", "2.0.0", "--dry-run"]);
+    assert_eq!(
+        preview["settings"]["added"],
+        serde_json::json!(["storage_demo.storage_demo_replicas"])
+    );
+
+    // Not installed: refused (1); a missing version: usage (2).
+    let (code, _, err) = server.run(&["env", "upgrade", "prod", "storage_demo", "9.0"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not_found"), "{err}");
+    let (code, _, _) = server.run(&["env", "upgrade", "prod", "storage_demo"]);
+    assert_eq!(code, 2);
+
+    let upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    assert_eq!(upgraded, server.api(&format!("/api/v1/clusters/{id}")));
+    assert_eq!(upgraded["plugins"][0]["version"], "2.0.0");
+    assert_eq!(
+        server.json(&["env", "upgrades", &id]),
+        serde_json::json!([])
+    );
+}
+
+#[test]
 fn changing_an_environments_components_from_the_command_line() {
     let server = start();
     let release = server.api("/api/v1/releases")[0]["id"].to_string();

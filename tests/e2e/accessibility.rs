@@ -41,7 +41,7 @@ async fn findings(c: &Client) -> Vec<String> {
     }
 }
 
-async fn assert_clean(c: &Client, page: &str) {
+pub(super) async fn assert_clean(c: &Client, page: &str) {
     let found = findings(c).await;
     assert!(found.is_empty(), "{page}:\n{}", found.join("\n"));
 }

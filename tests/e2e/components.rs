@@ -21,7 +21,7 @@ const LVM: [&str; 7] = [
 ];
 
 /// `fetch(url, {method, body})` in the signed-in page: its JSON answer.
-async fn api(c: &Client, method: &str, url: &str, body: Value) -> Value {
+pub(super) async fn api(c: &Client, method: &str, url: &str, body: Value) -> Value {
     let script = "const [method, url, body, done] = arguments;
         const init = {method, headers: {'content-type': 'application/json'}};
         if (body !== null) init.body = JSON.stringify(body);

@@ -8,6 +8,7 @@ mod first_visit;
 mod graphs;
 mod matrix;
 mod scale;
+mod versions;
 mod wizard_latency;
 mod wizard_panes;
 

@@ -340,7 +340,7 @@ fn Changes(
 /// Why the server refused: its message, the violations and each node with
 /// the role it holds.
 #[component]
-fn Refusal(failure: ApiFailure) -> impl IntoView {
+pub(crate) fn Refusal(failure: ApiFailure) -> impl IntoView {
     let details = failure
         .details()
         .into_iter()
@@ -421,7 +421,7 @@ fn ConsequencesView(consequences: Consequences) -> impl IntoView {
 }
 
 /// "Nodes 2, 3: start a, b; stop c".
-fn task_item(change: TaskChange) -> impl IntoView {
+pub(crate) fn task_item(change: TaskChange) -> impl IntoView {
     let nodes = change.node_names();
     let list = |ts: &[mosaic_core::name::TaskId]| {
         ts.iter()

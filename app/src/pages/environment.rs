@@ -23,6 +23,7 @@ use crate::components::graph_choice::GraphChoice;
 use crate::components::loading::Loading;
 use crate::components::node_table::{NodeTable, TableState};
 use crate::pages::tags::NewTagForm;
+use crate::pages::upgrades::Upgrades;
 use crate::route::Route;
 
 /// An answer asked for again after a change.
@@ -112,6 +113,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
                     <div>
                         <Head id data editable table />
                     </div>
+                    <Upgrades cluster_id=id editable changed />
                     <h2>"Nodes"</h2>
                     <NodeTable
                         cluster_id=id

@@ -10,4 +10,5 @@ pub mod plugins;
 pub mod settings;
 pub mod sign_in;
 pub mod tags;
+pub mod upgrades;
 pub mod wizard;

@@ -120,7 +120,7 @@ fn PluginRow(plugin: Memo<PluginSummary>, uninstalling: Uninstalling) -> impl In
     let field = move |f: fn(&PluginSummary) -> String| move || plugin.with(f);
     let kind = move || plugin.with(|p| p.kind);
     view! {
-        <tr data-plugin=field(|p| p.name.clone()) data-key=id>
+        <tr data-plugin=field(|p| p.name.clone()) data-version=field(|p| p.version.clone()) data-key=id>
             <td>
                 <strong>{field(|p| p.title.clone())}</strong>
                 <div class="muted">{field(|p| p.name.clone())}</div>

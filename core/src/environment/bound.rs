@@ -141,7 +141,9 @@ impl Environment<'_> {
     /// components), then every other problem of the result, one per path.
     pub fn save_problems(&self, edits: &Edits, after: &Environment<'_>) -> Vec<Problem> {
         let mut problems = self.refused_edits(edits);
-        for problem in after.evaluation().problems {
+        // The change's own edits must name settings that exist.
+        let named = after.settings().clone().apply_edits(edits);
+        for problem in named.into_iter().chain(after.evaluation().problems) {
             if !problems.iter().any(|p| p.path == problem.path) {
                 problems.push(problem);
             }

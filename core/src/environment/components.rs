@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::{Environment, Spec};
-use crate::api::{Consequences, PluginSwitches, RoleInUse, RoleLoss, SettingChange, TaskChange};
+use crate::api::{Consequences, PluginSwitches, RoleInUse, RoleLoss, TaskChange};
 use crate::component::{BindModel, ComponentName, Registry, Violation, validate_selection};
 use crate::name::TaskId;
 use crate::plugin::Package;
@@ -30,7 +30,7 @@ use crate::tag::NodeTags;
 use crate::task::Plan;
 
 /// The graph type whose plan a change's tasks compare.
-const GRAPH: &str = "default";
+pub(super) const GRAPH: &str = "default";
 
 /// Whether one of `plugin`'s components is selected in `selected`.
 pub(super) fn plugin_chosen(plugin: &Package, registry: &Registry, selected: &[bool]) -> bool {
@@ -97,7 +97,7 @@ impl Environment<'_> {
     /// environment with other components) does.
     pub fn consequences(&self, after: &Environment<'_>) -> Consequences {
         Consequences {
-            settings: self.setting_changes(after),
+            settings: super::upgrade::settings_diff(self, after).changed,
             plugins: self.plugin_switches(after),
             roles: self
                 .roles_lost(after)
@@ -148,7 +148,7 @@ impl Environment<'_> {
 
     /// The roles available here and not in `after`, each with the nodes
     /// holding it (deployed or pending), in the roles' order.
-    fn roles_lost(&self, after: &Environment<'_>) -> Vec<(&Role, Vec<&NodeTags>)> {
+    pub(super) fn roles_lost(&self, after: &Environment<'_>) -> Vec<(&Role, Vec<&NodeTags>)> {
         self.roles()
             .iter()
             .filter(|r| self.role_available(&r.id) && !after.role_available(&r.id))
@@ -162,33 +162,6 @@ impl Environment<'_> {
                 (role, nodes)
             })
             .collect()
-    }
-
-    /// The settings whose values differ in `after`: attributes, and the
-    /// switches of groups that are no plugin's.
-    fn setting_changes(&self, after: &Environment<'_>) -> Vec<SettingChange> {
-        let mut changes = Vec::new();
-        let groups = self.settings.tree.groups.iter();
-        for (old, new) in groups.zip(&after.settings.tree.groups) {
-            let plugin = self.plugins.iter().any(|p| p.name.as_str() == old.name);
-            if !plugin && old.meta.enabled != new.meta.enabled {
-                changes.push(SettingChange {
-                    path: format!("{}.enabled", old.name),
-                    before: old.meta.enabled.map_or(Value::Null, Value::Bool),
-                    after: new.meta.enabled.map_or(Value::Null, Value::Bool),
-                });
-            }
-            for (a, b) in old.attributes.iter().zip(&new.attributes) {
-                if a.value != b.value {
-                    changes.push(SettingChange {
-                        path: format!("{}.{}", old.name, a.name),
-                        before: a.value.clone(),
-                        after: b.value.clone(),
-                    });
-                }
-            }
-        }
-        changes
     }
 
     fn plugin_switches(&self, after: &Environment<'_>) -> PluginSwitches {
@@ -226,7 +199,7 @@ fn without(edits: &Edits, bound: &BTreeSet<(String, String)>) -> Edits {
 
 /// Each node's tasks that start and stop running from `before` to
 /// `after`, nodes whose change is the same together (in node order).
-fn task_changes(before: &Plan, after: &Plan) -> Vec<TaskChange> {
+pub(super) fn task_changes(before: &Plan, after: &Plan) -> Vec<TaskChange> {
     let tasks_of = |plan: &Plan, id: &Value| -> Vec<TaskId> {
         plan.nodes
             .iter()

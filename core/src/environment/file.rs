@@ -23,10 +23,14 @@ pub struct EnvironmentFile {
     /// Which release of that plugin, when it ships several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub release_name: Option<String>,
+    /// The `version` of that release record (on the server: the one the
+    /// environment is on, SEMANTICS §7.6); absent: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release_version: Option<String>,
     /// Extension plugins enabled in the environment (paths for `mosaic
-    /// plan`, names on the server).
+    /// plan`, names on the server, or names with the versions pinned).
     #[serde(default)]
-    pub plugins: Vec<String>,
+    pub plugins: Vec<PluginEntry>,
     #[serde(default)]
     pub mode: Mode,
     /// The wizard's selection; absent: the release's defaults.
@@ -49,6 +53,33 @@ pub struct EnvironmentFile {
     pub deployment_tasks: Vec<TaskDef>,
     #[serde(default)]
     pub nodes: Vec<NodeTags>,
+}
+
+/// One of a file's `plugins`: a name (on the server the newest compatible
+/// version; for `mosaic plan` a path), or a name with the version the
+/// environment pins (what an export writes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PluginEntry {
+    Named(String),
+    Pinned { name: String, version: String },
+}
+
+impl PluginEntry {
+    /// The name (or path).
+    pub fn name(&self) -> &str {
+        match self {
+            PluginEntry::Named(name) | PluginEntry::Pinned { name, .. } => name,
+        }
+    }
+
+    /// The version pinned, if the entry names one.
+    pub fn version(&self) -> Option<&str> {
+        match self {
+            PluginEntry::Named(_) => None,
+            PluginEntry::Pinned { version, .. } => Some(version),
+        }
+    }
 }
 
 impl EnvironmentFile {
@@ -93,13 +124,20 @@ impl Environment<'_> {
         tags
     }
 
-    /// The environment as a file: its release by name, the plugins switched
-    /// on by name, its components, the settings the operator changed (a
+    /// The environment as a file: its release by name and version, the
+    /// plugins switched on by name with the versions it pins, its components, the settings the operator changed (a
     /// plugin's switch only where listing it does not say it), its own tags
     /// and the tags created on the release that its nodes carry (so that
     /// the file imports where the release has no such tags), and its nodes
     /// numbered by position.
     pub fn export(&self) -> EnvironmentFile {
+        let plugins: Vec<PluginEntry> = self
+            .enabled_plugins()
+            .map(|p| PluginEntry::Pinned {
+                name: p.name.to_string(),
+                version: p.version.to_string(),
+            })
+            .collect();
         let enabled: Vec<&PluginName> = self.enabled_plugins().map(|p| &p.name).collect();
         let mut settings = self.edits();
         for name in &enabled {
@@ -125,7 +163,8 @@ impl Environment<'_> {
         EnvironmentFile {
             release: None,
             release_name: Some(self.release.name.clone()),
-            plugins: enabled.iter().map(|p| p.to_string()).collect(),
+            release_version: Some(self.release.version.clone()),
+            plugins,
             mode: self.spec.mode,
             components: Some(self.selected_names()),
             settings,

@@ -15,6 +15,7 @@ mod graphs;
 mod maximums;
 mod plan;
 mod tags;
+mod upgrade;
 
 use std::borrow::Cow;
 
@@ -24,12 +25,13 @@ use serde_json::{Map, Value, json};
 pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
-pub use file::EnvironmentFile;
+pub use file::{EnvironmentFile, PluginEntry};
 pub use maximums::{MaximumExceeded, RoleCounts};
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
     release_tag_views,
 };
+pub use upgrade::Upgrade;
 
 use crate::api::RoleView;
 use crate::component::{
@@ -38,7 +40,7 @@ use crate::component::{
 };
 use crate::expr::JsonModels;
 use crate::name::{Mode, PluginName, RoleName};
-use crate::plugin::Package;
+use crate::plugin::{Package, Pins};
 use crate::release::Release;
 use crate::role::{NodeError, Restricted, Role, restrictions_of};
 use crate::settings::{Context, Edits, Evaluation, PluginGroup, Problem, Settings};
@@ -68,8 +70,9 @@ pub struct Spec {
 pub struct Base<'a> {
     pub release: &'a Release,
     /// The extension plugins it can enable, in registry order: on the
-    /// server the newest compatible ones ([`crate::plugin::newest_compatible`]),
-    /// in a file the ones it lists.
+    /// server the versions it pins and the newest compatible version of the
+    /// others ([`crate::plugin::pinned_or_newest`]), in a file the ones it
+    /// lists.
     pub plugins: &'a [Package],
     /// Tags created on the release (through the API).
     pub release_tags: &'a TagsMetadata,
@@ -196,6 +199,7 @@ impl<'a> Environment<'a> {
             .iter()
             .map(|p| settings.enabled(p.name.as_str()) == Some(true))
             .collect();
+        let edit_problems = without_off_plugins(edit_problems, base.plugins, &enabled);
         let restricted = restrictions_of(&foundation.roles, &models);
         Environment {
             release,
@@ -295,6 +299,15 @@ impl<'a> Environment<'a> {
             .zip(&self.enabled)
             .filter(|(_, on)| **on)
             .map(|(p, _)| p)
+    }
+
+    /// The versions it pins (SEMANTICS §7.6): each plugin switched on, in
+    /// the version it is built with. A plugin switched off is not pinned:
+    /// switched on again, it takes its newest compatible version then.
+    pub fn pins(&self) -> Pins {
+        self.enabled_plugins()
+            .map(|p| (p.name.clone(), p.version.clone()))
+            .collect()
     }
 
     /// Every plugin it can enable and whether it is on.
@@ -441,6 +454,30 @@ impl<'a> Environment<'a> {
             })
             .collect()
     }
+}
+
+/// `problems` of the stored edits without those in the groups of plugins
+/// switched off: a plugin switched off is not pinned and appears in its
+/// newest version, which may no longer have a setting the operator once
+/// changed (SEMANTICS §7.6). Such an edit does nothing and the next save
+/// drops it ([`Environment::edits`] keeps what the tree has); a save that
+/// names such a setting itself is still refused
+/// ([`Environment::save_problems`]).
+fn without_off_plugins(
+    problems: Vec<Problem>,
+    plugins: &[Package],
+    enabled: &[bool],
+) -> Vec<Problem> {
+    problems
+        .into_iter()
+        .filter(|problem| {
+            let group = problem.path.split('.').next().unwrap_or_default();
+            !plugins
+                .iter()
+                .zip(enabled)
+                .any(|(p, on)| !on && p.name.as_str() == group)
+        })
+        .collect()
 }
 
 /// How an environment uses a plugin (see [`Environment::plugin_use`]).

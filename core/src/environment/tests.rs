@@ -679,7 +679,18 @@ fn export_then_import_then_export_is_the_same_file() {
         vec![n, node(43, "rack2-b", &["extra-node"])],
     );
     let first = with(&f, &original, |env| env.export());
-    assert_eq!(first.plugins, ["contrail", "extras"]);
+    let pinned: Vec<(&str, Option<&str>)> = first
+        .plugins
+        .iter()
+        .map(|p| (p.name(), p.version()))
+        .collect();
+    assert_eq!(
+        pinned,
+        [
+            ("contrail", Some(f.contrail.version.as_str())),
+            ("extras", Some(f.extras.version.as_str()))
+        ]
+    );
     assert_eq!(
         serde_json::to_value(&first.settings).unwrap(),
         json!({"storage": {"volumes_lvm": false}})
@@ -690,7 +701,7 @@ fn export_then_import_then_export_is_the_same_file() {
     let names: Vec<PluginName> = read
         .plugins
         .iter()
-        .map(|p| PluginName::new(p.as_str()).unwrap())
+        .map(|p| PluginName::new(p.name()).unwrap())
         .collect();
     let imported = read.spec("copy", &names);
     let second = with(&f, &imported, |env| env.export());

@@ -152,8 +152,9 @@ fn error(file: &str, message: String) -> Diagnostic {
 /// what is odd but allowed (an extension no installed release can use).
 pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // Another version of the same plugin is replaced by this one (§2.2:
-    // two versions count once), so it is not compared against.
+    // Versions of one plugin install side by side (§7.6): an environment
+    // is built from one of them, never from two, so another version of
+    // the same plugin is not compared against.
     let others: Vec<&Package> = installed
         .plugins
         .iter()

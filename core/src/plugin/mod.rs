@@ -13,6 +13,8 @@ mod schema;
 mod tests;
 mod version;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -255,6 +257,98 @@ pub fn newest_compatible<'a>(
     }
     newest.sort_by(|a, b| a.name.cmp(&b.name));
     newest
+}
+
+/// The versions an environment pins (SEMANTICS §7.6): the version of each
+/// extension plugin it has switched on, by name. Stored as `{name: version}`.
+pub type Pins = BTreeMap<PluginName, Version>;
+
+/// The extension plugins an environment on `release` with `pins` is made
+/// of, ordered by name: each pinned plugin in its pinned version, every
+/// other compatible plugin in its newest version (what the environment
+/// could switch on). A pin whose version is not installed, or not
+/// compatible with `release`, is not honoured: that plugin takes its newest
+/// version (an uninstall refuses to remove a pinned version, so only data
+/// changed behind Mosaic's back gets there).
+pub fn pinned_or_newest<'a>(
+    release: &Release,
+    installed: impl IntoIterator<Item = &'a Package> + Clone,
+    pins: &Pins,
+) -> Vec<&'a Package> {
+    let mut plugins = newest_compatible(release, installed.clone());
+    for slot in &mut plugins {
+        let Some(version) = pins.get(&slot.name) else {
+            continue;
+        };
+        if let Some(pinned) = installed.clone().into_iter().find(|p| {
+            p.name == slot.name
+                && &p.version == version
+                && !p.is_release_plugin()
+                && p.extends(release)
+        }) {
+            *slot = pinned;
+        }
+    }
+    plugins
+}
+
+/// `package`'s release record of the same release line as `release`:
+/// the same `release_name` and operating system (SEMANTICS §7.6).
+pub fn same_release<'a>(package: &'a Package, release: &Release) -> Option<&'a Release> {
+    package.releases().find(|r| {
+        r.name == release.name
+            && r.operating_system
+                .eq_ignore_ascii_case(&release.operating_system)
+    })
+}
+
+/// Whether `release`, shipped by `package`, is the newest installed record
+/// of its release line: no newer installed version of `package` ships one
+/// of the same line (what names a release without its version means).
+pub fn newest_of_line<'a>(
+    package: &Package,
+    release: &Release,
+    installed: impl IntoIterator<Item = &'a Package>,
+) -> bool {
+    !installed.into_iter().any(|p| {
+        p.name == package.name && p.version > package.version && same_release(p, release).is_some()
+    })
+}
+
+/// The upgrades an environment on `release` (shipped by `release_plugin`)
+/// pinning `pins` could make (SEMANTICS §7.6): for its release plugin and
+/// each pinned plugin with newer installed versions — of the same release
+/// line for the release plugin, compatible with `release` for the others —
+/// those versions, oldest first. The release plugin first, then by name.
+pub fn upgrades<'a>(
+    release_plugin: &Package,
+    release: &Release,
+    pins: &Pins,
+    installed: impl IntoIterator<Item = &'a Package> + Clone,
+) -> Vec<crate::api::UpgradeOffer> {
+    let newer = |name: &PluginName, from: &Version, fits: &dyn Fn(&Package) -> bool| {
+        let mut to: Vec<&Version> = installed
+            .clone()
+            .into_iter()
+            .filter(|p| &p.name == name && &p.version > from && fits(p))
+            .map(|p| &p.version)
+            .collect();
+        to.sort();
+        (!to.is_empty()).then(|| crate::api::UpgradeOffer {
+            plugin: name.clone(),
+            from: from.to_string(),
+            to: to.into_iter().map(ToString::to_string).collect(),
+        })
+    };
+    let own = newer(&release_plugin.name, &release_plugin.version, &|p| {
+        same_release(p, release).is_some()
+    });
+    let extensions = pins.iter().filter_map(|(name, version)| {
+        newer(name, version, &|p| {
+            !p.is_release_plugin() && p.extends(release)
+        })
+    });
+    own.into_iter().chain(extensions).collect()
 }
 
 /// Why a release cannot be chosen.

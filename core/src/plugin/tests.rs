@@ -669,3 +669,81 @@ fn graph_records_are_ignored_before_package_version_5_and_in_release_plugins() {
         "warning: graphs: a release plugin gives its graphs in its release records; these are ignored",
     );
 }
+
+/// `metadata` (a package's `metadata.yaml`) as plugin version `version`.
+fn as_version(metadata: &str, version: &str) -> String {
+    metadata.replace("version: '1.0.0'", &format!("version: '{version}'"))
+}
+
+fn stack(version: &str) -> Package {
+    installed(package(&[
+        ("metadata.yaml", &as_version(RELEASE, version)),
+        ("components.yaml", "- name: hypervisor:kvm\n"),
+        ("roles.yaml", "controller: {name: C, description: d}\n"),
+        ("graphs/a.yaml", "[]"),
+        ("base.yaml", "components: [{name: 'hypervisor:kvm'}]\n"),
+    ]))
+}
+
+fn demo(version: &str, compatible_with: &str) -> Package {
+    let metadata = as_version(EXTENSION, version).replace("'2024.1'", compatible_with);
+    installed(extension(&[("metadata.yaml", &metadata)]))
+}
+
+#[test]
+fn environments_are_built_from_their_pins_and_offered_the_newer_versions() {
+    let all = [
+        stack("1.0.0"),
+        stack("1.1.0"),
+        demo("1.0.0", "'1.0'"),
+        demo("2.0.0", "'1.0'"),
+        demo("3.0.0", "'9.9'"),
+    ];
+    let release = all[0].releases().next().unwrap();
+    let versions = |pins: &Pins| -> Vec<String> {
+        pinned_or_newest(release, &all, pins)
+            .iter()
+            .map(|p| p.source())
+            .collect()
+    };
+    let pin = |version: &str| -> Pins {
+        [(
+            PluginName::new("demo").unwrap(),
+            Version::new(version).unwrap(),
+        )]
+        .into_iter()
+        .collect()
+    };
+    // Pinned: that version; not pinned, or pinned to one not installed:
+    // the newest compatible (3.0.0 extends another release).
+    assert_eq!(versions(&pin("1.0.0")), ["plugin demo 1.0.0"]);
+    assert_eq!(versions(&Pins::new()), ["plugin demo 2.0.0"]);
+    assert_eq!(versions(&pin("9.0.0")), ["plugin demo 2.0.0"]);
+
+    let offers = upgrades(&all[0], release, &pin("1.0.0"), &all);
+    let offered: Vec<(String, String, Vec<String>)> = offers
+        .into_iter()
+        .map(|o| (o.plugin.to_string(), o.from, o.to))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            (
+                "stack".to_owned(),
+                "1.0.0".to_owned(),
+                vec!["1.1.0".to_owned()]
+            ),
+            (
+                "demo".to_owned(),
+                "1.0.0".to_owned(),
+                vec!["2.0.0".to_owned()]
+            ),
+        ]
+    );
+    assert!(upgrades(&all[1], release, &pin("2.0.0"), &all).is_empty());
+    let next = same_release(&all[1], release).unwrap();
+    assert_eq!(
+        (next.name.as_str(), next.version.as_str()),
+        ("stack", "1.0")
+    );
+}

@@ -30,6 +30,11 @@ pub enum EnvCommand {
     Import(EnvImport),
     /// Change the environment's components (or preview the change).
     Components(EnvComponents),
+    /// List the newer installed versions of the plugins it pins.
+    Upgrades(super::upgrade::EnvUpgrades),
+    /// Move a plugin it pins, or its release plugin, to a newer version
+    /// (or preview the move).
+    Upgrade(super::upgrade::EnvUpgrade),
 }
 
 #[derive(Debug, Args)]
@@ -96,7 +101,7 @@ pub struct EnvComponents {
     remote: Remote,
 }
 
-const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "mode", "components"];
+pub(super) const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "mode", "components"];
 
 pub fn env(command: EnvCommand) -> i32 {
     match command {
@@ -125,12 +130,18 @@ pub fn env(command: EnvCommand) -> i32 {
         EnvCommand::Export(args) => with_client(&args.remote, |c| export(c, &args)),
         EnvCommand::Import(args) => with_client(&args.remote, |c| import(c, &args)),
         EnvCommand::Components(args) => with_client(&args.remote, |c| components(c, &args)),
+        EnvCommand::Upgrades(args) => {
+            with_client(args.remote(), |c| super::upgrade::upgrades(c, &args))
+        }
+        EnvCommand::Upgrade(args) => {
+            with_client(args.remote(), |c| super::upgrade::upgrade(c, &args))
+        }
     }
 }
 
 /// After a change with no answer to show: a line for people, nothing for
 /// scripts (the exit code says it).
-fn done(format: Format, line: &str) {
+pub(super) fn done(format: Format, line: &str) {
     if format == Format::Text {
         eprintln!("mosaic: {line}");
     }
@@ -187,7 +198,7 @@ fn import(client: &Client, args: &EnvImport) -> Result<(), Failure> {
 
 /// The id of environment `env`: a number as it is, otherwise the
 /// environment of that name.
-fn environment_id(client: &Client, env: &str) -> Result<i64, Failure> {
+pub(super) fn environment_id(client: &Client, env: &str) -> Result<i64, Failure> {
     if let Ok(id) = env.parse() {
         return Ok(id);
     }
@@ -268,7 +279,7 @@ fn preview(c: &Consequences) -> String {
     out
 }
 
-fn task_line(change: &TaskChange) -> String {
+pub(super) fn task_line(change: &TaskChange) -> String {
     let nodes = change.node_names();
     format!(
         "node{} {}: {}",

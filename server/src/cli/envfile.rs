@@ -50,7 +50,7 @@ pub fn read(path: &Path) -> Result<Loaded, String> {
     let plugins = file
         .plugins
         .iter()
-        .map(|p| load_package(base, p).map_err(|e| format!("mosaic: {e}")))
+        .map(|p| load_package(base, p.name()).map_err(|e| format!("mosaic: {e}")))
         .collect::<Result<_, _>>()?;
     Ok(Loaded {
         file,

@@ -15,6 +15,7 @@ mod plugin;
 mod roles;
 mod settings;
 mod tags;
+mod upgrade;
 
 use clap::{Parser, Subcommand, ValueEnum};
 

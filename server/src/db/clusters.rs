@@ -2,9 +2,10 @@
 //! mode, the operator's settings changes with their version — and its own
 //! tags and nodes.
 
-use mosaic_core::api::Cluster;
+use mosaic_core::api::{Cluster, PinnedPlugin, ReleasePlugin};
 use mosaic_core::component::ComponentName;
-use mosaic_core::name::Mode;
+use mosaic_core::name::{Mode, PluginName};
+use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
 use mosaic_core::tag::NodeTags;
 use sqlx::Row;
@@ -18,6 +19,7 @@ pub struct InsertCluster<'a> {
     pub components: &'a [ComponentName],
     pub mode: Mode,
     pub settings: &'a Edits,
+    pub pins: &'a Pins,
 }
 
 /// An environment's row.
@@ -28,10 +30,24 @@ pub struct StoredCluster {
     pub settings: Edits,
     /// Incremented by every settings change.
     pub settings_version: i64,
+    /// The versions it pins; `None` for a row stored before versions were
+    /// pinned and not pinned since ([`Db::pin`]).
+    pub pins: Option<Pins>,
 }
 
-pub(super) const COLUMNS: &str =
-    "id, name, release_id, components, mode, settings, settings_version";
+impl StoredCluster {
+    /// The versions it pins (none for a row not pinned yet).
+    pub fn pinned(&self) -> Pins {
+        self.pins.clone().unwrap_or_default()
+    }
+}
+
+/// Every column of an environment, with the release plugin that its
+/// release comes from: `SELECT` it `FROM` [`TABLES`].
+pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.settings, \
+     c.settings_version, c.plugins, p.name AS release_plugin, p.version AS release_version";
+pub(super) const TABLES: &str = "clusters c LEFT JOIN releases r ON r.id = c.release_id \
+     LEFT JOIN plugins p ON p.id = r.plugin_id";
 
 fn corrupt(what: &str) -> impl Fn(serde_json::Error) -> DbError + '_ {
     move |e| DbError::Corrupt(format!("clusters.{what}: {e}"))
@@ -41,6 +57,21 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
     let components: String = row.try_get("components")?;
     let mode: String = row.try_get("mode")?;
     let settings: String = row.try_get("settings")?;
+    let pins: Option<String> = row.try_get("plugins")?;
+    let pins: Option<Pins> = pins
+        .map(|p| serde_json::from_str(&p))
+        .transpose()
+        .map_err(corrupt("plugins"))?;
+    let release_plugin: Option<String> = row.try_get("release_plugin")?;
+    let release_version: Option<String> = row.try_get("release_version")?;
+    let release = match (release_plugin, release_version) {
+        (Some(plugin), Some(version)) => Some(ReleasePlugin {
+            plugin: PluginName::new(plugin)
+                .map_err(|e| DbError::Corrupt(format!("plugins.name: {e}")))?,
+            version,
+        }),
+        _ => None,
+    };
     Ok(StoredCluster {
         cluster: Cluster {
             id: row.try_get("id")?,
@@ -49,9 +80,12 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
             components: serde_json::from_str(&components).map_err(corrupt("components"))?,
             mode: Mode::parse(&mode)
                 .map_err(|e| DbError::Corrupt(format!("clusters.mode: {e}")))?,
+            plugins: PinnedPlugin::list(pins.as_ref().unwrap_or(&Pins::new())),
+            release,
         },
         settings: serde_json::from_str(&settings).map_err(corrupt("settings"))?,
         settings_version: row.try_get("settings_version")?,
+        pins,
     })
 }
 
@@ -72,18 +106,20 @@ impl Db {
             serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
         let settings =
             serde_json::to_string(new.settings).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let pins = serde_json::to_string(new.pins).map_err(|e| DbError::Corrupt(e.to_string()))?;
         // Writes first (a read first would make concurrent SQLite writers
         // deadlock); the unique name decides between concurrent creations.
         let mut tx = self.pool.begin().await?;
         let id: i64 = sqlx::query(
-            "INSERT INTO clusters (name, release_id, components, mode, settings) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO clusters (name, release_id, components, mode, settings, plugins) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
         .bind(new.name)
         .bind(new.release_id)
         .bind(components)
         .bind(new.mode.as_str())
         .bind(settings)
+        .bind(pins)
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| {
@@ -106,25 +142,23 @@ impl Db {
         for node in nodes {
             super::nodes::insert_node_in(&mut tx, id, node).await?;
         }
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM {TABLES} WHERE c.id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
         tx.commit().await?;
-        Ok(Cluster {
-            id,
-            name: new.name.to_owned(),
-            release_id: new.release_id,
-            components: new.components.to_vec(),
-            mode: new.mode,
-        })
+        Ok(stored(&row)?.cluster)
     }
 
     pub async fn clusters(&self) -> Result<Vec<StoredCluster>, DbError> {
-        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM clusters ORDER BY id"))
+        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM {TABLES} ORDER BY c.id"))
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(stored).collect()
     }
 
     pub async fn cluster(&self, id: i64) -> Result<Option<StoredCluster>, DbError> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM clusters WHERE id = $1"))
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM {TABLES} WHERE c.id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -158,14 +192,18 @@ impl Db {
         &self,
         id: i64,
         settings: &Edits,
+        pins: &Pins,
         expected: i64,
     ) -> Result<Option<i64>, DbError> {
-        let text = serde_json::to_string(settings).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+        let text = serde_json::to_string(settings).map_err(corrupt)?;
+        let pins = serde_json::to_string(pins).map_err(corrupt)?;
         let changed = sqlx::query(
-            "UPDATE clusters SET settings = $1, settings_version = settings_version + 1 \
-             WHERE id = $2 AND settings_version = $3",
+            "UPDATE clusters SET settings = $1, plugins = $2, \
+             settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
         )
         .bind(text)
+        .bind(pins)
         .bind(id)
         .bind(expected)
         .execute(&self.pool)
@@ -174,44 +212,116 @@ impl Db {
         Ok((changed == 1).then_some(expected + 1))
     }
 
-    /// Stores a new selection with the settings changes it keeps if the
-    /// settings version is still `expected` and the environment's nodes are
-    /// still `seen` (ids and versions: the nodes the change was checked
-    /// against); returns the new version, or `None` when another change
-    /// came first. The environment's row is taken first, as node changes
-    /// take it, so no node can take a role between the check and the store.
+    /// Stores a new selection with the settings changes and the pinned
+    /// versions it keeps if the settings version is still `expected` and
+    /// the environment's nodes are still `seen` (ids and versions: the
+    /// nodes the change was checked against); returns the new version, or
+    /// `None` when another change came first. The environment's row is
+    /// taken first, as node changes take it, so no node can take a role
+    /// between the check and the store.
     pub async fn update_components(
         &self,
         id: i64,
         components: &[ComponentName],
         settings: &Edits,
+        pins: &Pins,
         expected: i64,
         seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let components = serde_json::to_string(components).map_err(corrupt)?;
         let settings = serde_json::to_string(settings).map_err(corrupt)?;
+        let pins = serde_json::to_string(pins).map_err(corrupt)?;
         let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
-            "UPDATE clusters SET components = $1, settings = $2, \
-             settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
+            "UPDATE clusters SET components = $1, settings = $2, plugins = $3, \
+             settings_version = settings_version + 1 WHERE id = $4 AND settings_version = $5",
         )
         .bind(components)
         .bind(settings)
+        .bind(pins)
         .bind(id)
         .bind(expected)
         .execute(&mut *tx)
         .await?
         .rows_affected();
-        let nodes: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT id, version FROM nodes WHERE cluster_id = $1 ORDER BY id")
-                .bind(id)
-                .fetch_all(&mut *tx)
-                .await?;
-        if changed != 1 || nodes != seen {
+        if changed != 1 || !nodes_still(&mut tx, id, seen).await? {
             return Ok(None);
         }
         tx.commit().await?;
         Ok(Some(expected + 1))
     }
+
+    /// Pins environment `id` to `pins` when it pins nothing yet (a row
+    /// stored before versions were pinned); `false` when it already did.
+    pub async fn pin(&self, id: i64, pins: &Pins) -> Result<bool, DbError> {
+        let pins = serde_json::to_string(pins).map_err(|e| DbError::Corrupt(e.to_string()))?;
+        let changed =
+            sqlx::query("UPDATE clusters SET plugins = $1 WHERE id = $2 AND plugins IS NULL")
+                .bind(pins)
+                .bind(id)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+        Ok(changed == 1)
+    }
+
+    /// Stores an upgrade — the release record, the selection, the settings
+    /// changes it keeps and the versions it pins — in one statement, if the
+    /// settings version is still `expected`; returns the new version, or
+    /// `None` when another change came first.
+    pub async fn upgrade_cluster(
+        &self,
+        id: i64,
+        upgraded: Upgraded<'_>,
+        expected: i64,
+        seen: &[(i64, i64)],
+    ) -> Result<Option<i64>, DbError> {
+        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+        let components = serde_json::to_string(upgraded.components).map_err(corrupt)?;
+        let settings = serde_json::to_string(upgraded.settings).map_err(corrupt)?;
+        let pins = serde_json::to_string(upgraded.pins).map_err(corrupt)?;
+        let mut tx = self.pool.begin().await?;
+        let changed = sqlx::query(
+            "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
+             settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
+        )
+        .bind(upgraded.release_id)
+        .bind(components)
+        .bind(settings)
+        .bind(pins)
+        .bind(id)
+        .bind(expected)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if changed != 1 || !nodes_still(&mut tx, id, seen).await? {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
+    }
+}
+
+/// Whether environment `id`'s nodes are still `seen` (ids and versions, in
+/// id order), read inside `tx` after its row was taken.
+async fn nodes_still(
+    tx: &mut sqlx::AnyConnection,
+    id: i64,
+    seen: &[(i64, i64)],
+) -> Result<bool, DbError> {
+    let nodes: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT id, version FROM nodes WHERE cluster_id = $1 ORDER BY id")
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
+    Ok(nodes == seen)
+}
+
+/// An environment as an upgrade leaves it.
+pub struct Upgraded<'a> {
+    pub release_id: i64,
+    pub components: &'a [ComponentName],
+    pub settings: &'a Edits,
+    pub pins: &'a Pins,
 }

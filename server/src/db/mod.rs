@@ -25,7 +25,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{InsertCluster, StoredCluster};
+pub use clusters::{InsertCluster, StoredCluster, Upgraded};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
@@ -59,8 +59,11 @@ pub type SharedPlugins = Arc<Installed>;
 #[derive(Debug)]
 pub struct Installed {
     pub plugins: Vec<StoredPlugin>,
-    derived: Mutex<HashMap<(TypeId, i64), Arc<dyn Any + Send + Sync>>>,
+    derived: Mutex<HashMap<Slot, Arc<dyn Any + Send + Sync>>>,
 }
+
+/// Where a derived value is kept: its type and its key (ids).
+type Slot = (TypeId, Vec<i64>);
 
 impl Installed {
     pub fn new(plugins: Vec<StoredPlugin>) -> Installed {
@@ -71,8 +74,8 @@ impl Installed {
     }
 
     /// What `make` derives from these plugins for `key`, made once.
-    pub fn memo<T: Any + Send + Sync>(&self, key: i64, make: impl FnOnce() -> T) -> Arc<T> {
-        let slot = (TypeId::of::<T>(), key);
+    pub fn memo<T: Any + Send + Sync>(&self, key: &[i64], make: impl FnOnce() -> T) -> Arc<T> {
+        let slot = (TypeId::of::<T>(), key.to_vec());
         if let Some(found) = self.derived.lock().expect("not poisoned").get(&slot) {
             return found.clone().downcast().expect("keyed by type");
         }

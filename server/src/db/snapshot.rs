@@ -36,8 +36,9 @@ impl Snapshot {
 pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, DbError> {
     let plugins = plugins_in(conn).await?;
     let clusters = sqlx::query(&format!(
-        "SELECT {} FROM clusters ORDER BY id",
-        super::clusters::COLUMNS
+        "SELECT {} FROM {} ORDER BY c.id",
+        super::clusters::COLUMNS,
+        super::clusters::TABLES
     ))
     .fetch_all(&mut *conn)
     .await?

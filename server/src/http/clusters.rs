@@ -117,6 +117,7 @@ async fn create(
             components: &env.selected_names(),
             mode: spec.mode,
             settings: &env.edits(),
+            pins: &env.pins(),
         })
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))

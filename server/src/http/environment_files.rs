@@ -12,7 +12,7 @@ use mosaic_core::api::Cluster;
 use mosaic_core::component::ComponentName;
 use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
-use mosaic_core::plugin::choose_release;
+use mosaic_core::plugin::{Pins, choose_release, newest_of_line};
 use mosaic_core::settings::Edits;
 use serde::Deserialize;
 
@@ -21,7 +21,7 @@ use super::tags::stored_environment;
 use crate::AppState;
 use crate::db::InsertCluster;
 use crate::db::StoredPlugin;
-use crate::environment::plugins_for;
+use crate::environment::pinned_plugins;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -107,6 +107,7 @@ async fn import(
                 components: &checked.components,
                 mode: checked.spec.mode,
                 settings: &checked.edits,
+                pins: &checked.pins,
             },
             &tags,
             &checked.spec.nodes,
@@ -115,12 +116,74 @@ async fn import(
     Ok((StatusCode::CREATED, Json(cluster)))
 }
 
+/// The release named like `release` whose record has `version`.
+fn same_release_version(
+    installed: &[StoredPlugin],
+    release: &mosaic_core::release::Release,
+    version: &str,
+) -> Result<i64, ApiError> {
+    let same: Vec<(i64, &mosaic_core::release::Release)> = installed
+        .iter()
+        .flat_map(|p| p.releases())
+        .filter(|(_, r)| r.name == release.name)
+        .collect();
+    same.iter()
+        .find(|(_, r)| r.version == version)
+        .map(|(id, _)| *id)
+        .ok_or_else(|| {
+            let there: Vec<&str> = same.iter().map(|(_, r)| r.version.as_str()).collect();
+            invalid_environment(format!(
+                "release_version: release '{}' {version} is not installed (installed: {})",
+                release.name,
+                there.join(", ")
+            ))
+        })
+}
+
+/// The versions the file's plugins pin, each installed and compatible with
+/// `release`; or every one that is not, named.
+fn pinned(
+    file: &EnvironmentFile,
+    installed: &[StoredPlugin],
+    release: &mosaic_core::release::Release,
+) -> Result<Pins, ApiError> {
+    let mut pins = Pins::new();
+    let mut missing = Vec::new();
+    for entry in &file.plugins {
+        let Some(version) = entry.version() else {
+            continue;
+        };
+        let found = installed.iter().map(|p| &p.package).find(|p| {
+            p.name == entry.name()
+                && p.version.as_str() == version
+                && !p.is_release_plugin()
+                && p.extends(release)
+        });
+        match found {
+            Some(p) => {
+                pins.insert(p.name.clone(), p.version.clone());
+            }
+            None => missing.push(format!("'{}' {version}", entry.name())),
+        }
+    }
+    if missing.is_empty() {
+        return Ok(pins);
+    }
+    Err(invalid_environment(format!(
+        "plugins: not installed for release '{}' {}: {}",
+        release.name,
+        release.version,
+        missing.join(", ")
+    )))
+}
+
 /// An environment file that core found importable, ready to store.
 struct Checked {
     release_id: i64,
     spec: Spec,
     components: Vec<ComponentName>,
     edits: Edits,
+    pins: Pins,
 }
 
 /// Reads and checks an environment file against what is installed (CPU
@@ -133,8 +196,16 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
             "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
         ));
     }
-    let releases: Vec<(i64, &mosaic_core::release::Release)> =
-        installed.iter().flat_map(|p| p.releases()).collect();
+    // Without a version, a release name means the newest of its line.
+    let packages = || installed.iter().map(|p| &p.package);
+    let releases: Vec<(i64, &mosaic_core::release::Release)> = installed
+        .iter()
+        .flat_map(|p| p.releases().map(move |(id, r)| (p, id, r)))
+        .filter(|(p, _, r)| {
+            file.release_version.is_some() || newest_of_line(&p.package, r, packages())
+        })
+        .map(|(_, id, r)| (id, r))
+        .collect();
     let &(release_id, release) = choose_release(
         &releases,
         |(_, r)| r.name.as_str(),
@@ -148,15 +219,26 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         ),
         other => invalid_environment(format!("release_name: {other}")),
     })?;
-    let plugins = plugins_for(installed, release);
+    let release_id = match &file.release_version {
+        Some(version) => same_release_version(installed, release, version)?,
+        None => release_id,
+    };
+    let release = crate::environment::find_release(installed, release_id)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {release_id} is gone")))?;
+    let pins = pinned(&file, installed, release)?;
+    let plugins = pinned_plugins(installed, release, &pins);
     let mut listed: Vec<PluginName> = Vec::new();
     for wanted in &file.plugins {
-        let plugin = plugins.iter().find(|p| p.name == wanted.as_str()).ok_or_else(|| {
-            invalid_environment(format!(
-                "plugins: no extension plugin '{wanted}' compatible with release '{}' is installed",
-                release.name
-            ))
-        })?;
+        let plugin = plugins
+            .iter()
+            .find(|p| p.name == wanted.name())
+            .ok_or_else(|| {
+                invalid_environment(format!(
+                    "plugins: no extension plugin '{}' compatible with release '{}' is installed",
+                    wanted.name(),
+                    release.name
+                ))
+            })?;
         listed.push(plugin.name.clone());
     }
     let spec = file.spec(name, &listed);
@@ -171,11 +253,12 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
     if !problems.is_empty() {
         return Err(invalid_environment(problems.join(" ")));
     }
-    let (components, edits) = (env.selected_names(), env.edits());
+    let (components, edits, pins) = (env.selected_names(), env.edits(), env.pins());
     Ok(Checked {
         release_id,
         spec,
         components,
         edits,
+        pins,
     })
 }

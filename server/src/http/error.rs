@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
 use mosaic_core::component::Violation;
+use mosaic_core::environment::Upgrade;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;
@@ -33,6 +34,9 @@ pub enum ApiError {
     /// A components change under nodes holding roles it would make
     /// unavailable (409 `components_in_use`), every node and role.
     ComponentsInUse(Vec<RoleInUse>),
+    /// An upgrade that cannot be made (409 `upgrade_refused`): every
+    /// reason, with the consequences it would have.
+    UpgradeRefused(Box<Upgrade>),
     Internal(anyhow::Error),
 }
 
@@ -44,6 +48,8 @@ impl ApiError {
             violations: Vec::new(),
             report: None,
             problems: Vec::new(),
+            refusals: Vec::new(),
+            upgrade: None,
         };
         match self {
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail("not_found", m)),
@@ -66,6 +72,8 @@ impl ApiError {
                     violations: Vec::new(),
                     report: Some(*report),
                     problems: Vec::new(),
+                    refusals: Vec::new(),
+                    upgrade: None,
                 },
             ),
             ApiError::InvalidSelection(violations) => (
@@ -80,6 +88,8 @@ impl ApiError {
                     violations,
                     report: None,
                     problems: Vec::new(),
+                    refusals: Vec::new(),
+                    upgrade: None,
                 },
             ),
             ApiError::InvalidSettings(problems) => (
@@ -97,6 +107,8 @@ impl ApiError {
                     violations: Vec::new(),
                     report: None,
                     problems: problems.into_iter().map(ErrorProblem::Setting).collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
                 },
             ),
             ApiError::InvalidNodes(message, problems) => (
@@ -107,6 +119,8 @@ impl ApiError {
                     violations: Vec::new(),
                     report: None,
                     problems: problems.into_iter().map(ErrorProblem::Node).collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
                 },
             ),
             ApiError::ComponentsInUse(in_use) => (
@@ -117,6 +131,28 @@ impl ApiError {
                     violations: Vec::new(),
                     report: None,
                     problems: in_use.into_iter().map(ErrorProblem::Role).collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
+                },
+            ),
+            ApiError::UpgradeRefused(upgrade) => (
+                StatusCode::CONFLICT,
+                ErrorDetail {
+                    code: "upgrade_refused".to_owned(),
+                    message: format!(
+                        "the upgrade is refused: {}",
+                        upgrade
+                            .refusals
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                    violations: Vec::new(),
+                    report: None,
+                    problems: Vec::new(),
+                    refusals: upgrade.refusals,
+                    upgrade: Some(upgrade.consequences),
                 },
             ),
             ApiError::Internal(e) => {

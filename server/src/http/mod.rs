@@ -13,6 +13,7 @@ mod releases;
 mod session;
 mod settings;
 mod tags;
+mod upgrades;
 mod versions;
 
 use std::path::Path;
@@ -44,6 +45,7 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(nodes::router())
         .merge(settings::router())
         .merge(components::router())
+        .merge(upgrades::router())
         .merge(environment_files::router())
         .merge(heat::router(&uploads))
         .route("/api/{*rest}", axum::routing::any(unknown_api))

@@ -39,7 +39,7 @@ fn made<T: Clone>(answer: &Result<T, String>) -> Result<T, ApiError> {
 
 async fn list(State(state): State<AppState>) -> Result<Prepared, ApiError> {
     let installed = state.db.plugins().await?;
-    let answer = installed.memo(0, || {
+    let answer = installed.memo(&[0], || {
         ReleaseList(Prepared::json(&release_summaries(&installed)).map_err(|e| e.to_string()))
     });
     made(&answer.0)
@@ -47,7 +47,7 @@ async fn list(State(state): State<AppState>) -> Result<Prepared, ApiError> {
 
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Prepared, ApiError> {
     let installed = state.db.plugins().await?;
-    let answer = installed.memo(id, || ReleaseAnswer(summary(&installed, id)));
+    let answer = installed.memo(&[id], || ReleaseAnswer(summary(&installed, id)));
     made(&answer.0)?.ok_or_else(|| not_found(id))
 }
 
@@ -66,7 +66,7 @@ async fn components(
     Path(id): Path<i64>,
 ) -> Result<Prepared, ApiError> {
     let installed = state.db.plugins().await?;
-    let answer = installed.memo(id, || ComponentsAnswer(component_list(&installed, id)));
+    let answer = installed.memo(&[id], || ComponentsAnswer(component_list(&installed, id)));
     made(&answer.0)?.ok_or_else(|| not_found(id))
 }
 

@@ -98,7 +98,7 @@ async fn change(
         }
         if state
             .db
-            .update_settings(id, &after.edits(), version)
+            .update_settings(id, &after.edits(), &after.pins(), version)
             .await?
             .is_some()
         {

@@ -1,0 +1,240 @@
+//! An environment's upgrades (SEMANTICS §7.6), on its page: which of the
+//! versions it pins have newer installed versions, and for one of them the
+//! preview of the move — components, settings, roles, tasks grouped by
+//! nodes — with Upgrade (on the settings version read with the preview,
+//! `If-Match`) and Cancel; a refusal says why.
+
+use leptos::prelude::*;
+use mosaic_core::api::{Attributes, UpgradeConsequences, UpgradeOffer, UpgradeRequest};
+
+use crate::api::{self, ApiFailure};
+use crate::pages::components::{Refusal, task_item};
+
+/// The upgrade being previewed, what the preview said and the settings
+/// version it was read at.
+type Previewed = (
+    UpgradeRequest,
+    Result<(UpgradeConsequences, i64), ApiFailure>,
+);
+
+async fn preview(cluster: i64, request: UpgradeRequest) -> Previewed {
+    let answer = async {
+        let path = api::path::of_cluster(cluster, "attributes");
+        let version = api::get::<Attributes>(path).await?.version;
+        Ok((api::preview_upgrade(cluster, &request).await?, version))
+    }
+    .await;
+    (request, answer)
+}
+
+#[component]
+pub fn Upgrades(
+    cluster_id: i64,
+    /// The user may upgrade.
+    editable: bool,
+    /// Told when an upgrade changed the environment.
+    changed: Callback<()>,
+) -> impl IntoView {
+    let offers = LocalResource::new(move || {
+        api::get::<Vec<UpgradeOffer>>(api::path::of_cluster(cluster_id, "upgrades"))
+    });
+    let shown = RwSignal::new(None::<Previewed>);
+    let ask =
+        Action::new_unsync(move |request: &UpgradeRequest| preview(cluster_id, request.clone()));
+    Effect::new(move || {
+        if let Some(previewed) = ask.value().get() {
+            shown.set(Some(previewed));
+        }
+    });
+    let apply = Action::new_unsync(move |(request, version): &(UpgradeRequest, i64)| {
+        let (request, version) = (request.clone(), *version);
+        async move { api::upgrade(cluster_id, &request, version).await.map(drop) }
+    });
+    Effect::new(move || {
+        if let Some(Ok(())) = apply.value().get() {
+            shown.set(None);
+            offers.refetch();
+            changed.run(());
+        }
+    });
+    let list = move || offers.get().and_then(Result::ok).unwrap_or_default();
+    view! {
+        <Show when=move || !list().is_empty()>
+            <div class="upgrades notice notice-warn" data-upgrades="">
+                <h2>"Newer versions are installed"</h2>
+                <ul>
+                    <For each=list key=|o| (o.plugin.clone(), o.to.clone()) let:offer>
+                        <OfferLine offer editable ask />
+                    </For>
+                </ul>
+            </div>
+        </Show>
+        {move || {
+            shown
+                .get()
+                .map(|(request, answer)| match answer {
+                    Ok((consequences, version)) => {
+                        view! { <UpgradePreview request consequences version apply shown /> }
+                            .into_any()
+                    }
+                    Err(failure) => view! { <Refusal failure /> }.into_any(),
+                })
+        }}
+        {move || {
+            apply
+                .value()
+                .get()
+                .and_then(Result::err)
+                .map(|failure| view! { <Refusal failure /> })
+        }}
+        {move || {
+            matches!(apply.value().get(), Some(Ok(())))
+                .then(|| {
+                    view! {
+                        <div class="notice notice-ok" role="status" data-upgraded="">
+                            "Upgraded."
+                        </div>
+                    }
+                })
+        }}
+    }
+}
+
+/// "storage_demo 1.0.0 → 2.0.0" with a Preview button per newer version.
+#[component]
+fn OfferLine(
+    offer: UpgradeOffer,
+    editable: bool,
+    ask: Action<UpgradeRequest, Previewed>,
+) -> impl IntoView {
+    let buttons = offer
+        .to
+        .iter()
+        .map(|version| {
+            let request = UpgradeRequest {
+                plugin: offer.plugin.clone(),
+                version: version.clone(),
+            };
+            let label = format!("Preview {version}");
+            editable.then(|| {
+                view! {
+                    " "
+                    <button
+                        type="button"
+                        class="preview-upgrade"
+                        data-version=version.clone()
+                        disabled=move || ask.pending().get()
+                        on:click=move |_| {
+                            ask.dispatch(request.clone());
+                        }
+                    >
+                        {label}
+                    </button>
+                }
+            })
+        })
+        .collect_view();
+    view! {
+        <li data-plugin=offer.plugin.to_string()>
+            {format!("{} {} → {}", offer.plugin, offer.from, offer.to.join(", "))}
+            {buttons}
+        </li>
+    }
+}
+
+/// What the upgrade would do, with Upgrade and Cancel.
+#[component]
+fn UpgradePreview(
+    request: UpgradeRequest,
+    consequences: UpgradeConsequences,
+    version: i64,
+    apply: Action<(UpgradeRequest, i64), Result<(), ApiFailure>>,
+    shown: RwSignal<Option<Previewed>>,
+) -> impl IntoView {
+    let title = format!("Upgrading {} to {}", request.plugin, request.version);
+    view! {
+        <div class="consequences upgrade-preview" data-consequences="">
+            <h2>{title}</h2>
+            <UpgradeConsequencesView consequences />
+            <div class="actions">
+                <button
+                    id="apply-upgrade"
+                    type="button"
+                    class="primary"
+                    disabled=move || apply.pending().get()
+                    on:click=move |_| {
+                        apply.dispatch((request.clone(), version));
+                    }
+                >
+                    "Upgrade"
+                </button>
+                <button id="cancel-upgrade" type="button" on:click=move |_| shown.set(None)>
+                    "Cancel"
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// A list of `lines` under `title` ("None." when there are none), each an
+/// item with `attr` = its key.
+fn part(title: &'static str, name: &'static str, lines: Vec<(String, String)>) -> impl IntoView {
+    let items = if lines.is_empty() {
+        view! { <li class="muted">"None."</li> }.into_any()
+    } else {
+        lines
+            .into_iter()
+            .map(|(key, line)| view! { <li data-key=key>{line}</li> })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        <h3>{title}</h3>
+        <ul data-part=name>{items}</ul>
+    }
+}
+
+#[component]
+fn UpgradeConsequencesView(consequences: UpgradeConsequences) -> impl IntoView {
+    let UpgradeConsequences {
+        components,
+        settings,
+        roles,
+        tasks,
+    } = consequences;
+    let marked = |mark: &str, names: Vec<String>| -> Vec<(String, String)> {
+        names
+            .into_iter()
+            .map(|n| (n.clone(), format!("{mark} {n}")))
+            .collect()
+    };
+    let names = |list: &[_]| -> Vec<String> { list.iter().map(ToString::to_string).collect() };
+    let mut component_lines = marked("Added:", names(&components.added));
+    component_lines.extend(marked("Removed:", names(&components.removed)));
+    let mut setting_lines = marked("Added:", settings.added);
+    setting_lines.extend(marked("Removed:", settings.removed));
+    setting_lines.extend(settings.changed.into_iter().map(|s| {
+        (
+            s.path.clone(),
+            format!("Changed: {}: {} → {}", s.path, s.before, s.after),
+        )
+    }));
+    let mut role_lines = marked(
+        "Added:",
+        roles.added.iter().map(ToString::to_string).collect(),
+    );
+    role_lines.extend(roles.removed.into_iter().map(|r| {
+        let held = match r.nodes.as_slice() {
+            [] => String::new(),
+            nodes => format!(" — held by {}: the upgrade is refused", nodes.join(", ")),
+        };
+        (r.role.to_string(), format!("Removed: {}{held}", r.role))
+    }));
+    view! {
+        {part("Components", "components", component_lines)}
+        {part("Settings", "settings", setting_lines)}
+        {part("Roles", "roles", role_lines)}
+        <h3>"Tasks"</h3>
+        <ul data-part="tasks">{tasks.into_iter().map(task_item).collect_view()}</ul>
+    }
+}

@@ -1,0 +1,210 @@
+//! Moving an environment to a newer version of one of its plugins, or of
+//! its release plugin (SEMANTICS §7.6): the spec it keeps on the new
+//! versions, every consequence of the move, and what refuses it.
+//!
+//! **Decision.** Settings are stored as edits over the defaults, so a
+//! setting the environment kept at its old default follows the new default
+//! and an operator's own value is kept; edits of settings the new versions
+//! no longer have are dropped (the preview lists those settings as
+//! removed). The selection is kept as it is: a chosen component the new
+//! versions do not declare refuses the upgrade, as does a role a node holds
+//! that becomes unavailable, and, moving to a new release record, an
+//! enabled plugin that is not compatible with it.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::{Environment, Foundation, Spec};
+use crate::api::{
+    ComponentChanges, RoleChanges, RoleLoss, SettingChange, SettingChanges, UpgradeConsequences,
+    UpgradeRefusal,
+};
+use crate::component::ComponentName;
+use crate::settings::{Edits, Settings};
+
+/// What an upgrade does, and why it cannot be made (nothing: it can).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Upgrade {
+    pub consequences: UpgradeConsequences,
+    pub refusals: Vec<UpgradeRefusal>,
+}
+
+impl Environment<'_> {
+    /// What is stored of this environment on `after` (the foundation of
+    /// its release and plugins with one of them in a newer version): the
+    /// same selection, the edits of settings `after` still has.
+    pub fn upgraded_spec(&self, after: &Foundation) -> Spec {
+        Spec {
+            edits: still_there(&self.spec.edits, &after.settings),
+            ..self.spec.clone()
+        }
+    }
+
+    /// Every consequence of moving from this environment to `after` (built
+    /// on the new versions with [`Environment::upgraded_spec`]), and what
+    /// refuses it.
+    pub fn upgrade(&self, after: &Environment<'_>) -> Upgrade {
+        let lost = self.roles_lost(after);
+        let consequences = UpgradeConsequences {
+            components: component_changes(self, after),
+            settings: settings_diff(self, after),
+            roles: RoleChanges {
+                added: after
+                    .roles()
+                    .iter()
+                    .filter(|r| after.role_available(&r.id) && !self.role_available(&r.id))
+                    .map(|r| r.id.clone())
+                    .collect(),
+                removed: lost
+                    .iter()
+                    .map(|(role, nodes)| RoleLoss {
+                        role: role.id.clone(),
+                        nodes: nodes.iter().map(|n| n.display_name()).collect(),
+                    })
+                    .collect(),
+            },
+            tasks: super::components::task_changes(
+                &self.plan(super::components::GRAPH),
+                &after.plan(super::components::GRAPH),
+            ),
+        };
+        let refusals = self.upgrade_refusals(after, &consequences);
+        Upgrade {
+            consequences,
+            refusals,
+        }
+    }
+
+    /// Chosen components that disappear, held roles that do, enabled
+    /// plugins the new release record is not compatible with.
+    fn upgrade_refusals(
+        &self,
+        after: &Environment<'_>,
+        consequences: &UpgradeConsequences,
+    ) -> Vec<UpgradeRefusal> {
+        let chosen = self.selected_names();
+        let components = consequences
+            .components
+            .removed
+            .iter()
+            .filter(|c| chosen.contains(c))
+            .map(|c| UpgradeRefusal::Component {
+                component: c.clone(),
+            });
+        let roles = consequences
+            .roles
+            .removed
+            .iter()
+            .filter(|r| !r.nodes.is_empty())
+            .map(|r| UpgradeRefusal::Role {
+                role: r.role.clone(),
+                nodes: r.nodes.clone(),
+            });
+        let plugins = self
+            .enabled_plugins()
+            .filter(|p| !p.extends(after.release))
+            .map(|p| UpgradeRefusal::Plugin {
+                plugin: p.name.clone(),
+                version: p.version.to_string(),
+                release: format!("{} {}", after.release.name, after.release.version),
+            });
+        components.chain(roles).chain(plugins).collect()
+    }
+}
+
+/// The components `after`'s registry declares and `before`'s does not, and
+/// those it no longer declares, each in its registry's order.
+fn component_changes(before: &Environment<'_>, after: &Environment<'_>) -> ComponentChanges {
+    let names = |env: &Environment<'_>| -> Vec<ComponentName> {
+        let registry = env.registry();
+        (0..registry.len())
+            .map(|i| registry.get(i).name.clone())
+            .collect()
+    };
+    let (old, new) = (names(before), names(after));
+    ComponentChanges {
+        added: new.iter().filter(|c| !old.contains(c)).cloned().collect(),
+        removed: old.iter().filter(|c| !new.contains(c)).cloned().collect(),
+    }
+}
+
+/// The settings of `after` that `before` does not have, those it no longer
+/// has (`group.attr`), and those whose values differ, matched by name: an
+/// attribute's value, and the switch of a group that is no plugin's
+/// (`group.enabled`; a plugin's is its switching on or off).
+pub(super) fn settings_diff(before: &Environment<'_>, after: &Environment<'_>) -> SettingChanges {
+    let mut diff = SettingChanges::default();
+    let paths = |settings: &Settings, group: &str| -> Vec<String> {
+        settings
+            .tree
+            .group(group)
+            .map(|g| {
+                g.attributes
+                    .iter()
+                    .map(|a| format!("{group}.{}", a.name))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for old in &before.settings.tree.groups {
+        let Some(new) = after.settings.tree.group(&old.name) else {
+            diff.removed.extend(paths(&before.settings, &old.name));
+            continue;
+        };
+        let plugin = before.plugins.iter().any(|p| p.name.as_str() == old.name);
+        if !plugin && old.meta.enabled != new.meta.enabled {
+            diff.changed.push(SettingChange {
+                path: format!("{}.enabled", old.name),
+                before: old.meta.enabled.map_or(Value::Null, Value::Bool),
+                after: new.meta.enabled.map_or(Value::Null, Value::Bool),
+            });
+        }
+        for a in &old.attributes {
+            let path = format!("{}.{}", old.name, a.name);
+            match new.attribute(&a.name) {
+                None => diff.removed.push(path),
+                Some(b) if a.value != b.value => diff.changed.push(SettingChange {
+                    path,
+                    before: a.value.clone(),
+                    after: b.value.clone(),
+                }),
+                Some(_) => {}
+            }
+        }
+        let known: BTreeSet<&str> = old.attributes.iter().map(|a| a.name.as_str()).collect();
+        diff.added.extend(
+            new.attributes
+                .iter()
+                .filter(|b| !known.contains(b.name.as_str()))
+                .map(|b| format!("{}.{}", new.name, b.name)),
+        );
+    }
+    for new in &after.settings.tree.groups {
+        if before.settings.tree.group(&new.name).is_none() {
+            diff.added.extend(paths(&after.settings, &new.name));
+        }
+    }
+    diff
+}
+
+/// `edits` without the groups and attributes `settings` does not have.
+fn still_there(edits: &Edits, settings: &Settings) -> Edits {
+    let mut kept = Edits::new();
+    for (name, changes) in edits {
+        let (Some(group), Some(changes)) = (settings.tree.group(name), changes.as_object()) else {
+            continue;
+        };
+        let rest: serde_json::Map<String, Value> = changes
+            .iter()
+            .filter(|(attr, _)| {
+                group.attribute(attr).is_some() || (*attr == "enabled" && group.meta.switchable)
+            })
+            .map(|(attr, value)| (attr.clone(), value.clone()))
+            .collect();
+        if !rest.is_empty() {
+            kept.insert(name.clone(), Value::Object(rest));
+        }
+    }
+    kept
+}

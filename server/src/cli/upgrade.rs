@@ -1,0 +1,133 @@
+//! `mosaic env upgrades` and `mosaic env upgrade`: the newer versions an
+//! environment's pinned plugins could move to, and moving one (or
+//! previewing the move) on a running server (SEMANTICS §7.6).
+
+use clap::Args;
+use serde_json::json;
+
+use mosaic_core::api::UpgradeConsequences;
+
+use super::Format;
+use super::client::{Client, Failure, Remote, print};
+use super::env::{ENV_COLUMNS, done, environment_id, task_line};
+use super::print_json;
+
+#[derive(Debug, Args)]
+pub struct EnvUpgrades {
+    /// The environment: its id, or its name.
+    env: String,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvUpgrade {
+    /// The environment: its id, or its name.
+    env: String,
+    /// The plugin to move: one it pins, or its release plugin.
+    plugin: String,
+    /// The newer installed version to move it to.
+    version: String,
+    /// Show what the upgrade would do, and change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+impl EnvUpgrades {
+    pub fn remote(&self) -> &Remote {
+        &self.remote
+    }
+}
+
+impl EnvUpgrade {
+    pub fn remote(&self) -> &Remote {
+        &self.remote
+    }
+}
+
+pub fn upgrades(client: &Client, args: &EnvUpgrades) -> Result<(), Failure> {
+    let id = environment_id(client, &args.env)?;
+    let offers = client.json("GET", &format!("/api/v1/clusters/{id}/upgrades"), None)?;
+    print(args.remote.format, &offers, &["plugin", "from", "to"]);
+    Ok(())
+}
+
+pub fn upgrade(client: &Client, args: &EnvUpgrade) -> Result<(), Failure> {
+    let id = environment_id(client, &args.env)?;
+    let body = json!({"plugin": args.plugin, "version": args.version});
+    let query = if args.dry_run { "?dry_run=true" } else { "" };
+    let path = format!("/api/v1/clusters/{id}/upgrade{query}");
+    let answer = client.json("POST", &path, Some(&body))?;
+    if !args.dry_run {
+        print(args.remote.format, &answer, ENV_COLUMNS);
+        done(
+            args.remote.format,
+            &format!("moved environment {id} to {} {}", args.plugin, args.version),
+        );
+        return Ok(());
+    }
+    if args.remote.format == Format::Json {
+        print_json(&answer);
+        return Ok(());
+    }
+    let consequences: UpgradeConsequences = serde_json::from_value(answer)
+        .map_err(|e| Failure::Broken(format!("the server's answer is not a preview: {e}")))?;
+    print!("{}", preview(&consequences));
+    Ok(())
+}
+
+/// Each of `names` after `mark` (`+`, `-`).
+fn marked(mark: &'static str, names: Vec<String>) -> impl Iterator<Item = String> {
+    names.into_iter().map(move |n| format!("{mark} {n}"))
+}
+
+fn names<T: ToString>(list: &[T]) -> Vec<String> {
+    list.iter().map(ToString::to_string).collect()
+}
+
+/// A dry run's consequences for people: components, settings, roles,
+/// tasks.
+fn preview(c: &UpgradeConsequences) -> String {
+    let mut out = String::new();
+    let mut section = |title: &str, lines: Vec<String>| {
+        if lines.is_empty() {
+            out.push_str(&format!("{title}: none\n"));
+        } else {
+            out.push_str(&format!("{title}:\n"));
+            for line in lines {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+    };
+    section(
+        "Components",
+        marked("+", names(&c.components.added))
+            .chain(marked("-", names(&c.components.removed)))
+            .collect(),
+    );
+    section(
+        "Settings",
+        marked("+", c.settings.added.clone())
+            .chain(marked("-", c.settings.removed.clone()))
+            .chain(
+                c.settings
+                    .changed
+                    .iter()
+                    .map(|s| format!("~ {}: {} -> {}", s.path, s.before, s.after)),
+            )
+            .collect(),
+    );
+    section(
+        "Roles",
+        marked("+", names(&c.roles.added))
+            .chain(c.roles.removed.iter().map(|r| match r.nodes.as_slice() {
+                [] => format!("- {}", r.role),
+                nodes => format!("- {} (held by {}: refused)", r.role, nodes.join(", ")),
+            }))
+            .collect(),
+    );
+    section("Tasks", c.tasks.iter().map(task_line).collect());
+    out
+}

@@ -1,0 +1,172 @@
+//! An environment's upgrades (SEMANTICS §7.6): `GET
+//! /api/v1/clusters/{id}/upgrades` lists the newer installed versions of
+//! the plugins it pins (its release plugin included); `POST
+//! /api/v1/clusters/{id}/upgrade` moves one of them to one of those
+//! versions. Core decides which versions are upgrades, what the
+//! environment keeps, every consequence and what refuses it; this finds
+//! the new versions, builds the environment on them and stores it — with
+//! `?dry_run=true` it answers the consequences and stores nothing.
+//!
+//! An upgrade moves the settings version on (it changes the settings), so
+//! `If-Match` names the settings version, as a components change's does.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use mosaic_core::api::{UpgradeOffer, UpgradeRequest};
+use mosaic_core::environment::{Base, Environment};
+use mosaic_core::plugin::{Pins, same_release, upgrades};
+use serde::Deserialize;
+
+use super::error::{ApiError, ApiJson};
+use super::tags::stored_environment;
+use super::versions::{if_match, still_at, with_etag};
+use crate::AppState;
+use crate::db::{Installed, StoredPlugin, Upgraded};
+use crate::environment::{ReleaseBase, Stored};
+
+/// How often an upgrade is retried when others keep changing the settings.
+const ATTEMPTS: usize = 8;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/clusters/{id}/upgrades", get(list))
+        .route("/api/v1/clusters/{id}/upgrade", post(upgrade))
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Options {
+    #[serde(default)]
+    dry_run: bool,
+}
+
+/// The plugin that ships `stored`'s release.
+fn release_plugin<'a>(
+    installed: &'a Installed,
+    stored: &Stored,
+) -> Result<&'a StoredPlugin, ApiError> {
+    let id = stored.row.cluster.release_id;
+    installed
+        .iter()
+        .find(|p| p.release_ids.contains(&id))
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {id} is not installed")))
+}
+
+fn offers(installed: &Installed, stored: &Stored) -> Result<Vec<UpgradeOffer>, ApiError> {
+    let own = release_plugin(installed, stored)?;
+    Ok(upgrades(
+        &own.package,
+        &stored.base.release,
+        &stored.row.pinned(),
+        installed.iter().map(|p| &p.package),
+    ))
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<UpgradeOffer>>, ApiError> {
+    let stored = stored_environment(&state, id).await?;
+    let installed = state.db.plugins().await?;
+    Ok(Json(offers(&installed, &stored)?))
+}
+
+/// The release record and the pins `stored` has after `request`, or 404
+/// when the version asked for is not one it can move to.
+fn moved(
+    installed: &Installed,
+    stored: &Stored,
+    request: &UpgradeRequest,
+) -> Result<(i64, Pins), ApiError> {
+    let offered = offers(installed, stored)?
+        .into_iter()
+        .any(|o| o.plugin == request.plugin && o.to.contains(&request.version));
+    if !offered {
+        return Err(ApiError::NotFound(format!(
+            "plugin '{}' {} is not installed, or is not a newer version this environment can move to",
+            request.plugin, request.version
+        )));
+    }
+    let target = installed
+        .iter()
+        .find(|p| p.package.name == request.plugin && p.package.version.as_str() == request.version)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("an offered version is installed")))?;
+    let mut pins = stored.row.pinned();
+    let release_id = if target.package.is_release_plugin() {
+        let record = same_release(&target.package, &stored.base.release);
+        target
+            .releases()
+            .find(|(_, r)| record.is_some_and(|record| std::ptr::eq(record, *r)))
+            .map(|(id, _)| id)
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("an offered release is installed")))?
+    } else {
+        pins.insert(target.package.name.clone(), target.package.version.clone());
+        stored.row.cluster.release_id
+    };
+    Ok((release_id, pins))
+}
+
+async fn upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(options): Query<Options>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<UpgradeRequest>,
+) -> Result<Response, ApiError> {
+    let expected = if_match(&headers, "settings")?;
+    for _ in 0..ATTEMPTS {
+        let stored = stored_environment(&state, id).await?;
+        let version = stored.row.settings_version;
+        still_at(expected, version, "settings")?;
+        let installed = state.db.plugins().await?;
+        let (release_id, pins) = moved(&installed, &stored, &request)?;
+        let base = ReleaseBase::shared(&installed, release_id, &pins)?
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {release_id} is gone")))?;
+        let before = stored.environment()?;
+        let spec = before.upgraded_spec(&base.foundation);
+        let after = Environment::on(
+            Base {
+                release: &base.release,
+                plugins: &base.plugins,
+                release_tags: &stored.release_tags,
+            },
+            &base.foundation,
+            &spec,
+        );
+        let upgrade = before.upgrade(&after);
+        if !upgrade.refusals.is_empty() {
+            return Err(ApiError::UpgradeRefused(Box::new(upgrade)));
+        }
+        if options.dry_run {
+            return Ok(Json(upgrade.consequences).into_response());
+        }
+        let problems = after.evaluation().problems;
+        if !problems.is_empty() {
+            return Err(ApiError::InvalidSettings(problems));
+        }
+        let upgraded = Upgraded {
+            release_id,
+            components: &after.selected_names(),
+            settings: &after.edits(),
+            pins: &after.pins(),
+        };
+        if let Some(version) = state
+            .db
+            .upgrade_cluster(id, upgraded, version, &stored.node_versions())
+            .await?
+        {
+            let row = state.db.cluster(id).await?;
+            let cluster =
+                row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+            return Ok(with_etag(version, cluster.cluster));
+        }
+    }
+    Err(ApiError::Coded(
+        StatusCode::CONFLICT,
+        "busy",
+        "the settings keep changing under this request; try again".to_owned(),
+    ))
+}

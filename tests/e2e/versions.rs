@@ -1,0 +1,124 @@
+//! Versions over time (issue 32): an environment on `storage_demo` 1.0.0
+//! stays on it when 2.0.0 is installed; its page offers the upgrade, the
+//! preview shows the new setting and the task that stops running, Upgrade
+//! applies it, and 1.0.0, pinned by nobody any more, can be uninstalled.
+
+use fantoccini::{Client, Locator};
+use serde_json::{Value, json};
+
+use super::components::api;
+use super::{WAIT, Who, choose_file, click, eventually, open_page_as, repo_root, tarball, text_of};
+
+const WITH_DEMO: [&str; 8] = [
+    "hypervisor:libvirt:kvm",
+    "network:neutron:core:ml2",
+    "network:neutron:ml2:vlan",
+    "network:neutron:ml2:ovs",
+    "storage:block:backend:lvm",
+    "storage:object:backend:swift",
+    "storage:image:swift",
+    "additional_service:storage_demo",
+];
+
+/// Uploads the fixture plugin `name` on the Plugins page, and waits for
+/// its row of `version`.
+async fn upload(c: &Client, name: &str, version: &str) {
+    let dir = repo_root().join("server/tests/fixtures/plugins").join(name);
+    let (_keep, archive) = tarball(&dir);
+    choose_file(c, "[data-page='plugins'] input.plugin-upload", &archive).await;
+    c.wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(&format!(
+            "[data-plugin='storage_demo'][data-version='{version}']"
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("storage_demo {version} listed: {e}"));
+}
+
+#[tokio::test]
+async fn an_environment_is_upgraded_from_its_page_after_a_preview() {
+    let (server, browser) = open_page_as("/plugins", Who::Admin).await;
+    let c = &browser.client;
+    upload(c, "v5-example", "1.0.0").await;
+    let release = api(c, "GET", "/api/v1/releases", Value::Null).await[0]["id"].clone();
+    let env = api(
+        c,
+        "POST",
+        "/api/v1/clusters",
+        json!({"name": "demo", "release_id": release, "components": WITH_DEMO}),
+    )
+    .await;
+    let id = env["id"].as_i64().unwrap();
+    let nodes = format!("/api/v1/clusters/{id}/nodes");
+    let node = api(
+        c,
+        "POST",
+        &nodes,
+        json!({"name": "demo-1", "roles": ["storage_demo"]}),
+    )
+    .await;
+    let node = node["id"].as_i64().unwrap();
+    upload(c, "v5-example-2", "2.0.0").await;
+    // 1.0.0 is pinned by the environment.
+    let v1 = "[data-plugin='storage_demo'][data-version='1.0.0']";
+    assert!(text_of(c, v1).await.contains("demo"));
+
+    c.goto(&format!("{}/environments/{id}", server.url))
+        .await
+        .unwrap();
+    let offer = text_of(c, "[data-upgrades] [data-plugin='storage_demo']").await;
+    assert!(offer.contains("storage_demo 1.0.0 → 2.0.0"), "{offer}");
+    click(
+        c,
+        "[data-upgrades] button.preview-upgrade[data-version='2.0.0']",
+    )
+    .await;
+    let added = text_of(
+        c,
+        "[data-part='settings'] [data-key='storage_demo.storage_demo_replicas']",
+    )
+    .await;
+    assert_eq!(added, "Added: storage_demo.storage_demo_replicas");
+    let task = c
+        .find(Locator::Css("[data-part='tasks'] li"))
+        .await
+        .unwrap();
+    assert_eq!(
+        task.attr("data-nodes").await.unwrap(),
+        Some(node.to_string())
+    );
+    assert_eq!(
+        task.attr("data-removed").await.unwrap().as_deref(),
+        Some("storage_demo-post-deployment")
+    );
+
+    super::accessibility::assert_clean(c, "the upgrade preview").await;
+
+    click(c, "#apply-upgrade").await;
+    text_of(c, "[data-upgraded]").await;
+    eventually("the offer gone", || async {
+        c.find(Locator::Css("[data-upgrades]")).await.is_err()
+    })
+    .await;
+    let cluster = api(c, "GET", &format!("/api/v1/clusters/{id}"), Value::Null).await;
+    assert_eq!(
+        cluster["plugins"],
+        json!([{"name": "storage_demo", "version": "2.0.0"}])
+    );
+
+    // Nobody pins 1.0.0: it can go.
+    click(c, ".nav a[href='/plugins']").await;
+    let button = format!("{v1} button.uninstall");
+    click(c, &button).await;
+    eventually("the confirmation step", || async {
+        text_of(c, &button).await == "Confirm uninstall"
+    })
+    .await;
+    click(c, &button).await;
+    eventually("storage_demo 1.0.0 gone", || async {
+        c.find(Locator::Css(v1)).await.is_err()
+    })
+    .await;
+    text_of(c, "[data-plugin='storage_demo'][data-version='2.0.0']").await;
+    browser.close().await;
+}
