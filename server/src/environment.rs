@@ -120,13 +120,27 @@ pub fn pinned_plugins(installed: &[StoredPlugin], release: &Release, pins: &Pins
 impl Stored {
     /// Environment `id`, or `None` when there is none.
     pub async fn load(db: &Db, id: i64) -> Result<Option<Stored>, DbError> {
+        Stored::load_with(db, id, true).await
+    }
+
+    /// Environment `id` without its nodes (`spec.nodes` empty): everything
+    /// a single node's change is checked against, read in time independent
+    /// of how many nodes the environment has (issue 34).
+    pub async fn head(db: &Db, id: i64) -> Result<Option<Stored>, DbError> {
+        Stored::load_with(db, id, false).await
+    }
+
+    async fn load_with(db: &Db, id: i64, with_nodes: bool) -> Result<Option<Stored>, DbError> {
         let Some(row) = db.cluster(id).await? else {
             return Ok(None);
         };
         let installed = db.plugins().await?;
         let base = ReleaseBase::shared(&installed, row.cluster.release_id, &row.pinned())?
             .ok_or_else(|| not_installed(&row))?;
-        let nodes = db.nodes(id).await?;
+        let nodes = match with_nodes {
+            true => db.nodes(id).await?,
+            false => Vec::new(),
+        };
         let tags = db.user_tags(TagOwner::Cluster(id)).await?;
         let release_tags = db
             .user_tags(TagOwner::Release(row.cluster.release_id))

@@ -21,7 +21,6 @@ use super::error::{ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions;
 use crate::AppState;
-use crate::db::StoredNode;
 use crate::environment::Stored;
 
 pub fn router() -> Router<AppState> {
@@ -39,15 +38,23 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// A node's environment and the node.
+/// A node's environment without its nodes ([`Stored::head`]), and the
+/// node: what a change of one node is checked against.
 async fn node_context(state: &AppState, id: i64) -> Result<(Stored, NodeTags), ApiError> {
     let node = state
         .db
         .node(id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
-    let stored = stored_environment(state, node.cluster_id).await?;
+    let stored = environment_head(state, node.cluster_id).await?;
     Ok((stored, node.spec))
+}
+
+/// Environment `id` without its nodes, or 404.
+async fn environment_head(state: &AppState, id: i64) -> Result<Stored, ApiError> {
+    Stored::head(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
 /// 400 `invalid_roles` with every problem of giving a node `roles`.
@@ -98,15 +105,26 @@ fn tag_problem(e: TagProblem) -> ApiError {
     }
 }
 
-/// The node `id` as the API shows it, after a change.
-async fn view_of(state: &AppState, cluster_id: i64, id: i64) -> Result<NodeView, ApiError> {
-    let stored = stored_environment(state, cluster_id).await?;
-    stored
-        .environment()?
-        .node_views(cluster_id)
+/// `node` as the API shows it: its primaries decided among the few nodes
+/// that contend for them, read by themselves, so that one node's answer
+/// costs the same in an environment of ten nodes or of ten thousand.
+async fn view_of(state: &AppState, head: &Stored, node: &NodeTags) -> Result<NodeView, ApiError> {
+    let env = head.environment()?;
+    let (roles, tags) = env.primary_contenders(node);
+    let others: Vec<NodeTags> = state
+        .db
+        .nodes_holding(head.id(), &roles, &tags)
+        .await?
         .into_iter()
-        .find(|n| n.id == id)
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))
+        .map(|n| n.spec)
+        .collect();
+    Ok(env.node_view_among(head.id(), node, &others))
+}
+
+/// [`view_of`], with its version as the `ETag`.
+async fn answer(state: &AppState, head: &Stored, node: &NodeTags) -> Result<Response, ApiError> {
+    let view = view_of(state, head, node).await?;
+    Ok(versions::with_etag(view.version, view))
 }
 
 async fn list(
@@ -133,7 +151,7 @@ async fn create(
         ..NodeTags::default()
     };
     for _ in 0..ATTEMPTS {
-        let stored = stored_environment(&state, id).await?;
+        let stored = environment_head(&state, id).await?;
         let env = stored.environment()?;
         check_roles(&env, &spec.roles)?;
         let counted = env.any_maximum(spec.all_roles());
@@ -146,8 +164,8 @@ async fn create(
         match inserted {
             Err(e) if moved(&e) => continue,
             inserted => {
-                let node = inserted?.spec.id;
-                return Ok((StatusCode::CREATED, Json(view_of(&state, id, node).await?)));
+                let view = view_of(&state, &stored, &inserted?.spec).await?;
+                return Ok((StatusCode::CREATED, Json(view)));
             }
         }
     }
@@ -173,32 +191,8 @@ fn busy() -> ApiError {
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
-    let (stored, _) = node_context(&state, id).await?;
-    answer(&state, stored.id(), id).await
-}
-
-/// The node as the API shows it, with its version as the `ETag`.
-async fn answer(state: &AppState, cluster_id: i64, id: i64) -> Result<Response, ApiError> {
-    let view = view_of(state, cluster_id, id).await?;
-    Ok(versions::with_etag(view.version, view))
-}
-
-/// The answer after a change: `node` as stored now, in the environment as
-/// it was read before the change (the other nodes do not affect its view).
-fn answer_after(stored: &Stored, node: StoredNode) -> Result<Response, ApiError> {
-    let id = node.spec.id;
-    let mut spec = stored.spec.clone();
-    match spec.nodes.iter_mut().find(|n| n.id == id) {
-        Some(slot) => *slot = node.spec,
-        None => spec.nodes.push(node.spec),
-    }
-    let view = stored
-        .with_spec(&spec)?
-        .node_views(stored.id())
-        .into_iter()
-        .find(|n| n.id == id)
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
-    Ok(versions::with_etag(view.version, view))
+    let (head, node) = node_context(&state, id).await?;
+    answer(&state, &head, &node).await
 }
 
 /// Changes status, roles or the deletion mark, leaving what the request
@@ -232,7 +226,7 @@ async fn update(
             .await;
         match changed {
             Err(e) if moved(&e) => continue,
-            changed => return answer_after(&stored, changed?),
+            changed => return answer(&state, &stored, &changed?.spec).await,
         }
     }
     Err(busy())
@@ -309,8 +303,8 @@ async fn tags(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (stored, _) = node_context(&state, id).await?;
-    let view = view_of(&state, stored.id(), id).await?;
+    let (head, node) = node_context(&state, id).await?;
+    let view = view_of(&state, &head, &node).await?;
     Ok(Json(serde_json::json!({ "tags": view.tags })))
 }
 
@@ -329,7 +323,7 @@ async fn assign(
             env.add_tags(&node.spec, &change.tags).map_err(tag_problem)
         })
         .await?;
-    answer_after(&stored, changed)
+    answer(&state, &stored, &changed.spec).await
 }
 
 /// Removes tags from the node: hand-added ones are forgotten, role-derived
@@ -341,14 +335,14 @@ async fn unassign(
 ) -> Result<Response, ApiError> {
     let (stored, _) = node_context(&state, id).await?;
     let env = stored.environment()?;
-    state
+    let changed = state
         .db
         .change_node(id, None, |node| {
             env.remove_tags(&node.spec, &change.tags)
                 .map_err(tag_problem)
         })
         .await?;
-    answer(&state, stored.id(), id).await
+    answer(&state, &stored, &changed.spec).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -392,7 +386,7 @@ async fn graphs(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<GraphSummary>>, ApiError> {
-    let stored = stored_environment(&state, id).await?;
+    let stored = environment_head(&state, id).await?;
     Ok(Json(stored.environment()?.graphs()))
 }
 
