@@ -304,6 +304,43 @@ async fn settings_never_undo_the_wizard() {
 }
 
 #[tokio::test]
+async fn an_environment_file_cannot_undo_its_components_either() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment_with("prod", &LVM).await;
+    let request = axum::http::Request::builder()
+        .uri(format!("/api/v1/clusters/{cluster}/environment"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let (status, exported) = app.text(request).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut file: Value = mosaic_core::yaml::parse("env.yaml", &exported).unwrap();
+    file["settings"] = json!({"storage": {"volumes_lvm": false, "volumes_ceph": true}});
+    let edited = mosaic_core::yaml::to_string(&file);
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/v1/clusters/import?name=copy")
+        .header("content-type", "application/yaml")
+        .body(axum::body::Body::from(edited))
+        .unwrap();
+    let (status, body) = app.send(request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+    assert_eq!(body["error"]["code"], "invalid_environment");
+    let said = message(&body);
+    for path in ["storage.volumes_lvm", "storage.volumes_ceph"] {
+        assert!(
+            said.contains(&format!("settings: {path}: Set by the choice of")),
+            "{said}"
+        );
+    }
+    let (_, all) = app.get("/api/v1/clusters").await;
+    assert_eq!(
+        all.as_array().unwrap().len(),
+        1,
+        "nothing is stored: {all:#}"
+    );
+}
+
+#[tokio::test]
 async fn invalid_settings_are_refused_by_group_and_attribute_and_nothing_is_stored() {
     let app = test_app().await;
     let (cluster, _) = app.environment("prod").await;

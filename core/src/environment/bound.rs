@@ -151,6 +151,13 @@ impl Environment<'_> {
         problems
     }
 
+    /// Every problem of the settings as they are: edits that contradict
+    /// what the components decide (an environment file can say anything),
+    /// then every other problem, one per path.
+    pub fn settings_problems(&self) -> Vec<Problem> {
+        self.save_problems(&self.spec.edits, self)
+    }
+
     /// Switching on plugin `name` by hand: refused when none of its
     /// components could join the selection (the validator's reasons).
     fn conflicting_plugin(&self, name: &str, path: &str) -> Option<Problem> {

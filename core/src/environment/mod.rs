@@ -12,6 +12,7 @@ mod checks;
 mod components;
 mod file;
 mod graphs;
+mod maximums;
 mod plan;
 mod tags;
 mod upgrade;
@@ -25,6 +26,7 @@ pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};
+pub use maximums::{MaximumExceeded, RoleCounts};
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
     release_tag_views,

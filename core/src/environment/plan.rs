@@ -36,7 +36,8 @@ impl Environment<'_> {
     }
 
     /// What keeps the environment itself from being deployed, before any
-    /// task is placed: the selection, the settings, plugins that do not
+    /// task is placed: the selection, the settings (edits that contradict
+    /// the components included, SEMANTICS §9.1), plugins that do not
     /// extend the release, roles and tags that nothing declares.
     pub fn problems(&self) -> Vec<PlanError> {
         let mut errors: Vec<PlanError> = Vec::new();
@@ -46,7 +47,7 @@ impl Environment<'_> {
                 format!("components: {}", v.message),
             ));
         }
-        for p in self.evaluation().problems {
+        for p in self.settings_problems() {
             errors.push(error(
                 PlanErrorKind::InvalidEnvironment,
                 format!("settings: {}: {}", p.path, p.message),
@@ -100,10 +101,17 @@ impl Environment<'_> {
         errors
     }
 
-    /// Every problem an import must refuse: [`Self::problems`] and each
-    /// node's conflicting or restricted roles.
+    /// Every problem an import must refuse: [`Self::problems`], each
+    /// node's conflicting or restricted roles, and every role over its
+    /// maximum (SEMANTICS §4: the import adds every node at once).
     pub fn import_problems(&self) -> Vec<String> {
         let mut problems: Vec<String> = self.problems().into_iter().map(|e| e.message).collect();
+        let none = super::RoleCounts::default();
+        problems.extend(
+            self.exceeded_maximums(&none, &self.role_counts())
+                .into_iter()
+                .map(|e| e.message),
+        );
         let role_tags = self.role_tags();
         for (node, errors) in self.node_role_errors() {
             let reported = |e: &&crate::role::NodeError| {

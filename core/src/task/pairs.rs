@@ -14,9 +14,20 @@ use super::relation::{Relation, Role, Scope, TaskName};
 use crate::name::TaskId;
 use crate::tag::{MatcherId, Matchers};
 
+/// The kind of an [`Unresolved`] warning, as plan errors carry theirs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningKind {
+    #[default]
+    UnresolvedDependency,
+}
+
 /// A relation entry that names no task of the plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unresolved {
+    /// Always `unresolved_dependency`.
+    #[serde(default)]
+    pub kind: WarningKind,
     pub task: TaskId,
     /// `requires`, `required_for`, `cross-depends` or `cross-depended-by`.
     pub relation: String,
@@ -122,6 +133,7 @@ impl Resolver<'_, '_> {
             .collect();
         if named.is_empty() {
             self.out.unresolved.push(Unresolved {
+                kind: WarningKind::UnresolvedDependency,
                 task: self.tasks[t].def.id.clone(),
                 relation: relation.key.to_owned(),
                 entry: relation.name.as_written(),

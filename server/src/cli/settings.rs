@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use super::envfile;
 use super::{Format, print_json};
+use crate::out::out;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -76,7 +77,7 @@ pub fn run(command: Command) -> i32 {
         .into_iter()
         .map(|v| Problem::new("components", v.message))
         .collect();
-    problems.extend(env.evaluation().problems);
+    problems.extend(env.settings_problems());
     let nodes: Vec<NodeProblems> = env
         .node_role_errors()
         .into_iter()
@@ -103,7 +104,7 @@ pub fn run(command: Command) -> i32 {
     };
     match args.format {
         Format::Json => print_json(&report),
-        Format::Text => print!("{}", render(&report)),
+        Format::Text => out!("{}", render(&report)),
     }
     let clean = report.problems.is_empty() && report.nodes.iter().all(|n| n.problems.is_empty());
     if clean { 0 } else { 1 }

@@ -212,9 +212,12 @@ impl Db {
         Ok((changed == 1).then_some(expected + 1))
     }
 
-    /// Stores a new selection with the settings changes it keeps, in one
-    /// statement, if the settings version is still `expected`; returns the
-    /// new version, or `None` when another change came first.
+    /// Stores a new selection with the settings changes it keeps if the
+    /// settings version is still `expected` and the environment's nodes are
+    /// still `seen` (ids and versions: the nodes the change was checked
+    /// against); returns the new version, or `None` when another change
+    /// came first. The environment's row is taken first, as node changes
+    /// take it, so no node can take a role between the check and the store.
     pub async fn update_components(
         &self,
         id: i64,
@@ -222,11 +225,13 @@ impl Db {
         settings: &Edits,
         pins: &Pins,
         expected: i64,
+        seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let components = serde_json::to_string(components).map_err(corrupt)?;
         let settings = serde_json::to_string(settings).map_err(corrupt)?;
         let pins = serde_json::to_string(pins).map_err(corrupt)?;
+        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE clusters SET components = $1, settings = $2, plugins = $3, \
              settings_version = settings_version + 1 WHERE id = $4 AND settings_version = $5",
@@ -236,10 +241,14 @@ impl Db {
         .bind(pins)
         .bind(id)
         .bind(expected)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok((changed == 1).then_some(expected + 1))
+        if changed != 1 || nodes_in(&mut tx, id).await? != seen {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
     }
 
     /// Pins environment `id` to `pins` when it pins nothing yet (a row
@@ -257,19 +266,23 @@ impl Db {
     }
 
     /// Stores an upgrade — the release record, the selection, the settings
-    /// changes it keeps and the versions it pins — in one statement, if the
-    /// settings version is still `expected`; returns the new version, or
-    /// `None` when another change came first.
+    /// changes it keeps and the versions it pins — in one transaction, if
+    /// the settings version is still `expected` and the environment's nodes
+    /// are still `seen` (as [`Db::update_components`]: no node can take a
+    /// role the upgrade removes between its check and its store); returns
+    /// the new version, or `None` when another change came first.
     pub async fn upgrade_cluster(
         &self,
         id: i64,
         upgraded: Upgraded<'_>,
         expected: i64,
+        seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let components = serde_json::to_string(upgraded.components).map_err(corrupt)?;
         let settings = serde_json::to_string(upgraded.settings).map_err(corrupt)?;
         let pins = serde_json::to_string(upgraded.pins).map_err(corrupt)?;
+        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
              settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
@@ -280,11 +293,25 @@ impl Db {
         .bind(pins)
         .bind(id)
         .bind(expected)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok((changed == 1).then_some(expected + 1))
+        if changed != 1 || nodes_in(&mut tx, id).await? != seen {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
     }
+}
+
+/// The ids and versions of environment `id`'s nodes, by id, as `conn`
+/// sees them.
+async fn nodes_in(conn: &mut sqlx::AnyConnection, id: i64) -> Result<Vec<(i64, i64)>, DbError> {
+    let nodes = sqlx::query_as("SELECT id, version FROM nodes WHERE cluster_id = $1 ORDER BY id")
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+    Ok(nodes)
 }
 
 /// An environment as an upgrade leaves it.

@@ -153,7 +153,19 @@ async fn upgrade(
             settings: &after.edits(),
             pins: &after.pins(),
         };
-        if let Some(version) = state.db.upgrade_cluster(id, upgraded, version).await? {
+        // Stored only over the nodes the refusals were checked against.
+        let mut seen: Vec<(i64, i64)> = stored
+            .spec
+            .nodes
+            .iter()
+            .map(|n| (n.id, n.version))
+            .collect();
+        seen.sort_unstable();
+        if let Some(version) = state
+            .db
+            .upgrade_cluster(id, upgraded, version, &seen)
+            .await?
+        {
             let row = state.db.cluster(id).await?;
             let cluster =
                 row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
