@@ -247,39 +247,34 @@ impl<'a> Expander<'a> {
     }
 
     /// The component's vertices in order, its cycles recorded in `out`.
+    /// The vertices on a cycle are left out, but the order still respects
+    /// what passes through them: it is a topological order of the local
+    /// graph's condensation, each cycle one vertex of it.
     fn expand(&mut self, component: &[usize], out: &mut Ordered) -> Vec<Vertex> {
         let (vertices, successors) = self.local_graph(component);
-        let mut excluded = vec![false; vertices.len()];
-        for scc in strongly_connected(&successors) {
-            if scc.len() > 1 || successors[scc[0]].contains(&scc[0]) {
-                scc.iter().for_each(|&v| excluded[v] = true);
-                let path: Vec<Vertex> = cycle_path(&scc, &successors)
-                    .into_iter()
-                    .map(|v| vertices[v])
-                    .collect();
-                let members = scc.iter().map(|&v| vertices[v]).collect();
-                self.record(path, members, out);
+        let sccs = strongly_connected(&successors);
+        let cyclic: Vec<bool> = sccs
+            .iter()
+            .map(|scc| scc.len() > 1 || successors[scc[0]].contains(&scc[0]))
+            .collect();
+        for (scc, _) in sccs.iter().zip(&cyclic).filter(|(_, c)| **c) {
+            let path: Vec<Vertex> = cycle_path(scc, &successors)
+                .into_iter()
+                .map(|v| vertices[v])
+                .collect();
+            let members: Vec<Vertex> = scc.iter().map(|&v| vertices[v]).collect();
+            for v in &members {
+                out.excluded.insert(*v);
+                out.on_cycle[v.0] = true;
             }
+            self.record(path, members, out);
         }
-        let mut next: Vec<Vec<usize>> = vec![Vec::new(); vertices.len()];
-        let mut indegree = vec![0usize; vertices.len()];
-        for (v, succ) in successors.iter().enumerate().filter(|(v, _)| !excluded[*v]) {
-            for &w in succ.iter().filter(|&&w| !excluded[w]) {
-                next[v].push(w);
-                indegree[w] += 1;
-            }
-        }
-        for (v, &x) in excluded.iter().enumerate() {
-            if x {
-                indegree[v] = usize::MAX;
-                out.excluded.insert(vertices[v]);
-                out.on_cycle[vertices[v].0] = true;
-            }
-        }
-        // Vertices are created task by task, node by node: index order.
-        kahn(&next, &mut indegree, |v| v)
+        // Vertices are created task by task, node by node: index order
+        // breaks ties.
+        condensed_order(&sccs, &successors)
             .into_iter()
-            .map(|v| vertices[v])
+            .filter(|&c| !cyclic[c])
+            .map(|c| vertices[sccs[c][0]])
             .collect()
     }
 
