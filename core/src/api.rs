@@ -250,6 +250,9 @@ impl From<ComponentView> for Component {
 pub struct TagView {
     pub name: String,
     pub has_primary: bool,
+    /// How many instances a role bringing it spreads nodes over (§5.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
     /// `release` (the release's tags metadata), `role` (named by a role's
     /// tags only), `plugin` (an extension plugin's), `user` (created through
     /// the API on the release), `environment` (created on the environment).
@@ -268,12 +271,17 @@ pub struct CreateTag {
     pub name: String,
     #[serde(default)]
     pub has_primary: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
 }
 
 /// `PUT …/tags/{name}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpdateTag {
     pub has_primary: bool,
+    /// Absent: none (no instance assigned by rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
 }
 
 /// A node of an environment.
@@ -437,6 +445,12 @@ pub struct RoleView {
     /// The plugin that provides it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
+    /// Where its tag set comes from (SEMANTICS §5.1).
+    #[serde(default)]
+    pub tags_source: crate::role_layer::TagsSource,
+    /// Where it was created, for a role of one's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<crate::role_layer::Level>,
 }
 
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,

@@ -233,6 +233,7 @@ fn with<R>(f: &Fixture, spec: &Spec, check: impl FnOnce(&Environment<'_>) -> R) 
             release: &f.release,
             plugins: &plugins,
             release_tags: &tags,
+            release_roles: crate::role_layer::RoleLayer::none(),
         },
         spec,
     )
@@ -423,6 +424,7 @@ fn a_plugin_restriction_reads_the_components() {
                 release: &f.release,
                 plugins: &plugins,
                 release_tags: &tags,
+                release_roles: crate::role_layer::RoleLayer::none(),
             },
             &spec,
         )
@@ -862,7 +864,10 @@ fn export_carries_the_release_tags_its_nodes_use() {
     let mut release_tags = TagsMetadata::new();
     release_tags.insert(
         TagName::new("mysql").unwrap(),
-        TagMeta { has_primary: true },
+        TagMeta {
+            has_primary: true,
+            instances: None,
+        },
     );
     release_tags.insert(TagName::new("unused").unwrap(), TagMeta::default());
     let env = Environment::new(
@@ -870,6 +875,7 @@ fn export_carries_the_release_tags_its_nodes_use() {
             release: &f.release,
             plugins: &plugins,
             release_tags: &release_tags,
+            release_roles: crate::role_layer::RoleLayer::none(),
         },
         &env_spec,
     )

@@ -1,0 +1,101 @@
+//! An environment's and a release's roles over time (SEMANTICS §5.1): the
+//! view a change at each level is judged against, which nodes hold a role,
+//! and the roles of a release as its page shows them.
+
+use super::{Environment, Foundation};
+use crate::api::RoleView;
+use crate::role::Role;
+use crate::role_layer::{Level, LevelView, RoleLayer, RoleOrigin, effective_roles};
+
+impl Foundation {
+    /// The release's roles, then each plugin's, as declared.
+    pub fn roles(&self) -> &[Role] {
+        &self.roles
+    }
+}
+
+impl Environment<'_> {
+    /// The roles as this environment's changes see them: what a change of
+    /// its roles is judged against.
+    pub fn role_level(&self) -> LevelView<'_> {
+        LevelView {
+            level: Level::Environment,
+            roles: &self.roles,
+            origins: &self.origins,
+            layer: &self.spec.roles,
+        }
+    }
+
+    /// The release's changes of roles this environment is built with.
+    pub fn release_roles(&self) -> &RoleLayer {
+        self.release_roles
+    }
+
+    /// The names of the nodes that hold role `name`, deployed or pending.
+    pub fn holders(&self, name: &str) -> Vec<String> {
+        self.spec
+            .nodes
+            .iter()
+            .filter(|n| n.all_roles().any(|r| r == name))
+            .map(|n| n.display_name())
+            .collect()
+    }
+
+    /// The ids of the nodes that hold role `name`.
+    pub fn holder_ids(&self, name: &str) -> std::collections::BTreeSet<i64> {
+        self.spec
+            .nodes
+            .iter()
+            .filter(|n| n.all_roles().any(|r| r == name))
+            .map(|n| n.id)
+            .collect()
+    }
+}
+
+/// A release's roles: declared (by it and the plugins its environments can
+/// enable) with its own changes.
+#[derive(Debug, Clone)]
+pub struct ReleaseRoles<'a> {
+    pub roles: Vec<Role>,
+    pub origins: Vec<RoleOrigin>,
+    pub layer: &'a RoleLayer,
+}
+
+impl<'a> ReleaseRoles<'a> {
+    pub fn new(foundation: &Foundation, layer: &'a RoleLayer) -> ReleaseRoles<'a> {
+        let (roles, origins) = effective_roles(foundation.roles(), layer, RoleLayer::none());
+        ReleaseRoles {
+            roles,
+            origins,
+            layer,
+        }
+    }
+
+    /// What a change of the release's roles is judged against.
+    pub fn level(&self) -> LevelView<'_> {
+        LevelView {
+            level: Level::Release,
+            roles: &self.roles,
+            origins: &self.origins,
+            layer: self.layer,
+        }
+    }
+
+    /// Every role as `GET /releases/{id}/roles` shows it.
+    pub fn views(&self) -> Vec<RoleView> {
+        self.roles
+            .iter()
+            .zip(&self.origins)
+            .map(|(role, origin)| RoleView {
+                id: role.id.clone(),
+                name: role.name.clone(),
+                description: role.description.clone(),
+                tags: role.tags.clone(),
+                unavailable: None,
+                plugin: None,
+                tags_source: origin.tags_source,
+                created: origin.created,
+            })
+            .collect()
+    }
+}
