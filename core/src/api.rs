@@ -429,6 +429,41 @@ pub struct TemplateResolution {
     pub environment: Option<String>,
 }
 
+/// `PUT …/roles/{name}`: the role's tag set at that level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleTags {
+    pub tags: Vec<TagName>,
+}
+
+/// `POST …/roles`: a role of one's own (SEMANTICS §5.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRole {
+    pub name: String,
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+    pub tags: Vec<TagName>,
+    #[serde(default)]
+    pub conflicts: Vec<RoleName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<serde_json::Value>,
+}
+
+impl CreateRole {
+    /// The definition it asks for.
+    pub fn def(self) -> crate::role_layer::RoleDef {
+        crate::role_layer::RoleDef {
+            label: self.label,
+            description: self.description,
+            tags: self.tags,
+            conflicts: self.conflicts,
+            limits: self.limits,
+        }
+    }
+}
+
 /// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RoleView {

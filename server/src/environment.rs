@@ -6,6 +6,7 @@
 use mosaic_core::environment::{Base, Environment, Foundation, Spec};
 use mosaic_core::plugin::{Package, newest_compatible};
 use mosaic_core::release::Release;
+use mosaic_core::role_layer::RoleLayer;
 use mosaic_core::tag::TagsMetadata;
 
 use std::sync::Arc;
@@ -21,6 +22,8 @@ pub struct Stored {
     /// environments of the release while the installed plugins stay.
     pub base: Arc<ReleaseBase>,
     pub release_tags: TagsMetadata,
+    /// The release's changes of roles (its own are in `spec.roles`).
+    pub release_roles: RoleLayer,
     pub spec: Spec,
 }
 
@@ -93,29 +96,33 @@ impl Stored {
             .ok_or_else(|| not_installed(&row))?;
         let nodes = db.nodes(id).await?;
         let tags = db.user_tags(TagOwner::Cluster(id)).await?;
-        let release_tags = db
-            .user_tags(TagOwner::Release(row.cluster.release_id))
-            .await?;
+        let release = TagOwner::Release(row.cluster.release_id);
+        let release_tags = db.user_tags(release).await?;
+        let roles = (
+            db.role_layer(TagOwner::Cluster(id)).await?,
+            db.role_layer(release).await?,
+        );
         Ok(Some(Stored::from_parts(
             row,
             base,
             nodes,
-            tags,
-            release_tags,
+            (tags, release_tags),
+            roles,
         )))
     }
 
     /// The environment of `row` as `snapshot` has it.
     pub fn from_snapshot(snapshot: &Snapshot, row: &StoredCluster) -> Result<Stored, DbError> {
         let id = row.cluster.id;
+        let (tags, roles) = owned_by(snapshot, id, row.cluster.release_id);
         let base = ReleaseBase::new(&snapshot.plugins, row.cluster.release_id)?
             .ok_or_else(|| not_installed(row))?;
         Ok(Stored::from_parts(
             row.clone(),
             Arc::new(base),
             snapshot.nodes_of(id).cloned().collect(),
-            snapshot.tags_of(TagOwner::Cluster(id)),
-            snapshot.tags_of(TagOwner::Release(row.cluster.release_id)),
+            tags,
+            roles,
         ))
     }
 
@@ -132,12 +139,13 @@ impl Stored {
             .filter(|row| row.cluster.release_id == release_id)
             .map(|row| {
                 let id = row.cluster.id;
+                let (tags, roles) = owned_by(snapshot, id, release_id);
                 Stored::from_parts(
                     row.clone(),
                     base.clone(),
                     snapshot.nodes_of(id).cloned().collect(),
-                    snapshot.tags_of(TagOwner::Cluster(id)),
-                    snapshot.tags_of(TagOwner::Release(release_id)),
+                    tags,
+                    roles,
                 )
             })
             .collect())
@@ -147,8 +155,8 @@ impl Stored {
         row: StoredCluster,
         base: Arc<ReleaseBase>,
         nodes: Vec<StoredNode>,
-        tags_metadata: TagsMetadata,
-        release_tags: TagsMetadata,
+        (tags_metadata, release_tags): (TagsMetadata, TagsMetadata),
+        (roles, release_roles): (RoleLayer, RoleLayer),
     ) -> Stored {
         let cluster = &row.cluster;
         let spec = Spec {
@@ -159,10 +167,12 @@ impl Stored {
             tags_metadata,
             deployment_tasks: Vec::new(),
             nodes: nodes.into_iter().map(|n| n.spec).collect(),
+            roles,
         };
         Stored {
             base,
             release_tags,
+            release_roles,
             row,
             spec,
         }
@@ -184,11 +194,24 @@ impl Stored {
                 release: &self.base.release,
                 plugins: &self.base.plugins,
                 release_tags: &self.release_tags,
+                release_roles: &self.release_roles,
             },
             &self.base.foundation,
             spec,
         ))
     }
+}
+
+/// The tags and the changes of roles made on environment `id` and on its
+/// release, as `snapshot` has them.
+type Owned = ((TagsMetadata, TagsMetadata), (RoleLayer, RoleLayer));
+
+fn owned_by(snapshot: &Snapshot, id: i64, release_id: i64) -> Owned {
+    let (env, release) = (TagOwner::Cluster(id), TagOwner::Release(release_id));
+    (
+        (snapshot.tags_of(env), snapshot.tags_of(release)),
+        (snapshot.roles_of(env), snapshot.roles_of(release)),
+    )
 }
 
 fn not_installed(row: &StoredCluster) -> DbError {

@@ -2,10 +2,16 @@
 //! view a change at each level is judged against, which nodes hold a role,
 //! and the roles of a release as its page shows them.
 
+use std::collections::BTreeSet;
+
 use super::{Environment, Foundation};
 use crate::api::RoleView;
+use crate::name::TagName;
+use crate::plugin::Package;
+use crate::release::Release;
 use crate::role::Role;
 use crate::role_layer::{Level, LevelView, RoleLayer, RoleOrigin, effective_roles};
+use crate::tag::{self, TagsMetadata};
 
 impl Foundation {
     /// The release's roles, then each plugin's, as declared.
@@ -79,6 +85,26 @@ impl<'a> ReleaseRoles<'a> {
             origins: &self.origins,
             layer: self.layer,
         }
+    }
+
+    /// Whether `tag` may be named by a role's tags on the release: known
+    /// to the release (its tags, its roles', those created on it: `user`)
+    /// or to a plugin its environments can enable, or an instance of one.
+    pub fn knows_tag(
+        &self,
+        release: &Release,
+        plugins: &[Package],
+        user: &TagsMetadata,
+        tag: &TagName,
+    ) -> bool {
+        let known = tag::merge_metadata(
+            std::iter::once(&release.tags_metadata)
+                .chain(plugins.iter().map(|p| &p.tags_metadata))
+                .chain(std::iter::once(user)),
+        );
+        let role_named: BTreeSet<TagName> =
+            self.roles.iter().flat_map(|r| r.brought_tags()).collect();
+        tag::known_tag(tag, &known, &role_named)
     }
 
     /// Every role as `GET /releases/{id}/roles` shows it.

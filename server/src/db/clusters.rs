@@ -139,6 +139,10 @@ impl Db {
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        sqlx::query("DELETE FROM role_changes WHERE owner_kind = 'cluster' AND owner_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query("DELETE FROM nodes WHERE cluster_id = $1")
             .bind(id)
             .execute(&mut *tx)

@@ -9,6 +9,7 @@ mod heat;
 mod nodes;
 mod plugins;
 mod releases;
+mod roles;
 mod snapshot;
 mod tags;
 

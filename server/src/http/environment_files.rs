@@ -165,6 +165,7 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         release,
         plugins: &plugins,
         release_tags: &tags,
+        release_roles: mosaic_core::role_layer::RoleLayer::none(),
     };
     let env = Environment::new(base, &spec).map_err(|e| invalid_environment(e.to_string()))?;
     let problems = env.import_problems();

@@ -1,0 +1,297 @@
+//! Roles over time through the API (issue 33, SEMANTICS §5.1): a role's
+//! tags replaced on an environment and a release, roles of one's own, the
+//! plan following them, and instance tags spread by rule.
+
+mod support;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use support::{TestApp, test_app};
+
+/// Adds a ready node with `roles` to environment `cluster`: its id.
+async fn node(app: &TestApp, cluster: i64, roles: &[&str]) -> i64 {
+    let (status, node) = app
+        .post(
+            &format!("/api/v1/clusters/{cluster}/nodes"),
+            &json!({"roles": roles, "status": "ready"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{node:#}");
+    node["id"].as_i64().unwrap()
+}
+
+/// The nodes of the plan of `cluster` that run a RabbitMQ task.
+async fn rabbitmq_nodes(app: &TestApp, cluster: i64) -> Vec<i64> {
+    let (status, plan) = app.get(&format!("/api/v1/clusters/{cluster}/plan")).await;
+    assert_eq!(status, StatusCode::OK, "{plan:#}");
+    plan["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["tasks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t.as_str().unwrap().contains("rabbitmq"))
+        })
+        .map(|n| n["id"].as_i64().unwrap_or_else(|| panic!("{n:#}")))
+        .collect()
+}
+
+async fn role(app: &TestApp, uri: &str, name: &str) -> Value {
+    let (status, roles) = app.get(uri).await;
+    assert_eq!(status, StatusCode::OK, "{roles:#}");
+    roles
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no role {name} in {roles:#}"))
+}
+
+#[tokio::test]
+async fn rabbitmq_moves_off_the_controllers_of_one_environment_to_a_role_of_its_own() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("one").await;
+    let (other, _) = app.environment("other").await;
+    let controllers = [
+        node(&app, cluster, &["controller"]).await,
+        node(&app, cluster, &["controller"]).await,
+        node(&app, cluster, &["controller"]).await,
+    ];
+    let other_controller = node(&app, other, &["controller"]).await;
+    assert_eq!(rabbitmq_nodes(&app, cluster).await, controllers);
+
+    let roles = format!("/api/v1/clusters/{cluster}/roles");
+    let (status, edited) = app
+        .put(
+            &format!("{roles}/controller"),
+            &json!({"tags": ["controller", "database", "keystone", "neutron"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{edited:#}");
+    assert_eq!(edited["tags_source"], "environment");
+    assert_eq!(
+        edited["tags"],
+        json!(["controller", "database", "keystone", "neutron"])
+    );
+    assert_eq!(rabbitmq_nodes(&app, cluster).await, Vec::<i64>::new());
+
+    let (status, created) = app
+        .post(
+            &roles,
+            &json!({"name": "messaging", "label": "Messaging", "tags": ["rabbitmq"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created:#}");
+    assert_eq!(created["created"], "environment");
+    let messaging = node(&app, cluster, &["messaging"]).await;
+    assert_eq!(rabbitmq_nodes(&app, cluster).await, [messaging]);
+
+    // The release's other environment is unchanged.
+    assert_eq!(rabbitmq_nodes(&app, other).await, [other_controller]);
+    let untouched = role(
+        &app,
+        &format!("/api/v1/clusters/{other}/roles"),
+        "controller",
+    )
+    .await;
+    assert_eq!(untouched["tags_source"], "declared");
+    assert!(
+        untouched["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("rabbitmq"))
+    );
+
+    // A role nodes hold is not deleted; the edit is undone.
+    let (status, body) = app.delete(&format!("{roles}/messaging"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("node-"),
+        "{body:#}"
+    );
+    let (status, _) = app.delete(&format!("{roles}/controller"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let restored = role(&app, &roles, "controller").await;
+    assert_eq!(restored["tags_source"], "declared");
+    let mut expected = controllers.to_vec();
+    expected.push(messaging);
+    assert_eq!(rabbitmq_nodes(&app, cluster).await, expected);
+}
+
+#[tokio::test]
+async fn changes_of_roles_are_refused_with_their_reasons() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("one").await;
+    let roles = format!("/api/v1/clusters/{cluster}/roles");
+    let cases: Vec<(&str, &str, String, Value, StatusCode, &str)> = vec![
+        (
+            "unknown tag",
+            "PUT",
+            format!("{roles}/controller"),
+            json!({"tags": ["nope"]}),
+            StatusCode::BAD_REQUEST,
+            "unknown_tag",
+        ),
+        (
+            "unknown role",
+            "PUT",
+            format!("{roles}/ghost"),
+            json!({"tags": []}),
+            StatusCode::NOT_FOUND,
+            "not_found",
+        ),
+        (
+            "bad name",
+            "POST",
+            roles.clone(),
+            json!({"name": "Bad Name", "label": "B", "tags": []}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "a name taken",
+            "POST",
+            roles.clone(),
+            json!({"name": "compute", "label": "C", "tags": []}),
+            StatusCode::CONFLICT,
+            "conflict",
+        ),
+        (
+            "unknown tag in a new role",
+            "POST",
+            roles.clone(),
+            json!({"name": "x", "label": "X", "tags": ["nope"]}),
+            StatusCode::BAD_REQUEST,
+            "unknown_tag",
+        ),
+        (
+            "a declared role",
+            "DELETE",
+            format!("{roles}/compute"),
+            Value::Null,
+            StatusCode::CONFLICT,
+            "conflict",
+        ),
+    ];
+    for (what, method, uri, body, status, code) in cases {
+        let body = (!body.is_null()).then(|| body.to_string());
+        let (got, answer) = app.call(method, &uri, body.as_deref()).await;
+        assert_eq!(got, status, "{what}: {answer:#}");
+        assert_eq!(answer["error"]["code"], code, "{what}: {answer:#}");
+    }
+}
+
+#[tokio::test]
+async fn a_release_edit_reaches_its_environments_unless_they_have_their_own() {
+    let app = test_app().await;
+    let (one, release) = app.environment("one").await;
+    let (two, _) = app.environment("two").await;
+    let (status, _) = app
+        .put(
+            &format!("/api/v1/clusters/{two}/roles/compute"),
+            &json!({"tags": ["compute"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let uri = format!("/api/v1/releases/{release}/roles/compute");
+    let (status, edited) = app
+        .put(&uri, &json!({"tags": ["compute", "neutron"]}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{edited:#}");
+    assert_eq!(edited["tags_source"], "release");
+    let listed = role(
+        &app,
+        &format!("/api/v1/releases/{release}/roles"),
+        "compute",
+    )
+    .await;
+    assert_eq!(listed, edited);
+    let seen = role(&app, &format!("/api/v1/clusters/{one}/roles"), "compute").await;
+    assert_eq!(
+        (seen["tags_source"].clone(), seen["tags"].clone()),
+        (json!("release"), json!(["compute", "neutron"]))
+    );
+    let own = role(&app, &format!("/api/v1/clusters/{two}/roles"), "compute").await;
+    assert_eq!(
+        (own["tags_source"].clone(), own["tags"].clone()),
+        (json!("environment"), json!(["compute"]))
+    );
+    let (status, _) = app.delete(&uri, None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let seen = role(&app, &format!("/api/v1/clusters/{one}/roles"), "compute").await;
+    assert_eq!(seen["tags_source"], "declared");
+}
+
+/// Instance tags of the controllers after a bulk change giving them the role.
+async fn bulk_controllers(app: &TestApp, cluster: i64, hand: Option<&str>) -> Vec<String> {
+    let nodes = [
+        node(app, cluster, &[]).await,
+        node(app, cluster, &[]).await,
+        node(app, cluster, &[]).await,
+    ];
+    if let Some(tag) = hand {
+        let (status, body) = app
+            .post(
+                &format!("/api/v1/nodes/{}/tags", nodes[2]),
+                &json!({"tags": [tag]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body:#}");
+    }
+    let (status, changed) = app
+        .post(
+            &format!("/api/v1/clusters/{cluster}/nodes/bulk"),
+            &json!({"nodes": nodes, "add_roles": ["controller"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed:#}");
+    changed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let tags: Vec<&str> = n["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| t.as_str())
+                .filter(|t| t.starts_with("mysql:"))
+                .collect();
+            tags.join(",")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_bulk_change_spreads_instance_tags_in_node_order() {
+    let app = test_app().await;
+    let mut results = Vec::new();
+    for (name, hand) in [("first", None), ("second", Some("mysql:2"))] {
+        let (cluster, _) = app.environment(name).await;
+        let tags = format!("/api/v1/clusters/{cluster}/tags");
+        let (status, tag) = app
+            .post(&tags, &json!({"name": "mysql", "instances": 2}))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{tag:#}");
+        assert_eq!(tag["instances"], 2);
+        let (status, _) = app
+            .put(
+                &format!("/api/v1/clusters/{cluster}/roles/controller"),
+                &json!({"tags": ["controller", "database", "mysql"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        results.push(bulk_controllers(&app, cluster, hand).await);
+    }
+    assert_eq!(
+        results,
+        [
+            ["mysql:1", "mysql:2", "mysql:1"],
+            ["mysql:1", "mysql:1", "mysql:2"]
+        ]
+    );
+}
