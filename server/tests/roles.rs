@@ -295,3 +295,82 @@ async fn a_bulk_change_spreads_instance_tags_in_node_order() {
         ]
     );
 }
+
+async fn export(app: &TestApp, cluster: i64) -> String {
+    let (status, file) = app
+        .text(
+            axum::http::Request::get(format!("/api/v1/clusters/{cluster}/environment"))
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{file}");
+    file
+}
+
+#[tokio::test]
+async fn a_single_node_gets_its_instance_and_export_import_export_is_identical() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    app.post(
+        &format!("/api/v1/clusters/{cluster}/tags"),
+        &json!({"name": "mysql", "instances": 2}),
+    )
+    .await;
+    let roles = format!("/api/v1/clusters/{cluster}/roles");
+    let (status, _) = app
+        .put(
+            &format!("{roles}/controller"),
+            &json!({"tags": ["controller", "mysql"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .post(&roles, &json!({"name": "messaging", "label": "Messaging", "tags": ["rabbitmq"], "limits": {"max": 2}}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let first = node(&app, cluster, &["controller"]).await;
+    let second = node(&app, cluster, &[]).await;
+    let (status, changed) = app
+        .put(
+            &format!("/api/v1/nodes/{second}"),
+            &json!({"roles": ["controller"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed:#}");
+    node(&app, cluster, &["messaging"]).await;
+    let (_, nodes) = app.get(&format!("/api/v1/clusters/{cluster}/nodes")).await;
+    assert!(
+        nodes[0]["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("mysql:1")),
+        "{first}: {nodes:#}"
+    );
+    assert!(
+        nodes[1]["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("mysql:2")),
+        "{nodes:#}"
+    );
+
+    let file = export(&app, cluster).await;
+    assert!(
+        file.contains("roles:") && file.contains("messaging"),
+        "{file}"
+    );
+    let (status, imported) = app
+        .send(
+            axum::http::Request::post("/api/v1/clusters/import?name=copy")
+                .header("content-type", "application/yaml")
+                .body(axum::body::Body::from(file.clone()))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{imported:#}");
+    let copy = imported["id"].as_i64().unwrap();
+    assert_eq!(export(&app, copy).await, file);
+    let own = role(&app, &format!("/api/v1/clusters/{copy}/roles"), "messaging").await;
+    assert_eq!(own["created"], "environment");
+}

@@ -17,6 +17,23 @@ impl Environment<'_> {
     pub fn assign_instances(&self, nodes: &mut [NodeTags], changed: &BTreeSet<i64>) {
         assign_instances(nodes, changed, &self.role_tags(), &self.tags_metadata());
     }
+
+    /// `node` (one of the environment's, changed, or a new one) with the
+    /// instance tags its roles call for, among the environment's nodes.
+    pub fn node_with_instances(&self, node: NodeTags) -> NodeTags {
+        let mut all: Vec<NodeTags> = self
+            .spec
+            .nodes
+            .iter()
+            .filter(|n| n.id != node.id)
+            .cloned()
+            .collect();
+        let at = all.partition_point(|n| node.id == 0 || n.id < node.id);
+        let id = node.id;
+        all.insert(at, node);
+        self.assign_instances(&mut all, &BTreeSet::from([id]));
+        all.swap_remove(at)
+    }
 }
 
 /// Assigns instance tags to the nodes of `changed` among `nodes`, in node

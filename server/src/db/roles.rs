@@ -112,7 +112,7 @@ async fn cluster_nodes(conn: &mut AnyConnection, id: i64) -> Result<Vec<NodeTags
     .collect()
 }
 
-async fn write_layer(
+pub(super) async fn write_layer(
     conn: &mut AnyConnection,
     owner: TagOwner,
     before: &RoleLayer,

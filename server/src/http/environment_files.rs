@@ -14,6 +14,7 @@ use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
 use mosaic_core::plugin::choose_release;
 use mosaic_core::settings::Edits;
+use mosaic_core::tag::TagMeta;
 use serde::Deserialize;
 
 use super::error::ApiError;
@@ -92,11 +93,11 @@ async fn import(
         let name = name.clone();
         super::blocking(move || check_import(&name, &body, &installed)).await?
     };
-    let tags: Vec<(String, bool)> = checked
+    let tags: Vec<(String, TagMeta)> = checked
         .spec
         .tags_metadata
         .iter()
-        .map(|(name, meta)| (name.to_string(), meta.has_primary))
+        .map(|(name, meta)| (name.to_string(), *meta))
         .collect();
     let cluster = state
         .db
@@ -110,6 +111,7 @@ async fn import(
             },
             &tags,
             &checked.spec.nodes,
+            &checked.spec.roles,
         )
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))
@@ -173,9 +175,13 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         return Err(invalid_environment(problems.join(" ")));
     }
     let (components, edits) = (env.selected_names(), env.edits());
+    // The instance tags the nodes' roles call for, in node order (§5.1).
+    let mut nodes = spec.nodes.clone();
+    let every = nodes.iter().map(|n| n.id).collect();
+    env.assign_instances(&mut nodes, &every);
     Ok(Checked {
         release_id,
-        spec,
+        spec: Spec { nodes, ..spec },
         components,
         edits,
     })

@@ -113,6 +113,7 @@ async fn create(
         roles: request.roles,
         ..NodeTags::default()
     };
+    let spec = stored.environment()?.node_with_instances(spec);
     let stored = state.db.insert_node(id, &spec).await?;
     Ok((
         StatusCode::CREATED,
@@ -177,7 +178,7 @@ async fn update(
             if let Some(pending) = request.pending_deletion {
                 spec.pending_deletion = pending;
             }
-            Ok(spec)
+            Ok(env.node_with_instances(spec))
         })
         .await?;
     answer_after(&stored, changed)
