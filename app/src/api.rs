@@ -324,7 +324,11 @@ pub async fn update_tag(
     has_primary: bool,
 ) -> Result<TagView, ApiFailure> {
     let path = format!("{}/{name}", owner.path());
-    send(Request::put(&path).json(&UpdateTag { has_primary })).await
+    send(Request::put(&path).json(&UpdateTag {
+        has_primary,
+        instances: None,
+    }))
+    .await
 }
 
 pub async fn delete_tag(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {

@@ -279,9 +279,20 @@ pub struct CreateTag {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpdateTag {
     pub has_primary: bool,
-    /// Absent: none (no instance assigned by rule).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instances: Option<u32>,
+    /// Absent: unchanged; `null`: none (no instance assigned by rule).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub instances: Option<Option<u32>>,
+}
+
+/// A field that is present, `null` or not: `Some` of its value.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 /// A node of an environment.

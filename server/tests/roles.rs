@@ -374,3 +374,41 @@ async fn a_single_node_gets_its_instance_and_export_import_export_is_identical()
     let own = role(&app, &format!("/api/v1/clusters/{copy}/roles"), "messaging").await;
     assert_eq!(own["created"], "environment");
 }
+
+#[tokio::test]
+async fn a_tags_instances_stay_when_only_its_primary_changes() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let tags = format!("/api/v1/clusters/{cluster}/tags");
+    app.post(&tags, &json!({"name": "mysql", "instances": 2}))
+        .await;
+    let (status, tag) = app
+        .put(&format!("{tags}/mysql"), &json!({"has_primary": true}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        (tag["has_primary"].clone(), tag["instances"].clone()),
+        (json!(true), json!(2))
+    );
+    let (_, tag) = app
+        .put(
+            &format!("{tags}/mysql"),
+            &json!({"has_primary": true, "instances": 3}),
+        )
+        .await;
+    assert_eq!(tag["instances"], 3);
+    let (_, tag) = app
+        .put(
+            &format!("{tags}/mysql"),
+            &json!({"has_primary": true, "instances": null}),
+        )
+        .await;
+    assert!(tag.get("instances").is_none(), "{tag:#}");
+    let (status, _) = app
+        .put(
+            &format!("{tags}/mysql"),
+            &json!({"has_primary": true, "instances": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

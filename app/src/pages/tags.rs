@@ -291,6 +291,7 @@ pub fn NewTagForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
         create.dispatch(CreateTag {
             name: name.get_untracked().trim().to_owned(),
             has_primary: primary.get_untracked(),
+            instances: None,
         });
     };
     view! {

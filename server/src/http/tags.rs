@@ -122,9 +122,15 @@ async fn update(
     request: UpdateTag,
 ) -> Result<Json<TagView>, ApiError> {
     let existing = views(state, owner).await?;
+    let instances = request.instances.unwrap_or_else(|| {
+        existing
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.instances)
+    });
     if !state
         .db
-        .update_tag(owner, name, meta(request.has_primary, request.instances)?)
+        .update_tag(owner, name, meta(request.has_primary, instances)?)
         .await?
     {
         return Err(refused(not_own(&existing, name, "changed")));
