@@ -412,3 +412,83 @@ async fn a_tags_instances_stay_when_only_its_primary_changes() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+/// Another replica (its own pool) on `app`'s database.
+async fn replica(app: &TestApp) -> support::Handle {
+    let db = mosaic_server::prepare(&app.url).await.unwrap();
+    let token = support::token_for(&db, "replica", mosaic_core::access::Role::Admin).await;
+    support::Handle {
+        router: mosaic_server::app(
+            mosaic_server::AppState::new(db, mosaic_server::access::Security::default()),
+            None,
+        ),
+        token,
+    }
+}
+
+fn put_tags(
+    uri: &str,
+    tags: &[&str],
+    if_match: Option<&str>,
+) -> axum::http::Request<axum::body::Body> {
+    let mut request = axum::http::Request::builder()
+        .method("PUT")
+        .uri(uri)
+        .header("content-type", "application/json");
+    if let Some(version) = if_match {
+        request = request.header("if-match", version);
+    }
+    request
+        .body(axum::body::Body::from(json!({ "tags": tags }).to_string()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn concurrent_edits_of_one_role_through_two_replicas_lose_nothing() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let replicas = [app.handle(), replica(&app).await];
+    let uri = format!("/api/v1/clusters/{cluster}/roles/controller");
+    let sets: [&[&str]; 2] = [&["controller", "database"], &["controller", "keystone"]];
+
+    // Without If-Match: every edit is applied, the last one stays.
+    let mut edits = tokio::task::JoinSet::new();
+    for round in 0..10 {
+        for (i, handle) in replicas.iter().enumerate() {
+            let (handle, uri, set) = (handle.clone(), uri.clone(), sets[i]);
+            edits.spawn(async move { (round, handle.send(put_tags(&uri, set, None)).await) });
+        }
+    }
+    while let Some(done) = edits.join_next().await {
+        let (round, (status, body)) = done.unwrap();
+        assert_eq!(status, StatusCode::OK, "round {round}: {body:#}");
+    }
+    let now = role(
+        &app,
+        &format!("/api/v1/clusters/{cluster}/roles"),
+        "controller",
+    )
+    .await;
+    assert!(sets.iter().any(|s| now["tags"] == json!(s)), "{now:#}");
+
+    // With If-Match on the same version: one is applied, the other 412.
+    let response = replicas[0]
+        .respond(put_tags(&uri, &["controller"], None))
+        .await;
+    let etag = response.headers()["etag"].to_str().unwrap().to_owned();
+    let mut edits = tokio::task::JoinSet::new();
+    for (i, handle) in replicas.iter().enumerate() {
+        let (handle, uri, set, etag) = (handle.clone(), uri.clone(), sets[i], etag.clone());
+        edits.spawn(async move { handle.send(put_tags(&uri, set, Some(&etag))).await });
+    }
+    let mut statuses = Vec::new();
+    while let Some(done) = edits.join_next().await {
+        let (status, body) = done.unwrap();
+        if status == StatusCode::PRECONDITION_FAILED {
+            assert_eq!(body["error"]["code"], "precondition_failed");
+        }
+        statuses.push(status);
+    }
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::PRECONDITION_FAILED]);
+}

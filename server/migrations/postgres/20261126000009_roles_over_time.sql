@@ -8,6 +8,8 @@ CREATE TABLE role_changes (
     owner_id BIGINT NOT NULL,
     name TEXT NOT NULL,
     change TEXT NOT NULL,
+    -- Moves on with each change of the row (If-Match on a role's change).
+    version BIGINT NOT NULL DEFAULT 1,
     PRIMARY KEY (owner_kind, owner_id, name)
 );
 

@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::{get, put};
 use axum::{Json, Router};
 use mosaic_core::api::{CreateRole, RoleTags, RoleView};
@@ -18,8 +19,9 @@ use mosaic_core::tag::NodeTags;
 
 use super::error::{ApiError, ApiJson};
 use super::tags::stored_environment;
+use super::versions;
 use crate::AppState;
-use crate::db::TagOwner;
+use crate::db::{TagOwner, version_of};
 use crate::environment::{ReleaseBase, Stored};
 
 pub fn router() -> Router<AppState> {
@@ -66,35 +68,39 @@ type EnvChange<'c> =
 async fn change_cluster(
     state: &AppState,
     id: i64,
-    name: &str,
+    (name, expected): (&str, Option<i64>),
     change: &EnvChange<'_>,
-) -> Result<(), ApiError> {
+) -> Result<i64, ApiError> {
     let stored = stored_environment(state, id).await?;
-    state
+    let versions = state
         .db
-        .change_roles(TagOwner::Cluster(id), |before, nodes| {
-            let mut spec = stored.spec.clone();
-            spec.nodes = nodes;
-            spec.roles = before.clone();
-            let env = stored.with_spec(&spec)?;
-            let layer = change(&env, env.role_level()).map_err(refused)?;
-            let holders = env.holder_ids(name);
-            let mut after = spec.clone();
-            after.roles = layer.clone();
-            let mut nodes = after.nodes.clone();
-            stored
-                .with_spec(&after)?
-                .assign_instances(&mut nodes, &holders);
-            let changed: Vec<NodeTags> = nodes
-                .into_iter()
-                .zip(&spec.nodes)
-                .filter(|(next, was)| next != *was)
-                .map(|(next, _)| next)
-                .collect();
-            Ok::<_, ApiError>((layer, changed))
-        })
+        .change_roles(
+            TagOwner::Cluster(id),
+            expected.map(|v| (name, v)),
+            |before, nodes| {
+                let mut spec = stored.spec.clone();
+                spec.nodes = nodes;
+                spec.roles = before.clone();
+                let env = stored.with_spec(&spec)?;
+                let layer = change(&env, env.role_level()).map_err(refused)?;
+                let holders = env.holder_ids(name);
+                let mut after = spec.clone();
+                after.roles = layer.clone();
+                let mut nodes = after.nodes.clone();
+                stored
+                    .with_spec(&after)?
+                    .assign_instances(&mut nodes, &holders);
+                let changed: Vec<NodeTags> = nodes
+                    .into_iter()
+                    .zip(&spec.nodes)
+                    .filter(|(next, was)| next != *was)
+                    .map(|(next, _)| next)
+                    .collect();
+                Ok::<_, ApiError>((layer, changed))
+            },
+        )
         .await?;
-    Ok(())
+    Ok(version_of(&versions, name))
 }
 
 /// Role `name` as `GET /clusters/{id}/roles` shows it.
@@ -111,40 +117,45 @@ async fn cluster_view(state: &AppState, id: i64, name: &str) -> Result<RoleView,
 async fn put_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<RoleTags>,
-) -> Result<Json<RoleView>, ApiError> {
+) -> Result<Response, ApiError> {
+    let expected = versions::if_match(&headers, "role")?;
     let tags = request.tags;
-    change_cluster(&state, id, &name, &|env, level| {
+    let version = change_cluster(&state, id, (&name, expected), &|env, level| {
         level.set_tags(&name, tags.clone(), |t| env.knows_tag(t))
     })
     .await?;
-    Ok(Json(cluster_view(&state, id, &name).await?))
+    Ok(versions::with_etag(
+        version,
+        cluster_view(&state, id, &name).await?,
+    ))
 }
 
 async fn create_cluster(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<CreateRole>,
-) -> Result<(StatusCode, Json<RoleView>), ApiError> {
+) -> Result<(StatusCode, Response), ApiError> {
     let name = request.name.clone();
     let def = request.def();
-    change_cluster(&state, id, &name, &|env, level| {
+    let version = change_cluster(&state, id, (&name, None), &|env, level| {
         level
             .create(&name, def.clone(), |t| env.knows_tag(t))
             .map(|(_, layer)| layer)
     })
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(cluster_view(&state, id, &name).await?),
-    ))
+    let view = cluster_view(&state, id, &name).await?;
+    Ok((StatusCode::CREATED, versions::with_etag(version, view)))
 }
 
 async fn delete_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
+    headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
-    change_cluster(&state, id, &name, &|env, level| {
+    let expected = versions::if_match(&headers, "role")?;
+    change_cluster(&state, id, (&name, expected), &|env, level| {
         level.reset(&name, env.holders(&name))
     })
     .await?;
@@ -171,22 +182,27 @@ type ReleaseChange<'c> = dyn Fn(
 async fn change_release(
     state: &AppState,
     id: i64,
+    (name, expected): (&str, Option<i64>),
     change: &ReleaseChange<'_>,
-) -> Result<(), ApiError> {
+) -> Result<i64, ApiError> {
     let base = release_base(state, id).await?;
     let user = state.db.user_tags(TagOwner::Release(id)).await?;
-    state
+    let versions = state
         .db
-        .change_roles(TagOwner::Release(id), |before, _| {
-            let roles = ReleaseRoles::new(&base.foundation, before);
-            let known = |t: &mosaic_core::name::TagName| {
-                roles.knows_tag(&base.release, &base.plugins, &user, t)
-            };
-            let layer = change(roles.level(), &known).map_err(refused)?;
-            Ok::<_, ApiError>((layer, Vec::new()))
-        })
+        .change_roles(
+            TagOwner::Release(id),
+            expected.map(|v| (name, v)),
+            |before, _| {
+                let roles = ReleaseRoles::new(&base.foundation, before);
+                let known = |t: &mosaic_core::name::TagName| {
+                    roles.knows_tag(&base.release, &base.plugins, &user, t)
+                };
+                let layer = change(roles.level(), &known).map_err(refused)?;
+                Ok::<_, ApiError>((layer, Vec::new()))
+            },
+        )
         .await?;
-    Ok(())
+    Ok(version_of(&versions, name))
 }
 
 async fn release_views(state: &AppState, id: i64) -> Result<Vec<RoleView>, ApiError> {
@@ -213,33 +229,34 @@ async fn list_release(
 async fn put_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<RoleTags>,
-) -> Result<Json<RoleView>, ApiError> {
+) -> Result<Response, ApiError> {
+    let expected = versions::if_match(&headers, "role")?;
     let tags = request.tags;
-    change_release(&state, id, &|level, known| {
+    let version = change_release(&state, id, (&name, expected), &|level, known| {
         level.set_tags(&name, tags.clone(), known)
     })
     .await?;
-    Ok(Json(release_view(&state, id, &name).await?))
+    let view = release_view(&state, id, &name).await?;
+    Ok(versions::with_etag(version, view))
 }
 
 async fn create_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<CreateRole>,
-) -> Result<(StatusCode, Json<RoleView>), ApiError> {
+) -> Result<(StatusCode, Response), ApiError> {
     let name = request.name.clone();
     let def = request.def();
-    change_release(&state, id, &|level, known| {
+    let version = change_release(&state, id, (&name, None), &|level, known| {
         level
             .create(&name, def.clone(), known)
             .map(|(_, layer)| layer)
     })
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(release_view(&state, id, &name).await?),
-    ))
+    let view = release_view(&state, id, &name).await?;
+    Ok((StatusCode::CREATED, versions::with_etag(version, view)))
 }
 
 /// The nodes of every environment on release `id` that hold role `name`,
@@ -262,8 +279,13 @@ async fn release_holders(state: &AppState, id: i64, name: &str) -> Result<Vec<St
 async fn delete_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
+    headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
+    let expected = versions::if_match(&headers, "role")?;
     let holders = release_holders(&state, id, &name).await?;
-    change_release(&state, id, &|level, _| level.reset(&name, holders.clone())).await?;
+    change_release(&state, id, (&name, expected), &|level, _| {
+        level.reset(&name, holders.clone())
+    })
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
