@@ -497,6 +497,10 @@ pub struct RoleView {
     /// Where it was created, for a role of one's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<crate::role_layer::Level>,
+    /// How many nodes hold it (deployed or pending): of the environment,
+    /// or of every environment on the release.
+    #[serde(default)]
+    pub nodes: usize,
 }
 
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,

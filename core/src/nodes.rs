@@ -546,6 +546,7 @@ mod tests {
             plugin: None,
             tags_source: Default::default(),
             created: None,
+            nodes: 0,
         };
         assert_eq!(role_title(&role(None)), "Stores — tags: ceph-osd");
         assert_eq!(

@@ -372,6 +372,67 @@ impl LevelView<'_> {
     }
 }
 
+/// What undoing a role's change at one level does, as its row offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undo {
+    /// Its tag set goes back to the level below.
+    Reset,
+    /// It was created at this level: it goes.
+    Delete,
+}
+
+impl Undo {
+    /// For `role` shown at `level`: none when this level changed nothing.
+    pub fn of(role: &crate::api::RoleView, level: Level) -> Option<Undo> {
+        match role.created {
+            Some(created) if created == level => Some(Undo::Delete),
+            _ if role.tags_source == TagsSource::from(level) => Some(Undo::Reset),
+            _ => None,
+        }
+    }
+}
+
+/// Where a role's tag set comes from, as the Roles section says it.
+pub fn tags_source_label(role: &crate::api::RoleView) -> &'static str {
+    match (role.tags_source, role.created) {
+        (_, Some(Level::Environment)) => "created here",
+        (TagsSource::Release, Some(Level::Release)) => "created on the release",
+        (TagsSource::Environment, _) => "changed here",
+        (TagsSource::Release, _) => "changed on the release",
+        (TagsSource::Declared, _) => "as declared",
+    }
+}
+
+/// What saving `new` as a role's tags instead of `old` does to the
+/// `nodes` holding it, before it is saved; none when nothing changes.
+pub fn change_preview(old: &[String], new: &[String], nodes: usize) -> Option<String> {
+    let added: Vec<&str> = new
+        .iter()
+        .filter(|t| !old.contains(t))
+        .map(String::as_str)
+        .collect();
+    let gone: Vec<&str> = old
+        .iter()
+        .filter(|t| !new.contains(t))
+        .map(String::as_str)
+        .collect();
+    if added.is_empty() && gone.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !added.is_empty() {
+        parts.push(format!("adds {}", added.join(", ")));
+    }
+    if !gone.is_empty() {
+        parts.push(format!("removes {}", gone.join(", ")));
+    }
+    Some(format!(
+        "Affects {nodes} node{}: {}.",
+        crate::text::plural(nodes),
+        parts.join("; ")
+    ))
+}
+
 fn check_tags(tags: &[TagName], known: impl Fn(&TagName) -> bool) -> Result<(), RoleRefusal> {
     let unknown: Vec<TagName> = tags.iter().filter(|t| !known(t)).cloned().collect();
     if unknown.is_empty() {

@@ -13,6 +13,7 @@ use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
+use crate::pages::roles::RolesSection;
 use crate::route::{Route, set_title};
 use crate::session::session;
 
@@ -97,6 +98,7 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
             <Show when=move || editable.get()>
                 <NewTagForm owner created=reload />
             </Show>
+            <RolesSection owner editable changed=reload />
         </section>
     }
 }

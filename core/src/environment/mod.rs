@@ -423,6 +423,7 @@ impl<'a> Environment<'a> {
                 plugin: self.role_plugin(role).map(|p| p.name.to_string()),
                 tags_source: origin.tags_source,
                 created: origin.created,
+                nodes: self.holder_ids(role.id.as_str()).len(),
             })
             .collect()
     }

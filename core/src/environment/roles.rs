@@ -121,6 +121,7 @@ impl<'a> ReleaseRoles<'a> {
                 plugin: None,
                 tags_source: origin.tags_source,
                 created: origin.created,
+                nodes: 0,
             })
             .collect()
     }

@@ -336,3 +336,84 @@ fn changes_read_and_write_as_edits_or_roles_of_ones_own() {
         assert!(serde_json::from_value::<RoleLayer>(bad).is_err(), "{what}");
     }
 }
+
+#[test]
+fn the_roles_section_says_where_a_set_comes_from_what_undoing_does_and_what_a_change_affects() {
+    let view = |tags_source, created| crate::api::RoleView {
+        id: role("r"),
+        name: "R".into(),
+        description: String::new(),
+        tags: Vec::new(),
+        unavailable: None,
+        plugin: None,
+        tags_source,
+        created,
+        nodes: 0,
+    };
+    let (env, rel) = (Level::Environment, Level::Release);
+    type Case = (TagsSource, Option<Level>, Level, Option<Undo>, &'static str);
+    let cases: Vec<Case> = vec![
+        (TagsSource::Declared, None, env, None, "as declared"),
+        (
+            TagsSource::Release,
+            None,
+            env,
+            None,
+            "changed on the release",
+        ),
+        (
+            TagsSource::Release,
+            None,
+            rel,
+            Some(Undo::Reset),
+            "changed on the release",
+        ),
+        (
+            TagsSource::Environment,
+            None,
+            env,
+            Some(Undo::Reset),
+            "changed here",
+        ),
+        (
+            TagsSource::Environment,
+            Some(env),
+            env,
+            Some(Undo::Delete),
+            "created here",
+        ),
+        (
+            TagsSource::Release,
+            Some(rel),
+            rel,
+            Some(Undo::Delete),
+            "created on the release",
+        ),
+        (
+            TagsSource::Environment,
+            Some(rel),
+            env,
+            Some(Undo::Reset),
+            "changed here",
+        ),
+    ];
+    for (source, created, level, undo, label) in cases {
+        let v = view(source, created);
+        assert_eq!(
+            Undo::of(&v, level),
+            undo,
+            "{source:?} {created:?} at {level:?}"
+        );
+        assert_eq!(tags_source_label(&v), label, "{source:?} {created:?}");
+    }
+    let s = |l: &[&str]| l.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    assert_eq!(change_preview(&s(&["a", "b"]), &s(&["b", "a"]), 3), None);
+    assert_eq!(
+        change_preview(&s(&["controller", "rabbitmq"]), &s(&["controller"]), 3).as_deref(),
+        Some("Affects 3 nodes: removes rabbitmq.")
+    );
+    assert_eq!(
+        change_preview(&s(&["a"]), &s(&["b"]), 1).as_deref(),
+        Some("Affects 1 node: adds b; removes a.")
+    );
+}
