@@ -289,8 +289,11 @@ fn NewRoleForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
         <form class="new-role" on:submit=submit>
             <h3>"New role"</h3>
             <label>"Name " <input class="new-role-name" required placeholder="e.g. messaging" bind:value=name /></label>
+            " "
             <label>"Label " <input class="new-role-label" required placeholder="e.g. Messaging" bind:value=label /></label>
+            " "
             <label>"Tags " <input class="new-role-tags" placeholder="e.g. rabbitmq" bind:value=tags /></label>
+            " "
             <button type="submit" class="create-role">"Create the role"</button>
             {move || error().map(|message| view! { <ErrorNotice message /> })}
         </form>
