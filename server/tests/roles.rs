@@ -54,7 +54,7 @@ async fn role(app: &TestApp, uri: &str, name: &str) -> Value {
 #[tokio::test]
 async fn rabbitmq_moves_off_the_controllers_of_one_environment_to_a_role_of_its_own() {
     let app = test_app().await;
-    let (cluster, _) = app.environment("one").await;
+    let (cluster, release) = app.environment("one").await;
     let (other, _) = app.environment("other").await;
     let controllers = [
         node(&app, cluster, &["controller"]).await,
@@ -63,6 +63,10 @@ async fn rabbitmq_moves_off_the_controllers_of_one_environment_to_a_role_of_its_
     ];
     let other_controller = node(&app, other, &["controller"]).await;
     assert_eq!(rabbitmq_nodes(&app, cluster).await, controllers);
+    let held = format!("/api/v1/clusters/{cluster}/roles");
+    assert_eq!(role(&app, &held, "controller").await["nodes"], 3);
+    let held = format!("/api/v1/releases/{release}/roles");
+    assert_eq!(role(&app, &held, "controller").await["nodes"], 4);
 
     let roles = format!("/api/v1/clusters/{cluster}/roles");
     let (status, edited) = app

@@ -205,10 +205,19 @@ async fn change_release(
     Ok(version_of(&versions, name))
 }
 
+/// The release's roles, each with how many nodes of its environments hold it.
 async fn release_views(state: &AppState, id: i64) -> Result<Vec<RoleView>, ApiError> {
     let base = release_base(state, id).await?;
     let layer = state.db.role_layer(TagOwner::Release(id)).await?;
-    Ok(ReleaseRoles::new(&base.foundation, &layer).views())
+    let mut views = ReleaseRoles::new(&base.foundation, &layer).views();
+    let snapshot = state.db.snapshot().await?;
+    for stored in Stored::all_on_release(&snapshot, id)? {
+        let env = stored.environment()?;
+        for view in &mut views {
+            view.nodes += env.holder_ids(view.id.as_str()).len();
+        }
+    }
+    Ok(views)
 }
 
 async fn release_view(state: &AppState, id: i64, name: &str) -> Result<RoleView, ApiError> {
