@@ -101,10 +101,12 @@ impl Environment<'_> {
         errors
     }
 
-    /// Every problem an import must refuse: [`Self::problems`] and each
-    /// node's conflicting or restricted roles.
+    /// Every problem an import must refuse: [`Self::problems`], its own
+    /// changes of roles that cannot be made, and each node's conflicting
+    /// or restricted roles.
     pub fn import_problems(&self) -> Vec<String> {
         let mut problems: Vec<String> = self.problems().into_iter().map(|e| e.message).collect();
+        problems.extend(self.role_layer_problems());
         let role_tags = self.role_tags();
         for (node, errors) in self.node_role_errors() {
             let reported = |e: &&crate::role::NodeError| {

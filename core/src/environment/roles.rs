@@ -10,7 +10,7 @@ use crate::name::TagName;
 use crate::plugin::Package;
 use crate::release::Release;
 use crate::role::Role;
-use crate::role_layer::{Level, LevelView, RoleLayer, RoleOrigin, effective_roles};
+use crate::role_layer::{Level, LevelView, RoleChange, RoleLayer, RoleOrigin, effective_roles};
 use crate::tag::{self, TagsMetadata};
 
 impl Foundation {
@@ -30,6 +30,55 @@ impl Environment<'_> {
             origins: &self.origins,
             layer: &self.spec.roles,
         }
+    }
+
+    /// What is wrong with the environment's own changes of roles (an
+    /// environment file's `roles:`): an edit of a role that is not there,
+    /// a role created under a name taken, a tag nothing here declares.
+    pub fn role_layer_problems(&self) -> Vec<String> {
+        let (below, _) = effective_roles(
+            self.foundation.roles(),
+            self.release_roles,
+            RoleLayer::none(),
+        );
+        // Tags declared as tags, and those the roles below bring: not the
+        // ones these very changes name.
+        let known = tag::merge_metadata(
+            std::iter::once(&self.release.tags_metadata)
+                .chain(self.enabled_plugins().map(|p| &p.tags_metadata))
+                .chain([self.release_tags, &self.spec.tags_metadata]),
+        );
+        let named: BTreeSet<TagName> = below
+            .iter()
+            .filter(|r| self.role_plugin_enabled(r))
+            .flat_map(|r| r.brought_tags())
+            .collect();
+        let mut problems = Vec::new();
+        for (name, change) in &self.spec.roles.0 {
+            let exists = below.iter().any(|r| &r.id == name);
+            match change {
+                RoleChange::Edit(_) if !exists => {
+                    problems.push(format!("roles.{name}: there is no role '{name}' to change"));
+                }
+                RoleChange::Own(_) if exists => problems.push(format!(
+                    "roles.{name}: role '{name}' exists already; give only its tags to change them"
+                )),
+                _ => {}
+            }
+            let unknown: Vec<String> = change
+                .tags()
+                .iter()
+                .filter(|t| !tag::known_tag(t, &known, &named))
+                .map(|t| format!("'{t}'"))
+                .collect();
+            if !unknown.is_empty() {
+                problems.push(format!(
+                    "roles.{name}.tags: unknown tag {}",
+                    unknown.join(", ")
+                ));
+            }
+        }
+        problems
     }
 
     /// The release's changes of roles this environment is built with.
