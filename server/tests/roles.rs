@@ -496,3 +496,31 @@ async fn concurrent_edits_of_one_role_through_two_replicas_lose_nothing() {
     statuses.sort();
     assert_eq!(statuses, [StatusCode::OK, StatusCode::PRECONDITION_FAILED]);
 }
+
+#[tokio::test]
+async fn a_tag_a_role_change_names_cannot_be_deleted() {
+    let app = test_app().await;
+    let (cluster, release) = app.environment("prod").await;
+    for owner in [
+        format!("/api/v1/releases/{release}"),
+        format!("/api/v1/clusters/{cluster}"),
+    ] {
+        let (status, _) = app
+            .post(&format!("{owner}/tags"), &json!({"name": "rack"}))
+            .await;
+        assert_eq!(status, StatusCode::CREATED);
+        let (status, _) = app
+            .put(
+                &format!("{owner}/roles/compute"),
+                &json!({"tags": ["compute", "rack"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, body) = app.delete(&format!("{owner}/tags/rack"), None).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{owner}: {body:#}");
+        let (status, _) = app.delete(&format!("{owner}/roles/compute"), None).await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let (status, body) = app.delete(&format!("{owner}/tags/rack"), None).await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{owner}: {body:#}");
+    }
+}

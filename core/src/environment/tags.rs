@@ -94,14 +94,20 @@ impl Views {
 }
 
 /// The merged tag view of a release: its tags metadata, tags named only by
-/// its roles, then tags created on it through the API.
-pub fn release_tag_views(release: &Release, user: &TagsMetadata) -> Vec<TagView> {
+/// its roles, then tags created on it through the API; a tag its changes
+/// of roles (`roles`) name cannot be deleted.
+pub fn release_tag_views(
+    release: &Release,
+    user: &TagsMetadata,
+    roles: &crate::role_layer::RoleLayer,
+) -> Vec<TagView> {
     let mut views = Views {
         views: Vec::new(),
         role_named: BTreeSet::new(),
     };
     views.layer(&release.tags_metadata, &release.roles_metadata, "release");
     views.user(user, "user");
+    views.role_named.extend(roles.tags());
     views.finish("user")
 }
 

@@ -69,7 +69,8 @@ async fn reach(
                         .map(|(n, tags)| (format!("{n} ({env_name})"), tags)),
                 );
             }
-            let mut views = release_tag_views(release, &snapshot.tags_of(owner));
+            let mut views =
+                release_tag_views(release, &snapshot.tags_of(owner), &snapshot.roles_of(owner));
             count_carriers(&mut views, &nodes);
             Ok((views, nodes))
         }
