@@ -31,6 +31,7 @@ fn tag(name: &str, source: &str, deletable: bool, has_primary: bool) -> TagView 
         source: source.to_owned(),
         deletable,
         nodes: 3,
+        instance_nodes: Vec::new(),
     }
 }
 

@@ -263,6 +263,16 @@ pub struct TagView {
     /// environment, or of every environment on the release.
     #[serde(default)]
     pub nodes: usize,
+    /// Its instances the nodes carry, each with their names, by number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instance_nodes: Vec<InstanceNodes>,
+}
+
+/// The nodes that form one instance of a tag (`mysql:2`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceNodes {
+    pub number: u64,
+    pub nodes: Vec<String>,
 }
 
 /// `POST …/tags`.

@@ -447,6 +447,14 @@ pub fn source_label(source: &str) -> &'static str {
     }
 }
 
+/// What the tags page says of each instance of a tag: `mysql:2: n1, n3`.
+pub fn instance_lines(view: &crate::api::TagView) -> Vec<String> {
+    view.instance_nodes
+        .iter()
+        .map(|i| format!("{}:{}: {}", view.name, i.number, i.nodes.join(", ")))
+        .collect()
+}
+
 /// The `source` of the tags created on a release (`user`) or on an
 /// environment (`environment`).
 pub fn own_source(on_release: bool) -> &'static str {
@@ -495,7 +503,25 @@ mod tests {
             source: source.to_owned(),
             deletable: true,
             nodes: 0,
+            instance_nodes: Vec::new(),
         }
+    }
+
+    #[test]
+    fn each_instance_is_shown_with_its_nodes() {
+        let mut mysql = view("mysql", "environment");
+        assert!(instance_lines(&mysql).is_empty());
+        mysql.instance_nodes = vec![
+            crate::api::InstanceNodes {
+                number: 1,
+                nodes: vec!["n1".into(), "n3".into()],
+            },
+            crate::api::InstanceNodes {
+                number: 2,
+                nodes: vec!["n2".into()],
+            },
+        ];
+        assert_eq!(instance_lines(&mysql), ["mysql:1: n1, n3", "mysql:2: n2"]);
     }
 
     #[test]
@@ -673,6 +699,7 @@ mod tests {
             source: source.to_owned(),
             deletable,
             nodes: 3,
+            instance_nodes: Vec::new(),
         };
         let here = own_source(false);
         let controller = tag("controller", "release", false);

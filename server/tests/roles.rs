@@ -524,3 +524,29 @@ async fn a_tag_a_role_change_names_cannot_be_deleted() {
         assert_eq!(status, StatusCode::NO_CONTENT, "{owner}: {body:#}");
     }
 }
+
+#[tokio::test]
+async fn the_tags_list_shows_each_instances_nodes() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let tags = format!("/api/v1/clusters/{cluster}/tags");
+    app.post(&tags, &json!({"name": "mysql", "instances": 2}))
+        .await;
+    app.put(
+        &format!("/api/v1/clusters/{cluster}/roles/controller"),
+        &json!({"tags": ["controller", "mysql"]}),
+    )
+    .await;
+    bulk_controllers(&app, cluster, None).await;
+    let (_, list) = app.get(&tags).await;
+    let mysql = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "mysql")
+        .unwrap();
+    assert_eq!(
+        mysql["instance_nodes"],
+        json!([{"number": 1, "nodes": ["node-1", "node-3"]}, {"number": 2, "nodes": ["node-2"]}])
+    );
+}

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use mosaic_core::access::Role;
 use mosaic_core::api::{CreateTag, TagView};
-use mosaic_core::tag::{TagAccess, own_source, source_label};
+use mosaic_core::tag::{TagAccess, instance_lines, own_source, source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
@@ -200,6 +200,7 @@ fn TagRow(
     };
     let source = field(list, &name, |t| source_label(&t.source));
     let nodes = field(list, &name, |t| t.nodes.to_string());
+    let instances = field(list, &name, instance_lines);
     let refused = {
         let key = name.clone();
         move || {
@@ -235,7 +236,18 @@ fn TagRow(
                     on:change=toggle
                 />
             </td>
-            <td class="tag-nodes">{nodes}</td>
+            <td class="tag-nodes">
+                {nodes}
+                <ul class="tag-instances plain">
+                    {move || {
+                        instances()
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|line| view! { <li>{line}</li> })
+                            .collect_view()
+                    }}
+                </ul>
+            </td>
             <td>
                 {move || match access.get() {
                     TagAccess::Deletable => view! {

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::Environment;
-use crate::api::{NodeView, TagView};
+use crate::api::{InstanceNodes, NodeView, TagView};
 use crate::name::TagName;
 use crate::release::Release;
 use crate::role::{Role, Roles};
@@ -47,6 +47,7 @@ impl Views {
                 source: source.to_owned(),
                 deletable: false,
                 nodes: 0,
+                instance_nodes: Vec::new(),
             }),
         }
     }
@@ -179,10 +180,24 @@ fn is_or_instance(carried: &TagName, name: &str) -> bool {
 pub type NamedTags = (String, Vec<TagName>);
 
 /// Sets each view's `nodes`: how many of `nodes` carry the tag or an
-/// instance of it.
+/// instance of it; and which of them form each instance.
 pub fn count_carriers(views: &mut [TagView], nodes: &[NamedTags]) {
     for view in views {
         view.nodes = carrying(nodes, &view.name).count();
+        let mut by_number: std::collections::BTreeMap<u64, Vec<String>> = Default::default();
+        for (node, tags) in carrying(nodes, &view.name) {
+            for n in tags
+                .iter()
+                .filter(|t| t.instance_of() == Some(view.name.as_str()))
+                .filter_map(TagName::instance_number)
+            {
+                by_number.entry(n).or_default().push(node.clone());
+            }
+        }
+        view.instance_nodes = by_number
+            .into_iter()
+            .map(|(number, nodes)| InstanceNodes { number, nodes })
+            .collect();
     }
 }
 
