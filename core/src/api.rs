@@ -382,6 +382,23 @@ pub struct UpdateNode {
     pub pending_deletion: Option<bool>,
 }
 
+impl UpdateNode {
+    /// `node` with what the request names changed, the rest as it is.
+    pub fn applied_to(&self, node: &crate::tag::NodeTags) -> crate::tag::NodeTags {
+        let mut next = node.clone();
+        if let Some(status) = self.status {
+            next.status = status;
+        }
+        if let Some(roles) = &self.roles {
+            next.roles = roles.clone();
+        }
+        if let Some(pending) = self.pending_deletion {
+            next.pending_deletion = pending;
+        }
+        next
+    }
+}
+
 /// `POST` / `DELETE /api/v1/nodes/{id}/tags`: tags to assign or unassign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -110,6 +110,12 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether a maximum is declared, in the base or in any override
+    /// (whatever the conditions say here).
+    pub fn has_maximum(&self) -> bool {
+        self.base.max.is_some() || self.overrides.iter().any(|o| o.limits.max.is_some())
+    }
+
     fn from_json(path: &str, value: &Value) -> Result<Limits, RoleError> {
         let map = value
             .as_object()
@@ -606,73 +612,103 @@ fn pick(set: &LimitSet, kind: Kind) -> Option<&LimitValue> {
 /// holds first, then the base limits for kinds no override checked; of
 /// several failures of one kind, the strictest is kept.
 pub fn check_limits(role: &Role, models: &dyn Models, count: usize) -> LimitReport {
-    let mut report = LimitReport {
+    let mut errors = Vec::new();
+    let active = active_overrides(role, models, &mut errors);
+    let mut warnings = Vec::new();
+    for kind in [Kind::Min, Kind::Max, Kind::Recommended] {
+        if let Some(text) = strictest_failure(role, &active, kind, models, count, &mut errors) {
+            match kind {
+                Kind::Recommended => warnings.push(text),
+                _ => errors.push(text),
+            }
+        }
+    }
+    LimitReport {
         role: role.id.clone(),
         count,
-        valid: true,
-        errors: Vec::new(),
-        warnings: Vec::new(),
-    };
-    let mut active: Vec<(&LimitSet, Option<&str>)> = Vec::new();
+        valid: errors.is_empty(),
+        errors,
+        warnings,
+    }
+}
+
+/// The message of the role's maximum when `count` nodes exceed it, as
+/// [`check_limits`] reports it; `None` within it, without one, or when the
+/// maximum cannot be evaluated (an error the limits' check reports).
+pub fn exceeded_maximum(role: &Role, models: &dyn Models, count: usize) -> Option<String> {
+    let mut ignored = Vec::new();
+    let active = active_overrides(role, models, &mut ignored);
+    strictest_failure(role, &active, Kind::Max, models, count, &mut ignored)
+}
+
+/// The limits of the overrides whose condition holds, with their messages;
+/// a condition that cannot be evaluated is an error in `errors`.
+fn active_overrides<'a>(
+    role: &'a Role,
+    models: &dyn Models,
+    errors: &mut Vec<String>,
+) -> Vec<(&'a LimitSet, Option<&'a str>)> {
+    let mut active = Vec::new();
     for o in &role.limits.overrides {
         match o.condition.holds(models, true) {
             Ok(true) => active.push((&o.limits, o.message.as_deref())),
             Ok(false) => {}
-            Err(e) => report
-                .errors
-                .push(format!("Limits of role '{}': {}", role.id, e.message)),
+            Err(e) => errors.push(format!("Limits of role '{}': {}", role.id, e.message)),
         }
     }
+    active
+}
+
+/// The strictest failing limit of `kind` for `count` nodes, with its
+/// message: the active overrides' limits of that kind, or the base limit
+/// when none has one. A value that cannot be evaluated is an error in
+/// `errors`.
+fn strictest_failure(
+    role: &Role,
+    active: &[(&LimitSet, Option<&str>)],
+    kind: Kind,
+    models: &dyn Models,
+    count: usize,
+    errors: &mut Vec<String>,
+) -> Option<String> {
     let c = count as i64;
-    for kind in [Kind::Min, Kind::Max, Kind::Recommended] {
-        let mut candidates: Vec<(&LimitValue, Option<&str>)> = active
-            .iter()
-            .filter_map(|(set, message)| pick(set, kind).map(|v| (v, *message)))
-            .collect();
-        if candidates.is_empty() {
-            candidates.extend(pick(&role.limits.base, kind).map(|v| (v, None)));
-        }
-        // The strictest failing limit of this kind, with its message.
-        let mut worst: Option<(i64, Option<&str>)> = None;
-        for (value, message) in candidates {
-            let v = match value.value(models) {
-                Ok(v) => v,
-                Err(e) => {
-                    report
-                        .errors
-                        .push(format!("Limits of role '{}': {e}", role.id));
-                    continue;
-                }
-            };
-            let fails = match kind {
-                Kind::Min | Kind::Recommended => c < v,
-                Kind::Max => c > v,
-            };
-            let stricter = |w: i64| match kind {
-                Kind::Min | Kind::Recommended => v > w,
-                Kind::Max => v < w,
-            };
-            if fails && worst.is_none_or(|(w, _)| stricter(w)) {
-                worst = Some((v, message));
+    let mut candidates: Vec<(&LimitValue, Option<&str>)> = active
+        .iter()
+        .filter_map(|(set, message)| pick(set, kind).map(|v| (v, *message)))
+        .collect();
+    if candidates.is_empty() {
+        candidates.extend(pick(&role.limits.base, kind).map(|v| (v, None)));
+    }
+    let mut worst: Option<(i64, Option<&str>)> = None;
+    for (value, message) in candidates {
+        let v = match value.value(models) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push(format!("Limits of role '{}': {e}", role.id));
+                continue;
             }
-        }
-        if let Some((v, message)) = worst {
-            let name = &role.name;
-            let text = message.map(str::to_owned).unwrap_or_else(|| match kind {
-                Kind::Min => format!("At least {v} {name} nodes are required ({c} selected currently)."),
-                Kind::Max => format!("At most {v} {name} nodes are allowed."),
-                Kind::Recommended => {
-                    format!("It is recommended to have at least {v} {name} nodes ({c} selected currently).")
-                }
-            });
-            match kind {
-                Kind::Recommended => report.warnings.push(text),
-                _ => report.errors.push(text),
-            }
+        };
+        let fails = match kind {
+            Kind::Min | Kind::Recommended => c < v,
+            Kind::Max => c > v,
+        };
+        let stricter = |w: i64| match kind {
+            Kind::Min | Kind::Recommended => v > w,
+            Kind::Max => v < w,
+        };
+        if fails && worst.is_none_or(|(w, _)| stricter(w)) {
+            worst = Some((v, message));
         }
     }
-    report.valid = report.errors.is_empty();
-    report
+    let (v, message) = worst?;
+    let name = &role.name;
+    Some(message.map(str::to_owned).unwrap_or_else(|| match kind {
+        Kind::Min => format!("At least {v} {name} nodes are required ({c} selected currently)."),
+        Kind::Max => format!("At most {v} {name} nodes are allowed."),
+        Kind::Recommended => {
+            format!("It is recommended to have at least {v} {name} nodes ({c} selected currently).")
+        }
+    }))
 }
 
 #[cfg(test)]

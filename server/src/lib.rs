@@ -9,6 +9,7 @@ pub mod db;
 pub mod environment;
 pub mod http;
 pub mod install;
+mod out;
 pub mod package;
 pub mod timestamp;
 
@@ -26,14 +27,17 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::access::{Security, SecurityHeaders};
+use crate::access::{Security, SecurityHeaders, SignInThrottle};
 use crate::db::Db;
+use crate::out::outln;
 
 /// What every handler can reach.
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub db: Db,
     pub security: Arc<Security>,
+    /// Failed sign-ins counted in this replica's memory.
+    pub sign_in_throttle: Arc<SignInThrottle>,
 }
 
 impl AppState {
@@ -41,6 +45,7 @@ impl AppState {
         AppState {
             db,
             security: Arc::new(security),
+            sign_in_throttle: Arc::default(),
         }
     }
 }
@@ -216,7 +221,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let local = listener.local_addr()?;
     tracing::info!("Mosaic is listening on http://{local}");
     // A line scripts and tests can wait for.
-    println!("mosaic: listening on http://{local}");
+    outln!("mosaic: listening on http://{local}");
     let security = config.security(local);
     if config.bind.ip().is_unspecified() && config.allowed_hosts.is_empty() {
         tracing::warn!(
@@ -224,7 +229,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             security.allowed_hosts.as_deref().unwrap_or_default()
         );
     }
-    axum::serve(listener, app(AppState::new(db, security), dist))
+    // The peer's address reaches the handlers (sign-in throttling).
+    let service =
+        app(AppState::new(db, security), dist).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(shutdown())
         .await?;
     Ok(())
@@ -251,7 +259,7 @@ async fn first_admin(db: &Db, data_dir: &std::path::Path, local: SocketAddr) -> 
     let file = data_dir.join("initial-admin-password");
     write_private(&file, &format!("{password}\n"))
         .with_context(|| format!("cannot write {}", file.display()))?;
-    println!(
+    outln!(
         "mosaic: created the user 'admin' with the password {password}\n\
          mosaic: (also in {}); sign in at http://{local} and add users with `mosaic user create`",
         file.display()

@@ -388,3 +388,88 @@ async fn the_audit_log_records_every_change_with_its_actor() {
     assert_eq!(log[0]["route"], "/api/v1/clusters/{id}/nodes");
     assert!(log[0]["at"].as_str().unwrap().ends_with('Z'));
 }
+
+/// One sign-in attempt from `peer` (`None`: no peer address, as a router
+/// driven directly has none): the status, `Retry-After` and the body.
+async fn attempt(
+    app: &TestApp,
+    username: &str,
+    password: &str,
+    peer: Option<[u8; 4]>,
+) -> (StatusCode, Option<u64>, Value) {
+    let mut request = request("POST", "/api/v1/session")
+        .header("authorization", "none")
+        .header("content-type", "application/json")
+        .body(json_body(
+            &json!({"username": username, "password": password}),
+        ))
+        .unwrap();
+    if let Some(ip) = peer {
+        let address = std::net::SocketAddr::from((ip, 40000));
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(address));
+    }
+    let response = app.respond(request).await;
+    let status = response.status();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().parse().unwrap());
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (status, retry_after, serde_json::from_slice(&body).unwrap())
+}
+
+/// The 6th attempt of a name that failed 5 times is 429 `too_many_attempts`
+/// with `Retry-After` within the 3 minutes one attempt takes to come back.
+async fn assert_throttled(app: &TestApp, username: &str, password: &str, peer: [u8; 4]) {
+    let (status, retry_after, body) = attempt(app, username, password, Some(peer)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{username}: {body}");
+    assert_eq!(code(&body), "too_many_attempts");
+    let seconds = retry_after.expect("Retry-After");
+    assert!((1..=180).contains(&seconds), "{seconds}");
+}
+
+async fn fail_times(app: &TestApp, username: &str, times: usize, peer: [u8; 4]) {
+    for n in 0..times {
+        let (status, retry_after, body) =
+            attempt(app, username, "wrong password", Some(peer)).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{username} #{n}: {body}");
+        assert_eq!(retry_after, None);
+    }
+}
+
+#[tokio::test]
+async fn failed_sign_ins_are_throttled_per_user_name_and_per_address() {
+    let app = test_app().await;
+    user(&app, "alice", Role::Operator, "alice's password").await;
+    user(&app, "bob", Role::Viewer, "bob's password 1").await;
+    let (here, elsewhere) = ([192, 0, 2, 1], [198, 51, 100, 7]);
+    // Five failures of a user name, then 429 — even with the right password,
+    // whose check costs nothing now, and from another address.
+    fail_times(&app, "alice", 5, here).await;
+    assert_throttled(&app, "alice", "alice's password", here).await;
+    assert_throttled(&app, "alice", "alice's password", elsewhere).await;
+    // The same for a name no user has.
+    fail_times(&app, "nobody", 5, here).await;
+    assert_throttled(&app, "nobody", "wrong password", here).await;
+    // A success before the sixth starts the name's count again.
+    fail_times(&app, "bob", 4, here).await;
+    let (status, _, body) = attempt(&app, "bob", "bob's password 1", Some(here)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    fail_times(&app, "bob", 5, here).await;
+    assert_throttled(&app, "bob", "bob's password 1", here).await;
+    // Nineteen failures from `here` so far (throttled and successful
+    // attempts are not counted): another name still gets its answer, the
+    // twentieth; then the address is throttled, for every name, but only
+    // there.
+    fail_times(&app, "carol", 1, here).await;
+    assert_throttled(&app, "dave", "wrong password", here).await;
+    fail_times(&app, "dave", 1, elsewhere).await;
+    // Without a peer address (a router driven directly) names are counted.
+    fail_times(&app, "erin", 5, [203, 0, 113, 9]).await;
+    let (status, _, _) = attempt(&app, "erin", "wrong password", None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}

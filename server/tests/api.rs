@@ -835,3 +835,130 @@ async fn graphs_list_every_type_and_a_type_nobody_defines_is_404_unknown_graph()
     let (_, before) = app.get(&graphs).await;
     assert_eq!(after, before);
 }
+
+const ONE_CONTROLLER: &str = "Multi-node environments can not have more than 1 controller node.";
+
+fn put_node(id: i64, body: &Value) -> Request<Body> {
+    Request::builder()
+        .method("PUT")
+        .uri(format!("/api/v1/nodes/{id}"))
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn role_maximums_hold_for_single_bulk_and_imported_changes() {
+    let app = test_app().await;
+    let (_, releases) = app.get("/api/v1/releases").await;
+    let body = json!({"name": "multi", "release_id": releases[0]["id"],
+                      "components": support::SELECTION, "mode": "multinode"});
+    let (_, cluster) = app.post("/api/v1/clusters", &body).await;
+    let cluster = cluster["id"].as_i64().unwrap();
+    let nodes_uri = format!("/api/v1/clusters/{cluster}/nodes");
+    let add = |roles: Value| {
+        let (app, uri) = (&app, nodes_uri.clone());
+        async move {
+            let (status, node) = app.post(&uri, &json!({"roles": roles})).await;
+            (status, node)
+        }
+    };
+    let refused = |status: StatusCode, body: &Value, code: &str| {
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body:#}");
+        assert_eq!(body["error"]["code"], code, "{body:#}");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(ONE_CONTROLLER), "{message}");
+    };
+    // One controller, then a second one added or changed into: refused.
+    let (status, ctl) = add(json!(["controller"])).await;
+    assert_eq!(status, StatusCode::CREATED, "{ctl:#}");
+    let ctl = ctl["id"].as_i64().unwrap();
+    let (status, body) = add(json!(["controller"])).await;
+    refused(status, &body, "invalid_roles");
+    let (_, other) = add(json!([])).await;
+    let other = other["id"].as_i64().unwrap();
+    let (status, body) = app
+        .send(put_node(other, &json!({"roles": ["controller"]})))
+        .await;
+    refused(status, &body, "invalid_roles");
+    // In bulk: 400 invalid_nodes, nothing changed.
+    let bulk = |nodes: Vec<i64>, change: Value| {
+        let mut body = change;
+        body["nodes"] = json!(nodes);
+        let (app, uri) = (&app, format!("{nodes_uri}/bulk"));
+        async move { app.post(&uri, &body).await }
+    };
+    let (status, body) = bulk(vec![other], json!({"add_roles": ["controller"]})).await;
+    refused(status, &body, "invalid_nodes");
+    // A controller pending deletion does not count; taking the mark back
+    // would make two.
+    let (status, _) = app
+        .send(put_node(ctl, &json!({"pending_deletion": true})))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = app
+        .send(put_node(other, &json!({"roles": ["controller"]})))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body:#}");
+    let (status, body) = app
+        .send(put_node(ctl, &json!({"pending_deletion": false})))
+        .await;
+    refused(status, &body, "invalid_roles");
+
+    // An environment over its maximum already (stored before the rule):
+    // other changes and fewer controllers pass, one more does not.
+    let over = mosaic_core::tag::NodeTags {
+        roles: vec![mosaic_core::name::RoleName::new("controller").unwrap()],
+        ..Default::default()
+    };
+    let version = app
+        .db
+        .cluster(cluster)
+        .await
+        .unwrap()
+        .unwrap()
+        .settings_version;
+    let third = app
+        .db
+        .insert_node(cluster, &over, version, false, |_| {
+            Ok::<_, mosaic_server::db::DbError>(())
+        })
+        .await
+        .unwrap()
+        .spec
+        .id;
+    let (status, body) = bulk(vec![other, third], json!({"add_tags": ["rabbitmq"]})).await;
+    assert_eq!(status, StatusCode::OK, "{body:#}");
+    let (status, body) = app.send(put_node(third, &json!({"status": "ready"}))).await;
+    assert_eq!(status, StatusCode::OK, "{body:#}");
+    let (status, body) = add(json!(["controller"])).await;
+    refused(status, &body, "invalid_roles");
+    let (status, body) = bulk(vec![third], json!({"remove_roles": ["controller"]})).await;
+    assert_eq!(status, StatusCode::OK, "{body:#}");
+
+    // An import with two controllers in a multi-node environment: refused
+    // as its other role problems are, nothing stored.
+    let file = format!(
+        "release_name: {}\nmode: multinode\ncomponents: {}\nnodes:\n  - {{id: 1, roles: [controller]}}\n  - {{id: 2, roles: [controller]}}\n",
+        releases[0]["name"].as_str().unwrap(),
+        json!(support::SELECTION)
+    );
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/v1/clusters/import?name=imported")
+        .header("content-type", "application/yaml")
+        .body(Body::from(file.clone()))
+        .unwrap();
+    let (status, body) = app.send(request).await;
+    refused(status, &body, "invalid_environment");
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/v1/clusters/import?name=imported")
+        .header("content-type", "application/yaml")
+        .body(Body::from(
+            file.replace("mode: multinode", "mode: ha_compact"),
+        ))
+        .unwrap();
+    let (status, body) = app.send(request).await;
+    assert_eq!(status, StatusCode::CREATED, "{body:#}");
+}

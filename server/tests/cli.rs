@@ -1399,3 +1399,69 @@ fn plan_graph_plans_a_plugins_type_and_exits_1_for_a_type_nobody_defines() {
         "{text}"
     );
 }
+
+/// Runs `mosaic ARGS` with stdout a pipe whose reader is closed before the
+/// command writes anything, as `mosaic … | head -0` would; returns (exit
+/// code, stderr).
+fn mosaic_into_closed_pipe(args: &[&str]) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mosaic"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("mosaic runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("mosaic ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_command_ends_quietly_when_its_reader_closes() {
+    let (settings, relations) = (
+        fixture("settings/ceph.yaml"),
+        fixture("plans/relations.yaml"),
+    );
+    let (roles, models, nodes) = (
+        fixture("roles.yaml"),
+        fixture("models.yaml"),
+        fixture("nodes.yaml"),
+    );
+    let dvs = fixture("dvs.yaml");
+    let v5 = plugin_fixture("v5-example");
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path().to_str().unwrap();
+    let commands: [&[&str]; 12] = [
+        &["settings", "check", &settings, "--format", "json"],
+        &["settings", "check", &settings],
+        &["plan", &relations, "--cross"],
+        &["plan", &relations, "--format", "json"],
+        &["graphs", &relations],
+        &[
+            "components",
+            "check",
+            "--registry",
+            &dvs,
+            "--format",
+            "json",
+        ],
+        &["components", "matrix", "--registry", &dvs],
+        &[
+            "roles", "check", "--roles", &roles, "--models", &models, "--nodes", &nodes,
+        ],
+        &["plugin", "show", &v5],
+        &["user", "list", "--data-dir", data],
+        &["audit", "--data-dir", data],
+        &["--help"],
+    ];
+    for args in commands {
+        let (code, stderr) = mosaic_into_closed_pipe(args);
+        assert!(stderr.is_empty(), "{args:?} wrote {stderr}");
+        // `--help` is clap's, which ends with 0 however its write went.
+        let expected = if args == ["--help"] { 0 } else { 141 };
+        assert_eq!(code, expected, "{args:?}");
+    }
+}

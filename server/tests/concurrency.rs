@@ -202,3 +202,222 @@ async fn racing_creations_of_one_name_answer_409_never_500() {
     }
     assert_eq!(created, 1);
 }
+
+/// A multi-node environment (at most one controller) with `nodes` nodes
+/// without roles: (its id, their ids).
+async fn multinode(app: &TestApp, name: &str, nodes: usize) -> (i64, Vec<i64>) {
+    let (_, releases) = app.get("/api/v1/releases").await;
+    let body = json!({"name": name, "release_id": releases[0]["id"],
+                      "components": support::SELECTION, "mode": "multinode"});
+    let (status, cluster) = app.post("/api/v1/clusters", &body).await;
+    assert_eq!(status, StatusCode::CREATED, "{cluster:#}");
+    let cluster = cluster["id"].as_i64().unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..nodes {
+        let uri = format!("/api/v1/clusters/{cluster}/nodes");
+        let (status, node) = app.post(&uri, &json!({})).await;
+        assert_eq!(status, StatusCode::CREATED, "{node:#}");
+        ids.push(node["id"].as_i64().unwrap());
+    }
+    (cluster, ids)
+}
+
+const ONE_CONTROLLER: &str = "Multi-node environments can not have more than 1 controller node.";
+
+/// Sends every request at once, spread over `replicas`; the answers.
+async fn all_at_once(
+    replicas: &[Handle],
+    requests: Vec<Request<Body>>,
+) -> Vec<(StatusCode, Value)> {
+    let mut tasks = JoinSet::new();
+    for (n, request) in requests.into_iter().enumerate() {
+        let handle = replicas[n % replicas.len()].clone();
+        tasks.spawn(async move { handle.send(request).await });
+    }
+    let mut answers = Vec::new();
+    while let Some(answer) = tasks.join_next().await {
+        answers.push(answer.unwrap());
+    }
+    answers
+}
+
+/// Exactly one of `answers` succeeded with `ok`; every other is 400
+/// `invalid_roles` with the controller limit's message.
+fn exactly_one(answers: &[(StatusCode, Value)], ok: StatusCode) {
+    let won = answers.iter().filter(|(status, _)| *status == ok).count();
+    assert_eq!(won, 1, "{answers:#?}");
+    for (status, body) in answers.iter().filter(|(status, _)| *status != ok) {
+        assert_eq!(*status, StatusCode::BAD_REQUEST, "{body:#}");
+        assert_eq!(body["error"]["code"], "invalid_roles", "{body:#}");
+        assert_eq!(body["error"]["message"], ONE_CONTROLLER);
+    }
+}
+
+async fn controllers(app: &TestApp, cluster: i64) -> usize {
+    let (_, nodes) = app.get(&format!("/api/v1/clusters/{cluster}/nodes")).await;
+    nodes
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["roles"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("controller"))
+        })
+        .count()
+}
+
+// Ten adds of a controller at once, over two replicas on one database:
+// each checks the maximum after taking the environment's row, so exactly
+// one gets in — and the same for ten nodes changed to controllers at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_controllers_at_once_in_a_multinode_environment_leave_exactly_one() {
+    let app = test_app().await;
+    let (cluster, ids) = multinode(&app, "multi", 10).await;
+    let replicas = [app.handle(), app_on_same_database(&app).await];
+    let adds = (0..10)
+        .map(|_| {
+            post(
+                &format!("/api/v1/clusters/{cluster}/nodes"),
+                &json!({"roles": ["controller"]}),
+            )
+        })
+        .collect();
+    exactly_one(&all_at_once(&replicas, adds).await, StatusCode::CREATED);
+    assert_eq!(controllers(&app, cluster).await, 1);
+
+    let put_controller = |id: &i64| {
+        Request::builder()
+            .method("PUT")
+            .uri(format!("/api/v1/nodes/{id}"))
+            .header("content-type", "application/json")
+            .body(Body::from(json!({"roles": ["controller"]}).to_string()))
+            .unwrap()
+    };
+    // The environment has its controller already: all ten are refused.
+    let answers = all_at_once(&replicas, ids.iter().map(put_controller).collect()).await;
+    assert!(
+        answers.iter().all(|(s, _)| *s == StatusCode::BAD_REQUEST),
+        "{answers:#?}"
+    );
+    // In one without: one of ten changes wins.
+    let (other, ids) = multinode(&app, "multi-2", 10).await;
+    let changes = ids.iter().map(put_controller).collect();
+    exactly_one(&all_at_once(&replicas, changes).await, StatusCode::OK);
+    assert_eq!(controllers(&app, other).await, 1);
+}
+
+// The store's side of it, made to race: every check waits a while after
+// reading the counts, so without the environment's row taken first they
+// would all read none and all get in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn checks_of_role_counts_take_turns_on_the_environments_row() {
+    use mosaic_core::environment::RoleCounts;
+    use mosaic_core::name::RoleName;
+    use mosaic_core::tag::NodeTags;
+    let app = test_app().await;
+    let (cluster, ids) = multinode(&app, "multi", 8).await;
+    let version = app
+        .db
+        .cluster(cluster)
+        .await
+        .unwrap()
+        .unwrap()
+        .settings_version;
+    let controller = RoleName::new("controller").unwrap();
+    let none_yet = move |counts: &RoleCounts| {
+        let free = counts.get(&controller) == 0;
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        if free {
+            Ok(())
+        } else {
+            Err(mosaic_server::db::DbError::Conflict("taken".into()))
+        }
+    };
+    let mut tasks = JoinSet::new();
+    for _ in 0..8 {
+        let (db, check) = (app.db.clone(), none_yet.clone());
+        tasks.spawn(async move {
+            let spec = NodeTags {
+                roles: vec![RoleName::new("controller").unwrap()],
+                ..NodeTags::default()
+            };
+            db.insert_node(cluster, &spec, version, true, check)
+                .await
+                .is_ok()
+        });
+    }
+    for id in ids {
+        let (db, check) = (app.db.clone(), none_yet.clone());
+        tasks.spawn(async move {
+            db.change_node_roles(id, None, version, true, |node, counts| {
+                check(counts)?;
+                let mut spec = node.spec.clone();
+                spec.roles = vec![RoleName::new("controller").unwrap()];
+                Ok::<_, mosaic_server::db::DbError>(spec)
+            })
+            .await
+            .is_ok()
+        });
+    }
+    let mut won = 0;
+    while let Some(ok) = tasks.join_next().await {
+        won += usize::from(ok.unwrap());
+    }
+    assert_eq!(won, 1);
+    assert_eq!(controllers(&app, cluster).await, 1);
+}
+
+/// A components change that takes the `cinder` role away (LVM to Ceph for
+/// volumes), racing with nodes given that role: whichever comes first, no
+/// node ends up holding a role the components no longer offer.
+#[tokio::test]
+async fn a_components_change_and_nodes_taking_its_roles_never_both_pass() {
+    let app = test_app().await;
+    let ceph: Vec<&str> = support::SELECTION
+        .iter()
+        .map(|c| match *c {
+            "storage:block:backend:lvm" => "storage:block:backend:ceph",
+            other => other,
+        })
+        .collect();
+    for round in 0..6 {
+        let (cluster, _) = app.environment(&format!("race-{round}")).await;
+        let mut tasks = JoinSet::new();
+        let handle = app.handle();
+        let change = json!({"components": ceph});
+        tasks.spawn(async move {
+            let request = Request::builder()
+                .method("PUT")
+                .uri(format!("/api/v1/clusters/{cluster}/components"))
+                .header("content-type", "application/json")
+                .body(Body::from(change.to_string()))
+                .unwrap();
+            handle.send(request).await.0
+        });
+        for n in 0..4 {
+            let handle = app.handle();
+            tasks.spawn(async move {
+                let body = json!({"name": format!("block-{n}"), "roles": ["cinder"]});
+                let uri = format!("/api/v1/clusters/{cluster}/nodes");
+                handle.send(post(&uri, &body)).await.0
+            });
+        }
+        while let Some(status) = tasks.join_next().await {
+            let status = status.unwrap();
+            assert!(!status.is_server_error(), "{status}");
+        }
+        let (_, env) = app.get(&format!("/api/v1/clusters/{cluster}")).await;
+        let on_ceph = env["components"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("storage:block:backend:ceph"));
+        let (_, nodes) = app.get(&format!("/api/v1/clusters/{cluster}/nodes")).await;
+        let holders = nodes.as_array().unwrap().len();
+        assert!(
+            !(on_ceph && holders > 0),
+            "round {round}: Ceph chosen and {holders} node(s) hold cinder"
+        );
+    }
+}

@@ -38,6 +38,28 @@ pub async fn create_nodes(c: &Client, cluster: i64, count: usize) {
     assert_eq!(answer, json!("done"), "{answer}");
 }
 
+/// Imports environment `name` with `count` ready compute nodes
+/// `rack{R}-{I}`, forty to a rack, in one request; its id.
+pub async fn import_nodes(c: &Client, name: &str, count: usize) -> i64 {
+    let answer = in_page(
+        c,
+        "const releases = await (await fetch('/api/v1/releases')).json();
+         const lines = [`release_name: ${JSON.stringify(releases[0].name)}`, 'mode: multinode', 'nodes:'];
+         for (let i = 1; i <= args.count; i++) {
+           lines.push(`  - {id: ${i}, name: rack${Math.floor(i / 40)}-${i % 40}, status: ready, roles: [compute]}`);
+         }
+         const r = await fetch(`/api/v1/clusters/import?name=${args.name}`,
+                               {method: 'POST', headers: {'content-type': 'application/yaml'}, body: lines.join('\\n') + '\\n'});
+         if (!r.ok) throw new Error('import: ' + r.status + ' ' + await r.text());
+         return (await r.json()).id;",
+        json!({"name": name, "count": count}),
+    )
+    .await;
+    answer
+        .as_i64()
+        .unwrap_or_else(|| panic!("the import failed: {answer}"))
+}
+
 async fn type_into(c: &Client, css: &str, text: &str) {
     let field = c.find(Locator::Css(css)).await.unwrap();
     field.clear().await.unwrap();

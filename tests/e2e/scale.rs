@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
 
-use super::admin::create_nodes;
+use super::admin::{create_nodes, import_nodes};
 use super::{Who, click, create_environment_as, text_of};
 
 /// Waits for `css` polling every 5 ms; the time it took.
@@ -49,5 +49,38 @@ async fn scale_the_environment_page_with_a_thousand_nodes() {
     let changed = time_until(c, "tr.node-row .chip[data-tag='rabbitmq']", started).await;
     println!("scale: bulk tag change on 1000 nodes, click to updated table: {changed:?}");
     assert!(text_of(c, ".node-count").await.contains("1000 selected"));
+    browser.close().await;
+}
+
+#[tokio::test]
+#[ignore = "a measurement: run with --ignored (see the module's doc)"]
+async fn scale_the_environment_page_with_ten_thousand_nodes() {
+    let (server, browser, _) = create_environment_as("scale", Who::Admin).await;
+    let c = &browser.client;
+    let started = Instant::now();
+    let id = import_nodes(c, "ten-thousand", 10_000).await;
+    println!(
+        "scale: import of 10000 nodes from the page: {:?}",
+        started.elapsed()
+    );
+    for round in 0..3 {
+        let started = Instant::now();
+        c.goto(&format!("{}/environments/{id}", server.url))
+            .await
+            .unwrap();
+        let table = time_until(c, "tr.node-row", started).await;
+        let preview = time_until(c, ".plan-group", started).await;
+        println!(
+            "scale: round {round}: first render with 10000 nodes: table {table:?}, preview {preview:?}"
+        );
+    }
+    click(c, "input.select-all").await;
+    let field = c.find(Locator::Css(".bulk-tags")).await.unwrap();
+    field.send_keys("rabbitmq").await.unwrap();
+    let started = Instant::now();
+    click(c, "button.bulk-assign").await;
+    let changed = time_until(c, "tr.node-row .chip[data-tag='rabbitmq']", started).await;
+    println!("scale: bulk tag change on 10000 nodes, click to updated table: {changed:?}");
+    assert!(text_of(c, ".node-count").await.contains("10000 selected"));
     browser.close().await;
 }

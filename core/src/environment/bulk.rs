@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::Environment;
+use super::maximums::{MaximumExceeded, joined};
 use super::tags::{with_tags_added, with_tags_removed};
 use crate::api::{BulkNodes, NodeProblem};
 use crate::name::{RoleName, TagName};
@@ -35,6 +36,9 @@ pub enum BulkRefusal {
     #[error("{} problem{} on the chosen nodes; nothing was changed",
         .0.len(), if .0.len() == 1 { "" } else { "s" })]
     Nodes(Vec<NodeProblem>),
+    /// Roles the change would take past their maximum: nothing is changed.
+    #[error("{}; nothing was changed", joined(.0))]
+    Maximums(Vec<MaximumExceeded>),
 }
 
 fn quoted<T: std::fmt::Display>(names: &[T]) -> String {
@@ -136,7 +140,8 @@ impl Environment<'_> {
     /// (a tag it does not carry is left alone) and gets `add_tags`. Only
     /// the nodes that change are returned. Refused as a whole when the
     /// request is wrong, names unknown tags or roles, or any node would be
-    /// left with roles it may not have (every such node named).
+    /// left with roles it may not have (every such node named), or a
+    /// role's count would grow past its maximum.
     pub fn bulk_change(&self, change: &BulkNodes) -> Result<Vec<NodeTags>, BulkRefusal> {
         change.check()?;
         self.known_names(change)?;
@@ -153,10 +158,16 @@ impl Environment<'_> {
             .collect();
         // What roles bring, worked out once for every node.
         let role_tags = self.role_tags();
+        let before = self.role_counts();
+        let mut after = before.clone();
         let mut changed = Vec::new();
         for node in self.spec.nodes.iter().filter(|n| wanted.contains(&n.id)) {
             match self.bulk_one(node, change, &role_tags) {
-                Ok(next) if next != *node => changed.push(next),
+                Ok(next) if next != *node => {
+                    after.remove(node);
+                    after.add(&next);
+                    changed.push(next);
+                }
                 Ok(_) => {}
                 Err(messages) => problems.extend(messages.into_iter().map(|message| NodeProblem {
                     node: node.id,
@@ -165,10 +176,14 @@ impl Environment<'_> {
                 })),
             }
         }
-        if problems.is_empty() {
+        if !problems.is_empty() {
+            return Err(BulkRefusal::Nodes(problems));
+        }
+        let exceeded = self.exceeded_maximums(&before, &after);
+        if exceeded.is_empty() {
             Ok(self.with_instances(changed))
         } else {
-            Err(BulkRefusal::Nodes(problems))
+            Err(BulkRefusal::Maximums(exceeded))
         }
     }
 

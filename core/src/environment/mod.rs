@@ -13,6 +13,7 @@ mod components;
 mod file;
 mod graphs;
 mod instances;
+mod maximums;
 mod plan;
 mod roles;
 mod tags;
@@ -27,6 +28,7 @@ pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::EnvironmentFile;
 pub use instances::assign_instances;
+pub use maximums::{MaximumExceeded, RoleCounts};
 pub use roles::ReleaseRoles;
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::Environment;
 use crate::api::{InstanceNodes, NodeView, TagView};
-use crate::name::TagName;
+use crate::name::{RoleName, TagName};
 use crate::release::Release;
 use crate::role::{Role, Roles};
 use crate::tag::{self, NodeTags, RoleTags, TagMeta, TagsMetadata};
@@ -342,22 +342,82 @@ impl Environment<'_> {
             .nodes
             .iter()
             .zip(self.effective_tags())
-            .map(|(n, tags)| NodeView {
-                id: n.id,
-                cluster_id,
-                name: n.display_name(),
-                status: n.status,
-                roles: n.roles.clone(),
-                pending_roles: n.pending_roles.clone(),
-                tags,
-                role_tags: tag::derived_tags(n, &roles),
-                tags_added: n.tags_added.clone(),
-                tags_removed: n.tags_removed.clone(),
-                primary_tags: n.primary_tags.clone(),
-                pending_deletion: n.pending_deletion,
-                version: n.version,
-            })
+            .map(|(n, tags)| node_view(cluster_id, n, tags, &roles))
             .collect()
+    }
+
+    /// What decides whether `node` is primary for a tag (HA only): the
+    /// tags with a primary it holds, and the roles that bring them. Only
+    /// the nodes holding one of those tags can take a primary from it, so
+    /// [`Self::node_view_among`] needs no others.
+    pub fn primary_contenders(&self, node: &NodeTags) -> (Vec<RoleName>, Vec<TagName>) {
+        if !self.spec.mode.is_ha() {
+            return (Vec::new(), Vec::new());
+        }
+        let roles = self.role_tags();
+        let meta = self.tags_metadata();
+        let tags: Vec<TagName> = tag::node_tags(node, &roles)
+            .into_iter()
+            .filter(|t| meta.get(t).is_some_and(|m| m.has_primary))
+            .collect();
+        let bringing: Vec<RoleName> = roles
+            .iter()
+            .filter(|(role, brought)| {
+                tags.iter()
+                    .any(|t| brought.contains(t) || *t == TagName::of_role(role))
+            })
+            .map(|(role, _)| role.clone())
+            .collect();
+        (bringing, tags)
+    }
+
+    /// `node` as the API shows it, its primaries decided among `others`:
+    /// at least every other node of the environment that holds one of the
+    /// tags [`Self::primary_contenders`] names (more do no harm). What one
+    /// node's answer costs then depends on its tags, not on how many nodes
+    /// the environment has (issue 34).
+    pub fn node_view_among(
+        &self,
+        cluster_id: i64,
+        node: &NodeTags,
+        others: &[NodeTags],
+    ) -> NodeView {
+        let roles = self.role_tags();
+        let mut tags = tag::node_tags(node, &roles);
+        if self.spec.mode.is_ha() {
+            let nodes: Vec<NodeTags> = others
+                .iter()
+                .filter(|n| n.id != node.id)
+                .chain([node])
+                .cloned()
+                .collect();
+            let all: Vec<Vec<TagName>> = nodes.iter().map(|n| tag::node_tags(n, &roles)).collect();
+            let mine = nodes.len() - 1;
+            let primary = tag::primaries(&nodes, &all, &self.tags_metadata());
+            for t in primary.get(&mine).into_iter().flatten() {
+                tags.push(t.primary());
+            }
+        }
+        node_view(cluster_id, node, tags, &roles)
+    }
+}
+
+/// `n` as the API shows it, with its effective `tags`.
+fn node_view(cluster_id: i64, n: &NodeTags, tags: Vec<TagName>, roles: &RoleTags) -> NodeView {
+    NodeView {
+        id: n.id,
+        cluster_id,
+        name: n.display_name(),
+        status: n.status,
+        roles: n.roles.clone(),
+        pending_roles: n.pending_roles.clone(),
+        tags,
+        role_tags: tag::derived_tags(n, roles),
+        tags_added: n.tags_added.clone(),
+        tags_removed: n.tags_removed.clone(),
+        primary_tags: n.primary_tags.clone(),
+        pending_deletion: n.pending_deletion,
+        version: n.version,
     }
 }
 

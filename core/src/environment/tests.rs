@@ -81,10 +81,21 @@ editable:
 ";
 
 const ROLES: &str = "
-controller: {name: Controller, description: c, tags: [controller, database], has_primary: true, conflicts: [ceph-osd]}
+controller:
+  name: Controller
+  description: c
+  tags: [controller, database]
+  has_primary: true
+  conflicts: [ceph-osd]
+  limits:
+    overrides:
+      - condition: \"cluster:mode == 'multinode'\"
+        max: 1
+        message: Multi-node environments can not have more than 1 controller node.
 cinder:
   name: Cinder
   description: c
+  limits: {max: 2}
   restrictions:
     - condition: settings:storage.volumes_lvm.value == false
       message: Cinder LVM should be enabled in the environment settings.
@@ -994,5 +1005,148 @@ fn an_environments_own_roles_are_offered_and_checked() {
                 "roles.x.tags: unknown tag 'nope'",
             ]
         );
+    });
+}
+
+#[test]
+fn one_nodes_view_among_its_contenders_is_its_view_among_all() {
+    let f = fixture();
+    let tag = |t: &str| TagName::new(t).unwrap();
+    let mut nodes = vec![
+        node(1, "ctl-1", &["controller"]),
+        node(2, "ctl-2", &["controller"]),
+        node(3, "cmp-1", &["compute"]),
+        node(4, "ctl-3", &["controller"]),
+        node(5, "db-by-hand", &["compute"]),
+        node(6, "ctl-untagged", &["controller"]),
+        node(7, "ctl-going", &["controller"]),
+    ];
+    nodes[1].status = crate::name::NodeStatus::Ready;
+    nodes[3].primary_tags = vec![tag("controller")];
+    nodes[4].tags_added = vec![tag("database")];
+    nodes[5].tags_removed = vec![tag("controller"), tag("database")];
+    nodes[6].pending_deletion = true;
+    for mode in [Mode::HaCompact, Mode::Multinode] {
+        let mut s = spec(&LVM, json!({}), nodes.clone());
+        s.mode = mode;
+        with(&f, &s, |env| {
+            let all = env.node_views(9);
+            for (n, expected) in nodes.iter().zip(&all) {
+                let (roles, tags) = env.primary_contenders(n);
+                let others: Vec<NodeTags> = nodes
+                    .iter()
+                    .filter(|o| {
+                        o.all_roles().any(|r| roles.contains(r))
+                            || o.tags_added.iter().any(|t| tags.contains(t))
+                    })
+                    .cloned()
+                    .collect();
+                assert_eq!(&env.node_view_among(9, n, &others), expected, "{mode:?}");
+            }
+            if mode.is_ha() {
+                let primary = |id: i64| all.iter().find(|v| v.id == id).unwrap().tags.clone();
+                assert!(
+                    primary(4).contains(&tag("primary-controller")),
+                    "already primary"
+                );
+                assert!(
+                    !primary(2).contains(&tag("primary-controller")),
+                    "ready, lowest id, but another is primary already"
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn role_maximums_hold_on_every_change_that_grows_a_count() {
+    let f = fixture();
+    let mut multinode = spec(
+        &LVM,
+        json!({}),
+        vec![
+            node(1, "ctl", &["controller"]),
+            node(2, "a", &["cinder"]),
+            node(3, "b", &[]),
+        ],
+    );
+    multinode.mode = Mode::Multinode;
+    let one_controller = "Multi-node environments can not have more than 1 controller node.";
+    with(&f, &multinode, |env| {
+        let before = env.role_counts();
+        assert_eq!(before.get(&RoleName::new("controller").unwrap()), 1);
+        // Only roles that declare a maximum make a change count.
+        let role = |r: &str| RoleName::new(r).unwrap();
+        assert!(env.any_maximum(&[role("ceph-osd"), role("controller")]));
+        assert!(!env.any_maximum(&[role("ceph-osd")]));
+        // A second controller, as a new node or by a change of one.
+        let second = node(4, "c", &["controller"]);
+        let exceeded = env.exceeded_maximums(&before, &before.with_change(None, &second));
+        assert_eq!(exceeded.len(), 1);
+        assert_eq!(
+            (exceeded[0].role.as_str(), exceeded[0].count),
+            ("controller", 2)
+        );
+        assert_eq!(exceeded[0].message, one_controller);
+        let b = &env.spec.nodes[2];
+        let mut b_ctl = b.clone();
+        b_ctl.roles = vec![RoleName::new("controller").unwrap()];
+        let after = before.with_change(Some(b), &b_ctl);
+        assert_eq!(
+            env.maximums_message(&before, &after).as_deref(),
+            Some(one_controller)
+        );
+        // Pending deletion does not count: the controller on its way out
+        // makes room, and a pending role counts as one.
+        let mut leaving = env.spec.nodes[0].clone();
+        leaving.pending_deletion = true;
+        let room = before.with_change(Some(&env.spec.nodes[0]), &leaving);
+        assert!(
+            env.exceeded_maximums(&room, &room.with_change(None, &second))
+                .is_empty()
+        );
+        let mut pending = node(5, "d", &[]);
+        pending.pending_roles = vec![RoleName::new("controller").unwrap()];
+        assert!(
+            !env.exceeded_maximums(&before, &before.with_change(None, &pending))
+                .is_empty()
+        );
+        // In bulk: the default message names the role.
+        let refused = env
+            .bulk_change(&bulk(&[1, 3], &[], &[], &["cinder"]))
+            .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "At most 2 Cinder nodes are allowed.; nothing was changed"
+        );
+        assert!(matches!(
+            env.bulk_change(&bulk(&[3], &[], &[], &["controller"])),
+            Err(BulkRefusal::Maximums(e)) if e[0].message == one_controller
+        ));
+        env.bulk_change(&bulk(&[3], &[], &[], &["cinder"])).unwrap();
+        assert!(env.import_problems().is_empty());
+    });
+    // An environment already over its maximum may shrink and change other
+    // things, not grow; its import is refused.
+    multinode.nodes[2].roles = vec![RoleName::new("controller").unwrap()];
+    with(&f, &multinode, |env| {
+        let before = env.role_counts();
+        assert!(env.exceeded_maximums(&before, &before).is_empty());
+        env.bulk_change(&bulk(&[1, 3], &["controller:1"], &[], &[]))
+            .unwrap();
+        let mut fewer = bulk(&[3], &[], &[], &[]);
+        fewer.remove_roles = vec![RoleName::new("controller").unwrap()];
+        env.bulk_change(&fewer).unwrap();
+        assert!(
+            env.bulk_change(&bulk(&[2], &[], &[], &["controller"]))
+                .is_err()
+        );
+        assert_eq!(env.import_problems(), [one_controller.to_owned()],);
+    });
+    // No maximum outside multi-node.
+    multinode.mode = Mode::HaCompact;
+    with(&f, &multinode, |env| {
+        env.bulk_change(&bulk(&[2], &[], &[], &["controller"]))
+            .unwrap();
     });
 }

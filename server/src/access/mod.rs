@@ -7,6 +7,7 @@
 mod guard;
 mod headers;
 pub mod secret;
+pub mod throttle;
 
 use std::path::PathBuf;
 
@@ -14,6 +15,7 @@ use mosaic_core::access::Role;
 
 pub use guard::{authorize, check_host, session_cookie, unauthorized};
 pub use headers::{SecurityHeaders, content_security_policy};
+pub use throttle::SignInThrottle;
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "mosaic_session";

@@ -13,6 +13,7 @@ use super::Format;
 use crate::DbConfig;
 use crate::access::secret::{hash_password, new_secret, now, secret_hash};
 use crate::db::{Db, DbError};
+use crate::out::outln;
 use crate::timestamp::rfc3339;
 
 #[derive(Debug, Subcommand)]
@@ -191,7 +192,7 @@ async fn create_token(args: TokenCreate) -> i32 {
     };
     match db.create_token(&label, args.role, &hash, now()).await {
         Ok(()) => {
-            println!("{secret}");
+            outln!("{secret}");
             eprintln!(
                 "mosaic: token '{label}' ({}) created; it is shown only this once",
                 args.role

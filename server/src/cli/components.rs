@@ -10,6 +10,7 @@ use mosaic_core::component::{
 use mosaic_core::wizard::{Layout, defaults};
 
 use super::{Format, print_json};
+use crate::out::out;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -131,8 +132,8 @@ fn matrix(args: MatrixArgs) -> i32 {
     let matrix = Matrix::of(&engine);
     match args.format {
         MatrixFormat::Json => print_json(&matrix),
-        MatrixFormat::Text => print!("{}", matrix.to_text()),
-        MatrixFormat::Svg => print!("{}", matrix.to_svg(engine.registry())),
+        MatrixFormat::Text => out!("{}", matrix.to_text()),
+        MatrixFormat::Svg => out!("{}", matrix.to_svg(engine.registry())),
     }
     0
 }
@@ -196,7 +197,7 @@ fn check(args: CheckArgs) -> i32 {
     };
     match args.registry.format {
         Format::Json => print_json(&evaluation),
-        Format::Text => print!("{}", render_check(&evaluation)),
+        Format::Text => out!("{}", render_check(&evaluation)),
     }
     if evaluation.valid { 0 } else { 1 }
 }
@@ -269,7 +270,7 @@ fn registry(args: RegistryArgs) -> i32 {
     let report = check_registry(&files.component_files(), &args.required_types.0);
     match args.format {
         Format::Json => print_json(&report),
-        Format::Text => print!("{}", render_registry(&report)),
+        Format::Text => out!("{}", render_registry(&report)),
     }
     if report.errors > 0 { 1 } else { 0 }
 }

@@ -12,6 +12,7 @@ use mosaic_core::text::plural;
 
 use super::client::{Body, Client, Failure, Remote, print, with_client};
 use super::{Format, print_json};
+use crate::out::out;
 
 #[derive(Debug, Subcommand)]
 pub enum EnvCommand {
@@ -156,7 +157,7 @@ fn export(client: &Client, args: &EnvExport) -> Result<(), Failure> {
         Some(path) => std::fs::write(path, &bytes)
             .map_err(|e| Failure::Broken(format!("cannot write {}: {e}", path.display()))),
         None => {
-            print!("{}", String::from_utf8_lossy(&bytes));
+            out!("{}", String::from_utf8_lossy(&bytes));
             Ok(())
         }
     }
@@ -219,7 +220,7 @@ fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
     }
     let consequences: Consequences = serde_json::from_value(answer)
         .map_err(|e| Failure::Broken(format!("the server's answer is not a preview: {e}")))?;
-    print!("{}", preview(&consequences));
+    out!("{}", preview(&consequences));
     Ok(())
 }
 

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::models::read_models;
 use super::{Format, print_json};
+use crate::out::outln;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -49,7 +50,7 @@ pub fn run(command: Command) -> i32 {
             0
         }
         (Ok(value), Format::Text) => {
-            println!("{value}");
+            outln!("{value}");
             0
         }
         (Err(e), Format::Json) => {

@@ -12,6 +12,7 @@ use mosaic_core::yaml::LoadError;
 use serde_json::json;
 
 use super::{Format, print_json};
+use crate::out::outln;
 use crate::package::DirFiles;
 
 #[derive(Debug, Subcommand)]
@@ -135,7 +136,7 @@ fn find(args: FindArgs) -> Result<i32, String> {
     matched.dedup();
     match args.format {
         Format::Json => print_json(&json!({ "templates": matched })),
-        Format::Text => matched.iter().for_each(|t| println!("{t}")),
+        Format::Text => matched.iter().for_each(|t| outln!("{t}")),
     }
     Ok(0)
 }
@@ -150,10 +151,10 @@ fn summary(args: SummaryArgs) -> Result<i32, String> {
         Format::Json => print_json(&summary),
         Format::Text => {
             for (key, values) in &summary.capabilities {
-                println!("{key}: {}", values.join(", "));
+                outln!("{key}: {}", values.join(", "));
             }
             for (kind, files) in &summary.resource_types {
-                println!("{kind}: {}", files.join(", "));
+                outln!("{kind}: {}", files.join(", "));
             }
         }
     }
@@ -212,7 +213,7 @@ fn print_resolution(r: &Resolution, only_choices: bool, format: Format) {
         Format::Text => {
             if only_choices {
                 for choice in &r.choices {
-                    println!(
+                    outln!(
                         "{}: choose one of {}",
                         choice.resource_type,
                         choice.candidates.join(", ")
@@ -220,14 +221,14 @@ fn print_resolution(r: &Resolution, only_choices: bool, format: Format) {
                 }
             } else {
                 for (kind, file) in &r.resource_registry {
-                    println!("{kind}: {file}");
+                    outln!("{kind}: {file}");
                 }
             }
             for error in &r.errors {
-                println!("error: {}", error.message);
+                outln!("error: {}", error.message);
                 for c in &error.candidates {
                     let mark = if c.matched { "matches" } else { "fails" };
-                    println!("  {} {mark}: {}", c.file, c.reasons.join("; "));
+                    outln!("  {} {mark}: {}", c.file, c.reasons.join("; "));
                 }
             }
         }

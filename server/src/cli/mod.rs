@@ -20,6 +20,7 @@ mod tags;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::ServeConfig;
+use crate::out::outln;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -144,7 +145,7 @@ fn tags_command(command: TagsCommand) -> i32 {
 
 /// Prints `value` as pretty JSON on stdout.
 fn print_json<T: serde::Serialize>(value: &T) {
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(value).expect("reports serialize")
     );
@@ -186,7 +187,7 @@ pub(crate) fn print_rows(format: Format, rows: &[serde_json::Value], columns: &[
             .zip(&widths)
             .map(|(text, w)| format!("{text:<w$}"))
             .collect();
-        println!("{}", padded.join("  ").trim_end());
+        outln!("{}", padded.join("  ").trim_end());
     };
     line(columns.iter().map(|c| c.to_uppercase()).collect());
     for row in rows {

@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::models::read_yaml;
 use super::{Format, envfile, print_json, print_rows};
+use crate::out::outln;
 
 #[derive(Debug, Args)]
 pub struct ResolveArgs {
@@ -59,7 +60,7 @@ pub fn resolve(args: ResolveArgs) -> i32 {
         Format::Json => print_json(&serde_json::json!({ "nodes": picked })),
         Format::Text => {
             for id in picked {
-                println!("{id}");
+                outln!("{id}");
             }
         }
     }
@@ -156,7 +157,7 @@ fn print_text(plan: &Plan) {
             serde_json::Value::String(s) => s.clone(),
             other => format!("node {other}"),
         };
-        println!(
+        outln!(
             "{name}: {} task{} — tags {}",
             node.tasks.len(),
             if node.tasks.len() == 1 { "" } else { "s" },
@@ -167,7 +168,7 @@ fn print_text(plan: &Plan) {
                 .join(", ")
         );
         for (i, task) in node.tasks.iter().enumerate() {
-            println!("  {:>3}. {task}", i + 1);
+            outln!("  {:>3}. {task}", i + 1);
         }
     }
     for wait in plan.cross.iter().flatten() {
@@ -176,7 +177,7 @@ fn print_text(plan: &Plan) {
             .iter()
             .map(|a| format!("{}@{}", a.task, node_name(&a.node)))
             .collect();
-        println!(
+        outln!(
             "cross-node wait: {}@{} after {}",
             wait.task,
             node_name(&wait.node),
@@ -184,26 +185,26 @@ fn print_text(plan: &Plan) {
         );
     }
     for skipped in &plan.skipped {
-        println!("skipped {}: {}", skipped.id, skipped.reason);
+        outln!("skipped {}: {}", skipped.id, skipped.reason);
     }
     for (name, groups) in &plan.instances {
         for (n, nodes) in groups {
             let ids: Vec<String> = nodes.iter().map(i64::to_string).collect();
-            println!("instance {name}:{n}: nodes {}", ids.join(", "));
+            outln!("instance {name}:{n}: nodes {}", ids.join(", "));
         }
     }
     for warning in &plan.warnings {
-        println!("warning: {warning}");
+        outln!("warning: {warning}");
     }
     for error in &plan.errors {
         let kind = serde_json::to_value(error.kind).unwrap_or_default();
-        println!(
+        outln!(
             "error ({}): {}",
             kind.as_str().unwrap_or("?"),
             error.message
         );
     }
-    println!(
+    outln!(
         "{} node{}, {} error{}, {} warning{}",
         plan.nodes.len(),
         if plan.nodes.len() == 1 { "" } else { "s" },

@@ -11,6 +11,7 @@ use super::{Format, print_json};
 use crate::DbConfig;
 use crate::db::Db;
 use crate::install::{InstallError, install};
+use crate::out::outln;
 use crate::package;
 
 use super::client::{self, Body, Client, Failure, Remote, with_client};
@@ -168,7 +169,7 @@ fn open(path: &Path) -> Result<Box<dyn Files + Send + Sync>, i32> {
 fn print_report(report: &Report, format: Format) {
     match format {
         Format::Json => print_json(report),
-        Format::Text => println!("{report}"),
+        Format::Text => outln!("{report}"),
     }
 }
 
@@ -204,9 +205,9 @@ fn show(args: ShowArgs) -> i32 {
     match args.format {
         ShowFormat::Json => print_json(&package),
         ShowFormat::Text => {
-            println!("{} {} — {}", package.name, package.version, package.title);
+            outln!("{} {} — {}", package.name, package.version, package.title);
             for release in package.releases() {
-                println!(
+                outln!(
                     "release {} {} ({}): {} components, {} roles, {} graphs",
                     release.name,
                     release.version,
@@ -217,9 +218,9 @@ fn show(args: ShowArgs) -> i32 {
                 );
             }
             for c in package.compatibility() {
-                println!("compatible with {} {}", c.operating_system, c.version);
+                outln!("compatible with {} {}", c.operating_system, c.version);
             }
-            println!(
+            outln!(
                 "{} components, {} roles, {} volumes, {} tasks",
                 package.components_metadata.len(),
                 package.roles_metadata.0.len(),
@@ -259,7 +260,7 @@ fn create(args: CreateArgs) -> i32 {
             return fail(format!("cannot write {}: {e}", target.display()));
         }
     }
-    println!(
+    outln!(
         "created {} plugin {} in {}; check it with `mosaic plugin validate {}`",
         if args.release { "release" } else { "extension" },
         name,
@@ -316,7 +317,7 @@ fn build(args: BuildArgs) -> i32 {
         return fail(format!("cannot write {}: {e:#}", output.display()));
     }
     let size = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);
-    println!("wrote {} ({size} bytes)", output.display());
+    outln!("wrote {} ({size} bytes)", output.display());
     0
 }
 
@@ -349,7 +350,7 @@ async fn install_command(args: InstallArgs) -> i32 {
                     for d in &report.diagnostics {
                         eprintln!("{d}");
                     }
-                    println!("installed {} (id {})", stored.package.source(), stored.id);
+                    outln!("installed {} (id {})", stored.package.source(), stored.id);
                 }
             }
             0
@@ -390,9 +391,12 @@ async fn list(args: ListArgs) -> i32 {
                 } else {
                     "extension"
                 };
-                println!(
+                outln!(
                     "{:>4}  {} {}  ({kind})  {}",
-                    p.id, p.package.name, p.package.version, p.package.title
+                    p.id,
+                    p.package.name,
+                    p.package.version,
+                    p.package.title
                 );
             }
         }
@@ -426,7 +430,7 @@ async fn uninstall(args: UninstallArgs) -> i32 {
     };
     match crate::install::uninstall(&db, plugin.id).await {
         Ok(()) => {
-            println!("uninstalled {}", plugin.package.source());
+            outln!("uninstalled {}", plugin.package.source());
             0
         }
         Err(e) => {
@@ -480,7 +484,7 @@ fn remote_install(path: &std::path::Path, remote: &Remote) -> i32 {
                         w["message"].as_str().unwrap_or_default()
                     );
                 }
-                println!(
+                outln!(
                     "installed plugin {} {} (id {})",
                     plugin["name"].as_str().unwrap_or_default(),
                     plugin["version"].as_str().unwrap_or_default(),
@@ -512,7 +516,7 @@ fn remote_uninstall(plugin: &str, remote: &Remote) -> i32 {
         };
         c.json("DELETE", &format!("/api/v1/plugins/{id}"), None)?;
         if remote.format == Format::Text {
-            println!("uninstalled plugin {plugin} (id {id})");
+            outln!("uninstalled plugin {plugin} (id {id})");
         }
         Ok(())
     })

@@ -9,6 +9,7 @@ use mosaic_core::role::{NodeRoles, RolesReport, check_roles, parse_roles};
 
 use super::models::{read_models, read_yaml};
 use super::{Format, print_json};
+use crate::out::out;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -86,7 +87,7 @@ fn check(args: CheckArgs) -> i32 {
     let report = check_roles(&roles, &models, &nodes);
     match args.format {
         Format::Json => print_json(&report),
-        Format::Text => print!("{}", render(&report)),
+        Format::Text => out!("{}", render(&report)),
     }
     if report.has_errors() { 1 } else { 0 }
 }

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use super::envfile;
 use super::{Format, print_json};
+use crate::out::out;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -103,7 +104,7 @@ pub fn run(command: Command) -> i32 {
     };
     match args.format {
         Format::Json => print_json(&report),
-        Format::Text => print!("{}", render(&report)),
+        Format::Text => out!("{}", render(&report)),
     }
     let clean = report.problems.is_empty() && report.nodes.iter().all(|n| n.problems.is_empty());
     if clean { 0 } else { 1 }

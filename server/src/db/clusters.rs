@@ -186,19 +186,24 @@ impl Db {
         Ok((changed == 1).then_some(expected + 1))
     }
 
-    /// Stores a new selection with the settings changes it keeps, in one
-    /// statement, if the settings version is still `expected`; returns the
-    /// new version, or `None` when another change came first.
+    /// Stores a new selection with the settings changes it keeps if the
+    /// settings version is still `expected` and the environment's nodes are
+    /// still `seen` (ids and versions: the nodes the change was checked
+    /// against); returns the new version, or `None` when another change
+    /// came first. The environment's row is taken first, as node changes
+    /// take it, so no node can take a role between the check and the store.
     pub async fn update_components(
         &self,
         id: i64,
         components: &[ComponentName],
         settings: &Edits,
         expected: i64,
+        seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let components = serde_json::to_string(components).map_err(corrupt)?;
         let settings = serde_json::to_string(settings).map_err(corrupt)?;
+        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE clusters SET components = $1, settings = $2, \
              settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
@@ -207,9 +212,18 @@ impl Db {
         .bind(settings)
         .bind(id)
         .bind(expected)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok((changed == 1).then_some(expected + 1))
+        let nodes: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT id, version FROM nodes WHERE cluster_id = $1 ORDER BY id")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+        if changed != 1 || nodes != seen {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
     }
 }

@@ -6,6 +6,7 @@ mod accounts;
 mod clusters;
 mod generations;
 mod heat;
+mod holders;
 mod nodes;
 mod plugins;
 mod releases;
@@ -110,6 +111,10 @@ pub enum DbError {
     /// The resource changed since the version the request names (412).
     #[error("{0}")]
     Stale(String),
+    /// What a change was checked against changed before it was stored:
+    /// check it again.
+    #[error("{0}")]
+    Moved(String),
     #[error(transparent)]
     Sqlx(sqlx::Error),
     #[error("stored data is corrupt: {0}")]

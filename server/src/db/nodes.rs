@@ -1,6 +1,7 @@
 //! Nodes of environments, with their roles and tag changes.
 
-use mosaic_core::name::NodeStatus;
+use mosaic_core::environment::RoleCounts;
+use mosaic_core::name::{NodeStatus, RoleName};
 use mosaic_core::tag::NodeTags;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -49,15 +50,83 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
 
 pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version";
 
+/// Takes environment `cluster_id`'s row for the rest of `tx` (PostgreSQL's
+/// row lock, SQLite's write lock): every change of its nodes' roles takes it
+/// first, so changes that each keep a role within its maximum cannot pass
+/// it together, on one server or across replicas. `checked_at`: the
+/// settings version the change was checked against (which roles exist and
+/// may be given depends on the settings and components); `Moved` when they
+/// have changed since, for the caller to check again.
+async fn lock_environment(
+    conn: &mut sqlx::AnyConnection,
+    cluster_id: i64,
+    checked_at: Option<i64>,
+) -> Result<(), DbError> {
+    let version: Option<i64> = sqlx::query_scalar(
+        "UPDATE clusters SET settings_version = settings_version WHERE id = $1 \
+         RETURNING settings_version",
+    )
+    .bind(cluster_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match version {
+        None => Err(DbError::NotFound(format!(
+            "environment {cluster_id} does not exist"
+        ))),
+        Some(now) if checked_at.is_some_and(|v| v != now) => Err(moved(cluster_id)),
+        Some(_) => Ok(()),
+    }
+}
+
+fn moved(cluster_id: i64) -> DbError {
+    DbError::Moved(format!(
+        "the settings or components of environment {cluster_id} changed while the change was checked; try again"
+    ))
+}
+
+/// How many of environment `cluster_id`'s nodes hold each role, as stored
+/// now inside the transaction (nodes pending deletion left out).
+async fn role_counts(
+    conn: &mut sqlx::AnyConnection,
+    cluster_id: i64,
+) -> Result<RoleCounts, DbError> {
+    let rows = sqlx::query(
+        "SELECT roles, pending_roles FROM nodes WHERE cluster_id = $1 AND pending_deletion = 0",
+    )
+    .bind(cluster_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut counts = RoleCounts::default();
+    for row in &rows {
+        let roles: Vec<RoleName> = list(row, "roles")?;
+        let pending: Vec<RoleName> = list(row, "pending_roles")?;
+        counts.add_holder(roles.iter().chain(&pending));
+    }
+    Ok(counts)
+}
+
 impl Db {
-    pub async fn insert_node(
+    /// Inserts a node into environment `cluster_id`, after taking the
+    /// environment's row: `check` sees how many of its nodes hold each role
+    /// now (when `counted`; no counts otherwise) and may refuse (nothing is
+    /// stored then).
+    pub async fn insert_node<E: From<DbError>>(
         &self,
         cluster_id: i64,
         spec: &NodeTags,
-    ) -> Result<StoredNode, DbError> {
-        let mut tx = self.pool.begin().await?;
+        checked_at: i64,
+        counted: bool,
+        check: impl FnOnce(&RoleCounts) -> Result<(), E>,
+    ) -> Result<StoredNode, E> {
+        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        lock_environment(&mut tx, cluster_id, Some(checked_at)).await?;
+        let counts = match counted {
+            true => role_counts(&mut tx, cluster_id).await?,
+            false => RoleCounts::default(),
+        };
+        check(&counts)?;
         let stored = insert_node_in(&mut tx, cluster_id, spec).await?;
-        tx.commit().await?;
+        tx.commit().await.map_err(DbError::from)?;
         Ok(stored)
     }
 
@@ -90,8 +159,51 @@ impl Db {
         if_version: Option<i64>,
         change: impl FnOnce(&StoredNode) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
+        self.change_node_with(id, if_version, None, false, |node, _| change(node))
+            .await
+    }
+
+    /// [`Self::change_node`] for a change that may give the node roles:
+    /// when `counted`, `change` also sees how many of the environment's
+    /// nodes hold each role now (this node included; no counts otherwise).
+    pub async fn change_node_roles<E: From<DbError>>(
+        &self,
+        id: i64,
+        if_version: Option<i64>,
+        checked_at: i64,
+        counted: bool,
+        change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
+    ) -> Result<StoredNode, E> {
+        self.change_node_with(id, if_version, Some(checked_at), counted, change)
+            .await
+    }
+
+    async fn change_node_with<E: From<DbError>>(
+        &self,
+        id: i64,
+        if_version: Option<i64>,
+        checked_at: Option<i64>,
+        counted: bool,
+        change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
+    ) -> Result<StoredNode, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
-        // Locks first: PostgreSQL's row lock, SQLite's write lock.
+        let missing = || DbError::NotFound(format!("node {id} does not exist"));
+        // Locks first, the environment's row before the node's (the order
+        // bulk changes take them in): PostgreSQL's row locks, SQLite's
+        // write lock. A write comes first: SQLite cannot turn a read
+        // transaction into a write one once another has written.
+        let locked: Option<(i64, i64)> = sqlx::query_as(
+            "UPDATE clusters SET settings_version = settings_version \
+             WHERE id = (SELECT cluster_id FROM nodes WHERE id = $1) RETURNING id, settings_version",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(DbError::from)?;
+        let (cluster_id, now) = locked.ok_or_else(missing)?;
+        if checked_at.is_some_and(|v| v != now) {
+            return Err(moved(cluster_id).into());
+        }
         let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
@@ -99,8 +211,13 @@ impl Db {
             .map_err(DbError::from)?
             .rows_affected();
         if locked == 0 {
-            return Err(DbError::NotFound(format!("node {id} does not exist")).into());
+            return Err(missing().into());
         }
+        let counts = if counted {
+            role_counts(&mut tx, cluster_id).await?
+        } else {
+            RoleCounts::default()
+        };
         let row = sqlx::query(&format!("SELECT {COLUMNS} FROM nodes WHERE id = $1"))
             .bind(id)
             .fetch_one(&mut *tx)
@@ -114,7 +231,7 @@ impl Db {
             ))
             .into());
         }
-        let mut next = change(&stored)?;
+        let mut next = change(&stored, &counts)?;
         next.id = id;
         next.version = stored.spec.version + 1;
         write_node(&mut tx, &next).await?;
@@ -139,28 +256,18 @@ impl Db {
 
     /// Changes several nodes of environment `cluster_id` at once: `change`
     /// sees every node of the environment as stored now and returns the
-    /// nodes to store, all of them or (by failing) none. Bulk changes of
-    /// one environment take turns on its row, then take its nodes' rows; a
-    /// single node's change takes only that node's row and waits for
-    /// nothing else, so no two changes wait for each other in a cycle.
+    /// nodes to store, all of them or (by failing) none. Changes of one
+    /// environment's nodes take turns on its row, then take the nodes'
+    /// rows (a single node's change its node's), so no two changes wait
+    /// for each other in a cycle.
     pub async fn change_nodes<E: From<DbError>>(
         &self,
         cluster_id: i64,
+        checked_at: i64,
         change: impl FnOnce(Vec<NodeTags>) -> Result<Vec<NodeTags>, E>,
     ) -> Result<Vec<NodeTags>, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
-        let locked =
-            sqlx::query("UPDATE clusters SET settings_version = settings_version WHERE id = $1")
-                .bind(cluster_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(DbError::from)?
-                .rows_affected();
-        if locked == 0 {
-            return Err(
-                DbError::NotFound(format!("environment {cluster_id} does not exist")).into(),
-            );
-        }
+        lock_environment(&mut tx, cluster_id, Some(checked_at)).await?;
         // Then its nodes' rows (PostgreSQL; SQLite holds its write lock).
         sqlx::query("UPDATE nodes SET version = version WHERE cluster_id = $1")
             .bind(cluster_id)

@@ -66,9 +66,16 @@ async fn change(
             return Err(ApiError::InvalidSettings(problems));
         }
         let components = after.selected_names();
+        let mut seen: Vec<(i64, i64)> = stored
+            .spec
+            .nodes
+            .iter()
+            .map(|n| (n.id, n.version))
+            .collect();
+        seen.sort_unstable();
         let stored_now = state
             .db
-            .update_components(id, &components, &after.edits(), version)
+            .update_components(id, &components, &after.edits(), version, &seen)
             .await?;
         if let Some(version) = stored_now {
             let row = state.db.cluster(id).await?;

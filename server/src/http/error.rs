@@ -162,6 +162,7 @@ impl From<DbError> for ApiError {
             DbError::Stale(m) => {
                 ApiError::Coded(StatusCode::PRECONDITION_FAILED, "precondition_failed", m)
             }
+            DbError::Moved(m) => ApiError::Coded(StatusCode::CONFLICT, "busy", m),
             DbError::PluginConflict(diagnostics) => ApiError::Plugin(
                 StatusCode::CONFLICT,
                 "plugin_conflict",

@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use mosaic_core::api::{
     BulkNodes, CreateNode, GraphSummary, NodeTagsChange, NodeView, RoleView, UpdateNode,
 };
-use mosaic_core::environment::{BulkRefusal, Check, Environment, TagProblem};
+use mosaic_core::environment::{BulkRefusal, Check, Environment, RoleCounts, TagProblem};
 use mosaic_core::name::{GraphType, RoleName};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
@@ -68,6 +68,27 @@ fn check_roles(env: &Environment<'_>, roles: &[RoleName]) -> Result<(), ApiError
     }
 }
 
+/// 400 `invalid_roles` when the node's change from `before` (`None`: a new
+/// node) to `after` takes a role past its maximum, `counts` being the
+/// environment's as stored now (SEMANTICS §4). The counts are read only
+/// when the change may give the node a role with a maximum
+/// (`Environment::any_maximum`); without them nothing is refused.
+fn check_maximums(
+    env: &Environment<'_>,
+    counts: &RoleCounts,
+    before: Option<&NodeTags>,
+    after: &NodeTags,
+) -> Result<(), ApiError> {
+    match env.maximums_message(counts, &counts.with_change(before, after)) {
+        None => Ok(()),
+        Some(message) => Err(ApiError::Coded(
+            StatusCode::BAD_REQUEST,
+            "invalid_roles",
+            message,
+        )),
+    }
+}
+
 fn tag_problem(e: TagProblem) -> ApiError {
     match e {
         TagProblem::Unknown(_) => {
@@ -101,8 +122,6 @@ async fn create(
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<CreateNode>,
 ) -> Result<(StatusCode, Json<NodeView>), ApiError> {
-    let stored = stored_environment(&state, id).await?;
-    check_roles(&stored.environment()?, &request.roles)?;
     let name = request
         .name
         .map(|n| n.trim().to_owned())
@@ -113,12 +132,45 @@ async fn create(
         roles: request.roles,
         ..NodeTags::default()
     };
-    let spec = stored.environment()?.node_with_instances(spec);
-    let stored = state.db.insert_node(id, &spec).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(view_of(&state, id, stored.spec.id).await?),
-    ))
+    for _ in 0..ATTEMPTS {
+        let stored = stored_environment(&state, id).await?;
+        let env = stored.environment()?;
+        check_roles(&env, &spec.roles)?;
+        let spec = env.node_with_instances(spec.clone());
+        let counted = env.any_maximum(spec.all_roles());
+        let inserted = state
+            .db
+            .insert_node(id, &spec, stored.row.settings_version, counted, |counts| {
+                check_maximums(&env, counts, None, &spec)
+            })
+            .await;
+        match inserted {
+            Err(e) if moved(&e) => continue,
+            inserted => {
+                let node = inserted?.spec.id;
+                return Ok((StatusCode::CREATED, Json(view_of(&state, id, node).await?)));
+            }
+        }
+    }
+    Err(busy())
+}
+
+/// How often a node change is checked again when the environment's
+/// settings or components keep changing under it.
+const ATTEMPTS: usize = 8;
+
+/// Whether a change failed only because what it was checked against
+/// changed before it was stored ([`crate::db::DbError::Moved`]).
+fn moved(e: &ApiError) -> bool {
+    matches!(e, ApiError::Coded(StatusCode::CONFLICT, "busy", _))
+}
+
+fn busy() -> ApiError {
+    ApiError::Coded(
+        StatusCode::CONFLICT,
+        "busy",
+        "the environment's settings keep changing under this request; try again".to_owned(),
+    )
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
@@ -160,28 +212,31 @@ async fn update(
     ApiJson(request): ApiJson<UpdateNode>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
-    let (stored, _) = node_context(&state, id).await?;
-    let env = stored.environment()?;
-    if let Some(roles) = &request.roles {
-        check_roles(&env, roles)?;
+    for _ in 0..ATTEMPTS {
+        let (stored, _) = node_context(&state, id).await?;
+        let env = stored.environment()?;
+        if let Some(roles) = &request.roles {
+            check_roles(&env, roles)?;
+        }
+        // Roles given, or a node brought back from its deletion mark (with
+        // roles not known yet): counted.
+        let counted = request.pending_deletion == Some(false)
+            || request.roles.as_ref().is_some_and(|r| env.any_maximum(r));
+        let version = stored.row.settings_version;
+        let changed = state
+            .db
+            .change_node_roles(id, expected, version, counted, |node, counts| {
+                let spec = env.node_with_instances(request.applied_to(&node.spec));
+                check_maximums(&env, counts, Some(&node.spec), &spec)?;
+                Ok::<_, ApiError>(spec)
+            })
+            .await;
+        match changed {
+            Err(e) if moved(&e) => continue,
+            changed => return answer_after(&stored, changed?),
+        }
     }
-    let changed = state
-        .db
-        .change_node(id, expected, |node| -> Result<_, ApiError> {
-            let mut spec = node.spec.clone();
-            if let Some(status) = request.status {
-                spec.status = status;
-            }
-            if let Some(roles) = request.roles {
-                spec.roles = roles;
-            }
-            if let Some(pending) = request.pending_deletion {
-                spec.pending_deletion = pending;
-            }
-            Ok(env.node_with_instances(spec))
-        })
-        .await?;
-    answer_after(&stored, changed)
+    Err(busy())
 }
 
 /// Deletes the node (204), whatever it carries.
@@ -207,6 +262,7 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
             ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_roles", message)
         }
         BulkRefusal::Nodes(problems) => ApiError::InvalidNodes(message, problems),
+        BulkRefusal::Maximums(_) => ApiError::InvalidNodes(message, Vec::new()),
     }
 }
 
@@ -218,18 +274,27 @@ async fn bulk(
     ApiJson(change): ApiJson<BulkNodes>,
 ) -> Result<Json<Vec<NodeView>>, ApiError> {
     change.check().map_err(bulk_refusal)?;
-    let stored = stored_environment(&state, id).await?;
-    let changed = state
-        .db
-        .change_nodes(id, |nodes| {
-            let mut spec = stored.spec.clone();
-            spec.nodes = nodes;
-            stored
-                .with_spec(&spec)?
-                .bulk_change(&change)
-                .map_err(bulk_refusal)
-        })
-        .await?;
+    let mut attempts = 0;
+    let changed = loop {
+        let stored = stored_environment(&state, id).await?;
+        let version = stored.row.settings_version;
+        let changed = state
+            .db
+            .change_nodes(id, version, |nodes| {
+                let mut spec = stored.spec.clone();
+                spec.nodes = nodes;
+                stored
+                    .with_spec(&spec)?
+                    .bulk_change(&change)
+                    .map_err(bulk_refusal)
+            })
+            .await;
+        attempts += 1;
+        match changed {
+            Err(e) if moved(&e) && attempts < ATTEMPTS => continue,
+            changed => break changed?,
+        }
+    };
     let changed_ids: std::collections::HashSet<i64> = changed.iter().map(|n| n.id).collect();
     let views = stored_environment(&state, id)
         .await?

@@ -1,7 +1,10 @@
 //! Signing in and out (the browser's session cookie), who is signed in,
 //! the health check and the audit log.
 
-use axum::extract::{Query, State};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -38,10 +41,41 @@ fn cookie(state: &AppState, value: &str, max_age: i64) -> HeaderValue {
     .expect("a cookie of ASCII")
 }
 
+/// Signs in. Throttled first (`access::throttle`): once a user name or the
+/// client's address has failed too often, the answer is 429 before the
+/// user is looked up or the password verified. Requests without the peer's
+/// address (a router driven directly) are counted by user name alone.
 async fn sign_in(
     State(state): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     ApiJson(request): ApiJson<SignIn>,
 ) -> Result<Response, ApiError> {
+    let address = peer.map(|Extension(ConnectInfo(peer))| peer.ip());
+    let attempt = match state.sign_in_throttle.attempt(&request.username, address) {
+        Ok(attempt) => attempt,
+        Err(wait) => return Ok(too_many_attempts(wait)),
+    };
+    let response = verified_sign_in(&state, request).await?;
+    state.sign_in_throttle.succeeded(attempt);
+    Ok(response)
+}
+
+/// 429 `too_many_attempts` with `Retry-After` in whole seconds.
+fn too_many_attempts(wait: Duration) -> Response {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut response = ApiError::Coded(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_attempts",
+        format!("too many failed sign-ins; try again in {seconds} s"),
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    response
+}
+
+async fn verified_sign_in(state: &AppState, request: SignIn) -> Result<Response, ApiError> {
     let user = state.db.user_by_name(&request.username).await?;
     let stored = user
         .as_ref()
@@ -69,7 +103,7 @@ async fn sign_in(
     .into_response();
     response
         .headers_mut()
-        .insert(header::SET_COOKIE, cookie(&state, &secret, SESSION_SECONDS));
+        .insert(header::SET_COOKIE, cookie(state, &secret, SESSION_SECONDS));
     response.extensions_mut().insert(Principal {
         actor: user.username,
         role: user.role,

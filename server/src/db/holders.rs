@@ -1,0 +1,92 @@
+//! The few nodes a single-node change needs to know of, read without
+//! reading the rest of the environment (issue 34): the nodes that hold a
+//! role, or may hold a tag. Roles and hand-added tags are stored as JSON
+//! arrays of validated names (`["controller","cinder"]`), so a name in
+//! quotes is matched as a whole; `_` is escaped, being a `LIKE` wildcard.
+
+use mosaic_core::name::{RoleName, TagName};
+use sqlx::Row;
+
+use super::nodes::{COLUMNS, node};
+use super::{Db, DbError, StoredNode};
+
+/// The `LIKE` pattern of `name` as an element of a stored JSON array.
+fn element(name: &str) -> String {
+    let mut pattern = String::from("%\"");
+    for c in name.chars() {
+        if matches!(c, '_' | '%' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push_str("\"%");
+    pattern
+}
+
+impl Db {
+    /// The nodes of environment `cluster_id` given one of `roles`
+    /// (deployed or pending) or one of `tags` by hand: every node that can
+    /// hold one of those tags, and possibly a few more. Nothing is read
+    /// when both are empty.
+    pub async fn nodes_holding(
+        &self,
+        cluster_id: i64,
+        roles: &[RoleName],
+        tags: &[TagName],
+    ) -> Result<Vec<StoredNode>, DbError> {
+        if roles.is_empty() && tags.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tests = Vec::new();
+        let mut patterns = Vec::new();
+        for role in roles {
+            patterns.push(element(role.as_str()));
+            let n = patterns.len() + 1;
+            tests.push(format!(
+                "roles LIKE ${n} ESCAPE '\\' OR pending_roles LIKE ${n} ESCAPE '\\'"
+            ));
+        }
+        for tag in tags {
+            patterns.push(element(tag.as_str()));
+            let n = patterns.len() + 1;
+            tests.push(format!("tags_added LIKE ${n} ESCAPE '\\'"));
+        }
+        let sql = format!(
+            "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 AND ({}) ORDER BY id",
+            tests.join(" OR ")
+        );
+        let mut query = sqlx::query(&sql).bind(cluster_id);
+        for pattern in patterns {
+            query = query.bind(pattern);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter().map(node).collect()
+    }
+
+    /// How many nodes of environment `cluster_id` that are not pending
+    /// deletion hold `role` (deployed or pending): what its limits count.
+    pub async fn role_count(&self, cluster_id: i64, role: &RoleName) -> Result<usize, DbError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM nodes WHERE cluster_id = $1 AND pending_deletion = 0 \
+             AND (roles LIKE $2 ESCAPE '\\' OR pending_roles LIKE $2 ESCAPE '\\')",
+        )
+        .bind(cluster_id)
+        .bind(element(role.as_str()))
+        .fetch_one(&self.pool)
+        .await?;
+        let count: i64 = row.try_get(0)?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::element;
+
+    #[test]
+    fn a_name_is_matched_whole_and_wildcards_are_escaped() {
+        assert_eq!(element("controller"), "%\"controller\"%");
+        assert_eq!(element("ceph_osd"), "%\"ceph\\_osd\"%");
+        assert_eq!(element("mysql:1"), "%\"mysql:1\"%");
+    }
+}
