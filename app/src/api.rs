@@ -6,9 +6,10 @@ use std::cell::RefCell;
 use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
-    CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView, PatchAttributes,
-    PluginSummary, ResolveTemplates, SessionView, SignIn, TagView, TemplateResolution, TemplateSet,
-    UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest,
+    CreateRole, CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView,
+    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, SessionView, SignIn,
+    TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
+    UpgradeRequest,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -351,7 +352,40 @@ pub async fn update_tag(
     has_primary: bool,
 ) -> Result<TagView, ApiFailure> {
     let path = format!("{}/{name}", owner.path());
-    send(Request::put(&path).json(&UpdateTag { has_primary })).await
+    send(Request::put(&path).json(&UpdateTag {
+        has_primary,
+        instances: None,
+    }))
+    .await
+}
+
+impl TagOwner {
+    /// The path of the owner's roles.
+    pub fn roles_path(self) -> String {
+        match self {
+            TagOwner::Environment(id) => format!("/api/v1/clusters/{id}/roles"),
+            TagOwner::Release(id) => format!("/api/v1/releases/{id}/roles"),
+        }
+    }
+}
+
+/// A role's tags at the owner's level (SEMANTICS §5.1).
+pub async fn put_role_tags(
+    owner: TagOwner,
+    name: &str,
+    tags: Vec<TagName>,
+) -> Result<RoleView, ApiFailure> {
+    let path = format!("{}/{name}", owner.roles_path());
+    send(Request::put(&path).json(&RoleTags { tags })).await
+}
+
+/// The owner's change of a role undone (a role created there deleted).
+pub async fn reset_role(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {
+    send_empty(Request::delete(&format!("{}/{name}", owner.roles_path())).build()).await
+}
+
+pub async fn create_role(owner: TagOwner, role: &CreateRole) -> Result<RoleView, ApiFailure> {
+    send(Request::post(&owner.roles_path()).json(role)).await
 }
 
 pub async fn delete_tag(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {

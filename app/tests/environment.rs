@@ -55,6 +55,9 @@ fn role(id: &str, unavailable: Option<&str>) -> RoleView {
         tags: tags(&[id]),
         unavailable: unavailable.map(str::to_owned),
         plugin: None,
+        tags_source: Default::default(),
+        created: None,
+        nodes: 0,
     }
 }
 

@@ -27,9 +27,11 @@ fn tag(name: &str, source: &str, deletable: bool, has_primary: bool) -> TagView 
     TagView {
         name: name.to_owned(),
         has_primary,
+        instances: None,
         source: source.to_owned(),
         deletable,
         nodes: 3,
+        instance_nodes: Vec::new(),
     }
 }
 

@@ -145,7 +145,7 @@ pub fn required(method: &str, path: &str) -> Access {
         _ if is_safe(method) => Access::Read,
         // Resolving an environment against a template set changes nothing.
         ["heat", "template-sets", _, "resolve"] => Access::Read,
-        ["plugins", ..] | ["releases", _, "tags", ..] => Access::Administer,
+        ["plugins", ..] | ["releases", _, "tags" | "roles", ..] => Access::Administer,
         _ => Access::Operate,
     }
 }

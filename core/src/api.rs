@@ -291,6 +291,9 @@ impl From<ComponentView> for Component {
 pub struct TagView {
     pub name: String,
     pub has_primary: bool,
+    /// How many instances a role bringing it spreads nodes over (§5.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
     /// `release` (the release's tags metadata), `role` (named by a role's
     /// tags only), `plugin` (an extension plugin's), `user` (created through
     /// the API on the release), `environment` (created on the environment).
@@ -301,6 +304,16 @@ pub struct TagView {
     /// environment, or of every environment on the release.
     #[serde(default)]
     pub nodes: usize,
+    /// Its instances the nodes carry, each with their names, by number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instance_nodes: Vec<InstanceNodes>,
+}
+
+/// The nodes that form one instance of a tag (`mysql:2`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceNodes {
+    pub number: u64,
+    pub nodes: Vec<String>,
 }
 
 /// `POST …/tags`.
@@ -309,12 +322,28 @@ pub struct CreateTag {
     pub name: String,
     #[serde(default)]
     pub has_primary: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
 }
 
 /// `PUT …/tags/{name}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpdateTag {
     pub has_primary: bool,
+    /// Absent: unchanged; `null`: none (no instance assigned by rule).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub instances: Option<Option<u32>>,
+}
+
+/// A field that is present, `null` or not: `Some` of its value.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 /// A node of an environment.
@@ -479,6 +508,41 @@ pub struct TemplateResolution {
     pub environment: Option<String>,
 }
 
+/// `PUT …/roles/{name}`: the role's tag set at that level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleTags {
+    pub tags: Vec<TagName>,
+}
+
+/// `POST …/roles`: a role of one's own (SEMANTICS §5.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRole {
+    pub name: String,
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+    pub tags: Vec<TagName>,
+    #[serde(default)]
+    pub conflicts: Vec<RoleName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<serde_json::Value>,
+}
+
+impl CreateRole {
+    /// The definition it asks for.
+    pub fn def(self) -> crate::role_layer::RoleDef {
+        crate::role_layer::RoleDef {
+            label: self.label,
+            description: self.description,
+            tags: self.tags,
+            conflicts: self.conflicts,
+            limits: self.limits,
+        }
+    }
+}
+
 /// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RoleView {
@@ -495,6 +559,16 @@ pub struct RoleView {
     /// The plugin that provides it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
+    /// Where its tag set comes from (SEMANTICS §5.1).
+    #[serde(default)]
+    pub tags_source: crate::role_layer::TagsSource,
+    /// Where it was created, for a role of one's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<crate::role_layer::Level>,
+    /// How many nodes hold it (deployed or pending): of the environment,
+    /// or of every environment on the release.
+    #[serde(default)]
+    pub nodes: usize,
 }
 
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,

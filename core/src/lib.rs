@@ -18,6 +18,7 @@ pub mod plugin;
 pub mod release;
 pub mod restriction;
 pub mod role;
+pub mod role_layer;
 pub mod settings;
 pub mod svg;
 pub mod tag;

@@ -544,6 +544,9 @@ mod tests {
             tags: vec![TagName::new("ceph-osd").unwrap()],
             unavailable: why.map(str::to_owned),
             plugin: None,
+            tags_source: Default::default(),
+            created: None,
+            nodes: 0,
         };
         assert_eq!(role_title(&role(None)), "Stores — tags: ceph-osd");
         assert_eq!(

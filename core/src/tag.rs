@@ -16,12 +16,17 @@ use crate::role::Role;
 /// fast with a clear error.
 pub const REGEX_SIZE_LIMIT: usize = 64 * 1024;
 
-/// `{has_primary}` of one tag.
+/// `{has_primary, instances}` of one tag.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TagMeta {
     #[serde(default)]
     pub has_primary: bool,
+    /// How many instances (`tag:1` … `tag:N`) a role bringing the tag
+    /// spreads its nodes over (SEMANTICS §5.1); none: no instance is
+    /// assigned by rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
 }
 
 /// Tag → metadata, as releases, plugins and environments declare it
@@ -291,6 +296,11 @@ pub struct NodeTags {
     /// Tags this node is already primary for.
     #[serde(default)]
     pub primary_tags: Vec<TagName>,
+    /// Instance tags (`mysql:2`) its roles brought by rule (SEMANTICS
+    /// §5.1), stored when assigned so that they stay; one counts while a
+    /// role still brings its tag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags_assigned: Vec<TagName>,
     #[serde(default)]
     pub pending_deletion: bool,
     /// The stored node's version (storage keeps it; no rule reads it).
@@ -324,8 +334,27 @@ pub fn role_tags<'a>(roles: impl IntoIterator<Item = &'a Role>) -> RoleTags {
 }
 
 /// The tags a node's roles bring: each role's `tags` (default: the role
-/// name) and the role name itself.
+/// name) and the role name itself, then the instances assigned to it by
+/// rule of those tags.
 pub fn derived_tags(node: &NodeTags, role_tags: &RoleTags) -> Vec<TagName> {
+    let mut tags = role_brought(node, role_tags);
+    let assigned: Vec<TagName> = node
+        .tags_assigned
+        .iter()
+        .filter(|t| {
+            t.instance_of()
+                .is_some_and(|of| tags.iter().any(|b| b.as_str() == of))
+        })
+        .filter(|t| !tags.contains(t))
+        .cloned()
+        .collect();
+    tags.extend(assigned);
+    tags
+}
+
+/// The tags a node's roles bring themselves: each role's `tags` and the
+/// role name.
+pub fn role_brought(node: &NodeTags, role_tags: &RoleTags) -> Vec<TagName> {
     let mut tags: Vec<TagName> = Vec::new();
     let mut push = |t: TagName| {
         if !tags.contains(&t) {
@@ -418,6 +447,14 @@ pub fn source_label(source: &str) -> &'static str {
     }
 }
 
+/// What the tags page says of each instance of a tag: `mysql:2: n1, n3`.
+pub fn instance_lines(view: &crate::api::TagView) -> Vec<String> {
+    view.instance_nodes
+        .iter()
+        .map(|i| format!("{}:{}: {}", view.name, i.number, i.nodes.join(", ")))
+        .collect()
+}
+
 /// The `source` of the tags created on a release (`user`) or on an
 /// environment (`environment`).
 pub fn own_source(on_release: bool) -> &'static str {
@@ -462,10 +499,29 @@ mod tests {
         crate::api::TagView {
             name: name.to_owned(),
             has_primary: false,
+            instances: None,
             source: source.to_owned(),
             deletable: true,
             nodes: 0,
+            instance_nodes: Vec::new(),
         }
+    }
+
+    #[test]
+    fn each_instance_is_shown_with_its_nodes() {
+        let mut mysql = view("mysql", "environment");
+        assert!(instance_lines(&mysql).is_empty());
+        mysql.instance_nodes = vec![
+            crate::api::InstanceNodes {
+                number: 1,
+                nodes: vec!["n1".into(), "n3".into()],
+            },
+            crate::api::InstanceNodes {
+                number: 2,
+                nodes: vec!["n2".into()],
+            },
+        ];
+        assert_eq!(instance_lines(&mysql), ["mysql:1: n1, n3", "mysql:2: n2"]);
     }
 
     #[test]
@@ -563,7 +619,10 @@ mod tests {
     fn primaries_stay_then_prefer_ready_then_the_lowest_id() {
         let meta: TagsMetadata = [(
             TagName::new("controller").unwrap(),
-            TagMeta { has_primary: true },
+            TagMeta {
+                has_primary: true,
+                instances: None,
+            },
         )]
         .into_iter()
         .collect();
@@ -636,9 +695,11 @@ mod tests {
         let tag = |name: &str, source: &str, deletable| crate::api::TagView {
             name: name.to_owned(),
             has_primary: false,
+            instances: None,
             source: source.to_owned(),
             deletable,
             nodes: 3,
+            instance_nodes: Vec::new(),
         };
         let here = own_source(false);
         let controller = tag("controller", "release", false);

@@ -27,6 +27,7 @@ fn env<'a>(release: &'a Release, foundation: &'a Foundation, spec: &'a Spec) -> 
         release,
         plugins: &[],
         release_tags: &NO_TAGS,
+        release_roles: mosaic_core::role_layer::RoleLayer::none(),
     };
     Environment::on(base, foundation, spec)
 }

@@ -51,6 +51,7 @@ fn reads(release: &Release, components: Option<&[String]>, text: &str) -> serde_
         release,
         plugins: &[],
         release_tags: &tags,
+        release_roles: mosaic_core::role_layer::RoleLayer::none(),
     };
     let env = Environment::new(base, &spec).unwrap();
     assert_eq!(env.selection_violations(), [], "{components:?}");

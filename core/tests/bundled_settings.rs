@@ -54,6 +54,7 @@ fn every_valid_selection_of_the_bundled_release_yields_valid_settings() {
                 release: &release,
                 plugins: &[],
                 release_tags: &tags,
+                release_roles: mosaic_core::role_layer::RoleLayer::none(),
             },
             &spec,
         )

@@ -76,6 +76,7 @@ mod tests {
                 release: &release,
                 plugins: &[],
                 release_tags: &tags,
+                release_roles: mosaic_core::role_layer::RoleLayer::none(),
             },
             &spec,
         )

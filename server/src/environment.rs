@@ -7,6 +7,7 @@
 use mosaic_core::environment::{Base, Environment, Foundation, Spec};
 use mosaic_core::plugin::{Package, Pins, newest_compatible, pinned_or_newest};
 use mosaic_core::release::Release;
+use mosaic_core::role_layer::RoleLayer;
 use mosaic_core::tag::TagsMetadata;
 
 use std::collections::HashMap;
@@ -24,6 +25,8 @@ pub struct Stored {
     /// installed plugins stay.
     pub base: Arc<ReleaseBase>,
     pub release_tags: TagsMetadata,
+    /// The release's changes of roles (its own are in `spec.roles`).
+    pub release_roles: RoleLayer,
     pub spec: Spec,
 }
 
@@ -142,29 +145,33 @@ impl Stored {
             false => Vec::new(),
         };
         let tags = db.user_tags(TagOwner::Cluster(id)).await?;
-        let release_tags = db
-            .user_tags(TagOwner::Release(row.cluster.release_id))
-            .await?;
+        let release = TagOwner::Release(row.cluster.release_id);
+        let release_tags = db.user_tags(release).await?;
+        let roles = (
+            db.role_layer(TagOwner::Cluster(id)).await?,
+            db.role_layer(release).await?,
+        );
         Ok(Some(Stored::from_parts(
             row,
             base,
             nodes,
-            tags,
-            release_tags,
+            (tags, release_tags),
+            roles,
         )))
     }
 
     /// The environment of `row` as `snapshot` has it.
     pub fn from_snapshot(snapshot: &Snapshot, row: &StoredCluster) -> Result<Stored, DbError> {
         let id = row.cluster.id;
+        let (tags, roles) = owned_by(snapshot, id, row.cluster.release_id);
         let base = ReleaseBase::new(&snapshot.plugins, row.cluster.release_id, &row.pinned())?
             .ok_or_else(|| not_installed(row))?;
         Ok(Stored::from_parts(
             row.clone(),
             Arc::new(base),
             snapshot.nodes_of(id).cloned().collect(),
-            snapshot.tags_of(TagOwner::Cluster(id)),
-            snapshot.tags_of(TagOwner::Release(row.cluster.release_id)),
+            tags,
+            roles,
         ))
     }
 
@@ -190,12 +197,13 @@ impl Stored {
                 }
             };
             let id = row.cluster.id;
+            let (tags, roles) = owned_by(snapshot, id, release_id);
             all.push(Stored::from_parts(
                 row.clone(),
                 base,
                 snapshot.nodes_of(id).cloned().collect(),
-                snapshot.tags_of(TagOwner::Cluster(id)),
-                snapshot.tags_of(TagOwner::Release(release_id)),
+                tags,
+                roles,
             ));
         }
         Ok(all)
@@ -205,8 +213,8 @@ impl Stored {
         row: StoredCluster,
         base: Arc<ReleaseBase>,
         nodes: Vec<StoredNode>,
-        tags_metadata: TagsMetadata,
-        release_tags: TagsMetadata,
+        (tags_metadata, release_tags): (TagsMetadata, TagsMetadata),
+        (roles, release_roles): (RoleLayer, RoleLayer),
     ) -> Stored {
         let cluster = &row.cluster;
         let spec = Spec {
@@ -217,10 +225,12 @@ impl Stored {
             tags_metadata,
             deployment_tasks: Vec::new(),
             nodes: nodes.into_iter().map(|n| n.spec).collect(),
+            roles,
         };
         Stored {
             base,
             release_tags,
+            release_roles,
             row,
             spec,
         }
@@ -251,6 +261,7 @@ impl Stored {
                 release: &self.base.release,
                 plugins: &self.base.plugins,
                 release_tags: &self.release_tags,
+                release_roles: &self.release_roles,
             },
             &self.base.foundation,
             spec,
@@ -272,6 +283,18 @@ pub async fn pin_unpinned(db: &Db) -> Result<usize, DbError> {
         }
     }
     Ok(pinned)
+}
+
+/// The tags and the changes of roles made on environment `id` and on its
+/// release, as `snapshot` has them.
+type Owned = ((TagsMetadata, TagsMetadata), (RoleLayer, RoleLayer));
+
+fn owned_by(snapshot: &Snapshot, id: i64, release_id: i64) -> Owned {
+    let (env, release) = (TagOwner::Cluster(id), TagOwner::Release(release_id));
+    (
+        (snapshot.tags_of(env), snapshot.tags_of(release)),
+        (snapshot.roles_of(env), snapshot.roles_of(release)),
+    )
 }
 
 fn not_installed(row: &StoredCluster) -> DbError {

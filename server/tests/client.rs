@@ -346,3 +346,131 @@ fn changing_an_environments_components_from_the_command_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn roles_of_a_release_and_an_environment_from_the_command_line() {
+    let server = start();
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,\
+                      network:neutron:ml2:ovs,storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
+    let env = server.json(&[
+        "env",
+        "create",
+        "--name",
+        "prod",
+        "--release",
+        &release,
+        "--component",
+        components,
+    ]);
+    let id = env["id"].to_string();
+
+    let edited = server.json(&[
+        "roles",
+        "update",
+        "controller",
+        "--env",
+        &id,
+        "--tag",
+        "controller",
+        "--tag",
+        "database",
+    ]);
+    assert_eq!(edited["tags_source"], "environment");
+    assert_eq!(
+        edited["tags"],
+        serde_json::json!(["controller", "database"])
+    );
+    let created = server.json(&[
+        "roles",
+        "create",
+        "messaging",
+        "--env",
+        &id,
+        "--label",
+        "Messaging",
+        "--tag",
+        "rabbitmq",
+        "--limits",
+        r#"{"max": 2}"#,
+    ]);
+    assert_eq!(created["created"], "environment");
+    assert_eq!(
+        server.json(&["roles", "list", "--env", &id]),
+        server.api(&format!("/api/v1/clusters/{id}/roles"))
+    );
+    assert_eq!(
+        server.json(&["roles", "show", "messaging", "--env", &id]),
+        created
+    );
+    let on_release = server.json(&[
+        "roles",
+        "update",
+        "compute",
+        "--release",
+        &release,
+        "--tag",
+        "compute",
+    ]);
+    assert_eq!(on_release["tags_source"], "release");
+    assert_eq!(
+        server.json(&["roles", "list", "--release", &release]),
+        server.api(&format!("/api/v1/releases/{release}/roles"))
+    );
+    let (code, table, _) = server.run(&["roles", "list", "--env", &id]);
+    assert_eq!(code, 0);
+    assert!(
+        table.contains("TAGS_SOURCE") && table.contains("messaging"),
+        "{table}"
+    );
+
+    // Refusals exit 1, unusable input 2.
+    let (code, _, err) = server.run(&[
+        "roles",
+        "update",
+        "controller",
+        "--env",
+        &id,
+        "--tag",
+        "nope",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("unknown tag 'nope'"), "{err}");
+    let (code, _, err) = server.run(&["roles", "delete", "compute", "--env", &id]);
+    assert_eq!(code, 1, "{err}");
+    let (code, _, _) = server.run(&["roles", "show", "ghost", "--env", &id]);
+    assert_eq!(code, 1);
+    let (code, _, _) = server.run(&[
+        "roles", "create", "x", "--env", &id, "--label", "X", "--limits", "{",
+    ]);
+    assert_eq!(code, 2);
+    let (code, _, _) = server.run(&["roles", "list"]);
+    assert_eq!(code, 2, "--env or --release is required");
+    assert_eq!(
+        server
+            .run(&["roles", "delete", "messaging", "--env", &id])
+            .0,
+        0
+    );
+    assert_eq!(
+        server
+            .run(&["roles", "delete", "controller", "--env", &id])
+            .0,
+        0
+    );
+    let restored = server.json(&["roles", "show", "controller", "--env", &id]);
+    assert_eq!(restored["tags_source"], "declared");
+
+    let tag = server.json(&["tags", "create", "mysql", "--env", &id, "--instances", "2"]);
+    assert_eq!(tag["instances"], 2);
+    let tag = server.json(&[
+        "tags",
+        "update",
+        "mysql",
+        "--env",
+        &id,
+        "--has-primary",
+        "true",
+    ]);
+    assert_eq!(tag["instances"], 2, "kept when not given");
+}

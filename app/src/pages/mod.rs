@@ -7,6 +7,7 @@ pub mod heat;
 pub mod matrix;
 pub mod onboarding;
 pub mod plugins;
+pub mod roles;
 pub mod settings;
 pub mod sign_in;
 pub mod tags;

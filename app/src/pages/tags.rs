@@ -7,12 +7,13 @@
 use leptos::prelude::*;
 use mosaic_core::access::Role;
 use mosaic_core::api::{CreateTag, TagView};
-use mosaic_core::tag::{TagAccess, own_source, source_label};
+use mosaic_core::tag::{TagAccess, instance_lines, own_source, source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
+use crate::pages::roles::RolesSection;
 use crate::route::{Route, set_title};
 use crate::session::session;
 
@@ -97,6 +98,7 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
             <Show when=move || editable.get()>
                 <NewTagForm owner created=reload />
             </Show>
+            <RolesSection owner editable changed=reload />
         </section>
     }
 }
@@ -198,6 +200,7 @@ fn TagRow(
     };
     let source = field(list, &name, |t| source_label(&t.source));
     let nodes = field(list, &name, |t| t.nodes.to_string());
+    let instances = field(list, &name, instance_lines);
     let refused = {
         let key = name.clone();
         move || {
@@ -233,7 +236,18 @@ fn TagRow(
                     on:change=toggle
                 />
             </td>
-            <td class="tag-nodes">{nodes}</td>
+            <td class="tag-nodes">
+                {nodes}
+                <ul class="tag-instances plain">
+                    {move || {
+                        instances()
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|line| view! { <li>{line}</li> })
+                            .collect_view()
+                    }}
+                </ul>
+            </td>
             <td>
                 {move || match access.get() {
                     TagAccess::Deletable => view! {
@@ -291,6 +305,7 @@ pub fn NewTagForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
         create.dispatch(CreateTag {
             name: name.get_untracked().trim().to_owned(),
             has_primary: primary.get_untracked(),
+            instances: None,
         });
     };
     view! {

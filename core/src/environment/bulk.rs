@@ -181,10 +181,26 @@ impl Environment<'_> {
         }
         let exceeded = self.exceeded_maximums(&before, &after);
         if exceeded.is_empty() {
-            Ok(changed)
+            Ok(self.with_instances(changed))
         } else {
             Err(BulkRefusal::Maximums(exceeded))
         }
+    }
+
+    /// The `changed` nodes with the instance tags their new roles call for
+    /// (SEMANTICS §5.1), assigned in node order among all the nodes.
+    fn with_instances(&self, changed: Vec<NodeTags>) -> Vec<NodeTags> {
+        let ids: BTreeSet<i64> = changed.iter().map(|n| n.id).collect();
+        let by_id: std::collections::HashMap<i64, &NodeTags> =
+            changed.iter().map(|n| (n.id, n)).collect();
+        let mut all: Vec<NodeTags> = self
+            .spec
+            .nodes
+            .iter()
+            .map(|n| (*by_id.get(&n.id).unwrap_or(&n)).clone())
+            .collect();
+        self.assign_instances(&mut all, &ids);
+        all.into_iter().filter(|n| ids.contains(&n.id)).collect()
     }
 
     /// Tags and roles to add must be known here (checked once, not per node).

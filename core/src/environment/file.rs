@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::{Environment, Spec};
 use crate::component::ComponentName;
 use crate::name::{Mode, PluginName};
+use crate::role_layer::RoleLayer;
 use crate::settings::Edits;
 use crate::tag::{NodeTags, TagsMetadata, deserialize_tags_metadata};
 use crate::task::{TaskDef, deserialize_tasks};
@@ -51,6 +52,11 @@ pub struct EnvironmentFile {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub deployment_tasks: Vec<TaskDef>,
+    /// The environment's own changes of roles (SEMANTICS §5.1): a role's
+    /// tags replaced (`{tags}`) or a role of its own (`{label, description,
+    /// tags, conflicts, limits}`), by role name.
+    #[serde(default, skip_serializing_if = "RoleLayer::is_empty")]
+    pub roles: RoleLayer,
     #[serde(default)]
     pub nodes: Vec<NodeTags>,
 }
@@ -104,6 +110,7 @@ impl EnvironmentFile {
             tags_metadata: self.tags_metadata.clone(),
             deployment_tasks: self.deployment_tasks.clone(),
             nodes: self.nodes.clone(),
+            roles: self.roles.clone(),
         }
     }
 }
@@ -170,6 +177,7 @@ impl Environment<'_> {
             settings,
             tags_metadata: self.exported_tags(),
             deployment_tasks: self.spec.deployment_tasks.clone(),
+            roles: self.spec.roles.clone(),
             nodes,
         }
     }

@@ -12,8 +12,10 @@ mod checks;
 mod components;
 mod file;
 mod graphs;
+mod instances;
 mod maximums;
 mod plan;
+mod roles;
 mod tags;
 mod upgrade;
 
@@ -26,7 +28,9 @@ pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};
+pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
+pub use roles::ReleaseRoles;
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
     release_tag_views,
@@ -43,6 +47,7 @@ use crate::name::{Mode, PluginName, RoleName};
 use crate::plugin::{Package, Pins};
 use crate::release::Release;
 use crate::role::{NodeError, Restricted, Role, restrictions_of};
+use crate::role_layer::{RoleLayer, RoleOrigin, effective_roles};
 use crate::settings::{Context, Edits, Evaluation, PluginGroup, Problem, Settings};
 use crate::tag::{NodeTags, TagsMetadata};
 use crate::task::TaskDef;
@@ -63,6 +68,9 @@ pub struct Spec {
     /// Its own task definitions (highest priority).
     pub deployment_tasks: Vec<TaskDef>,
     pub nodes: Vec<NodeTags>,
+    /// Its own changes of roles: tag sets replaced, roles created
+    /// (SEMANTICS §5.1).
+    pub roles: RoleLayer,
 }
 
 /// What an environment is built on.
@@ -76,6 +84,8 @@ pub struct Base<'a> {
     pub plugins: &'a [Package],
     /// Tags created on the release (through the API).
     pub release_tags: &'a TagsMetadata,
+    /// The release's changes of roles (through the API; none in a file).
+    pub release_roles: &'a RoleLayer,
 }
 
 /// An environment that cannot be put together at all.
@@ -108,8 +118,13 @@ pub struct Environment<'a> {
     /// Per plugin of `plugins`: whether it is switched on.
     enabled: Vec<bool>,
     /// The release's roles, then every plugin's (unavailable while its
-    /// plugin is off), and what their restrictions say here.
+    /// plugin is off), then those created on the release and here, with
+    /// the release's and its own changes (SEMANTICS §5.1).
+    roles: Vec<Role>,
+    origins: Vec<RoleOrigin>,
+    /// What the roles' restrictions say here.
     restricted: Vec<Result<Restricted, crate::expr::ExprError>>,
+    release_roles: &'a RoleLayer,
 }
 
 /// What an environment's rules take from its release and plugins alone —
@@ -200,8 +215,12 @@ impl<'a> Environment<'a> {
             .map(|p| settings.enabled(p.name.as_str()) == Some(true))
             .collect();
         let edit_problems = without_off_plugins(edit_problems, base.plugins, &enabled);
-        let restricted = restrictions_of(&foundation.roles, &models);
+        let (roles, origins) = effective_roles(&foundation.roles, base.release_roles, &spec.roles);
+        let restricted = restrictions_of(&roles, &models);
         Environment {
+            roles,
+            origins,
+            release_roles: base.release_roles,
             release,
             plugins: base.plugins,
             spec,
@@ -319,16 +338,17 @@ impl<'a> Environment<'a> {
             .collect()
     }
 
-    /// Every role known here: the release's, then each plugin's.
+    /// Every role known here: the release's, then each plugin's, then
+    /// those created on the release and here; with the changes made to
+    /// them (SEMANTICS §5.1).
     pub fn roles(&self) -> &[Role] {
-        &self.foundation.roles
+        &self.roles
     }
 
     /// The roles offered to nodes: neither hidden nor of a plugin that is
     /// off, in order.
     pub fn offered_roles(&self) -> Vec<&Role> {
-        self.foundation
-            .roles
+        self.roles
             .iter()
             .zip(&self.restricted)
             .filter(|(role, r)| !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role))
@@ -346,7 +366,7 @@ impl<'a> Environment<'a> {
     /// The problems of a node with `roles`: unknown roles, conflicts,
     /// restrictions (a plugin that is off included).
     pub fn role_errors(&self, roles: &[RoleName]) -> Vec<NodeError> {
-        crate::role::node_errors(&self.foundation.roles, &self.restricted, roles)
+        crate::role::node_errors(&self.roles, &self.restricted, roles)
     }
 
     /// Each node's role problems, in node order.
@@ -398,12 +418,14 @@ impl<'a> Environment<'a> {
     /// The roles offered to nodes as the API shows them, each with why it
     /// cannot be given now when it cannot.
     pub fn role_views(&self) -> Vec<RoleView> {
-        self.foundation
-            .roles
+        self.roles
             .iter()
+            .zip(&self.origins)
             .zip(&self.restricted)
-            .filter(|(role, r)| !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role))
-            .map(|(role, r)| RoleView {
+            .filter(|((role, _), r)| {
+                !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role)
+            })
+            .map(|((role, origin), r)| RoleView {
                 id: role.id.clone(),
                 name: role.name.clone(),
                 description: role.description.clone(),
@@ -414,6 +436,9 @@ impl<'a> Environment<'a> {
                     Err(e) => Some(format!("a restriction cannot be evaluated: {}", e.message)),
                 },
                 plugin: self.role_plugin(role).map(|p| p.name.to_string()),
+                tags_source: origin.tags_source,
+                created: origin.created,
+                nodes: self.holder_ids(role.id.as_str()).len(),
             })
             .collect()
     }
@@ -421,8 +446,7 @@ impl<'a> Environment<'a> {
     /// Whether a node may take role `id` here: it exists, and its
     /// restrictions (a plugin that is off included) neither disable nor hide it.
     pub fn role_available(&self, id: &RoleName) -> bool {
-        self.foundation
-            .roles
+        self.roles
             .iter()
             .zip(&self.restricted)
             .any(|(role, r)| &role.id == id && matches!(r, Ok(r) if !r.blocked()))

@@ -101,11 +101,13 @@ impl Environment<'_> {
         errors
     }
 
-    /// Every problem an import must refuse: [`Self::problems`], each
-    /// node's conflicting or restricted roles, and every role over its
-    /// maximum (SEMANTICS §4: the import adds every node at once).
+    /// Every problem an import must refuse: [`Self::problems`], its own
+    /// changes of roles that cannot be made, each node's conflicting or
+    /// restricted roles, and every role over its maximum (SEMANTICS §4:
+    /// the import adds every node at once).
     pub fn import_problems(&self) -> Vec<String> {
         let mut problems: Vec<String> = self.problems().into_iter().map(|e| e.message).collect();
+        problems.extend(self.role_layer_problems());
         let none = super::RoleCounts::default();
         problems.extend(
             self.exceeded_maximums(&none, &self.role_counts())

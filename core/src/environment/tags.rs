@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 
 use super::Environment;
-use crate::api::{NodeView, TagView};
+use crate::api::{InstanceNodes, NodeView, TagView};
 use crate::name::{RoleName, TagName};
 use crate::release::Release;
-use crate::role::Roles;
+use crate::role::{Role, Roles};
 use crate::tag::{self, NodeTags, RoleTags, TagMeta, TagsMetadata};
 
 /// Why tags cannot be added to or removed from a node.
@@ -31,20 +31,23 @@ struct Views {
 }
 
 impl Views {
-    fn put(&mut self, name: &TagName, has_primary: bool, source: &str) {
+    fn put(&mut self, name: &TagName, meta: TagMeta, source: &str) {
         match self.views.iter_mut().find(|v| v.name == name.as_str()) {
             Some(view) => {
-                view.has_primary = has_primary;
+                view.has_primary = meta.has_primary;
+                view.instances = meta.instances;
                 if source == "user" || source == "environment" {
                     view.source = source.to_owned();
                 }
             }
             None => self.views.push(TagView {
                 name: name.to_string(),
-                has_primary,
+                has_primary: meta.has_primary,
+                instances: meta.instances,
                 source: source.to_owned(),
                 deletable: false,
                 nodes: 0,
+                instance_nodes: Vec::new(),
             }),
         }
     }
@@ -53,15 +56,23 @@ impl Views {
     /// `has_primary` makes its own name a tag with a primary).
     fn layer(&mut self, tags: &TagsMetadata, roles: &Roles, source: &str) {
         for (name, meta) in tags {
-            self.put(name, meta.has_primary, source);
+            self.put(name, *meta, source);
         }
-        for role in &roles.0 {
+        self.roles(&roles.0, if source == "release" { "role" } else { source });
+    }
+
+    /// The tags `roles` name that are not listed yet, from `source`.
+    fn roles<'r>(&mut self, roles: impl IntoIterator<Item = &'r Role>, source: &str) {
+        for role in roles {
             let own = TagName::of_role(&role.id);
             for t in role.brought_tags() {
                 self.role_named.insert(t.clone());
                 if !self.views.iter().any(|v| v.name == t.as_str()) {
-                    let source = if source == "release" { "role" } else { source };
-                    self.put(&t, role.has_primary && t == own, source);
+                    let meta = TagMeta {
+                        has_primary: role.has_primary && t == own,
+                        instances: None,
+                    };
+                    self.put(&t, meta, source);
                 }
             }
         }
@@ -69,7 +80,7 @@ impl Views {
 
     fn user(&mut self, tags: &TagsMetadata, source: &str) {
         for (name, meta) in tags {
-            self.put(name, meta.has_primary, source);
+            self.put(name, *meta, source);
         }
     }
 
@@ -84,14 +95,20 @@ impl Views {
 }
 
 /// The merged tag view of a release: its tags metadata, tags named only by
-/// its roles, then tags created on it through the API.
-pub fn release_tag_views(release: &Release, user: &TagsMetadata) -> Vec<TagView> {
+/// its roles, then tags created on it through the API; a tag its changes
+/// of roles (`roles`) name cannot be deleted.
+pub fn release_tag_views(
+    release: &Release,
+    user: &TagsMetadata,
+    roles: &crate::role_layer::RoleLayer,
+) -> Vec<TagView> {
     let mut views = Views {
         views: Vec::new(),
         role_named: BTreeSet::new(),
     };
     views.layer(&release.tags_metadata, &release.roles_metadata, "release");
     views.user(user, "user");
+    views.role_named.extend(roles.tags());
     views.finish("user")
 }
 
@@ -163,10 +180,24 @@ fn is_or_instance(carried: &TagName, name: &str) -> bool {
 pub type NamedTags = (String, Vec<TagName>);
 
 /// Sets each view's `nodes`: how many of `nodes` carry the tag or an
-/// instance of it.
+/// instance of it; and which of them form each instance.
 pub fn count_carriers(views: &mut [TagView], nodes: &[NamedTags]) {
     for view in views {
         view.nodes = carrying(nodes, &view.name).count();
+        let mut by_number: std::collections::BTreeMap<u64, Vec<String>> = Default::default();
+        for (node, tags) in carrying(nodes, &view.name) {
+            for n in tags
+                .iter()
+                .filter(|t| t.instance_of() == Some(view.name.as_str()))
+                .filter_map(TagName::instance_number)
+            {
+                by_number.entry(n).or_default().push(node.clone());
+            }
+        }
+        view.instance_nodes = by_number
+            .into_iter()
+            .map(|(number, nodes)| InstanceNodes { number, nodes })
+            .collect();
     }
 }
 
@@ -223,6 +254,9 @@ impl Environment<'_> {
         }
         views.user(self.release_tags, "user");
         views.user(&self.spec.tags_metadata, "environment");
+        // Roles created on the release or here name their own tags, and
+        // no tag a role's changed set names can be deleted.
+        views.roles(self.active_roles(), "role");
         views.finish("environment")
     }
 
@@ -236,33 +270,26 @@ impl Environment<'_> {
                     name,
                     TagMeta {
                         has_primary: v.has_primary,
+                        instances: v.instances,
                     },
                 ))
             })
             .collect()
     }
 
-    /// Role → tags, for the release's roles and the enabled plugins'.
+    /// The roles whose tags count here: the release's, the enabled
+    /// plugins', those created on the release and here, as changed.
+    fn active_roles(&self) -> impl Iterator<Item = &Role> {
+        self.roles().iter().filter(|r| self.role_plugin_enabled(r))
+    }
+
+    /// Role → tags, for the roles whose tags count here.
     pub fn role_tags(&self) -> RoleTags {
-        tag::role_tags(
-            self.release.roles_metadata.0.iter().chain(
-                self.enabled_plugins()
-                    .flat_map(|p| p.roles_metadata.0.iter()),
-            ),
-        )
+        tag::role_tags(self.active_roles())
     }
 
     pub(super) fn role_named_tags(&self) -> BTreeSet<TagName> {
-        self.release
-            .roles_metadata
-            .0
-            .iter()
-            .chain(
-                self.enabled_plugins()
-                    .flat_map(|p| p.roles_metadata.0.iter()),
-            )
-            .flat_map(|r| r.brought_tags())
-            .collect()
+        self.active_roles().flat_map(|r| r.brought_tags()).collect()
     }
 
     /// Whether `tag` may be added to a node here: known, or an instance

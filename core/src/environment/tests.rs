@@ -244,6 +244,7 @@ fn with<R>(f: &Fixture, spec: &Spec, check: impl FnOnce(&Environment<'_>) -> R) 
             release: &f.release,
             plugins: &plugins,
             release_tags: &tags,
+            release_roles: crate::role_layer::RoleLayer::none(),
         },
         spec,
     )
@@ -434,6 +435,7 @@ fn a_plugin_restriction_reads_the_components() {
                 release: &f.release,
                 plugins: &plugins,
                 release_tags: &tags,
+                release_roles: crate::role_layer::RoleLayer::none(),
             },
             &spec,
         )
@@ -884,7 +886,10 @@ fn export_carries_the_release_tags_its_nodes_use() {
     let mut release_tags = TagsMetadata::new();
     release_tags.insert(
         TagName::new("mysql").unwrap(),
-        TagMeta { has_primary: true },
+        TagMeta {
+            has_primary: true,
+            instances: None,
+        },
     );
     release_tags.insert(TagName::new("unused").unwrap(), TagMeta::default());
     let env = Environment::new(
@@ -892,6 +897,7 @@ fn export_carries_the_release_tags_its_nodes_use() {
             release: &f.release,
             plugins: &plugins,
             release_tags: &release_tags,
+            release_roles: crate::role_layer::RoleLayer::none(),
         },
         &env_spec,
     )
@@ -958,6 +964,60 @@ fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
 
 mod components;
 mod graphs;
+
+/// An environment's own changes of roles (a file's `roles:`): the roles
+/// offered, node tags and the plan follow them; those that cannot be made
+/// are import problems.
+#[test]
+fn an_environments_own_roles_are_offered_and_checked() {
+    let f = fixture();
+    let layer: crate::role_layer::RoleLayer = serde_json::from_value(json!({
+        "controller": {"tags": ["controller"]},
+        "db": {"label": "Database", "tags": ["database"], "conflicts": ["controller"]},
+    }))
+    .unwrap();
+    let mut both = node(3, "n3", &["controller"]);
+    both.roles.push(crate::name::RoleName::new("db").unwrap());
+    let nodes = vec![node(1, "n1", &["controller"]), node(2, "n2", &["db"]), both];
+    let good = Spec {
+        roles: layer,
+        ..spec(&LVM, json!({}), nodes)
+    };
+    with(&f, &good, |env| {
+        let tags = env.effective_tags();
+        assert!(
+            !tags[0].iter().any(|t| t.as_str() == "database"),
+            "{tags:?}"
+        );
+        assert!(tags[1].iter().any(|t| t.as_str() == "database"), "{tags:?}");
+        assert!(env.offered_roles().iter().any(|r| r.id == "db"));
+        let refused = env.import_problems();
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(
+            refused[0].starts_with("node 3:") && refused[0].contains("conflict"),
+            "{refused:?}"
+        );
+    });
+    let bad = Spec {
+        roles: serde_json::from_value(json!({
+            "ghost": {"tags": []},
+            "controller": {"label": "Again", "tags": []},
+            "x": {"label": "X", "tags": ["nope"]},
+        }))
+        .unwrap(),
+        ..spec(&LVM, json!({}), vec![])
+    };
+    with(&f, &bad, |env| {
+        assert_eq!(
+            env.role_layer_problems(),
+            [
+                "roles.controller: role 'controller' exists already; give only its tags to change them",
+                "roles.ghost: there is no role 'ghost' to change",
+                "roles.x.tags: unknown tag 'nope'",
+            ]
+        );
+    });
+}
 
 #[test]
 fn one_nodes_view_among_its_contenders_is_its_view_among_all() {

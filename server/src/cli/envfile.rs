@@ -101,6 +101,7 @@ impl Loaded {
                 release,
                 plugins: &self.plugins,
                 release_tags: no_tags,
+                release_roles: mosaic_core::role_layer::RoleLayer::none(),
             },
             spec,
         )

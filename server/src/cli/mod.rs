@@ -12,6 +12,7 @@ mod heat;
 mod models;
 mod plan;
 mod plugin;
+mod role_changes;
 mod roles;
 mod settings;
 mod tags;
@@ -43,7 +44,8 @@ pub enum Command {
     /// Evaluate restriction expressions.
     #[command(subcommand)]
     Expr(expr::Command),
-    /// Check node roles: conflicts, restrictions and limits.
+    /// Roles: check files (conflicts, restrictions, limits), or a release's or
+    /// an environment's roles on a server (list, show, create, update, delete).
     #[command(subcommand)]
     Roles(roles::Command),
     /// Plugin packages: validate, show, create, build, install.

@@ -1,4 +1,5 @@
-//! `mosaic roles check`.
+//! `mosaic roles check` (files), and the roles on a server
+//! (`role_changes.rs`).
 
 use std::path::PathBuf;
 
@@ -16,6 +17,18 @@ pub enum Command {
     /// role's limits. Exit 0 when all is well, 1 on any node or limit error,
     /// 2 on unreadable or malformed input.
     Check(CheckArgs),
+    /// A release's or an environment's roles on a server, with where each
+    /// one's tags come from.
+    List(super::role_changes::RoleList),
+    /// One role of a release or an environment on a server.
+    Show(super::role_changes::RoleShow),
+    /// Create a role on a release or an environment.
+    Create(super::role_changes::RoleCreate),
+    /// Replace a role's tags on a release or an environment.
+    Update(super::role_changes::RoleUpdate),
+    /// Undo a role's change on a release or an environment (a role created
+    /// there is deleted).
+    Delete(super::role_changes::RoleDelete),
 }
 
 #[derive(Debug, Args)]
@@ -38,7 +51,18 @@ pub struct CheckArgs {
 }
 
 pub fn run(command: Command) -> i32 {
-    let Command::Check(args) = command;
+    use super::role_changes as remote;
+    match command {
+        Command::Check(args) => check(args),
+        Command::List(args) => remote::list(args),
+        Command::Show(args) => remote::show(args),
+        Command::Create(args) => remote::create(args),
+        Command::Update(args) => remote::update(args),
+        Command::Delete(args) => remote::delete(args),
+    }
+}
+
+fn check(args: CheckArgs) -> i32 {
     let loaded = (|| {
         let value: serde_json::Value = read_yaml(&args.roles)?;
         let mut roles =

@@ -20,12 +20,17 @@ pub struct Owner {
 }
 
 impl Owner {
-    fn path(&self) -> String {
+    /// The environment's or the release's path.
+    pub(super) fn base(&self) -> String {
         match (self.env, self.release) {
-            (Some(env), _) => format!("/api/v1/clusters/{env}/tags"),
-            (None, Some(release)) => format!("/api/v1/releases/{release}/tags"),
+            (Some(env), _) => format!("/api/v1/clusters/{env}"),
+            (None, Some(release)) => format!("/api/v1/releases/{release}"),
             (None, None) => unreachable!("clap requires --env or --release"),
         }
+    }
+
+    fn path(&self) -> String {
+        format!("{}/tags", self.base())
     }
 }
 
@@ -45,6 +50,10 @@ pub struct TagCreate {
     /// Nodes with the tag have a primary one (`primary-NAME`).
     #[arg(long)]
     has_primary: bool,
+    /// A role bringing the tag spreads its nodes over N instances (`NAME:1`
+    /// … `NAME:N`).
+    #[arg(long, value_name = "N")]
+    instances: Option<u32>,
     #[command(flatten)]
     remote: Remote,
 }
@@ -56,6 +65,9 @@ pub struct TagUpdate {
     owner: Owner,
     #[arg(long, value_name = "true|false", required = true, action = clap::ArgAction::Set)]
     has_primary: bool,
+    /// Its instances (left as they are when not given; 0: none).
+    #[arg(long, value_name = "N")]
+    instances: Option<u32>,
     #[command(flatten)]
     remote: Remote,
 }
@@ -78,7 +90,14 @@ pub struct TagAssign {
     remote: Remote,
 }
 
-const TAG_COLUMNS: &[&str] = &["name", "source", "has_primary", "nodes", "deletable"];
+const TAG_COLUMNS: &[&str] = &[
+    "name",
+    "source",
+    "has_primary",
+    "instances",
+    "nodes",
+    "deletable",
+];
 const NODE_COLUMNS: &[&str] = &["id", "name", "status", "roles", "tags"];
 
 pub fn list(args: TagList) -> i32 {
@@ -94,7 +113,10 @@ pub fn list(args: TagList) -> i32 {
 
 pub fn create(args: TagCreate) -> i32 {
     with_client(&args.remote, |c| {
-        let body = json!({"name": args.name, "has_primary": args.has_primary});
+        let mut body = json!({"name": args.name, "has_primary": args.has_primary});
+        if let Some(n) = args.instances {
+            body["instances"] = n.into();
+        }
         let tag = c.json("POST", &args.owner.path(), Some(&body))?;
         print(args.remote.format, &tag, TAG_COLUMNS);
         Ok(())
@@ -104,11 +126,13 @@ pub fn create(args: TagCreate) -> i32 {
 pub fn update(args: TagUpdate) -> i32 {
     with_client(&args.remote, |c| {
         let path = format!("{}/{}", args.owner.path(), args.name);
-        let tag = c.json(
-            "PUT",
-            &path,
-            Some(&json!({"has_primary": args.has_primary})),
-        )?;
+        let mut body = json!({"has_primary": args.has_primary});
+        match args.instances {
+            Some(0) => body["instances"] = serde_json::Value::Null,
+            Some(n) => body["instances"] = n.into(),
+            None => {}
+        }
+        let tag = c.json("PUT", &path, Some(&body))?;
         print(args.remote.format, &tag, TAG_COLUMNS);
         Ok(())
     })

@@ -11,7 +11,10 @@ use mosaic_core::tag::NodeTags;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::TagOwner;
 use super::{Db, DbError};
+use mosaic_core::role_layer::RoleLayer;
+use mosaic_core::tag::TagMeta;
 
 pub struct InsertCluster<'a> {
     pub name: &'a str,
@@ -91,16 +94,18 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
 
 impl Db {
     pub async fn insert_cluster(&self, new: InsertCluster<'_>) -> Result<Cluster, DbError> {
-        self.insert_cluster_with(new, &[], &[]).await
+        self.insert_cluster_with(new, &[], &[], RoleLayer::none())
+            .await
     }
 
-    /// Stores an environment with its own tags and its nodes, together or
-    /// not at all (an import).
+    /// Stores an environment with its own tags, its nodes and its changes
+    /// of roles, together or not at all (an import).
     pub async fn insert_cluster_with(
         &self,
         new: InsertCluster<'_>,
-        tags: &[(String, bool)],
+        tags: &[(String, TagMeta)],
         nodes: &[NodeTags],
+        roles: &RoleLayer,
     ) -> Result<Cluster, DbError> {
         let components =
             serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
@@ -129,16 +134,19 @@ impl Db {
             )
         })?
         .try_get(0)?;
-        for (name, has_primary) in tags {
+        for (name, meta) in tags {
             sqlx::query(
-                "INSERT INTO tags (owner_kind, owner_id, name, has_primary) VALUES ('cluster', $1, $2, $3)",
+                "INSERT INTO tags (owner_kind, owner_id, name, has_primary, instances) \
+                 VALUES ('cluster', $1, $2, $3, $4)",
             )
             .bind(id)
             .bind(name)
-            .bind(i64::from(*has_primary))
+            .bind(i64::from(meta.has_primary))
+            .bind(meta.instances.map(i64::from))
             .execute(&mut *tx)
             .await?;
         }
+        super::roles::write_layer(&mut tx, TagOwner::Cluster(id), RoleLayer::none(), roles).await?;
         for node in nodes {
             super::nodes::insert_node_in(&mut tx, id, node).await?;
         }
@@ -170,6 +178,10 @@ impl Db {
     pub async fn delete_cluster(&self, id: i64) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM tags WHERE owner_kind = 'cluster' AND owner_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM role_changes WHERE owner_kind = 'cluster' AND owner_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;

@@ -12,27 +12,38 @@ use super::{Db, DbError, StoredNode};
 
 /// The `LIKE` pattern of `name` as an element of a stored JSON array.
 fn element(name: &str) -> String {
-    let mut pattern = String::from("%\"");
+    format!("%\"{}\"%", escaped(name))
+}
+
+/// The `LIKE` pattern of an element that is an instance of `name`
+/// (`"name:N"`).
+fn instance_of(name: &str) -> String {
+    format!("%\"{}:%", escaped(name))
+}
+
+/// `name` with `LIKE`'s wildcards and its escape character escaped.
+fn escaped(name: &str) -> String {
+    let mut out = String::new();
     for c in name.chars() {
         if matches!(c, '_' | '%' | '\\') {
-            pattern.push('\\');
+            out.push('\\');
         }
-        pattern.push(c);
+        out.push(c);
     }
-    pattern.push_str("\"%");
-    pattern
+    out
 }
 
 impl Db {
     /// The nodes of environment `cluster_id` given one of `roles`
-    /// (deployed or pending) or one of `tags` by hand: every node that can
-    /// hold one of those tags, and possibly a few more. Nothing is read
-    /// when both are empty.
+    /// (deployed or pending), or one of `tags` by hand, or (`instances`) an
+    /// instance `tag:N` of one of them by hand: every node that can hold
+    /// one of those tags (or instances), and possibly a few more. Nothing
+    /// is read when there are neither roles nor tags.
     pub async fn nodes_holding(
         &self,
         cluster_id: i64,
-        roles: &[RoleName],
-        tags: &[TagName],
+        (roles, tags): (&[RoleName], &[TagName]),
+        instances: bool,
     ) -> Result<Vec<StoredNode>, DbError> {
         if roles.is_empty() && tags.is_empty() {
             return Ok(Vec::new());
@@ -47,7 +58,10 @@ impl Db {
             ));
         }
         for tag in tags {
-            patterns.push(element(tag.as_str()));
+            patterns.push(match instances {
+                true => instance_of(tag.as_str()),
+                false => element(tag.as_str()),
+            });
             let n = patterns.len() + 1;
             tests.push(format!("tags_added LIKE ${n} ESCAPE '\\'"));
         }
@@ -81,12 +95,13 @@ impl Db {
 
 #[cfg(test)]
 mod tests {
-    use super::element;
+    use super::{element, instance_of};
 
     #[test]
     fn a_name_is_matched_whole_and_wildcards_are_escaped() {
         assert_eq!(element("controller"), "%\"controller\"%");
         assert_eq!(element("ceph_osd"), "%\"ceph\\_osd\"%");
         assert_eq!(element("mysql:1"), "%\"mysql:1\"%");
+        assert_eq!(instance_of("my_sql"), "%\"my\\_sql:%");
     }
 }

@@ -10,6 +10,7 @@ mod holders;
 mod nodes;
 mod plugins;
 mod releases;
+mod roles;
 mod snapshot;
 mod tags;
 
@@ -31,6 +32,7 @@ pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
 pub use releases::release_summaries;
 
+pub use roles::{RoleVersions, version_of};
 pub use snapshot::Snapshot;
 pub use tags::TagOwner;
 

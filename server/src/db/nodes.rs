@@ -41,13 +41,14 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
             tags_added: list(row, "tags_added")?,
             tags_removed: list(row, "tags_removed")?,
             primary_tags: list(row, "primary_tags")?,
+            tags_assigned: list(row, "tags_assigned")?,
             pending_deletion: row.try_get::<i64, _>("pending_deletion")? != 0,
             version: row.try_get("version")?,
         },
     })
 }
 
-pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, version";
+pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version";
 
 /// Takes environment `cluster_id`'s row for the rest of `tx` (PostgreSQL's
 /// row lock, SQLite's write lock): every change of its nodes' roles takes it
@@ -304,10 +305,14 @@ impl Db {
 }
 
 /// Stores `spec` (its version included) for node `spec.id`.
-async fn write_node(conn: &mut sqlx::AnyConnection, spec: &NodeTags) -> Result<(), DbError> {
+pub(super) async fn write_node(
+    conn: &mut sqlx::AnyConnection,
+    spec: &NodeTags,
+) -> Result<(), DbError> {
     sqlx::query(
         "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
-         tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8 WHERE id = $9",
+         tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8, \
+         tags_assigned = $10 WHERE id = $9",
     )
     .bind(spec.status.as_str())
     .bind(json(&spec.roles))
@@ -318,6 +323,7 @@ async fn write_node(conn: &mut sqlx::AnyConnection, spec: &NodeTags) -> Result<(
     .bind(i64::from(spec.pending_deletion))
     .bind(spec.version)
     .bind(spec.id)
+    .bind(json(&spec.tags_assigned))
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -330,8 +336,8 @@ pub(super) async fn insert_node_in(
     spec: &NodeTags,
 ) -> Result<StoredNode, DbError> {
     let id: i64 = sqlx::query(
-        "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion) \
-         VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, tags_assigned) \
+         VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
     )
     .bind(cluster_id)
     .bind(spec.status.as_str())
@@ -341,6 +347,7 @@ pub(super) async fn insert_node_in(
     .bind(json(&spec.tags_removed))
     .bind(json(&spec.primary_tags))
     .bind(i64::from(spec.pending_deletion))
+    .bind(json(&spec.tags_assigned))
     .fetch_one(&mut **tx)
     .await?
     .try_get(0)?;

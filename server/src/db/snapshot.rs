@@ -2,7 +2,8 @@
 //! transaction: one consistent view), for decisions that must not race
 //! with changes — whether a plugin is still in use when it is uninstalled.
 
-use mosaic_core::name::TagName;
+use mosaic_core::name::{RoleName, TagName};
+use mosaic_core::role_layer::{RoleChange, RoleLayer};
 use mosaic_core::tag::{TagMeta, TagsMetadata};
 use sqlx::{AnyConnection, Row};
 
@@ -15,6 +16,7 @@ pub struct Snapshot {
     pub clusters: Vec<StoredCluster>,
     pub nodes: Vec<StoredNode>,
     tags: Vec<(TagOwner, TagName, TagMeta)>,
+    role_changes: Vec<(TagOwner, RoleName, RoleChange)>,
 }
 
 impl Snapshot {
@@ -30,6 +32,17 @@ impl Snapshot {
             .filter(|(o, _, _)| *o == owner)
             .map(|(_, name, meta)| (name.clone(), *meta))
             .collect()
+    }
+
+    /// The changes of roles made on `owner`.
+    pub fn roles_of(&self, owner: TagOwner) -> RoleLayer {
+        RoleLayer(
+            self.role_changes
+                .iter()
+                .filter(|(o, _, _)| *o == owner)
+                .map(|(_, name, change)| (name.clone(), change.clone()))
+                .collect(),
+        )
     }
 }
 
@@ -54,28 +67,25 @@ pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, Db
     .iter()
     .map(super::nodes::node)
     .collect::<Result<_, _>>()?;
-    let tags = sqlx::query("SELECT owner_kind, owner_id, name, has_primary FROM tags ORDER BY id")
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(|row| {
-            let kind: String = row.try_get("owner_kind")?;
-            let id: i64 = row.try_get("owner_id")?;
-            let owner = match kind.as_str() {
-                "release" => TagOwner::Release(id),
-                "cluster" => TagOwner::Cluster(id),
-                other => return Err(DbError::Corrupt(format!("tags.owner_kind '{other}'"))),
-            };
-            let name = TagName::new(row.try_get::<String, _>("name")?)
-                .map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
-            let has_primary = row.try_get::<i64, _>("has_primary")? != 0;
-            Ok((owner, name, TagMeta { has_primary }))
-        })
-        .collect::<Result<_, DbError>>()?;
+    let tags = sqlx::query(
+        "SELECT owner_kind, owner_id, name, has_primary, instances FROM tags ORDER BY id",
+    )
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|row| {
+        let owner = TagOwner::of_row(row, "tags")?;
+        let name = TagName::new(row.try_get::<String, _>("name")?)
+            .map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
+        Ok((owner, name, super::tags::meta(row)?))
+    })
+    .collect::<Result<_, DbError>>()?;
+    let role_changes = super::roles::all_in(conn).await?;
     Ok(Snapshot {
         plugins,
         clusters,
         nodes,
         tags,
+        role_changes,
     })
 }

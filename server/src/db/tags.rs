@@ -13,8 +13,31 @@ pub enum TagOwner {
     Cluster(i64),
 }
 
+/// A tag row's `has_primary` and `instances`.
+pub(super) fn meta(row: &sqlx::any::AnyRow) -> Result<TagMeta, DbError> {
+    let instances = row
+        .try_get::<Option<i64>, _>("instances")?
+        .map(|n| u32::try_from(n).map_err(|_| DbError::Corrupt(format!("tags.instances {n}"))))
+        .transpose()?;
+    Ok(TagMeta {
+        has_primary: row.try_get::<i64, _>("has_primary")? != 0,
+        instances,
+    })
+}
+
 impl TagOwner {
-    fn parts(self) -> (&'static str, i64) {
+    /// The owner a row's `owner_kind` and `owner_id` name (of `table`).
+    pub(super) fn of_row(row: &sqlx::any::AnyRow, table: &str) -> Result<TagOwner, DbError> {
+        let kind: String = row.try_get("owner_kind")?;
+        let id: i64 = row.try_get("owner_id")?;
+        match kind.as_str() {
+            "release" => Ok(TagOwner::Release(id)),
+            "cluster" => Ok(TagOwner::Cluster(id)),
+            other => Err(DbError::Corrupt(format!("{table}.owner_kind '{other}'"))),
+        }
+    }
+
+    pub(super) fn parts(self) -> (&'static str, i64) {
         match self {
             TagOwner::Release(id) => ("release", id),
             TagOwner::Cluster(id) => ("cluster", id),
@@ -27,7 +50,7 @@ impl Db {
     pub async fn user_tags(&self, owner: TagOwner) -> Result<TagsMetadata, DbError> {
         let (kind, id) = owner.parts();
         let rows = sqlx::query(
-            "SELECT name, has_primary FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
+            "SELECT name, has_primary, instances FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
         )
         .bind(kind)
         .bind(id)
@@ -38,8 +61,7 @@ impl Db {
                 let name: String = r.try_get("name")?;
                 let name =
                     TagName::new(name).map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
-                let has_primary = r.try_get::<i64, _>("has_primary")? != 0;
-                Ok((name, TagMeta { has_primary }))
+                Ok((name, meta(r)?))
             })
             .collect()
     }
@@ -48,17 +70,18 @@ impl Db {
         &self,
         owner: TagOwner,
         name: &str,
-        has_primary: bool,
+        meta: TagMeta,
     ) -> Result<(), DbError> {
         let (kind, id) = owner.parts();
         let inserted = sqlx::query(
-            "INSERT INTO tags (owner_kind, owner_id, name, has_primary) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (owner_kind, owner_id, name) DO NOTHING",
+            "INSERT INTO tags (owner_kind, owner_id, name, has_primary, instances) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner_kind, owner_id, name) DO NOTHING",
         )
         .bind(kind)
         .bind(id)
         .bind(name)
-        .bind(i64::from(has_primary))
+        .bind(i64::from(meta.has_primary))
+        .bind(meta.instances.map(i64::from))
         .execute(&self.pool)
         .await?
         .rows_affected();
@@ -73,16 +96,18 @@ impl Db {
         &self,
         owner: TagOwner,
         name: &str,
-        has_primary: bool,
+        meta: TagMeta,
     ) -> Result<bool, DbError> {
         let (kind, id) = owner.parts();
         Ok(sqlx::query(
-            "UPDATE tags SET has_primary = $1 WHERE owner_kind = $2 AND owner_id = $3 AND name = $4",
+            "UPDATE tags SET has_primary = $1, instances = $5 \
+             WHERE owner_kind = $2 AND owner_id = $3 AND name = $4",
         )
-        .bind(i64::from(has_primary))
+        .bind(i64::from(meta.has_primary))
         .bind(kind)
         .bind(id)
         .bind(name)
+        .bind(meta.instances.map(i64::from))
         .execute(&self.pool)
         .await?
         .rows_affected()

@@ -101,6 +101,7 @@ async fn create(
             release,
             plugins: &plugins,
             release_tags: &no_tags,
+            release_roles: mosaic_core::role_layer::RoleLayer::none(),
         },
         &spec,
     )

@@ -14,6 +14,7 @@ use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
 use mosaic_core::plugin::{Pins, choose_release, newest_of_line};
 use mosaic_core::settings::Edits;
+use mosaic_core::tag::TagMeta;
 use serde::Deserialize;
 
 use super::error::ApiError;
@@ -92,11 +93,11 @@ async fn import(
         let name = name.clone();
         super::blocking(move || check_import(&name, &body, &installed)).await?
     };
-    let tags: Vec<(String, bool)> = checked
+    let tags: Vec<(String, TagMeta)> = checked
         .spec
         .tags_metadata
         .iter()
-        .map(|(name, meta)| (name.to_string(), meta.has_primary))
+        .map(|(name, meta)| (name.to_string(), *meta))
         .collect();
     let cluster = state
         .db
@@ -111,6 +112,7 @@ async fn import(
             },
             &tags,
             &checked.spec.nodes,
+            &checked.spec.roles,
         )
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))
@@ -247,6 +249,7 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         release,
         plugins: &plugins,
         release_tags: &tags,
+        release_roles: mosaic_core::role_layer::RoleLayer::none(),
     };
     let env = Environment::new(base, &spec).map_err(|e| invalid_environment(e.to_string()))?;
     let problems = env.import_problems();
@@ -254,9 +257,13 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         return Err(invalid_environment(problems.join(" ")));
     }
     let (components, edits, pins) = (env.selected_names(), env.edits(), env.pins());
+    // The instance tags the nodes' roles call for, in node order (§5.1).
+    let mut nodes = spec.nodes.clone();
+    let every = nodes.iter().map(|n| n.id).collect();
+    env.assign_instances(&mut nodes, &every);
     Ok(Checked {
         release_id,
-        spec,
+        spec: Spec { nodes, ..spec },
         components,
         edits,
         pins,

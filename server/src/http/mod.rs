@@ -10,6 +10,7 @@ mod limits;
 mod nodes;
 mod plugins;
 mod releases;
+mod roles;
 mod session;
 mod settings;
 mod tags;
@@ -42,6 +43,7 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(clusters::router())
         .merge(plugins::router(&uploads))
         .merge(tags::router())
+        .merge(roles::router())
         .merge(nodes::router())
         .merge(settings::router())
         .merge(components::router())

@@ -12,7 +12,7 @@ use mosaic_core::api::{
     BulkNodes, CreateNode, GraphSummary, NodeTagsChange, NodeView, RoleView, UpdateNode,
 };
 use mosaic_core::environment::{BulkRefusal, Check, Environment, RoleCounts, TagProblem};
-use mosaic_core::name::{GraphType, RoleName};
+use mosaic_core::name::{GraphType, RoleName, TagName};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
@@ -111,14 +111,51 @@ fn tag_problem(e: TagProblem) -> ApiError {
 async fn view_of(state: &AppState, head: &Stored, node: &NodeTags) -> Result<NodeView, ApiError> {
     let env = head.environment()?;
     let (roles, tags) = env.primary_contenders(node);
-    let others: Vec<NodeTags> = state
-        .db
-        .nodes_holding(head.id(), &roles, &tags)
-        .await?
-        .into_iter()
-        .map(|n| n.spec)
-        .collect();
+    let others = holding(state, head.id(), (&roles, &tags), false).await?;
     Ok(env.node_view_among(head.id(), node, &others))
+}
+
+/// [`crate::db::Db::nodes_holding`], as the nodes' specs.
+async fn holding(
+    state: &AppState,
+    cluster_id: i64,
+    (roles, tags): (&[RoleName], &[TagName]),
+    instances: bool,
+) -> Result<Vec<NodeTags>, ApiError> {
+    let nodes = state
+        .db
+        .nodes_holding(cluster_id, (roles, tags), instances)
+        .await?;
+    Ok(nodes.into_iter().map(|n| n.spec).collect())
+}
+
+/// `node` with the instance tags its roles call for (SEMANTICS §5.1),
+/// decided among the nodes that hold those tags' roles or instances.
+async fn with_instances(
+    state: &AppState,
+    env: &Environment<'_>,
+    cluster_id: i64,
+    node: NodeTags,
+) -> Result<NodeTags, ApiError> {
+    let others = instance_holders(state, env, cluster_id, &node).await?;
+    Ok(env.node_with_instances(node, &others))
+}
+
+/// The nodes that count for `node`'s instance tags
+/// ([`Environment::instance_contenders`]): given one of the roles that
+/// bring them, or an instance of them by hand.
+async fn instance_holders(
+    state: &AppState,
+    env: &Environment<'_>,
+    cluster_id: i64,
+    node: &NodeTags,
+) -> Result<Vec<NodeTags>, ApiError> {
+    let (roles, tags) = env.instance_contenders(node);
+    let mut others = holding(state, cluster_id, (&roles, &[]), false).await?;
+    others.extend(holding(state, cluster_id, (&[], &tags), true).await?);
+    others.sort_by_key(|n| n.id);
+    others.dedup_by_key(|n| n.id);
+    Ok(others)
 }
 
 /// [`view_of`], with its version as the `ETag`.
@@ -154,6 +191,7 @@ async fn create(
         let stored = environment_head(&state, id).await?;
         let env = stored.environment()?;
         check_roles(&env, &spec.roles)?;
+        let spec = with_instances(&state, &env, id, spec.clone()).await?;
         let counted = env.any_maximum(spec.all_roles());
         let inserted = state
             .db
@@ -206,11 +244,13 @@ async fn update(
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
     for _ in 0..ATTEMPTS {
-        let (stored, _) = node_context(&state, id).await?;
+        let (stored, read) = node_context(&state, id).await?;
         let env = stored.environment()?;
         if let Some(roles) = &request.roles {
             check_roles(&env, roles)?;
         }
+        let others =
+            instance_holders(&state, &env, stored.id(), &request.applied_to(&read)).await?;
         // Roles given, or a node brought back from its deletion mark (with
         // roles not known yet): counted.
         let counted = request.pending_deletion == Some(false)
@@ -219,7 +259,7 @@ async fn update(
         let changed = state
             .db
             .change_node_roles(id, expected, version, counted, |node, counts| {
-                let spec = request.applied_to(&node.spec);
+                let spec = env.node_with_instances(request.applied_to(&node.spec), &others);
                 check_maximums(&env, counts, Some(&node.spec), &spec)?;
                 Ok::<_, ApiError>(spec)
             })

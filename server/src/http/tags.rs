@@ -11,7 +11,7 @@ use mosaic_core::api::{CreateTag, TagView, UpdateTag};
 use mosaic_core::environment::{
     NamedTags, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own, release_tag_views,
 };
-use mosaic_core::tag::valid_tag_name;
+use mosaic_core::tag::{TagMeta, valid_tag_name};
 
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
@@ -69,7 +69,8 @@ async fn reach(
                         .map(|(n, tags)| (format!("{n} ({env_name})"), tags)),
                 );
             }
-            let mut views = release_tag_views(release, &snapshot.tags_of(owner));
+            let mut views =
+                release_tag_views(release, &snapshot.tags_of(owner), &snapshot.roles_of(owner));
             count_carriers(&mut views, &nodes);
             Ok((views, nodes))
         }
@@ -105,7 +106,7 @@ async fn create(
     }
     state
         .db
-        .insert_tag(owner, name, request.has_primary)
+        .insert_tag(owner, name, meta(request.has_primary, request.instances)?)
         .await?;
     let view = views(state, owner)
         .await?
@@ -122,9 +123,15 @@ async fn update(
     request: UpdateTag,
 ) -> Result<Json<TagView>, ApiError> {
     let existing = views(state, owner).await?;
+    let instances = request.instances.unwrap_or_else(|| {
+        existing
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.instances)
+    });
     if !state
         .db
-        .update_tag(owner, name, request.has_primary)
+        .update_tag(owner, name, meta(request.has_primary, instances)?)
         .await?
     {
         return Err(refused(not_own(&existing, name, "changed")));
@@ -142,6 +149,19 @@ async fn delete(state: &AppState, owner: TagOwner, name: &str) -> Result<StatusC
     check_tag_deletion(&existing, name, carriers(&nodes, name)).map_err(refused)?;
     state.db.delete_tag(owner, name).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A tag's metadata as asked: `instances`, when given, is at least 1.
+fn meta(has_primary: bool, instances: Option<u32>) -> Result<TagMeta, ApiError> {
+    if instances == Some(0) {
+        return Err(ApiError::BadRequest(
+            "instances: a tag has at least 1 instance (leave it out for none)".to_owned(),
+        ));
+    }
+    Ok(TagMeta {
+        has_primary,
+        instances,
+    })
 }
 
 fn refused(refusal: TagRefusal) -> ApiError {

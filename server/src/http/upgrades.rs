@@ -132,6 +132,7 @@ async fn upgrade(
                 release: &base.release,
                 plugins: &base.plugins,
                 release_tags: &stored.release_tags,
+                release_roles: &stored.release_roles,
             },
             &base.foundation,
             &spec,

@@ -86,6 +86,7 @@ fn on<R>(burnin: bool, check: impl FnOnce(&Environment<'_>) -> R) -> R {
         release: &release,
         plugins: &plugins,
         release_tags: &tags,
+        release_roles: crate::role_layer::RoleLayer::none(),
     };
     check(&Environment::new(base, &spec).unwrap())
 }
@@ -175,6 +176,7 @@ fn a_graph_is_named_by_the_release_else_by_the_first_plugin_record() {
         release: &release,
         plugins: &plugins,
         release_tags: &tags,
+        release_roles: crate::role_layer::RoleLayer::none(),
     };
     let env = Environment::new(base, &spec).unwrap();
     let names: Vec<(String, String)> = env
