@@ -24,41 +24,7 @@ if ! command -v wrk >/dev/null; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends wrk >/dev/null
 fi
-if [ -z "${MOSAIC_BIN:-}" ]; then
-  cargo build --locked --release -q -p mosaic-server
-  MOSAIC_BIN=$PWD/target/release/mosaic
-fi
-
-data=$(mktemp -d)
-server=""
-cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$data"
-}
-trap cleanup EXIT
-
-# One database per run: a fresh SQLite file, or a fresh PostgreSQL database
-# on the server scripts/with-postgres.sh started.
-if [ -n "${MOSAIC_TEST_POSTGRES_URL:-}" ]; then
-  db="bench_$$"
-  psql -q "$MOSAIC_TEST_POSTGRES_URL" -c "CREATE DATABASE $db"
-  export DATABASE_URL="${MOSAIC_TEST_POSTGRES_URL%/*}/$db"
-  backend=postgres
-else
-  export DATABASE_URL="sqlite:$data/mosaic.db"
-  backend=sqlite
-fi
-export MOSAIC_DATA_DIR="$data"
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$MOSAIC_BIN" serve --bind "127.0.0.1:$port" >"$data/serve.log" 2>&1 &
-server=$!
-base="http://127.0.0.1:$port"
-for _ in $(seq 300); do
-  curl -sf -o /dev/null "$base/api/v1/health" && break
-  sleep 0.1
-done
-token=$("$MOSAIC_BIN" token create --role viewer --name bench | tail -n 1)
+source scripts/bench-serve.sh
 release=$(curl -sf -H "Authorization: Bearer $token" "$base/api/v1/releases" |
   python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What an environment's size costs a node change (issue 34): a release
 # `mosaic serve` with the bundled release, one client on one kept-alive
-# connection. For each size (100 and 10,000 nodes by default) an
+# connection. For each size (100, 1,000 and 10,000 nodes by default) an
 # environment of that many compute nodes is imported, then single nodes are
 # added one at a time and the median of their answer times is printed;
 # for the largest size also the import, the node list, a bulk tag change
@@ -11,7 +11,7 @@
 #   scripts/with-postgres.sh scripts/bench-nodes.sh        # PostgreSQL
 #
 # Environment: MOSAIC_BIN (default: builds target/release/mosaic),
-# BENCH_SIZES ("100 10000"), BENCH_ADDS (200 adds per size).
+# BENCH_SIZES ("100 1000 10000"), BENCH_ADDS (200 adds per size).
 # Prints the figures; exit 1 when a target of issue 34 is missed:
 # a single add at the largest size <= 5 ms (median) and <= 1.5x the
 # median at the smallest; import <= 10 s; node list <= 300 ms; bulk change
@@ -19,45 +19,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -z "${MOSAIC_BIN:-}" ]; then
-  cargo build --locked --release -q -p mosaic-server
-  MOSAIC_BIN=$PWD/target/release/mosaic
-fi
-
-data=$(mktemp -d)
-server=""
-cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$data"
-}
-trap cleanup EXIT
-
-if [ -n "${MOSAIC_TEST_POSTGRES_URL:-}" ]; then
-  db="bench_nodes_$$"
-  psql -q "$MOSAIC_TEST_POSTGRES_URL" -c "CREATE DATABASE $db"
-  export DATABASE_URL="${MOSAIC_TEST_POSTGRES_URL%/*}/$db"
-  backend=postgres
-else
-  export DATABASE_URL="sqlite:$data/mosaic.db"
-  backend=sqlite
-fi
-export MOSAIC_DATA_DIR="$data"
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$MOSAIC_BIN" serve --bind "127.0.0.1:$port" >"$data/serve.log" 2>&1 &
-server=$!
-for _ in $(seq 300); do
-  curl -sf -o /dev/null "http://127.0.0.1:$port/api/v1/health" && break
-  sleep 0.1
-done
-token=$("$MOSAIC_BIN" token create --role admin --name bench | tail -n 1)
+BENCH_ROLE=admin source scripts/bench-serve.sh
+port=${base##*:}
 
 echo "bench-nodes: $backend, $(nproc) cores"
 BENCH_PORT=$port BENCH_TOKEN=$token BENCH_PID=$server python3 - <<'EOF'
 import http.client, json, os, statistics, sys, time
 
 port, token, pid = int(os.environ["BENCH_PORT"]), os.environ["BENCH_TOKEN"], os.environ["BENCH_PID"]
-sizes = [int(s) for s in os.environ.get("BENCH_SIZES", "100 10000").split()]
+sizes = [int(s) for s in os.environ.get("BENCH_SIZES", "100 1000 10000").split()]
 adds = int(os.environ.get("BENCH_ADDS", "200"))
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
 auth = {"Authorization": "Bearer " + token}

@@ -15,7 +15,7 @@ use std::hint::black_box;
 const ROLES: &str = include_str!("../../releases/openstack/node_roles.yaml");
 const ATTRIBUTES: &str = include_str!("../../releases/openstack/attributes.yaml");
 
-const CEPH: &str = "settings:storage.volumes_ceph.value == false and settings:storage.images_ceph.value == false and settings:storage.ephemeral_ceph.value == false and settings:storage.objects_ceph.value == false";
+const CEPH: &str = "settings:storage.volumes_ceph.value == false and settings:storage.images_ceph.value == false and settings:storage.ephemeral_ceph.value == false and settings:storage.objects.value != 'ceph'";
 const MODE: &str = "cluster:mode != 'ha_compact'";
 
 fn models() -> JsonModels {

@@ -139,6 +139,27 @@ pub struct ServeConfig {
     /// Mark the session cookie `Secure` (when a proxy serves Mosaic over HTTPS).
     #[arg(long, env = "MOSAIC_SECURE_COOKIE")]
     pub secure_cookie: bool,
+    /// Log a line per request answered (the access log). Off by default:
+    /// under load it is most of the log. Refusals, server errors and the
+    /// audit trail are logged either way. `MOSAIC_LOG=mosaic_access=info`
+    /// (or `RUST_LOG`) turns it on too.
+    #[arg(long, env = "MOSAIC_ACCESS_LOG")]
+    pub access_log: bool,
+}
+
+/// The target of the access log's lines (a request answered), so that a
+/// log filter can name it.
+pub const ACCESS_LOG: &str = "mosaic_access";
+
+/// The log filter: `MOSAIC_LOG`, else `RUST_LOG`, else `info` without the
+/// access log unless `access_log`.
+pub fn log_filter(access_log: bool) -> String {
+    let from_env = std::env::var("MOSAIC_LOG").or_else(|_| std::env::var("RUST_LOG"));
+    match from_env {
+        Ok(filter) => filter,
+        Err(_) if access_log => format!("info,{ACCESS_LOG}=info"),
+        Err(_) => format!("info,{ACCESS_LOG}=off"),
+    }
 }
 
 impl ServeConfig {

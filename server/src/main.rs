@@ -1,15 +1,15 @@
 use clap::Parser;
+use mosaic_server::cli::Command;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() {
+    let cli = mosaic_server::cli::Cli::parse();
+    let access_log = matches!(&cli.command, Command::Serve(config) if config.access_log);
     tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_env("MOSAIC_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
-        )
+        .with_env_filter(EnvFilter::new(mosaic_server::log_filter(access_log)))
         .with_writer(std::io::stderr)
         .init();
-    let cli = mosaic_server::cli::Cli::parse();
     match mosaic_server::cli::run(cli).await {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -25,14 +25,29 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
+    start_with(&[], Some("warn"))
+}
+
+/// A server started with `flags` and log filter `log` (`None`: the
+/// default one), its log written to `log.txt` in its data directory.
+fn start_with(flags: &[&str], log: Option<&str>) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap().to_owned();
-    let mut child = Command::new(MOSAIC)
+    let mut command = Command::new(MOSAIC);
+    command
         .args(["serve", "--bind", "127.0.0.1:0", "--data-dir", &data])
         .args(["--dist", &format!("{data}/no-app")])
-        .env("MOSAIC_LOG", "warn")
+        .args(flags)
+        .env_remove("MOSAIC_LOG")
+        .env_remove("RUST_LOG")
+        .env_remove("MOSAIC_ACCESS_LOG");
+    if let Some(log) = log {
+        command.env("MOSAIC_LOG", log);
+    }
+    let log_file = std::fs::File::create(dir.path().join("log.txt")).unwrap();
+    let mut child = command
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log_file)
         .spawn()
         .unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
@@ -473,4 +488,22 @@ fn roles_of_a_release_and_an_environment_from_the_command_line() {
         "true",
     ]);
     assert_eq!(tag["instances"], 2, "kept when not given");
+}
+
+/// Per-request lines are opt-in: by default a hundred answered requests
+/// write none, with `--access-log` each writes one.
+#[test]
+fn the_access_log_is_opt_in() {
+    for (flags, expected) in [(&[][..], 0), (&["--access-log"][..], 20)] {
+        let server = start_with(flags, None);
+        for _ in 0..20 {
+            assert_eq!(server.run(&["env", "list"]).0, 0);
+        }
+        let log = std::fs::read_to_string(server._dir.path().join("log.txt")).unwrap();
+        let lines = log
+            .lines()
+            .filter(|l| l.contains("GET /api/v1/clusters 200"))
+            .count();
+        assert_eq!(lines, expected, "{flags:?}: {log}");
+    }
 }

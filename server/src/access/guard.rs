@@ -189,7 +189,11 @@ pub async fn authorize(
         .or_else(|| response.extensions().get::<Principal>().cloned())
         .map_or_else(|| "-".to_owned(), |p| p.actor);
     let status = response.status();
-    tracing::info!(actor = %actor, "{method} {path} {}", status.as_u16());
+    if status.is_server_error() {
+        tracing::warn!(actor = %actor, "{method} {path} {}", status.as_u16());
+    } else {
+        tracing::info!(target: crate::ACCESS_LOG, actor = %actor, "{method} {path} {}", status.as_u16());
+    }
     if audited(method.as_str(), &path) && status.is_success() {
         let record = AuditRecord {
             at: now(),
