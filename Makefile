@@ -49,10 +49,10 @@ lint: tools
 unit:
 	cargo test --locked -p mosaic-core -p mosaic-server
 
-## The API tests (api, settings, access, concurrency, lifecycle, caching) again on PostgreSQL (a throw-away server; installs Debian's
+## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles
+	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components
 
 ## Component tests in headless Chromium.
 browser: tools-test
