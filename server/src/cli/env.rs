@@ -238,16 +238,7 @@ fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
 /// A dry run's consequences for people: settings, plugins, roles, tasks.
 fn preview(c: &Consequences) -> String {
     let mut out = String::new();
-    let mut section = |title: &str, lines: Vec<String>| {
-        if lines.is_empty() {
-            out.push_str(&format!("{title}: none\n"));
-        } else {
-            out.push_str(&format!("{title}:\n"));
-            for line in lines {
-                out.push_str(&format!("  {line}\n"));
-            }
-        }
-    };
+    let mut section = |title: &str, lines: Vec<String>| section(&mut out, title, lines);
     section(
         "Settings",
         c.settings
@@ -277,6 +268,18 @@ fn preview(c: &Consequences) -> String {
     );
     section("Tasks", c.tasks.iter().map(task_line).collect());
     out
+}
+
+/// One section of a preview: its title, then a line each, or `none`.
+pub(super) fn section(out: &mut String, title: &str, lines: Vec<String>) {
+    if lines.is_empty() {
+        out.push_str(&format!("{title}: none\n"));
+        return;
+    }
+    out.push_str(&format!("{title}:\n"));
+    for line in lines {
+        out.push_str(&format!("  {line}\n"));
+    }
 }
 
 pub(super) fn task_line(change: &TaskChange) -> String {

@@ -9,7 +9,7 @@ use mosaic_core::api::UpgradeConsequences;
 
 use super::Format;
 use super::client::{Client, Failure, Remote, print};
-use super::env::{ENV_COLUMNS, done, environment_id, task_line};
+use super::env::{ENV_COLUMNS, done, environment_id, section, task_line};
 use super::print_json;
 
 #[derive(Debug, Args)]
@@ -91,16 +91,7 @@ fn names<T: ToString>(list: &[T]) -> Vec<String> {
 /// tasks.
 fn preview(c: &UpgradeConsequences) -> String {
     let mut out = String::new();
-    let mut section = |title: &str, lines: Vec<String>| {
-        if lines.is_empty() {
-            out.push_str(&format!("{title}: none\n"));
-        } else {
-            out.push_str(&format!("{title}:\n"));
-            for line in lines {
-                out.push_str(&format!("  {line}\n"));
-            }
-        }
-    };
+    let mut section = |title: &str, lines: Vec<String>| section(&mut out, title, lines);
     section(
         "Components",
         marked("+", names(&c.components.added))
