@@ -71,8 +71,8 @@ test: tools-test lint unit bench-test postgres browser e2e app-size
 	@echo "make test: all checks and tests passed"
 
 ## Every native benchmark once, untimed (criterion's test mode), so that none breaks unnoticed.
-## The WASM benchmark runs the same cases (core/benches/common.rs); `make lint` builds it, and
-## its runner has no test mode.
+## The WASM benchmark's runner has no test mode: its cases run once in the browser instead
+## (app/tests/bench_cases.rs, in `make browser`), and `make lint` builds it.
 bench-test: tools
 	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan -- --test
 
