@@ -242,7 +242,7 @@ impl Stored {
 
     /// Its nodes' ids and versions, in id order: what a change of the
     /// environment checked against them stores over
-    /// ([`crate::db::Db::update_components`]).
+    /// ([`crate::db::Db::store_selection`]).
     pub fn node_versions(&self) -> Vec<(i64, i64)> {
         let mut seen: Vec<(i64, i64)> = self.spec.nodes.iter().map(|n| (n.id, n.version)).collect();
         seen.sort_unstable();

@@ -224,46 +224,6 @@ impl Db {
         Ok((changed == 1).then_some(expected + 1))
     }
 
-    /// Stores a new selection with the settings changes and the pinned
-    /// versions it keeps if the settings version is still `expected` and
-    /// the environment's nodes are still `seen` (ids and versions: the
-    /// nodes the change was checked against); returns the new version, or
-    /// `None` when another change came first. The environment's row is
-    /// taken first, as node changes take it, so no node can take a role
-    /// between the check and the store.
-    pub async fn update_components(
-        &self,
-        id: i64,
-        components: &[ComponentName],
-        settings: &Edits,
-        pins: &Pins,
-        expected: i64,
-        seen: &[(i64, i64)],
-    ) -> Result<Option<i64>, DbError> {
-        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
-        let components = serde_json::to_string(components).map_err(corrupt)?;
-        let settings = serde_json::to_string(settings).map_err(corrupt)?;
-        let pins = serde_json::to_string(pins).map_err(corrupt)?;
-        let mut tx = self.pool.begin().await?;
-        let changed = sqlx::query(
-            "UPDATE clusters SET components = $1, settings = $2, plugins = $3, \
-             settings_version = settings_version + 1 WHERE id = $4 AND settings_version = $5",
-        )
-        .bind(components)
-        .bind(settings)
-        .bind(pins)
-        .bind(id)
-        .bind(expected)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed != 1 || !nodes_still(&mut tx, id, seen).await? {
-            return Ok(None);
-        }
-        tx.commit().await?;
-        Ok(Some(expected + 1))
-    }
-
     /// Pins environment `id` to `pins` when it pins nothing yet (a row
     /// stored before versions were pinned); `false` when it already did.
     pub async fn pin(&self, id: i64, pins: &Pins) -> Result<bool, DbError> {
@@ -278,27 +238,31 @@ impl Db {
         Ok(changed == 1)
     }
 
-    /// Stores an upgrade — the release record, the selection, the settings
-    /// changes it keeps and the versions it pins — in one statement, if the
-    /// settings version is still `expected`; returns the new version, or
-    /// `None` when another change came first.
-    pub async fn upgrade_cluster(
+    /// Stores a selection — its release record, components, the settings
+    /// changes it keeps and the versions it pins (a components change or an
+    /// upgrade) — if the settings version is still `expected` and the
+    /// environment's nodes are still `seen` (ids and versions: the nodes
+    /// the change was checked against); returns the new version, or `None`
+    /// when another change came first. The environment's row is taken
+    /// first, as node changes take it, so no node can take a role between
+    /// the check and the store.
+    pub async fn store_selection(
         &self,
         id: i64,
-        upgraded: Upgraded<'_>,
+        selection: Selection<'_>,
         expected: i64,
         seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
-        let components = serde_json::to_string(upgraded.components).map_err(corrupt)?;
-        let settings = serde_json::to_string(upgraded.settings).map_err(corrupt)?;
-        let pins = serde_json::to_string(upgraded.pins).map_err(corrupt)?;
+        let components = serde_json::to_string(selection.components).map_err(corrupt)?;
+        let settings = serde_json::to_string(selection.settings).map_err(corrupt)?;
+        let pins = serde_json::to_string(selection.pins).map_err(corrupt)?;
         let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
              settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
         )
-        .bind(upgraded.release_id)
+        .bind(selection.release_id)
         .bind(components)
         .bind(settings)
         .bind(pins)
@@ -330,8 +294,9 @@ async fn nodes_still(
     Ok(nodes == seen)
 }
 
-/// An environment as an upgrade leaves it.
-pub struct Upgraded<'a> {
+/// An environment's selection as a components change or an upgrade leaves
+/// it.
+pub struct Selection<'a> {
     pub release_id: i64,
     pub components: &'a [ComponentName],
     pub settings: &'a Edits,

@@ -1,11 +1,10 @@
 //! The few nodes a single-node change needs to know of, read without
 //! reading the rest of the environment (issue 34): the nodes that hold a
-//! role, or may hold a tag. Roles and hand-added tags are stored as JSON
+//! role, or may hold a tag or an instance of it. Roles and hand-added tags are stored as JSON
 //! arrays of validated names (`["controller","cinder"]`), so a name in
 //! quotes is matched as a whole; `_` is escaped, being a `LIKE` wildcard.
 
 use mosaic_core::name::{RoleName, TagName};
-use sqlx::Row;
 
 use super::nodes::{COLUMNS, node};
 use super::{Db, DbError, StoredNode};
@@ -75,21 +74,6 @@ impl Db {
         }
         let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(node).collect()
-    }
-
-    /// How many nodes of environment `cluster_id` that are not pending
-    /// deletion hold `role` (deployed or pending): what its limits count.
-    pub async fn role_count(&self, cluster_id: i64, role: &RoleName) -> Result<usize, DbError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) FROM nodes WHERE cluster_id = $1 AND pending_deletion = 0 \
-             AND (roles LIKE $2 ESCAPE '\\' OR pending_roles LIKE $2 ESCAPE '\\')",
-        )
-        .bind(cluster_id)
-        .bind(element(role.as_str()))
-        .fetch_one(&self.pool)
-        .await?;
-        let count: i64 = row.try_get(0)?;
-        Ok(usize::try_from(count).unwrap_or(0))
     }
 }
 

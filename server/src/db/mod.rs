@@ -26,7 +26,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{InsertCluster, StoredCluster, Upgraded};
+pub use clusters::{InsertCluster, Selection, StoredCluster};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;

@@ -23,6 +23,7 @@ use super::error::{ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
+use crate::db::Selection;
 
 /// How often a change is retried when others keep changing the settings.
 const ATTEMPTS: usize = 8;
@@ -65,17 +66,15 @@ async fn change(
         if !problems.is_empty() {
             return Err(ApiError::InvalidSettings(problems));
         }
-        let components = after.selected_names();
+        let selection = Selection {
+            release_id: stored.row.cluster.release_id,
+            components: &after.selected_names(),
+            settings: &after.edits(),
+            pins: &after.pins(),
+        };
         let stored_now = state
             .db
-            .update_components(
-                id,
-                &components,
-                &after.edits(),
-                &after.pins(),
-                version,
-                &stored.node_versions(),
-            )
+            .store_selection(id, selection, version, &stored.node_versions())
             .await?;
         if let Some(version) = stored_now {
             let row = state.db.cluster(id).await?;

@@ -25,7 +25,7 @@ use super::error::{ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
-use crate::db::{Installed, StoredPlugin, Upgraded};
+use crate::db::{Installed, Selection, StoredPlugin};
 use crate::environment::{ReleaseBase, Stored};
 
 /// How often an upgrade is retried when others keep changing the settings.
@@ -148,7 +148,7 @@ async fn upgrade(
         if !problems.is_empty() {
             return Err(ApiError::InvalidSettings(problems));
         }
-        let upgraded = Upgraded {
+        let upgraded = Selection {
             release_id,
             components: &after.selected_names(),
             settings: &after.edits(),
@@ -156,7 +156,7 @@ async fn upgrade(
         };
         if let Some(version) = state
             .db
-            .upgrade_cluster(id, upgraded, version, &stored.node_versions())
+            .store_selection(id, upgraded, version, &stored.node_versions())
             .await?
         {
             let row = state.db.cluster(id).await?;
