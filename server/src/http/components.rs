@@ -13,20 +13,17 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::put;
 use mosaic_core::api::ChangeComponents;
 use serde::Deserialize;
 
-use super::error::{ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::Selection;
-
-/// How often a change is retried when others keep changing the settings.
-const ATTEMPTS: usize = 8;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/clusters/{id}/components", put(change))
@@ -83,9 +80,5 @@ async fn change(
             return Ok(with_etag(version, cluster.cluster));
         }
     }
-    Err(ApiError::Coded(
-        StatusCode::CONFLICT,
-        "busy",
-        "the settings keep changing under this request; try again".to_owned(),
-    ))
+    Err(ApiError::busy("the settings"))
 }

@@ -40,7 +40,27 @@ pub enum ApiError {
     Internal(anyhow::Error),
 }
 
+/// How often a change is checked again when what it was checked against
+/// (the settings, the components, the nodes) keeps changing under it.
+pub(super) const ATTEMPTS: usize = 8;
+
 impl ApiError {
+    /// 409 `busy`: `what` kept changing under a change for [`ATTEMPTS`]
+    /// tries.
+    pub(super) fn busy(what: &str) -> ApiError {
+        ApiError::Coded(
+            StatusCode::CONFLICT,
+            "busy",
+            format!("{what} keep changing under this request; try again"),
+        )
+    }
+
+    /// Whether this is a `busy` refusal (also [`DbError::Moved`]'s): the
+    /// change may be checked again.
+    pub(super) fn is_busy(&self) -> bool {
+        matches!(self, ApiError::Coded(StatusCode::CONFLICT, "busy", _))
+    }
+
     fn parts(self) -> (StatusCode, ErrorDetail) {
         let detail = |code: &str, message: String| ErrorDetail {
             code: code.to_owned(),

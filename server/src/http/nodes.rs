@@ -17,7 +17,7 @@ use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
 
-use super::error::{ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions;
 use crate::AppState;
@@ -200,32 +200,14 @@ async fn create(
             })
             .await;
         match inserted {
-            Err(e) if moved(&e) => continue,
+            Err(e) if e.is_busy() => continue,
             inserted => {
                 let view = view_of(&state, &stored, &inserted?.spec).await?;
                 return Ok((StatusCode::CREATED, Json(view)));
             }
         }
     }
-    Err(busy())
-}
-
-/// How often a node change is checked again when the environment's
-/// settings or components keep changing under it.
-const ATTEMPTS: usize = 8;
-
-/// Whether a change failed only because what it was checked against
-/// changed before it was stored ([`crate::db::DbError::Moved`]).
-fn moved(e: &ApiError) -> bool {
-    matches!(e, ApiError::Coded(StatusCode::CONFLICT, "busy", _))
-}
-
-fn busy() -> ApiError {
-    ApiError::Coded(
-        StatusCode::CONFLICT,
-        "busy",
-        "the environment's settings keep changing under this request; try again".to_owned(),
-    )
+    Err(ApiError::busy("the environment's settings"))
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
@@ -265,11 +247,11 @@ async fn update(
             })
             .await;
         match changed {
-            Err(e) if moved(&e) => continue,
+            Err(e) if e.is_busy() => continue,
             changed => return answer(&state, &stored, &changed?.spec).await,
         }
     }
-    Err(busy())
+    Err(ApiError::busy("the environment's settings"))
 }
 
 /// Deletes the node (204), whatever it carries.
@@ -324,7 +306,7 @@ async fn bulk(
             .await;
         attempts += 1;
         match changed {
-            Err(e) if moved(&e) && attempts < ATTEMPTS => continue,
+            Err(e) if e.is_busy() && attempts < ATTEMPTS => continue,
             changed => break changed?,
         }
     };

@@ -14,13 +14,10 @@ use mosaic_core::api::{Attributes, PatchAttributes, PluginInUse};
 use mosaic_core::environment::Spec;
 use serde_json::{Map, Value};
 
-use super::error::{ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use crate::AppState;
 use crate::environment::Stored;
-
-/// How often a change is retried when others keep changing the settings.
-const ATTEMPTS: usize = 8;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/clusters/{id}/attributes", get(show).patch(change))
@@ -105,11 +102,7 @@ async fn change(
             return Ok(answer(document(&stored_environment(&state, id).await?)?));
         }
     }
-    Err(ApiError::Coded(
-        StatusCode::CONFLICT,
-        "busy",
-        "the settings keep changing under this request; try again".to_owned(),
-    ))
+    Err(ApiError::busy("the settings"))
 }
 
 fn plugin_in_use(in_use: PluginInUse) -> ApiError {

@@ -13,7 +13,7 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use mosaic_core::api::{UpgradeOffer, UpgradeRequest};
@@ -21,15 +21,12 @@ use mosaic_core::environment::{Base, Environment};
 use mosaic_core::plugin::{Pins, same_release, upgrades};
 use serde::Deserialize;
 
-use super::error::{ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::{Installed, Selection, StoredPlugin};
 use crate::environment::{ReleaseBase, Stored};
-
-/// How often an upgrade is retried when others keep changing the settings.
-const ATTEMPTS: usize = 8;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -165,9 +162,5 @@ async fn upgrade(
             return Ok(with_etag(version, cluster.cluster));
         }
     }
-    Err(ApiError::Coded(
-        StatusCode::CONFLICT,
-        "busy",
-        "the settings keep changing under this request; try again".to_owned(),
-    ))
+    Err(ApiError::busy("the settings"))
 }
