@@ -333,6 +333,19 @@ pub fn role_tags<'a>(roles: impl IntoIterator<Item = &'a Role>) -> RoleTags {
         .collect()
 }
 
+/// The roles that bring any of `tags` (through their `tags`, or as their
+/// own name): who may hold them.
+pub fn roles_bringing(role_tags: &RoleTags, tags: &[TagName]) -> Vec<RoleName> {
+    role_tags
+        .iter()
+        .filter(|(role, brought)| {
+            tags.iter()
+                .any(|t| brought.contains(t) || *t == TagName::of_role(role))
+        })
+        .map(|(role, _)| role.clone())
+        .collect()
+}
+
 /// The tags a node's roles bring: each role's `tags` (default: the role
 /// name) and the role name itself, then the instances assigned to it by
 /// rule of those tags.

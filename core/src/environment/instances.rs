@@ -43,15 +43,7 @@ impl Environment<'_> {
             .into_iter()
             .filter(|t| meta.get(t).is_some_and(|m| m.instances.is_some()))
             .collect();
-        let bringing = roles
-            .iter()
-            .filter(|(role, brought)| {
-                tags.iter()
-                    .any(|t| brought.contains(t) || *t == TagName::of_role(role))
-            })
-            .map(|(role, _)| role.clone())
-            .collect();
-        (bringing, tags)
+        (tag::roles_bringing(&roles, &tags), tags)
     }
 }
 

@@ -360,15 +360,7 @@ impl Environment<'_> {
             .into_iter()
             .filter(|t| meta.get(t).is_some_and(|m| m.has_primary))
             .collect();
-        let bringing: Vec<RoleName> = roles
-            .iter()
-            .filter(|(role, brought)| {
-                tags.iter()
-                    .any(|t| brought.contains(t) || *t == TagName::of_role(role))
-            })
-            .map(|(role, _)| role.clone())
-            .collect();
-        (bringing, tags)
+        (tag::roles_bringing(&roles, &tags), tags)
     }
 
     /// `node` as the API shows it, its primaries decided among `others`:
