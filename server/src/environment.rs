@@ -274,6 +274,10 @@ impl Stored {
 /// from then on, installing a newer version changes none of them
 /// (SEMANTICS §7.6). Run when the server starts; returns how many it pinned.
 pub async fn pin_unpinned(db: &Db) -> Result<usize, DbError> {
+    // Every start comes here: read the nodes only when a row needs it.
+    if db.clusters().await?.iter().all(|r| r.pins.is_some()) {
+        return Ok(0);
+    }
     let snapshot = db.snapshot().await?;
     let mut pinned = 0;
     for row in snapshot.clusters.iter().filter(|r| r.pins.is_none()) {
