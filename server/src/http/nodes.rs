@@ -108,11 +108,15 @@ fn tag_problem(e: TagProblem) -> ApiError {
 /// `node` as the API shows it: its primaries decided among the few nodes
 /// that contend for them, read by themselves, so that one node's answer
 /// costs the same in an environment of ten nodes or of ten thousand.
-async fn view_of(state: &AppState, head: &Stored, node: &NodeTags) -> Result<NodeView, ApiError> {
-    let env = head.environment()?;
+async fn view_of(
+    state: &AppState,
+    env: &Environment<'_>,
+    cluster_id: i64,
+    node: &NodeTags,
+) -> Result<NodeView, ApiError> {
     let (roles, tags) = env.primary_contenders(node);
-    let others = holding(state, head.id(), (&roles, &tags), false).await?;
-    Ok(env.node_view_among(head.id(), node, &others))
+    let others = holding(state, cluster_id, (&roles, &tags), false).await?;
+    Ok(env.node_view_among(cluster_id, node, &others))
 }
 
 /// [`crate::db::Db::nodes_holding`], as the nodes' specs.
@@ -159,8 +163,13 @@ async fn instance_holders(
 }
 
 /// [`view_of`], with its version as the `ETag`.
-async fn answer(state: &AppState, head: &Stored, node: &NodeTags) -> Result<Response, ApiError> {
-    let view = view_of(state, head, node).await?;
+async fn answer(
+    state: &AppState,
+    env: &Environment<'_>,
+    cluster_id: i64,
+    node: &NodeTags,
+) -> Result<Response, ApiError> {
+    let view = view_of(state, env, cluster_id, node).await?;
     Ok(versions::with_etag(view.version, view))
 }
 
@@ -202,7 +211,7 @@ async fn create(
         match inserted {
             Err(e) if e.is_busy() => continue,
             inserted => {
-                let view = view_of(&state, &stored, &inserted?.spec).await?;
+                let view = view_of(&state, &env, id, &inserted?.spec).await?;
                 return Ok((StatusCode::CREATED, Json(view)));
             }
         }
@@ -212,7 +221,7 @@ async fn create(
 
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     let (head, node) = node_context(&state, id).await?;
-    answer(&state, &head, &node).await
+    answer(&state, &head.environment()?, head.id(), &node).await
 }
 
 /// Changes status, roles or the deletion mark, leaving what the request
@@ -248,7 +257,7 @@ async fn update(
             .await;
         match changed {
             Err(e) if e.is_busy() => continue,
-            changed => return answer(&state, &stored, &changed?.spec).await,
+            changed => return answer(&state, &env, stored.id(), &changed?.spec).await,
         }
     }
     Err(ApiError::busy("the environment's settings"))
@@ -326,7 +335,7 @@ async fn tags(
     Path(id): Path<i64>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (head, node) = node_context(&state, id).await?;
-    let view = view_of(&state, &head, &node).await?;
+    let view = view_of(&state, &head.environment()?, head.id(), &node).await?;
     Ok(Json(serde_json::json!({ "tags": view.tags })))
 }
 
@@ -345,7 +354,7 @@ async fn assign(
             env.add_tags(&node.spec, &change.tags).map_err(tag_problem)
         })
         .await?;
-    answer(&state, &stored, &changed.spec).await
+    answer(&state, &env, stored.id(), &changed.spec).await
 }
 
 /// Removes tags from the node: hand-added ones are forgotten, role-derived
@@ -364,7 +373,7 @@ async fn unassign(
                 .map_err(tag_problem)
         })
         .await?;
-    answer(&state, &stored, &changed.spec).await
+    answer(&state, &env, stored.id(), &changed.spec).await
 }
 
 #[derive(Debug, Deserialize)]
