@@ -7,7 +7,10 @@ use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
 use super::components::api;
-use super::{WAIT, Who, choose_file, click, eventually, open_page_as, repo_root, tarball, text_of};
+use super::{
+    WAIT, Who, choose_file, click, eventually, open_page_as, repo_root, save_screenshot, tarball,
+    text_of,
+};
 
 const WITH_DEMO: [&str; 8] = [
     "hypervisor:libvirt:kvm",
@@ -93,6 +96,7 @@ async fn an_environment_is_upgraded_from_its_page_after_a_preview() {
     );
 
     super::accessibility::assert_clean(c, "the upgrade preview").await;
+    save_screenshot(c, "upgrade-preview.png").await;
 
     click(c, "#apply-upgrade").await;
     text_of(c, "[data-upgraded]").await;
