@@ -13,6 +13,7 @@ pub mod environment;
 pub mod expr;
 pub mod heat;
 pub mod name;
+pub mod network;
 pub mod nodes;
 pub mod plugin;
 pub mod release;

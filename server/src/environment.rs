@@ -226,6 +226,7 @@ impl Stored {
             deployment_tasks: Vec::new(),
             nodes: nodes.into_iter().map(|n| n.spec).collect(),
             roles,
+            ..Spec::default()
         };
         Stored {
             base,

@@ -1034,7 +1034,10 @@ impl Loader<'_> {
             }
             Some(Kind::File) => {
                 let tree = self.data_file(&path, kind)?;
-                Some(Resolved::Data(tree.to_json(), vec![(path, tree)]))
+                Some(Resolved::Data(
+                    data_json(kind, &path, &tree),
+                    vec![(path, tree)],
+                ))
             }
         }
     }
@@ -1098,7 +1101,7 @@ impl Loader<'_> {
             Json::Array(
                 trees
                     .iter()
-                    .flat_map(|(_, t)| match t.to_json() {
+                    .flat_map(|(f, t)| match data_json(path_kind(key), f, t) {
                         Json::Array(items) => items,
                         _ => Vec::new(),
                     })
@@ -1146,7 +1149,7 @@ impl Loader<'_> {
                     deployment_tasks.extend(trees);
                 }
                 if !root.is_null() {
-                    tree.insert(stored.to_string(), root.to_json());
+                    tree.insert(stored.to_string(), data_json(Some(*kind), file, &root));
                 }
             }
         }
@@ -1165,6 +1168,27 @@ impl Loader<'_> {
         }
         deployment_tasks
     }
+}
+
+/// A data file's tree as JSON; a network role also records where it is
+/// declared (`source`: file and line), so that an id two sources declare
+/// is reported with both places.
+fn data_json(kind: Option<FileKind>, file: &str, tree: &Node) -> Json {
+    let mut json = tree.to_json();
+    if kind != Some(FileKind::NetworkRoles) {
+        return json;
+    }
+    if let (Value::Seq(items), Json::Array(out)) = (&tree.value, &mut json) {
+        for (item, value) in items.iter().zip(out.iter_mut()) {
+            if let Json::Object(map) = value {
+                map.insert(
+                    "source".to_owned(),
+                    serde_json::json!({"file": file, "line": item.line}),
+                );
+            }
+        }
+    }
+    json
 }
 
 fn text_of(node: &Node, key: &str) -> String {

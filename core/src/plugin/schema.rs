@@ -660,14 +660,138 @@ fn network_roles(root: &Node, sink: &mut Sink<'_>) {
                 ids.insert(id, item.line);
             }
         }
+        if let Some(mapping) = item.get("default_mapping") {
+            string(mapping, &join_path(&path, "default_mapping"), sink);
+        }
         if let Some(p) = item.get("properties") {
-            map(p, &join_path(&path, "properties"), sink);
+            network_role_properties(p, &join_path(&path, "properties"), sink);
         }
     }
 }
 
+fn network_role_properties(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if map(node, path, sink).is_none() {
+        return;
+    }
+    for flag in ["subnet", "gateway"] {
+        if let Some(value) = node.get(flag) {
+            boolean(value, &join_path(path, flag), sink);
+        }
+    }
+    let Some(vips) = node.get("vip") else {
+        return;
+    };
+    let vips_path = join_path(path, "vip");
+    for (i, vip) in list(vips, &vips_path, sink)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = index_path(&vips_path, i);
+        if map(vip, &at, sink).is_none() {
+            continue;
+        }
+        require(vip, &at, &["name"], sink);
+        for key in ["name", "namespace", "alias"] {
+            if let Some(value) = vip.get(key) {
+                string(value, &join_path(&at, key), sink);
+            }
+        }
+        if let Some(roles) = vip.get("node_roles") {
+            let roles_path = join_path(&at, "node_roles");
+            for role in strings(roles, &roles_path, sink) {
+                if crate::name::RoleName::new(&role).is_err() {
+                    sink.error(
+                        roles.line,
+                        &roles_path,
+                        format!("'{role}' is not a role name"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A release's `networks_path`: Neutron's networks, each read as Mosaic
+/// reads them, and its parameters' defaults.
 fn networks(root: &Node, sink: &mut Sink<'_>) {
-    if !root.is_null() {
-        map(root, "", sink);
+    if root.is_null() || map(root, "", sink).is_none() {
+        return;
+    }
+    let Some(neutron) = root.get("neutron") else {
+        return;
+    };
+    if map(neutron, "neutron", sink).is_none() {
+        return;
+    }
+    if let Some(nets) = neutron.get("networks") {
+        for (i, net) in list(nets, "neutron.networks", sink)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            network_meta(net, &index_path("neutron.networks", i), sink);
+        }
+    }
+    if let Some(config) = neutron.get("config") {
+        if let serde_json::Value::Object(map) = config.to_json() {
+            if let Err(e) = crate::network::NetworkingParameters::defaults(
+                &map,
+                crate::network::Segmentation::Vlan,
+                true,
+            ) {
+                sink.error(config.line, "neutron.config", e);
+            }
+        }
+    }
+}
+
+fn network_meta(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if map(node, path, sink).is_none() {
+        return;
+    }
+    require(node, path, &["name"], sink);
+    if let Err(e) = serde_json::from_value::<crate::network::NetworkMeta>(node.to_json()) {
+        sink.error(node.line, path, format!("does not read as a network: {e}"));
+        return;
+    }
+    let address = |key: &str, sink: &mut Sink<'_>| {
+        let Some(value) = node.get(key).filter(|v| !v.is_null()) else {
+            return;
+        };
+        let ok = value.as_str().is_some_and(|text| match key {
+            "cidr" => text.parse::<ipnet::Ipv4Net>().is_ok(),
+            _ => text.parse::<std::net::Ipv4Addr>().is_ok(),
+        });
+        if !ok {
+            let what = if key == "cidr" {
+                "a CIDR"
+            } else {
+                "an IPv4 address"
+            };
+            sink.error(value.line, &join_path(path, key), format!("must be {what}"));
+        }
+    };
+    address("cidr", sink);
+    address("gateway", sink);
+    if let Some(range) = node.get("ip_range") {
+        let texts = strings(range, &join_path(path, "ip_range"), sink);
+        if texts.len() != 2
+            || texts
+                .iter()
+                .any(|t| t.parse::<std::net::Ipv4Addr>().is_err())
+        {
+            sink.error(
+                range.line,
+                &join_path(path, "ip_range"),
+                "must be two IPv4 addresses [first, last]",
+            );
+        }
+    }
+    if let Some(vlan) = node.get("vlan_start").filter(|v| !v.is_null()) {
+        integer(vlan, &join_path(path, "vlan_start"), sink);
+    }
+    if let Some(list) = node.get("restrictions") {
+        restrictions(list, &join_path(path, "restrictions"), sink);
     }
 }

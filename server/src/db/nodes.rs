@@ -44,6 +44,7 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
             tags_assigned: list(row, "tags_assigned")?,
             pending_deletion: row.try_get::<i64, _>("pending_deletion")? != 0,
             version: row.try_get("version")?,
+            ..NodeTags::default()
         },
     })
 }
