@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::network::{InterfacesView, NodeGroup};
+
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
 use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName, TaskId};
 use crate::plugin::Report;
@@ -112,7 +114,8 @@ pub struct ErrorDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
     /// For `invalid_settings`: every problem, by `group.attr`; for
-    /// `invalid_nodes`: every problem, by node.
+    /// `invalid_nodes`: every problem, by node; for `invalid_networks`:
+    /// every problem, with its networks and fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<ErrorProblem>,
     /// For `upgrade_refused`: every reason.
@@ -133,6 +136,9 @@ pub enum ErrorProblem {
     /// For `components_in_use`: a node and a role it would lose.
     Role(RoleInUse),
     Node(NodeProblem),
+    /// For `invalid_networks` and `invalid_interfaces`: a problem with its
+    /// networks (ids) and fields.
+    Network(crate::network::NetworkProblem),
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.
@@ -367,6 +373,12 @@ pub struct NodeView {
     /// with `If-Match: "VERSION"` is refused (412) when it moved on.
     #[serde(default)]
     pub version: i64,
+    /// Its node group (rack) by name.
+    #[serde(default)]
+    pub node_group: String,
+    /// Whether it declares interfaces (its layout: `GET …/interfaces`).
+    #[serde(default)]
+    pub interfaces: usize,
 }
 
 #[cfg(test)]
@@ -395,6 +407,8 @@ impl NodeView {
             primary_tags: Vec::new(),
             pending_deletion: false,
             version: 1,
+            node_group: "default".to_owned(),
+            interfaces: 0,
         }
     }
 }
@@ -409,6 +423,41 @@ pub struct CreateNode {
     pub status: Option<NodeStatus>,
     #[serde(default)]
     pub roles: Vec<RoleName>,
+    /// Its node group, by name or id; none: `default`.
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    /// Its interfaces and bonds (the shape of `PUT …/interfaces`).
+    #[serde(default)]
+    pub interfaces: Option<InterfacesView>,
+}
+
+/// A node group named by its name or its id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GroupRef {
+    Id(i64),
+    Name(String),
+}
+
+impl GroupRef {
+    /// The group of `groups` it names, or why none.
+    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, String> {
+        let found = groups.iter().find(|g| match self {
+            GroupRef::Id(id) => g.id == *id,
+            GroupRef::Name(name) => &g.name == name,
+        });
+        found.ok_or_else(|| {
+            let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+            let what = match self {
+                GroupRef::Id(id) => format!("{id}"),
+                GroupRef::Name(name) => format!("'{name}'"),
+            };
+            format!(
+                "node_group: the environment has no node group {what} (it has {})",
+                names.join(", ")
+            )
+        })
+    }
 }
 
 /// `PUT /api/v1/nodes/{id}`: the fields given change.
@@ -421,11 +470,20 @@ pub struct UpdateNode {
     pub status: Option<NodeStatus>,
     #[serde(default)]
     pub pending_deletion: Option<bool>,
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    #[serde(default)]
+    pub interfaces: Option<InterfacesView>,
 }
 
 impl UpdateNode {
-    /// `node` with what the request names changed, the rest as it is.
-    pub fn applied_to(&self, node: &crate::tag::NodeTags) -> crate::tag::NodeTags {
+    /// `node` with what the request names changed, the rest as it is;
+    /// or what is wrong with the node group or the interfaces it names.
+    pub fn applied_to(
+        &self,
+        node: &crate::tag::NodeTags,
+        groups: &[NodeGroup],
+    ) -> Result<crate::tag::NodeTags, String> {
         let mut next = node.clone();
         if let Some(status) = self.status {
             next.status = status;
@@ -436,7 +494,13 @@ impl UpdateNode {
         if let Some(pending) = self.pending_deletion {
             next.pending_deletion = pending;
         }
-        next
+        if let Some(group) = &self.node_group {
+            next.node_group = Some(group.resolve(groups)?.name.clone());
+        }
+        if let Some(interfaces) = &self.interfaces {
+            next.interfaces = interfaces.declared()?;
+        }
+        Ok(next)
     }
 }
 
@@ -461,6 +525,13 @@ pub struct BulkNodes {
     pub add_roles: Vec<RoleName>,
     #[serde(default)]
     pub remove_roles: Vec<RoleName>,
+    /// Moves the nodes to this node group.
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    /// Puts these networks on these interfaces or bonds of every node
+    /// (port → networks; SEMANTICS §11.1).
+    #[serde(default)]
+    pub interfaces: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 /// A problem of one node in a bulk change (or of a node id that is not in
@@ -768,6 +839,10 @@ pub struct Consequences {
     pub roles: Vec<RoleLoss>,
     /// The `default` plan's changes, nodes with the same change together.
     pub tasks: Vec<TaskChange>,
+    /// The networks the change adds and removes (a segmentation moved,
+    /// Ironic added or removed; SEMANTICS §11.1).
+    #[serde(default)]
+    pub networks: crate::network::Rebuilt,
 }
 
 impl Consequences {
@@ -804,6 +879,9 @@ pub struct UpgradeConsequences {
     pub roles: RoleChanges,
     /// The `default` plan's changes, nodes with the same change together.
     pub tasks: Vec<TaskChange>,
+    /// The networks the upgrade adds and removes.
+    #[serde(default)]
+    pub networks: crate::network::Rebuilt,
 }
 
 /// The components the new versions declare that the old did not, and

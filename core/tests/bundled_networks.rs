@@ -169,3 +169,35 @@ fn three_controllers_and_two_computes_get_addresses_controllers_public_ones() {
         );
     });
 }
+
+#[test]
+fn the_browser_checks_a_draft_from_the_answer_alone() {
+    let release = common::bundled::release();
+    with_env(&release, &spec(&VLAN, vec![node(1, "controller")]), |env| {
+        let (config, _) = env.network_configuration().unwrap();
+        let view = env.configuration_view(&config, &Default::default());
+        let storage = config
+            .networks
+            .iter()
+            .find(|n| n.name == "storage")
+            .unwrap()
+            .id;
+        let change: mosaic_core::network::ConfigurationChange = serde_json::from_value(
+            serde_json::json!({"networks": [{"id": storage, "cidr": "192.168.0.0/24"}]}),
+        )
+        .unwrap();
+        let problems = view.check_change(&change).unwrap_err();
+        assert_eq!(
+            problems[0].message,
+            "Address space intersection between networks:\nmanagement, storage"
+        );
+        // The server's check of the same draft says the same.
+        let server = env.changed_networks(&change).unwrap_err();
+        assert_eq!(server, problems);
+        let fixed: mosaic_core::network::ConfigurationChange = serde_json::from_value(
+            serde_json::json!({"networks": [{"id": storage, "cidr": "10.0.0.0/24"}]}),
+        )
+        .unwrap();
+        assert!(view.check_change(&fixed).is_ok());
+    });
+}

@@ -31,7 +31,7 @@ pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};
 pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
-pub use networks::{AddressNeed, Addressing, PUBLIC_TO_ALL, Vip};
+pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
 pub use roles::ReleaseRoles;
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,

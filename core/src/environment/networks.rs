@@ -29,6 +29,15 @@ use crate::tag::NodeTags;
 /// The setting that gives every node a public address (Fuel's).
 pub const PUBLIC_TO_ALL: (&str, &str) = ("public_network_assignment", "assign_to_all_nodes");
 
+/// One address given: to whom, on which network of which node group.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct AddressRow {
+    pub holder: HolderKey,
+    pub network: String,
+    pub group: i64,
+    pub ip: Ipv4Addr,
+}
+
 /// A VIP an environment has: its network role's entry and its network.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vip {
@@ -281,21 +290,45 @@ impl Environment<'_> {
         out
     }
 
-    /// Everyone's addresses under `config`: what the server stores after
-    /// a change of the whole environment (an import, a network save, a
+    /// Everyone's addresses under `config` (what the server stores after
+    /// a change of the whole environment: an import, a network save, a
     /// node group's creation or deletion, a components change, a bulk
-    /// change).
+    /// change), and where the VIPs are.
     pub fn allocation(
         &self,
         config: &NetworkConfiguration,
     ) -> (Addresses, BTreeMap<String, VipAddress>) {
-        let metas = self.network_metas();
+        let (rows, vips) = self.address_rows(config);
+        let mut addresses: Addresses = BTreeMap::new();
+        for row in rows {
+            addresses
+                .entry(row.holder)
+                .or_default()
+                .insert(row.network, row.ip);
+        }
+        (addresses, vips)
+    }
+
+    /// [`Self::allocation`] as the rows the server stores: each address
+    /// with its holder, network and node group.
+    pub fn address_rows(
+        &self,
+        config: &NetworkConfiguration,
+    ) -> (Vec<AddressRow>, BTreeMap<String, VipAddress>) {
         let holders = self.address_holders(config);
+        let metas = self.network_metas();
         let addresses = address::allocate(config, &metas, &holders);
+        let mut rows = Vec::new();
         let mut vips = BTreeMap::new();
         for holder in &holders {
-            if let HolderKey::Vip(name) = &holder.key {
-                if let Some(ip) = addresses.get(&holder.key).and_then(|a| a.values().next()) {
+            for (network, ip) in addresses.get(&holder.key).into_iter().flatten() {
+                rows.push(AddressRow {
+                    holder: holder.key.clone(),
+                    network: network.clone(),
+                    group: holder.group,
+                    ip: *ip,
+                });
+                if let HolderKey::Vip(name) = &holder.key {
                     vips.insert(
                         name.clone(),
                         VipAddress {
@@ -306,7 +339,7 @@ impl Environment<'_> {
                 }
             }
         }
-        (addresses, vips)
+        (rows, vips)
     }
 
     /// How many addresses each network must give: its nodes' and VIPs'.
@@ -349,6 +382,18 @@ impl Environment<'_> {
             layout: declared.layout(&networks),
             needed: networks.iter().map(|(n, _)| n.name.clone()).collect(),
         })
+    }
+
+    /// The problems of one node's interfaces and layout (what its own
+    /// change is refused for).
+    pub fn interface_problems(
+        &self,
+        config: &NetworkConfiguration,
+        node: &NodeTags,
+    ) -> Vec<NetworkProblem> {
+        let metas = self.network_metas();
+        let layouts: Vec<NodeLayout> = self.node_layout(config, node).into_iter().collect();
+        crate::network::interfaces::problems(config, &metas, &layouts)
     }
 
     /// Every problem of `config` here, with the nodes' interfaces when
@@ -632,10 +677,10 @@ impl Addressing {
             let roles = vip.meta.roles();
             let mut counts: BTreeMap<i64, usize> = BTreeMap::new();
             for node in nodes.iter().filter(|n| !n.pending_deletion) {
-                if node.all_roles().any(|r| roles.contains(r)) {
-                    if let Some(g) = self.group_id(node.node_group.as_deref()) {
-                        *counts.entry(g).or_default() += 1;
-                    }
+                if node.all_roles().any(|r| roles.contains(r))
+                    && let Some(g) = self.group_id(node.node_group.as_deref())
+                {
+                    *counts.entry(g).or_default() += 1;
                 }
             }
             let most = counts

@@ -779,7 +779,7 @@ fn bulk(nodes: &[i64], add_tags: &[&str], remove_tags: &[&str], add_roles: &[&st
             .iter()
             .map(|r| RoleName::new(*r).unwrap())
             .collect(),
-        remove_roles: Vec::new(),
+        ..BulkNodes::default()
     }
 }
 

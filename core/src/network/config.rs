@@ -299,10 +299,10 @@ impl NetworkConfiguration {
             return;
         }
         for network in &mut self.networks {
-            if let Some(meta) = metas.iter().find(|m| m.name == network.name) {
-                if !meta.is_admin() {
-                    network.ensure_gateway(meta);
-                }
+            if let Some(meta) = metas.iter().find(|m| m.name == network.name)
+                && !meta.is_admin()
+            {
+                network.ensure_gateway(meta);
             }
         }
     }
@@ -421,6 +421,23 @@ impl NetworkConfiguration {
     }
 }
 
+impl NetworkConfiguration {
+    /// The same configuration with node group ids replaced as `ids` maps
+    /// them (a file's or a new environment's ids by position, once the
+    /// database has given the groups theirs).
+    pub fn with_group_ids(&self, ids: &BTreeMap<i64, i64>) -> NetworkConfiguration {
+        let map = |id: i64| ids.get(&id).copied().unwrap_or(id);
+        let mut next = self.clone();
+        for network in &mut next.networks {
+            network.group_id = network.group_id.map(map);
+        }
+        for vip in next.vips.values_mut() {
+            vip.group_id = map(vip.group_id);
+        }
+        next
+    }
+}
+
 /// What a rebuild changed: the networks added and removed, by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rebuilt {
@@ -431,6 +448,25 @@ pub struct Rebuilt {
 impl Rebuilt {
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty()
+    }
+
+    /// What a preview says of it: a line for the networks removed (with
+    /// their addresses), one for those added with the release's defaults.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if !self.removed.is_empty() {
+            lines.push(format!(
+                "Removed with their addresses: {}",
+                self.removed.join(", ")
+            ));
+        }
+        if !self.added.is_empty() {
+            lines.push(format!(
+                "Added with the release's defaults: {}",
+                self.added.join(", ")
+            ));
+        }
+        lines
     }
 }
 

@@ -9,8 +9,12 @@ use std::net::Ipv4Addr;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::config::{Network, NetworkingParameters, NodeGroup};
-use super::interfaces::BondMode;
+use super::address::Demand;
+use super::check::{Input, NetworkProblem};
+use super::config::{
+    ConfigurationChange, Network, NetworkConfiguration, NetworkingParameters, NodeGroup,
+};
+use super::interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces};
 use super::metadata::NetworkMeta;
 
 /// One network with its metadata (`meta`, as Fuel's) and its addresses:
@@ -89,4 +93,225 @@ pub struct InterfacesView {
     /// Its node group (read only).
     #[serde(default, skip_deserializing)]
     pub node_group: String,
+}
+
+impl InterfacesView {
+    /// What it declares: its interfaces and bonds, and the networks on
+    /// each when any port names its networks (none: the default layout);
+    /// none at all when it lists no interface and no bond.
+    pub fn declared(&self) -> Result<Option<NodeInterfaces>, String> {
+        if self.interfaces.is_empty() && self.bonds.is_empty() {
+            return Ok(None);
+        }
+        let interfaces = self
+            .interfaces
+            .iter()
+            .map(|p| Nic {
+                name: p.name.clone(),
+                mac: p.mac.clone(),
+            })
+            .collect();
+        let bonds = self
+            .bonds
+            .iter()
+            .map(|b| match (b.mode, &b.slaves) {
+                (Some(mode), Some(slaves)) => Ok(Bond {
+                    name: b.name.clone(),
+                    mode,
+                    slaves: slaves.clone(),
+                }),
+                _ => Err(format!(
+                    "bonds: bond '{}' needs a mode and its slaves",
+                    b.name
+                )),
+            })
+            .collect::<Result<Vec<Bond>, String>>()?;
+        let ports = self.interfaces.iter().chain(&self.bonds);
+        let own = ports.clone().any(|p| p.networks.is_some());
+        let networks = own.then(|| {
+            ports
+                .map(|p| (p.name.clone(), p.networks.clone().unwrap_or_default()))
+                .collect()
+        });
+        Ok(Some(NodeInterfaces {
+            interfaces,
+            bonds,
+            networks,
+        }))
+    }
+
+    /// A node's interfaces as the API shows them: each port with the
+    /// networks `layout` puts on it, and the node's addresses.
+    pub fn of(
+        declared: Option<&NodeInterfaces>,
+        layout: &Layout,
+        addresses: &BTreeMap<String, Ipv4Addr>,
+        node_group: &str,
+    ) -> InterfacesView {
+        let on = |port: &str| -> Option<Vec<String>> {
+            Some(
+                layout
+                    .iter()
+                    .find(|(p, _)| p == port)
+                    .map(|(_, n)| n.clone())
+                    .unwrap_or_default(),
+            )
+        };
+        let Some(declared) = declared else {
+            return InterfacesView {
+                addresses: addresses.clone(),
+                default_layout: true,
+                node_group: node_group.to_owned(),
+                ..InterfacesView::default()
+            };
+        };
+        InterfacesView {
+            interfaces: declared
+                .interfaces
+                .iter()
+                .map(|n| PortView {
+                    name: n.name.clone(),
+                    mac: n.mac.clone(),
+                    mode: None,
+                    slaves: None,
+                    networks: on(&n.name),
+                })
+                .collect(),
+            bonds: declared
+                .bonds
+                .iter()
+                .map(|b| PortView {
+                    name: b.name.clone(),
+                    mac: None,
+                    mode: Some(b.mode),
+                    slaves: Some(b.slaves.clone()),
+                    networks: on(&b.name),
+                })
+                .collect(),
+            addresses: addresses.clone(),
+            default_layout: declared.networks.is_none(),
+            node_group: node_group.to_owned(),
+        }
+    }
+}
+
+/// One line of a network table (the CLI's `mosaic env networks`, the
+/// Networks tab's summary): a network of a node group with its values
+/// written out and how many addresses it gives of how many.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkRow {
+    pub network: String,
+    /// Empty for the admin network.
+    pub node_group: String,
+    pub cidr: String,
+    pub gateway: String,
+    /// The VLAN tag, `untagged`, or `vlan_range a-b` for the network that
+    /// carries tenant VLANs.
+    pub vlan: String,
+    pub ranges: String,
+    /// `used/capacity`; `-` where Mosaic gives no addresses.
+    pub used: String,
+}
+
+impl ConfigurationView {
+    /// Its networks as table lines, in order.
+    pub fn rows(&self) -> Vec<NetworkRow> {
+        let group = |id: Option<i64>| {
+            id.and_then(|id| self.node_groups.iter().find(|g| g.id == id))
+                .map(|g| g.name.clone())
+                .unwrap_or_default()
+        };
+        let text = |value: &Option<super::ip::Typed<_>>| {
+            value.as_ref().map(ToString::to_string).unwrap_or_default()
+        };
+        self.networks
+            .iter()
+            .map(|n| {
+                let vlan = match (n.network.vlan_start, n.meta.neutron_vlan_range) {
+                    (Some(tag), _) => tag.to_string(),
+                    (None, true) => match self.networking_parameters.vlan_range {
+                        Some([a, b]) => format!("vlan_range {a}-{b}"),
+                        None => "vlan_range".to_owned(),
+                    },
+                    (None, false) => "untagged".to_owned(),
+                };
+                let addressed = n.meta.is_addressed() && !n.meta.is_admin();
+                NetworkRow {
+                    network: n.network.name.clone(),
+                    node_group: group(n.network.group_id),
+                    cidr: n
+                        .network
+                        .cidr
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
+                    gateway: text(&n.network.gateway),
+                    vlan,
+                    ranges: n
+                        .network
+                        .ip_ranges
+                        .iter()
+                        .map(|r| format!("{}-{}", r.0, r.1))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    used: match addressed {
+                        true => format!("{}/{}", n.used, n.capacity),
+                        false => "-".to_owned(),
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
+impl ConfigurationView {
+    /// The configuration it shows (what a save is made to).
+    pub fn configuration(&self) -> NetworkConfiguration {
+        NetworkConfiguration {
+            networks: self.networks.iter().map(|n| n.network.clone()).collect(),
+            networking_parameters: self.networking_parameters.clone(),
+            vips: BTreeMap::new(),
+        }
+    }
+
+    /// The metadata of each network it shows, once per name.
+    pub fn metas(&self) -> Vec<&NetworkMeta> {
+        let mut out: Vec<&NetworkMeta> = Vec::new();
+        for n in &self.networks {
+            if !out.iter().any(|m| m.name == n.meta.name) {
+                out.push(&n.meta);
+            }
+        }
+        out
+    }
+
+    /// `change` made to what it shows, checked as a save checks it but for
+    /// the nodes' interfaces, which a view does not hold: what the browser
+    /// shows as the operator types (SEMANTICS §11.2).
+    pub fn check_change(
+        &self,
+        change: &ConfigurationChange,
+    ) -> Result<NetworkConfiguration, Vec<NetworkProblem>> {
+        let metas = self.metas();
+        let (next, mut problems) = self.configuration().with_change(change, &metas);
+        let mut demand = Demand::default();
+        for n in &self.networks {
+            if let Some(group) = n.network.group_id {
+                demand.add(group, &n.network.name, n.need);
+            }
+        }
+        problems.extend(super::check::check(&Input {
+            config: &next,
+            metas: &metas,
+            groups: &self.node_groups,
+            ironic: metas.iter().any(|m| m.name == super::metadata::BAREMETAL),
+            demand: &demand,
+            nodes: &[],
+        }));
+        if problems.is_empty() {
+            Ok(next)
+        } else {
+            Err(problems)
+        }
+    }
 }

@@ -733,16 +733,15 @@ fn networks(root: &Node, sink: &mut Sink<'_>) {
             network_meta(net, &index_path("neutron.networks", i), sink);
         }
     }
-    if let Some(config) = neutron.get("config") {
-        if let serde_json::Value::Object(map) = config.to_json() {
-            if let Err(e) = crate::network::NetworkingParameters::defaults(
-                &map,
-                crate::network::Segmentation::Vlan,
-                true,
-            ) {
-                sink.error(config.line, "neutron.config", e);
-            }
-        }
+    if let Some(config) = neutron.get("config")
+        && let serde_json::Value::Object(map) = config.to_json()
+        && let Err(e) = crate::network::NetworkingParameters::defaults(
+            &map,
+            crate::network::Segmentation::Vlan,
+            true,
+        )
+    {
+        sink.error(config.line, "neutron.config", e);
     }
 }
 

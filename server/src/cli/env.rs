@@ -35,6 +35,8 @@ pub enum EnvCommand {
     /// Move a plugin it pins, or its release plugin, to a newer version
     /// (or preview the move).
     Upgrade(super::upgrade::EnvUpgrade),
+    /// Show, download, upload or verify its network configuration.
+    Networks(super::networks::EnvNetworks),
 }
 
 #[derive(Debug, Args)]
@@ -136,6 +138,7 @@ pub fn env(command: EnvCommand) -> i32 {
         EnvCommand::Upgrade(args) => {
             with_client(args.remote(), |c| super::upgrade::upgrade(c, &args))
         }
+        EnvCommand::Networks(args) => super::networks::networks(&args),
     }
 }
 
@@ -267,6 +270,7 @@ fn preview(c: &Consequences) -> String {
             .collect(),
     );
     section("Tasks", c.tasks.iter().map(task_line).collect());
+    section("Networks", c.networks.lines());
     out
 }
 
@@ -315,6 +319,9 @@ pub enum NodeCommand {
     Update(NodeUpdate),
     /// Delete a node.
     Delete(NodeId),
+    /// Show a node's interfaces, the networks on them and its addresses;
+    /// put networks on its ports.
+    Interfaces(super::networks::NodeInterfaces),
 }
 
 #[derive(Debug, Args)]
@@ -381,6 +388,7 @@ pub fn node(command: NodeCommand) -> i32 {
             Ok(())
         }),
         NodeCommand::Update(args) => update(args),
+        NodeCommand::Interfaces(args) => super::networks::interfaces(&args),
         NodeCommand::Delete(args) => with_client(&args.remote, |c| {
             c.json("DELETE", &format!("/api/v1/nodes/{}", args.id), None)?;
             done(args.remote.format, &format!("deleted node {}", args.id));

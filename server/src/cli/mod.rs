@@ -10,6 +10,7 @@ mod envfile;
 mod expr;
 mod heat;
 mod models;
+mod networks;
 mod plan;
 mod plugin;
 mod role_changes;

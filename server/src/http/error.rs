@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
 use mosaic_core::component::Violation;
 use mosaic_core::environment::Upgrade;
+use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;
@@ -37,6 +38,10 @@ pub enum ApiError {
     /// An upgrade that cannot be made (409 `upgrade_refused`): every
     /// reason, with the consequences it would have.
     UpgradeRefused(Box<Upgrade>),
+    /// A network configuration or a node's interfaces with problems (400
+    /// with `code`: `invalid_networks`, `invalid_interfaces`), every one
+    /// with its networks and fields.
+    InvalidNetworks(&'static str, Vec<NetworkProblem>),
     Internal(anyhow::Error),
 }
 
@@ -173,6 +178,27 @@ impl ApiError {
                     problems: Vec::new(),
                     refusals: upgrade.refusals,
                     upgrade: Some(upgrade.consequences),
+                },
+            ),
+            ApiError::InvalidNetworks(code, problems) => (
+                StatusCode::BAD_REQUEST,
+                ErrorDetail {
+                    code: code.to_owned(),
+                    message: format!(
+                        "{} problem{}: {}",
+                        problems.len(),
+                        mosaic_core::text::plural(problems.len()),
+                        problems
+                            .iter()
+                            .map(|p| p.message.replace('\n', " "))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                    violations: Vec::new(),
+                    report: None,
+                    problems: problems.into_iter().map(ErrorProblem::Network).collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
                 },
             ),
             ApiError::Internal(e) => {

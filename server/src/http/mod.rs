@@ -7,6 +7,7 @@ mod environment_files;
 mod error;
 mod heat;
 mod limits;
+mod networks;
 mod nodes;
 mod plugins;
 mod releases;
@@ -45,6 +46,7 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(tags::router())
         .merge(roles::router())
         .merge(nodes::router())
+        .merge(networks::router())
         .merge(settings::router())
         .merge(components::router())
         .merge(upgrades::router())

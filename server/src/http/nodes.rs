@@ -9,10 +9,13 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mosaic_core::api::{
-    BulkNodes, CreateNode, GraphSummary, NodeTagsChange, NodeView, RoleView, UpdateNode,
+    BulkNodes, CreateNode, GraphSummary, GroupRef, NodeTagsChange, NodeView, RoleView, UpdateNode,
 };
-use mosaic_core::environment::{BulkRefusal, Check, Environment, RoleCounts, TagProblem};
+use mosaic_core::environment::{
+    AddressRow, BulkRefusal, Check, Environment, RoleCounts, Spec, TagProblem,
+};
 use mosaic_core::name::{GraphType, RoleName, TagName};
+use mosaic_core::network::{DEFAULT_GROUP, NetworkConfiguration};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
@@ -21,6 +24,7 @@ use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions;
 use crate::AppState;
+use crate::db::NodesChanged;
 use crate::environment::Stored;
 
 pub fn router() -> Router<AppState> {
@@ -40,7 +44,10 @@ pub fn router() -> Router<AppState> {
 
 /// A node's environment without its nodes ([`Stored::head`]), and the
 /// node: what a change of one node is checked against.
-async fn node_context(state: &AppState, id: i64) -> Result<(Stored, NodeTags), ApiError> {
+pub(super) async fn node_context(
+    state: &AppState,
+    id: i64,
+) -> Result<(Stored, NodeTags), ApiError> {
     let node = state
         .db
         .node(id)
@@ -55,6 +62,38 @@ async fn environment_head(state: &AppState, id: i64) -> Result<Stored, ApiError>
     Stored::head(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
+}
+
+/// `node` in the node group `group` names (`default` when none), its
+/// interfaces checked: 400 for a group the environment does not have,
+/// 400 `invalid_interfaces` with every problem of its interfaces.
+fn placed(
+    env: &Environment<'_>,
+    mut node: NodeTags,
+    group: Option<&GroupRef>,
+) -> Result<NodeTags, ApiError> {
+    let groups = env.node_groups();
+    node.node_group = Some(match group {
+        Some(group) => group
+            .resolve(&groups)
+            .map_err(ApiError::BadRequest)?
+            .name
+            .clone(),
+        None => node.node_group.unwrap_or_else(|| DEFAULT_GROUP.to_owned()),
+    });
+    check_interfaces(env, &node)?;
+    Ok(node)
+}
+
+/// 400 `invalid_interfaces` with every problem of `node`'s interfaces.
+fn check_interfaces(env: &Environment<'_>, node: &NodeTags) -> Result<(), ApiError> {
+    let config = super::networks::configuration(env)?;
+    let problems = env.interface_problems(&config, node);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::InvalidNetworks("invalid_interfaces", problems))
+    }
 }
 
 /// 400 `invalid_roles` with every problem of giving a node `roles`.
@@ -190,21 +229,29 @@ async fn create(
         .name
         .map(|n| n.trim().to_owned())
         .filter(|n| !n.is_empty());
+    let interfaces = match &request.interfaces {
+        Some(view) => view.declared().map_err(ApiError::BadRequest)?,
+        None => None,
+    };
     let spec = NodeTags {
         name,
         status: request.status.unwrap_or_default(),
         roles: request.roles,
+        interfaces,
         ..NodeTags::default()
     };
     for _ in 0..ATTEMPTS {
         let stored = environment_head(&state, id).await?;
         let env = stored.environment()?;
         check_roles(&env, &spec.roles)?;
-        let spec = with_instances(&state, &env, id, spec.clone()).await?;
+        let spec = placed(&env, spec.clone(), request.node_group.as_ref())?;
+        let spec = with_instances(&state, &env, id, spec).await?;
         let counted = env.any_maximum(spec.all_roles());
+        let addressing = super::networks::addressing(&env)?;
+        let checked = (stored.row.settings_version, &addressing);
         let inserted = state
             .db
-            .insert_node(id, &spec, stored.row.settings_version, counted, |counts| {
+            .insert_node(id, &spec, checked, counted, |counts| {
                 check_maximums(&env, counts, None, &spec)
             })
             .await;
@@ -240,17 +287,24 @@ async fn update(
         if let Some(roles) = &request.roles {
             check_roles(&env, roles)?;
         }
-        let others =
-            instance_holders(&state, &env, stored.id(), &request.applied_to(&read)).await?;
+        let groups = env.node_groups();
+        let applied = |node: &NodeTags| {
+            request
+                .applied_to(node, &groups)
+                .map_err(ApiError::BadRequest)
+        };
+        let others = instance_holders(&state, &env, stored.id(), &applied(&read)?).await?;
         // Roles given, or a node brought back from its deletion mark (with
         // roles not known yet): counted.
         let counted = request.pending_deletion == Some(false)
             || request.roles.as_ref().is_some_and(|r| env.any_maximum(r));
-        let version = stored.row.settings_version;
+        let addressing = super::networks::addressing(&env)?;
+        let checked = (stored.row.settings_version, &addressing);
         let changed = state
             .db
-            .change_node_roles(id, expected, version, counted, |node, counts| {
-                let spec = env.node_with_instances(request.applied_to(&node.spec), &others);
+            .change_node_roles(id, expected, checked, counted, |node, counts| {
+                let spec = env.node_with_instances(applied(&node.spec)?, &others);
+                check_interfaces(&env, &spec)?;
                 check_maximums(&env, counts, Some(&node.spec), &spec)?;
                 Ok::<_, ApiError>(spec)
             })
@@ -268,7 +322,9 @@ async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if state.db.delete_node(id).await? {
+    let (head, _) = node_context(&state, id).await?;
+    let addressing = super::networks::addressing(&head.environment()?)?;
+    if state.db.delete_node(head.id(), id, &addressing).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::NotFound(format!("node {id} does not exist")))
@@ -290,6 +346,38 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
     }
 }
 
+/// Every address of the environment after `changed` replaced its nodes
+/// in `spec` (whose nodes carry their addresses): none when no node's
+/// role, group or deletion mark changed (nothing else moves addresses).
+fn addresses_after(
+    stored: &Stored,
+    spec: &Spec,
+    changed: &[NodeTags],
+) -> Result<Option<(NetworkConfiguration, Vec<AddressRow>)>, ApiError> {
+    let moves = changed.iter().any(|next| {
+        spec.nodes.iter().find(|n| n.id == next.id).is_none_or(|n| {
+            n.roles != next.roles
+                || n.pending_roles != next.pending_roles
+                || n.node_group != next.node_group
+                || n.pending_deletion != next.pending_deletion
+        })
+    });
+    if !moves {
+        return Ok(None);
+    }
+    let mut after = spec.clone();
+    for node in &mut after.nodes {
+        if let Some(next) = changed.iter().find(|c| c.id == node.id) {
+            *node = NodeTags {
+                addresses: node.addresses.clone(),
+                ..next.clone()
+            };
+        }
+    }
+    let config = super::networks::configuration(&stored.with_spec(&after)?)?;
+    super::networks::rows_for(stored, &after, &config).map(Some)
+}
+
 /// One change to many nodes of the environment, all or nothing: 200 + the
 /// nodes that changed, or 400 naming every problem by node.
 async fn bulk(
@@ -307,10 +395,15 @@ async fn bulk(
             .change_nodes(id, version, |nodes| {
                 let mut spec = stored.spec.clone();
                 spec.nodes = nodes;
-                stored
+                let changed = stored
                     .with_spec(&spec)?
                     .bulk_change(&change)
-                    .map_err(bulk_refusal)
+                    .map_err(bulk_refusal)?;
+                let networks = addresses_after(&stored, &spec, &changed)?;
+                Ok::<_, ApiError>(NodesChanged {
+                    nodes: changed,
+                    networks,
+                })
             })
             .await;
         attempts += 1;

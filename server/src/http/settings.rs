@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::get;
 use mosaic_core::api::{Attributes, PatchAttributes, PluginInUse};
-use mosaic_core::environment::Spec;
+use mosaic_core::environment::{Environment, PUBLIC_TO_ALL, Spec};
 use serde_json::{Map, Value};
 
 use super::error::{ATTEMPTS, ApiError, ApiJson};
@@ -93,16 +93,65 @@ async fn change(
                 nodes,
             }));
         }
-        if state
-            .db
-            .update_settings(id, &after.edits(), &after.pins(), version)
-            .await?
-            .is_some()
-        {
+        let saved = match moves_addresses(&before, &after) {
+            false => {
+                state
+                    .db
+                    .update_settings(id, &after.edits(), &after.pins(), version)
+                    .await?
+            }
+            true => {
+                save_with_addresses(&state, id, &spec, (&after.edits(), &after.pins(), version))
+                    .await?
+            }
+        };
+        if saved.is_some() {
             return Ok(answer(document(&stored_environment(&state, id).await?)?));
         }
     }
     Err(ApiError::busy("the settings"))
+}
+
+/// Whether a save moves addresses: it gives every node a public address,
+/// or no longer does (SEMANTICS §11.1).
+fn moves_addresses(before: &Environment<'_>, after: &Environment<'_>) -> bool {
+    let (group, attr) = PUBLIC_TO_ALL;
+    before.settings().value(group, attr) != after.settings().value(group, attr)
+}
+
+/// Stores a save that moves addresses with every address, worked out from
+/// the environment with its nodes' addresses (`None` when the settings or
+/// the nodes moved on meanwhile: check again).
+async fn save_with_addresses(
+    state: &AppState,
+    id: i64,
+    spec: &Spec,
+    settings: (
+        &mosaic_core::settings::Edits,
+        &mosaic_core::plugin::Pins,
+        i64,
+    ),
+) -> Result<Option<i64>, ApiError> {
+    let whole = crate::environment::Stored::load_with_addresses(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+    let spec = Spec {
+        nodes: whole.spec.nodes.clone(),
+        ..spec.clone()
+    };
+    let (config, rows) = super::networks::rebuilt(&whole.with_spec(&spec)?)?;
+    let checked = crate::db::Checked {
+        version: None,
+        nodes: whole.node_versions(),
+    };
+    match state
+        .db
+        .update_settings_and_networks(id, settings, &checked, &config, &rows)
+        .await
+    {
+        Err(crate::db::DbError::Moved(_)) => Ok(None),
+        saved => Ok(saved?),
+    }
 }
 
 fn plugin_in_use(in_use: PluginInUse) -> ApiError {

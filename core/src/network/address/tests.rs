@@ -102,10 +102,7 @@ fn addresses_stay_when_a_node_in_the_middle_goes() {
     let kept: Vec<Holder> = [1, 3, 4]
         .into_iter()
         .map(|id| {
-            let current = first
-                .get(&HolderKey::Node(id))
-                .map(|a| a.clone())
-                .unwrap_or_default();
+            let current = first.get(&HolderKey::Node(id)).cloned().unwrap_or_default();
             Holder {
                 current,
                 ..node(id, &["management"], &[])
@@ -216,10 +213,11 @@ proptest! {
         // A holder whose address is in the pool and first claimed keeps it.
         let mut claimed = BTreeSet::new();
         for holder in &holders {
-            if let Some(ip) = holder.current.get("public") {
-                if brute.contains(&u32::from(*ip)) && claimed.insert(*ip) {
-                    prop_assert_eq!(got[&holder.key].get("public"), Some(ip));
-                }
+            if let Some(ip) = holder.current.get("public")
+                && brute.contains(&u32::from(*ip))
+                && claimed.insert(*ip)
+            {
+                prop_assert_eq!(got[&holder.key].get("public"), Some(ip));
             }
         }
     }

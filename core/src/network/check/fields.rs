@@ -12,7 +12,14 @@ pub(super) fn check(input: &Input<'_>, out: &mut Vec<NetworkProblem>) {
     for (network, meta) in input.networks() {
         network_values(input, network, meta, out);
     }
-    parameter_values(&input.config.networking_parameters, input.ironic, out);
+    let public = input
+        .networks()
+        .any(|(n, _)| n.name == crate::network::metadata::PUBLIC);
+    parameter_values(
+        &input.config.networking_parameters,
+        (input.ironic, public),
+        out,
+    );
 }
 
 fn invalid<T>(value: &Typed<T>) -> Option<&str> {
@@ -153,7 +160,11 @@ fn range_placement(
     }
 }
 
-fn parameter_values(p: &NetworkingParameters, ironic: bool, out: &mut Vec<NetworkProblem>) {
+fn parameter_values(
+    p: &NetworkingParameters,
+    (ironic, public): (bool, bool),
+    out: &mut Vec<NetworkProblem>,
+) {
     let problem =
         |kind, message: String, fields: &[&str]| NetworkProblem::new(kind, message).fields(fields);
     let mut typed = |value: Option<&str>, field: &str| {
@@ -197,7 +208,7 @@ fn parameter_values(p: &NetworkingParameters, ironic: bool, out: &mut Vec<Networ
     };
     missing(p.internal_cidr.is_some(), "internal_cidr");
     missing(p.internal_gateway.is_some(), "internal_gateway");
-    missing(!p.floating_ranges.is_empty(), "floating_ranges");
+    missing(!public || !p.floating_ranges.is_empty(), "floating_ranges");
     if ironic {
         missing(p.baremetal_range.is_some(), "baremetal_range");
         missing(p.baremetal_gateway.is_some(), "baremetal_gateway");

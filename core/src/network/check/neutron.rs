@@ -37,7 +37,11 @@ fn floating_in_one_public(
         .filter_map(|p| p.net())
         .map(|n| IpRange::of_net(&n.trunc()))
         .collect();
-    if floating.is_empty() || cidrs.iter().any(|c| floating.iter().all(|r| r.within(c))) {
+    // A release without a public network has no floating ranges to place.
+    if floating.is_empty()
+        || cidrs.is_empty()
+        || cidrs.iter().any(|c| floating.iter().all(|r| r.within(c)))
+    {
         return;
     }
     let ranges: Vec<String> = floating.iter().map(ToString::to_string).collect();
