@@ -33,6 +33,9 @@ pub struct ApiFailure {
     /// For a refused network save or interfaces: every problem, with its
     /// networks and fields.
     pub network_problems: Vec<mosaic_core::network::NetworkProblem>,
+    /// For a refused export: every component, role, setting or node the
+    /// deployer has no equivalent for.
+    pub export_problems: Vec<mosaic_core::deployer::ExportProblem>,
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
     pub offline: bool,
@@ -68,6 +71,7 @@ impl ApiFailure {
             problems: Vec::new(),
             node_problems: Vec::new(),
             network_problems: Vec::new(),
+            export_problems: Vec::new(),
             offline: false,
             status: 0,
         }
@@ -150,6 +154,7 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
                 message: r.message,
             }),
             ErrorProblem::Network(n) => failure.network_problems.push(n),
+            ErrorProblem::Export(e) => failure.export_problems.push(e),
         }
     }
     failure

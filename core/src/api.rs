@@ -139,6 +139,10 @@ pub enum ErrorProblem {
     /// For `invalid_networks` and `invalid_interfaces`: a problem with its
     /// networks (ids) and fields.
     Network(crate::network::NetworkProblem),
+    /// For `not_exportable`: a component, role or setting with no
+    /// equivalent in the deployer, or a node it cannot take (which reads
+    /// as a `Node` problem).
+    Export(crate::deployer::ExportProblem),
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.

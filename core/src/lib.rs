@@ -9,6 +9,7 @@
 pub mod access;
 pub mod api;
 pub mod component;
+pub mod deployer;
 pub mod environment;
 pub mod expr;
 pub mod heat;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::component::{Component, ComponentType, DEFAULT_REQUIRED_TYPES};
+use crate::deployer::Deployers;
 use crate::name::GraphType;
 use crate::network::{NetworkRole, NetworksMetadata};
 use crate::role::Roles;
@@ -71,6 +72,13 @@ pub struct Release {
         deserialize_with = "null_as_default"
     )]
     pub networks_metadata: NetworksMetadata,
+    /// The deployers the release is deployed with (SEMANTICS §12).
+    #[serde(
+        default,
+        skip_serializing_if = "Deployers::is_empty",
+        deserialize_with = "null_as_default"
+    )]
+    pub deployers_metadata: Deployers,
     /// Which network each service is on, and the VIPs they need.
     #[serde(
         default,

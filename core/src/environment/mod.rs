@@ -351,6 +351,15 @@ impl<'a> Environment<'a> {
         &self.roles
     }
 
+    /// Where role `id`'s tags come from and whether it is a role of one's
+    /// own (SEMANTICS §5.1).
+    pub fn role_origin(&self, id: &RoleName) -> Option<&RoleOrigin> {
+        self.roles
+            .iter()
+            .position(|r| &r.id == id)
+            .and_then(|i| self.origins.get(i))
+    }
+
     /// The roles offered to nodes: neither hidden nor of a plugin that is
     /// off, in order.
     pub fn offered_roles(&self) -> Vec<&Role> {

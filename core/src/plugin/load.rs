@@ -69,6 +69,12 @@ pub(crate) const FIXED_FILES: &[(&str, &str, FileKind, &str)] = &[
     ),
     ("node_tags.yaml", "tags_metadata", FileKind::Tags, "4.0.0"),
     (
+        "deployers.yaml",
+        "deployers_metadata",
+        FileKind::Deployers,
+        "5.0.0",
+    ),
+    (
         "node_config.yaml",
         "node_attributes_metadata",
         FileKind::AttributeSections,
@@ -97,6 +103,7 @@ fn path_kind(key: &str) -> Option<FileKind> {
         "tags_path" => FileKind::Tags,
         "network_roles_path" => FileKind::NetworkRoles,
         "networks_path" => FileKind::Networks,
+        "deployers_path" => FileKind::Deployers,
         "attributes_path" => FileKind::ReleaseAttributes,
         "vmware_attributes_path"
         | "node_attributes_path"
@@ -116,6 +123,7 @@ const STORED_NAMES: &[(&str, &str)] = &[
     ("volumes", "volumes_metadata"),
     ("networks", "networks_metadata"),
     ("network_roles", "network_roles_metadata"),
+    ("deployers", "deployers_metadata"),
     ("attributes", "attributes_metadata"),
     ("tags", "tags_metadata"),
     ("vmware_attributes", "vmware_attributes_metadata"),
@@ -141,6 +149,7 @@ const RELEASE_KEYS: &[&str] = &[
     "roles_path",
     "tags_path",
     "network_roles_path",
+    "deployers_path",
     "components_path",
     "attributes_path",
     "vmware_attributes_path",

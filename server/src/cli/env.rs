@@ -65,9 +65,15 @@ pub struct EnvCreate {
 
 #[derive(Debug, Args)]
 pub struct EnvExport {
-    id: i64,
-    /// Write to FILE instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
+    /// The environment: its id, or its name.
+    env: String,
+    /// Export for a deployer (`kolla-ansible`) instead of as an
+    /// environment file: its files are written under `-o DIR`.
+    #[arg(long, value_name = "DEPLOYER")]
+    to: Option<String>,
+    /// Write to FILE (the environment file) or under DIR (with --to)
+    /// instead of stdout.
+    #[arg(short, long, value_name = "FILE|DIR")]
     output: Option<PathBuf>,
     #[command(flatten)]
     remote: Remote,
@@ -162,11 +168,17 @@ fn create(client: &Client, args: &EnvCreate) -> Result<(), Failure> {
 }
 
 fn export(client: &Client, args: &EnvExport) -> Result<(), Failure> {
-    let bytes = client.send(
-        "GET",
-        &format!("/api/v1/clusters/{}/environment", args.id),
-        None,
-    )?;
+    let id = environment_id(client, &args.env)?;
+    if let Some(deployer) = &args.to {
+        return super::deploy::export(
+            client,
+            id,
+            deployer,
+            args.output.as_deref(),
+            args.remote.format,
+        );
+    }
+    let bytes = client.send("GET", &format!("/api/v1/clusters/{id}/environment"), None)?;
     match &args.output {
         Some(path) => std::fs::write(path, &bytes)
             .map_err(|e| Failure::Broken(format!("cannot write {}: {e}", path.display()))),

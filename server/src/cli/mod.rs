@@ -5,6 +5,7 @@
 mod access;
 mod client;
 mod components;
+mod deploy;
 mod env;
 mod envfile;
 mod expr;

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
 use mosaic_core::component::Violation;
+use mosaic_core::deployer::ExportRefusal;
 use mosaic_core::environment::Upgrade;
 use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
@@ -42,6 +43,9 @@ pub enum ApiError {
     /// with `code`: `invalid_networks`, `invalid_interfaces`), every one
     /// with its networks and fields.
     InvalidNetworks(&'static str, Vec<NetworkProblem>),
+    /// An environment with something a deployer has no equivalent for
+    /// (409 `not_exportable`): every problem.
+    NotExportable(ExportRefusal),
     Internal(anyhow::Error),
 }
 
@@ -197,6 +201,22 @@ impl ApiError {
                     violations: Vec::new(),
                     report: None,
                     problems: problems.into_iter().map(ErrorProblem::Network).collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
+                },
+            ),
+            ApiError::NotExportable(refusal) => (
+                StatusCode::CONFLICT,
+                ErrorDetail {
+                    code: "not_exportable".to_owned(),
+                    message: refusal.to_string(),
+                    violations: Vec::new(),
+                    report: None,
+                    problems: refusal
+                        .problems
+                        .into_iter()
+                        .map(ErrorProblem::Export)
+                        .collect(),
                     refusals: Vec::new(),
                     upgrade: None,
                 },

@@ -3,6 +3,7 @@
 mod assets;
 mod clusters;
 mod components;
+mod deployers;
 mod environment_files;
 mod error;
 mod heat;
@@ -47,6 +48,7 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(roles::router())
         .merge(nodes::router())
         .merge(networks::router())
+        .merge(deployers::router())
         .merge(settings::router())
         .merge(components::router())
         .merge(upgrades::router())
