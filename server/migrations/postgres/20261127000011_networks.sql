@@ -33,3 +33,6 @@ CREATE TABLE ip_addrs (
 );
 
 CREATE INDEX ip_addrs_node ON ip_addrs (node_id);
+-- The VIPs of an environment, read with every change of one of its nodes:
+-- found without going over its nodes' addresses.
+CREATE INDEX ip_addrs_vips ON ip_addrs (cluster_id) WHERE vip IS NOT NULL;

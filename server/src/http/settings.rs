@@ -113,10 +113,12 @@ async fn change(
 }
 
 /// Whether a save moves addresses: it gives every node a public address,
-/// or no longer does (SEMANTICS §11.1).
+/// or no longer does, or switches a plugin (whose network roles' VIPs
+/// come and go with it) on or off (SEMANTICS §11.1).
 fn moves_addresses(before: &Environment<'_>, after: &Environment<'_>) -> bool {
     let (group, attr) = PUBLIC_TO_ALL;
     before.settings().value(group, attr) != after.settings().value(group, attr)
+        || before.plugin_states() != after.plugin_states()
 }
 
 /// Stores a save that moves addresses with every address, worked out from
