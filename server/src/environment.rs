@@ -157,7 +157,9 @@ impl Stored {
             true => db.nodes(id).await?,
             false => Vec::new(),
         };
-        let networks = db.networks(id).await?;
+        let networks = db
+            .groups_and_vips(id, row.networks.clone(), row.networks_version)
+            .await?;
         let tags = db.user_tags(TagOwner::Cluster(id)).await?;
         let release = TagOwner::Release(row.cluster.release_id);
         let release_tags = db.user_tags(release).await?;

@@ -133,10 +133,13 @@ impl Network {
             return;
         };
         let hosts = hosts(&net.trunc());
-        let taken = self.ranges();
-        let free = (hosts.first_u32()..=hosts.last_u32()).find(|ip| {
-            !taken.iter().any(|r| r.contains_u32(*ip)) || meta.notation == Some(Notation::Cidr)
-        });
+        // A CIDR's own ranges make way for the gateway; ranges given do not.
+        let taken = match meta.notation {
+            Some(Notation::Cidr) => Vec::new(),
+            _ => self.ranges(),
+        };
+        let free = (hosts.first_u32()..=hosts.last_u32())
+            .find(|ip| !taken.iter().any(|r| r.contains_u32(*ip)));
         if let Some(ip) = free {
             self.gateway = Some(Ipv4Addr::from(ip).into());
             self.derive_ranges(meta);
@@ -218,6 +221,31 @@ impl NetworkingParameters {
         }
         serde_json::from_value(Value::Object(map))
             .map_err(|e| format!("the release's networking parameters do not read: {e}"))
+    }
+
+    /// These parameters for what `defaults` says now: its segmentation,
+    /// and Ironic's range and gateway only when it has them (kept when
+    /// these had them already).
+    fn rebuilt(&self, defaults: &NetworkingParameters) -> NetworkingParameters {
+        let ironic = defaults.baremetal_range.is_some();
+        NetworkingParameters {
+            segmentation_type: defaults.segmentation_type,
+            baremetal_range: ironic
+                .then(|| {
+                    self.baremetal_range
+                        .clone()
+                        .or_else(|| defaults.baremetal_range.clone())
+                })
+                .flatten(),
+            baremetal_gateway: ironic
+                .then(|| {
+                    self.baremetal_gateway
+                        .clone()
+                        .or_else(|| defaults.baremetal_gateway.clone())
+                })
+                .flatten(),
+            ..self.clone()
+        }
     }
 
     /// Its fields as the `networking_parameters` model.
@@ -367,24 +395,9 @@ impl NetworkConfiguration {
         let fresh = NetworkConfiguration::defaults(metas, groups, parameters.clone());
         let mut next = NetworkConfiguration {
             networks: Vec::new(),
-            networking_parameters: self.networking_parameters.clone(),
+            networking_parameters: self.networking_parameters.rebuilt(parameters),
             vips: self.vips.clone(),
         };
-        next.networking_parameters.segmentation_type = parameters.segmentation_type;
-        next.networking_parameters.baremetal_range = self
-            .networking_parameters
-            .baremetal_range
-            .clone()
-            .or_else(|| parameters.baremetal_range.clone());
-        next.networking_parameters.baremetal_gateway = self
-            .networking_parameters
-            .baremetal_gateway
-            .clone()
-            .or_else(|| parameters.baremetal_gateway.clone());
-        if parameters.baremetal_range.is_none() {
-            next.networking_parameters.baremetal_range = None;
-            next.networking_parameters.baremetal_gateway = None;
-        }
         let mut rebuilt = Rebuilt::default();
         let mut next_id = self.next_id();
         for wanted in &fresh.networks {
@@ -411,12 +424,10 @@ impl NetworkConfiguration {
                 rebuilt.removed.push(old.name.clone());
             }
         }
-        rebuilt.added.dedup();
-        rebuilt.removed.dedup();
-        rebuilt.added.sort();
-        rebuilt.added.dedup();
-        rebuilt.removed.sort();
-        rebuilt.removed.dedup();
+        for names in [&mut rebuilt.added, &mut rebuilt.removed] {
+            names.sort();
+            names.dedup();
+        }
         (next, rebuilt)
     }
 }

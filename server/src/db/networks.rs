@@ -63,24 +63,35 @@ pub(super) async fn networks_in(
     conn: &mut AnyConnection,
     cluster_id: i64,
 ) -> Result<StoredNetworks, DbError> {
-    let groups = groups_in(conn, cluster_id).await?;
     let row = sqlx::query("SELECT networks, networks_version FROM clusters WHERE id = $1")
         .bind(cluster_id)
         .fetch_optional(&mut *conn)
         .await?
         .ok_or_else(|| DbError::NotFound(format!("environment {cluster_id} does not exist")))?;
     let text: Option<String> = row.try_get("networks")?;
-    let mut config: Option<NetworkConfiguration> = text
+    let config: Option<NetworkConfiguration> = text
         .map(|t| serde_json::from_str(&t))
         .transpose()
         .map_err(corrupt("clusters.networks"))?;
+    groups_and_vips_in(conn, cluster_id, config, row.try_get("networks_version")?).await
+}
+
+/// `config` (as its environment's row has it, at `version`) with the
+/// environment's node groups and the VIPs' addresses.
+pub(super) async fn groups_and_vips_in(
+    conn: &mut AnyConnection,
+    cluster_id: i64,
+    mut config: Option<NetworkConfiguration>,
+    version: i64,
+) -> Result<StoredNetworks, DbError> {
+    let groups = groups_in(conn, cluster_id).await?;
     if let Some(config) = &mut config {
         config.vips = vips_in(conn, cluster_id).await?;
     }
     Ok(StoredNetworks {
         groups,
         config,
-        version: row.try_get("networks_version")?,
+        version,
     })
 }
 
@@ -146,6 +157,18 @@ impl Db {
     pub async fn networks(&self, cluster_id: i64) -> Result<StoredNetworks, DbError> {
         let mut conn = self.pool.acquire().await?;
         networks_in(&mut conn, cluster_id).await
+    }
+
+    /// The node groups and VIPs of the environment whose row (read
+    /// already) holds `config` at `version`.
+    pub async fn groups_and_vips(
+        &self,
+        cluster_id: i64,
+        config: Option<NetworkConfiguration>,
+        version: i64,
+    ) -> Result<StoredNetworks, DbError> {
+        let mut conn = self.pool.acquire().await?;
+        groups_and_vips_in(&mut conn, cluster_id, config, version).await
     }
 
     /// Every node's addresses in environment `cluster_id`.
@@ -496,9 +519,14 @@ pub(super) async fn sync_node(
     cluster_id: i64,
     addressing: &Addressing,
     after: &NodeTags,
+    new: bool,
 ) -> Result<(), DbError> {
     let needs = addressing.needs(after);
-    let current = addresses_of_in(conn, after.id).await?;
+    // A node just inserted has no address yet.
+    let current = match new {
+        true => BTreeMap::new(),
+        false => addresses_of_in(conn, after.id).await?,
+    };
     for (network, ip) in &current {
         let keep = needs
             .iter()
@@ -617,7 +645,7 @@ pub(super) async fn after_node_change(
     after: Option<&NodeTags>,
 ) -> Result<(), DbError> {
     if let Some(after) = after {
-        sync_node(conn, cluster_id, addressing, after).await?;
+        sync_node(conn, cluster_id, addressing, after, before.is_none()).await?;
     }
     let roles = addressing.vip_roles();
     let serves = |n: Option<&NodeTags>| n.is_some_and(|n| n.all_roles().any(|r| roles.contains(r)));
