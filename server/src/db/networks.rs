@@ -58,24 +58,6 @@ pub(super) async fn groups_in(
         .collect()
 }
 
-/// Environment `cluster_id`'s networks, with the VIPs' addresses.
-pub(super) async fn networks_in(
-    conn: &mut AnyConnection,
-    cluster_id: i64,
-) -> Result<StoredNetworks, DbError> {
-    let row = sqlx::query("SELECT networks, networks_version FROM clusters WHERE id = $1")
-        .bind(cluster_id)
-        .fetch_optional(&mut *conn)
-        .await?
-        .ok_or_else(|| DbError::NotFound(format!("environment {cluster_id} does not exist")))?;
-    let text: Option<String> = row.try_get("networks")?;
-    let config: Option<NetworkConfiguration> = text
-        .map(|t| serde_json::from_str(&t))
-        .transpose()
-        .map_err(corrupt("clusters.networks"))?;
-    groups_and_vips_in(conn, cluster_id, config, row.try_get("networks_version")?).await
-}
-
 /// `config` (as its environment's row has it, at `version`) with the
 /// environment's node groups and the VIPs' addresses.
 pub(super) async fn groups_and_vips_in(
@@ -154,11 +136,6 @@ pub(super) async fn addresses_of_in(
 }
 
 impl Db {
-    pub async fn networks(&self, cluster_id: i64) -> Result<StoredNetworks, DbError> {
-        let mut conn = self.pool.acquire().await?;
-        networks_in(&mut conn, cluster_id).await
-    }
-
     /// The node groups and VIPs of the environment whose row (read
     /// already) holds `config` at `version`.
     pub async fn groups_and_vips(
