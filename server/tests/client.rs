@@ -185,6 +185,110 @@ fn environments_nodes_and_tags_from_the_command_line() {
 }
 
 #[test]
+fn networks_and_interfaces_from_the_command_line() {
+    let server = start();
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,\
+                      network:neutron:ml2:ovs,storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
+    let env = server.json(&[
+        "env",
+        "create",
+        "--name",
+        "prod",
+        "--release",
+        &release,
+        "--component",
+        components,
+    ]);
+    let id = env["id"].to_string();
+    let (code, table, err) = server.run(&["env", "networks", "prod"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(table.starts_with("NETWORK"), "{table}");
+    let management = table.lines().find(|l| l.starts_with("management")).unwrap();
+    let cells: Vec<&str> = management.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            "management",
+            "default",
+            "192.168.0.0/24",
+            "101",
+            "192.168.0.1-192.168.0.254",
+            "2/254"
+        ]
+    );
+    assert!(
+        table.lines().next().unwrap().ends_with("USED/CAPACITY"),
+        "{table}"
+    );
+    assert!(table.contains("vlan_range 1000-1030"), "{table}");
+    assert_eq!(
+        server.json(&["env", "networks", &id]),
+        server.api(&format!(
+            "/api/v1/clusters/{id}/network_configuration/neutron"
+        ))
+    );
+
+    // Download, break, verify (exit 1, every problem), upload refused.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("net.yaml");
+    let path = file.to_str().unwrap();
+    let (code, _, err) = server.run(&["env", "networks", &id, "--download", path]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let broken = text.replacen("cidr: 192.168.1.0/24", "cidr: 192.168.0.0/24", 1);
+    std::fs::write(&file, broken).unwrap();
+    let (code, _, err) = server.run(&["env", "networks", &id, "--upload", path, "--verify"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Address space intersection between networks: management, storage"),
+        "{err}"
+    );
+    let (code, _, err) = server.run(&["env", "networks", &id, "--upload", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("invalid_networks"), "{err}");
+    let (code, _, err) = server.run(&["env", "networks", &id, "--verify"]);
+    assert_eq!(code, 0, "the stored one has no problem: {err}");
+
+    // A node's interfaces, and networks put on one of its ports.
+    let node = server.json(&[
+        "node",
+        "add",
+        "--env",
+        &id,
+        "--name",
+        "ctl-1",
+        "--role",
+        "controller",
+    ]);
+    let node_id = node["id"].to_string();
+    let url = format!("{}/api/v1/nodes/{node_id}/interfaces", server.url);
+    ureq::put(&url)
+        .header("authorization", format!("Bearer {}", server.token))
+        .header("content-type", "application/json")
+        .send(r#"{"interfaces": [{"name": "eth0"}, {"name": "eth1"}, {"name": "eth2"}]}"#)
+        .unwrap();
+    let (code, out, err) = server.run(&[
+        "node",
+        "interfaces",
+        &node_id,
+        "--set",
+        "eth2=storage,private",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let eth2 = out.lines().find(|l| l.starts_with("eth2")).unwrap();
+    assert_eq!(
+        eth2.split_whitespace().collect::<Vec<_>>(),
+        ["eth2", "interface", "storage,private"]
+    );
+    assert!(out.contains("its own layout"), "{out}");
+    assert!(out.contains("management: 192.168.0.3"), "{out}");
+    let (code, _, err) = server.run(&["node", "interfaces", &node_id, "--set", "eth9=storage"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no interface or bond of the node"), "{err}");
+}
+
+#[test]
 fn plugins_over_http_and_the_exit_codes_of_failures() {
     let server = start();
     let plugins = server.json(&["plugin", "list"]);
