@@ -571,6 +571,38 @@ pub struct RoleView {
     pub nodes: usize,
 }
 
+/// The answer of a change of one role (`PUT`, `POST`, and a `DELETE` that
+/// undoes a change): the role as its owner's list now shows it, and what
+/// the change did to the instance tags of the nodes holding it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleChanged {
+    #[serde(flatten)]
+    pub role: RoleView,
+    pub instance_tags: InstanceTagChanges,
+}
+
+/// The instance tags (`mysql:2`, SEMANTICS §5.1) a change of roles
+/// assigned to and removed from the nodes holding the role, in the same
+/// transaction: on an environment, or on every environment of a release.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceTagChanges {
+    /// How many nodes' instance tags changed.
+    pub nodes: usize,
+    /// Instance tags given.
+    pub assigned: usize,
+    /// Instance tags taken away (their tag no longer brought by a role).
+    pub removed: usize,
+}
+
+impl InstanceTagChanges {
+    /// Both counts together.
+    pub fn add(&mut self, other: InstanceTagChanges) {
+        self.nodes += other.nodes;
+        self.assigned += other.assigned;
+        self.removed += other.removed;
+    }
+}
+
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
 /// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

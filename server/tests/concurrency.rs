@@ -147,6 +147,51 @@ async fn a_node_change_on_an_old_version_is_refused() {
     assert_eq!(tags_of(&app, nodes[0]).await, ["t0"]);
 }
 
+// Issue 43, point 3, the other versioned rows: a node's and an
+// environment's settings' versions are kept with rows whose ids are never
+// given again (SQLite's AUTOINCREMENT, PostgreSQL's identity), so a node or
+// an environment deleted and made again under the same name is a new
+// resource: an `If-Match` taken on the old one never passes on it.
+#[tokio::test]
+async fn a_deleted_node_or_environment_made_again_never_takes_an_old_if_match() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let add = format!("/api/v1/clusters/{cluster}/nodes");
+    let (_, old) = app.post(&add, &json!({"name": "n1"})).await;
+    let old = old["id"].as_i64().unwrap();
+    app.delete(&format!("/api/v1/nodes/{old}"), None).await;
+    let (_, new) = app.post(&add, &json!({"name": "n1"})).await;
+    let new = new["id"].as_i64().unwrap();
+    assert_ne!(old, new, "a node id is given again");
+    let put = |id: i64, version: &str, body: &Value| {
+        Request::builder()
+            .method("PUT")
+            .uri(format!("/api/v1/nodes/{id}"))
+            .header("content-type", "application/json")
+            .header("if-match", version)
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let ready = json!({"status": "ready"});
+    let (status, _) = app.send(put(old, "\"1\"", &ready)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let settings = |id: i64| format!("/api/v1/clusters/{id}/attributes");
+    app.delete(&format!("/api/v1/clusters/{cluster}"), None).await;
+    let (again, _) = app.environment("prod").await;
+    assert_ne!(cluster, again, "an environment id is given again");
+    let patch = json!({"editable": {"access": {"user": {"value": "ops"}}}}).to_string();
+    let (status, _) = app
+        .call_with(
+            "PATCH",
+            &settings(cluster),
+            Some(&patch),
+            &[("if-match", "\"1\"")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
 #[tokio::test]
 async fn racing_creations_of_one_name_answer_409_never_500() {
     let app = test_app().await;

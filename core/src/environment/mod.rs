@@ -418,29 +418,39 @@ impl<'a> Environment<'a> {
     /// The roles offered to nodes as the API shows them, each with why it
     /// cannot be given now when it cannot.
     pub fn role_views(&self) -> Vec<RoleView> {
-        self.roles
-            .iter()
-            .zip(&self.origins)
-            .zip(&self.restricted)
-            .filter(|((role, _), r)| {
-                !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role)
+        (0..self.roles.len())
+            .filter(|&i| {
+                !matches!(&self.restricted[i], Ok(r) if r.hidden)
+                    && self.role_plugin_enabled(&self.roles[i])
             })
-            .map(|((role, origin), r)| RoleView {
-                id: role.id.clone(),
-                name: role.name.clone(),
-                description: role.description.clone(),
-                tags: role.tags.clone(),
-                unavailable: match r {
-                    Ok(r) if r.disabled => r.message.clone(),
-                    Ok(_) => None,
-                    Err(e) => Some(format!("a restriction cannot be evaluated: {}", e.message)),
-                },
-                plugin: self.role_plugin(role).map(|p| p.name.to_string()),
-                tags_source: origin.tags_source,
-                created: origin.created,
-                nodes: self.holder_ids(role.id.as_str()).len(),
-            })
+            .map(|i| self.view_at(i))
             .collect()
+    }
+
+    /// Role `id` as the API shows it, offered or not (hidden, or of a
+    /// plugin that is off): what a change of it answers.
+    pub fn role_view(&self, id: &str) -> Option<RoleView> {
+        let at = self.roles.iter().position(|r| r.id == id)?;
+        Some(self.view_at(at))
+    }
+
+    fn view_at(&self, i: usize) -> RoleView {
+        let (role, origin) = (&self.roles[i], &self.origins[i]);
+        RoleView {
+            id: role.id.clone(),
+            name: role.name.clone(),
+            description: role.description.clone(),
+            tags: role.tags.clone(),
+            unavailable: match &self.restricted[i] {
+                Ok(r) if r.disabled => r.message.clone(),
+                Ok(_) => None,
+                Err(e) => Some(format!("a restriction cannot be evaluated: {}", e.message)),
+            },
+            plugin: self.role_plugin(role).map(|p| p.name.to_string()),
+            tags_source: origin.tags_source,
+            created: origin.created,
+            nodes: self.holder_ids(role.id.as_str()).len(),
+        }
     }
 
     /// Whether a node may take role `id` here: it exists, and its

@@ -146,7 +146,9 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         }
-        super::roles::write_layer(&mut tx, TagOwner::Cluster(id), RoleLayer::none(), roles).await?;
+        let owner = TagOwner::Cluster(id);
+        super::roles::write_layer(&mut tx, owner, RoleLayer::none(), roles, Default::default())
+            .await?;
         for node in nodes {
             super::nodes::insert_node_in(&mut tx, id, node).await?;
         }

@@ -32,7 +32,7 @@ pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;
 pub use releases::release_summaries;
 
-pub use roles::{RoleVersions, version_of};
+pub use roles::{EnvironmentRows, RoleVersions, RolesSeen, version_of};
 pub use snapshot::Snapshot;
 pub use tags::TagOwner;
 

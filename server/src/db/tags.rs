@@ -45,25 +45,34 @@ impl TagOwner {
     }
 }
 
+/// The tags created on `owner`, in creation order.
+pub(super) async fn user_tags_in(
+    conn: &mut sqlx::AnyConnection,
+    owner: TagOwner,
+) -> Result<TagsMetadata, DbError> {
+    let (kind, id) = owner.parts();
+    let rows = sqlx::query(
+        "SELECT name, has_primary, instances FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
+    )
+    .bind(kind)
+    .bind(id)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            let name: String = r.try_get("name")?;
+            let name =
+                TagName::new(name).map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
+            Ok((name, meta(r)?))
+        })
+        .collect()
+}
+
 impl Db {
     /// The owner's tags.
     pub async fn user_tags(&self, owner: TagOwner) -> Result<TagsMetadata, DbError> {
-        let (kind, id) = owner.parts();
-        let rows = sqlx::query(
-            "SELECT name, has_primary, instances FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
-        )
-        .bind(kind)
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                let name: String = r.try_get("name")?;
-                let name =
-                    TagName::new(name).map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
-                Ok((name, meta(r)?))
-            })
-            .collect()
+        let mut conn = self.pool.acquire().await?;
+        user_tags_in(&mut conn, owner).await
     }
 
     pub async fn insert_tag(
