@@ -466,3 +466,58 @@ async fn a_components_change_and_nodes_taking_its_roles_never_both_pass() {
         );
     }
 }
+
+// Issue 43, point 5: a settings save that switches a plugin off races with
+// nodes given that plugin's role, through two replicas: whichever comes
+// first, no node ends up holding a role of a plugin that is off. The nodes
+// are sent a few milliseconds apart, so that some land while the save is
+// being checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn switching_a_plugin_off_and_nodes_taking_its_role_never_both_pass() {
+    let app = test_app().await;
+    let (status, plugin) = app
+        .upload(support::archive(&support::plugin_fixture("detach-queue")))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    let replicas = [app.handle(), app_on_same_database(&app).await];
+    let switch = |on: bool| json!({"editable": {"detach-queue": {"metadata": {"enabled": on}}}});
+    for round in 0..12 {
+        let (cluster, _) = app.environment(&format!("race-{round}")).await;
+        let attributes = format!("/api/v1/clusters/{cluster}/attributes");
+        let (status, body) = app.patch(&attributes, &switch(true)).await;
+        assert_eq!(status, StatusCode::OK, "{body:#}");
+        let mut tasks = JoinSet::new();
+        let (handle, off) = (replicas[round % 2].clone(), switch(false));
+        let uri = attributes.clone();
+        tasks.spawn(async move {
+            let request = Request::builder()
+                .method("PATCH")
+                .uri(uri)
+                .header("content-type", "application/json")
+                .body(Body::from(off.to_string()))
+                .unwrap();
+            handle.send(request).await.0
+        });
+        for n in 0..6u64 {
+            let handle = replicas[(round + 1 + n as usize) % 2].clone();
+            tasks.spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(n * 2)).await;
+                let body = json!({"name": format!("queue-{n}"), "roles": ["standalone-queue"]});
+                let uri = format!("/api/v1/clusters/{cluster}/nodes");
+                handle.send(post(&uri, &body)).await.0
+            });
+        }
+        while let Some(status) = tasks.join_next().await {
+            let status = status.unwrap();
+            assert!(!status.is_server_error(), "{status}");
+        }
+        let (_, settings) = app.get(&attributes).await;
+        let on = settings["editable"]["detach-queue"]["metadata"]["enabled"] == json!(true);
+        let (_, nodes) = app.get(&format!("/api/v1/clusters/{cluster}/nodes")).await;
+        let holders = nodes.as_array().unwrap().len();
+        assert!(
+            on || holders == 0,
+            "round {round}: the plugin is off and {holders} node(s) hold its role"
+        );
+    }
+}

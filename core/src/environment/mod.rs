@@ -468,6 +468,14 @@ impl<'a> Environment<'a> {
             .find(|p| p.roles_metadata.get(role.id.as_str()).is_some())
     }
 
+    /// Whether `after` switches off a plugin that is on here: then the
+    /// change was checked against the nodes (none may hold its roles), and
+    /// is stored only over those nodes.
+    pub fn switches_off(&self, after: &Environment<'_>) -> bool {
+        self.enabled_plugins()
+            .any(|p| !after.enabled_plugins().any(|q| q.name == p.name))
+    }
+
     /// The plugins `after` switches off while a node has one of their
     /// roles: each with the names of those nodes.
     pub fn plugins_still_in_use(&self, after: &Environment<'_>) -> Vec<(PluginName, Vec<String>)> {

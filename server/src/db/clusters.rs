@@ -200,18 +200,24 @@ impl Db {
         Ok(deleted == 1)
     }
 
-    /// Stores new settings changes if the version is still `expected`;
-    /// returns the new version, or `None` when another change came first.
+    /// Stores new settings changes if the version is still `expected` and,
+    /// with `seen`, the environment's nodes are still those (ids and
+    /// versions, in id order: a save that switches a plugin off was
+    /// checked against them) — its row taken first, as node changes take
+    /// it, so no node can take the plugin's role between the check and the
+    /// store. Returns the new version, or `None` when another change came
+    /// first.
     pub async fn update_settings(
         &self,
         id: i64,
-        settings: &Edits,
-        pins: &Pins,
+        (settings, pins): (&Edits, &Pins),
         expected: i64,
+        seen: Option<&[(i64, i64)]>,
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let text = serde_json::to_string(settings).map_err(corrupt)?;
         let pins = serde_json::to_string(pins).map_err(corrupt)?;
+        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE clusters SET settings = $1, plugins = $2, \
              settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
@@ -220,10 +226,19 @@ impl Db {
         .bind(pins)
         .bind(id)
         .bind(expected)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok((changed == 1).then_some(expected + 1))
+        if changed != 1 {
+            return Ok(None);
+        }
+        if let Some(seen) = seen
+            && !nodes_still(&mut tx, id, seen).await?
+        {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
     }
 
     /// Pins environment `id` to `pins` when it pins nothing yet (a row

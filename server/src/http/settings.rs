@@ -93,9 +93,13 @@ async fn change(
                 nodes,
             }));
         }
+        // A plugin switched off was checked against the nodes: stored only
+        // over those very nodes, as a components change is (issue 43).
+        let seen = before.switches_off(&after).then(|| stored.node_versions());
+        let changes = (&after.edits(), &after.pins());
         if state
             .db
-            .update_settings(id, &after.edits(), &after.pins(), version)
+            .update_settings(id, changes, version, seen.as_deref())
             .await?
             .is_some()
         {
