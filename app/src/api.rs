@@ -35,6 +35,11 @@ pub struct ApiFailure {
     pub offline: bool,
     /// The HTTP status (0 when there was no answer).
     pub status: u16,
+    /// For a refused components change (or its preview): what it would
+    /// have done.
+    pub consequences: Option<Box<Consequences>>,
+    /// For a refused upgrade (or its preview): what it would have done.
+    pub upgrade: Option<Box<UpgradeConsequences>>,
 }
 
 thread_local! {
@@ -66,6 +71,8 @@ impl ApiFailure {
             node_problems: Vec::new(),
             offline: false,
             status: 0,
+            consequences: None,
+            upgrade: None,
         }
     }
 
@@ -134,6 +141,8 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
         violations: body.error.violations,
         report: body.error.report.map(Box::new),
         status,
+        consequences: body.error.consequences.map(Box::new),
+        upgrade: body.error.upgrade.map(Box::new),
         ..ApiFailure::plain(String::new())
     };
     for problem in body.error.problems {

@@ -23,6 +23,11 @@ pub struct ReleaseSummary {
 }
 
 impl ReleaseSummary {
+    /// How it is named where it is shown ([`crate::release::label`]).
+    pub fn label(&self) -> String {
+        crate::release::label(&self.name, &self.version)
+    }
+
     /// Installed release `id` as the API lists it.
     pub fn installed(id: i64, release: &crate::release::Release) -> ReleaseSummary {
         ReleaseSummary {
@@ -86,11 +91,26 @@ impl PinnedPlugin {
     }
 }
 
-/// The release plugin an environment's release record comes from.
+/// The release plugin an environment's release record comes from, and
+/// that record's name and version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReleasePlugin {
     pub plugin: PluginName,
+    /// The plugin's version.
     pub version: String,
+    /// The release record's name (`OpenStack 2024.1 on Ubuntu 22.04`).
+    #[serde(default)]
+    pub name: String,
+    /// The release record's version (`2024.1-1.0`).
+    #[serde(default)]
+    pub release_version: String,
+}
+
+impl ReleasePlugin {
+    /// How the release is named where it is shown ([`crate::release::label`]).
+    pub fn label(&self) -> String {
+        crate::release::label(&self.name, &self.release_version)
+    }
 }
 
 /// The body of every error answer: `{"error": {...}}`.
@@ -99,7 +119,7 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorDetail {
     /// A stable, machine-readable code: `not_found`, `invalid_selection`, ….
     pub code: String,
@@ -118,10 +138,15 @@ pub struct ErrorDetail {
     /// For `upgrade_refused`: every reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refusals: Vec<UpgradeRefusal>,
-    /// For `upgrade_refused`: the consequences the upgrade would have (its
-    /// dry run's answer).
+    /// For an upgrade refused (`upgrade_refused`, `invalid_settings`): the
+    /// consequences it would have (what its dry run shows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upgrade: Option<UpgradeConsequences>,
+    /// For a components change refused (`components_in_use`,
+    /// `invalid_settings`): the consequences it would have (what its dry
+    /// run shows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consequences: Option<Consequences>,
 }
 
 /// One entry of an error's `problems`: a setting's (`path`) or a node's
@@ -203,6 +228,13 @@ pub struct PluginRelease {
     pub name: String,
     pub version: String,
     pub operating_system: String,
+}
+
+impl PluginRelease {
+    /// How it is named where it is shown ([`crate::release::label`]).
+    pub fn label(&self) -> String {
+        crate::release::label(&self.name, &self.version)
+    }
 }
 
 /// `POST /api/v1/plugins` with a JSON body: install from a path on the
@@ -791,7 +823,7 @@ pub struct ChangeComponents {
 
 /// What changing an environment's components would do (the answer of
 /// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Consequences {
     /// Every setting whose value changes, in the settings' order.
     pub settings: Vec<SettingChange>,
@@ -801,6 +833,7 @@ pub struct Consequences {
     /// The `default` plan's changes, nodes with the same change together.
     pub tasks: Vec<TaskChange>,
 }
+
 
 impl Consequences {
     /// Whether the change would be refused: a node holds a role that
@@ -1141,8 +1174,7 @@ mod tests {
                         message: "gone".to_owned(),
                     }),
                 ],
-                refusals: Vec::new(),
-                upgrade: None,
+                ..ErrorDetail::default()
             },
         };
         let text = serde_json::to_string(&body).unwrap();

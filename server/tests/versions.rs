@@ -512,10 +512,13 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
     let compute = node_with(&app, env, "compute-1", "compute").await;
     let (status, plugin) = app.upload(archive(&openstack_v2(dir.path()))).await;
     assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    // Issue 43, point 4: two versions of one release are told apart by
+    // the release's name and version wherever it is shown.
     let (_, cluster) = app.get(&format!("/api/v1/clusters/{env}")).await;
     assert_eq!(
         cluster["release"],
-        json!({"plugin": "openstack", "version": "1.0.0"})
+        json!({"plugin": "openstack", "version": "1.0.0",
+               "name": "OpenStack 2024.1 on Ubuntu 22.04", "release_version": "2024.1-1.0"})
     );
     let (_, offers) = app.get(&format!("/api/v1/clusters/{env}/upgrades")).await;
     assert_eq!(
@@ -545,7 +548,8 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
     assert_eq!(status, StatusCode::OK, "{cluster:#}");
     assert_eq!(
         cluster["release"],
-        json!({"plugin": "openstack", "version": "1.1.0"})
+        json!({"plugin": "openstack", "version": "1.1.0",
+               "name": "OpenStack 2024.1 on Ubuntu 22.04", "release_version": "2024.1-1.1"})
     );
     assert_ne!(cluster["release_id"], json!(old_release));
     let (_, offers) = app.get(&format!("/api/v1/clusters/{env}/upgrades")).await;
@@ -614,7 +618,7 @@ async fn a_release_upgrade_an_enabled_plugin_cannot_follow_is_refused_naming_it(
             "kind": "plugin",
             "plugin": "detach-queue",
             "version": "1.0.0",
-            "release": "OpenStack 2024.1 on Ubuntu 22.04 2024.1-1.1"
+            "release": "OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.1)"
         }])
     );
     assert!(message(&refused).contains("'detach-queue'"), "{refused:#}");

@@ -107,7 +107,7 @@ impl Environment<'_> {
             .map(|p| UpgradeRefusal::Plugin {
                 plugin: p.name.clone(),
                 version: p.version.to_string(),
-                release: format!("{} {}", after.release.name, after.release.version),
+                release: after.release.label(),
             });
         components.chain(roles).chain(plugins).collect()
     }

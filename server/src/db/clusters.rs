@@ -48,7 +48,8 @@ impl StoredCluster {
 /// Every column of an environment, with the release plugin that its
 /// release comes from: `SELECT` it `FROM` [`TABLES`].
 pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.settings, \
-     c.settings_version, c.plugins, p.name AS release_plugin, p.version AS release_version";
+     c.settings_version, c.plugins, p.name AS release_plugin, p.version AS release_plugin_version, \
+     r.name AS release_name, r.version AS release_version";
 pub(super) const TABLES: &str = "clusters c LEFT JOIN releases r ON r.id = c.release_id \
      LEFT JOIN plugins p ON p.id = r.plugin_id";
 
@@ -66,12 +67,14 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
         .transpose()
         .map_err(corrupt("plugins"))?;
     let release_plugin: Option<String> = row.try_get("release_plugin")?;
-    let release_version: Option<String> = row.try_get("release_version")?;
-    let release = match (release_plugin, release_version) {
+    let plugin_version: Option<String> = row.try_get("release_plugin_version")?;
+    let release = match (release_plugin, plugin_version) {
         (Some(plugin), Some(version)) => Some(ReleasePlugin {
             plugin: PluginName::new(plugin)
                 .map_err(|e| DbError::Corrupt(format!("plugins.name: {e}")))?,
             version,
+            name: row.try_get("release_name")?,
+            release_version: row.try_get("release_version")?,
         }),
         _ => None,
     };

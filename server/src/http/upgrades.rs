@@ -21,7 +21,7 @@ use mosaic_core::environment::{Base, Environment};
 use mosaic_core::plugin::{Pins, same_release, upgrades};
 use serde::Deserialize;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
@@ -134,16 +134,19 @@ async fn upgrade(
             &base.foundation,
             &spec,
         );
+        // A dry run answers as the upgrade would: refused the same way,
+        // with the consequences in the refusal (one rule for previews).
         let upgrade = before.upgrade(&after);
+        let problems = after.evaluation().problems;
         if !upgrade.refusals.is_empty() {
-            return Err(ApiError::UpgradeRefused(Box::new(upgrade)));
+            return Err(ApiError::UpgradeRefused(Box::new(upgrade), problems));
+        }
+        if !problems.is_empty() {
+            let preview = Preview::Upgrade(upgrade.consequences);
+            return Err(ApiError::InvalidSettings(problems).previewed(preview));
         }
         if options.dry_run {
             return Ok(Json(upgrade.consequences).into_response());
-        }
-        let problems = after.evaluation().problems;
-        if !problems.is_empty() {
-            return Err(ApiError::InvalidSettings(problems));
         }
         let upgraded = Selection {
             release_id,
