@@ -13,6 +13,7 @@ mod releases;
 mod roles;
 mod snapshot;
 mod tags;
+mod throttle;
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -35,6 +36,7 @@ pub use releases::release_summaries;
 pub use roles::{EnvironmentRows, RoleVersions, RolesSeen, version_of};
 pub use snapshot::Snapshot;
 pub use tags::TagOwner;
+pub use throttle::Limit;
 
 static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");
