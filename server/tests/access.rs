@@ -544,6 +544,10 @@ async fn replicas_on_postgresql_share_one_count_of_failed_sign_ins() {
     let again = app.db.take_sign_in("test", "k39", &limit).await.unwrap();
     assert!(again.is_err(), "one at a time");
     tokio::time::sleep(std::time::Duration::from_millis(700)).await;
-    app.db.take_sign_in("test", "fresh", &limit).await.unwrap().unwrap();
+    app.db
+        .take_sign_in("test", "fresh", &limit)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(app.db.sign_in_keys("test").await.unwrap(), 1);
 }

@@ -177,7 +177,8 @@ async fn a_deleted_node_or_environment_made_again_never_takes_an_old_if_match() 
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     let settings = |id: i64| format!("/api/v1/clusters/{id}/attributes");
-    app.delete(&format!("/api/v1/clusters/{cluster}"), None).await;
+    app.delete(&format!("/api/v1/clusters/{cluster}"), None)
+        .await;
     let (again, _) = app.environment("prod").await;
     assert_ne!(cluster, again, "an environment id is given again");
     let patch = json!({"editable": {"access": {"user": {"value": "ops"}}}}).to_string();

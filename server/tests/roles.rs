@@ -614,9 +614,17 @@ async fn a_roles_version_never_repeats_after_a_delete_and_a_re_create() {
         assert_eq!(status, StatusCode::OK, "{owner}");
         assert_ne!(again, Some(first.clone()), "{owner}: the version repeats");
         let (status, _) = conditional(&app, ("PUT", &uri), tags(), Some(&first)).await;
-        assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{owner}: a stale If-Match");
+        assert_eq!(
+            status,
+            StatusCode::PRECONDITION_FAILED,
+            "{owner}: a stale If-Match"
+        );
         let (status, _) = conditional(&app, ("DELETE", &uri), None, Some(&first)).await;
-        assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{owner}: a stale If-Match");
+        assert_eq!(
+            status,
+            StatusCode::PRECONDITION_FAILED,
+            "{owner}: a stale If-Match"
+        );
 
         // A role of one's own, deleted, then created again.
         let create = || Some(json!({"name": "queue", "label": "Queue", "tags": ["rabbitmq"]}));
@@ -632,7 +640,11 @@ async fn a_roles_version_never_repeats_after_a_delete_and_a_re_create() {
         assert_eq!(status, StatusCode::CREATED, "{owner}");
         assert_ne!(again, Some(first.clone()), "{owner}: the version repeats");
         let (status, _) = conditional(&app, ("PUT", &queue), tags(), Some(&first)).await;
-        assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{owner}: a stale If-Match");
+        assert_eq!(
+            status,
+            StatusCode::PRECONDITION_FAILED,
+            "{owner}: a stale If-Match"
+        );
     }
 }
 
@@ -689,8 +701,16 @@ async fn a_role_edit_gives_and_takes_instance_tags_on_every_holder_at_once() {
     );
     assert_eq!(preview["tags"], with_mysql["tags"]);
     assert_eq!(assigned(&app, &all).await, vec![Vec::<String>::new(); 4]);
-    let listed = role(&app, &format!("/api/v1/releases/{release}/roles"), "controller").await;
-    assert_eq!(listed["tags_source"], "declared", "a dry run stores nothing");
+    let listed = role(
+        &app,
+        &format!("/api/v1/releases/{release}/roles"),
+        "controller",
+    )
+    .await;
+    assert_eq!(
+        listed["tags_source"], "declared",
+        "a dry run stores nothing"
+    );
 
     let (status, edited) = app.put(&on_release, &with_mysql).await;
     assert_eq!(status, StatusCode::OK, "{edited:#}");

@@ -297,7 +297,10 @@ fn Changes(
             names.with(|now| *now == asked).then(|| match answer {
                 Ok(c) => view! { <ConsequencesView consequences=c /> }.into_any(),
                 Err(e) => {
-                    let would = e.consequences.clone().map(|c| view! { <ConsequencesView consequences=*c /> });
+                    let would = e
+                        .consequences
+                        .clone()
+                        .map(|c| view! { <ConsequencesView consequences=*c /> });
                     view! { {would} <Refusal failure=e /> }.into_any()
                 }
             })

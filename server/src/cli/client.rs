@@ -215,7 +215,9 @@ fn refusal(status: u16, bytes: &[u8]) -> Failure {
     let message = lines.join("\n");
     match ["consequences", "upgrade"].map(|key| &error[key]) {
         [Value::Null, Value::Null] => Failure::Refused(message),
-        [Value::Null, preview] | [preview, _] => Failure::Previewed(message, Box::new(preview.clone())),
+        [Value::Null, preview] | [preview, _] => {
+            Failure::Previewed(message, Box::new(preview.clone()))
+        }
     }
 }
 

@@ -236,10 +236,16 @@ fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
     let path = format!("/api/v1/clusters/{id}/components");
     if args.dry_run {
         let path = format!("{path}?dry_run=true");
-        return dry_run(client, ("PUT", &path, Some(&body)), args.remote.format, |v| {
-            let consequences: Consequences = serde_json::from_value(v).map_err(not_a_preview)?;
-            Ok(preview(&consequences))
-        });
+        return dry_run(
+            client,
+            ("PUT", &path, Some(&body)),
+            args.remote.format,
+            |v| {
+                let consequences: Consequences =
+                    serde_json::from_value(v).map_err(not_a_preview)?;
+                Ok(preview(&consequences))
+            },
+        );
     }
     let answer = client.json("PUT", &path, Some(&body))?;
     print_envs(args.remote.format, &answer);

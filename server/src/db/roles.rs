@@ -36,9 +36,10 @@ fn read(row: &sqlx::any::AnyRow) -> Result<RoleRow, DbError> {
 pub(super) async fn all_in(
     conn: &mut AnyConnection,
 ) -> Result<Vec<(TagOwner, RoleName, RoleChange)>, DbError> {
-    let rows = sqlx::query("SELECT owner_kind, owner_id, name, change FROM role_changes ORDER BY name")
-        .fetch_all(&mut *conn)
-        .await?;
+    let rows =
+        sqlx::query("SELECT owner_kind, owner_id, name, change FROM role_changes ORDER BY name")
+            .fetch_all(&mut *conn)
+            .await?;
     let mut all = Vec::new();
     for row in &rows {
         if let (owner, name, Some(change)) = read(row)? {
@@ -256,7 +257,10 @@ async fn read_environment(conn: &mut AnyConnection, id: i64) -> Result<Environme
 
 /// Stores `nodes` (read inside the transaction, their rows taken), each
 /// at its version read plus one.
-pub(super) async fn write_nodes(conn: &mut AnyConnection, nodes: &[NodeTags]) -> Result<(), DbError> {
+pub(super) async fn write_nodes(
+    conn: &mut AnyConnection,
+    nodes: &[NodeTags],
+) -> Result<(), DbError> {
     for next in nodes {
         let next = NodeTags {
             version: next.version + 1,

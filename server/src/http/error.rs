@@ -7,8 +7,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{
-    Consequences, ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse,
-    UpgradeConsequences,
+    Consequences, ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse, UpgradeConsequences,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::environment::Upgrade;
@@ -103,7 +102,13 @@ impl ApiError {
                 };
                 let message = format!("{what}: {}", report.summary());
                 let report = Some(*report);
-                (status, ErrorDetail { report, ..detail(code, message) })
+                (
+                    status,
+                    ErrorDetail {
+                        report,
+                        ..detail(code, message)
+                    },
+                )
             }
             ApiError::InvalidSelection(violations) => {
                 let message = format!(
@@ -112,7 +117,13 @@ impl ApiError {
                     if violations.len() == 1 { "" } else { "s" }
                 );
                 let detail = detail("invalid_selection", message);
-                (StatusCode::BAD_REQUEST, ErrorDetail { violations, ..detail })
+                (
+                    StatusCode::BAD_REQUEST,
+                    ErrorDetail {
+                        violations,
+                        ..detail
+                    },
+                )
             }
             ApiError::InvalidSettings(problems) => {
                 let message = format!("the settings are not valid: {}", settings(&problems));
@@ -136,7 +147,8 @@ impl ApiError {
                 (StatusCode::CONFLICT, ErrorDetail { problems, ..detail })
             }
             ApiError::UpgradeRefused(upgrade, invalid) => {
-                let reasons: Vec<String> = upgrade.refusals.iter().map(ToString::to_string).collect();
+                let reasons: Vec<String> =
+                    upgrade.refusals.iter().map(ToString::to_string).collect();
                 let message = format!("the upgrade is refused: {}", reasons.join("; "));
                 let detail = ErrorDetail {
                     problems: invalid.iter().cloned().map(ErrorProblem::Setting).collect(),
@@ -157,7 +169,10 @@ impl ApiError {
             ApiError::Internal(e) => {
                 tracing::error!("internal error: {e:#}");
                 let message = "internal server error; see the server log".to_owned();
-                (StatusCode::INTERNAL_SERVER_ERROR, detail("internal", message))
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    detail("internal", message),
+                )
             }
         }
     }

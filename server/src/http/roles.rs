@@ -238,7 +238,8 @@ async fn change_release(
                 }
                 let holders = release_holders(&all, name)?;
                 let layer = change(roles.level(), &known, holders).map_err(refused)?;
-                let (mut nodes, mut instances, mut held) = (Vec::new(), InstanceTagChanges::default(), 0);
+                let (mut nodes, mut instances, mut held) =
+                    (Vec::new(), InstanceTagChanges::default(), 0);
                 for stored in &mut all {
                     stored.release_roles = layer.clone();
                     let after = stored.environment()?;
@@ -251,7 +252,10 @@ async fn change_release(
                     .views()
                     .into_iter()
                     .find(|r| r.id == name)
-                    .map(|view| RoleView { nodes: held, ..view });
+                    .map(|view| RoleView {
+                        nodes: held,
+                        ..view
+                    });
                 outcome = Some((view, instances));
                 Ok::<_, ApiError>((layer, nodes))
             },
