@@ -7,9 +7,9 @@ use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
     CreateRole, CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView,
-    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, SessionView, SignIn,
-    TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
-    UpgradeRequest,
+    PatchAttributes, PluginSummary, ResolveTemplates, RoleChanged, RoleTags, RoleView, SessionView,
+    SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
+    UpgradeRequest, Upgraded,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -313,7 +313,7 @@ pub async fn upgrade(
     cluster: i64,
     upgrade: &UpgradeRequest,
     version: i64,
-) -> Result<Cluster, ApiFailure> {
+) -> Result<Upgraded, ApiFailure> {
     send(
         Request::post(&path::of_cluster(cluster, "upgrade"))
             .header("if-match", &format!("\"{version}\""))

@@ -288,7 +288,9 @@ fn upgrading_an_environments_plugin_from_the_command_line() {
     let (code, _, _) = server.run(&["env", "upgrade", "prod", "storage_demo"]);
     assert_eq!(code, 2);
 
-    let upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    let mut upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    let done = upgraded.as_object_mut().unwrap().remove("upgrade").unwrap();
+    assert_eq!(done, preview, "the upgrade says what it did");
     assert_eq!(upgraded, server.api(&format!("/api/v1/clusters/{id}")));
     assert_eq!(upgraded["plugins"][0]["version"], "2.0.0");
     assert_eq!(
@@ -334,7 +336,14 @@ fn changing_an_environments_components_from_the_command_line() {
     );
     assert!(text.contains("cinder (held by block-1: refused)"), "{text}");
     let (code, text, _) = server.run(&[
-        "env", "components", &id, "--set", &ceph, "--dry-run", "--format", "json",
+        "env",
+        "components",
+        &id,
+        "--set",
+        &ceph,
+        "--dry-run",
+        "--format",
+        "json",
     ]);
     assert_eq!(code, 1);
     let preview: serde_json::Value = serde_json::from_str(&text).unwrap();

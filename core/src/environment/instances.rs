@@ -39,9 +39,18 @@ impl Environment<'_> {
     /// any more and gets those it now lacks. The nodes that change (each
     /// at the version read), and the counts.
     pub fn reassign_instances(&self, role: &str) -> (Vec<NodeTags>, InstanceTagChanges) {
-        let holders = self.holder_ids(role);
+        self.reassign_instances_of(&self.holder_ids(role))
+    }
+
+    /// [`Self::reassign_instances`] for every node: what an upgrade, which
+    /// may change any role's tags, does.
+    pub fn reassign_all_instances(&self) -> (Vec<NodeTags>, InstanceTagChanges) {
+        self.reassign_instances_of(&self.spec.nodes.iter().map(|n| n.id).collect())
+    }
+
+    fn reassign_instances_of(&self, ids: &BTreeSet<i64>) -> (Vec<NodeTags>, InstanceTagChanges) {
         let mut nodes = self.spec.nodes.clone();
-        self.assign_instances(&mut nodes, &holders);
+        self.assign_instances(&mut nodes, ids);
         let mut changes = InstanceTagChanges::default();
         let changed: Vec<NodeTags> = nodes
             .into_iter()

@@ -8,6 +8,7 @@
 
 mod bound;
 mod bulk;
+mod carry;
 mod checks;
 mod components;
 mod file;
@@ -26,6 +27,7 @@ use serde_json::{Map, Value, json};
 
 pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
+pub use carry::{Carried, ReleaseChanges, Target, carry};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};
 pub use instances::assign_instances;

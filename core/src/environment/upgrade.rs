@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::{Environment, Foundation, Spec};
 use crate::api::{
-    ComponentChanges, RoleChanges, RoleLoss, SettingChange, SettingChanges, UpgradeConsequences,
-    UpgradeRefusal,
+    ComponentChanges, ReleaseCarry, RoleChanges, RoleLoss, SettingChange, SettingChanges,
+    UpgradeConsequences, UpgradeRefusal,
 };
 use crate::component::ComponentName;
 use crate::settings::{Edits, Settings};
@@ -42,9 +42,10 @@ impl Environment<'_> {
     }
 
     /// Every consequence of moving from this environment to `after` (built
-    /// on the new versions with [`Environment::upgraded_spec`]), and what
-    /// refuses it.
-    pub fn upgrade(&self, after: &Environment<'_>) -> Upgrade {
+    /// on the new versions with [`Environment::upgraded_spec`], and the
+    /// release's changes as [`super::carry`] carried them: `release`), and
+    /// what refuses it.
+    pub fn upgrade(&self, after: &Environment<'_>, release: ReleaseCarry) -> Upgrade {
         let lost = self.roles_lost(after);
         let consequences = UpgradeConsequences {
             components: component_changes(self, after),
@@ -68,6 +69,7 @@ impl Environment<'_> {
                 &self.plan(super::components::GRAPH),
                 &after.plan(super::components::GRAPH),
             ),
+            release_changes: release,
         };
         let refusals = self.upgrade_refusals(after, &consequences);
         Upgrade {

@@ -58,11 +58,16 @@ pub fn upgrade(client: &Client, args: &EnvUpgrade) -> Result<(), Failure> {
     let path = format!("/api/v1/clusters/{id}/upgrade");
     if args.dry_run {
         let path = format!("{path}?dry_run=true");
-        return dry_run(client, ("POST", &path, Some(&body)), args.remote.format, |v| {
-            let consequences: UpgradeConsequences =
-                serde_json::from_value(v).map_err(not_a_preview)?;
-            Ok(preview(&consequences))
-        });
+        return dry_run(
+            client,
+            ("POST", &path, Some(&body)),
+            args.remote.format,
+            |v| {
+                let consequences: UpgradeConsequences =
+                    serde_json::from_value(v).map_err(not_a_preview)?;
+                Ok(preview(&consequences))
+            },
+        );
     }
     let answer = client.json("POST", &path, Some(&body))?;
     print_envs(args.remote.format, &answer);
@@ -70,6 +75,12 @@ pub fn upgrade(client: &Client, args: &EnvUpgrade) -> Result<(), Failure> {
         args.remote.format,
         &format!("moved environment {id} to {} {}", args.plugin, args.version),
     );
+    // The upgrade says which changes made on the release it did not carry.
+    let outcome: Option<UpgradeConsequences> =
+        serde_json::from_value(answer["upgrade"].clone()).ok();
+    for not in outcome.iter().flat_map(|u| &u.release_changes.not_carried) {
+        done(args.remote.format, &not.to_string());
+    }
     Ok(())
 }
 
@@ -115,5 +126,16 @@ fn preview(c: &UpgradeConsequences) -> String {
             .collect(),
     );
     section("Tasks", c.tasks.iter().map(task_line).collect());
+    let release = &c.release_changes;
+    section(
+        "Changes made on the release",
+        (release.carried.iter())
+            .map(|k| format!("= {} {}: carried", k.kind.as_str(), k.name))
+            .chain(
+                (release.not_carried.iter())
+                    .map(|n| format!("! {} {}: not carried: {}", n.kind.as_str(), n.name, n.why())),
+            )
+            .collect(),
+    );
     out
 }

@@ -12,9 +12,10 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::TagOwner;
-use super::{Db, DbError};
+use super::{Db, DbError, RolesSeen};
+use mosaic_core::environment::ReleaseChanges;
 use mosaic_core::role_layer::RoleLayer;
-use mosaic_core::tag::TagMeta;
+use mosaic_core::tag::{TagMeta, TagsMetadata};
 
 pub struct InsertCluster<'a> {
     pub name: &'a str,
@@ -259,13 +260,13 @@ impl Db {
     }
 
     /// Stores a selection — its release record, components, the settings
-    /// changes it keeps and the versions it pins (a components change or an
-    /// upgrade) — if the settings version is still `expected` and the
-    /// environment's nodes are still `seen` (ids and versions: the nodes
-    /// the change was checked against); returns the new version, or `None`
-    /// when another change came first. The environment's row is taken
-    /// first, as node changes take it, so no node can take a role between
-    /// the check and the store.
+    /// changes it keeps and the versions it pins (a components change) —
+    /// if the settings version is still `expected` and the environment's
+    /// nodes are still `seen` (ids and versions: the nodes the change was
+    /// checked against); returns the new version, or `None` when another
+    /// change came first. The environment's row is taken first, as node
+    /// changes take it, so no node can take a role between the check and
+    /// the store.
     pub async fn store_selection(
         &self,
         id: i64,
@@ -273,30 +274,104 @@ impl Db {
         expected: i64,
         seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
-        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
-        let components = serde_json::to_string(selection.components).map_err(corrupt)?;
-        let settings = serde_json::to_string(selection.settings).map_err(corrupt)?;
-        let pins = serde_json::to_string(selection.pins).map_err(corrupt)?;
         let mut tx = self.pool.begin().await?;
-        let changed = sqlx::query(
-            "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
-             settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
-        )
-        .bind(selection.release_id)
-        .bind(components)
-        .bind(settings)
-        .bind(pins)
-        .bind(id)
-        .bind(expected)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed != 1 || !nodes_still(&mut tx, id, seen).await? {
+        if !write_selection(&mut tx, id, &selection, expected, seen).await? {
             return Ok(None);
         }
         tx.commit().await?;
         Ok(Some(expected + 1))
     }
+
+    /// Stores an upgrade in one transaction: its selection as
+    /// [`Self::store_selection`] does; the changes of the release it
+    /// carries onto the new release record (`carry`: none when that record
+    /// has them already; `None` returned when the record's changes are no
+    /// longer those they were worked out over); and the nodes whose
+    /// instance tags `assign` works out from what it sees (the
+    /// environment, or every environment on the new record when changes
+    /// were carried onto it), rows taken.
+    pub async fn store_upgrade<E: From<DbError>>(
+        &self,
+        (id, selection, expected, seen): (i64, Selection<'_>, i64, &[(i64, i64)]),
+        carry: Option<Carry<'_>>,
+        assign: impl FnOnce(RolesSeen) -> Result<Vec<NodeTags>, E>,
+    ) -> Result<Option<i64>, E> {
+        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        if !write_selection(&mut tx, id, &selection, expected, seen).await? {
+            return Ok(None);
+        }
+        let release = TagOwner::Release(selection.release_id);
+        let (layer, versions) = super::roles::layer_in(&mut tx, release).await?;
+        let tags = super::tags::user_tags_in(&mut tx, release).await?;
+        let environments = match &carry {
+            Some(carry) => {
+                if layer != carry.before.roles || tags != carry.before.tags {
+                    return Ok(None);
+                }
+                let after = &carry.after;
+                super::roles::write_layer(&mut tx, release, &layer, &after.roles, versions).await?;
+                let created: TagsMetadata = (after.tags.iter())
+                    .filter(|(name, _)| !tags.contains_key(*name))
+                    .map(|(name, meta)| (name.clone(), *meta))
+                    .collect();
+                super::tags::insert_tags_in(&mut tx, release, &created).await?;
+                super::roles::environments_on_release(&mut tx, selection.release_id).await?
+            }
+            None => vec![super::roles::environment_rows(&mut tx, id).await?],
+        };
+        let (release_tags, release_roles) = match carry {
+            Some(carry) => (carry.after.tags.clone(), carry.after.roles.clone()),
+            None => (tags, layer),
+        };
+        let nodes = assign(RolesSeen {
+            layer: release_roles.clone(),
+            environments,
+            release_tags,
+            release_roles,
+        })?;
+        super::roles::write_nodes(&mut tx, &nodes).await?;
+        tx.commit().await.map_err(DbError::from)?;
+        Ok(Some(expected + 1))
+    }
+}
+
+/// The changes of a release an upgrade carries onto its new release
+/// record: what that record had when they were worked out, and what it has
+/// after.
+#[derive(Debug, Clone, Copy)]
+pub struct Carry<'a> {
+    pub before: &'a ReleaseChanges,
+    pub after: &'a ReleaseChanges,
+}
+
+/// Writes environment `id`'s `selection` inside `tx` if its settings
+/// version is still `expected` (its row taken) and its nodes still `seen`;
+/// `false` (nothing written) otherwise.
+async fn write_selection(
+    tx: &mut sqlx::AnyConnection,
+    id: i64,
+    selection: &Selection<'_>,
+    expected: i64,
+    seen: &[(i64, i64)],
+) -> Result<bool, DbError> {
+    let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+    let components = serde_json::to_string(selection.components).map_err(corrupt)?;
+    let settings = serde_json::to_string(selection.settings).map_err(corrupt)?;
+    let pins = serde_json::to_string(selection.pins).map_err(corrupt)?;
+    let changed = sqlx::query(
+        "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
+         settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
+    )
+    .bind(selection.release_id)
+    .bind(components)
+    .bind(settings)
+    .bind(pins)
+    .bind(id)
+    .bind(expected)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    Ok(changed == 1 && nodes_still(tx, id, seen).await?)
 }
 
 /// Whether environment `id`'s nodes are still `seen` (ids and versions, in

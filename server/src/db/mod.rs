@@ -27,7 +27,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{InsertCluster, Selection, StoredCluster};
+pub use clusters::{Carry, InsertCluster, Selection, StoredCluster};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use nodes::StoredNode;
 pub use plugins::StoredPlugin;

@@ -68,6 +68,34 @@ pub(super) async fn user_tags_in(
         .collect()
 }
 
+/// Creates `tags` on `owner` inside a transaction; one that exists is a
+/// conflict.
+pub(super) async fn insert_tags_in(
+    conn: &mut sqlx::AnyConnection,
+    owner: TagOwner,
+    tags: &TagsMetadata,
+) -> Result<(), DbError> {
+    let (kind, id) = owner.parts();
+    for (name, meta) in tags {
+        let inserted = sqlx::query(
+            "INSERT INTO tags (owner_kind, owner_id, name, has_primary, instances) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner_kind, owner_id, name) DO NOTHING",
+        )
+        .bind(kind)
+        .bind(id)
+        .bind(name.as_str())
+        .bind(i64::from(meta.has_primary))
+        .bind(meta.instances.map(i64::from))
+        .execute(&mut *conn)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            return Err(DbError::Conflict(format!("tag '{name}' already exists")));
+        }
+    }
+    Ok(())
+}
+
 impl Db {
     /// The owner's tags.
     pub async fn user_tags(&self, owner: TagOwner) -> Result<TagsMetadata, DbError> {
