@@ -388,6 +388,22 @@ pub async fn put_role_tags(
     send(Request::put(&path).json(&RoleTags { tags })).await
 }
 
+/// What replacing a role's tags would do (a dry run): the role as it
+/// would be, and the instance tags its holders would be given and lose.
+pub async fn preview_role_tags(
+    owner: TagOwner,
+    name: &str,
+    tags: Vec<TagName>,
+) -> Result<RoleChanged, ApiFailure> {
+    let path = format!("{}/{name}", owner.roles_path());
+    send(
+        Request::put(&path)
+            .query([("dry_run", "true")])
+            .json(&RoleTags { tags }),
+    )
+    .await
+}
+
 /// The owner's change of a role undone (a role created there deleted).
 pub async fn reset_role(owner: TagOwner, name: &str) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("{}/{name}", owner.roles_path())).build()).await
