@@ -35,11 +35,16 @@ pub struct ApiFailure {
     pub offline: bool,
     /// The HTTP status (0 when there was no answer).
     pub status: u16,
-    /// For a refused components change (or its preview): what it would
-    /// have done.
-    pub consequences: Option<Box<Consequences>>,
-    /// For a refused upgrade (or its preview): what it would have done.
-    pub upgrade: Option<Box<UpgradeConsequences>>,
+    /// For a refused components change or upgrade (or its preview): what
+    /// it would have done.
+    pub would: Option<Box<WouldDo>>,
+}
+
+/// What a refused change would have done, as its refusal says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WouldDo {
+    Components(Consequences),
+    Upgrade(UpgradeConsequences),
 }
 
 thread_local! {
@@ -71,14 +76,29 @@ impl ApiFailure {
             node_problems: Vec::new(),
             offline: false,
             status: 0,
-            consequences: None,
-            upgrade: None,
+            would: None,
         }
     }
 
     /// A failure found in the browser, before or after asking the server.
     pub fn message(text: impl Into<String>) -> ApiFailure {
         ApiFailure::plain(text.into())
+    }
+
+    /// What a refused components change would have done.
+    pub fn consequences(&self) -> Option<Consequences> {
+        match self.would.as_deref() {
+            Some(WouldDo::Components(c)) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    /// What a refused upgrade would have done.
+    pub fn upgrade(&self) -> Option<UpgradeConsequences> {
+        match self.would.as_deref() {
+            Some(WouldDo::Upgrade(u)) => Some(u.clone()),
+            _ => None,
+        }
     }
 
     /// What the violations it carries say, in order.
@@ -141,8 +161,11 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
         violations: body.error.violations,
         report: body.error.report.map(Box::new),
         status,
-        consequences: body.error.consequences.map(Box::new),
-        upgrade: body.error.upgrade.map(Box::new),
+        would: match (body.error.consequences, body.error.upgrade) {
+            (Some(c), _) => Some(Box::new(WouldDo::Components(c))),
+            (None, Some(u)) => Some(Box::new(WouldDo::Upgrade(u))),
+            (None, None) => None,
+        },
         ..ApiFailure::plain(String::new())
     };
     for problem in body.error.problems {

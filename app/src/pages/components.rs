@@ -298,9 +298,8 @@ fn Changes(
                 Ok(c) => view! { <ConsequencesView consequences=c /> }.into_any(),
                 Err(e) => {
                     let would = e
-                        .consequences
-                        .clone()
-                        .map(|c| view! { <ConsequencesView consequences=*c /> });
+                        .consequences()
+                        .map(|c| view! { <ConsequencesView consequences=c /> });
                     view! { {would} <Refusal failure=e /> }.into_any()
                 }
             })

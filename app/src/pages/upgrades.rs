@@ -87,10 +87,10 @@ pub fn Upgrades(
                     }
                     // Refused: what it would do, then why.
                     Err(failure) => {
-                        let would = failure.upgrade.clone().map(|c| {
+                        let would = failure.upgrade().map(|c| {
                             view! {
                                 <div class="consequences upgrade-preview" data-consequences="">
-                                    <UpgradeConsequencesView consequences=*c />
+                                    <UpgradeConsequencesView consequences=c />
                                 </div>
                             }
                         });
