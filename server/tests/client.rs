@@ -275,6 +275,7 @@ fn upgrading_an_environments_plugin_from_the_command_line() {
         "{text}"
     );
     assert!(text.contains("+ storage_demo_gateway"), "{text}");
+    assert!(text.contains("Changes made on the release: none"), "{text}");
     let preview = server.json(&["env", "upgrade", &id, "storage_demo", "2.0.0", "--dry-run"]);
     assert_eq!(
         preview["settings"]["added"],
