@@ -59,7 +59,11 @@ async fn sign_in(
         Err(Throttled::Failed(e)) => return Err(e.into()),
     };
     let response = verified_sign_in(&state, request).await?;
-    throttle.succeeded(attempt).await?;
+    // The user is signed in: counts that cannot be settled now only leave
+    // the attempt taken (it comes back with time).
+    if let Err(e) = throttle.succeeded(attempt).await {
+        tracing::warn!("cannot settle a sign-in's counts: {e}");
+    }
     Ok(response)
 }
 
