@@ -6,10 +6,10 @@ use std::cell::RefCell;
 use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
-    CreateRole, CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView,
-    PatchAttributes, PluginSummary, ResolveTemplates, RoleChanged, RoleTags, RoleView, SessionView,
-    SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
-    UpgradeRequest, Upgraded,
+    CreateRole, CreateTag, ErrorBody, ErrorProblem, InstanceTagChanges, NodeProblem,
+    NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView,
+    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
+    UpgradeConsequences, UpgradeRequest,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -336,13 +336,16 @@ pub async fn upgrade(
     cluster: i64,
     upgrade: &UpgradeRequest,
     version: i64,
-) -> Result<Upgraded, ApiFailure> {
-    send(
-        Request::post(&path::of_cluster(cluster, "upgrade"))
-            .header("if-match", &format!("\"{version}\""))
-            .json(upgrade),
-    )
-    .await
+) -> Result<UpgradeConsequences, ApiFailure> {
+    /// The part of the answer (`Upgraded`) the page reads, as above.
+    #[derive(serde::Deserialize)]
+    struct Done {
+        upgrade: UpgradeConsequences,
+    }
+    let request = Request::post(&path::of_cluster(cluster, "upgrade"))
+        .header("if-match", &format!("\"{version}\""))
+        .json(upgrade);
+    Ok(send::<Done>(request).await?.upgrade)
 }
 
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
@@ -417,14 +420,18 @@ pub async fn preview_role_tags(
     owner: TagOwner,
     name: &str,
     tags: Vec<TagName>,
-) -> Result<RoleChanged, ApiFailure> {
+) -> Result<InstanceTagChanges, ApiFailure> {
+    /// The part of the answer (`RoleChanged`) the page reads: serde's
+    /// flattened reading of the whole is code the download need not carry.
+    #[derive(serde::Deserialize)]
+    struct Counted {
+        instance_tags: InstanceTagChanges,
+    }
     let path = format!("{}/{name}", owner.roles_path());
-    send(
-        Request::put(&path)
-            .query([("dry_run", "true")])
-            .json(&RoleTags { tags }),
-    )
-    .await
+    let request = Request::put(&path)
+        .query([("dry_run", "true")])
+        .json(&RoleTags { tags });
+    Ok(send::<Counted>(request).await?.instance_tags)
 }
 
 /// The owner's change of a role undone (a role created there deleted).

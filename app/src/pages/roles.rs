@@ -183,8 +183,8 @@ fn RoleRow(
                 if old == new || !editable.get_untracked() {
                     return None;
                 }
-                let answer = api::preview_role_tags(owner, &name, tags).await.ok()?;
-                instances_preview(&answer.instance_tags)
+                let counted = api::preview_role_tags(owner, &name, tags).await.ok()?;
+                instances_preview(&counted)
             }
         })
     };

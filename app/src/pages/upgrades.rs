@@ -55,7 +55,7 @@ pub fn Upgrades(
         let (request, version) = (request.clone(), *version);
         async move {
             let upgraded = api::upgrade(cluster_id, &request, version).await?;
-            Ok::<_, ApiFailure>(upgraded.upgrade.release_changes.not_carried)
+            Ok::<_, ApiFailure>(upgraded.release_changes.not_carried)
         }
     });
     Effect::new(move || {
