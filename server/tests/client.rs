@@ -130,6 +130,17 @@ fn environments_nodes_and_tags_from_the_command_line() {
     assert_eq!(code, 0);
     assert!(table.starts_with("ID  NAME"), "{table}");
     assert!(table.contains("prod"), "{table}");
+    // Issue 43, point 4: the release by its name and version.
+    assert!(table.contains("RELEASE_ID  RELEASE "), "{table}");
+    assert!(
+        table.contains("OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.0)"),
+        "{table}"
+    );
+    let (_, plugins, _) = server.run(&["plugin", "list"]);
+    assert!(
+        plugins.contains("OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.0)"),
+        "{plugins}"
+    );
 
     let node = server.json(&[
         "node", "add", "--env", &id, "--name", "rack1-a", "--role", "compute",
@@ -368,6 +379,7 @@ fn upgrading_an_environments_plugin_from_the_command_line() {
         "{text}"
     );
     assert!(text.contains("+ storage_demo_gateway"), "{text}");
+    assert!(text.contains("Changes made on the release: none"), "{text}");
     let preview = server.json(&["env", "upgrade", &id, "storage_demo", "2.0.0", "--dry-run"]);
     assert_eq!(
         preview["settings"]["added"],
@@ -381,7 +393,9 @@ fn upgrading_an_environments_plugin_from_the_command_line() {
     let (code, _, _) = server.run(&["env", "upgrade", "prod", "storage_demo"]);
     assert_eq!(code, 2);
 
-    let upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    let mut upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    let done = upgraded.as_object_mut().unwrap().remove("upgrade").unwrap();
+    assert_eq!(done, preview, "the upgrade says what it did");
     assert_eq!(upgraded, server.api(&format!("/api/v1/clusters/{id}")));
     assert_eq!(upgraded["plugins"][0]["version"], "2.0.0");
     assert_eq!(
@@ -412,15 +426,32 @@ fn changing_an_environments_components_from_the_command_line() {
         "node", "add", "--env", &id, "--name", "block-1", "--role", "cinder",
     ]);
 
-    // A preview by name, for people and as the API's JSON.
+    // A preview by name, for people and as the API's JSON. The change
+    // would be refused, so the preview exits 1 as the change does (issue
+    // 43, point 7), its reasons on stderr, what it would do on stdout.
     let (code, text, err) = server.run(&["env", "components", "prod", "--set", &ceph, "--dry-run"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("components_in_use") && err.contains("block-1"),
+        "{err}"
+    );
     assert!(
         text.contains("storage.volumes_lvm: true -> false"),
         "{text}"
     );
     assert!(text.contains("cinder (held by block-1: refused)"), "{text}");
-    let preview = server.json(&["env", "components", &id, "--set", &ceph, "--dry-run"]);
+    let (code, text, _) = server.run(&[
+        "env",
+        "components",
+        &id,
+        "--set",
+        &ceph,
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let preview: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         preview["roles"][0],
         serde_json::json!({"role": "cinder", "nodes": ["block-1"]})
@@ -518,9 +549,14 @@ fn roles_of_a_release_and_an_environment_from_the_command_line() {
         server.json(&["roles", "list", "--env", &id]),
         server.api(&format!("/api/v1/clusters/{id}/roles"))
     );
+    let mut shown = created.clone();
+    assert_eq!(
+        shown.as_object_mut().unwrap().remove("instance_tags"),
+        Some(serde_json::json!({"nodes": 0, "assigned": 0, "removed": 0}))
+    );
     assert_eq!(
         server.json(&["roles", "show", "messaging", "--env", &id]),
-        created
+        shown
     );
     let on_release = server.json(&[
         "roles",

@@ -9,6 +9,10 @@
 //!
 //! An upgrade moves the settings version on (it changes the settings), so
 //! `If-Match` names the settings version, as a components change's does.
+//! A release upgrade carries the changes made on the old release record
+//! onto the new one where they fit (core's `environment::carry`), in the
+//! upgrade's transaction, with the instance tags the nodes reached then
+//! call for; the answer says what was carried and what not.
 
 use axum::Json;
 use axum::Router;
@@ -16,16 +20,17 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use mosaic_core::api::{UpgradeOffer, UpgradeRequest};
-use mosaic_core::environment::{Base, Environment};
+use mosaic_core::api::{UpgradeOffer, UpgradeRequest, Upgraded};
+use mosaic_core::environment::{Base, Environment, ReleaseChanges, Target, carry};
 use mosaic_core::plugin::{Pins, same_release, upgrades};
+use mosaic_core::tag::NodeTags;
 use serde::Deserialize;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
-use crate::db::{Installed, Selection, StoredPlugin};
+use crate::db::{Carry, Installed, RolesSeen, Selection, StoredPlugin, TagOwner};
 use crate::environment::{ReleaseBase, Stored};
 
 pub fn router() -> Router<AppState> {
@@ -106,6 +111,26 @@ fn moved(
     Ok((release_id, pins))
 }
 
+/// The changes made on release record `release_id`: the environment's
+/// own record's as it read them, another's from the database.
+async fn release_changes(
+    state: &AppState,
+    stored: &Stored,
+    release_id: i64,
+) -> Result<ReleaseChanges, ApiError> {
+    if release_id == stored.row.cluster.release_id {
+        return Ok(ReleaseChanges {
+            tags: stored.release_tags.clone(),
+            roles: stored.release_roles.clone(),
+        });
+    }
+    let owner = TagOwner::Release(release_id);
+    Ok(ReleaseChanges {
+        tags: state.db.user_tags(owner).await?,
+        roles: state.db.role_layer(owner).await?,
+    })
+}
+
 async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -124,28 +149,39 @@ async fn upgrade(
         let (release_id, pins) = moved(&installed, &stored, &request)?;
         let base = ReleaseBase::shared(&installed, release_id, &pins)?
             .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {release_id} is gone")))?;
+        let old = release_changes(&state, &stored, stored.row.cluster.release_id).await?;
+        let new = release_changes(&state, &stored, release_id).await?;
+        let target = Target {
+            release: &base.release,
+            plugins: &base.plugins,
+            foundation: &base.foundation,
+        };
+        let carried = carry(&old, &new, target);
         let before = stored.environment()?;
         let spec = before.upgraded_spec(&base.foundation);
         let after = Environment::on(
             Base {
                 release: &base.release,
                 plugins: &base.plugins,
-                release_tags: &stored.release_tags,
-                release_roles: &stored.release_roles,
+                release_tags: &carried.changes.tags,
+                release_roles: &carried.changes.roles,
             },
             &base.foundation,
             &spec,
         );
-        let upgrade = before.upgrade(&after);
+        // A dry run answers as the upgrade would: refused the same way,
+        // with the consequences in the refusal (one rule for previews).
+        let upgrade = before.upgrade(&after, carried.report.clone());
+        let problems = after.evaluation().problems;
         if !upgrade.refusals.is_empty() {
-            return Err(ApiError::UpgradeRefused(Box::new(upgrade)));
+            return Err(ApiError::UpgradeRefused(Box::new(upgrade), problems));
+        }
+        if !problems.is_empty() {
+            let preview = Preview::Upgrade(upgrade.consequences);
+            return Err(ApiError::InvalidSettings(problems).previewed(preview));
         }
         if options.dry_run {
             return Ok(Json(upgrade.consequences).into_response());
-        }
-        let problems = after.evaluation().problems;
-        if !problems.is_empty() {
-            return Err(ApiError::InvalidSettings(problems));
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let upgraded = Selection {
@@ -155,16 +191,39 @@ async fn upgrade(
             pins: &after.pins(),
             networks: (&config, &rows),
         };
-        if let Some(version) = state
+        let carry = (carried.changes != new).then_some(Carry {
+            before: &new,
+            after: &carried.changes,
+        });
+        let seen = stored.node_versions();
+        let stored_now = state
             .db
-            .store_selection(id, upgraded, version, &stored.node_versions())
-            .await?
-        {
+            .store_upgrade((id, upgraded, version, &seen), carry, |seen| {
+                reassign_instances(&installed, seen)
+            })
+            .await?;
+        if let Some(version) = stored_now {
             let row = state.db.cluster(id).await?;
-            let cluster =
+            let row =
                 row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
-            return Ok(with_etag(version, cluster.cluster));
+            let answer = Upgraded {
+                cluster: row.cluster,
+                upgrade: upgrade.consequences,
+            };
+            return Ok(with_etag(version, answer));
         }
     }
     Err(ApiError::busy("the settings"))
+}
+
+/// The nodes of the environments an upgrade reaches (read inside its
+/// transaction) whose instance tags change on the new versions.
+fn reassign_instances(installed: &Installed, seen: RolesSeen) -> Result<Vec<NodeTags>, ApiError> {
+    let mut nodes = Vec::new();
+    for rows in seen.environments {
+        let (tags, roles) = (seen.release_tags.clone(), seen.release_roles.clone());
+        let stored = Stored::from_rows(installed, rows, tags, roles)?;
+        nodes.extend(stored.environment()?.reassign_all_instances().0);
+    }
+    Ok(nodes)
 }
