@@ -784,7 +784,7 @@ fn a_network_role_the_release_declares_is_refused_naming_both_places() {
     assert_eq!(
         lines,
         [
-            "network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"
+            "network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack (2024.1-x)' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"
         ]
     );
 }
