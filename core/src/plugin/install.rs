@@ -278,7 +278,11 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                 ));
             }
         }
-        out.extend(network_role_collisions(new, (&release_source, release), &neighbours));
+        out.extend(network_role_collisions(
+            new,
+            (&release_source, release),
+            &neighbours,
+        ));
         // Volume mappings may name the release's volumes; they must exist.
         let known: BTreeSet<String> = volumes
             .iter()
@@ -323,7 +327,12 @@ fn network_role_collisions(
         .map(|r| (release_source.to_owned(), r))
         .collect();
     for other in neighbours {
-        theirs.extend(other.network_roles_metadata.iter().map(|r| (other.source(), r)));
+        theirs.extend(
+            other
+                .network_roles_metadata
+                .iter()
+                .map(|r| (other.source(), r)),
+        );
     }
     let mut out = Vec::new();
     for role in &new.network_roles_metadata {
@@ -338,7 +347,10 @@ fn network_role_collisions(
         .to_string();
         out.push(Diagnostic {
             severity: Severity::Error,
-            file: role.source.as_ref().map_or("network_roles.yaml".to_owned(), |p| p.file.clone()),
+            file: role
+                .source
+                .as_ref()
+                .map_or("network_roles.yaml".to_owned(), |p| p.file.clone()),
             line: role.source.as_ref().map(|p| p.line),
             path: Some(role.id.clone()),
             message,

@@ -783,7 +783,9 @@ fn a_network_role_the_release_declares_is_refused_naming_both_places() {
     let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     assert_eq!(
         lines,
-        ["network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"]
+        [
+            "network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"
+        ]
     );
 }
 
@@ -794,7 +796,22 @@ fn network_files_are_read_with_lines() {
         "- id: a\n  default_mapping: management\n  properties:\n    subnet: yes-please\n    vip:\n      - {name: v, node_roles: ['Not A Role']}\n      - {namespace: haproxy}\n",
     )]));
     let lines = lines(&loaded);
-    assert!(lines.iter().any(|l| l.starts_with("network_roles.yaml:4: error: [0].properties.subnet: must be true or false")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("[0].properties.vip[0].node_roles: 'Not A Role' is not a role name")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("[0].properties.vip[1]: missing required key 'name'")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "network_roles.yaml:4: error: [0].properties.subnet: must be true or false"
+        )),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(
+            |l| l.contains("[0].properties.vip[0].node_roles: 'Not A Role' is not a role name")
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("[0].properties.vip[1]: missing required key 'name'")),
+        "{lines:#?}"
+    );
 }
