@@ -102,6 +102,7 @@ screenshot: e2e
 	cp target/e2e/deployment-preview.png docs/deployment-preview.png
 	cp target/e2e/matrix.png docs/matrix.png
 	cp target/e2e/node-table.png docs/node-table.png
+	cp target/e2e/networks.png docs/networks.png
 
 clean:
 	rm -rf dist target/stylers target/e2e

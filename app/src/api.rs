@@ -14,7 +14,10 @@ use mosaic_core::api::{
 use mosaic_core::component::Violation;
 use mosaic_core::deployer::ExportProblem;
 use mosaic_core::name::{GraphType, TagName};
-use mosaic_core::network::NetworkProblem;
+use mosaic_core::network::{
+    ConfigurationChange, ConfigurationView, InterfacesView, NetworkProblem, NewGroup, NodeGroup,
+    Verification,
+};
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
@@ -154,15 +157,23 @@ impl std::error::Error for ApiFailure {}
 /// Sends `request` and reads its answer's body: the one place a request
 /// goes out, so that the failure handling below is written once.
 async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, ApiFailure> {
+    exchange_tagged(request).await.map(|(body, _)| body)
+}
+
+/// The same, with the answer's `ETag` (empty when it has none).
+async fn exchange_tagged(
+    request: Result<Request, gloo_net::Error>,
+) -> Result<(String, String), ApiFailure> {
     let response = request
         .map_err(|e| ApiFailure::plain(e.to_string()))?
         .send()
         .await
         .map_err(ApiFailure::offline)?;
     let status = response.status();
+    let etag = response.headers().get("etag").unwrap_or_default();
     let body = response.text().await;
     if response.ok() {
-        return body.map_err(unexpected);
+        return body.map(|body| (body, etag)).map_err(unexpected);
     }
     if status == 401 {
         unauthorized();
@@ -268,6 +279,51 @@ async fn send<T: DeserializeOwned>(
 /// A request whose answer has no body (204).
 async fn send_empty(request: Result<Request, gloo_net::Error>) -> Result<(), ApiFailure> {
     exchange(request).await.map(drop)
+}
+
+/// An answer with its `ETag`: what a change of the same thing sends back
+/// as `If-Match`, so that it is refused (412) if the thing moved on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tagged<T> {
+    pub value: T,
+    pub etag: String,
+}
+
+impl<T> Tagged<T> {
+    /// The version the `ETag` starts with (`"7-…"`: 7).
+    pub fn version(&self) -> Option<i64> {
+        version_of(&self.etag)
+    }
+}
+
+/// The version an `ETag` starts with: the server writes `"VERSION-DIGEST"`.
+fn version_of(etag: &str) -> Option<i64> {
+    let tag = etag.trim().trim_start_matches("W/").trim_matches('"');
+    tag.split('-').next()?.parse().ok()
+}
+
+/// Of two answers of the same thing, the one of the newer version (`b` on
+/// a tie: the later of the two), or the one there is.
+pub fn newest<T: Clone>(a: Option<&Tagged<T>>, b: Option<&Tagged<T>>) -> Option<Tagged<T>> {
+    match (a, b) {
+        (Some(a), Some(b)) if a.version() > b.version() => Some(a.clone()),
+        (a, b) => b.or(a).cloned(),
+    }
+}
+
+async fn send_tagged<T: DeserializeOwned>(
+    request: Result<Request, gloo_net::Error>,
+) -> Result<Tagged<T>, ApiFailure> {
+    let (body, etag) = exchange_tagged(request).await?;
+    Ok(Tagged {
+        value: parse(&body)?,
+        etag,
+    })
+}
+
+/// A GET of `path` with the answer's `ETag`.
+pub async fn get_tagged<T: DeserializeOwned>(path: String) -> Result<Tagged<T>, ApiFailure> {
+    send_tagged(Request::get(&path).build()).await
 }
 
 /// The answer to a GET of `path` as a `T`: what a page's `LocalResource`
@@ -579,11 +635,97 @@ pub async fn uninstall_plugin(id: i64) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("/api/v1/plugins/{id}")).build()).await
 }
 
+/// The path of environment `cluster`'s network configuration.
+fn networks_path(cluster: i64) -> String {
+    path::of_cluster(cluster, "network_configuration/neutron")
+}
+
+/// The environment's network configuration with its `ETag`.
+pub async fn networks(cluster: i64) -> Result<Tagged<ConfigurationView>, ApiFailure> {
+    get_tagged(networks_path(cluster)).await
+}
+
+/// Saves `change` made to the network configuration of `etag`: 412 when
+/// it moved on, 400 `invalid_networks` with every problem.
+pub async fn save_networks(
+    cluster: i64,
+    change: &ConfigurationChange,
+    etag: &str,
+) -> Result<Tagged<ConfigurationView>, ApiFailure> {
+    send_tagged(
+        Request::put(&networks_path(cluster))
+            .header("if-match", etag)
+            .json(change),
+    )
+    .await
+}
+
+/// Every problem a save of `change` would have, the nodes' interfaces
+/// included (nothing is stored).
+pub async fn verify_networks(
+    cluster: i64,
+    change: &ConfigurationChange,
+) -> Result<Verification, ApiFailure> {
+    send(Request::put(&format!("{}/verify", networks_path(cluster))).json(change)).await
+}
+
+pub async fn create_group(cluster: i64, name: String) -> Result<NodeGroup, ApiFailure> {
+    send(Request::post(&path::of_cluster(cluster, "node_groups")).json(&NewGroup { name })).await
+}
+
+/// Deletes a node group; 409 while nodes are in it.
+pub async fn delete_group(id: i64) -> Result<(), ApiFailure> {
+    send_empty(Request::delete(&format!("/api/v1/node_groups/{id}")).build()).await
+}
+
+fn interfaces_path(node: i64) -> String {
+    format!("/api/v1/nodes/{node}/interfaces")
+}
+
+/// A node's interfaces, the networks on them and its addresses, with the
+/// node's `ETag`.
+pub async fn interfaces(node: i64) -> Result<Tagged<InterfacesView>, ApiFailure> {
+    get_tagged(interfaces_path(node)).await
+}
+
+/// Saves a node's interfaces and the networks on them, if the node is
+/// still at `etag`: 400 `invalid_interfaces` with every problem.
+pub async fn put_interfaces(
+    node: i64,
+    view: &InterfacesView,
+    etag: &str,
+) -> Result<Tagged<InterfacesView>, ApiFailure> {
+    send_tagged(
+        Request::put(&interfaces_path(node))
+            .header("if-match", etag)
+            .json(view),
+    )
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::archive_content_type;
+    use super::{Tagged, archive_content_type, newest, version_of};
+
+    #[wasm_bindgen_test]
+    fn an_etag_starts_with_its_version_and_the_newer_answer_wins() {
+        assert_eq!(version_of("\"7-3fa9\""), Some(7));
+        assert_eq!(version_of("W/\"12\""), Some(12));
+        assert_eq!(version_of(""), None);
+        let tagged = |value: u8, etag: &str| Tagged {
+            value,
+            etag: etag.to_owned(),
+        };
+        let (old, new) = (tagged(1, "\"3-a\""), tagged(2, "\"4-b\""));
+        assert_eq!(newest(Some(&new), Some(&old)).map(|t| t.value), Some(2));
+        assert_eq!(newest(Some(&old), Some(&new)).map(|t| t.value), Some(2));
+        let again = tagged(3, "\"4-c\"");
+        assert_eq!(newest(Some(&new), Some(&again)).map(|t| t.value), Some(3));
+        assert_eq!(newest(None, Some(&old)).map(|t| t.value), Some(1));
+        assert_eq!(newest::<u8>(None, None), None);
+    }
 
     #[wasm_bindgen_test]
     fn archives_are_typed_by_their_name() {

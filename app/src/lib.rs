@@ -25,6 +25,7 @@ use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
 use crate::pages::matrix::MatrixPage;
+use crate::pages::networks::NetworksPage;
 use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::Plugins;
 use crate::pages::settings::SettingsPage as EnvironmentSettings;
@@ -89,6 +90,7 @@ fn Shell() -> impl IntoView {
             <Routes fallback=Home>
                 <Route path=path!("/") view=Home />
                 <Route path=path!("/environments/:id") view=EnvironmentPage />
+                <Route path=path!("/environments/:id/networks") view=EnvironmentNetworksPage />
                 <Route path=path!("/environments/:id/settings") view=SettingsPage />
                 <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
                 <Route path=path!("/environments/:id/components") view=EnvironmentComponentsPage />
@@ -158,6 +160,11 @@ fn for_id<V: IntoView + 'static>(page: impl Fn(i64) -> V + Send + Sync + 'static
 #[component]
 fn EnvironmentPage() -> impl IntoView {
     for_id(|id| view! { <EnvironmentNodes id /> })
+}
+
+#[component]
+fn EnvironmentNetworksPage() -> impl IntoView {
+    for_id(|cluster_id| view! { <NetworksPage cluster_id /> })
 }
 
 #[component]

@@ -12,6 +12,8 @@ pub enum Route {
     Environments,
     /// One environment: its nodes, tags and deployment preview.
     Environment(i64),
+    /// One environment's networks, node groups and VIPs.
+    EnvironmentNetworks(i64),
     /// One environment's settings.
     EnvironmentSettings(i64),
     /// One environment's tags.
@@ -31,6 +33,7 @@ impl Route {
         match self {
             Route::Environments => "/".to_owned(),
             Route::Environment(id) => format!("/environments/{id}"),
+            Route::EnvironmentNetworks(id) => format!("/environments/{id}/networks"),
             Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
             Route::EnvironmentTags(id) => format!("/environments/{id}/tags"),
             Route::EnvironmentComponents(id) => format!("/environments/{id}/components"),
@@ -95,6 +98,7 @@ mod tests {
         for (route, path) in [
             (Route::Environments, "/"),
             (Route::Environment(7), "/environments/7"),
+            (Route::EnvironmentNetworks(7), "/environments/7/networks"),
             (Route::EnvironmentSettings(7), "/environments/7/settings"),
             (Route::EnvironmentTags(7), "/environments/7/tags"),
             (

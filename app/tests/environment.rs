@@ -78,6 +78,8 @@ fn table(nodes: RwSignal<Vec<NodeView>>, editable: bool) -> HtmlElement {
                 cluster_id=1
                 nodes=nodes
                 roles=roles
+                groups=Signal::stored(vec!["default".to_owned(), "rack-2".to_owned()])
+                networks=Signal::stored(vec!["management".to_owned(), "storage".to_owned()])
                 state=state
                 editable=editable
                 changed=Callback::new(|()| {})
@@ -260,6 +262,55 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
     click(&root, "tr[data-node='1'] button.edit-node");
     leptos::task::tick().await;
     assert_eq!(count(&root, "tr.node-editor"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn nodes_show_their_node_group_and_are_filtered_by_it() {
+    let in_group = |id: i64, group: &str| NodeView {
+        node_group: group.to_owned(),
+        ..node(id, &format!("n{id}"), &["controller"])
+    };
+    let nodes = RwSignal::new(vec![
+        in_group(1, "default"),
+        in_group(2, "rack-2"),
+        in_group(3, "rack-2"),
+    ]);
+    let root = table(nodes, true);
+    leptos::task::tick().await;
+    assert_eq!(text(&root, "tr[data-node='2'] .node-group"), "rack-2");
+    let header: Vec<String> = (0..count(&root, "thead button.sort"))
+        .map(|i| {
+            root.query_selector_all("thead button.sort")
+                .unwrap()
+                .get(i as u32)
+                .unwrap()
+                .text_content()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(header, ["Name ▲", "Status", "Node group", "Roles"]);
+    let filter: HtmlSelectElement = find(&root, "select.filter-group").unchecked_into();
+    filter.set_value("rack-2");
+    filter
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(
+        text(&root, ".node-count"),
+        "Nodes 1–2 of 2 (filtered from 3)"
+    );
+    // The bulk bar offers the node groups and the networks to move to.
+    click(&root, "input.select-all");
+    leptos::task::tick().await;
+    assert_eq!(count(&root, ".bulk-bar select.bulk-group option"), 3);
+    assert_eq!(count(&root, "datalist#known-networks option"), 2);
+    // Moved elsewhere, the rack's nodes leave the filtered table.
+    nodes.update(|all| all.iter_mut().for_each(|n| n.node_group = "default".into()));
+    leptos::task::tick().await;
+    assert_eq!(
+        text(&root, ".node-count"),
+        "No node matches (filtered from 3); 2 selected"
+    );
 }
 
 #[wasm_bindgen_test]

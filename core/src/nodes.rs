@@ -1,5 +1,5 @@
 //! An environment's nodes as an admin works with them at scale: filtered
-//! by name, role, tag and status, sorted, and paged; what the node table
+//! by name, role, tag, status and node group, sorted, and paged; what the node table
 //! and its forms show beyond the nodes themselves (the count line, the
 //! sort marks, where a tag comes from, a role's box); and the deployment
 //! preview's groups of nodes whose plans are the same, as their entries
@@ -23,6 +23,8 @@ pub struct NodeFilter {
     /// A tag the node carries (or an instance `name:N` of it).
     pub tag: Option<TagName>,
     pub status: Option<NodeStatus>,
+    /// Its node group (rack), by name.
+    pub node_group: Option<String>,
     /// Only these nodes (the ones a check names); empty: any.
     pub only: Vec<i64>,
 }
@@ -41,6 +43,10 @@ impl NodeFilter {
                     .any(|n| n == t || n.instance_of() == Some(t.as_str()))
             })
             && self.status.is_none_or(|s| node.status == s)
+            && self
+                .node_group
+                .as_ref()
+                .is_none_or(|g| node.node_group == *g)
             && (self.only.is_empty() || self.only.contains(&node.id))
     }
 }
@@ -52,14 +58,16 @@ pub enum NodeSort {
     Id,
     Name,
     Status,
+    Group,
     Roles,
 }
 
 impl NodeSort {
     /// The columns a table sorts by, with their headers.
-    pub const COLUMNS: [(NodeSort, &'static str); 3] = [
+    pub const COLUMNS: [(NodeSort, &'static str); 4] = [
         (NodeSort::Name, "Name"),
         (NodeSort::Status, "Status"),
+        (NodeSort::Group, "Node group"),
         (NodeSort::Roles, "Roles"),
     ];
 
@@ -199,6 +207,7 @@ pub fn select<'a>(
             NodeSort::Id => a.id.cmp(&b.id),
             NodeSort::Name => natural(&a.name).cmp(&natural(&b.name)),
             NodeSort::Status => a.status.as_str().cmp(b.status.as_str()),
+            NodeSort::Group => natural(&a.node_group).cmp(&natural(&b.node_group)),
             NodeSort::Roles => roles(a).cmp(&roles(b)),
         };
         order.then(a.id.cmp(&b.id))
@@ -384,6 +393,42 @@ mod tests {
             .map(|n| n.id)
             .collect();
         assert_eq!(ids, [3]);
+    }
+
+    #[test]
+    fn nodes_filter_and_sort_by_node_group() {
+        let in_group = |id: i64, name: &str, group: &str| NodeView {
+            node_group: group.to_owned(),
+            ..view(id, name, &["compute"], &["compute"])
+        };
+        let nodes = vec![
+            in_group(1, "a", "rack-10"),
+            in_group(2, "b", "default"),
+            in_group(3, "c", "rack-9"),
+            in_group(4, "d", "rack-10"),
+        ];
+        let ids = |filter: &NodeFilter, sort: NodeSort| -> Vec<i64> {
+            select(&nodes, filter, sort, false)
+                .iter()
+                .map(|n| n.id)
+                .collect()
+        };
+        let rack = NodeFilter {
+            node_group: Some("rack-10".to_owned()),
+            ..NodeFilter::default()
+        };
+        assert_eq!(ids(&rack, NodeSort::Id), [1, 4]);
+        let none = NodeFilter {
+            node_group: Some("rack".to_owned()),
+            ..NodeFilter::default()
+        };
+        assert!(
+            ids(&none, NodeSort::Id).is_empty(),
+            "a group is named whole"
+        );
+        // Racks sort naturally, then by id.
+        assert_eq!(ids(&NodeFilter::default(), NodeSort::Group), [2, 3, 1, 4]);
+        assert_eq!(NodeSort::of_column("Node group"), Some(NodeSort::Group));
     }
 
     #[test]

@@ -90,6 +90,9 @@ async fn the_environment_pages_pass_axe() {
     click(c, ".tabs a[href='/environments/1/tags']").await;
     text_of(c, ".tags-table").await;
     assert_clean(c, "environment tags").await;
+    click(c, ".tabs a[href='/environments/1/networks']").await;
+    text_of(c, "fieldset.network[data-network='storage']").await;
+    assert_clean(c, "networks").await;
     click(c, ".tabs a[href='/environments/1/settings']").await;
     text_of(c, "[data-setting='access.user']").await;
     assert_clean(c, "settings").await;

@@ -7,6 +7,7 @@ mod components;
 mod first_visit;
 mod graphs;
 mod matrix;
+mod networks;
 mod roles;
 mod scale;
 mod versions;

@@ -1,6 +1,6 @@
 //! The head of an environment's pages: its name, its release, and tabs for
-//! its nodes (with the deployment preview), its settings, its tags and its
-//! components.
+//! its nodes (with the deployment preview), its networks, its settings, its
+//! tags and its components.
 
 use leptos::prelude::*;
 use mosaic_core::api::Cluster;
@@ -12,6 +12,7 @@ use crate::route::{Route, set_title};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
     Nodes,
+    Networks,
     Settings,
     Tags,
     Components,
@@ -21,6 +22,7 @@ impl Tab {
     fn label(self) -> &'static str {
         match self {
             Tab::Nodes => "Nodes and deployment",
+            Tab::Networks => "Networks",
             Tab::Settings => "Settings",
             Tab::Tags => "Tags",
             Tab::Components => "Components",
@@ -30,6 +32,7 @@ impl Tab {
     fn route(self, cluster_id: i64) -> Route {
         match self {
             Tab::Nodes => Route::Environment(cluster_id),
+            Tab::Networks => Route::EnvironmentNetworks(cluster_id),
             Tab::Settings => Route::EnvironmentSettings(cluster_id),
             Tab::Tags => Route::EnvironmentTags(cluster_id),
             Tab::Components => Route::EnvironmentComponents(cluster_id),
@@ -62,7 +65,7 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
         <h1>{title}</h1>
         {release}
         <ul class="tabs" role="list">
-            {[Tab::Nodes, Tab::Settings, Tab::Tags, Tab::Components]
+            {[Tab::Nodes, Tab::Networks, Tab::Settings, Tab::Tags, Tab::Components]
                 .map(|tab| {
                     let here = tab == current;
                     view! {

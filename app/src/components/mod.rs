@@ -2,6 +2,7 @@
 
 pub mod environment_tabs;
 pub mod graph_choice;
+pub mod interfaces_editor;
 pub mod loading;
 pub mod matrix_table;
 pub mod near_view;

@@ -1,8 +1,9 @@
 //! An environment's nodes as a table that stays fast with a thousand of
-//! them: filtered by name, role, tag and status, sorted, fifty to a page,
-//! many selected at once, with bulk actions (one all-or-nothing request);
-//! adding a node, and the editor of the node being edited in the row
-//! under it. Filtering, sorting and what the count line says are core's
+//! them: filtered by name, role, tag, status and node group, sorted, fifty
+//! to a page, many selected at once, with bulk actions (one all-or-nothing
+//! request: tags, roles, a node group, networks on a port); adding a node,
+//! and the editor of the node being edited in the row under it, with its
+//! interfaces. Filtering, sorting and what the count line says are core's
 //! (`mosaic_core::nodes`).
 //!
 //! Rows are keyed by node id and read their node through a memo, so an
@@ -13,7 +14,7 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::{CreateNode, NodeView, RoleView, UpdateNode};
-use mosaic_core::environment::{BulkAction, LISTED_PROBLEMS};
+use mosaic_core::environment::{BulkAction, BulkInput, LISTED_PROBLEMS};
 use mosaic_core::name::{NodeStatus, RoleName, TagName};
 use mosaic_core::nodes::{
     NodeFilter, NodeSort, TagOrigin, count_line, page_count, page_of, role_title,
@@ -21,6 +22,7 @@ use mosaic_core::nodes::{
 };
 
 use crate::api::{self, ApiFailure};
+use crate::components::interfaces_editor::InterfacesEditor;
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
@@ -30,6 +32,8 @@ pub struct TableState {
     pub role: RwSignal<String>,
     pub tag: RwSignal<String>,
     pub status: RwSignal<String>,
+    /// A node group, by name; empty: any.
+    pub group: RwSignal<String>,
     /// Only these nodes (from a pre-deployment check); empty: all.
     pub only: RwSignal<Vec<i64>>,
     pub sort: RwSignal<(NodeSort, bool)>,
@@ -45,6 +49,7 @@ impl TableState {
             role: RwSignal::new(String::new()),
             tag: RwSignal::new(String::new()),
             status: RwSignal::new(String::new()),
+            group: RwSignal::new(String::new()),
             only: RwSignal::new(Vec::new()),
             sort: RwSignal::new((NodeSort::Name, false)),
             page: RwSignal::new(0),
@@ -59,6 +64,7 @@ impl TableState {
             role: self.role.with(|r| RoleName::new(r).ok()),
             tag: self.tag.with(|t| TagName::new(t).ok()),
             status: self.status.with(|s| NodeStatus::parse(s).ok()),
+            node_group: self.group.with(|g| (!g.is_empty()).then(|| g.clone())),
             only: self.only.get(),
         }
     }
@@ -75,6 +81,7 @@ impl TableState {
         self.role.set(String::new());
         self.tag.set(String::new());
         self.status.set(String::new());
+        self.group.set(String::new());
         self.only.set(nodes);
         self.page.set(0);
     }
@@ -135,13 +142,20 @@ fn toggle(chosen: &mut Vec<RoleName>, role: &RoleName) {
 }
 
 /// The table of the environment's `nodes` (following them as the page
-/// loads them again after each change), with `roles` to give them;
-/// `changed` asks the page to load what a change affected.
+/// loads them again after each change), with `roles` to give them, its
+/// node `groups` to move them to and its `networks` to put on their
+/// interfaces; `changed` asks the page to load what a change affected.
 #[component]
 pub fn NodeTable(
     cluster_id: i64,
     #[prop(into)] nodes: Signal<Vec<NodeView>>,
     #[prop(into)] roles: Signal<Vec<RoleView>>,
+    /// The environment's node groups, by name.
+    #[prop(into)]
+    groups: Signal<Vec<String>>,
+    /// The environment's networks, by name.
+    #[prop(into)]
+    networks: Signal<Vec<String>>,
     state: TableState,
     /// An operator may change nodes; a viewer only looks.
     editable: bool,
@@ -188,12 +202,16 @@ pub fn NodeTable(
     };
     // A node that could not be deleted.
     let error = RwSignal::new(None::<String>);
-    let row = move |id: i64| view! { <NodeRow id nodes roles state editable changed error /> };
+    let row =
+        move |id: i64| view! { <NodeRow id nodes roles networks state editable changed error /> };
     view! {
         <div class="node-table">
             {editable.then(|| view! { <AddNode cluster_id roles changed /> })}
-            <Filters state roles />
-            {editable.then(|| view! { <BulkBar cluster_id state roles changed /> })}
+            <Filters state roles groups />
+            {editable.then(|| view! { <BulkBar cluster_id state roles groups networks changed /> })}
+            <datalist id="known-networks">
+                <For each=move || networks.get() key=|n| n.clone() children=|n| view! { <option value=n></option> } />
+            </datalist>
             <p class="node-count" aria-live="polite">{count}</p>
             <table class="nodes-table">
                 <caption class="visually-hidden">"The environment's nodes"</caption>
@@ -287,10 +305,34 @@ fn role_options(roles: Signal<Vec<RoleView>>, chosen: RwSignal<String>) -> impl 
     }
 }
 
-/// The filters: name, role, tag (from the page's `known-tags` list) and
-/// status; and, while a check narrowed the table, the way back to all.
+/// "any" or "choose" (`none`), then a node group per option, by name.
+fn group_options(
+    groups: Signal<Vec<String>>,
+    chosen: RwSignal<String>,
+    none: &'static str,
+) -> impl IntoView {
+    view! {
+        <option value="" prop:selected=move || chosen.with(String::is_empty)>{none}</option>
+        <For
+            each=move || groups.get()
+            key=|g| g.clone()
+            children=move |g| {
+                let (value, label) = (g.clone(), g.clone());
+                view! { <option value=value prop:selected=move || chosen.with(|c| *c == g)>{label}</option> }
+            }
+        />
+    }
+}
+
+/// The filters: name, role, tag (from the page's `known-tags` list),
+/// status and node group; and, while a check narrowed the table, the way
+/// back to all.
 #[component]
-fn Filters(state: TableState, roles: Signal<Vec<RoleView>>) -> impl IntoView {
+fn Filters(
+    state: TableState,
+    roles: Signal<Vec<RoleView>>,
+    groups: Signal<Vec<String>>,
+) -> impl IntoView {
     let s = state;
     let only = Memo::new(move |_| s.only.with(Vec::len));
     view! {
@@ -343,6 +385,12 @@ fn Filters(state: TableState, roles: Signal<Vec<RoleView>>) -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
+            <label>
+                "Node group "
+                <select class="filter-group" on:change=move |ev| s.filter_by(s.group, event_target_value(&ev))>
+                    {group_options(groups, s.group, "any")}
+                </select>
+            </label>
             <Show when=move || { only.get() > 0 }>
                 <button class="show-all" on:click=move |_| s.only.set(Vec::new())>
                     "Showing the "
@@ -355,23 +403,36 @@ fn Filters(state: TableState, roles: Signal<Vec<RoleView>>) -> impl IntoView {
 }
 
 /// The changes to every node selected — assign or unassign tags, add or
-/// remove a role, clear the selection —, shown while nodes are selected;
-/// then a refused change's problems, by node. What was typed stays while
-/// the bar is hidden.
+/// remove a role, move them to a node group, put networks on a port of
+/// theirs, clear the selection —, shown while nodes are selected; then a
+/// refused change's problems, by node. What was typed stays while the bar
+/// is hidden.
 #[component]
 fn BulkBar(
     cluster_id: i64,
     state: TableState,
     roles: Signal<Vec<RoleView>>,
+    groups: Signal<Vec<String>>,
+    networks: Signal<Vec<String>>,
     changed: Callback<()>,
 ) -> impl IntoView {
     let tags = RwSignal::new(String::new());
     let role = RwSignal::new(String::new());
-    // The change of the selected nodes, with the tags typed or the role
-    // chosen: all or nothing.
+    let group = RwSignal::new(String::new());
+    let port = RwSignal::new(String::new());
+    let nets = RwSignal::new(String::new());
+    // The change of the selected nodes with what the bar holds: all or
+    // nothing.
     let run = Action::new_unsync(move |action: &BulkAction| {
         let nodes = state.selected.with_untracked(|s| s.ids().to_vec());
-        let change = action.change(nodes, &tags.get_untracked(), &role.get_untracked());
+        let input = BulkInput {
+            tags: tags.get_untracked(),
+            role: role.get_untracked(),
+            node_group: group.get_untracked(),
+            port: port.get_untracked(),
+            networks: nets.get_untracked(),
+        };
+        let change = action.change(nodes, &input);
         async move {
             let change = change.map_err(ApiFailure::message)?;
             api::bulk_nodes(cluster_id, &change).await?;
@@ -393,6 +454,8 @@ fn BulkBar(
         }
     };
     let selected = Memo::new(move |_| state.selected.with(Selection::len));
+    let hint =
+        move || networks.with(|n| format!("The port carries exactly these, e.g. {}", n.join(" ")));
     view! {
         <Show when=move || { selected.get() > 0 }>
             <div class="bulk-bar" role="group" aria-label="Change the selected nodes">
@@ -414,6 +477,22 @@ fn BulkBar(
                 </label>
                 {button("bulk-add-role", "Add role", BulkAction::AddRole)}
                 {button("bulk-remove-role", "Remove role", BulkAction::RemoveRole)}
+                <label>
+                    "Node group "
+                    <select class="bulk-group" on:change=move |ev| group.set(event_target_value(&ev))>
+                        {group_options(groups, group, "choose")}
+                    </select>
+                </label>
+                {button("bulk-move-group", "Move", BulkAction::MoveToGroup)}
+                <label>
+                    "Port "
+                    <input class="bulk-port" placeholder="eth1" size="8" bind:value=port />
+                </label>
+                <label>
+                    "Networks "
+                    <input class="bulk-networks" list="known-networks" placeholder="storage private" title=hint bind:value=nets />
+                </label>
+                {button("bulk-put-networks", "Put on port", BulkAction::PutNetworks)}
                 <button
                     class="bulk-clear"
                     data-bulk="bulk-clear"
@@ -462,6 +541,7 @@ fn NodeRow(
     id: i64,
     nodes: Signal<Vec<NodeView>>,
     roles: Signal<Vec<RoleView>>,
+    networks: Signal<Vec<String>>,
     state: TableState,
     editable: bool,
     changed: Callback<()>,
@@ -525,6 +605,7 @@ fn NodeRow(
             </td>
             <th scope="row" class="node-name">{name}</th>
             <td>{read(|n| n.status.as_str().to_owned())}</td>
+            <td class="node-group">{read(|n| n.node_group.clone())}</td>
             <td class="node-roles">
                 {read(|n| n.roles.iter().map(RoleName::as_str).collect::<Vec<_>>().join(", "))}
             </td>
@@ -560,8 +641,8 @@ fn NodeRow(
         </tr>
         <Show when=move || editing.get()>
             <tr class="node-editor">
-                <td colspan="6">
-                    <NodeEditor id node roles editable changed />
+                <td colspan="7">
+                    <NodeEditor id node roles networks editable changed />
                 </td>
             </tr>
         </Show>
@@ -715,14 +796,16 @@ enum NodeChange {
 }
 
 /// One node's editor: its roles to save, its tags — each saying where it
-/// comes from, the ones added by hand or by a role removable — and a tag
-/// to add. The roles ticked are the node's until the admin ticks others,
-/// and again once the node changed (its version moved on).
+/// comes from, the ones added by hand or by a role removable —, a tag
+/// to add, and its interfaces with the networks on them. The roles ticked
+/// are the node's until the admin ticks others, and again once the node
+/// changed (its version moved on).
 #[component]
 fn NodeEditor(
     id: i64,
     node: Memo<Option<NodeView>>,
     roles: Signal<Vec<RoleView>>,
+    networks: Signal<Vec<String>>,
     editable: bool,
     changed: Callback<()>,
 ) -> impl IntoView {
@@ -830,6 +913,7 @@ fn NodeEditor(
                 </div>
             })}
             {move || error().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })}
+            <InterfacesEditor id node networks editable changed />
         </div>
     }
 }

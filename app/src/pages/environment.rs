@@ -17,37 +17,14 @@ use mosaic_core::name::{GraphType, TaskId};
 use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::{Plan, graph_svg};
 
-use crate::api::{self, ApiFailure, TagOwner};
+use crate::api::{self, TagOwner};
 use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::graph_choice::GraphChoice;
-use crate::components::loading::Loading;
+use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
 use crate::components::node_table::{NodeTable, TableState};
 use crate::pages::tags::NewTagForm;
 use crate::pages::upgrades::Upgrades;
 use crate::route::Route;
-
-/// An answer asked for again after a change.
-type Answer<T> = LocalResource<Result<T, ApiFailure>>;
-
-/// The latest good answer of `answer` (an empty one before the first):
-/// what the views read. A failed answer leaves the last one in place (the
-/// page shows the failure instead of them).
-fn latest<T>(answer: Answer<T>) -> Memo<T>
-where
-    T: Clone + Default + PartialEq + Send + Sync + 'static,
-{
-    Memo::new(move |last: Option<&T>| {
-        answer
-            .map(|r| r.as_ref().ok().cloned())
-            .flatten()
-            .unwrap_or_else(|| last.cloned().unwrap_or_default())
-    })
-}
-
-/// Whether `answer` arrived, and whether it failed.
-fn outcome<T: 'static>(answer: &Answer<T>) -> Option<Result<(), ApiFailure>> {
-    answer.map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
-}
 
 #[component]
 pub fn EnvironmentNodes(id: i64) -> impl IntoView {
@@ -67,6 +44,24 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     let graph = RwSignal::new(GraphType::deployment());
     let plan: Answer<Plan> = LocalResource::new(move || api::plan(id, graph.get()));
     let checks: Answer<Vec<Check>> = LocalResource::new(move || api::get(of_cluster(id, "checks")));
+    // The node groups and networks the table offers: not waited for (the
+    // table shows without them).
+    let networks = LocalResource::new(move || api::networks(id));
+    let offered = Memo::new(move |_| {
+        networks
+            .map(|r| {
+                r.as_ref()
+                    .map(|c| {
+                        let groups: Vec<String> =
+                            c.value.node_groups.iter().map(|g| g.name.clone()).collect();
+                        (groups, c.value.network_names())
+                    })
+                    .unwrap_or_default()
+            })
+            .unwrap_or_default()
+    });
+    let groups = Signal::derive(move || offered.with(|o: &(Vec<String>, Vec<String>)| o.0.clone()));
+    let network_names = Signal::derive(move || offered.with(|o| o.1.clone()));
     // A node changed: its tags, the tags' counts and instances, the roles
     // still offered, the plan and the checks may have changed with it.
     let changed = Callback::new(move |()| {
@@ -81,6 +76,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     // What failed is asked for again, the graph types with the rest.
     let retry = Callback::new(move |()| {
         graphs.refetch();
+        networks.refetch();
         changed.run(());
     });
     let choose = Callback::new(move |kind| graph.set(kind));
@@ -96,7 +92,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     // survive a failed answer.
     let table = TableState::new();
     let arrived = move || {
-        [
+        vec![
             outcome(&nodes),
             outcome(&roles),
             outcome(&tags),
@@ -119,6 +115,8 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
                         cluster_id=id
                         nodes=data.nodes
                         roles=data.roles
+                        groups
+                        networks=network_names
                         state=table
                         editable
                         changed
@@ -149,29 +147,6 @@ struct Data {
     graphs: Memo<Vec<GraphSummary>>,
     plan: Memo<Plan>,
     checks: Memo<Vec<Check>>,
-}
-
-/// `children` once every answer `arrived` (inside `Loading`, which shows
-/// the loading line until then), or the first failure. Built once: later
-/// answers reach the views through the memos they read, not by building
-/// them again.
-#[component]
-fn Loaded(
-    arrived: impl Fn() -> [Option<Result<(), ApiFailure>>; 6] + Send + Sync + 'static,
-    children: ChildrenFn,
-) -> impl IntoView {
-    let state = Memo::new(move |_| {
-        let mut all = Ok(());
-        for answer in arrived() {
-            match answer {
-                None => return None,
-                Some(Err(e)) if all.is_ok() => all = Err(e),
-                Some(_) => {}
-            }
-        }
-        Some(all)
-    });
-    move || state.get().map(|all| all.map(|()| untrack(|| children())))
 }
 
 /// The page's head: the tags inputs offer (`known-tags`), the environment

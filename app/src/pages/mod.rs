@@ -5,6 +5,7 @@ pub mod environment;
 pub mod environments;
 pub mod heat;
 pub mod matrix;
+pub mod networks;
 pub mod onboarding;
 pub mod plugins;
 pub mod roles;

@@ -2,13 +2,15 @@
 //! get `rabbitmq`"): roles added and removed, then tags removed and added,
 //! all or nothing, with every problem named by node.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Environment;
 use super::maximums::{MaximumExceeded, joined};
 use super::tags::{with_tags_added, with_tags_removed};
-use crate::api::{BulkNodes, NodeProblem};
+use crate::api::{BulkNodes, GroupRef, NodeProblem};
 use crate::name::{RoleName, TagName};
+use crate::network::NodeGroup;
+use crate::network::interfaces::valid_port_name;
 use crate::tag::{self, NodeTags, RoleTags};
 
 /// The most nodes one bulk change may name.
@@ -104,21 +106,45 @@ pub enum BulkAction {
     UnassignTags,
     AddRole,
     RemoveRole,
+    /// Moves the nodes to the node group chosen.
+    MoveToGroup,
+    /// Puts the networks typed on the port named, on every node
+    /// (SEMANTICS §11.1: the port carries exactly them, and they leave the
+    /// node's other ports).
+    PutNetworks,
+}
+
+/// What the bulk bar holds as typed or chosen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BulkInput {
+    /// Tags, split on commas and spaces.
+    pub tags: String,
+    /// A role, by id.
+    pub role: String,
+    /// A node group, by name.
+    pub node_group: String,
+    /// An interface or bond name.
+    pub port: String,
+    /// Network names, split on commas and spaces.
+    pub networks: String,
+}
+
+/// The names in `text`, split on commas and spaces.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split([',', ' ']).filter(|t| !t.is_empty())
 }
 
 impl BulkAction {
-    /// The change to `nodes` this action asks for, with the tags typed
-    /// (split on commas and spaces) or the role chosen (by id); or what is
-    /// wrong with them.
-    pub fn change(self, nodes: Vec<i64>, tags: &str, role: &str) -> Result<BulkNodes, String> {
+    /// The change to `nodes` this action asks for with what `input` holds;
+    /// or what is wrong with it.
+    pub fn change(self, nodes: Vec<i64>, input: &BulkInput) -> Result<BulkNodes, String> {
         let tags = || -> Result<Vec<TagName>, String> {
-            tags.split([',', ' '])
-                .filter(|t| !t.is_empty())
+            words(&input.tags)
                 .map(|t| TagName::new(t).map_err(|e| e.to_string()))
                 .collect()
         };
         let role = || {
-            RoleName::new(role)
+            RoleName::new(&input.role)
                 .map(|r| vec![r])
                 .map_err(|e| e.to_string())
         };
@@ -131,9 +157,36 @@ impl BulkAction {
             BulkAction::UnassignTags => change.remove_tags = tags()?,
             BulkAction::AddRole => change.add_roles = role()?,
             BulkAction::RemoveRole => change.remove_roles = role()?,
+            BulkAction::MoveToGroup => change.node_group = Some(group(&input.node_group)?),
+            BulkAction::PutNetworks => change.interfaces = Some(networks_on(input)?),
         }
         Ok(change)
     }
+}
+
+/// The node group chosen, by name.
+fn group(name: &str) -> Result<GroupRef, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("node group: choose the node group to move the nodes to".to_owned());
+    }
+    NodeGroup::check_name(name)?;
+    Ok(GroupRef::Name(name.to_owned()))
+}
+
+/// The port named and the networks to put on it.
+fn networks_on(input: &BulkInput) -> Result<BTreeMap<String, Vec<String>>, String> {
+    let port = input.port.trim();
+    if !valid_port_name(port) {
+        return Err(format!(
+            "port: '{port}' is not an interface or bond name: use 1 to 15 letters, digits, '-', '_' or '.'"
+        ));
+    }
+    let networks: Vec<String> = words(&input.networks).map(str::to_owned).collect();
+    if networks.is_empty() {
+        return Err(format!("networks: name the networks to put on {port}"));
+    }
+    Ok(BTreeMap::from([(port.to_owned(), networks)]))
 }
 
 impl Environment<'_> {

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 pub use bound::Bound;
-pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
+pub use bulk::{BulkAction, BulkInput, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
 pub use carry::{Carried, ReleaseChanges, Target, carry};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};

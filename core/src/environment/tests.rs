@@ -946,25 +946,80 @@ fn checks_name_the_nodes_concerned_errors_first() {
 
 #[test]
 fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
-    use super::BulkAction;
+    use super::{BulkAction, BulkInput};
+    let typed = |tags: &str, role: &str| BulkInput {
+        tags: tags.to_owned(),
+        role: role.to_owned(),
+        ..BulkInput::default()
+    };
     let action = BulkAction::AssignTags;
     assert_eq!(
         action
-            .change(vec![1, 2], "rabbitmq, mysql:1  ", "")
+            .change(vec![1, 2], &typed("rabbitmq, mysql:1  ", ""))
             .unwrap(),
         bulk(&[1, 2], &["rabbitmq", "mysql:1"], &[], &[])
     );
     let role = BulkAction::AddRole;
     assert_eq!(
-        role.change(vec![3], "", "compute").unwrap(),
+        role.change(vec![3], &typed("", "compute")).unwrap(),
         bulk(&[3], &[], &[], &["compute"])
     );
-    assert!(role.change(vec![3], "", "").is_err(), "no role chosen");
+    assert!(
+        role.change(vec![3], &typed("", "")).is_err(),
+        "no role chosen"
+    );
     assert!(
         action
-            .change(vec![1], "bad tag!", "")
+            .change(vec![1], &typed("bad tag!", ""))
             .unwrap_err()
             .contains("tag!")
+    );
+}
+
+#[test]
+fn the_bulk_bar_moves_nodes_to_a_group_and_puts_networks_on_a_port() {
+    use super::{BulkAction, BulkInput};
+    use crate::api::GroupRef;
+    let input = BulkInput {
+        node_group: " rack-2 ".to_owned(),
+        port: "eth2".to_owned(),
+        networks: "storage, private".to_owned(),
+        ..BulkInput::default()
+    };
+    let moved = BulkAction::MoveToGroup.change(vec![4, 5], &input).unwrap();
+    assert_eq!(moved.node_group, Some(GroupRef::Name("rack-2".to_owned())));
+    assert_eq!(moved.nodes, [4, 5]);
+    assert!(moved.add_tags.is_empty() && moved.interfaces.is_none());
+    let put = BulkAction::PutNetworks.change(vec![4], &input).unwrap();
+    assert_eq!(
+        put.interfaces,
+        Some(std::collections::BTreeMap::from([(
+            "eth2".to_owned(),
+            vec!["storage".to_owned(), "private".to_owned()]
+        )]))
+    );
+    assert!(put.node_group.is_none());
+    // What is missing or no name is said, naming the field.
+    let refused =
+        |action: BulkAction, input: BulkInput| action.change(vec![1], &input).unwrap_err();
+    assert!(refused(BulkAction::MoveToGroup, BulkInput::default()).starts_with("node group: "));
+    let bad_group = BulkInput {
+        node_group: "rack 2!".to_owned(),
+        ..BulkInput::default()
+    };
+    assert!(refused(BulkAction::MoveToGroup, bad_group).contains("'rack 2!'"));
+    let no_port = BulkInput {
+        networks: "storage".to_owned(),
+        ..BulkInput::default()
+    };
+    assert!(refused(BulkAction::PutNetworks, no_port).starts_with("port: "));
+    let no_networks = BulkInput {
+        port: "eth1".to_owned(),
+        ..BulkInput::default()
+    };
+    assert_eq!(
+        refused(BulkAction::PutNetworks, no_networks),
+        "networks: name the networks to put on eth1"
     );
 }
 

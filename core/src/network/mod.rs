@@ -12,6 +12,7 @@ pub mod change;
 pub mod check;
 pub mod config;
 pub mod file;
+pub mod form;
 pub mod interfaces;
 pub mod ip;
 pub mod metadata;
@@ -27,10 +28,14 @@ pub use config::{
     ConfigurationChange, DEFAULT_GROUP, Network, NetworkChange, NetworkConfiguration,
     NetworkingParameters, NodeGroup, Rebuilt, VipAddress,
 };
+pub use form::{Edit, Edits, Field, FieldKey, FormCheck, Kind, NetworksForm, Section, Text};
 pub use interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces, NodeLayout};
 pub use ip::{IpRange, RangeField, Typed};
 pub use metadata::{
     ADMIN, DuplicateNetworkRole, NetworkMeta, NetworkRole, NetworksMetadata, Notation,
     Segmentation, VipMeta,
 };
-pub use view::{ConfigurationView, InterfacesView, NetworkView, PortView, VipView};
+pub use view::{
+    ConfigurationView, GroupView, InterfacesView, NetworkView, NewGroup, PortView, Verification,
+    VipView,
+};

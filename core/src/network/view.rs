@@ -29,6 +29,21 @@ pub struct NetworkView {
     pub used: u64,
 }
 
+impl NetworkView {
+    /// What its card says of its addresses: how many are given of how
+    /// many its pool holds, and how many are needed; none where Mosaic
+    /// gives none (the admin network's are the PXE server's DHCP's).
+    pub fn usage(&self) -> Option<String> {
+        if !self.meta.is_addressed() || self.meta.is_admin() {
+            return None;
+        }
+        Some(format!(
+            "{} of {} addresses given, {} needed",
+            self.used, self.capacity, self.need
+        ))
+    }
+}
+
 /// A VIP as Fuel's `vips` had it (and the network and node group it is in).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VipView {
@@ -83,15 +98,16 @@ pub struct InterfacesView {
     pub interfaces: Vec<PortView>,
     #[serde(default)]
     pub bonds: Vec<PortView>,
-    /// Network → address, for the networks it has an address on (read
-    /// only).
-    #[serde(default, skip_deserializing)]
+    /// Network → address, for the networks it has an address on. Read
+    /// only, as the two below: an answer reads back whole (the browser
+    /// shows them), and a save takes only the ports ([`Self::declared`]).
+    #[serde(default)]
     pub addresses: BTreeMap<String, Ipv4Addr>,
-    /// Whether it takes the environment's default layout (read only).
-    #[serde(default, skip_deserializing)]
+    /// Whether it takes the environment's default layout.
+    #[serde(default)]
     pub default_layout: bool,
-    /// Its node group (read only).
-    #[serde(default, skip_deserializing)]
+    /// Its node group.
+    #[serde(default)]
     pub node_group: String,
 }
 
@@ -195,6 +211,122 @@ impl InterfacesView {
     }
 }
 
+impl InterfacesView {
+    /// The ports networks can ride on, in order (a bond in the place of
+    /// its first slave, slaves left out).
+    pub fn ports(&self) -> Vec<String> {
+        match self.declared() {
+            Ok(Some(declared)) => declared.ports(),
+            _ => self.interfaces.iter().map(|p| p.name.clone()).collect(),
+        }
+    }
+
+    /// The port `network` rides on, if any.
+    pub fn port_of(&self, network: &str) -> Option<&str> {
+        self.interfaces
+            .iter()
+            .chain(&self.bonds)
+            .find(|p| p.networks.iter().flatten().any(|n| n == network))
+            .map(|p| p.name.as_str())
+    }
+
+    /// Every network of `names` (the environment's, in order), then any
+    /// other a port carries, each with the port it rides on.
+    pub fn placements(&self, names: &[String]) -> Vec<(String, Option<String>)> {
+        let carried = self
+            .interfaces
+            .iter()
+            .chain(&self.bonds)
+            .flat_map(|p| p.networks.iter().flatten());
+        let mut out: Vec<String> = names.to_vec();
+        for name in carried {
+            if !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+        out.into_iter()
+            .map(|n| {
+                let port = self.port_of(&n).map(str::to_owned);
+                (n, port)
+            })
+            .collect()
+    }
+
+    /// The same with `network` moved to `port` (off every port when none):
+    /// the node's own layout from then on, every port carrying what it
+    /// carries now but for that network.
+    pub fn with_network_on(&self, network: &str, port: Option<&str>) -> InterfacesView {
+        let mut next = self.clone();
+        for p in next.interfaces.iter_mut().chain(next.bonds.iter_mut()) {
+            let mut nets = p.networks.take().unwrap_or_default();
+            nets.retain(|n| n != network);
+            if Some(p.name.as_str()) == port {
+                nets.push(network.to_owned());
+            }
+            p.networks = Some(nets);
+        }
+        next.default_layout = false;
+        next
+    }
+
+    /// The same taking the environment's default layout again (what a
+    /// save of it asks for: no port names its networks).
+    pub fn with_default_layout(&self) -> InterfacesView {
+        let mut next = self.clone();
+        for p in next.interfaces.iter_mut().chain(next.bonds.iter_mut()) {
+            p.networks = None;
+        }
+        next.default_layout = true;
+        next
+    }
+
+    /// The same with interface `name` (and its MAC, if given) added last;
+    /// it carries nothing under the node's own layout.
+    pub fn with_interface(&self, name: &str, mac: &str) -> InterfacesView {
+        let mut next = self.clone();
+        let mac = mac.trim();
+        next.interfaces.push(PortView {
+            name: name.trim().to_owned(),
+            mac: (!mac.is_empty()).then(|| mac.to_owned()),
+            mode: None,
+            slaves: None,
+            networks: (!self.default_layout).then(Vec::new),
+        });
+        next
+    }
+
+    /// The same without interface `name` (the networks on it with it).
+    pub fn without_interface(&self, name: &str) -> InterfacesView {
+        let mut next = self.clone();
+        next.interfaces.retain(|p| p.name != name);
+        next
+    }
+}
+
+/// A node group with how many nodes are in it (`GET
+/// /clusters/{id}/node_groups`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupView {
+    pub id: i64,
+    pub name: String,
+    pub cluster_id: i64,
+    pub nodes: usize,
+}
+
+/// `POST /clusters/{id}/node_groups`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGroup {
+    pub name: String,
+}
+
+/// The answer of `PUT …/network_configuration/neutron/verify`: every
+/// problem a save of the body would have.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verification {
+    pub problems: Vec<NetworkProblem>,
+}
+
 /// One line of a network table (the CLI's `mosaic env networks`, the
 /// Networks tab's summary): a network of a node group with its values
 /// written out and how many addresses it gives of how many.
@@ -286,6 +418,32 @@ impl ConfigurationView {
         out
     }
 
+    /// The name of every network it shows, once each, in order.
+    pub fn network_names(&self) -> Vec<String> {
+        self.metas().iter().map(|m| m.name.clone()).collect()
+    }
+
+    /// `problems` as people read them: each with the networks it concerns
+    /// — with their node group when there are several — before its
+    /// message (what the CLI and the checks panel write too).
+    pub fn describe(&self, problems: &[NetworkProblem]) -> Vec<String> {
+        let metas = self.metas();
+        let config = self.configuration();
+        let demand = Demand::default();
+        let input = Input {
+            config: &config,
+            metas: &metas,
+            groups: &self.node_groups,
+            ironic: false,
+            demand: &demand,
+            nodes: &[],
+        };
+        problems
+            .iter()
+            .map(|p| super::check::render(&input, p))
+            .collect()
+    }
+
     /// `change` made to what it shows, checked as a save checks it but for
     /// the nodes' interfaces, which a view does not hold: what the browser
     /// shows as the operator types (SEMANTICS §11.2).
@@ -301,7 +459,7 @@ impl ConfigurationView {
                 demand.add(group, &n.network.name, n.need);
             }
         }
-        problems.extend(super::check::check(&Input {
+        problems.extend(super::check::configuration(&Input {
             config: &next,
             metas: &metas,
             groups: &self.node_groups,
@@ -314,5 +472,158 @@ impl ConfigurationView {
         } else {
             Err(problems)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A node with eth0, eth1 and a bond of eth2 and eth3, on the default
+    /// layout.
+    fn node() -> InterfacesView {
+        serde_json::from_value(json!({
+            "interfaces": [
+                {"name": "eth0", "networks": ["fuelweb_admin", "management"]},
+                {"name": "eth1", "networks": ["public"]},
+                {"name": "eth2", "networks": []},
+                {"name": "eth3", "networks": []}
+            ],
+            "bonds": [
+                {"name": "bond0", "mode": "802.3ad", "slaves": ["eth2", "eth3"],
+                 "networks": ["storage", "private"]}
+            ]
+        }))
+        .map(|view: InterfacesView| InterfacesView {
+            default_layout: true,
+            ..view
+        })
+        .unwrap()
+    }
+
+    fn networks(view: &InterfacesView) -> Vec<(String, Option<Vec<String>>)> {
+        view.interfaces
+            .iter()
+            .chain(&view.bonds)
+            .map(|p| (p.name.clone(), p.networks.clone()))
+            .collect()
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_network_moved_to_a_port_makes_the_nodes_own_layout() {
+        let view = node();
+        assert_eq!(view.ports(), ["eth0", "eth1", "bond0"]);
+        assert_eq!(view.port_of("storage"), Some("bond0"));
+        assert_eq!(view.port_of("baremetal"), None);
+        let env = names(&[
+            "fuelweb_admin",
+            "public",
+            "management",
+            "storage",
+            "private",
+        ]);
+        let placed = view.placements(&env);
+        assert_eq!(
+            placed[2],
+            ("management".to_owned(), Some("eth0".to_owned()))
+        );
+        let moved = view.with_network_on("management", Some("eth1"));
+        assert!(!moved.default_layout);
+        assert_eq!(moved.port_of("management"), Some("eth1"));
+        assert_eq!(
+            networks(&moved),
+            [
+                ("eth0".to_owned(), Some(names(&["fuelweb_admin"]))),
+                ("eth1".to_owned(), Some(names(&["public", "management"]))),
+                ("eth2".to_owned(), Some(vec![])),
+                ("eth3".to_owned(), Some(vec![])),
+                ("bond0".to_owned(), Some(names(&["storage", "private"]))),
+            ]
+        );
+        // Off every port: listed with none, which a save reports.
+        let off = moved.with_network_on("private", None);
+        assert_eq!(off.port_of("private"), None);
+        assert!(off.placements(&env).contains(&("private".to_owned(), None)));
+        // Back to the default layout: no port names its networks.
+        let back = off.with_default_layout();
+        assert!(back.default_layout);
+        assert!(networks(&back).iter().all(|(_, n)| n.is_none()));
+        assert_eq!(back.declared().unwrap().unwrap().networks, None);
+    }
+
+    #[test]
+    fn an_answer_reads_back_whole_and_a_save_takes_only_the_ports() {
+        let answer = json!({
+            "interfaces": [{"name": "eth0", "networks": ["management"]}],
+            "bonds": [],
+            "addresses": {"management": "192.168.0.3"},
+            "default_layout": true,
+            "node_group": "rack-2"
+        });
+        let view: InterfacesView = serde_json::from_value(answer.clone()).unwrap();
+        assert_eq!(view.addresses["management"].to_string(), "192.168.0.3");
+        assert!(view.default_layout);
+        assert_eq!(view.node_group, "rack-2");
+        assert_eq!(serde_json::to_value(&view).unwrap(), answer);
+        let declared = view.declared().unwrap().unwrap();
+        assert_eq!(declared.interfaces.len(), 1);
+        assert_eq!(
+            declared.networks,
+            Some(BTreeMap::from([(
+                "eth0".to_owned(),
+                vec!["management".to_owned()]
+            )]))
+        );
+    }
+
+    #[test]
+    fn interfaces_are_added_and_removed() {
+        let view = node().with_interface(" eth4 ", " ");
+        let added = view.interfaces.last().unwrap();
+        assert_eq!((added.name.as_str(), &added.mac), ("eth4", &None));
+        assert_eq!(added.networks, None, "the default layout places it");
+        let own = node()
+            .with_network_on("public", Some("eth0"))
+            .with_interface("eth4", "52:54:00:12:34:56");
+        let added = own.interfaces.last().unwrap();
+        assert_eq!(added.mac.as_deref(), Some("52:54:00:12:34:56"));
+        assert_eq!(added.networks, Some(vec![]));
+        let fewer = own.without_interface("eth1");
+        assert_eq!(fewer.ports(), ["eth0", "bond0", "eth4"]);
+    }
+
+    #[test]
+    fn a_card_says_how_many_addresses_are_given_of_how_many() {
+        let meta: NetworkMeta =
+            serde_json::from_value(json!({"name": "management", "notation": "cidr"})).unwrap();
+        let network: Network = serde_json::from_value(
+            json!({"id": 3, "group_id": 1, "name": "management", "cidr": "192.168.0.0/24"}),
+        )
+        .unwrap();
+        let view = NetworkView {
+            network,
+            meta: meta.clone(),
+            capacity: 253,
+            need: 5,
+            used: 4,
+        };
+        assert_eq!(
+            view.usage().as_deref(),
+            Some("4 of 253 addresses given, 5 needed")
+        );
+        let admin = NetworkView {
+            meta: NetworkMeta {
+                name: "fuelweb_admin".to_owned(),
+                ..meta
+            },
+            ..view
+        };
+        assert_eq!(admin.usage(), None);
     }
 }

@@ -12,11 +12,10 @@ use axum::routing::{delete, get, put};
 use axum::{Json, Router};
 use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
 use mosaic_core::network::{
-    ConfigurationChange, ConfigurationView, InterfacesView, NetworkConfiguration, NetworkProblem,
-    NodeGroup,
+    ConfigurationChange, ConfigurationView, GroupView, InterfacesView, NetworkConfiguration,
+    NewGroup, NodeGroup, Verification,
 };
 use mosaic_core::tag::NodeTags;
-use serde::{Deserialize, Serialize};
 
 use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
@@ -172,11 +171,6 @@ async fn store_change(
 }
 
 /// Every problem a save of the body would have; nothing stored.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Verification {
-    pub problems: Vec<NetworkProblem>,
-}
-
 async fn verify(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -186,15 +180,6 @@ async fn verify(
     let env = stored.environment()?;
     let problems = env.changed_networks(&change).err().unwrap_or_default();
     Ok(Json(Verification { problems }))
-}
-
-/// A node group with how many nodes it has.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct GroupView {
-    pub id: i64,
-    pub name: String,
-    pub cluster_id: i64,
-    pub nodes: usize,
 }
 
 fn group_views(stored: &Stored) -> Vec<GroupView> {
@@ -223,12 +208,6 @@ async fn groups(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
     Ok(Json(group_views(&stored)))
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGroup {
-    pub name: String,
 }
 
 /// Creates a node group (201): its networks copy the `default` group's,

@@ -66,9 +66,23 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Every problem of `input`, in a stable order: the values, the address
-/// spaces, Neutron's parameters, capacity, then the nodes' interfaces.
+/// Every problem of `input`, in a stable order: the configuration's
+/// ([`configuration`]), then the nodes' interfaces.
 pub fn check(input: &Input<'_>) -> Vec<NetworkProblem> {
+    let mut out = configuration(input);
+    out.extend(super::interfaces::problems(
+        input.config,
+        input.metas,
+        input.nodes,
+    ));
+    out
+}
+
+/// The problems of the configuration itself, whatever the nodes'
+/// interfaces: the values, the address spaces, Neutron's parameters, then
+/// capacity. What the browser checks as the operator types (it holds no
+/// interfaces, and its download holds none of their checks).
+pub fn configuration(input: &Input<'_>) -> Vec<NetworkProblem> {
     let mut out = Vec::new();
     fields::check(input, &mut out);
     spaces::check(input, &mut out);
@@ -79,17 +93,13 @@ pub fn check(input: &Input<'_>) -> Vec<NetworkProblem> {
         input.groups,
         input.demand,
     ));
-    out.extend(super::interfaces::problems(
-        input.config,
-        input.metas,
-        input.nodes,
-    ));
     out
 }
 
 /// `problem` rendered for people: the networks it concerns, then its
 /// message ("management (node group rack-2): Gateway is not set for
-/// network.").
+/// network."); a message that starts with those names already keeps them
+/// once.
 pub fn render(input: &Input<'_>, problem: &NetworkProblem) -> String {
     let names: Vec<String> = problem
         .networks
@@ -97,10 +107,11 @@ pub fn render(input: &Input<'_>, problem: &NetworkProblem) -> String {
         .filter_map(|id| input.config.network(*id))
         .map(|n| input.describe(n))
         .collect();
-    if names.is_empty() {
+    let prefix = format!("{}: ", names.join(", "));
+    if names.is_empty() || problem.message.starts_with(&prefix) {
         problem.message.clone()
     } else {
-        format!("{}: {}", names.join(", "), problem.message)
+        format!("{prefix}{}", problem.message)
     }
 }
 

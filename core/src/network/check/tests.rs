@@ -495,4 +495,27 @@ fn a_rendered_problem_names_its_networks_and_racks() {
         render(&input, both),
         "storage (node group default), storage (node group rack-2): Address space intersection between networks:\nstorage, storage"
     );
+    // A message that names its network already names it once.
+    let rack = config
+        .networks
+        .iter_mut()
+        .rfind(|n| n.name == "storage")
+        .unwrap();
+    rack.cidr = Some(crate::network::ip::Typed::parse("10.0.0.0/33"));
+    let input = Input {
+        config: &config,
+        metas: &metas,
+        groups: &groups,
+        ironic: false,
+        demand: &Demand::default(),
+        nodes: &[],
+    };
+    let invalid = check(&input)
+        .into_iter()
+        .find(|p| p.kind == ProblemKind::InvalidValue)
+        .unwrap();
+    assert_eq!(
+        render(&input, &invalid),
+        "storage (node group rack-2): '10.0.0.0/33' is not a CIDR (an address and a prefix length, e.g. 192.168.0.0/24)."
+    );
 }

@@ -1,0 +1,370 @@
+//! One node's interfaces, in the editor under its row (SEMANTICS §11.1):
+//! its interfaces and bonds, which network rides on which port and its
+//! address on each network, read when the editor opens (`GET
+//! …/interfaces`, never for the whole table). The operator moves networks
+//! between ports, adds or removes an interface, or goes back to the
+//! environment's default layout, and saves with the node's version
+//! (`If-Match`); what the server finds wrong (400 `invalid_interfaces`) is
+//! listed as it says it. What is shown and changed is core's
+//! (`InterfacesView::placements`, `with_network_on`, …).
+
+use leptos::prelude::*;
+use mosaic_core::api::NodeView;
+use mosaic_core::network::InterfacesView;
+use mosaic_core::network::metadata::label;
+
+use crate::api::{self, ApiFailure, Tagged};
+
+/// The interfaces of node `id` (`node` as the table last loaded it: a
+/// change of it asks for its interfaces again), with the environment's
+/// `networks` to place.
+#[component]
+pub fn InterfacesEditor(
+    id: i64,
+    node: Memo<Option<NodeView>>,
+    networks: Signal<Vec<String>>,
+    editable: bool,
+    changed: Callback<()>,
+) -> impl IntoView {
+    let version = Memo::new(move |_| node.with(|n| n.as_ref().map_or(0, |n| n.version)));
+    let fetched = LocalResource::new(move || {
+        version.track();
+        api::interfaces(id)
+    });
+    let saved = RwSignal::new(None::<Tagged<InterfacesView>>);
+    let loaded = Memo::new(move |_| {
+        let fetched = fetched.map(|r| r.as_ref().ok().cloned()).flatten();
+        saved.with(|s| api::newest(s.as_ref(), fetched.as_ref()))
+    });
+    let failed = move || {
+        fetched
+            .map(|r| r.as_ref().err().map(|e| e.message.clone()))
+            .flatten()
+    };
+    // What the operator changed, on the version it was changed on: a node
+    // changed meanwhile shows as it is now.
+    let draft = RwSignal::new(None::<Tagged<InterfacesView>>);
+    let shown = Memo::new(move |_| {
+        let loaded = loaded.get()?;
+        Some(match draft.get() {
+            Some(d) if d.etag == loaded.etag => d,
+            _ => loaded,
+        })
+    });
+    let change = Editing { shown, draft };
+    let save = Action::new_unsync(move |now: &Tagged<InterfacesView>| {
+        let now = now.clone();
+        async move { api::put_interfaces(id, &now.value, &now.etag).await }
+    });
+    Effect::new(move || {
+        if let Some(Ok(answer)) = save.value().get() {
+            saved.set(Some(answer));
+            draft.set(None);
+            changed.run(());
+        }
+    });
+    let problems = move || {
+        save.value()
+            .with(|v| v.as_ref().and_then(|r| r.clone().err()))
+    };
+    let saving = save.pending();
+    let unsaved = Memo::new(move |_| {
+        shown
+            .with(|s| loaded.with(|l| s.as_ref().map(|s| &s.value) != l.as_ref().map(|l| &l.value)))
+    });
+    view! {
+        <section class="interfaces" aria-label="Interfaces">
+            <h4>"Interfaces"</h4>
+            {move || failed().map(|m| view! { <p class="notice notice-error" role="alert">{m}</p> })}
+            <Show when=move || shown.with(Option::is_some)>
+                <Ports shown editable change=change />
+                <Placement shown networks editable change=change />
+                {editable.then(|| view! { <AddInterface change=change /> })}
+                {editable.then(|| view! {
+                    <div class="interfaces-actions">
+                        <button
+                            class="save-interfaces primary"
+                            disabled=move || !unsaved.get() || saving.get()
+                            on:click=move |_| {
+                                if let Some(now) = shown.get_untracked() {
+                                    save.dispatch(now);
+                                }
+                            }
+                        >"Save interfaces"</button>
+                        <button class="default-layout" on:click=move |_| {
+                            change.make(InterfacesView::with_default_layout);
+                        }>"Use the default layout"</button>
+                        <button class="discard-interfaces" disabled=move || !unsaved.get() on:click=move |_| {
+                            draft.set(None);
+                        }>"Discard"</button>
+                    </div>
+                })}
+            </Show>
+            {move || problems().map(|f| view! { <InterfaceProblems failure=f /> })}
+        </section>
+    }
+}
+
+/// What is shown (the draft, or the interfaces as loaded) and the draft
+/// a change makes.
+#[derive(Clone, Copy)]
+struct Editing {
+    shown: Memo<Option<Tagged<InterfacesView>>>,
+    draft: RwSignal<Option<Tagged<InterfacesView>>>,
+}
+
+impl Editing {
+    /// `f` made to what is shown, as a draft on the version shown.
+    fn make(self, f: impl FnOnce(&InterfacesView) -> InterfacesView) {
+        if let Some(now) = self.shown.get_untracked() {
+            self.draft.set(Some(Tagged {
+                value: f(&now.value),
+                etag: now.etag,
+            }));
+        }
+    }
+}
+
+/// The ports: interfaces (with their MAC) and bonds (with their mode and
+/// slaves), the networks on each, and Remove for an interface.
+#[component]
+fn Ports(
+    shown: Memo<Option<Tagged<InterfacesView>>>,
+    editable: bool,
+    change: Editing,
+) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        shown.with(|s| {
+            let Some(s) = s else { return Vec::new() };
+            s.value
+                .interfaces
+                .iter()
+                .map(|p| (p, false))
+                .chain(s.value.bonds.iter().map(|b| (b, true)))
+                .map(|(p, bond)| {
+                    let what = match (&p.mode, &p.slaves) {
+                        (Some(mode), Some(slaves)) => {
+                            let mode = serde_json::to_value(mode)
+                                .ok()
+                                .and_then(|v| v.as_str().map(str::to_owned))
+                                .unwrap_or_default();
+                            format!("bond ({mode}) of {}", slaves.join(", "))
+                        }
+                        _ => p.mac.clone().unwrap_or_default(),
+                    };
+                    let nets: Vec<&str> = p.networks.iter().flatten().map(|n| label(n)).collect();
+                    (p.name.clone(), what, nets.join(", "), bond)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let layout = move || {
+        shown.with(|s| {
+            s.as_ref().map(|s| {
+                let layout = if s.value.default_layout {
+                    "the environment's default layout"
+                } else {
+                    "a layout of its own"
+                };
+                format!("Node group {}; {layout}.", s.value.node_group)
+            })
+        })
+    };
+    view! {
+        <p class="muted interfaces-layout">{layout}</p>
+        <Show
+            when=move || !rows.with(Vec::is_empty)
+            fallback=|| view! { <p class="hint">"It declares no interfaces: add one to place its networks."</p> }
+        >
+            <table class="ports-table">
+                <caption class="visually-hidden">"The node's interfaces and bonds"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Port"</th>
+                        <th scope="col">"MAC or bond"</th>
+                        <th scope="col">"Networks"</th>
+                        <th scope="col">"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || rows.get()
+                        key=|row| row.clone()
+                        children=move |(name, what, nets, bond)| {
+                            let remove = (editable && !bond).then(|| {
+                                let port = name.clone();
+                                view! {
+                                    <button class="remove-interface link" on:click=move |_| {
+                                        change.make(|v| v.without_interface(&port));
+                                    }>"Remove"</button>
+                                }
+                            });
+                            let key = name.clone();
+                            view! {
+                                <tr data-port=key>
+                                    <th scope="row">{name}</th>
+                                    <td>{what}</td>
+                                    <td class="port-networks">{nets}</td>
+                                    <td>{remove}</td>
+                                </tr>
+                            }
+                        }
+                    />
+                </tbody>
+            </table>
+        </Show>
+    }
+}
+
+/// Each network, the port it rides on (a choice of the node's ports, or
+/// none) and the node's address on it.
+#[component]
+fn Placement(
+    shown: Memo<Option<Tagged<InterfacesView>>>,
+    networks: Signal<Vec<String>>,
+    editable: bool,
+    change: Editing,
+) -> impl IntoView {
+    let ports =
+        Memo::new(move |_| shown.with(|s| s.as_ref().map(|s| s.value.ports()).unwrap_or_default()));
+    let placed = Memo::new(move |_| {
+        networks.with(|names| {
+            shown.with(|s| {
+                s.as_ref()
+                    .map(|s| s.value.placements(names))
+                    .unwrap_or_default()
+            })
+        })
+    });
+    let names =
+        Memo::new(move |_| placed.with(|p| p.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()));
+    view! {
+        <Show when=move || !ports.with(Vec::is_empty)>
+            <table class="placement-table">
+                <caption class="visually-hidden">"Which port each network rides on"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Network"</th>
+                        <th scope="col">"Port"</th>
+                        <th scope="col">"Address"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || names.get()
+                        key=|n| n.clone()
+                        children=move |network| view! { <NetworkPort network shown ports placed editable change /> }
+                    />
+                </tbody>
+            </table>
+        </Show>
+    }
+}
+
+/// One network's row: the port it is on, chosen among the node's ports.
+#[component]
+fn NetworkPort(
+    network: String,
+    shown: Memo<Option<Tagged<InterfacesView>>>,
+    ports: Memo<Vec<String>>,
+    placed: Memo<Vec<(String, Option<String>)>>,
+    editable: bool,
+    change: Editing,
+) -> impl IntoView {
+    let on = {
+        let network = network.clone();
+        Memo::new(move |_| {
+            placed.with(|p| {
+                p.iter()
+                    .find(|(n, _)| *n == network)
+                    .and_then(|(_, port)| port.clone())
+            })
+        })
+    };
+    let address = {
+        let network = network.clone();
+        move || {
+            shown.with(|s| {
+                s.as_ref()
+                    .and_then(|s| s.value.addresses.get(&network))
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let moved = {
+        let network = network.clone();
+        move |ev: leptos::ev::Event| {
+            let port = event_target_value(&ev);
+            change
+                .make(|v| v.with_network_on(&network, (!port.is_empty()).then_some(port.as_str())));
+        }
+    };
+    let options = move || {
+        ports
+            .get()
+            .into_iter()
+            .map(|p| {
+                let value = p.clone();
+                let chosen = p.clone();
+                view! { <option value=value prop:selected=move || on.get().as_deref() == Some(chosen.as_str())>{p}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <tr data-network=network.clone()>
+            <th scope="row">{label(&network).to_owned()}</th>
+            <td>
+                <select
+                    class="network-port"
+                    aria-label=format!("Port of {}", label(&network))
+                    disabled=!editable
+                    on:change=moved
+                >
+                    <option value="" prop:selected=move || on.get().is_none()>"none"</option>
+                    {options}
+                </select>
+            </td>
+            <td class="network-address">{address}</td>
+        </tr>
+    }
+}
+
+/// Adding an interface by name, with its MAC if known.
+#[component]
+fn AddInterface(change: Editing) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let mac = RwSignal::new(String::new());
+    let add = move |_| {
+        let (n, m) = (name.get_untracked(), mac.get_untracked());
+        if n.trim().is_empty() {
+            return;
+        }
+        change.make(|v| v.with_interface(&n, &m));
+        name.set(String::new());
+        mac.set(String::new());
+    };
+    view! {
+        <div class="add-interface">
+            <label>"Interface " <input class="new-interface" placeholder="eth1" size="8" bind:value=name /></label>
+            <label>"MAC " <input class="new-interface-mac" placeholder="optional" size="17" bind:value=mac /></label>
+            <button class="add-interface-button" on:click=add>"Add interface"</button>
+        </div>
+    }
+}
+
+/// A refused save: the server's message, then every problem it found.
+#[component]
+fn InterfaceProblems(failure: ApiFailure) -> impl IntoView {
+    let problems = failure
+        .network_problems()
+        .iter()
+        .map(|p| view! { <li>{p.message.clone()}</li> })
+        .collect_view();
+    view! {
+        <div class="notice notice-error interface-problems" role="alert">
+            <p>{failure.message}</p>
+            <ul class="problem-lines">{problems}</ul>
+        </div>
+    }
+}
