@@ -10,6 +10,7 @@ use crate::settings::{Context, Edits, Problem};
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleaseSummary {
     pub id: i64,
     pub name: String,
@@ -39,6 +40,7 @@ impl ReleaseSummary {
 
 /// `POST /api/v1/clusters`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreateCluster {
     pub name: String,
     pub release_id: i64,
@@ -50,6 +52,7 @@ pub struct CreateCluster {
 
 /// An environment as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cluster {
     pub id: i64,
     pub name: String,
@@ -69,6 +72,7 @@ pub struct Cluster {
 
 /// A plugin an environment has switched on, and the version it pins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PinnedPlugin {
     pub name: PluginName,
     pub version: String,
@@ -88,6 +92,7 @@ impl PinnedPlugin {
 
 /// The release plugin an environment's release record comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleasePlugin {
     pub plugin: PluginName,
     pub version: String,
@@ -95,13 +100,18 @@ pub struct ReleasePlugin {
 
 /// The body of every error answer: `{"error": {...}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorDetail {
-    /// A stable, machine-readable code: `not_found`, `invalid_selection`, ….
+    /// A stable, machine-readable code: `not_found`, `invalid_selection`, …
+    /// (one of [`ErrorCode`]; read as text, so that a client reads a code
+    /// newer than itself).
+    #[cfg_attr(feature = "openapi", schema(value_type = ErrorCode))]
     pub code: String,
     pub message: String,
     /// For `invalid_selection`: every violation of the selection.
@@ -124,10 +134,134 @@ pub struct ErrorDetail {
     pub upgrade: Option<UpgradeConsequences>,
 }
 
+/// Every error code the API answers with (`ErrorDetail::code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: a malformed request (body, path, query or header).
+    BadRequest,
+    /// 400: the components are not a valid combination (`violations`).
+    InvalidSelection,
+    /// 400: settings with problems (`problems` by `group.attr`).
+    InvalidSettings,
+    /// 400: roles a node cannot take.
+    InvalidRoles,
+    /// 400: nodes a bulk change cannot be made to (`problems` by node).
+    InvalidNodes,
+    /// 400: a tag nothing declares.
+    UnknownTag,
+    /// 400: an environment file (or Heat environment) that cannot be used.
+    InvalidEnvironment,
+    /// 400: a plugin package with validation errors (`report`).
+    InvalidPlugin,
+    /// 400: a plugin archive or path that cannot be read.
+    UnreadablePackage,
+    /// 400: a Heat template set archive that cannot be read.
+    UnreadableArchive,
+    /// 400: a Heat template that cannot be read.
+    InvalidTemplate,
+    /// 400: a `Host` the server does not answer to.
+    HostNotAllowed,
+    /// 401: no credentials, or wrong ones.
+    Unauthorized,
+    /// 403: the role does not allow the request.
+    Forbidden,
+    /// 403: a change made with the session cookie from another site.
+    CrossSite,
+    /// 403: installing by path is off (no `--plugin-dir`).
+    PathInstallDisabled,
+    /// 403: a path outside the plugin directory.
+    OutsidePluginDir,
+    /// 404: no such resource, or no API route at that path.
+    NotFound,
+    /// 404: a graph type no source defines.
+    UnknownGraph,
+    /// 405: the route does not take that method.
+    MethodNotAllowed,
+    /// 408: the request took too long.
+    Timeout,
+    /// 409: the name is taken, or the resource cannot change that way.
+    Conflict,
+    /// 409: no release is installed.
+    NoRelease,
+    /// 409: what a change was checked against kept changing; try again.
+    Busy,
+    /// 409: a plugin environments or nodes use.
+    PluginInUse,
+    /// 409: a package colliding with installed plugins (`report`).
+    PluginConflict,
+    /// 409: a components change under nodes holding roles it takes away.
+    ComponentsInUse,
+    /// 409: an upgrade that cannot be made (`refusals`, `upgrade`).
+    UpgradeRefused,
+    /// 412: `If-Match` names another version.
+    PreconditionFailed,
+    /// 413: a body over its limit.
+    PayloadTooLarge,
+    /// 415: a body of a type the route does not take.
+    UnsupportedMediaType,
+    /// 429: too many failed sign-ins (`Retry-After`).
+    TooManyAttempts,
+    /// 429: too many uploads at once (`Retry-After`).
+    TooManyUploads,
+    /// 429: too many requests.
+    TooManyRequests,
+    /// 500: something failed on the server (logged).
+    Internal,
+    /// Any other status without a code of its own.
+    Error,
+}
+
+impl ErrorCode {
+    /// The code as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::InvalidSelection => "invalid_selection",
+            ErrorCode::InvalidSettings => "invalid_settings",
+            ErrorCode::InvalidRoles => "invalid_roles",
+            ErrorCode::InvalidNodes => "invalid_nodes",
+            ErrorCode::UnknownTag => "unknown_tag",
+            ErrorCode::InvalidEnvironment => "invalid_environment",
+            ErrorCode::InvalidPlugin => "invalid_plugin",
+            ErrorCode::UnreadablePackage => "unreadable_package",
+            ErrorCode::UnreadableArchive => "unreadable_archive",
+            ErrorCode::InvalidTemplate => "invalid_template",
+            ErrorCode::HostNotAllowed => "host_not_allowed",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::CrossSite => "cross_site",
+            ErrorCode::PathInstallDisabled => "path_install_disabled",
+            ErrorCode::OutsidePluginDir => "outside_plugin_dir",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::UnknownGraph => "unknown_graph",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::NoRelease => "no_release",
+            ErrorCode::Busy => "busy",
+            ErrorCode::PluginInUse => "plugin_in_use",
+            ErrorCode::PluginConflict => "plugin_conflict",
+            ErrorCode::ComponentsInUse => "components_in_use",
+            ErrorCode::UpgradeRefused => "upgrade_refused",
+            ErrorCode::PreconditionFailed => "precondition_failed",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::TooManyAttempts => "too_many_attempts",
+            ErrorCode::TooManyUploads => "too_many_uploads",
+            ErrorCode::TooManyRequests => "too_many_requests",
+            ErrorCode::Internal => "internal",
+            ErrorCode::Error => "error",
+        }
+    }
+}
+
 /// One entry of an error's `problems`: a setting's (`path`) or a node's
 /// (`node`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ErrorProblem {
     Setting(Problem),
     /// For `components_in_use`: a node and a role it would lose.
@@ -137,6 +271,7 @@ pub enum ErrorProblem {
 
 /// An installed plugin in `GET /api/v1/plugins`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginSummary {
     pub id: i64,
     pub name: String,
@@ -182,6 +317,7 @@ impl PluginSummary {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum PluginKind {
     Release,
     Extension,
@@ -198,6 +334,7 @@ impl PluginKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginRelease {
     pub id: i64,
     pub name: String,
@@ -209,6 +346,7 @@ pub struct PluginRelease {
 /// server (a package directory or archive). Uploads send the archive
 /// itself as the body instead.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InstallFromPath {
     pub path: String,
 }
@@ -216,6 +354,7 @@ pub struct InstallFromPath {
 /// A component as `GET /api/v1/releases/{id}/components` serves it: every
 /// declared field but `bind`, which stays on the server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ComponentView {
     pub name: ComponentName,
     /// Where it is declared: `release NAME VERSION` or `plugin NAME VERSION`
@@ -288,6 +427,7 @@ impl From<ComponentView> for Component {
 /// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
 /// the merged view, each with where it is declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TagView {
     pub name: String,
     pub has_primary: bool,
@@ -311,6 +451,7 @@ pub struct TagView {
 
 /// The nodes that form one instance of a tag (`mysql:2`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InstanceNodes {
     pub number: u64,
     pub nodes: Vec<String>,
@@ -318,6 +459,7 @@ pub struct InstanceNodes {
 
 /// `POST …/tags`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreateTag {
     pub name: String,
     #[serde(default)]
@@ -328,6 +470,7 @@ pub struct CreateTag {
 
 /// `PUT …/tags/{name}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpdateTag {
     pub has_primary: bool,
     /// Absent: unchanged; `null`: none (no instance assigned by rule).
@@ -348,6 +491,7 @@ fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
 
 /// A node of an environment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeView {
     pub id: i64,
     pub cluster_id: i64,
@@ -402,6 +546,7 @@ impl NodeView {
 /// `POST /api/v1/clusters/{id}/nodes`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreateNode {
     #[serde(default)]
     pub name: Option<String>,
@@ -414,6 +559,7 @@ pub struct CreateNode {
 /// `PUT /api/v1/nodes/{id}`: the fields given change.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpdateNode {
     #[serde(default)]
     pub roles: Option<Vec<RoleName>>,
@@ -443,6 +589,7 @@ impl UpdateNode {
 /// `POST` / `DELETE /api/v1/nodes/{id}/tags`: tags to assign or unassign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeTagsChange {
     pub tags: Vec<TagName>,
 }
@@ -451,6 +598,7 @@ pub struct NodeTagsChange {
 /// or nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BulkNodes {
     pub nodes: Vec<i64>,
     #[serde(default)]
@@ -466,6 +614,7 @@ pub struct BulkNodes {
 /// A problem of one node in a bulk change (or of a node id that is not in
 /// the environment, then without `name`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeProblem {
     pub node: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -475,6 +624,7 @@ pub struct NodeProblem {
 
 /// An uploaded Heat template set: its templates and their capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TemplateSet {
     pub id: i64,
     pub name: String,
@@ -487,6 +637,7 @@ pub struct TemplateSet {
 /// text, its paths relative to the set's root) and the user's picks for
 /// open choices (resource type → template).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ResolveTemplates {
     pub environment: String,
     #[serde(default)]
@@ -496,6 +647,7 @@ pub struct ResolveTemplates {
 /// The answer: the resolution with the picks applied, the choices still
 /// open, and — when everything resolved — the environment to download.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TemplateResolution {
     pub resource_registry: std::collections::BTreeMap<String, String>,
     pub errors: Vec<crate::heat::ResolveError>,
@@ -511,6 +663,7 @@ pub struct TemplateResolution {
 /// `PUT …/roles/{name}`: the role's tag set at that level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleTags {
     pub tags: Vec<TagName>,
 }
@@ -518,6 +671,7 @@ pub struct RoleTags {
 /// `POST …/roles`: a role of one's own (SEMANTICS §5.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreateRole {
     pub name: String,
     pub label: String,
@@ -545,6 +699,7 @@ impl CreateRole {
 
 /// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleView {
     /// The role's key (`controller`).
     pub id: RoleName,
@@ -574,6 +729,7 @@ pub struct RoleView {
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
 /// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GraphSummary {
     #[serde(rename = "type")]
     pub kind: GraphType,
@@ -611,6 +767,15 @@ pub enum GraphSource {
     Plugin(PluginName),
     Environment,
 }
+
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    GraphSource,
+    crate::schema::pattern(
+        "^(release|environment|plugin:[a-z0-9_-]+)$",
+        "Where a graph's tasks come from: release, plugin:NAME or environment"
+    )
+);
 
 impl std::fmt::Display for GraphSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -652,6 +817,7 @@ impl TryFrom<String> for GraphSource {
 /// and the models besides settings that restrictions read, so that the
 /// browser checks edits with the same function the server does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Attributes {
     pub editable: serde_json::Value,
     pub version: i64,
@@ -668,6 +834,7 @@ pub struct Attributes {
 /// is stored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PatchAttributes {
     pub editable: serde_json::Map<String, serde_json::Value>,
 }
@@ -753,13 +920,35 @@ pub struct PluginInUse {
 /// `PUT /api/v1/clusters/{id}/components`: the environment's new selection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChangeComponents {
     pub components: Vec<String>,
+}
+
+/// The answer of a components change: the environment as stored, or, for
+/// a dry run, what the change would do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum ComponentsAnswer {
+    Stored(Cluster),
+    DryRun(Consequences),
+}
+
+/// The answer of an upgrade: the environment as stored, or, for a dry
+/// run, every consequence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum UpgradeAnswer {
+    Stored(Cluster),
+    DryRun(UpgradeConsequences),
 }
 
 /// What changing an environment's components would do (the answer of
 /// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Consequences {
     /// Every setting whose value changes, in the settings' order.
     pub settings: Vec<SettingChange>,
@@ -782,6 +971,7 @@ impl Consequences {
 /// (its release plugin included) and the newer installed versions it could
 /// move to, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpgradeOffer {
     pub plugin: PluginName,
     pub from: String,
@@ -791,6 +981,7 @@ pub struct UpgradeOffer {
 /// `POST /api/v1/clusters/{id}/upgrade`: the plugin to move and the version
 /// to move it to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpgradeRequest {
     pub plugin: PluginName,
     pub version: String,
@@ -798,6 +989,7 @@ pub struct UpgradeRequest {
 
 /// Every consequence of an upgrade (SEMANTICS §7.6), its dry run's answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpgradeConsequences {
     pub components: ComponentChanges,
     pub settings: SettingChanges,
@@ -809,6 +1001,7 @@ pub struct UpgradeConsequences {
 /// The components the new versions declare that the old did not, and
 /// those they no longer declare, in registry order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ComponentChanges {
     pub added: Vec<ComponentName>,
     pub removed: Vec<ComponentName>,
@@ -817,6 +1010,7 @@ pub struct ComponentChanges {
 /// Settings (`group.attr`) that appear, that disappear, and whose values
 /// change, in the settings' order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SettingChanges {
     pub added: Vec<String>,
     pub removed: Vec<String>,
@@ -826,6 +1020,7 @@ pub struct SettingChanges {
 /// Roles that become available, and those that stop being, with the nodes
 /// holding them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleChanges {
     pub added: Vec<RoleName>,
     pub removed: Vec<RoleLoss>,
@@ -834,6 +1029,7 @@ pub struct RoleChanges {
 /// Why an upgrade is refused (409 `upgrade_refused`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum UpgradeRefusal {
     /// A chosen component the new versions do not declare.
     Component { component: ComponentName },
@@ -889,6 +1085,7 @@ fn quoted(names: &[String]) -> String {
 /// A setting that changes: `group.attr` (`group.enabled` for the switch of
 /// a group that is no plugin's), its value before and after.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SettingChange {
     pub path: String,
     pub before: serde_json::Value,
@@ -897,6 +1094,7 @@ pub struct SettingChange {
 
 /// The plugins a change switches on and off, in registry order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginSwitches {
     pub enabled: Vec<PluginName>,
     pub disabled: Vec<PluginName>,
@@ -905,6 +1103,7 @@ pub struct PluginSwitches {
 /// A role that becomes unavailable, and the nodes holding it (by name, or
 /// `node-<id>`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleLoss {
     pub role: RoleName,
     pub nodes: Vec<String>,
@@ -913,7 +1112,9 @@ pub struct RoleLoss {
 /// The tasks that start (`added`) and stop (`removed`) running on `nodes`
 /// (node ids, or `"master"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TaskChange {
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_ids))]
     pub nodes: Vec<serde_json::Value>,
     pub added: Vec<TaskId>,
     pub removed: Vec<TaskId>,
@@ -953,6 +1154,7 @@ impl TaskChange {
 /// A node holding a role a components change would make unavailable
 /// (409 `components_in_use`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleInUse {
     pub node: i64,
     /// The node's name, or `node-<id>`.
@@ -964,6 +1166,7 @@ pub struct RoleInUse {
 /// `POST /api/v1/session`: signing in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SignIn {
     pub username: String,
     pub password: String,
@@ -971,14 +1174,31 @@ pub struct SignIn {
 
 /// `GET /api/v1/session` (and the answer of signing in): who is signed in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SessionView {
     /// The user's name, or `token:LABEL` for a token.
     pub username: String,
     pub role: crate::access::Role,
 }
 
+/// `GET /api/v1/health`: the database answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Health {
+    /// Always `ok` (a failure is an error answer).
+    pub status: String,
+}
+
+/// `GET /api/v1/nodes/{id}/tags`: a node's effective tags.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeTagList {
+    pub tags: Vec<TagName>,
+}
+
 /// One line of `GET /api/v1/audit`: a successful change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
     pub id: i64,
     /// RFC 3339, UTC.
@@ -1048,6 +1268,17 @@ mod tests {
             plugin.warning_lines(),
             "metadata.yaml:3: old\nmetadata.yaml: odd"
         );
+    }
+
+    #[test]
+    fn error_codes_are_written_as_serde_writes_them() {
+        for code in [
+            ErrorCode::BadRequest,
+            ErrorCode::TooManyAttempts,
+            ErrorCode::Error,
+        ] {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
     }
 
     #[test]

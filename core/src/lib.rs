@@ -19,6 +19,8 @@ pub mod release;
 pub mod restriction;
 pub mod role;
 pub mod role_layer;
+#[cfg(feature = "openapi")]
+mod schema;
 pub mod settings;
 pub mod svg;
 pub mod tag;

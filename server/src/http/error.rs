@@ -6,7 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mosaic_core::api::{ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
+use mosaic_core::api::{ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
 use mosaic_core::component::Violation;
 use mosaic_core::environment::Upgrade;
 use mosaic_core::plugin::Report;
@@ -24,10 +24,10 @@ pub enum ApiError {
     InvalidSettings(Vec<Problem>),
     Conflict(String),
     /// Another error code than the generic one of its status.
-    Coded(StatusCode, &'static str, String),
+    Coded(StatusCode, ErrorCode, String),
     /// A package with validation errors (400 `invalid_plugin`) or one that
     /// collides with installed plugins (409 `plugin_conflict`).
-    Plugin(StatusCode, &'static str, Box<Report>),
+    Plugin(StatusCode, ErrorCode, Box<Report>),
     /// Nodes a change cannot be made to (400 `invalid_nodes`), every
     /// problem by node.
     InvalidNodes(String, Vec<NodeProblem>),
@@ -50,7 +50,7 @@ impl ApiError {
     pub(super) fn busy(what: &str) -> ApiError {
         ApiError::Coded(
             StatusCode::CONFLICT,
-            "busy",
+            ErrorCode::Busy,
             format!("{what} keep changing under this request; try again"),
         )
     }
@@ -58,12 +58,15 @@ impl ApiError {
     /// Whether this is a `busy` refusal (also [`DbError::Moved`]'s): the
     /// change may be checked again.
     pub(super) fn is_busy(&self) -> bool {
-        matches!(self, ApiError::Coded(StatusCode::CONFLICT, "busy", _))
+        matches!(
+            self,
+            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, _)
+        )
     }
 
     fn parts(self) -> (StatusCode, ErrorDetail) {
-        let detail = |code: &str, message: String| ErrorDetail {
-            code: code.to_owned(),
+        let detail = |code: ErrorCode, message: String| ErrorDetail {
+            code: code.as_str().to_owned(),
             message,
             violations: Vec::new(),
             report: None,
@@ -72,14 +75,14 @@ impl ApiError {
             upgrade: None,
         };
         match self {
-            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail("not_found", m)),
-            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail("bad_request", m)),
-            ApiError::Conflict(m) => (StatusCode::CONFLICT, detail("conflict", m)),
+            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail(ErrorCode::NotFound, m)),
+            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail(ErrorCode::BadRequest, m)),
+            ApiError::Conflict(m) => (StatusCode::CONFLICT, detail(ErrorCode::Conflict, m)),
             ApiError::Coded(status, code, m) => (status, detail(code, m)),
             ApiError::Plugin(status, code, report) => (
                 status,
                 ErrorDetail {
-                    code: code.to_owned(),
+                    code: code.as_str().to_owned(),
                     message: format!(
                         "{}: {}",
                         if status == StatusCode::CONFLICT {
@@ -99,7 +102,7 @@ impl ApiError {
             ApiError::InvalidSelection(violations) => (
                 StatusCode::BAD_REQUEST,
                 ErrorDetail {
-                    code: "invalid_selection".to_owned(),
+                    code: ErrorCode::InvalidSelection.as_str().to_owned(),
                     message: format!(
                         "the selected components are not a valid combination ({} problem{})",
                         violations.len(),
@@ -115,7 +118,7 @@ impl ApiError {
             ApiError::InvalidSettings(problems) => (
                 StatusCode::BAD_REQUEST,
                 ErrorDetail {
-                    code: "invalid_settings".to_owned(),
+                    code: ErrorCode::InvalidSettings.as_str().to_owned(),
                     message: format!(
                         "the settings are not valid: {}",
                         problems
@@ -134,7 +137,7 @@ impl ApiError {
             ApiError::InvalidNodes(message, problems) => (
                 StatusCode::BAD_REQUEST,
                 ErrorDetail {
-                    code: "invalid_nodes".to_owned(),
+                    code: ErrorCode::InvalidNodes.as_str().to_owned(),
                     message,
                     violations: Vec::new(),
                     report: None,
@@ -146,7 +149,7 @@ impl ApiError {
             ApiError::ComponentsInUse(in_use) => (
                 StatusCode::CONFLICT,
                 ErrorDetail {
-                    code: "components_in_use".to_owned(),
+                    code: ErrorCode::ComponentsInUse.as_str().to_owned(),
                     message: components_in_use(&in_use),
                     violations: Vec::new(),
                     report: None,
@@ -158,7 +161,7 @@ impl ApiError {
             ApiError::UpgradeRefused(upgrade) => (
                 StatusCode::CONFLICT,
                 ErrorDetail {
-                    code: "upgrade_refused".to_owned(),
+                    code: ErrorCode::UpgradeRefused.as_str().to_owned(),
                     message: format!(
                         "the upgrade is refused: {}",
                         upgrade
@@ -180,7 +183,7 @@ impl ApiError {
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
                     detail(
-                        "internal",
+                        ErrorCode::Internal,
                         "internal server error; see the server log".to_owned(),
                     ),
                 )
@@ -214,14 +217,16 @@ impl From<DbError> for ApiError {
         match e {
             DbError::Conflict(m) => ApiError::Conflict(m),
             DbError::NotFound(m) => ApiError::NotFound(m),
-            DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, "plugin_in_use", m),
-            DbError::Stale(m) => {
-                ApiError::Coded(StatusCode::PRECONDITION_FAILED, "precondition_failed", m)
-            }
-            DbError::Moved(m) => ApiError::Coded(StatusCode::CONFLICT, "busy", m),
+            DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, ErrorCode::PluginInUse, m),
+            DbError::Stale(m) => ApiError::Coded(
+                StatusCode::PRECONDITION_FAILED,
+                ErrorCode::PreconditionFailed,
+                m,
+            ),
+            DbError::Moved(m) => ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, m),
             DbError::PluginConflict(diagnostics) => ApiError::Plugin(
                 StatusCode::CONFLICT,
-                "plugin_conflict",
+                ErrorCode::PluginConflict,
                 Box::new(Report::new(None, Vec::new(), diagnostics)),
             ),
             other => ApiError::Internal(other.into()),
@@ -268,21 +273,21 @@ fn rejection_message(rejection: JsonRejection) -> String {
 }
 
 /// The error code of a status that has no more specific one.
-pub fn code_of(status: StatusCode) -> &'static str {
+pub fn code_of(status: StatusCode) -> ErrorCode {
     match status.as_u16() {
-        400 => "bad_request",
-        401 => "unauthorized",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "timeout",
-        409 => "conflict",
-        412 => "precondition_failed",
-        413 => "payload_too_large",
-        415 => "unsupported_media_type",
-        429 => "too_many_requests",
-        500 => "internal",
-        _ => "error",
+        400 => ErrorCode::BadRequest,
+        401 => ErrorCode::Unauthorized,
+        403 => ErrorCode::Forbidden,
+        404 => ErrorCode::NotFound,
+        405 => ErrorCode::MethodNotAllowed,
+        408 => ErrorCode::Timeout,
+        409 => ErrorCode::Conflict,
+        412 => ErrorCode::PreconditionFailed,
+        413 => ErrorCode::PayloadTooLarge,
+        415 => ErrorCode::UnsupportedMediaType,
+        429 => ErrorCode::TooManyRequests,
+        500 => ErrorCode::Internal,
+        _ => ErrorCode::Error,
     }
 }
 

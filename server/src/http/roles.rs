@@ -7,12 +7,11 @@
 
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::{get, put};
-use axum::{Json, Router};
-use mosaic_core::api::{CreateRole, RoleTags, RoleView};
+use mosaic_core::api::{CreateRole, ErrorBody, ErrorCode, RoleTags, RoleView};
 use mosaic_core::environment::{Environment, ReleaseRoles};
 use mosaic_core::role_layer::{LevelView, RoleLayer, RoleRefusal};
 use mosaic_core::tag::NodeTags;
@@ -23,25 +22,15 @@ use super::versions;
 use crate::AppState;
 use crate::db::{TagOwner, version_of};
 use crate::environment::{ReleaseBase, Stored};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/releases/{id}/roles",
-            get(list_release).post(create_release),
-        )
-        .route(
-            "/api/v1/releases/{id}/roles/{name}",
-            put(put_release).delete(delete_release),
-        )
-        .route(
-            "/api/v1/clusters/{id}/roles",
-            axum::routing::post(create_cluster),
-        )
-        .route(
-            "/api/v1/clusters/{id}/roles/{name}",
-            put(put_cluster).delete(delete_cluster),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_release, create_release))
+        .routes(routes!(put_release, delete_release))
+        .routes(routes!(create_cluster))
+        .routes(routes!(put_cluster, delete_cluster))
 }
 
 fn refused(refusal: RoleRefusal) -> ApiError {
@@ -50,7 +39,7 @@ fn refused(refusal: RoleRefusal) -> ApiError {
         RoleRefusal::NotFound(_) => ApiError::NotFound(message),
         RoleRefusal::BadName(_) | RoleRefusal::Invalid(_) => ApiError::BadRequest(message),
         RoleRefusal::UnknownTags(_) => {
-            ApiError::Coded(StatusCode::BAD_REQUEST, "unknown_tag", message)
+            ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::UnknownTag, message)
         }
         RoleRefusal::Exists(_) | RoleRefusal::Declared { .. } | RoleRefusal::Held { .. } => {
             ApiError::Conflict(message)
@@ -114,6 +103,23 @@ async fn cluster_view(state: &AppState, id: i64, name: &str) -> Result<RoleView,
         .ok_or_else(|| ApiError::NotFound(format!("role '{name}' is not offered here")))
 }
 
+/// Replaces a role's tag set on the environment; every node holding it follows.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/roles/{name}",
+    operation_id = "set_cluster_role_tags",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The environment's id"), ("name" = String, Path, description = "The role's name"),
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    request_body = RoleTags,
+    responses(
+        (status = 200, description = "The role as the environment's list shows it", body = RoleView, headers(("ETag" = String, description = "The role's version on this owner"))),
+        (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment or role", body = ErrorBody),
+        (status = 409, description = "`conflict`; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn put_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -132,6 +138,21 @@ async fn put_cluster(
     ))
 }
 
+/// Creates a role of one's own on the environment.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/roles",
+    operation_id = "create_cluster_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = CreateRole,
+    responses(
+        (status = 201, description = "Created", body = RoleView, headers(("ETag" = String, description = "The role's version on this owner"))),
+        (status = 400, description = "`bad_request`: a name outside `[a-z0-9_-]+`, unreadable limits; `unknown_tag`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`conflict`: the name exists (declared or created); `busy`", body = ErrorBody),
+    )
+)]
 async fn create_cluster(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -149,6 +170,21 @@ async fn create_cluster(
     Ok((StatusCode::CREATED, versions::with_etag(version, view)))
 }
 
+/// Undoes the environment's change of a role (the level below shows again), or deletes a role created on it.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/clusters/{id}/roles/{name}",
+    operation_id = "reset_cluster_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The environment's id"), ("name" = String, Path, description = "The role's name"),
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    responses(
+        (status = 204, description = "Undone or deleted"),
+        (status = 404, description = "`not_found`: no such environment or role", body = ErrorBody),
+        (status = 409, description = "`conflict`: nodes hold a created role (named), or the owner has no change of that role; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn delete_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -229,6 +265,18 @@ async fn release_view(state: &AppState, id: i64, name: &str) -> Result<RoleView,
         .ok_or_else(|| ApiError::NotFound(format!("role '{name}' does not exist")))
 }
 
+/// The release's roles with its changes (SEMANTICS §5.1), each with how many nodes of its environments hold it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/releases/{id}/roles",
+    operation_id = "list_release_roles",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id")),
+    responses(
+        (status = 200, description = "The roles", body = Vec<RoleView>),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+    )
+)]
 async fn list_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -236,6 +284,23 @@ async fn list_release(
     Ok(Json(release_views(&state, id).await?))
 }
 
+/// Replaces a role's tag set on the release; every node holding it follows.
+#[utoipa::path(
+    put,
+    path = "/api/v1/releases/{id}/roles/{name}",
+    operation_id = "set_release_role_tags",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id"), ("name" = String, Path, description = "The role's name"),
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    request_body = RoleTags,
+    responses(
+        (status = 200, description = "The role as the release's list shows it", body = RoleView, headers(("ETag" = String, description = "The role's version on this owner"))),
+        (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release or role", body = ErrorBody),
+        (status = 409, description = "`conflict`; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn put_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -252,6 +317,21 @@ async fn put_release(
     Ok(versions::with_etag(version, view))
 }
 
+/// Creates a role of one's own on the release.
+#[utoipa::path(
+    post,
+    path = "/api/v1/releases/{id}/roles",
+    operation_id = "create_release_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id")),
+    request_body = CreateRole,
+    responses(
+        (status = 201, description = "Created", body = RoleView, headers(("ETag" = String, description = "The role's version on this owner"))),
+        (status = 400, description = "`bad_request`: a name outside `[a-z0-9_-]+`, unreadable limits; `unknown_tag`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+        (status = 409, description = "`conflict`: the name exists (declared or created); `busy`", body = ErrorBody),
+    )
+)]
 async fn create_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -286,6 +366,21 @@ async fn release_holders(state: &AppState, id: i64, name: &str) -> Result<Vec<St
     Ok(holders)
 }
 
+/// Undoes the release's change of a role (the level below shows again), or deletes a role created on it.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/releases/{id}/roles/{name}",
+    operation_id = "reset_release_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id"), ("name" = String, Path, description = "The role's name"),
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    responses(
+        (status = 204, description = "Undone or deleted"),
+        (status = 404, description = "`not_found`: no such release or role", body = ErrorBody),
+        (status = 409, description = "`conflict`: nodes hold a created role (named), or the owner has no change of that role; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn delete_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
