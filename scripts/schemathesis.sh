@@ -37,6 +37,8 @@ if [ -z "${MOSAIC_BIN:-}" ]; then
   MOSAIC_BIN=$PWD/target/debug/mosaic
 fi
 BENCH_ROLE=admin
+# Installing by path works on packages of the tests' fixtures.
+export MOSAIC_PLUGIN_DIR=$PWD/server/tests/fixtures/plugins
 # shellcheck source=scripts/bench-serve.sh
 . scripts/bench-serve.sh
 

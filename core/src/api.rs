@@ -41,9 +41,14 @@ impl ReleaseSummary {
 /// `POST /api/v1/clusters`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "lab", "release_id": 1, "components": ["hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:vlan", "network:neutron:ml2:ovs", "storage:block:backend:lvm", "storage:object:backend:swift", "storage:image:swift"], "mode": "ha_compact"})))]
 pub struct CreateCluster {
+    /// Not empty (it is trimmed).
+    #[cfg_attr(feature = "openapi", schema(pattern = "\\S"))]
     pub name: String,
     pub release_id: i64,
+    /// Component names; an unknown one is a violation (`invalid_selection`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<ComponentName>))]
     pub components: Vec<String>,
     /// `ha_compact` (default) or `multinode`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -347,6 +352,7 @@ pub struct PluginRelease {
 /// itself as the body instead.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"path": "v5-example"})))]
 pub struct InstallFromPath {
     pub path: String,
 }
@@ -460,7 +466,10 @@ pub struct InstanceNodes {
 /// `POST …/tags`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "rack", "has_primary": false})))]
 pub struct CreateTag {
+    /// Letters, digits, `_` and `-`.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^\\s*[A-Za-z0-9_-]+\\s*$"))]
     pub name: String,
     #[serde(default)]
     pub has_primary: bool,
@@ -471,6 +480,7 @@ pub struct CreateTag {
 /// `PUT …/tags/{name}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"has_primary": true, "instances": 2})))]
 pub struct UpdateTag {
     pub has_primary: bool,
     /// Absent: unchanged; `null`: none (no instance assigned by rule).
@@ -547,6 +557,7 @@ impl NodeView {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "rack1-07", "status": "ready", "roles": ["compute"]})))]
 pub struct CreateNode {
     #[serde(default)]
     pub name: Option<String>,
@@ -560,6 +571,7 @@ pub struct CreateNode {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"roles": ["controller"], "pending_deletion": false})))]
 pub struct UpdateNode {
     #[serde(default)]
     pub roles: Option<Vec<RoleName>>,
@@ -590,6 +602,7 @@ impl UpdateNode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"tags": ["rack", "mysql:1"]})))]
 pub struct NodeTagsChange {
     pub tags: Vec<TagName>,
 }
@@ -599,6 +612,7 @@ pub struct NodeTagsChange {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"nodes": [1, 2], "add_tags": ["rack"], "remove_tags": [], "add_roles": [], "remove_roles": []})))]
 pub struct BulkNodes {
     pub nodes: Vec<i64>,
     #[serde(default)]
@@ -664,6 +678,7 @@ pub struct TemplateResolution {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"tags": ["controller", "database", "keystone"]})))]
 pub struct RoleTags {
     pub tags: Vec<TagName>,
 }
@@ -672,7 +687,10 @@ pub struct RoleTags {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "messaging", "label": "Messaging", "description": "RabbitMQ away from the controllers", "tags": ["rabbitmq"], "conflicts": ["compute"], "limits": {"max": 3}})))]
 pub struct CreateRole {
+    /// Lowercase letters, digits, `_` and `-`.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[a-z0-9_-]+$"))]
     pub name: String,
     pub label: String,
     #[serde(default)]
@@ -835,6 +853,7 @@ pub struct Attributes {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"editable": {"common": {"debug": {"value": true}}}})))]
 pub struct PatchAttributes {
     pub editable: serde_json::Map<String, serde_json::Value>,
 }
@@ -921,7 +940,10 @@ pub struct PluginInUse {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"components": ["hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:vlan", "network:neutron:ml2:ovs", "storage:block:backend:ceph", "storage:object:backend:swift", "storage:image:swift"]})))]
 pub struct ChangeComponents {
+    /// Component names; an unknown one is a violation (`invalid_selection`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<ComponentName>))]
     pub components: Vec<String>,
 }
 
@@ -1167,6 +1189,7 @@ pub struct RoleInUse {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"username": "admin", "password": "a long passphrase"})))]
 pub struct SignIn {
     pub username: String,
     pub password: String,

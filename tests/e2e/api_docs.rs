@@ -98,5 +98,31 @@ async fn the_api_page_shows_every_operation_of_the_document() {
         "loaded from elsewhere"
     );
     save_screenshot(c, "api-docs.png").await;
+
+    // An operation opened: its parameters and every answer with its shape.
+    let operation = "#operations-nodes-update_node";
+    c.find(Locator::Css(&format!("{operation} .opblock-summary")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let responses = c
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(&format!("{operation} .responses-table")))
+        .await
+        .expect("the operation's answers");
+    let text = responses.text().await.unwrap();
+    for status in ["200", "400", "401", "403", "404", "409", "412"] {
+        assert!(text.contains(status), "{status} missing from: {text}");
+    }
+    c.execute(
+        "document.querySelector(arguments[0]).scrollIntoView()",
+        vec![json!(operation)],
+    )
+    .await
+    .unwrap();
+    save_screenshot(c, "api-docs-operation.png").await;
     browser.close().await;
 }
