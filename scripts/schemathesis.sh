@@ -47,8 +47,8 @@ curl -fsS -o "$document" "$base/api/v1/openapi.json"
 "$venv/bin/openapi-spec-validator" "$document"
 
 # What the generated calls can find (scripts/schemathesis.toml names it):
-# environment 1 with nodes 1 and 2, a tag and a role of its own; a tag and
-# a role on release 1; template set 1.
+# environment 1 with nodes 1 and 2 (one carrying an instance tag), a tag
+# and a role of its own; a tag and a role on release 1; template set 1.
 api() {
   local method=$1 path=$2 type=$3 body=$4
   curl -fsS -o /dev/null -X "$method" -H "Authorization: Bearer $token" \
@@ -58,7 +58,7 @@ api POST /clusters/import?name=seeded application/yaml '
 tags_metadata: {rack: {has_primary: false}}
 roles: {messaging: {label: Messaging, tags: [rabbitmq], conflicts: [compute]}}
 nodes:
-  - {id: 1, name: node-1, roles: [controller], tags_added: [rack]}
+  - {id: 1, name: node-1, roles: [controller], tags_added: [rack, "database:1"]}
   - {id: 2, name: node-2, roles: [compute]}'
 api POST /releases/1/tags application/json '{"name": "row", "has_primary": false}'
 api POST /releases/1/roles application/json '{"name": "gateway", "label": "Gateway", "tags": ["rabbitmq"]}'

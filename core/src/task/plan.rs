@@ -187,6 +187,8 @@ pub struct Plan {
     /// Instance tags `name:N` grouped: name → instance → node ids (an
     /// extension of the contract, present when nodes carry such tags).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    // JSON writes the instance numbers as the keys' text.
+    #[cfg_attr(feature = "openapi", schema(value_type = BTreeMap<String, BTreeMap<String, Vec<i64>>>))]
     pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
     /// Relation entries that name no task (each also a warning).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -264,10 +264,11 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
     answer(&state, &head.environment()?, head.id(), &node).await
 }
 
+/// Changes a node's status, roles or deletion mark; what the request does not name stays.
+///
 /// Changes status, roles or the deletion mark, leaving what the request
 /// does not name as it is (also if it changed meanwhile); with `If-Match`,
 /// only if the node is still at that version (412 otherwise).
-/// Changes a node's status, roles or deletion mark; what the request does not name stays.
 #[utoipa::path(
     put,
     path = "/api/v1/nodes/{id}",
@@ -320,7 +321,6 @@ async fn update(
     Err(ApiError::busy("the environment's settings"))
 }
 
-/// Deletes the node (204), whatever it carries.
 /// Deletes a node, whatever it carries.
 #[utoipa::path(
     delete,
@@ -359,9 +359,10 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
     }
 }
 
+/// One change to many nodes, all or nothing.
+///
 /// One change to many nodes of the environment, all or nothing: 200 + the
 /// nodes that changed, or 400 naming every problem by node.
-/// One change to many nodes, all or nothing.
 #[utoipa::path(
     post,
     path = "/api/v1/clusters/{id}/nodes/bulk",
@@ -435,9 +436,10 @@ async fn tags(
     Ok(Json(NodeTagList { tags: view.tags }))
 }
 
+/// Assigns known tags (or instances `name:N` of known ones) to a node.
+///
 /// Adds known tags (or instances `name:N` of known ones) to the node; on
 /// top of every other change, none lost.
-/// Assigns known tags (or instances `name:N` of known ones) to a node.
 #[utoipa::path(
     post,
     path = "/api/v1/nodes/{id}/tags",
@@ -467,9 +469,10 @@ async fn assign(
     answer(&state, &env, stored.id(), &changed.spec).await
 }
 
+/// Removes tags from a node: a hand-added one is forgotten, a role's recorded as removed.
+///
 /// Removes tags from the node: hand-added ones are forgotten, role-derived
 /// ones are recorded as removed.
-/// Removes tags from a node: a hand-added one is forgotten, a role's recorded as removed.
 #[utoipa::path(
     delete,
     path = "/api/v1/nodes/{id}/tags",
@@ -510,9 +513,10 @@ struct PlanQuery {
     cross: bool,
 }
 
+/// The plan of a graph type: each node's tasks in order, as `mosaic plan --format json` prints it.
+///
 /// The plan of graph type `graph` (`default` when not given); 404
 /// `unknown_graph` for a type that no source defines.
-/// The plan of a graph type: each node's tasks in order, as `mosaic plan --format json` prints it.
 #[utoipa::path(
     get,
     path = "/api/v1/clusters/{id}/plan",
@@ -550,9 +554,10 @@ async fn plan(
     .map(Json)
 }
 
+/// The environment's graph types, `default` first.
+///
 /// Every graph type the environment's release, its enabled plugins or its
 /// own tasks define, `default` first.
-/// The environment's graph types, `default` first.
 #[utoipa::path(
     get,
     path = "/api/v1/clusters/{id}/graphs",
@@ -572,8 +577,6 @@ async fn graphs(
     Ok(Json(stored.environment()?.graphs()))
 }
 
-/// What to look at before deploying, errors first, each with the nodes
-/// concerned.
 /// What to look at before deploying, errors first, each with the nodes concerned.
 #[utoipa::path(
     get,
@@ -599,10 +602,11 @@ async fn checks(
     .map(Json)
 }
 
+/// The roles the environment's nodes may take, each with why it cannot be given now when it cannot.
+///
 /// The roles the environment's nodes may take, each with why it cannot be
 /// given now when it cannot: the release's and those of the enabled plugins,
 /// hidden ones left out.
-/// The roles the environment's nodes may take, each with why it cannot be given now when it cannot.
 #[utoipa::path(
     get,
     path = "/api/v1/clusters/{id}/roles",
