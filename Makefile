@@ -52,7 +52,7 @@ unit:
 ## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components
+	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers
 
 ## The API against its OpenAPI document: a real `mosaic serve`, the document validated, every
 ## operation called by schemathesis (PyPI, pinned, in a virtual environment under target/ made

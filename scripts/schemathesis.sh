@@ -48,7 +48,9 @@ curl -fsS -o "$document" "$base/api/v1/openapi.json"
 
 # What the generated calls can find (scripts/schemathesis.toml names it):
 # environment 1 with nodes 1 and 2 (one carrying an instance tag), a tag
-# and a role of its own; a tag and a role on release 1; template set 1.
+# and a role of its own, node groups `default` and `rack-2` (ids 1 and
+# 2), node 1 with interfaces and a bond; a tag and a role on release 1;
+# template set 1.
 api() {
   local method=$1 path=$2 type=$3 body=$4
   curl -fsS -o /dev/null -X "$method" -H "Authorization: Bearer $token" \
@@ -60,6 +62,8 @@ roles: {messaging: {label: Messaging, tags: [rabbitmq], conflicts: [compute]}}
 nodes:
   - {id: 1, name: node-1, roles: [controller], tags_added: [rack, "database:1"]}
   - {id: 2, name: node-2, roles: [compute]}'
+api POST /clusters/1/node_groups application/json '{"name": "rack-2"}'
+api PUT /nodes/1/interfaces application/json '{"interfaces": [{"name": "eth0", "mac": "52:54:00:00:00:01"}, {"name": "eth1"}, {"name": "eth2"}], "bonds": [{"name": "bond0", "mode": "active-backup", "slaves": ["eth1", "eth2"]}]}'
 api POST /releases/1/tags application/json '{"name": "row", "has_primary": false}'
 api POST /releases/1/roles application/json '{"name": "gateway", "label": "Gateway", "tags": ["rabbitmq"]}'
 tar -czf "$data/heat.tar.gz" -C server/tests/fixtures heat

@@ -30,6 +30,12 @@ pub struct ApiFailure {
     /// components change, each node and the role it holds (the message
     /// names both).
     pub node_problems: Vec<NodeProblem>,
+    /// For a refused network save or interfaces: every problem, with its
+    /// networks and fields.
+    pub network_problems: Vec<mosaic_core::network::NetworkProblem>,
+    /// For a refused export: every component, role, setting or node the
+    /// deployer has no equivalent for.
+    pub export_problems: Vec<mosaic_core::deployer::ExportProblem>,
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
     pub offline: bool,
@@ -64,6 +70,8 @@ impl ApiFailure {
             report: None,
             problems: Vec::new(),
             node_problems: Vec::new(),
+            network_problems: Vec::new(),
+            export_problems: Vec::new(),
             offline: false,
             status: 0,
         }
@@ -145,6 +153,8 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
                 name: Some(r.name),
                 message: r.message,
             }),
+            ErrorProblem::Network(n) => failure.network_problems.push(n),
+            ErrorProblem::Export(e) => failure.export_problems.push(e),
         }
     }
     failure

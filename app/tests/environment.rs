@@ -44,6 +44,8 @@ fn node(id: i64, name: &str, tagged: &[&str]) -> NodeView {
         primary_tags: Vec::new(),
         pending_deletion: false,
         version: 1,
+        node_group: "default".to_owned(),
+        interfaces: 0,
     }
 }
 

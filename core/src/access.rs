@@ -145,8 +145,10 @@ pub fn required(method: &str, path: &str) -> Access {
         ["session"] => Access::Read,
         ["audit"] | ["users", ..] | ["tokens", ..] => Access::Administer,
         _ if is_safe(method) => Access::Read,
-        // Resolving an environment against a template set changes nothing.
+        // Resolving an environment against a template set changes nothing,
+        // nor does verifying a network configuration.
         ["heat", "template-sets", _, "resolve"] => Access::Read,
+        ["clusters", _, "network_configuration", "neutron", "verify"] => Access::Read,
         ["plugins", ..] | ["releases", _, "tags" | "roles", ..] => Access::Administer,
         _ => Access::Operate,
     }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::network::{InterfacesView, NodeGroup};
+
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
 use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName, TaskId};
 use crate::plugin::Report;
@@ -127,7 +129,8 @@ pub struct ErrorDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
     /// For `invalid_settings`: every problem, by `group.attr`; for
-    /// `invalid_nodes`: every problem, by node.
+    /// `invalid_nodes`: every problem, by node; for `invalid_networks`:
+    /// every problem, with its networks and fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<ErrorProblem>,
     /// For `upgrade_refused`: every reason.
@@ -166,6 +169,11 @@ pub enum ErrorCode {
     UnreadableArchive,
     /// 400: a Heat template that cannot be read.
     InvalidTemplate,
+    /// 400: a network configuration with problems (`problems`, each with
+    /// its networks and fields).
+    InvalidNetworks,
+    /// 400: a node's interfaces with problems (`problems`).
+    InvalidInterfaces,
     /// 400: a `Host` the server does not answer to.
     HostNotAllowed,
     /// 401: no credentials, or wrong ones.
@@ -182,6 +190,8 @@ pub enum ErrorCode {
     NotFound,
     /// 404: a graph type no source defines.
     UnknownGraph,
+    /// 404: a deployer the environment's release does not declare.
+    UnknownDeployer,
     /// 405: the route does not take that method.
     MethodNotAllowed,
     /// 408: the request took too long.
@@ -200,6 +210,13 @@ pub enum ErrorCode {
     ComponentsInUse,
     /// 409: an upgrade that cannot be made (`refusals`, `upgrade`).
     UpgradeRefused,
+    /// 409: the environment has a node group of that name.
+    NodeGroupExists,
+    /// 409: a node group with nodes in it, or the `default` one.
+    NodeGroupInUse,
+    /// 409: an environment with something the deployer has no
+    /// equivalent for (`problems`).
+    NotExportable,
     /// 412: `If-Match` names another version.
     PreconditionFailed,
     /// 413: a body over its limit.
@@ -233,6 +250,8 @@ impl ErrorCode {
             ErrorCode::UnreadablePackage => "unreadable_package",
             ErrorCode::UnreadableArchive => "unreadable_archive",
             ErrorCode::InvalidTemplate => "invalid_template",
+            ErrorCode::InvalidNetworks => "invalid_networks",
+            ErrorCode::InvalidInterfaces => "invalid_interfaces",
             ErrorCode::HostNotAllowed => "host_not_allowed",
             ErrorCode::Unauthorized => "unauthorized",
             ErrorCode::Forbidden => "forbidden",
@@ -241,6 +260,7 @@ impl ErrorCode {
             ErrorCode::OutsidePluginDir => "outside_plugin_dir",
             ErrorCode::NotFound => "not_found",
             ErrorCode::UnknownGraph => "unknown_graph",
+            ErrorCode::UnknownDeployer => "unknown_deployer",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::Timeout => "timeout",
             ErrorCode::Conflict => "conflict",
@@ -250,6 +270,9 @@ impl ErrorCode {
             ErrorCode::PluginConflict => "plugin_conflict",
             ErrorCode::ComponentsInUse => "components_in_use",
             ErrorCode::UpgradeRefused => "upgrade_refused",
+            ErrorCode::NodeGroupExists => "node_group_exists",
+            ErrorCode::NodeGroupInUse => "node_group_in_use",
+            ErrorCode::NotExportable => "not_exportable",
             ErrorCode::PreconditionFailed => "precondition_failed",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
@@ -272,6 +295,13 @@ pub enum ErrorProblem {
     /// For `components_in_use`: a node and a role it would lose.
     Role(RoleInUse),
     Node(NodeProblem),
+    /// For `invalid_networks` and `invalid_interfaces`: a problem with its
+    /// networks (ids) and fields.
+    Network(crate::network::NetworkProblem),
+    /// For `not_exportable`: a component, role or setting with no
+    /// equivalent in the deployer, or a node it cannot take (which reads
+    /// as a `Node` problem).
+    Export(crate::deployer::ExportProblem),
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.
@@ -521,6 +551,12 @@ pub struct NodeView {
     /// with `If-Match: "VERSION"` is refused (412) when it moved on.
     #[serde(default)]
     pub version: i64,
+    /// Its node group (rack) by name.
+    #[serde(default)]
+    pub node_group: String,
+    /// Whether it declares interfaces (its layout: `GET …/interfaces`).
+    #[serde(default)]
+    pub interfaces: usize,
 }
 
 #[cfg(test)]
@@ -549,6 +585,8 @@ impl NodeView {
             primary_tags: Vec::new(),
             pending_deletion: false,
             version: 1,
+            node_group: "default".to_owned(),
+            interfaces: 0,
         }
     }
 }
@@ -565,6 +603,42 @@ pub struct CreateNode {
     pub status: Option<NodeStatus>,
     #[serde(default)]
     pub roles: Vec<RoleName>,
+    /// Its node group, by name or id; none: `default`.
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    /// Its interfaces and bonds (the shape of `PUT …/interfaces`).
+    #[serde(default)]
+    pub interfaces: Option<InterfacesView>,
+}
+
+/// A node group named by its name or its id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum GroupRef {
+    Id(i64),
+    Name(String),
+}
+
+impl GroupRef {
+    /// The group of `groups` it names, or why none.
+    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, String> {
+        let found = groups.iter().find(|g| match self {
+            GroupRef::Id(id) => g.id == *id,
+            GroupRef::Name(name) => &g.name == name,
+        });
+        found.ok_or_else(|| {
+            let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+            let what = match self {
+                GroupRef::Id(id) => format!("{id}"),
+                GroupRef::Name(name) => format!("'{name}'"),
+            };
+            format!(
+                "node_group: the environment has no node group {what} (it has {})",
+                names.join(", ")
+            )
+        })
+    }
 }
 
 /// `PUT /api/v1/nodes/{id}`: the fields given change.
@@ -579,11 +653,20 @@ pub struct UpdateNode {
     pub status: Option<NodeStatus>,
     #[serde(default)]
     pub pending_deletion: Option<bool>,
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    #[serde(default)]
+    pub interfaces: Option<InterfacesView>,
 }
 
 impl UpdateNode {
-    /// `node` with what the request names changed, the rest as it is.
-    pub fn applied_to(&self, node: &crate::tag::NodeTags) -> crate::tag::NodeTags {
+    /// `node` with what the request names changed, the rest as it is;
+    /// or what is wrong with the node group or the interfaces it names.
+    pub fn applied_to(
+        &self,
+        node: &crate::tag::NodeTags,
+        groups: &[NodeGroup],
+    ) -> Result<crate::tag::NodeTags, String> {
         let mut next = node.clone();
         if let Some(status) = self.status {
             next.status = status;
@@ -594,7 +677,13 @@ impl UpdateNode {
         if let Some(pending) = self.pending_deletion {
             next.pending_deletion = pending;
         }
-        next
+        if let Some(group) = &self.node_group {
+            next.node_group = Some(group.resolve(groups)?.name.clone());
+        }
+        if let Some(interfaces) = &self.interfaces {
+            next.interfaces = interfaces.declared()?;
+        }
+        Ok(next)
     }
 }
 
@@ -623,18 +712,30 @@ pub struct BulkNodes {
     pub add_roles: Vec<RoleName>,
     #[serde(default)]
     pub remove_roles: Vec<RoleName>,
+    /// Moves the nodes to this node group.
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    /// Puts these networks on these interfaces or bonds of every node
+    /// (port → networks; SEMANTICS §11.1).
+    #[serde(default)]
+    pub interfaces: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 /// A problem of one node in a bulk change (or of a node id that is not in
 /// the environment, then without `name`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeProblem {
     pub node: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub message: String,
 }
+
+// Written by hand: closed (no other property), so that a `RoleInUse`
+// (which has a `role` besides) is not a `NodeProblem` too in
+// `ErrorProblem`'s `oneOf`.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(NodeProblem, crate::schema::node_problem());
 
 /// An uploaded Heat template set: its templates and their capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -979,6 +1080,10 @@ pub struct Consequences {
     pub roles: Vec<RoleLoss>,
     /// The `default` plan's changes, nodes with the same change together.
     pub tasks: Vec<TaskChange>,
+    /// The networks the change adds and removes (a segmentation moved,
+    /// Ironic added or removed; SEMANTICS §11.1).
+    #[serde(default)]
+    pub networks: crate::network::Rebuilt,
 }
 
 impl Consequences {
@@ -1018,6 +1123,9 @@ pub struct UpgradeConsequences {
     pub roles: RoleChanges,
     /// The `default` plan's changes, nodes with the same change together.
     pub tasks: Vec<TaskChange>,
+    /// The networks the upgrade adds and removes.
+    #[serde(default)]
+    pub networks: crate::network::Rebuilt,
 }
 
 /// The components the new versions declare that the old did not, and
@@ -1299,6 +1407,12 @@ mod tests {
             ErrorCode::BadRequest,
             ErrorCode::TooManyAttempts,
             ErrorCode::Error,
+            ErrorCode::InvalidNetworks,
+            ErrorCode::InvalidInterfaces,
+            ErrorCode::UnknownDeployer,
+            ErrorCode::NodeGroupExists,
+            ErrorCode::NodeGroupInUse,
+            ErrorCode::NotExportable,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
         }

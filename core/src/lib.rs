@@ -9,10 +9,12 @@
 pub mod access;
 pub mod api;
 pub mod component;
+pub mod deployer;
 pub mod environment;
 pub mod expr;
 pub mod heat;
 pub mod name;
+pub mod network;
 pub mod nodes;
 pub mod plugin;
 pub mod release;

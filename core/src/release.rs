@@ -7,11 +7,23 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::component::{Component, ComponentType, DEFAULT_REQUIRED_TYPES};
+use crate::deployer::Deployers;
 use crate::name::GraphType;
+use crate::network::{NetworkRole, NetworksMetadata};
 use crate::role::Roles;
 use crate::settings::SettingsTree;
 use crate::tag::{TagsMetadata, deserialize_tags_metadata};
 use crate::task::{TaskDef, deserialize_tasks};
+
+/// `null` (what releases stored before networks were read hold) as the
+/// default.
+pub(crate) fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
 
 fn yes() -> bool {
     true
@@ -53,10 +65,27 @@ pub struct Release {
     /// Environment settings and their defaults (`{editable: {...}}`).
     #[serde(default, skip_serializing_if = "ReleaseAttributes::is_empty")]
     pub attributes_metadata: ReleaseAttributes,
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub networks_metadata: Value,
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub network_roles_metadata: Value,
+    /// Its networks and their defaults (SEMANTICS §11.1).
+    #[serde(
+        default,
+        skip_serializing_if = "NetworksMetadata::is_empty",
+        deserialize_with = "null_as_default"
+    )]
+    pub networks_metadata: NetworksMetadata,
+    /// The deployers the release is deployed with (SEMANTICS §12).
+    #[serde(
+        default,
+        skip_serializing_if = "Deployers::is_empty",
+        deserialize_with = "null_as_default"
+    )]
+    pub deployers_metadata: Deployers,
+    /// Which network each service is on, and the VIPs they need.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_as_default"
+    )]
+    pub network_roles_metadata: Vec<NetworkRole>,
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub vmware_attributes_metadata: Value,
     #[serde(default, skip_serializing_if = "Value::is_null")]

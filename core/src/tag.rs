@@ -303,6 +303,17 @@ pub struct NodeTags {
     pub tags_assigned: Vec<TagName>,
     #[serde(default)]
     pub pending_deletion: bool,
+    /// Its node group (rack) by name; none: `default` (SEMANTICS §11.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_group: Option<String>,
+    /// Its interfaces and bonds, and the networks on them when not the
+    /// default layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interfaces: Option<crate::network::NodeInterfaces>,
+    /// Its addresses: network → address (given by the server; a file
+    /// keeps them so that an import keeps them).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub addresses: std::collections::BTreeMap<String, std::net::Ipv4Addr>,
     /// The stored node's version (storage keeps it; no rule reads it).
     #[serde(skip)]
     pub version: i64,

@@ -133,6 +133,19 @@ impl Stored {
         Stored::load_with(db, id, false).await
     }
 
+    /// Environment `id` with its nodes and every address they have: what
+    /// a change of the whole environment's addresses starts from.
+    pub async fn load_with_addresses(db: &Db, id: i64) -> Result<Option<Stored>, DbError> {
+        let Some(mut stored) = Stored::load_with(db, id, true).await? else {
+            return Ok(None);
+        };
+        let mut addresses = db.node_addresses(id).await?;
+        for node in &mut stored.spec.nodes {
+            node.addresses = addresses.remove(&node.id).unwrap_or_default();
+        }
+        Ok(Some(stored))
+    }
+
     async fn load_with(db: &Db, id: i64, with_nodes: bool) -> Result<Option<Stored>, DbError> {
         let Some(row) = db.cluster(id).await? else {
             return Ok(None);
@@ -144,6 +157,9 @@ impl Stored {
             true => db.nodes(id).await?,
             false => Vec::new(),
         };
+        let networks = db
+            .groups_and_vips(id, row.networks.clone(), row.networks_version)
+            .await?;
         let tags = db.user_tags(TagOwner::Cluster(id)).await?;
         let release = TagOwner::Release(row.cluster.release_id);
         let release_tags = db.user_tags(release).await?;
@@ -151,13 +167,10 @@ impl Stored {
             db.role_layer(TagOwner::Cluster(id)).await?,
             db.role_layer(release).await?,
         );
-        Ok(Some(Stored::from_parts(
-            row,
-            base,
-            nodes,
-            (tags, release_tags),
-            roles,
-        )))
+        let mut stored = Stored::from_parts(row, base, nodes, (tags, release_tags), roles);
+        stored.spec.node_groups = networks.groups;
+        stored.spec.network = networks.config;
+        Ok(Some(stored))
     }
 
     /// The environment of `row` as `snapshot` has it.
@@ -166,13 +179,15 @@ impl Stored {
         let (tags, roles) = owned_by(snapshot, id, row.cluster.release_id);
         let base = ReleaseBase::new(&snapshot.plugins, row.cluster.release_id, &row.pinned())?
             .ok_or_else(|| not_installed(row))?;
-        Ok(Stored::from_parts(
+        let mut stored = Stored::from_parts(
             row.clone(),
             Arc::new(base),
             snapshot.nodes_of(id).cloned().collect(),
             tags,
             roles,
-        ))
+        );
+        stored.spec.node_groups = snapshot.groups_of(id);
+        Ok(stored)
     }
 
     /// Every environment on release `release_id` as `snapshot` has them,
@@ -198,13 +213,15 @@ impl Stored {
             };
             let id = row.cluster.id;
             let (tags, roles) = owned_by(snapshot, id, release_id);
-            all.push(Stored::from_parts(
+            let mut stored = Stored::from_parts(
                 row.clone(),
                 base,
                 snapshot.nodes_of(id).cloned().collect(),
                 tags,
                 roles,
-            ));
+            );
+            stored.spec.node_groups = snapshot.groups_of(id);
+            all.push(stored);
         }
         Ok(all)
     }
@@ -226,6 +243,8 @@ impl Stored {
             deployment_tasks: Vec::new(),
             nodes: nodes.into_iter().map(|n| n.spec).collect(),
             roles,
+            node_groups: Vec::new(),
+            network: row.networks.clone(),
         };
         Stored {
             base,
@@ -287,6 +306,44 @@ pub async fn pin_unpinned(db: &Db) -> Result<usize, DbError> {
         }
     }
     Ok(pinned)
+}
+
+/// Gives every environment stored before networks were read its network
+/// configuration — the release's defaults, node group `default` with
+/// every node in it — and its addresses (SEMANTICS §11.1). Run when the
+/// server starts; returns how many it built.
+pub async fn build_networks(db: &Db) -> Result<usize, DbError> {
+    let todo: Vec<i64> = db
+        .clusters()
+        .await?
+        .iter()
+        .filter(|r| r.networks.is_none())
+        .map(|r| r.cluster.id)
+        .collect();
+    let mut built = 0;
+    for id in todo {
+        db.ensure_default_group(id).await?;
+        let Some(stored) = Stored::load_with_addresses(db, id).await? else {
+            continue;
+        };
+        let env = stored.environment()?;
+        let (config, _) = env
+            .network_configuration()
+            .map_err(|e| DbError::Corrupt(format!("environment {id}: {e}")))?;
+        let (rows, vips) = env.address_rows(&config);
+        let config = mosaic_core::network::NetworkConfiguration { vips, ..config };
+        let checked = crate::db::Checked {
+            version: None,
+            nodes: stored.node_versions(),
+        };
+        match db.store_networks(id, &checked, &config, &rows).await {
+            Ok(()) => built += 1,
+            // Another replica starting at the same time got there first.
+            Err(DbError::Moved(_) | DbError::Conflict(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(built)
 }
 
 /// The tags and the changes of roles made on environment `id` and on its

@@ -224,6 +224,10 @@ pub async fn prepare(database_url: &str) -> anyhow::Result<Db> {
     if pinned > 0 {
         tracing::info!("pinned the plugin versions of {pinned} environment(s)");
     }
+    let built = environment::build_networks(&db).await?;
+    if built > 0 {
+        tracing::info!("gave {built} environment(s) their networks and addresses");
+    }
     Ok(db)
 }
 

@@ -467,3 +467,37 @@ pub fn build_archive(
     tar.into_inner()?.finish()?;
     Ok(())
 }
+
+/// `files` (relative path → text) as a reproducible `.tar.gz` under
+/// `prefix/`: what an export's archive holds.
+pub fn files_archive(
+    prefix: &str,
+    files: &std::collections::BTreeMap<String, String>,
+) -> anyhow::Result<Vec<u8>> {
+    let encoder = GzEncoder::new(Vec::new(), Compression::default());
+    let mut tar = tar::Builder::new(encoder);
+    tar.mode(tar::HeaderMode::Deterministic);
+    for (path, text) in files {
+        let relative = Path::new(path);
+        if relative.is_absolute()
+            || relative
+                .components()
+                .any(|c| matches!(c, Component::ParentDir))
+        {
+            anyhow::bail!("{path} leaves the archive");
+        }
+        let mut header = tar::Header::new_gnu();
+        header.set_mtime(0);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_mode(0o644);
+        header.set_size(text.len() as u64);
+        header.set_entry_type(tar::EntryType::Regular);
+        tar.append_data(
+            &mut header,
+            Path::new(prefix).join(relative),
+            text.as_bytes(),
+        )?;
+    }
+    Ok(tar.into_inner()?.finish()?)
+}

@@ -918,9 +918,15 @@ async fn role_maximums_hold_for_single_bulk_and_imported_changes() {
         .unwrap()
         .unwrap()
         .settings_version;
+    let head = mosaic_server::environment::Stored::head(&app.db, cluster)
+        .await
+        .unwrap()
+        .unwrap();
+    let env = head.environment().unwrap();
+    let addressing = env.addressing(&env.network_configuration().unwrap().0);
     let third = app
         .db
-        .insert_node(cluster, &over, version, false, |_| {
+        .insert_node(cluster, &over, (version, &addressing), false, |_| {
             Ok::<_, mosaic_server::db::DbError>(())
         })
         .await

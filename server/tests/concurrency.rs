@@ -325,6 +325,12 @@ async fn checks_of_role_counts_take_turns_on_the_environments_row() {
         .unwrap()
         .unwrap()
         .settings_version;
+    let head = mosaic_server::environment::Stored::head(&app.db, cluster)
+        .await
+        .unwrap()
+        .unwrap();
+    let env = head.environment().unwrap();
+    let addressing = std::sync::Arc::new(env.addressing(&env.network_configuration().unwrap().0));
     let controller = RoleName::new("controller").unwrap();
     let none_yet = move |counts: &RoleCounts| {
         let free = counts.get(&controller) == 0;
@@ -337,21 +343,21 @@ async fn checks_of_role_counts_take_turns_on_the_environments_row() {
     };
     let mut tasks = JoinSet::new();
     for _ in 0..8 {
-        let (db, check) = (app.db.clone(), none_yet.clone());
+        let (db, check, addressing) = (app.db.clone(), none_yet.clone(), addressing.clone());
         tasks.spawn(async move {
             let spec = NodeTags {
                 roles: vec![RoleName::new("controller").unwrap()],
                 ..NodeTags::default()
             };
-            db.insert_node(cluster, &spec, version, true, check)
+            db.insert_node(cluster, &spec, (version, &addressing), true, check)
                 .await
                 .is_ok()
         });
     }
     for id in ids {
-        let (db, check) = (app.db.clone(), none_yet.clone());
+        let (db, check, addressing) = (app.db.clone(), none_yet.clone(), addressing.clone());
         tasks.spawn(async move {
-            db.change_node_roles(id, None, version, true, |node, counts| {
+            db.change_node_roles(id, None, (version, &addressing), true, |node, counts| {
                 check(counts)?;
                 let mut spec = node.spec.clone();
                 spec.roles = vec![RoleName::new("controller").unwrap()];

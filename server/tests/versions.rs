@@ -277,7 +277,8 @@ async fn an_upgrade_is_listed_previewed_and_applied_under_the_settings_version()
                 "changed": [{"path": "storage_demo.storage_demo_pool", "before": "data", "after": "data2"}]
             },
             "roles": {"added": ["storage_demo_gateway"], "removed": []},
-            "tasks": [{"nodes": [node], "added": [], "removed": ["storage_demo-post-deployment"]}]
+            "tasks": [{"nodes": [node], "added": [], "removed": ["storage_demo-post-deployment"]}],
+            "networks": {"added": [], "removed": []}
         })
     );
     let (_, cluster) = app.get(&format!("/api/v1/clusters/{old}")).await;
@@ -537,7 +538,8 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
                 "changed": [{"path": "syslog.transport", "before": "tcp", "after": "udp"}]
             },
             "roles": {"added": ["telemetry"], "removed": []},
-            "tasks": [{"nodes": [compute], "added": [], "removed": ["enable_nova_compute_service"]}]
+            "tasks": [{"nodes": [compute], "added": [], "removed": ["enable_nova_compute_service"]}],
+            "networks": {"added": [], "removed": []}
         })
     );
 

@@ -671,6 +671,7 @@ fn AddNode(cluster_id: i64, roles: Signal<Vec<RoleView>>, changed: Callback<()>)
             name: None,
             status: Some(status.get_untracked()),
             roles: chosen.get_untracked(),
+            ..CreateNode::default()
         });
     };
     let toggle = Callback::new(move |role: RoleName| chosen.update(|c| toggle(c, &role)));

@@ -364,6 +364,7 @@ fn ConsequencesView(consequences: Consequences) -> impl IntoView {
         plugins,
         roles,
         tasks,
+        networks,
     } = consequences;
     let settings = settings
         .into_iter()
@@ -416,8 +417,22 @@ fn ConsequencesView(consequences: Consequences) -> impl IntoView {
             <ul data-part="roles">{roles}</ul>
             <h3>"Tasks"</h3>
             <ul data-part="tasks">{tasks}</ul>
+            <h3>"Networks"</h3>
+            <ul data-part="networks">{network_items(&networks)}</ul>
         </div>
     }
+}
+
+/// The networks a change rebuilds, a line each (or that it rebuilds none).
+pub(crate) fn network_items(rebuilt: &mosaic_core::network::Rebuilt) -> impl IntoView + use<> {
+    let mut lines = rebuilt.lines();
+    if lines.is_empty() {
+        lines.push("No network is added or removed.".to_owned());
+    }
+    lines
+        .into_iter()
+        .map(|l| view! { <li>{l}</li> })
+        .collect_view()
 }
 
 /// "Nodes 2, 3: start a, b; stop c".

@@ -201,6 +201,7 @@ fn UpgradeConsequencesView(consequences: UpgradeConsequences) -> impl IntoView {
         settings,
         roles,
         tasks,
+        networks,
     } = consequences;
     let marked = |mark: &str, names: Vec<String>| -> Vec<(String, String)> {
         names
@@ -236,5 +237,7 @@ fn UpgradeConsequencesView(consequences: UpgradeConsequences) -> impl IntoView {
         {part("Roles", "roles", role_lines)}
         <h3>"Tasks"</h3>
         <ul data-part="tasks">{tasks.into_iter().map(task_item).collect_view()}</ul>
+        <h3>"Networks"</h3>
+        <ul data-part="networks">{crate::pages::components::network_items(&networks)}</ul>
     }
 }

@@ -67,9 +67,11 @@ impl BulkNodes {
             && self.remove_tags.is_empty()
             && self.add_roles.is_empty()
             && self.remove_roles.is_empty()
+            && self.node_group.is_none()
+            && self.interfaces.is_none()
         {
             return refuse(
-                "nothing to change: give add_tags, remove_tags, add_roles or remove_roles"
+                "nothing to change: give add_tags, remove_tags, add_roles, remove_roles, node_group or interfaces"
                     .to_owned(),
             );
         }
@@ -156,13 +158,32 @@ impl Environment<'_> {
                 message: format!("node {id} is not in this environment"),
             })
             .collect();
+        let group = match &change.node_group {
+            Some(group) => Some(
+                group
+                    .resolve(&self.node_groups())
+                    .map_err(BulkRefusal::Request)?
+                    .name
+                    .clone(),
+            ),
+            None => None,
+        };
+        let config = match change.interfaces {
+            Some(_) => Some(
+                self.network_configuration()
+                    .map_err(BulkRefusal::Request)?
+                    .0,
+            ),
+            None => None,
+        };
         // What roles bring, worked out once for every node.
         let role_tags = self.role_tags();
         let before = self.role_counts();
         let mut after = before.clone();
         let mut changed = Vec::new();
         for node in self.spec.nodes.iter().filter(|n| wanted.contains(&n.id)) {
-            match self.bulk_one(node, change, &role_tags) {
+            let placed = self.placed(node, group.as_deref(), config.as_ref(), change);
+            match placed.and_then(|node| self.bulk_one(&node, change, &role_tags)) {
                 Ok(next) if next != *node => {
                     after.remove(node);
                     after.add(&next);
@@ -221,6 +242,37 @@ impl Environment<'_> {
         } else {
             Err(BulkRefusal::UnknownRoles(unknown))
         }
+    }
+
+    /// `node` in node group `group` with `change`'s networks on its ports
+    /// (what is given), or why it cannot be.
+    fn placed(
+        &self,
+        node: &NodeTags,
+        group: Option<&str>,
+        config: Option<&crate::network::NetworkConfiguration>,
+        change: &BulkNodes,
+    ) -> Result<NodeTags, Vec<String>> {
+        let mut next = node.clone();
+        if let Some(group) = group {
+            next.node_group = Some(group.to_owned());
+        }
+        if let (Some(config), Some(ports)) = (config, &change.interfaces) {
+            let Some(declared) = next.interfaces.as_ref().filter(|i| !i.is_empty()) else {
+                return Err(vec![
+                    "it declares no interfaces to put networks on".to_owned(),
+                ]);
+            };
+            let owned = self.node_networks(config, &next);
+            let networks: Vec<(&crate::network::Network, &crate::network::NetworkMeta)> =
+                owned.iter().map(|(n, m)| (*n, m)).collect();
+            next.interfaces = Some(declared.with_networks(&networks, ports));
+            let problems = self.interface_problems(config, &next);
+            if !problems.is_empty() {
+                return Err(problems.into_iter().map(|p| p.message).collect());
+            }
+        }
+        Ok(next)
     }
 
     /// One node after the change, or its problems.

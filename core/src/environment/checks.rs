@@ -23,7 +23,7 @@ pub enum CheckSeverity {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Check {
     pub severity: CheckSeverity,
-    /// `plan`, `untagged`, `role_limit` or `node_roles`.
+    /// `plan`, `untagged`, `role_limit`, `network` or `node_roles`.
     pub kind: String,
     pub message: String,
     #[serde(default)]
@@ -74,6 +74,16 @@ impl Environment<'_> {
                     .into_iter()
                     .map(|m| check(Warning, "role_limit", m, nodes.clone())),
             );
+        }
+        if let Ok((config, _)) = self.network_configuration() {
+            out.extend(self.network_problems(&config, true).iter().map(|p| {
+                check(
+                    Error,
+                    "network",
+                    self.describe_problem(&config, p),
+                    p.nodes.clone(),
+                )
+            }));
         }
         for (node, errors) in self.node_role_errors() {
             out.extend(errors.into_iter().map(|e| {

@@ -108,7 +108,17 @@ impl Environment<'_> {
                 })
                 .collect(),
             tasks: task_changes(&self.plan(GRAPH), &after.plan(GRAPH)),
+            networks: after.networks_rebuilt(),
         }
+    }
+
+    /// The networks this environment's configuration gains and loses
+    /// against what is stored (what a components change or an upgrade
+    /// rebuilds).
+    pub fn networks_rebuilt(&self) -> crate::network::Rebuilt {
+        self.network_configuration()
+            .map(|(_, rebuilt)| rebuilt)
+            .unwrap_or_default()
     }
 
     /// Each node holding a role that `after` makes unavailable, with the

@@ -9,6 +9,8 @@ use serde_json::Value;
 use super::{Environment, Spec};
 use crate::component::ComponentName;
 use crate::name::{Mode, PluginName};
+use crate::network::config::{DEFAULT_GROUP, NodeGroup};
+use crate::network::file::FileNetworks;
 use crate::role_layer::RoleLayer;
 use crate::settings::Edits;
 use crate::tag::{NodeTags, TagsMetadata, deserialize_tags_metadata};
@@ -57,6 +59,11 @@ pub struct EnvironmentFile {
     /// tags, conflicts, limits}`), by role name.
     #[serde(default, skip_serializing_if = "RoleLayer::is_empty")]
     pub roles: RoleLayer,
+    /// Its networks (SEMANTICS §11): node groups, networks, parameters
+    /// and VIPs; absent: the release's defaults, with the node groups its
+    /// nodes name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub networks: Option<FileNetworks>,
     #[serde(default)]
     pub nodes: Vec<NodeTags>,
 }
@@ -102,6 +109,10 @@ impl EnvironmentFile {
                 group.entry("enabled").or_insert(Value::Bool(true));
             }
         }
+        let (node_groups, network) = match &self.networks {
+            Some(networks) => (networks.groups(), Some(networks.configuration().0)),
+            None => (self.named_groups(), None),
+        };
         Spec {
             name: name.to_owned(),
             mode: self.mode,
@@ -111,7 +122,36 @@ impl EnvironmentFile {
             deployment_tasks: self.deployment_tasks.clone(),
             nodes: self.nodes.clone(),
             roles: self.roles.clone(),
+            node_groups,
+            network,
         }
+    }
+
+    /// What cannot be read of its `networks:` (each with where).
+    pub fn network_problems(&self) -> Vec<String> {
+        self.networks
+            .as_ref()
+            .map(|n| n.configuration().1)
+            .unwrap_or_default()
+    }
+
+    /// Without `networks:`, the node groups its nodes name: `default`,
+    /// then the others in the order nodes name them, numbered from 1.
+    fn named_groups(&self) -> Vec<NodeGroup> {
+        let mut names: Vec<&str> = vec![DEFAULT_GROUP];
+        for name in self.nodes.iter().filter_map(|n| n.node_group.as_deref()) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| NodeGroup {
+                id: i as i64 + 1,
+                name: name.to_owned(),
+            })
+            .collect()
     }
 }
 
@@ -164,9 +204,14 @@ impl Environment<'_> {
             .enumerate()
             .map(|(i, node)| NodeTags {
                 id: i as i64 + 1,
+                node_group: node.node_group.clone().filter(|g| g != DEFAULT_GROUP),
                 ..node.clone()
             })
             .collect();
+        let networks = self
+            .network_configuration()
+            .ok()
+            .map(|(config, _)| FileNetworks::from_configuration(&config, &self.node_groups()));
         EnvironmentFile {
             release: None,
             release_name: Some(self.release.name.clone()),
@@ -178,6 +223,7 @@ impl Environment<'_> {
             tags_metadata: self.exported_tags(),
             deployment_tasks: self.spec.deployment_tasks.clone(),
             roles: self.spec.roles.clone(),
+            networks,
             nodes,
         }
     }

@@ -14,6 +14,7 @@ mod file;
 mod graphs;
 mod instances;
 mod maximums;
+mod networks;
 mod plan;
 mod roles;
 mod tags;
@@ -30,6 +31,7 @@ pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};
 pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
+pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
 pub use roles::ReleaseRoles;
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
@@ -71,6 +73,10 @@ pub struct Spec {
     /// Its own changes of roles: tag sets replaced, roles created
     /// (SEMANTICS §5.1).
     pub roles: RoleLayer,
+    /// Its node groups (racks); none: `default` alone (SEMANTICS §11.1).
+    pub node_groups: Vec<crate::network::NodeGroup>,
+    /// Its network configuration; none: the release's defaults.
+    pub network: Option<crate::network::NetworkConfiguration>,
 }
 
 /// What an environment is built on.
@@ -345,6 +351,15 @@ impl<'a> Environment<'a> {
         &self.roles
     }
 
+    /// Where role `id`'s tags come from and whether it is a role of one's
+    /// own (SEMANTICS §5.1).
+    pub fn role_origin(&self, id: &RoleName) -> Option<&RoleOrigin> {
+        self.roles
+            .iter()
+            .position(|r| &r.id == id)
+            .and_then(|i| self.origins.get(i))
+    }
+
     /// The roles offered to nodes: neither hidden nor of a plugin that is
     /// off, in order.
     pub fn offered_roles(&self) -> Vec<&Role> {
@@ -572,9 +587,24 @@ fn context(
     if let Value::Object(map) = &mut cluster {
         map.extend(binds);
     }
-    let mut networking = Map::new();
-    if let Some(segmentation) = cluster.get("net_segment_type") {
-        networking.insert("segmentation_type".to_owned(), segmentation.clone());
+    // Every networking parameter the stored configuration has (SEMANTICS
+    // §11.1); the segmentation is the components'.
+    let mut networking = match spec
+        .network
+        .as_ref()
+        .map(|n| n.networking_parameters.to_model())
+    {
+        Some(Value::Object(map)) => map,
+        _ => release_parameters(release),
+    };
+    match cluster.get("net_segment_type") {
+        Some(segmentation) => {
+            networking.insert("segmentation_type".to_owned(), segmentation.clone());
+        }
+        None if spec.network.is_none() => {
+            networking.remove("segmentation_type");
+        }
+        None => {}
     }
     Context {
         cluster,
@@ -585,6 +615,23 @@ fn context(
         }),
         version: json!({"feature_groups": []}),
         networking_parameters: Value::Object(networking),
+    }
+}
+
+/// The networking parameters a release gives environments before they
+/// store their own (its `config` over Fuel's defaults), as the model.
+fn release_parameters(release: &Release) -> Map<String, Value> {
+    let config = &release.networks_metadata.neutron.config;
+    match crate::network::NetworkingParameters::defaults(
+        config,
+        crate::network::Segmentation::Vlan,
+        config.contains_key("baremetal_range"),
+    ) {
+        Ok(p) => match p.to_model() {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        },
+        Err(_) => Map::new(),
     }
 }
 

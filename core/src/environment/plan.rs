@@ -124,6 +124,34 @@ impl Environment<'_> {
                 problems.push(format!("node {}: {}", node.id, e.message));
             }
         }
+        problems.extend(self.import_network_problems());
+        problems
+    }
+
+    /// What an import refuses of its networks (SEMANTICS §11.2): networks
+    /// the environment does not have, and every problem of the
+    /// configuration and the nodes' interfaces but a shortfall of
+    /// addresses (which the environment's checks report).
+    fn import_network_problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let metas = self.network_metas();
+        for network in self.spec.network.iter().flat_map(|n| &n.networks) {
+            if !metas.iter().any(|m| m.name == network.name) {
+                problems.push(format!(
+                    "networks: network '{}' does not exist in this environment",
+                    network.name
+                ));
+            }
+        }
+        match self.network_configuration() {
+            Ok((config, _)) => problems.extend(
+                self.network_problems(&config, true)
+                    .iter()
+                    .filter(|p| p.kind != crate::network::ProblemKind::Capacity)
+                    .map(|p| format!("networks: {}", self.describe_problem(&config, p))),
+            ),
+            Err(e) => problems.push(format!("networks: {e}")),
+        }
         problems
     }
 

@@ -410,6 +410,11 @@ fn node_view(cluster_id: i64, n: &NodeTags, tags: Vec<TagName>, roles: &RoleTags
         primary_tags: n.primary_tags.clone(),
         pending_deletion: n.pending_deletion,
         version: n.version,
+        node_group: n
+            .node_group
+            .clone()
+            .unwrap_or_else(|| crate::network::DEFAULT_GROUP.to_owned()),
+        interfaces: n.interfaces.as_ref().map_or(0, |i| i.interfaces.len()),
     }
 }
 

@@ -484,7 +484,13 @@ fn a_restriction_reads_the_segmentation_the_components_chose() {
     // restriction reading it is a problem, and the environment invalid),
     // `null` in non-strict mode.
     with(&f, &spec(&CONTRAIL, json!({}), vec![]), |env| {
-        assert_eq!(env.context().networking_parameters, json!({}));
+        let parameters = &env.context().networking_parameters;
+        assert_eq!(parameters.get("segmentation_type"), None);
+        assert_eq!(
+            parameters["vlan_range"],
+            json!([1000, 1030]),
+            "Fuel's other parameters are there"
+        );
         let error = holds(env, true).unwrap_err();
         assert_eq!(error.kind, crate::expr::ErrorKind::Undefined);
         assert!(error.message.contains("segmentation_type"), "{error:?}");
@@ -773,7 +779,7 @@ fn bulk(nodes: &[i64], add_tags: &[&str], remove_tags: &[&str], add_roles: &[&st
             .iter()
             .map(|r| RoleName::new(*r).unwrap())
             .collect(),
-        remove_roles: Vec::new(),
+        ..BulkNodes::default()
     }
 }
 

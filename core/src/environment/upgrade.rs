@@ -68,6 +68,7 @@ impl Environment<'_> {
                 &self.plan(super::components::GRAPH),
                 &after.plan(super::components::GRAPH),
             ),
+            networks: after.networks_rebuilt(),
         };
         let refusals = self.upgrade_refusals(after, &consequences);
         Upgrade {

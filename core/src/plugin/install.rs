@@ -278,6 +278,11 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                 ));
             }
         }
+        out.extend(network_role_collisions(
+            new,
+            (&release_source, release),
+            &neighbours,
+        ));
         // Volume mappings may name the release's volumes; they must exist.
         let known: BTreeSet<String> = volumes
             .iter()
@@ -304,6 +309,52 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                 }
             }
         }
+    }
+    out
+}
+
+/// The plugin's network roles that the release or another plugin extending
+/// it declares already (SEMANTICS §11.1): one error per id, naming both
+/// sources with file and line.
+fn network_role_collisions(
+    new: &Package,
+    (release_source, release): (&str, &Release),
+    neighbours: &[&&Package],
+) -> Vec<Diagnostic> {
+    let mut theirs: Vec<(String, &crate::network::NetworkRole)> = release
+        .network_roles_metadata
+        .iter()
+        .map(|r| (release_source.to_owned(), r))
+        .collect();
+    for other in neighbours {
+        theirs.extend(
+            other
+                .network_roles_metadata
+                .iter()
+                .map(|r| (other.source(), r)),
+        );
+    }
+    let mut out = Vec::new();
+    for role in &new.network_roles_metadata {
+        let Some((source, first)) = theirs.iter().find(|(_, r)| r.id == role.id) else {
+            continue;
+        };
+        let message = crate::network::DuplicateNetworkRole {
+            id: role.id.clone(),
+            first: crate::network::metadata::described(source, first),
+            second: crate::network::metadata::described(&new.source(), role),
+        }
+        .to_string();
+        out.push(Diagnostic {
+            severity: Severity::Error,
+            file: role
+                .source
+                .as_ref()
+                .map_or("network_roles.yaml".to_owned(), |p| p.file.clone()),
+            line: role.source.as_ref().map(|p| p.line),
+            path: Some(role.id.clone()),
+            message,
+        });
     }
     out
 }

@@ -69,6 +69,12 @@ pub(crate) const FIXED_FILES: &[(&str, &str, FileKind, &str)] = &[
     ),
     ("node_tags.yaml", "tags_metadata", FileKind::Tags, "4.0.0"),
     (
+        "deployers.yaml",
+        "deployers_metadata",
+        FileKind::Deployers,
+        "5.0.0",
+    ),
+    (
         "node_config.yaml",
         "node_attributes_metadata",
         FileKind::AttributeSections,
@@ -97,6 +103,7 @@ fn path_kind(key: &str) -> Option<FileKind> {
         "tags_path" => FileKind::Tags,
         "network_roles_path" => FileKind::NetworkRoles,
         "networks_path" => FileKind::Networks,
+        "deployers_path" => FileKind::Deployers,
         "attributes_path" => FileKind::ReleaseAttributes,
         "vmware_attributes_path"
         | "node_attributes_path"
@@ -116,6 +123,7 @@ const STORED_NAMES: &[(&str, &str)] = &[
     ("volumes", "volumes_metadata"),
     ("networks", "networks_metadata"),
     ("network_roles", "network_roles_metadata"),
+    ("deployers", "deployers_metadata"),
     ("attributes", "attributes_metadata"),
     ("tags", "tags_metadata"),
     ("vmware_attributes", "vmware_attributes_metadata"),
@@ -141,6 +149,7 @@ const RELEASE_KEYS: &[&str] = &[
     "roles_path",
     "tags_path",
     "network_roles_path",
+    "deployers_path",
     "components_path",
     "attributes_path",
     "vmware_attributes_path",
@@ -1034,7 +1043,10 @@ impl Loader<'_> {
             }
             Some(Kind::File) => {
                 let tree = self.data_file(&path, kind)?;
-                Some(Resolved::Data(tree.to_json(), vec![(path, tree)]))
+                Some(Resolved::Data(
+                    data_json(kind, &path, &tree),
+                    vec![(path, tree)],
+                ))
             }
         }
     }
@@ -1098,7 +1110,7 @@ impl Loader<'_> {
             Json::Array(
                 trees
                     .iter()
-                    .flat_map(|(_, t)| match t.to_json() {
+                    .flat_map(|(f, t)| match data_json(path_kind(key), f, t) {
                         Json::Array(items) => items,
                         _ => Vec::new(),
                     })
@@ -1146,7 +1158,7 @@ impl Loader<'_> {
                     deployment_tasks.extend(trees);
                 }
                 if !root.is_null() {
-                    tree.insert(stored.to_string(), root.to_json());
+                    tree.insert(stored.to_string(), data_json(Some(*kind), file, &root));
                 }
             }
         }
@@ -1165,6 +1177,27 @@ impl Loader<'_> {
         }
         deployment_tasks
     }
+}
+
+/// A data file's tree as JSON; a network role also records where it is
+/// declared (`source`: file and line), so that an id two sources declare
+/// is reported with both places.
+fn data_json(kind: Option<FileKind>, file: &str, tree: &Node) -> Json {
+    let mut json = tree.to_json();
+    if kind != Some(FileKind::NetworkRoles) {
+        return json;
+    }
+    if let (Value::Seq(items), Json::Array(out)) = (&tree.value, &mut json) {
+        for (item, value) in items.iter().zip(out.iter_mut()) {
+            if let Json::Object(map) = value {
+                map.insert(
+                    "source".to_owned(),
+                    serde_json::json!({"file": file, "line": item.line}),
+                );
+            }
+        }
+    }
+    json
 }
 
 fn text_of(node: &Node, key: &str) -> String {

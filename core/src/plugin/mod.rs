@@ -79,8 +79,20 @@ pub struct Package {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub graphs: Vec<Graph>,
     /// `network_roles.yaml`.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub network_roles_metadata: Value,
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::release::null_as_default"
+    )]
+    pub network_roles_metadata: Vec<crate::network::NetworkRole>,
+    /// `deployers.yaml`: its entries for the deployers of the releases it
+    /// extends (SEMANTICS §12).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::deployer::Deployers::is_empty",
+        deserialize_with = "crate::release::null_as_default"
+    )]
+    pub deployers_metadata: crate::deployer::Deployers,
     /// `node_tags.yaml`.
     #[serde(
         default,

@@ -183,6 +183,13 @@ impl Sink<'_> {
     pub fn warning(&mut self, line: usize, path: &str, message: impl Into<String>) {
         self.push(Severity::Warning, Some(line), path, message);
     }
+
+    /// Whether this file has an error so far.
+    pub fn has_errors(&self) -> bool {
+        self.out
+            .iter()
+            .any(|d| d.file == self.file && d.severity == Severity::Error)
+    }
 }
 
 #[cfg(test)]

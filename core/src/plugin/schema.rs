@@ -32,6 +32,8 @@ pub enum FileKind {
     AttributeSections,
     NetworkRoles,
     Networks,
+    /// `deployers.yaml`, a release's `deployers_path`.
+    Deployers,
 }
 
 /// Checks `root` (the contents of one file) as `kind`.
@@ -46,6 +48,7 @@ pub(crate) fn check(kind: FileKind, root: &Node, sink: &mut Sink<'_>) {
         FileKind::ReleaseAttributes => release_attributes(root, sink),
         FileKind::AttributeSections => sections(root, "", &["type"], sink),
         FileKind::NetworkRoles => network_roles(root, sink),
+        FileKind::Deployers => deployers(root, sink),
         FileKind::Networks => networks(root, sink),
     }
 }
@@ -660,14 +663,349 @@ fn network_roles(root: &Node, sink: &mut Sink<'_>) {
                 ids.insert(id, item.line);
             }
         }
+        if let Some(mapping) = item.get("default_mapping") {
+            string(mapping, &join_path(&path, "default_mapping"), sink);
+        }
         if let Some(p) = item.get("properties") {
-            map(p, &join_path(&path, "properties"), sink);
+            network_role_properties(p, &join_path(&path, "properties"), sink);
         }
     }
 }
 
+fn network_role_properties(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if map(node, path, sink).is_none() {
+        return;
+    }
+    for flag in ["subnet", "gateway"] {
+        if let Some(value) = node.get(flag) {
+            boolean(value, &join_path(path, flag), sink);
+        }
+    }
+    let Some(vips) = node.get("vip") else {
+        return;
+    };
+    let vips_path = join_path(path, "vip");
+    for (i, vip) in list(vips, &vips_path, sink)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = index_path(&vips_path, i);
+        if map(vip, &at, sink).is_none() {
+            continue;
+        }
+        require(vip, &at, &["name"], sink);
+        for key in ["name", "namespace", "alias"] {
+            if let Some(value) = vip.get(key) {
+                string(value, &join_path(&at, key), sink);
+            }
+        }
+        if let Some(roles) = vip.get("node_roles") {
+            let roles_path = join_path(&at, "node_roles");
+            for role in strings(roles, &roles_path, sink) {
+                if crate::name::RoleName::new(&role).is_err() {
+                    sink.error(
+                        roles.line,
+                        &roles_path,
+                        format!("'{role}' is not a role name"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A release's `networks_path`: Neutron's networks, each read as Mosaic
+/// reads them, and its parameters' defaults.
 fn networks(root: &Node, sink: &mut Sink<'_>) {
-    if !root.is_null() {
-        map(root, "", sink);
+    if root.is_null() || map(root, "", sink).is_none() {
+        return;
+    }
+    let Some(neutron) = root.get("neutron") else {
+        return;
+    };
+    if map(neutron, "neutron", sink).is_none() {
+        return;
+    }
+    if let Some(nets) = neutron.get("networks") {
+        for (i, net) in list(nets, "neutron.networks", sink)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            network_meta(net, &index_path("neutron.networks", i), sink);
+        }
+    }
+    if let Some(config) = neutron.get("config")
+        && let serde_json::Value::Object(map) = config.to_json()
+        && let Err(e) = crate::network::NetworkingParameters::defaults(
+            &map,
+            crate::network::Segmentation::Vlan,
+            true,
+        )
+    {
+        sink.error(config.line, "neutron.config", e);
+    }
+}
+
+fn network_meta(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if map(node, path, sink).is_none() {
+        return;
+    }
+    require(node, path, &["name"], sink);
+    if let Err(e) = serde_json::from_value::<crate::network::NetworkMeta>(node.to_json()) {
+        sink.error(node.line, path, format!("does not read as a network: {e}"));
+        return;
+    }
+    let address = |key: &str, sink: &mut Sink<'_>| {
+        let Some(value) = node.get(key).filter(|v| !v.is_null()) else {
+            return;
+        };
+        let ok = value.as_str().is_some_and(|text| match key {
+            "cidr" => text.parse::<ipnet::Ipv4Net>().is_ok(),
+            _ => text.parse::<std::net::Ipv4Addr>().is_ok(),
+        });
+        if !ok {
+            let what = if key == "cidr" {
+                "a CIDR"
+            } else {
+                "an IPv4 address"
+            };
+            sink.error(value.line, &join_path(path, key), format!("must be {what}"));
+        }
+    };
+    address("cidr", sink);
+    address("gateway", sink);
+    if let Some(range) = node.get("ip_range") {
+        let texts = strings(range, &join_path(path, "ip_range"), sink);
+        if texts.len() != 2
+            || texts
+                .iter()
+                .any(|t| t.parse::<std::net::Ipv4Addr>().is_err())
+        {
+            sink.error(
+                range.line,
+                &join_path(path, "ip_range"),
+                "must be two IPv4 addresses [first, last]",
+            );
+        }
+    }
+    if let Some(vlan) = node.get("vlan_start").filter(|v| !v.is_null()) {
+        integer(vlan, &join_path(path, "vlan_start"), sink);
+    }
+    if let Some(list) = node.get("restrictions") {
+        restrictions(list, &join_path(path, "restrictions"), sink);
+    }
+}
+
+/// `deployers.yaml` (a release's `deployers_path`): deployer name → its
+/// declaration (SEMANTICS §12), every expression parsed, every list and
+/// key where it belongs.
+fn deployers(root: &Node, sink: &mut Sink<'_>) {
+    if root.is_null() {
+        return;
+    }
+    let Some(entries) = map(root, "", sink) else {
+        return;
+    };
+    for entry in entries {
+        let at = entry.key.clone();
+        if !entry
+            .key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            sink.error(
+                entry.line,
+                &at,
+                format!(
+                    "'{}' is not a deployer name (letters, digits, '-', '_')",
+                    entry.key
+                ),
+            );
+        }
+        deployer(&entry.value, &at, sink);
+    }
+    if !sink.has_errors()
+        && let Err(e) = serde_json::from_value::<crate::deployer::Deployers>(root.to_json())
+    {
+        sink.error(root.line, "", format!("does not read as deployers: {e}"));
+    }
+}
+
+fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
+    let Some(entries) = map(node, at, sink) else {
+        return;
+    };
+    for entry in entries {
+        let path = join_path(at, &entry.key);
+        let value = &entry.value;
+        match entry.key.as_str() {
+            "series" | "openstack_release" => {
+                string(value, &path, sink);
+            }
+            "own_roles_under" => {
+                strings(value, &path, sink);
+            }
+            "inventory" => {
+                for (i, group) in list(value, &path, sink).unwrap_or_default().iter().enumerate() {
+                    let at = index_path(&path, i);
+                    if map(group, &at, sink).is_some() {
+                        require(group, &at, &["group"], sink);
+                    }
+                }
+            }
+            "tags" => {
+                for tag in map(value, &path, sink).unwrap_or_default() {
+                    strings(&tag.value, &join_path(&path, &tag.key), sink);
+                }
+            }
+            "globals" => computed_list(value, &path, &["name"], sink),
+            "overrides" => computed_list(value, &path, &["file", "section", "name"], sink),
+            "unsupported" => unsupported(value, &path, sink),
+            "no_effect" => setting_rules(value, &path, sink),
+            other => sink.error(
+                entry.line,
+                &path,
+                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, globals, overrides, unsupported or no_effect)"),
+            ),
+        }
+    }
+}
+
+/// An expression written at `node`, parsed (with its caret on error).
+fn expression(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    if let Some(text) = string(node, path, sink)
+        && let Err(e) = crate::restriction::parse_expr(path, &text)
+    {
+        sink.error(node.line, path, e.message);
+    }
+}
+
+fn computed_list(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>) {
+    for (i, item) in list(node, path, sink)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = index_path(path, i);
+        if map(item, &at, sink).is_none() {
+            continue;
+        }
+        require(item, &at, required, sink);
+        match (item.get("value"), item.get("template")) {
+            (Some(value), None) => expression(value, &join_path(&at, "value"), sink),
+            (None, Some(template)) => template_parts(template, &join_path(&at, "template"), sink),
+            _ => sink.error(
+                item.line,
+                &at,
+                "give exactly one of 'value' (an expression) and 'template'",
+            ),
+        }
+        if let Some(when) = item.get("when") {
+            expression(when, &join_path(&at, "when"), sink);
+        }
+        if let Some(file) = item.get("file").and_then(Node::as_str)
+            && super::files::confine(file).is_err()
+        {
+            sink.error(
+                item.line,
+                &join_path(&at, "file"),
+                format!("'{file}' leaves the export's directory"),
+            );
+        }
+    }
+}
+
+/// A template's `{expression}` parts, each parsed: in a string, or in
+/// every string of a list or map.
+fn template_parts(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    match &node.value {
+        Value::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                template_parts(item, &index_path(path, i), sink);
+            }
+            return;
+        }
+        Value::Map(entries) => {
+            for entry in entries {
+                template_parts(&entry.value, &join_path(path, &entry.key), sink);
+            }
+            return;
+        }
+        _ => {}
+    }
+    let Some(text) = string(node, path, sink) else {
+        return;
+    };
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find('{') {
+        let Some(end) = rest[start..].find('}') else {
+            sink.error(node.line, path, "a '{' without its '}'");
+            return;
+        };
+        if let Err(e) = crate::restriction::parse_expr(path, &rest[start + 1..start + end]) {
+            sink.error(node.line, path, e.message);
+        }
+        rest = &rest[start + end + 1..];
+    }
+}
+
+fn unsupported(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    for entry in map(node, path, sink).unwrap_or_default() {
+        let at = join_path(path, &entry.key);
+        match entry.key.as_str() {
+            "components" | "roles" => {
+                for (i, item) in list(&entry.value, &at, sink)
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                {
+                    let item_at = index_path(&at, i);
+                    if map(item, &item_at, sink).is_none() {
+                        continue;
+                    }
+                    require(item, &item_at, &["name", "reason"], sink);
+                    let name = item.get("name").and_then(Node::as_str).unwrap_or_default();
+                    let bad = match entry.key.as_str() {
+                        "components" => crate::component::Pattern::new(name).is_err(),
+                        _ => crate::name::RoleName::new(name).is_err(),
+                    };
+                    if bad && !name.is_empty() {
+                        sink.error(
+                            item.line,
+                            &join_path(&item_at, "name"),
+                            format!(
+                                "'{name}' is not a {} name",
+                                &entry.key[..entry.key.len() - 1]
+                            ),
+                        );
+                    }
+                }
+            }
+            "settings" => setting_rules(&entry.value, &at, sink),
+            other => sink.error(
+                entry.line,
+                &at,
+                format!("unknown key '{other}' (expected components, roles or settings)"),
+            ),
+        }
+    }
+}
+
+fn setting_rules(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    for (i, item) in list(node, path, sink)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = index_path(path, i);
+        if map(item, &at, sink).is_none() {
+            continue;
+        }
+        require(item, &at, &["setting", "when", "reason"], sink);
+        if let Some(when) = item.get("when") {
+            expression(when, &join_path(&at, "when"), sink);
+        }
     }
 }

@@ -747,3 +747,71 @@ fn environments_are_built_from_their_pins_and_offered_the_newer_versions() {
         ("stack", "1.0")
     );
 }
+
+#[test]
+fn a_network_role_the_release_declares_is_refused_naming_both_places() {
+    let release = installed(package(&[
+        (
+            "metadata.yaml",
+            &RELEASE
+                .replace("os: CentOS", "os: ubuntu")
+                .replace("version: '2.0'", "version: '2024.1-x'")
+                .replace(
+                    "    base_release_path: base.yaml\n",
+                    "    base_release_path: base.yaml\n    network_roles_path: net.yaml\n",
+                ),
+        ),
+        ("components.yaml", "[]\n"),
+        ("roles.yaml", "{}\n"),
+        ("graphs/a.yaml", "[]"),
+        ("base.yaml", "components: []\n"),
+        (
+            "net.yaml",
+            "# The release's.\n- id: keystone/api\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n- id: mgmt/vip\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: [{name: management}]}\n",
+        ),
+    ]));
+    let plugin = installed(extension(&[(
+        "network_roles.yaml",
+        "- id: mine\n  default_mapping: private\n  properties: {vip: []}\n- id: mgmt/vip\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n",
+    )]));
+    let problems = check_install(
+        &plugin,
+        Installed {
+            plugins: std::slice::from_ref(&release),
+        },
+    );
+    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"
+        ]
+    );
+}
+
+#[test]
+fn network_files_are_read_with_lines() {
+    let loaded = load(&extension(&[(
+        "network_roles.yaml",
+        "- id: a\n  default_mapping: management\n  properties:\n    subnet: yes-please\n    vip:\n      - {name: v, node_roles: ['Not A Role']}\n      - {namespace: haproxy}\n",
+    )]));
+    let lines = lines(&loaded);
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "network_roles.yaml:4: error: [0].properties.subnet: must be true or false"
+        )),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(
+            |l| l.contains("[0].properties.vip[0].node_roles: 'Not A Role' is not a role name")
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("[0].properties.vip[1]: missing required key 'name'")),
+        "{lines:#?}"
+    );
+}

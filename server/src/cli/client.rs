@@ -185,12 +185,27 @@ fn refusal(status: u16, bytes: &[u8]) -> Failure {
                 Some(name) => format!("node {id} ({name})"),
                 None => format!("node {id}"),
             },
-            _ => String::new(),
+            _ => ["component", "role", "setting"]
+                .iter()
+                .find_map(|k| item[*k].as_str().map(|v| format!("{k} {v}")))
+                .or_else(|| {
+                    let ids: Vec<String> = item["networks"]
+                        .as_array()?
+                        .iter()
+                        .map(Value::to_string)
+                        .collect();
+                    (!ids.is_empty()).then(|| format!("network {}", ids.join(", ")))
+                })
+                .unwrap_or_default(),
         };
-        lines.push(format!(
-            "  {place}: {}",
-            item["message"].as_str().unwrap_or_default()
-        ));
+        let message = item["message"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('\n', " ");
+        lines.push(match place.is_empty() {
+            true => format!("  {message}"),
+            false => format!("  {place}: {message}"),
+        });
     }
     for d in error["report"]["diagnostics"]
         .as_array()

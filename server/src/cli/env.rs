@@ -35,6 +35,8 @@ pub enum EnvCommand {
     /// Move a plugin it pins, or its release plugin, to a newer version
     /// (or preview the move).
     Upgrade(super::upgrade::EnvUpgrade),
+    /// Show, download, upload or verify its network configuration.
+    Networks(super::networks::EnvNetworks),
 }
 
 #[derive(Debug, Args)]
@@ -63,9 +65,15 @@ pub struct EnvCreate {
 
 #[derive(Debug, Args)]
 pub struct EnvExport {
-    id: i64,
-    /// Write to FILE instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
+    /// The environment: its id, or its name.
+    env: String,
+    /// Export for a deployer (`kolla-ansible`) instead of as an
+    /// environment file: its files are written under `-o DIR`.
+    #[arg(long, value_name = "DEPLOYER")]
+    to: Option<String>,
+    /// Write to FILE (the environment file) or under DIR (with --to)
+    /// instead of stdout.
+    #[arg(short, long, value_name = "FILE|DIR")]
     output: Option<PathBuf>,
     #[command(flatten)]
     remote: Remote,
@@ -136,6 +144,7 @@ pub fn env(command: EnvCommand) -> i32 {
         EnvCommand::Upgrade(args) => {
             with_client(args.remote(), |c| super::upgrade::upgrade(c, &args))
         }
+        EnvCommand::Networks(args) => super::networks::networks(&args),
     }
 }
 
@@ -159,11 +168,17 @@ fn create(client: &Client, args: &EnvCreate) -> Result<(), Failure> {
 }
 
 fn export(client: &Client, args: &EnvExport) -> Result<(), Failure> {
-    let bytes = client.send(
-        "GET",
-        &format!("/api/v1/clusters/{}/environment", args.id),
-        None,
-    )?;
+    let id = environment_id(client, &args.env)?;
+    if let Some(deployer) = &args.to {
+        return super::deploy::export(
+            client,
+            id,
+            deployer,
+            args.output.as_deref(),
+            args.remote.format,
+        );
+    }
+    let bytes = client.send("GET", &format!("/api/v1/clusters/{id}/environment"), None)?;
     match &args.output {
         Some(path) => std::fs::write(path, &bytes)
             .map_err(|e| Failure::Broken(format!("cannot write {}: {e}", path.display()))),
@@ -267,6 +282,7 @@ fn preview(c: &Consequences) -> String {
             .collect(),
     );
     section("Tasks", c.tasks.iter().map(task_line).collect());
+    section("Networks", c.networks.lines());
     out
 }
 
@@ -315,6 +331,9 @@ pub enum NodeCommand {
     Update(NodeUpdate),
     /// Delete a node.
     Delete(NodeId),
+    /// Show a node's interfaces, the networks on them and its addresses;
+    /// put networks on its ports.
+    Interfaces(super::networks::NodeInterfaces),
 }
 
 #[derive(Debug, Args)]
@@ -381,6 +400,7 @@ pub fn node(command: NodeCommand) -> i32 {
             Ok(())
         }),
         NodeCommand::Update(args) => update(args),
+        NodeCommand::Interfaces(args) => super::networks::interfaces(&args),
         NodeCommand::Delete(args) => with_client(&args.remote, |c| {
             c.json("DELETE", &format!("/api/v1/nodes/{}", args.id), None)?;
             done(args.remote.format, &format!("deleted node {}", args.id));

@@ -5,11 +5,13 @@
 mod access;
 mod client;
 mod components;
+mod deploy;
 mod env;
 mod envfile;
 mod expr;
 mod heat;
 mod models;
+mod networks;
 mod plan;
 mod plugin;
 mod role_changes;

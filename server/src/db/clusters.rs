@@ -8,6 +8,10 @@ use mosaic_core::name::{Mode, PluginName};
 use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
 use mosaic_core::tag::NodeTags;
+use std::collections::BTreeMap;
+
+use mosaic_core::environment::AddressRow;
+use mosaic_core::network::{HolderKey, NetworkConfiguration, NodeGroup};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -15,6 +19,16 @@ use super::TagOwner;
 use super::{Db, DbError};
 use mosaic_core::role_layer::RoleLayer;
 use mosaic_core::tag::TagMeta;
+
+/// A new environment's networks: its node groups and node ids as its spec
+/// numbers them (the database gives them theirs), its configuration and
+/// its addresses.
+#[derive(Debug, Clone, Copy)]
+pub struct NewNetworks<'a> {
+    pub groups: &'a [NodeGroup],
+    pub config: &'a NetworkConfiguration,
+    pub rows: &'a [AddressRow],
+}
 
 pub struct InsertCluster<'a> {
     pub name: &'a str,
@@ -36,6 +50,11 @@ pub struct StoredCluster {
     /// The versions it pins; `None` for a row stored before versions were
     /// pinned and not pinned since ([`Db::pin`]).
     pub pins: Option<Pins>,
+    /// Its network configuration without the VIPs' addresses (those are
+    /// rows of their own); `None` before its networks were built.
+    pub networks: Option<mosaic_core::network::NetworkConfiguration>,
+    /// Moved on by every change of the network configuration.
+    pub networks_version: i64,
 }
 
 impl StoredCluster {
@@ -48,7 +67,8 @@ impl StoredCluster {
 /// Every column of an environment, with the release plugin that its
 /// release comes from: `SELECT` it `FROM` [`TABLES`].
 pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.settings, \
-     c.settings_version, c.plugins, p.name AS release_plugin, p.version AS release_version";
+     c.settings_version, c.plugins, c.networks, c.networks_version, \
+     p.name AS release_plugin, p.version AS release_version";
 pub(super) const TABLES: &str = "clusters c LEFT JOIN releases r ON r.id = c.release_id \
      LEFT JOIN plugins p ON p.id = r.plugin_id";
 
@@ -89,12 +109,22 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
         settings: serde_json::from_str(&settings).map_err(corrupt("settings"))?,
         settings_version: row.try_get("settings_version")?,
         pins,
+        networks: row
+            .try_get::<Option<String>, _>("networks")?
+            .map(|t| serde_json::from_str(&t))
+            .transpose()
+            .map_err(corrupt("networks"))?,
+        networks_version: row.try_get("networks_version")?,
     })
 }
 
 impl Db {
-    pub async fn insert_cluster(&self, new: InsertCluster<'_>) -> Result<Cluster, DbError> {
-        self.insert_cluster_with(new, &[], &[], RoleLayer::none())
+    pub async fn insert_cluster(
+        &self,
+        new: InsertCluster<'_>,
+        networks: NewNetworks<'_>,
+    ) -> Result<Cluster, DbError> {
+        self.insert_cluster_with(new, &[], &[], RoleLayer::none(), networks)
             .await
     }
 
@@ -106,6 +136,7 @@ impl Db {
         tags: &[(String, TagMeta)],
         nodes: &[NodeTags],
         roles: &RoleLayer,
+        networks: NewNetworks<'_>,
     ) -> Result<Cluster, DbError> {
         let components =
             serde_json::to_string(new.components).map_err(|e| DbError::Corrupt(e.to_string()))?;
@@ -147,9 +178,36 @@ impl Db {
             .await?;
         }
         super::roles::write_layer(&mut tx, TagOwner::Cluster(id), RoleLayer::none(), roles).await?;
-        for node in nodes {
-            super::nodes::insert_node_in(&mut tx, id, node).await?;
+        let mut group_ids = BTreeMap::new();
+        for group in networks.groups {
+            let new_id: i64 = sqlx::query_scalar(
+                "INSERT INTO node_groups (cluster_id, name) VALUES ($1, $2) RETURNING id",
+            )
+            .bind(id)
+            .bind(&group.name)
+            .fetch_one(&mut *tx)
+            .await?;
+            group_ids.insert(group.id, new_id);
         }
+        let mut node_ids = BTreeMap::new();
+        for node in nodes {
+            let stored = super::nodes::insert_node_in(&mut tx, id, node).await?;
+            node_ids.insert(node.id, stored.spec.id);
+        }
+        let rows: Vec<AddressRow> = networks
+            .rows
+            .iter()
+            .map(|row| AddressRow {
+                holder: match &row.holder {
+                    HolderKey::Node(n) => HolderKey::Node(node_ids.get(n).copied().unwrap_or(*n)),
+                    vip => vip.clone(),
+                },
+                group: group_ids.get(&row.group).copied().unwrap_or(row.group),
+                ..row.clone()
+            })
+            .collect();
+        let config = networks.config.with_group_ids(&group_ids);
+        super::networks::store_in(&mut tx, id, &config, &rows).await?;
         let row = sqlx::query(&format!("SELECT {COLUMNS} FROM {TABLES} WHERE c.id = $1"))
             .bind(id)
             .fetch_one(&mut *tx)
@@ -253,6 +311,7 @@ impl Db {
         expected: i64,
         seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
+        let networks = selection.networks;
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let components = serde_json::to_string(selection.components).map_err(corrupt)?;
         let settings = serde_json::to_string(selection.settings).map_err(corrupt)?;
@@ -274,6 +333,8 @@ impl Db {
         if changed != 1 || !nodes_still(&mut tx, id, seen).await? {
             return Ok(None);
         }
+        let (config, rows) = networks;
+        super::networks::store_in(&mut tx, id, config, rows).await?;
         tx.commit().await?;
         Ok(Some(expected + 1))
     }
@@ -301,4 +362,6 @@ pub struct Selection<'a> {
     pub components: &'a [ComponentName],
     pub settings: &'a Edits,
     pub pins: &'a Pins,
+    /// The networks it rebuilds, and every address.
+    pub networks: (&'a NetworkConfiguration, &'a [AddressRow]),
 }

@@ -44,37 +44,48 @@ impl Db {
         (roles, tags): (&[RoleName], &[TagName]),
         instances: bool,
     ) -> Result<Vec<StoredNode>, DbError> {
-        if roles.is_empty() && tags.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut tests = Vec::new();
-        let mut patterns = Vec::new();
-        for role in roles {
-            patterns.push(element(role.as_str()));
-            let n = patterns.len() + 1;
-            tests.push(format!(
-                "roles LIKE ${n} ESCAPE '\\' OR pending_roles LIKE ${n} ESCAPE '\\'"
-            ));
-        }
-        for tag in tags {
-            patterns.push(match instances {
-                true => instance_of(tag.as_str()),
-                false => element(tag.as_str()),
-            });
-            let n = patterns.len() + 1;
-            tests.push(format!("tags_added LIKE ${n} ESCAPE '\\'"));
-        }
-        let sql = format!(
-            "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 AND ({}) ORDER BY id",
-            tests.join(" OR ")
-        );
-        let mut query = sqlx::query(&sql).bind(cluster_id);
-        for pattern in patterns {
-            query = query.bind(pattern);
-        }
-        let rows = query.fetch_all(&self.pool).await?;
-        rows.iter().map(node).collect()
+        let mut conn = self.pool.acquire().await?;
+        nodes_holding_in(&mut conn, cluster_id, (roles, tags), instances).await
     }
+}
+
+/// [`Db::nodes_holding`] on `conn` (inside a transaction).
+pub(super) async fn nodes_holding_in(
+    conn: &mut sqlx::AnyConnection,
+    cluster_id: i64,
+    (roles, tags): (&[RoleName], &[TagName]),
+    instances: bool,
+) -> Result<Vec<StoredNode>, DbError> {
+    if roles.is_empty() && tags.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut tests = Vec::new();
+    let mut patterns = Vec::new();
+    for role in roles {
+        patterns.push(element(role.as_str()));
+        let n = patterns.len() + 1;
+        tests.push(format!(
+            "roles LIKE ${n} ESCAPE '\\' OR pending_roles LIKE ${n} ESCAPE '\\'"
+        ));
+    }
+    for tag in tags {
+        patterns.push(match instances {
+            true => instance_of(tag.as_str()),
+            false => element(tag.as_str()),
+        });
+        let n = patterns.len() + 1;
+        tests.push(format!("tags_added LIKE ${n} ESCAPE '\\'"));
+    }
+    let sql = format!(
+        "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 AND ({}) ORDER BY id",
+        tests.join(" OR ")
+    );
+    let mut query = sqlx::query(&sql).bind(cluster_id);
+    for pattern in patterns {
+        query = query.bind(pattern);
+    }
+    let rows = query.fetch_all(&mut *conn).await?;
+    rows.iter().map(node).collect()
 }
 
 #[cfg(test)]

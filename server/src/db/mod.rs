@@ -7,6 +7,7 @@ mod clusters;
 mod generations;
 mod heat;
 mod holders;
+mod networks;
 mod nodes;
 mod plugins;
 mod releases;
@@ -26,9 +27,10 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{InsertCluster, Selection, StoredCluster};
+pub use clusters::{InsertCluster, NewNetworks, Selection, StoredCluster};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
-pub use nodes::StoredNode;
+pub use networks::{Checked, StoredNetworks};
+pub use nodes::{NodesChanged, StoredNode};
 pub use plugins::StoredPlugin;
 pub use releases::release_summaries;
 

@@ -8,7 +8,10 @@ use serde::de::DeserializeOwned;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
+use super::networks::after_node_change;
 use super::{Db, DbError};
+use mosaic_core::environment::{AddressRow, Addressing};
+use mosaic_core::network::NetworkConfiguration;
 
 /// A stored node: its environment, and what tag derivation reads (its
 /// name included).
@@ -44,11 +47,34 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
             tags_assigned: list(row, "tags_assigned")?,
             pending_deletion: row.try_get::<i64, _>("pending_deletion")? != 0,
             version: row.try_get("version")?,
+            node_group: row.try_get("group_name")?,
+            interfaces: row
+                .try_get::<Option<String>, _>("interfaces")?
+                .map(|t| serde_json::from_str(&t))
+                .transpose()
+                .map_err(|e| DbError::Corrupt(format!("nodes.interfaces: {e}")))?,
+            addresses: Default::default(),
         },
     })
 }
 
-pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version";
+pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version, interfaces, \
+     (SELECT g.name FROM node_groups g WHERE g.id = nodes.group_id) AS group_name";
+
+/// `interfaces` as stored (NULL: none declared).
+fn interfaces_json(spec: &NodeTags) -> Option<String> {
+    spec.interfaces
+        .as_ref()
+        .map(|i| serde_json::to_string(i).expect("interfaces serialize"))
+}
+
+/// The node group a node is stored in: its group's name, `default` when it
+/// names none.
+fn group_name(spec: &NodeTags) -> &str {
+    spec.node_group
+        .as_deref()
+        .unwrap_or(mosaic_core::network::DEFAULT_GROUP)
+}
 
 /// Takes environment `cluster_id`'s row for the rest of `tx` (PostgreSQL's
 /// row lock, SQLite's write lock): every change of its nodes' roles takes it
@@ -114,10 +140,11 @@ impl Db {
         &self,
         cluster_id: i64,
         spec: &NodeTags,
-        checked_at: i64,
+        checked: (i64, &Addressing),
         counted: bool,
         check: impl FnOnce(&RoleCounts) -> Result<(), E>,
     ) -> Result<StoredNode, E> {
+        let (checked_at, addressing) = checked;
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
         lock_environment(&mut tx, cluster_id, Some(checked_at)).await?;
         let counts = match counted {
@@ -126,6 +153,7 @@ impl Db {
         };
         check(&counts)?;
         let stored = insert_node_in(&mut tx, cluster_id, spec).await?;
+        after_node_change(&mut tx, cluster_id, addressing, None, Some(&stored.spec)).await?;
         tx.commit().await.map_err(DbError::from)?;
         Ok(stored)
     }
@@ -170,11 +198,11 @@ impl Db {
         &self,
         id: i64,
         if_version: Option<i64>,
-        checked_at: i64,
+        checked: (i64, &Addressing),
         counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
-        self.change_node_with(id, if_version, Some(checked_at), counted, change)
+        self.change_node_with(id, if_version, Some(checked), counted, change)
             .await
     }
 
@@ -182,7 +210,7 @@ impl Db {
         &self,
         id: i64,
         if_version: Option<i64>,
-        checked_at: Option<i64>,
+        checked: Option<(i64, &Addressing)>,
         counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
@@ -201,7 +229,7 @@ impl Db {
         .await
         .map_err(DbError::from)?;
         let (cluster_id, now) = locked.ok_or_else(missing)?;
-        if checked_at.is_some_and(|v| v != now) {
+        if checked.is_some_and(|(v, _)| v != now) {
             return Err(moved(cluster_id).into());
         }
         let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
@@ -235,6 +263,16 @@ impl Db {
         next.id = id;
         next.version = stored.spec.version + 1;
         write_node(&mut tx, &next).await?;
+        if let Some((_, addressing)) = checked {
+            after_node_change(
+                &mut tx,
+                cluster_id,
+                addressing,
+                Some(&stored.spec),
+                Some(&next),
+            )
+            .await?;
+        }
         tx.commit().await.map_err(DbError::from)?;
         Ok(StoredNode {
             cluster_id: stored.cluster_id,
@@ -244,14 +282,34 @@ impl Db {
 }
 
 impl Db {
-    /// Deletes node `id`; `false` when there is no such node.
-    pub async fn delete_node(&self, id: i64) -> Result<bool, DbError> {
-        let deleted = sqlx::query("DELETE FROM nodes WHERE id = $1")
+    /// Deletes node `id` of environment `cluster_id` (its addresses go
+    /// with it; the VIPs are placed again when it served one); `false` when
+    /// there is no such node.
+    pub async fn delete_node(
+        &self,
+        cluster_id: i64,
+        id: i64,
+        addressing: &Addressing,
+    ) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
+        lock_environment(&mut tx, cluster_id, None).await?;
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM nodes WHERE id = $1 AND cluster_id = $2"
+        ))
+        .bind(id)
+        .bind(cluster_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(before) = row.as_ref().map(node).transpose()? else {
+            return Ok(false);
+        };
+        sqlx::query("DELETE FROM nodes WHERE id = $1")
             .bind(id)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(deleted == 1)
+            .execute(&mut *tx)
+            .await?;
+        after_node_change(&mut tx, cluster_id, addressing, Some(&before.spec), None).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Changes several nodes of environment `cluster_id` at once: `change`
@@ -264,7 +322,7 @@ impl Db {
         &self,
         cluster_id: i64,
         checked_at: i64,
-        change: impl FnOnce(Vec<NodeTags>) -> Result<Vec<NodeTags>, E>,
+        change: impl FnOnce(Vec<NodeTags>) -> Result<NodesChanged, E>,
     ) -> Result<Vec<NodeTags>, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
         lock_environment(&mut tx, cluster_id, Some(checked_at)).await?;
@@ -281,13 +339,20 @@ impl Db {
         .fetch_all(&mut *tx)
         .await
         .map_err(DbError::from)?;
-        let nodes: Vec<NodeTags> = rows
+        let mut nodes: Vec<NodeTags> = rows
             .iter()
             .map(|r| node(r).map(|n| n.spec))
             .collect::<Result<_, _>>()?;
+        let mut addresses = super::networks::node_addresses_in(&mut tx, cluster_id).await?;
+        for n in &mut nodes {
+            n.addresses = addresses.remove(&n.id).unwrap_or_default();
+        }
         let versions: std::collections::HashMap<i64, i64> =
             nodes.iter().map(|n| (n.id, n.version)).collect();
-        let mut changed = change(nodes)?;
+        let NodesChanged {
+            nodes: mut changed,
+            networks,
+        } = change(nodes)?;
         for next in &mut changed {
             let Some(version) = versions.get(&next.id) else {
                 return Err(DbError::NotFound(format!(
@@ -299,9 +364,20 @@ impl Db {
             next.version = version + 1;
             write_node(&mut tx, next).await?;
         }
+        if let Some((config, rows)) = &networks {
+            super::networks::store_in(&mut tx, cluster_id, config, rows).await?;
+        }
         tx.commit().await.map_err(DbError::from)?;
         Ok(changed)
     }
+}
+
+/// What a change of many nodes stores: the nodes it changed and, when it
+/// moves addresses, the environment's networks and every address.
+#[derive(Debug, Clone)]
+pub struct NodesChanged {
+    pub nodes: Vec<NodeTags>,
+    pub networks: Option<(NetworkConfiguration, Vec<AddressRow>)>,
 }
 
 /// Stores `spec` (its version included) for node `spec.id`.
@@ -312,7 +388,8 @@ pub(super) async fn write_node(
     sqlx::query(
         "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
          tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8, \
-         tags_assigned = $10 WHERE id = $9",
+         tags_assigned = $10, interfaces = $11, group_id = (SELECT g.id FROM node_groups g \
+         WHERE g.cluster_id = nodes.cluster_id AND g.name = $12) WHERE id = $9",
     )
     .bind(spec.status.as_str())
     .bind(json(&spec.roles))
@@ -324,6 +401,8 @@ pub(super) async fn write_node(
     .bind(spec.version)
     .bind(spec.id)
     .bind(json(&spec.tags_assigned))
+    .bind(interfaces_json(spec))
+    .bind(group_name(spec))
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -336,8 +415,9 @@ pub(super) async fn insert_node_in(
     spec: &NodeTags,
 ) -> Result<StoredNode, DbError> {
     let id: i64 = sqlx::query(
-        "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, tags_assigned) \
-         VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+        "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, tags_assigned, interfaces, group_id) \
+         VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8, $9, $10, \
+         (SELECT g.id FROM node_groups g WHERE g.cluster_id = $1 AND g.name = $11)) RETURNING id",
     )
     .bind(cluster_id)
     .bind(spec.status.as_str())
@@ -348,6 +428,8 @@ pub(super) async fn insert_node_in(
     .bind(json(&spec.primary_tags))
     .bind(i64::from(spec.pending_deletion))
     .bind(json(&spec.tags_assigned))
+    .bind(interfaces_json(spec))
+    .bind(group_name(spec))
     .fetch_one(&mut **tx)
     .await?
     .try_get(0)?;
@@ -363,6 +445,7 @@ pub(super) async fn insert_node_in(
             id,
             name: Some(name),
             version: 1,
+            node_group: Some(group_name(spec).to_owned()),
             ..spec.clone()
         },
     })

@@ -3,6 +3,7 @@
 //! with changes — whether a plugin is still in use when it is uninstalled.
 
 use mosaic_core::name::{RoleName, TagName};
+use mosaic_core::network::NodeGroup;
 use mosaic_core::role_layer::{RoleChange, RoleLayer};
 use mosaic_core::tag::{TagMeta, TagsMetadata};
 use sqlx::{AnyConnection, Row};
@@ -17,12 +18,23 @@ pub struct Snapshot {
     pub nodes: Vec<StoredNode>,
     tags: Vec<(TagOwner, TagName, TagMeta)>,
     role_changes: Vec<(TagOwner, RoleName, RoleChange)>,
+    /// Every environment's node groups: (environment, group).
+    groups: Vec<(i64, NodeGroup)>,
 }
 
 impl Snapshot {
     /// The nodes of environment `cluster`, in id order.
     pub fn nodes_of(&self, cluster: i64) -> impl Iterator<Item = &StoredNode> {
         self.nodes.iter().filter(move |n| n.cluster_id == cluster)
+    }
+
+    /// Environment `cluster`'s node groups, in id order.
+    pub fn groups_of(&self, cluster: i64) -> Vec<NodeGroup> {
+        self.groups
+            .iter()
+            .filter(|(c, _)| *c == cluster)
+            .map(|(_, g)| g.clone())
+            .collect()
     }
 
     /// The tags created on `owner`, in creation order.
@@ -81,11 +93,26 @@ pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, Db
     })
     .collect::<Result<_, DbError>>()?;
     let role_changes = super::roles::all_in(conn).await?;
+    let groups = sqlx::query("SELECT id, cluster_id, name FROM node_groups ORDER BY id")
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                r.try_get("cluster_id")?,
+                NodeGroup {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                },
+            ))
+        })
+        .collect::<Result<_, DbError>>()?;
     Ok(Snapshot {
         plugins,
         clusters,
         nodes,
         tags,
         role_changes,
+        groups,
     })
 }

@@ -13,8 +13,9 @@ use mosaic_core::tag::TagsMetadata;
 
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
-use crate::db::InsertCluster;
+use crate::db::{InsertCluster, NewNetworks};
 use crate::environment::{find_release, plugins_for};
+use mosaic_core::network::NetworkConfiguration;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -161,16 +162,27 @@ async fn create(
     if !problems.is_empty() {
         return Err(ApiError::InvalidSettings(problems));
     }
+    let config = super::networks::configuration(&env)?;
+    let (rows, vips) = env.address_rows(&config);
+    let config = NetworkConfiguration { vips, ..config };
+    let networks = NewNetworks {
+        groups: &env.node_groups(),
+        config: &config,
+        rows: &rows,
+    };
     let cluster = state
         .db
-        .insert_cluster(InsertCluster {
-            name,
-            release_id: request.release_id,
-            components: &env.selected_names(),
-            mode: spec.mode,
-            settings: &env.edits(),
-            pins: &env.pins(),
-        })
+        .insert_cluster(
+            InsertCluster {
+                name,
+                release_id: request.release_id,
+                components: &env.selected_names(),
+                mode: spec.mode,
+                settings: &env.edits(),
+                pins: &env.pins(),
+            },
+            networks,
+        )
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))
 }

@@ -20,7 +20,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{ATTEMPTS, ApiError, ApiJson};
-use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::Selection;
@@ -71,7 +70,9 @@ async fn change(
 ) -> Result<Response, ApiError> {
     let expected = if_match(&headers, "settings")?;
     for _ in 0..ATTEMPTS {
-        let stored = stored_environment(&state, id).await?;
+        let stored = crate::environment::Stored::load_with_addresses(&state.db, id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
         let version = stored.row.settings_version;
         still_at(expected, version, "settings")?;
         let before = stored.environment()?;
@@ -91,11 +92,13 @@ async fn change(
         if !problems.is_empty() {
             return Err(ApiError::InvalidSettings(problems));
         }
+        let (config, rows) = super::networks::rebuilt(&after)?;
         let selection = Selection {
             release_id: stored.row.cluster.release_id,
             components: &after.selected_names(),
             settings: &after.edits(),
             pins: &after.pins(),
+            networks: (&config, &rows),
         };
         let stored_now = state
             .db

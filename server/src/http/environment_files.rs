@@ -9,8 +9,9 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use mosaic_core::api::{Cluster, ErrorBody, ErrorCode};
 use mosaic_core::component::ComponentName;
-use mosaic_core::environment::{Base, Environment, EnvironmentFile, Spec};
+use mosaic_core::environment::{AddressRow, Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
+use mosaic_core::network::{DEFAULT_GROUP, NetworkConfiguration, NodeGroup};
 use mosaic_core::plugin::{Pins, choose_release, newest_of_line};
 use mosaic_core::settings::Edits;
 use mosaic_core::tag::TagMeta;
@@ -19,10 +20,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::ApiError;
-use super::tags::stored_environment;
 use crate::AppState;
-use crate::db::InsertCluster;
 use crate::db::StoredPlugin;
+use crate::db::{InsertCluster, NewNetworks};
 use crate::environment::pinned_plugins;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -50,7 +50,9 @@ async fn export(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let stored = stored_environment(&state, id).await?;
+    let stored = crate::environment::Stored::load_with_addresses(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
     let file = stored.environment()?.export();
     let value = serde_json::to_value(&file).map_err(|e| ApiError::Internal(e.into()))?;
     Ok((
@@ -177,6 +179,11 @@ async fn import(
             &tags,
             &checked.spec.nodes,
             &checked.spec.roles,
+            NewNetworks {
+                groups: &checked.networks.0,
+                config: &checked.networks.1,
+                rows: &checked.networks.2,
+            },
         )
         .await?;
     Ok((StatusCode::CREATED, Json(cluster)))
@@ -250,6 +257,9 @@ struct Checked {
     components: Vec<ComponentName>,
     edits: Edits,
     pins: Pins,
+    /// Its node groups (numbered as the file's spec numbers them), its
+    /// network configuration and every address.
+    networks: (Vec<NodeGroup>, NetworkConfiguration, Vec<AddressRow>),
 }
 
 /// Reads and checks an environment file against what is installed (CPU
@@ -316,7 +326,8 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         release_roles: mosaic_core::role_layer::RoleLayer::none(),
     };
     let env = Environment::new(base, &spec).map_err(|e| invalid_environment(e.to_string()))?;
-    let problems = env.import_problems();
+    let mut problems = file.network_problems();
+    problems.extend(env.import_problems());
     if !problems.is_empty() {
         return Err(invalid_environment(problems.join(" ")));
     }
@@ -325,12 +336,25 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
     let mut nodes = spec.nodes.clone();
     let every = nodes.iter().map(|n| n.id).collect();
     env.assign_instances(&mut nodes, &every);
+    // Its networks, and every address: those the file gives are kept where
+    // they are valid (SEMANTICS §11.1).
+    let config = super::networks::configuration(&env)?;
+    let (rows, vips) = env.address_rows(&config);
+    let groups = env.node_groups();
+    for node in &mut nodes {
+        node.node_group = Some(
+            node.node_group
+                .clone()
+                .unwrap_or_else(|| DEFAULT_GROUP.to_owned()),
+        );
+    }
     Ok(Checked {
         release_id,
         spec: Spec { nodes, ..spec },
         components,
         edits,
         pins,
+        networks: (groups, NetworkConfiguration { vips, ..config }, rows),
     })
 }
 

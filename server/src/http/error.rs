@@ -8,7 +8,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
 use mosaic_core::component::Violation;
+use mosaic_core::deployer::ExportRefusal;
 use mosaic_core::environment::Upgrade;
+use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;
@@ -37,6 +39,13 @@ pub enum ApiError {
     /// An upgrade that cannot be made (409 `upgrade_refused`): every
     /// reason, with the consequences it would have.
     UpgradeRefused(Box<Upgrade>),
+    /// A network configuration or a node's interfaces with problems (400
+    /// with `code`: `invalid_networks`, `invalid_interfaces`), every one
+    /// with its networks and fields.
+    InvalidNetworks(ErrorCode, Vec<NetworkProblem>),
+    /// An environment with something a deployer has no equivalent for
+    /// (409 `not_exportable`): every problem.
+    NotExportable(ExportRefusal),
     Internal(anyhow::Error),
 }
 
@@ -176,6 +185,43 @@ impl ApiError {
                     problems: Vec::new(),
                     refusals: upgrade.refusals,
                     upgrade: Some(upgrade.consequences),
+                },
+            ),
+            ApiError::InvalidNetworks(code, problems) => (
+                StatusCode::BAD_REQUEST,
+                ErrorDetail {
+                    code: code.as_str().to_owned(),
+                    message: format!(
+                        "{} problem{}: {}",
+                        problems.len(),
+                        mosaic_core::text::plural(problems.len()),
+                        problems
+                            .iter()
+                            .map(|p| p.message.replace('\n', " "))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                    violations: Vec::new(),
+                    report: None,
+                    problems: problems.into_iter().map(ErrorProblem::Network).collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
+                },
+            ),
+            ApiError::NotExportable(refusal) => (
+                StatusCode::CONFLICT,
+                ErrorDetail {
+                    code: ErrorCode::NotExportable.as_str().to_owned(),
+                    message: refusal.to_string(),
+                    violations: Vec::new(),
+                    report: None,
+                    problems: refusal
+                        .problems
+                        .into_iter()
+                        .map(ErrorProblem::Export)
+                        .collect(),
+                    refusals: Vec::new(),
+                    upgrade: None,
                 },
             ),
             ApiError::Internal(e) => {

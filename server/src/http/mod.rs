@@ -3,10 +3,12 @@
 mod assets;
 mod clusters;
 mod components;
+mod deployers;
 mod environment_files;
 mod error;
 mod heat;
 mod limits;
+mod networks;
 mod nodes;
 pub mod openapi;
 mod plugins;
@@ -77,6 +79,8 @@ fn operations(uploads: &Uploads) -> OpenApiRouter<AppState> {
         .merge(tags::router())
         .merge(roles::router())
         .merge(nodes::router())
+        .merge(networks::router())
+        .merge(deployers::router())
         .merge(settings::router())
         .merge(components::router())
         .merge(upgrades::router())

@@ -8,11 +8,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use mosaic_core::api::{
-    BulkNodes, CreateNode, ErrorBody, ErrorCode, GraphSummary, NodeTagList, NodeTagsChange,
-    NodeView, RoleView, UpdateNode,
+    BulkNodes, CreateNode, ErrorBody, ErrorCode, GraphSummary, GroupRef, NodeTagList,
+    NodeTagsChange, NodeView, RoleView, UpdateNode,
 };
-use mosaic_core::environment::{BulkRefusal, Check, Environment, RoleCounts, TagProblem};
+use mosaic_core::environment::{
+    AddressRow, BulkRefusal, Check, Environment, RoleCounts, Spec, TagProblem,
+};
 use mosaic_core::name::{GraphType, RoleName, TagName};
+use mosaic_core::network::{DEFAULT_GROUP, NetworkConfiguration};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
@@ -21,6 +24,7 @@ use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions;
 use crate::AppState;
+use crate::db::NodesChanged;
 use crate::environment::Stored;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -39,7 +43,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// A node's environment without its nodes ([`Stored::head`]), and the
 /// node: what a change of one node is checked against.
-async fn node_context(state: &AppState, id: i64) -> Result<(Stored, NodeTags), ApiError> {
+pub(super) async fn node_context(
+    state: &AppState,
+    id: i64,
+) -> Result<(Stored, NodeTags), ApiError> {
     let node = state
         .db
         .node(id)
@@ -54,6 +61,41 @@ async fn environment_head(state: &AppState, id: i64) -> Result<Stored, ApiError>
     Stored::head(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
+}
+
+/// `node` in the node group `group` names (`default` when none), its
+/// interfaces checked: 400 for a group the environment does not have,
+/// 400 `invalid_interfaces` with every problem of its interfaces.
+fn placed(
+    env: &Environment<'_>,
+    mut node: NodeTags,
+    group: Option<&GroupRef>,
+) -> Result<NodeTags, ApiError> {
+    let groups = env.node_groups();
+    node.node_group = Some(match group {
+        Some(group) => group
+            .resolve(&groups)
+            .map_err(ApiError::BadRequest)?
+            .name
+            .clone(),
+        None => node.node_group.unwrap_or_else(|| DEFAULT_GROUP.to_owned()),
+    });
+    check_interfaces(env, &node)?;
+    Ok(node)
+}
+
+/// 400 `invalid_interfaces` with every problem of `node`'s interfaces.
+fn check_interfaces(env: &Environment<'_>, node: &NodeTags) -> Result<(), ApiError> {
+    let config = super::networks::configuration(env)?;
+    let problems = env.interface_problems(&config, node);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::InvalidNetworks(
+            ErrorCode::InvalidInterfaces,
+            problems,
+        ))
+    }
 }
 
 /// 400 `invalid_roles` with every problem of giving a node `roles`.
@@ -194,7 +236,7 @@ async fn list(
     Ok(Json(stored.environment()?.node_views(id)))
 }
 
-/// Adds a node with roles, checked against the environment's settings and role maximums.
+/// Adds a node with roles (checked against the environment's settings and role maximums), in a node group, with its interfaces.
 #[utoipa::path(
     post,
     path = "/api/v1/clusters/{id}/nodes",
@@ -203,8 +245,8 @@ async fn list(
     params(("id" = i64, Path, description = "The environment's id")),
     request_body = CreateNode,
     responses(
-        (status = 201, description = "Created", body = NodeView),
-        (status = 400, description = "`bad_request`: a status, role or tag name that is not one; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum", body = ErrorBody),
+        (status = 201, description = "Created (with an address on every network of its node group its roles need: docs/networks.md)", body = NodeView),
+        (status = 400, description = "`bad_request`: a status, role or tag name that is not one, a node group the environment does not have, a bond without its mode or slaves; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum; `invalid_interfaces`: every problem of its interfaces (`problems`)", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
         (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
     )
@@ -218,21 +260,29 @@ async fn create(
         .name
         .map(|n| n.trim().to_owned())
         .filter(|n| !n.is_empty());
+    let interfaces = match &request.interfaces {
+        Some(view) => view.declared().map_err(ApiError::BadRequest)?,
+        None => None,
+    };
     let spec = NodeTags {
         name,
         status: request.status.unwrap_or_default(),
         roles: request.roles,
+        interfaces,
         ..NodeTags::default()
     };
     for _ in 0..ATTEMPTS {
         let stored = environment_head(&state, id).await?;
         let env = stored.environment()?;
         check_roles(&env, &spec.roles)?;
-        let spec = with_instances(&state, &env, id, spec.clone()).await?;
+        let spec = placed(&env, spec.clone(), request.node_group.as_ref())?;
+        let spec = with_instances(&state, &env, id, spec).await?;
         let counted = env.any_maximum(spec.all_roles());
+        let addressing = super::networks::addressing(&env)?;
+        let checked = (stored.row.settings_version, &addressing);
         let inserted = state
             .db
-            .insert_node(id, &spec, stored.row.settings_version, counted, |counts| {
+            .insert_node(id, &spec, checked, counted, |counts| {
                 check_maximums(&env, counts, None, &spec)
             })
             .await;
@@ -264,9 +314,10 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
     answer(&state, &head.environment()?, head.id(), &node).await
 }
 
-/// Changes a node's status, roles or deletion mark; what the request does not name stays.
+/// Changes a node's status, roles, deletion mark, node group or interfaces; what the request does not name stays.
 ///
-/// Changes status, roles or the deletion mark, leaving what the request
+/// Changes status, roles, the deletion mark, the node group or the
+/// interfaces, leaving what the request
 /// does not name as it is (also if it changed meanwhile); with `If-Match`,
 /// only if the node is still at that version (412 otherwise).
 #[utoipa::path(
@@ -278,8 +329,8 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
         ("If-Match" = Option<String>, Header, description = "The node's version the change was made on: 412 when it moved on")),
     request_body = UpdateNode,
     responses(
-        (status = 200, description = "Changed", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
-        (status = 400, description = "`bad_request`: a status, role or tag name that is not one; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum", body = ErrorBody),
+        (status = 200, description = "Changed (its addresses follow its roles and node group)", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 400, description = "`bad_request`: a status, role or tag name that is not one, a node group the environment does not have, a bond without its mode or slaves; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum; `invalid_interfaces`: every problem of its interfaces (`problems`)", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
         (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
         (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
@@ -298,17 +349,24 @@ async fn update(
         if let Some(roles) = &request.roles {
             check_roles(&env, roles)?;
         }
-        let others =
-            instance_holders(&state, &env, stored.id(), &request.applied_to(&read)).await?;
+        let groups = env.node_groups();
+        let applied = |node: &NodeTags| {
+            request
+                .applied_to(node, &groups)
+                .map_err(ApiError::BadRequest)
+        };
+        let others = instance_holders(&state, &env, stored.id(), &applied(&read)?).await?;
         // Roles given, or a node brought back from its deletion mark (with
         // roles not known yet): counted.
         let counted = request.pending_deletion == Some(false)
             || request.roles.as_ref().is_some_and(|r| env.any_maximum(r));
-        let version = stored.row.settings_version;
+        let addressing = super::networks::addressing(&env)?;
+        let checked = (stored.row.settings_version, &addressing);
         let changed = state
             .db
-            .change_node_roles(id, expected, version, counted, |node, counts| {
-                let spec = env.node_with_instances(request.applied_to(&node.spec), &others);
+            .change_node_roles(id, expected, checked, counted, |node, counts| {
+                let spec = env.node_with_instances(applied(&node.spec)?, &others);
+                check_interfaces(&env, &spec)?;
                 check_maximums(&env, counts, Some(&node.spec), &spec)?;
                 Ok::<_, ApiError>(spec)
             })
@@ -337,7 +395,9 @@ async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<StatusCode, ApiError> {
-    if state.db.delete_node(id).await? {
+    let (head, _) = node_context(&state, id).await?;
+    let addressing = super::networks::addressing(&head.environment()?)?;
+    if state.db.delete_node(head.id(), id, &addressing).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::NotFound(format!("node {id} does not exist")))
@@ -359,6 +419,38 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
     }
 }
 
+/// Every address of the environment after `changed` replaced its nodes
+/// in `spec` (whose nodes carry their addresses): none when no node's
+/// role, group or deletion mark changed (nothing else moves addresses).
+fn addresses_after(
+    stored: &Stored,
+    spec: &Spec,
+    changed: &[NodeTags],
+) -> Result<Option<(NetworkConfiguration, Vec<AddressRow>)>, ApiError> {
+    let moves = changed.iter().any(|next| {
+        spec.nodes.iter().find(|n| n.id == next.id).is_none_or(|n| {
+            n.roles != next.roles
+                || n.pending_roles != next.pending_roles
+                || n.node_group != next.node_group
+                || n.pending_deletion != next.pending_deletion
+        })
+    });
+    if !moves {
+        return Ok(None);
+    }
+    let mut after = spec.clone();
+    for node in &mut after.nodes {
+        if let Some(next) = changed.iter().find(|c| c.id == node.id) {
+            *node = NodeTags {
+                addresses: node.addresses.clone(),
+                ..next.clone()
+            };
+        }
+    }
+    let config = super::networks::configuration(&stored.with_spec(&after)?)?;
+    super::networks::rows_for(stored, &after, &config).map(Some)
+}
+
 /// One change to many nodes, all or nothing.
 ///
 /// One change to many nodes of the environment, all or nothing: 200 + the
@@ -371,8 +463,8 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
     params(("id" = i64, Path, description = "The environment's id")),
     request_body = BulkNodes,
     responses(
-        (status = 200, description = "Done, in one transaction: the nodes that changed", body = Vec<NodeView>),
-        (status = 400, description = "`bad_request`: no node, nothing to change, more than 10,000 nodes, a name both added and removed; `unknown_tag`; `invalid_roles`; `invalid_nodes`: every node that cannot take the change (`problems`), or a role past its maximum", body = ErrorBody),
+        (status = 200, description = "Done, in one transaction (every address of the environment worked out again when roles, node groups or deletion marks changed): the nodes that changed", body = Vec<NodeView>),
+        (status = 400, description = "`bad_request`: no node, nothing to change, more than 10,000 nodes, a name both added and removed, a node group the environment does not have; `unknown_tag`; `invalid_roles`; `invalid_nodes`: every node that cannot take the change (`problems`: its roles, its interfaces — none declared to put networks on, or a problem of the layout), or a role past its maximum", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
         (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
     )
@@ -392,10 +484,15 @@ async fn bulk(
             .change_nodes(id, version, |nodes| {
                 let mut spec = stored.spec.clone();
                 spec.nodes = nodes;
-                stored
+                let changed = stored
                     .with_spec(&spec)?
                     .bulk_change(&change)
-                    .map_err(bulk_refusal)
+                    .map_err(bulk_refusal)?;
+                let networks = addresses_after(&stored, &spec, &changed)?;
+                Ok::<_, ApiError>(NodesChanged {
+                    nodes: changed,
+                    networks,
+                })
             })
             .await;
         attempts += 1;

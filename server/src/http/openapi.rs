@@ -128,6 +128,14 @@ fn tags() -> Vec<Tag> {
             "nodes",
             "Nodes, their roles and tags; plans, checks and graph types",
         ),
+        (
+            "networks",
+            "Networks: an environment's network configuration, node groups, a node's interfaces (docs/networks.md)",
+        ),
+        (
+            "deployers",
+            "Handing an environment to a deployer: its files for kolla-ansible (docs/deployers.md)",
+        ),
         ("tags", "Tags of releases and environments"),
         ("roles", "Roles over time, on releases and environments"),
         ("plugins", "Plugin packages: install, list, uninstall"),
@@ -338,6 +346,12 @@ const LINKS: &[(&str, &str, &[&str], LinkParameters)] = &[
         &[("id", "$response.body#/id")],
     ),
     (
+        "create_cluster_node_group",
+        "201",
+        &["delete_node_group"],
+        &[("id", "$response.body#/id")],
+    ),
+    (
         "create_cluster_tag",
         "201",
         &["update_cluster_tag", "delete_cluster_tag"],
@@ -400,6 +414,12 @@ const ENVIRONMENT_OPERATIONS: &[&str] = &[
     "upgrade_cluster",
     "list_cluster_tags",
     "create_cluster_tag",
+    "show_cluster_network_configuration",
+    "update_cluster_network_configuration",
+    "verify_cluster_network_configuration",
+    "list_cluster_node_groups",
+    "create_cluster_node_group",
+    "list_cluster_deployers",
 ];
 
 const NODE_OPERATIONS: &[&str] = &[
@@ -409,6 +429,8 @@ const NODE_OPERATIONS: &[&str] = &[
     "list_node_tags",
     "assign_node_tags",
     "unassign_node_tags",
+    "show_node_interfaces",
+    "update_node_interfaces",
 ];
 
 const PLUGIN_OPERATIONS: &[&str] = &["show_plugin", "uninstall_plugin"];

@@ -9,7 +9,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use mosaic_core::api::{Attributes, ErrorBody, ErrorCode, PatchAttributes, PluginInUse};
-use mosaic_core::environment::Spec;
+use mosaic_core::environment::{Environment, PUBLIC_TO_ALL, Spec};
 use serde_json::{Map, Value};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -128,16 +128,67 @@ async fn change(
                 nodes,
             }));
         }
-        if state
-            .db
-            .update_settings(id, &after.edits(), &after.pins(), version)
-            .await?
-            .is_some()
-        {
+        let saved = match moves_addresses(&before, &after) {
+            false => {
+                state
+                    .db
+                    .update_settings(id, &after.edits(), &after.pins(), version)
+                    .await?
+            }
+            true => {
+                save_with_addresses(&state, id, &spec, (&after.edits(), &after.pins(), version))
+                    .await?
+            }
+        };
+        if saved.is_some() {
             return Ok(answer(document(&stored_environment(&state, id).await?)?));
         }
     }
     Err(ApiError::busy("the settings"))
+}
+
+/// Whether a save moves addresses: it gives every node a public address,
+/// or no longer does, or switches a plugin (whose network roles' VIPs
+/// come and go with it) on or off (SEMANTICS §11.1).
+fn moves_addresses(before: &Environment<'_>, after: &Environment<'_>) -> bool {
+    let (group, attr) = PUBLIC_TO_ALL;
+    before.settings().value(group, attr) != after.settings().value(group, attr)
+        || before.plugin_states() != after.plugin_states()
+}
+
+/// Stores a save that moves addresses with every address, worked out from
+/// the environment with its nodes' addresses (`None` when the settings or
+/// the nodes moved on meanwhile: check again).
+async fn save_with_addresses(
+    state: &AppState,
+    id: i64,
+    spec: &Spec,
+    settings: (
+        &mosaic_core::settings::Edits,
+        &mosaic_core::plugin::Pins,
+        i64,
+    ),
+) -> Result<Option<i64>, ApiError> {
+    let whole = crate::environment::Stored::load_with_addresses(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+    let spec = Spec {
+        nodes: whole.spec.nodes.clone(),
+        ..spec.clone()
+    };
+    let (config, rows) = super::networks::rebuilt(&whole.with_spec(&spec)?)?;
+    let checked = crate::db::Checked {
+        version: None,
+        nodes: whole.node_versions(),
+    };
+    match state
+        .db
+        .update_settings_and_networks(id, settings, &checked, &config, &rows)
+        .await
+    {
+        Err(crate::db::DbError::Moved(_)) => Ok(None),
+        saved => Ok(saved?),
+    }
 }
 
 fn plugin_in_use(in_use: PluginInUse) -> ApiError {

@@ -146,7 +146,9 @@ async fn upgrade(
 ) -> Result<Response, ApiError> {
     let expected = if_match(&headers, "settings")?;
     for _ in 0..ATTEMPTS {
-        let stored = stored_environment(&state, id).await?;
+        let stored = crate::environment::Stored::load_with_addresses(&state.db, id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
         let version = stored.row.settings_version;
         still_at(expected, version, "settings")?;
         let installed = state.db.plugins().await?;
@@ -176,11 +178,13 @@ async fn upgrade(
         if !problems.is_empty() {
             return Err(ApiError::InvalidSettings(problems));
         }
+        let (config, rows) = super::networks::rebuilt(&after)?;
         let upgraded = Selection {
             release_id,
             components: &after.selected_names(),
             settings: &after.edits(),
             pins: &after.pins(),
+            networks: (&config, &rows),
         };
         if let Some(version) = state
             .db

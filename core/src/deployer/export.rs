@@ -1,0 +1,623 @@
+//! An environment exported for a deployer (SEMANTICS §12), from what
+//! Mosaic already worked out: each node's effective tags (its primaries
+//! included), its addresses and its interfaces' layout, the VIPs, the
+//! components, settings and networking parameters. Refused with every
+//! problem at once when something has no equivalent there; nothing is
+//! partial.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::write::{Inventory, README, globals_yaml, ini};
+use super::{Computed, Deployer, DeployerSummary};
+use crate::component::Pattern;
+use crate::environment::Environment;
+use crate::expr::{Expr, JsonModels};
+use crate::name::TagName;
+use crate::network::NetworkConfiguration;
+use crate::network::interfaces::untagged;
+use crate::network::metadata::{MANAGEMENT, PRIVATE, PUBLIC, STORAGE, Segmentation};
+use crate::tag::NodeTags;
+
+/// What a problem is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Subject {
+    Component(String),
+    Role(String),
+    Setting(String),
+    Node(i64),
+}
+
+/// Why an environment cannot be exported: `{"message", "component"|"role"|"setting"|"node"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportProblem {
+    pub message: String,
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<Subject>,
+}
+
+// Written by hand: the derive would make the flattened `Option<Subject>`
+// required (an `allOf` with it), which a problem without a subject is not.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(ExportProblem, crate::schema::export_problem());
+
+/// Every reason an export is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the environment cannot be exported for {deployer}: {}", .problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join("; "))]
+pub struct ExportRefusal {
+    pub deployer: String,
+    pub problems: Vec<ExportProblem>,
+}
+
+/// One host of the export: its node, its host name, every group it is in
+/// (directly or through a group's children) and its host variables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ExportHost {
+    pub node: i64,
+    pub name: String,
+    pub groups: Vec<String>,
+    pub vars: BTreeMap<String, String>,
+}
+
+/// The export: the deployer and its series, the files (path → text), the
+/// hosts, and what has no effect there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Export {
+    pub deployer: String,
+    pub series: String,
+    pub openstack_release: String,
+    /// Path → text: `inventory`, `globals.yml`, `config/…`, `README.md`.
+    pub files: BTreeMap<String, String>,
+    pub hosts: Vec<ExportHost>,
+    pub warnings: Vec<String>,
+}
+
+fn problem(message: String, subject: Option<Subject>) -> ExportProblem {
+    ExportProblem { message, subject }
+}
+
+/// Whether `name` is a host name (RFC 1123): dot-separated labels of 1–63
+/// letters, digits and `-`, neither starting nor ending with `-`.
+pub fn valid_host_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+impl Environment<'_> {
+    /// The deployers its release declares, each with its series.
+    pub fn deployers(&self) -> Vec<DeployerSummary> {
+        self.release
+            .deployers_metadata
+            .0
+            .iter()
+            .map(|d| DeployerSummary {
+                name: d.name.clone(),
+                series: d.series.clone(),
+                openstack_release: d.openstack_release.clone(),
+            })
+            .collect()
+    }
+
+    /// Deployer `name` as the release declares it with the enabled
+    /// plugins' entries added; `None` when the release declares none of
+    /// that name.
+    pub fn deployer(&self, name: &str) -> Option<Deployer> {
+        let mut deployer = self.release.deployers_metadata.get(name)?.clone();
+        for plugin in self.enabled_plugins() {
+            if let Some(extension) = plugin.deployers_metadata.get(name) {
+                deployer = deployer.with(extension);
+            }
+        }
+        Some(deployer)
+    }
+
+    /// The environment exported for deployer `name` (`None`: the release
+    /// declares no such deployer). Its nodes must carry their addresses.
+    pub fn export_to(&self, name: &str) -> Option<Result<Export, ExportRefusal>> {
+        let deployer = self.deployer(name)?;
+        Some(Exporting::new(self, &deployer).and_then(|e| e.export()))
+    }
+}
+
+/// What an export works with.
+struct Exporting<'e, 'a> {
+    env: &'e Environment<'a>,
+    deployer: &'e Deployer,
+    config: NetworkConfiguration,
+    models: JsonModels,
+    /// The nodes exported (not pending deletion), with their effective tags.
+    nodes: Vec<(&'e NodeTags, Vec<TagName>)>,
+}
+
+impl<'e, 'a> Exporting<'e, 'a> {
+    fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
+        let refuse = |message: String| ExportRefusal {
+            deployer: deployer.name.clone(),
+            problems: vec![problem(message, None)],
+        };
+        let (config, _) = env.network_configuration().map_err(refuse)?;
+        let mut models = env.models().clone();
+        let vips: Map<String, Value> = config
+            .vips
+            .iter()
+            .map(|(name, vip)| (name.clone(), Value::from(vip.ipaddr.to_string())))
+            .collect();
+        if let Value::Object(params) = &mut models.networking_parameters {
+            params.insert("vips".to_owned(), Value::Object(vips));
+        }
+        let nodes = env
+            .spec
+            .nodes
+            .iter()
+            .zip(env.effective_tags())
+            .filter(|(n, _)| !n.pending_deletion)
+            .collect();
+        Ok(Exporting {
+            env,
+            deployer,
+            config,
+            models,
+            nodes,
+        })
+    }
+
+    fn export(self) -> Result<Export, ExportRefusal> {
+        let mut problems = self.unsupported();
+        problems.extend(self.node_problems());
+        let (globals, mut more) = self.computed(&self.deployer.globals);
+        problems.append(&mut more);
+        let (overrides, mut more) = self.overrides();
+        problems.append(&mut more);
+        if !problems.is_empty() {
+            return Err(ExportRefusal {
+                deployer: self.deployer.name.clone(),
+                problems,
+            });
+        }
+        let inventory = self.inventory();
+        let hosts = self.hosts(&inventory);
+        let mut files = BTreeMap::new();
+        files.insert("inventory".to_owned(), inventory.text(self.header()));
+        files.insert(
+            "globals.yml".to_owned(),
+            globals_yaml(&self.header(), &globals),
+        );
+        files.extend(overrides);
+        files.insert("README.md".to_owned(), self.readme());
+        Ok(Export {
+            deployer: self.deployer.name.clone(),
+            series: self.deployer.series.clone(),
+            openstack_release: self.deployer.openstack_release.clone(),
+            files,
+            hosts,
+            warnings: self.warnings(),
+        })
+    }
+
+    fn header(&self) -> String {
+        format!(
+            "Environment '{}' for {} {} (OpenStack {}), written by Mosaic.",
+            self.env.spec.name,
+            self.deployer.name,
+            self.deployer.series,
+            self.deployer.openstack_release
+        )
+    }
+
+    fn holds(&self, condition: &str) -> Result<bool, String> {
+        let expr = Expr::parse(condition).map_err(|e| e.message)?;
+        expr.holds(&self.models, true).map_err(|e| e.message)
+    }
+
+    /// Components chosen, roles held and settings set that have no
+    /// equivalent, each with why.
+    fn unsupported(&self) -> Vec<ExportProblem> {
+        let u = &self.deployer.unsupported;
+        let mut out = Vec::new();
+        let chosen = self.env.selected_names();
+        for rule in &u.components {
+            let Ok(pattern) = Pattern::new(&rule.name) else {
+                continue;
+            };
+            for name in chosen.iter().filter(|c| pattern.matches(c)) {
+                out.push(problem(
+                    format!("component '{name}': {}", rule.reason),
+                    Some(Subject::Component(name.to_string())),
+                ));
+            }
+        }
+        for rule in &u.roles {
+            let holders: Vec<String> = self
+                .nodes
+                .iter()
+                .filter(|(n, _)| n.all_roles().any(|r| r.as_str() == rule.name))
+                .map(|(n, _)| n.display_name())
+                .collect();
+            if !holders.is_empty() {
+                out.push(problem(
+                    format!(
+                        "role '{}' (held by {}): {}",
+                        rule.name,
+                        holders.join(", "),
+                        rule.reason
+                    ),
+                    Some(Subject::Role(rule.name.clone())),
+                ));
+            }
+        }
+        for rule in &u.settings {
+            match self.holds(&rule.when) {
+                Ok(false) => {}
+                Ok(true) => out.push(problem(
+                    format!("setting '{}': {}", rule.setting, rule.reason),
+                    Some(Subject::Setting(rule.setting.clone())),
+                )),
+                Err(e) => out.push(problem(
+                    format!(
+                        "setting '{}': its condition cannot be evaluated: {e}",
+                        rule.setting
+                    ),
+                    Some(Subject::Setting(rule.setting.clone())),
+                )),
+            }
+        }
+        out
+    }
+
+    /// Nodes whose name is no host name, that share a name, or that have no
+    /// management address.
+    fn node_problems(&self) -> Vec<ExportProblem> {
+        let mut out = Vec::new();
+        let mut seen: BTreeMap<String, i64> = BTreeMap::new();
+        for (node, _) in &self.nodes {
+            let name = node.display_name();
+            let subject = Some(Subject::Node(node.id));
+            if !valid_host_name(&name) {
+                out.push(problem(
+                    format!("node '{name}': its name is not a valid host name (letters, digits, '-' and '.', labels of at most 63 characters, no '-' at either end)"),
+                    subject.clone(),
+                ));
+            }
+            if let Some(other) = seen.insert(name.to_ascii_lowercase(), node.id) {
+                out.push(problem(
+                    format!("node '{name}': node {other} has the same host name"),
+                    subject.clone(),
+                ));
+            }
+            if !node.addresses.contains_key(MANAGEMENT) {
+                out.push(problem(
+                    format!("node '{name}': it has no management address (ansible_host); see the environment's network checks"),
+                    subject,
+                ));
+            }
+        }
+        out
+    }
+
+    /// `entries` worked out: name → value, with every entry that cannot be.
+    fn computed(&self, entries: &[Computed]) -> (Vec<(String, Value)>, Vec<ExportProblem>) {
+        let mut values = Vec::new();
+        let mut problems = Vec::new();
+        for entry in entries {
+            match self.value_of(entry) {
+                Ok(Some(value)) => values.push((entry.name.clone(), value)),
+                Ok(None) => {}
+                Err(e) => problems.push(problem(format!("{}: {e}", entry.name), None)),
+            }
+        }
+        (values, problems)
+    }
+
+    /// An entry's value (`None` when its `when` does not hold).
+    fn value_of(&self, entry: &Computed) -> Result<Option<Value>, String> {
+        if let Some(when) = &entry.when
+            && !self.holds(when)?
+        {
+            return Ok(None);
+        }
+        if let Some(template) = &entry.template {
+            return self.filled(template).map(Some);
+        }
+        let text = entry.value.as_deref().unwrap_or("null");
+        let expr = Expr::parse(text).map_err(|e| e.message)?;
+        let value = expr.eval(&self.models).map_err(|e| e.message)?.to_json();
+        Ok(Some(value))
+    }
+
+    /// `template` with every string in it filled.
+    fn filled(&self, template: &Value) -> Result<Value, String> {
+        Ok(match template {
+            Value::String(text) => Value::String(self.fill(text)?),
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| self.filled(i))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| Ok((k.clone(), self.filled(v)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+            other => other.clone(),
+        })
+    }
+
+    /// `template` with each `{expression}` replaced by its value.
+    fn fill(&self, template: &str) -> Result<String, String> {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(start) = rest.find('{') {
+            out.push_str(&rest[..start]);
+            let end = rest[start..]
+                .find('}')
+                .ok_or_else(|| format!("'{template}': a '{{' without its '}}'"))?;
+            let expr = Expr::parse(&rest[start + 1..start + end]).map_err(|e| e.message)?;
+            let value = expr.eval(&self.models).map_err(|e| e.message)?.to_json();
+            out.push_str(&match value {
+                Value::String(s) => s,
+                Value::Null => String::new(),
+                other => other.to_string(),
+            });
+            rest = &rest[start + end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
+    /// The configuration files: file → text.
+    fn overrides(&self) -> (BTreeMap<String, String>, Vec<ExportProblem>) {
+        let mut problems = Vec::new();
+        let mut files: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
+        for entry in &self.deployer.overrides {
+            match self.value_of(&entry.key) {
+                Ok(Some(value)) => {
+                    let text = match value {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    };
+                    files.entry(entry.file.clone()).or_default().push((
+                        entry.section.clone(),
+                        entry.key.name.clone(),
+                        text,
+                    ));
+                }
+                Ok(None) => {}
+                Err(e) => problems.push(problem(
+                    format!("{} [{}] {}: {e}", entry.file, entry.section, entry.key.name),
+                    None,
+                )),
+            }
+        }
+        let texts = files
+            .into_iter()
+            .map(|(file, keys)| (file, ini(&self.header(), &keys)))
+            .collect();
+        (texts, problems)
+    }
+
+    /// Each node's host variables: its management address, and its
+    /// interfaces as kolla-ansible names them (a tagged network on
+    /// `PORT.VLAN`).
+    fn host_vars(&self, node: &NodeTags) -> BTreeMap<String, String> {
+        let mut vars = BTreeMap::new();
+        if let Some(ip) = node.addresses.get(MANAGEMENT) {
+            vars.insert("ansible_host".to_owned(), ip.to_string());
+        }
+        let Some(layout) = self.env.node_layout(&self.config, node) else {
+            return vars;
+        };
+        let port_of = |network: &str| -> Option<String> {
+            let (port, _) = layout
+                .layout
+                .iter()
+                .find(|(_, nets)| nets.iter().any(|n| n == network))?;
+            let net = self.config.find(layout.group, network)?;
+            let meta = self
+                .env
+                .network_metas()
+                .into_iter()
+                .find(|m| m.name == network)?;
+            Some(match (untagged(net, meta), net.vlan_start) {
+                (false, Some(vlan)) => format!("{port}.{vlan}"),
+                _ => port.clone(),
+            })
+        };
+        if let Some(port) = port_of(MANAGEMENT) {
+            vars.insert("network_interface".to_owned(), port.clone());
+            vars.insert("api_interface".to_owned(), port);
+        }
+        if let Some(port) = port_of(STORAGE) {
+            vars.insert("storage_interface".to_owned(), port);
+        }
+        let segmentation = self.config.networking_parameters.segmentation_type;
+        if segmentation == Segmentation::Tun
+            && let Some(port) = port_of(PRIVATE)
+        {
+            vars.insert("tunnel_interface".to_owned(), port);
+        }
+        // Tenant VLANs ride on physnet1 (the first external interface), the
+        // public network on the next when it is on another port.
+        let mut external: Vec<String> = Vec::new();
+        if segmentation == Segmentation::Vlan {
+            external.extend(
+                layout
+                    .layout
+                    .iter()
+                    .find(|(_, n)| n.iter().any(|n| n == PRIVATE))
+                    .map(|(p, _)| p.clone()),
+            );
+        }
+        if let Some(port) = port_of(PUBLIC).filter(|p| !external.contains(p)) {
+            external.push(port);
+        }
+        if !external.is_empty() {
+            vars.insert("neutron_external_interface".to_owned(), external.join(","));
+        }
+        vars
+    }
+
+    /// The inventory: the series' skeleton with each placed group listing
+    /// the nodes carrying its tag (the primary first), and a group for each
+    /// role of one's own.
+    fn inventory(&self) -> Inventory {
+        let mut placed: BTreeMap<&str, Vec<&NodeTags>> = BTreeMap::new();
+        for (tag, groups) in &self.deployer.tags {
+            let mut carriers: Vec<(&NodeTags, bool)> = self
+                .nodes
+                .iter()
+                .filter(|(_, tags)| tags.iter().any(|t| t.as_str() == tag))
+                .map(|(n, tags)| {
+                    (
+                        *n,
+                        tags.iter().any(|t| t.as_str() == format!("primary-{tag}")),
+                    )
+                })
+                .collect();
+            carriers.sort_by_key(|(n, primary)| (!primary, n.id));
+            for group in groups {
+                let list = placed.entry(group.as_str()).or_default();
+                for (node, _) in &carriers {
+                    if !list.iter().any(|n| n.id == node.id) {
+                        list.push(node);
+                    }
+                }
+            }
+        }
+        let own: Vec<(String, Vec<&NodeTags>)> = self
+            .env
+            .roles()
+            .iter()
+            .filter(|r| {
+                self.env
+                    .role_origin(&r.id)
+                    .is_some_and(|o| o.created.is_some())
+            })
+            .map(|r| {
+                let holders = self
+                    .nodes
+                    .iter()
+                    .filter(|(n, _)| n.all_roles().any(|x| x == &r.id))
+                    .map(|(n, _)| *n)
+                    .collect();
+                (r.id.to_string(), holders)
+            })
+            .collect();
+        Inventory::build(self.deployer, &placed, &own, |n| self.host_vars(n))
+    }
+
+    fn hosts(&self, inventory: &Inventory) -> Vec<ExportHost> {
+        let membership = inventory.membership();
+        self.nodes
+            .iter()
+            .map(|(node, _)| ExportHost {
+                node: node.id,
+                name: node.display_name(),
+                groups: membership
+                    .get(&node.display_name())
+                    .cloned()
+                    .unwrap_or_default(),
+                vars: self.host_vars(node),
+            })
+            .collect()
+    }
+
+    /// What has no effect there, nodes without interfaces, and tags that
+    /// place nothing.
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for rule in &self.deployer.no_effect {
+            if self.holds(&rule.when).unwrap_or(false) {
+                out.push(format!("setting '{}': {}", rule.setting, rule.reason));
+            }
+        }
+        let bare: Vec<String> = self
+            .nodes
+            .iter()
+            .filter(|(n, _)| n.interfaces.as_ref().is_none_or(|i| i.is_empty()))
+            .map(|(n, _)| n.display_name())
+            .collect();
+        if !bare.is_empty() {
+            out.push(format!(
+                "{} node{} declare{} no interfaces ({}): kolla-ansible uses its network_interface default (eth0) there",
+                bare.len(),
+                crate::text::plural(bare.len()),
+                if bare.len() == 1 { "s" } else { "" },
+                listed(&bare)
+            ));
+        }
+        let mut unplaced: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (node, tags) in &self.nodes {
+            for tag in tags.iter().filter(|t| !t.as_str().starts_with("primary-")) {
+                let base = tag.instance_of().unwrap_or(tag.as_str());
+                if !self.deployer.tags.contains_key(base)
+                    && !self.deployer.tags.contains_key(tag.as_str())
+                {
+                    unplaced
+                        .entry(tag.to_string())
+                        .or_default()
+                        .push(node.display_name());
+                }
+            }
+        }
+        for (tag, nodes) in unplaced {
+            out.push(format!(
+                "tag '{tag}' places no {} group; its nodes ({}) get none of its services there",
+                self.deployer.name,
+                listed(&nodes)
+            ));
+        }
+        let placed: BTreeSet<i64> = self.hosts_placed();
+        let lost: Vec<String> = self
+            .nodes
+            .iter()
+            .filter(|(n, _)| !placed.contains(&n.id))
+            .map(|(n, _)| n.display_name())
+            .collect();
+        if !lost.is_empty() {
+            out.push(format!(
+                "nodes in no {} group, left out of the inventory: {}",
+                self.deployer.name,
+                listed(&lost)
+            ));
+        }
+        out
+    }
+
+    fn hosts_placed(&self) -> BTreeSet<i64> {
+        let inventory = self.inventory();
+        let names = inventory.host_names();
+        self.nodes
+            .iter()
+            .filter(|(n, _)| names.contains(&n.display_name()))
+            .map(|(n, _)| n.id)
+            .collect()
+    }
+
+    fn readme(&self) -> String {
+        README
+            .replace("{header}", &self.header())
+            .replace("{series}", &self.deployer.series)
+            .replace("{release}", &self.deployer.openstack_release)
+    }
+}
+
+/// Up to ten names, then how many more.
+fn listed(names: &[String]) -> String {
+    match names.len() {
+        0..=10 => names.join(", "),
+        n => format!("{}, and {} more", names[..10].join(", "), n - 10),
+    }
+}

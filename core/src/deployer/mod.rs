@@ -1,0 +1,228 @@
+//! Handing an environment to a deployer (SEMANTICS §12): what a release
+//! declares of the deployer it is deployed with — the series, its
+//! inventory skeleton, which of the deployer's groups each tag places, the
+//! `globals.yml` values and configuration overrides that follow from
+//! components, settings and networks, and what has no equivalent there —
+//! as data (`deployers.yaml`), to which plugins add their own entries; and
+//! the export of an environment from the plan Mosaic already computes
+//! ([`export`]).
+
+pub mod export;
+mod write;
+
+use std::collections::BTreeMap;
+
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+
+pub use export::{Export, ExportHost, ExportProblem, ExportRefusal, Subject};
+
+/// A release's or a plugin's `deployers.yaml`: deployer name → its
+/// declaration, in the order written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deployers(pub Vec<Deployer>);
+
+impl Deployers {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Deployer> {
+        self.0.iter().find(|d| d.name == name)
+    }
+}
+
+/// One deployer's declaration. A release gives all of it; a plugin only
+/// what concerns its own components, roles, tags and settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deployer {
+    /// The key it is declared under (`kolla-ansible`).
+    #[serde(skip)]
+    pub name: String,
+    /// The deployer's series (`18`: kolla-ansible 18).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub series: String,
+    /// The OpenStack release that series deploys (`2024.1`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub openstack_release: String,
+    /// The series' inventory skeleton: every group, in order, with its
+    /// children (or the hosts it lists as such).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inventory: Vec<InventoryGroup>,
+    /// Tag → the groups it places: each lists exactly the nodes carrying
+    /// the tag, its primary first.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, Vec<String>>,
+    /// The groups a role of one's own is put under (`common`, `baremetal`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub own_roles_under: Vec<String>,
+    /// `globals.yml`'s values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<Computed>,
+    /// Configuration files the export writes: file → section → key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<Override>,
+    /// What has no equivalent there, and why.
+    #[serde(default, skip_serializing_if = "Unsupported::is_empty")]
+    pub unsupported: Unsupported,
+    /// Settings that have no effect there: a warning when their condition
+    /// holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_effect: Vec<SettingRule>,
+}
+
+/// A group of the inventory skeleton.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InventoryGroup {
+    pub group: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<String>,
+    /// Host lines the series writes as they are (`localhost
+    /// ansible_connection=local`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
+}
+
+/// A value worked out from the environment: an expression's value, or a
+/// template — a string whose `{…}` parts are expressions, or a list or map
+/// of such strings —; written only `when` its condition holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Computed {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+}
+
+/// One key of a configuration file the export writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Override {
+    /// Relative to the export's directory (`config/neutron/ml2_conf.ini`).
+    pub file: String,
+    pub section: String,
+    #[serde(flatten)]
+    pub key: Computed,
+}
+
+/// What has no equivalent in a deployer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unsupported {
+    /// Components (names or `*` patterns) an environment may not choose.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<Reasoned>,
+    /// Roles no node may hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<Reasoned>,
+    /// Settings that may not have a value (their `when` holds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<SettingRule>,
+}
+
+impl Unsupported {
+    pub fn is_empty(&self) -> bool {
+        self.components.is_empty() && self.roles.is_empty() && self.settings.is_empty()
+    }
+}
+
+/// A name and why it has no equivalent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reasoned {
+    pub name: String,
+    pub reason: String,
+}
+
+/// A setting (`group.attr`), the condition under which it matters, and
+/// why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingRule {
+    pub setting: String,
+    pub when: String,
+    pub reason: String,
+}
+
+impl Serialize for Deployers {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for deployer in &self.0 {
+            map.serialize_entry(&deployer.name, deployer)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Deployers {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Ordered;
+        impl<'de> Visitor<'de> for Ordered {
+            type Value = Deployers;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of deployer names to their declarations")
+            }
+            fn visit_unit<E>(self) -> Result<Deployers, E> {
+                Ok(Deployers::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Deployers, A::Error> {
+                let mut out = Vec::new();
+                while let Some((name, mut deployer)) = map.next_entry::<String, Deployer>()? {
+                    deployer.name = name;
+                    out.push(deployer);
+                }
+                Ok(Deployers(out))
+            }
+        }
+        d.deserialize_any(Ordered)
+    }
+}
+
+impl Deployer {
+    /// This declaration with a plugin's entries for the same deployer
+    /// added: its tags, globals, overrides and what it says has no
+    /// equivalent (a tag or global the release declares is the release's).
+    pub fn with(&self, extension: &Deployer) -> Deployer {
+        let mut merged = self.clone();
+        for (tag, groups) in &extension.tags {
+            merged
+                .tags
+                .entry(tag.clone())
+                .or_insert_with(|| groups.clone());
+        }
+        for global in &extension.globals {
+            if !merged.globals.iter().any(|g| g.name == global.name) {
+                merged.globals.push(global.clone());
+            }
+        }
+        merged.overrides.extend(extension.overrides.iter().cloned());
+        let u = &extension.unsupported;
+        merged
+            .unsupported
+            .components
+            .extend(u.components.iter().cloned());
+        merged.unsupported.roles.extend(u.roles.iter().cloned());
+        merged
+            .unsupported
+            .settings
+            .extend(u.settings.iter().cloned());
+        merged.no_effect.extend(extension.no_effect.iter().cloned());
+        merged
+    }
+}
+
+/// What `GET /clusters/{id}/deployers` lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeployerSummary {
+    pub name: String,
+    pub series: String,
+    pub openstack_release: String,
+}

@@ -1,0 +1,227 @@
+//! The export's files as text: the Ansible inventory (INI), `globals.yml`,
+//! the configuration overrides (INI) and the README saying what to run
+//! next.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::Deployer;
+use crate::tag::NodeTags;
+
+/// One group of the written inventory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    /// Host lines: a name, with its variables on its first line in the file.
+    Hosts(Vec<(String, BTreeMap<String, String>)>, Vec<String>),
+    Children(Vec<String>),
+}
+
+/// The inventory as it is written: groups in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inventory {
+    groups: Vec<(String, Entry)>,
+}
+
+impl Inventory {
+    /// `deployer`'s skeleton with the groups `placed` lists hosts for, a
+    /// group for each role of one's own (`own`, before the first group of
+    /// children, and among the children of the deployer's
+    /// `own_roles_under`), each host's variables from `vars`.
+    pub fn build(
+        deployer: &Deployer,
+        placed: &BTreeMap<&str, Vec<&NodeTags>>,
+        own: &[(String, Vec<&NodeTags>)],
+        vars: impl Fn(&NodeTags) -> BTreeMap<String, String>,
+    ) -> Inventory {
+        let hosts = |nodes: &[&NodeTags]| -> Entry {
+            Entry::Hosts(
+                nodes.iter().map(|n| (n.display_name(), vars(n))).collect(),
+                Vec::new(),
+            )
+        };
+        let mut groups: Vec<(String, Entry)> = Vec::new();
+        let mut own_written = false;
+        for group in &deployer.inventory {
+            let name = group.group.clone();
+            if !group.children.is_empty() && !own_written {
+                groups.extend(own.iter().map(|(role, nodes)| (role.clone(), hosts(nodes))));
+                own_written = true;
+            }
+            let entry = match placed.get(name.as_str()) {
+                Some(nodes) => hosts(nodes),
+                None if group.children.is_empty() => Entry::Hosts(Vec::new(), group.hosts.clone()),
+                None => {
+                    let mut children = group.children.clone();
+                    if deployer.own_roles_under.contains(&name) {
+                        children.extend(own.iter().map(|(role, _)| role.clone()));
+                    }
+                    Entry::Children(children)
+                }
+            };
+            groups.push((name, entry));
+        }
+        if !own_written {
+            groups.extend(own.iter().map(|(role, nodes)| (role.clone(), hosts(nodes))));
+        }
+        Inventory { groups }
+    }
+
+    /// The INI text: each host's variables on its first line.
+    pub fn text(&self, header: String) -> String {
+        let mut out = format!(
+            "# {header}\n# Groups placed by Mosaic's tags list their hosts, the primary first;\n# the others are the series' own.\n"
+        );
+        let mut described: BTreeSet<&str> = BTreeSet::new();
+        for (name, entry) in &self.groups {
+            match entry {
+                Entry::Hosts(hosts, literal) => {
+                    out.push_str(&format!("\n[{name}]\n"));
+                    for (host, vars) in hosts {
+                        out.push_str(host);
+                        if described.insert(host) {
+                            for (key, value) in vars {
+                                out.push_str(&format!(" {key}={value}"));
+                            }
+                        }
+                        out.push('\n');
+                    }
+                    for line in literal {
+                        out.push_str(line);
+                        out.push('\n');
+                    }
+                }
+                Entry::Children(children) => {
+                    out.push_str(&format!("\n[{name}:children]\n"));
+                    for child in children {
+                        out.push_str(child);
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every group each host is in, directly or through children, in the
+    /// inventory's order.
+    pub fn membership(&self) -> BTreeMap<String, Vec<String>> {
+        let mut memo: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        let index: BTreeMap<&str, &Entry> =
+            self.groups.iter().map(|(n, e)| (n.as_str(), e)).collect();
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (name, _) in &self.groups {
+            for host in members(name, &index, &mut memo, &mut Vec::new()) {
+                out.entry(host).or_default().push(name.clone());
+            }
+        }
+        out
+    }
+
+    /// The names of the hosts it lists.
+    pub fn host_names(&self) -> BTreeSet<String> {
+        self.groups
+            .iter()
+            .filter_map(|(_, e)| match e {
+                Entry::Hosts(hosts, _) => Some(hosts.iter().map(|(h, _)| h.clone())),
+                Entry::Children(_) => None,
+            })
+            .flatten()
+            .collect()
+    }
+}
+
+/// The hosts of group `name`: its own and its children's (a cycle of
+/// children counts each group once).
+fn members<'g>(
+    name: &'g str,
+    index: &BTreeMap<&'g str, &'g Entry>,
+    memo: &mut BTreeMap<&'g str, BTreeSet<String>>,
+    path: &mut Vec<&'g str>,
+) -> BTreeSet<String> {
+    if let Some(done) = memo.get(name) {
+        return done.clone();
+    }
+    if path.contains(&name) {
+        return BTreeSet::new();
+    }
+    let Some(entry) = index.get(name) else {
+        return BTreeSet::new();
+    };
+    path.push(name);
+    let set: BTreeSet<String> = match entry {
+        Entry::Hosts(hosts, _) => hosts.iter().map(|(h, _)| h.clone()).collect(),
+        Entry::Children(children) => children
+            .iter()
+            .flat_map(|c| members(c, index, memo, path))
+            .collect(),
+    };
+    path.pop();
+    memo.insert(name, set.clone());
+    set
+}
+
+/// `globals.yml`: the header as a comment, then each value (booleans as
+/// `"yes"`/`"no"`, as kolla-ansible writes them).
+pub fn globals_yaml(header: &str, values: &[(String, Value)]) -> String {
+    let mut map = Map::new();
+    for (name, value) in values {
+        let value = match value {
+            Value::Bool(true) => Value::from("yes"),
+            Value::Bool(false) => Value::from("no"),
+            other => other.clone(),
+        };
+        map.insert(name.clone(), value);
+    }
+    format!(
+        "# {header}\n# Passwords are not here: run kolla-genpwd (README.md).\n{}",
+        crate::yaml::to_string(&Value::Object(map))
+    )
+}
+
+/// An INI file: sections in the order first named, keys in order.
+pub fn ini(header: &str, keys: &[(String, String, String)]) -> String {
+    let mut out = format!("# {header}\n");
+    let mut sections: Vec<&str> = Vec::new();
+    for (section, _, _) in keys {
+        if !sections.contains(&section.as_str()) {
+            sections.push(section);
+        }
+    }
+    for section in sections {
+        out.push_str(&format!("\n[{section}]\n"));
+        for (_, key, value) in keys.iter().filter(|(s, _, _)| s == section) {
+            out.push_str(&format!("{key} = {value}\n"));
+        }
+    }
+    out
+}
+
+/// What to run next.
+pub const README: &str = "# {header}
+
+This directory is what Mosaic planned, for kolla-ansible {series} (OpenStack
+{release}): `inventory` places every service on the nodes Mosaic's plan
+puts it on, `globals.yml` holds what the components, settings and networks
+decide, and `config/` the configuration kolla-ansible merges into the
+services' own. No secret is here.
+
+Each node's host networking — its interfaces, bonds, VLAN interfaces
+(`eth1.101`) and addresses — must be up before kolla-ansible runs: its
+`network_interface`, `api_interface`, `storage_interface`,
+`tunnel_interface` and `neutron_external_interface` name them.
+
+Next, on the deployment host, with kolla-ansible {series} installed:
+
+```sh
+sudo mkdir -p /etc/kolla && sudo cp globals.yml /etc/kolla/
+sudo cp -r config /etc/kolla/ 2>/dev/null || true
+cp \"$(python3 -c 'import kolla_ansible, os; print(os.path.dirname(kolla_ansible.__file__))')/../../../share/kolla-ansible/etc_examples/kolla/passwords.yml\" /etc/kolla/passwords.yml
+kolla-genpwd                                   # the passwords, in /etc/kolla/passwords.yml
+kolla-ansible install-deps
+kolla-ansible bootstrap-servers -i inventory   # Docker and what the hosts need
+kolla-ansible prechecks -i inventory
+kolla-ansible deploy -i inventory
+kolla-ansible post-deploy -i inventory         # admin-openrc.sh
+```
+";

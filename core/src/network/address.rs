@@ -1,0 +1,331 @@
+//! Addresses (SEMANTICS §11.1): which addresses a network gives (its
+//! pool), how many it must give where (its demand: nodes and VIPs), and
+//! which address each holder gets. One rule for every path — the address
+//! after the highest one in use, and once the pool's end is in use, the
+//! lowest free one — so that a single node's add, which the server answers
+//! from two indexed reads whatever the environment's size, gives the same
+//! address the whole environment's allocation would. An address is kept
+//! while its holder stays and its pool still holds it; none is given twice
+//! within one network name (node groups sharing a network share its
+//! addresses).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+use serde::{Deserialize, Serialize};
+
+use super::config::{Network, NetworkConfiguration, NodeGroup};
+use super::ip::{IpRange, without};
+use super::metadata::{NetworkMeta, Notation};
+use super::problem::{NetworkProblem, ProblemKind};
+
+/// The addresses `network` gives nodes and VIPs: its ranges (those of a
+/// CIDR follow it) less its gateway; none for a network without L3.
+pub fn pool(network: &Network, meta: &NetworkMeta) -> Vec<IpRange> {
+    let Some(notation) = meta.notation else {
+        return Vec::new();
+    };
+    let mut ranges = network.ranges();
+    if notation == Notation::Cidr {
+        let mut derived = network.clone();
+        derived.derive_ranges(meta);
+        ranges = derived.ranges();
+    }
+    let gateway: Vec<Ipv4Addr> = network.gateway_ip().into_iter().collect();
+    let mut pool = without(&ranges, &gateway);
+    pool.sort();
+    merged(pool)
+}
+
+/// Overlapping or adjacent ranges joined: a pool counts an address once.
+fn merged(sorted: Vec<IpRange>) -> Vec<IpRange> {
+    let mut out: Vec<IpRange> = Vec::new();
+    for range in sorted {
+        match out.last_mut() {
+            Some(last) if range.first_u32() <= last.last_u32().saturating_add(1) => {
+                let end = last.last_u32().max(range.last_u32());
+                *last = IpRange::from_u32(last.first_u32(), end).unwrap_or(*last);
+            }
+            _ => out.push(range),
+        }
+    }
+    out
+}
+
+/// How many addresses a pool holds.
+pub fn capacity(pool: &[IpRange]) -> u64 {
+    merged({
+        let mut p = pool.to_vec();
+        p.sort();
+        p
+    })
+    .iter()
+    .map(IpRange::len)
+    .sum()
+}
+
+/// How many addresses are needed where: per node group and network name,
+/// the nodes that need one and the VIPs placed there.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Demand(pub BTreeMap<(i64, String), u64>);
+
+impl Demand {
+    pub fn add(&mut self, group: i64, network: &str, count: u64) {
+        *self.0.entry((group, network.to_owned())).or_default() += count;
+    }
+
+    pub fn get(&self, group: i64, network: &str) -> u64 {
+        self.0
+            .get(&(group, network.to_owned()))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// The networks that give addresses from one space: a network alone, or
+/// the copies of one network that node groups share (same CIDR and
+/// gateway).
+fn spaces<'a>(
+    config: &'a NetworkConfiguration,
+    metas: &[&'a NetworkMeta],
+) -> Vec<Vec<(&'a Network, &'a NetworkMeta)>> {
+    let mut out: Vec<Vec<(&Network, &NetworkMeta)>> = Vec::new();
+    for network in config.networks.iter().filter(|n| n.group_id.is_some()) {
+        let Some(meta) = metas.iter().find(|m| m.name == network.name).copied() else {
+            continue;
+        };
+        if !meta.is_addressed() || meta.is_admin() {
+            continue;
+        }
+        let same = |(n, _): &(&Network, &NetworkMeta)| {
+            n.name == network.name && n.cidr == network.cidr && n.gateway == network.gateway
+        };
+        match out.iter_mut().find(|space| space.iter().any(same)) {
+            Some(space) => space.push((network, meta)),
+            None => out.push(vec![(network, meta)]),
+        }
+    }
+    out
+}
+
+/// A network's need above what its pool holds (SEMANTICS §11.1: an
+/// error of the environment's checks, not a refusal to add nodes).
+pub fn capacity_problems(
+    config: &NetworkConfiguration,
+    metas: &[&NetworkMeta],
+    groups: &[NodeGroup],
+    demand: &Demand,
+) -> Vec<NetworkProblem> {
+    let group_name = |id: Option<i64>| {
+        groups
+            .iter()
+            .find(|g| Some(g.id) == id)
+            .map(|g| g.name.as_str())
+    };
+    let mut out = Vec::new();
+    for space in spaces(config, metas) {
+        let need: u64 = space
+            .iter()
+            .filter_map(|(n, _)| n.group_id.map(|g| demand.get(g, &n.name)))
+            .sum();
+        let pool: Vec<IpRange> = space.iter().flat_map(|(n, m)| pool(n, m)).collect();
+        let available = capacity(&pool);
+        if need <= available {
+            continue;
+        }
+        let (first, _) = space[0];
+        let names: Vec<String> = space
+            .iter()
+            .filter_map(|(n, _)| group_name(n.group_id))
+            .map(|g| format!("'{g}'"))
+            .collect();
+        let which = match names.len() {
+            1 => format!("node group {}", names[0]),
+            _ => format!("node groups {}", names.join(", ")),
+        };
+        out.push(
+            NetworkProblem::new(
+                ProblemKind::Capacity,
+                format!(
+                    "Not enough IP addresses in network '{}' of {which}: {need} needed, {available} available",
+                    first.name
+                ),
+            )
+            .networks(space.iter().map(|(n, _)| n.id))
+            .fields(&["cidr", "ip_ranges"]),
+        );
+    }
+    out
+}
+
+/// Where the next address of a pool comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    Address(Ipv4Addr),
+    /// The pool's last address is in use: the lowest free one is wanted,
+    /// which takes every address in use ([`lowest_free`]).
+    Scan,
+}
+
+/// The address after `highest` (the highest in use within the pool's
+/// span; none: nothing in use) in `pool`.
+pub fn next_address(pool: &[IpRange], highest: Option<Ipv4Addr>) -> Next {
+    let after = match highest {
+        None => pool.first().map(IpRange::first_u32),
+        Some(ip) => {
+            let ip = u32::from(ip);
+            pool.iter().find_map(|r| {
+                if r.contains_u32(ip) && ip < r.last_u32() {
+                    Some(ip + 1)
+                } else if r.first_u32() > ip {
+                    Some(r.first_u32())
+                } else {
+                    None
+                }
+            })
+        }
+    };
+    match after {
+        Some(ip) => Next::Address(ip.into()),
+        None => Next::Scan,
+    }
+}
+
+/// The lowest address of `pool` not in `used`.
+pub fn lowest_free(pool: &[IpRange], used: &BTreeSet<u32>) -> Option<Ipv4Addr> {
+    for range in pool {
+        let mut candidate = range.first_u32();
+        for ip in used.range(range.first_u32()..=range.last_u32()) {
+            if *ip != candidate {
+                break;
+            }
+            if candidate == range.last_u32() {
+                candidate = u32::MAX;
+                break;
+            }
+            candidate += 1;
+        }
+        if candidate != u32::MAX && range.contains_u32(candidate) {
+            return Some(candidate.into());
+        }
+    }
+    None
+}
+
+/// The span a pool covers (what the highest address in use is read over).
+pub fn span(pool: &[IpRange]) -> Option<IpRange> {
+    let first = pool.first()?.first_u32();
+    let last = pool.iter().map(IpRange::last_u32).max()?;
+    IpRange::from_u32(first, last)
+}
+
+/// Who holds addresses.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HolderKey {
+    Vip(String),
+    Node(i64),
+}
+
+/// One holder: in which node group, on which networks, with the
+/// addresses it has now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holder {
+    pub key: HolderKey,
+    pub group: i64,
+    pub networks: Vec<String>,
+    pub current: BTreeMap<String, Ipv4Addr>,
+}
+
+/// Every holder's addresses: by holder, network → address (a holder
+/// without one where its pool is full has none there).
+pub type Addresses = BTreeMap<HolderKey, BTreeMap<String, Ipv4Addr>>;
+
+/// The addresses of every holder in `holders` (in the order given: VIPs
+/// first, then nodes by id, is what the server uses): each keeps the
+/// addresses it has that its pool still holds and nobody before it took;
+/// the others get the rule's next address.
+pub fn allocate(
+    config: &NetworkConfiguration,
+    metas: &[&NetworkMeta],
+    holders: &[Holder],
+) -> Addresses {
+    let pools = Pools::new(config, metas);
+    let mut used: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    let mut out: Addresses = BTreeMap::new();
+    let mut missing: Vec<(&Holder, &String)> = Vec::new();
+    for holder in holders {
+        let mine = out.entry(holder.key.clone()).or_default();
+        for network in &holder.networks {
+            let pool = pools.of(holder.group, network);
+            let kept = holder.current.get(network).filter(|ip| {
+                let ip = u32::from(**ip);
+                pool.iter().any(|r| r.contains_u32(ip))
+                    && used.entry(network.clone()).or_default().insert(ip)
+            });
+            match kept {
+                Some(ip) => {
+                    mine.insert(network.clone(), *ip);
+                }
+                None => missing.push((holder, network)),
+            }
+        }
+    }
+    for (holder, network) in missing {
+        let pool = pools.of(holder.group, network);
+        let taken = used.entry(network.clone()).or_default();
+        if let Some(ip) = take(&pool, taken) {
+            out.entry(holder.key.clone())
+                .or_default()
+                .insert(network.clone(), ip);
+        }
+    }
+    out
+}
+
+/// The rule's next address of `pool` given the addresses `taken`, marked
+/// as taken.
+pub fn take(pool: &[IpRange], taken: &mut BTreeSet<u32>) -> Option<Ipv4Addr> {
+    let span = span(pool)?;
+    let highest = taken
+        .range(span.first_u32()..=span.last_u32())
+        .next_back()
+        .map(|ip| Ipv4Addr::from(*ip));
+    let ip = match next_address(pool, highest) {
+        Next::Address(ip) => Some(ip),
+        Next::Scan => lowest_free(pool, taken),
+    }?;
+    taken.insert(ip.into());
+    Some(ip)
+}
+
+/// Every network's pool, by node group and name.
+#[derive(Debug, Clone, Default)]
+pub struct Pools(BTreeMap<(i64, String), Vec<IpRange>>);
+
+impl Pools {
+    pub fn new(config: &NetworkConfiguration, metas: &[&NetworkMeta]) -> Pools {
+        let mut pools = BTreeMap::new();
+        for network in &config.networks {
+            let (Some(group), Some(meta)) = (
+                network.group_id,
+                metas.iter().find(|m| m.name == network.name),
+            ) else {
+                continue;
+            };
+            pools.insert((group, network.name.clone()), pool(network, meta));
+        }
+        Pools(pools)
+    }
+
+    /// Network `name`'s pool in group `group` (empty when there is none).
+    pub fn of(&self, group: i64, name: &str) -> Vec<IpRange> {
+        self.0
+            .get(&(group, name.to_owned()))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests;

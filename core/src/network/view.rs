@@ -1,0 +1,380 @@
+//! What the API answers about networks, in Fuel's shapes: the Networks
+//! tab's configuration (`GET …/network_configuration/neutron`) with each
+//! network's metadata and how many addresses it gives, the VIPs, and a
+//! node's interfaces with the networks on them and its addresses.
+
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::address::Demand;
+use super::check::{Input, NetworkProblem};
+use super::config::{
+    ConfigurationChange, Network, NetworkConfiguration, NetworkingParameters, NodeGroup,
+};
+use super::interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces};
+use super::metadata::NetworkMeta;
+
+/// One network with its metadata (`meta`, as Fuel's) and its addresses:
+/// how many its pool holds, how many are needed and how many are given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NetworkView {
+    #[serde(flatten)]
+    pub network: Network,
+    /// The release's metadata of the network (read only).
+    pub meta: NetworkMeta,
+    /// How many addresses its pool holds.
+    pub capacity: u64,
+    /// How many addresses are needed there (its nodes' and VIPs').
+    pub need: u64,
+    /// How many addresses are given.
+    pub used: u64,
+}
+
+/// A VIP as Fuel's `vips` had it (and the network and node group it is in).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct VipView {
+    pub network_role: String,
+    pub network: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// None while its network has no address left.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Ipv4))]
+    pub ipaddr: Option<Ipv4Addr>,
+    pub node_roles: Vec<String>,
+    pub is_user_defined: bool,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub vendor_specific: Value,
+}
+
+/// The Networks tab's configuration (Fuel's shape, with the node groups
+/// besides). `aliases` are Fuel's flat keys (`management_vip`,
+/// `public_vip`, …): each VIP's alias with its address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ConfigurationView {
+    /// The admin network, then each node group's networks.
+    pub networks: Vec<NetworkView>,
+    pub networking_parameters: NetworkingParameters,
+    /// By VIP name.
+    pub vips: BTreeMap<String, VipView>,
+    pub node_groups: Vec<NodeGroup>,
+    /// Fuel's flat keys (`management_vip`, `public_vip`, …): each VIP's
+    /// alias with its address.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "openapi", schema(value_type = BTreeMap<String, Option<String>>))]
+    pub aliases: BTreeMap<String, Option<Ipv4Addr>>,
+}
+
+/// An interface or a bond as `GET /nodes/{id}/interfaces` shows it: with
+/// the networks on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PortView {
+    /// 1 to 15 letters, digits, `-`, `_` or `.` (a name that is not one is
+    /// a problem of the node's interfaces).
+    pub name: String,
+    /// An interface's MAC address (`aa:bb:cc:dd:ee:ff`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+    /// A bond's mode (a bond needs one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<BondMode>,
+    /// A bond's interfaces (a bond needs them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slaves: Option<Vec<String>>,
+    /// On a save, absent everywhere: the default layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub networks: Option<Vec<String>>,
+}
+
+/// A node's interfaces, bonds and addresses (`GET/PUT
+/// /nodes/{id}/interfaces`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterfacesView {
+    #[serde(default)]
+    pub interfaces: Vec<PortView>,
+    #[serde(default)]
+    pub bonds: Vec<PortView>,
+    /// Network → address, for the networks it has an address on (read
+    /// only).
+    #[serde(default, skip_deserializing)]
+    pub addresses: BTreeMap<String, Ipv4Addr>,
+    /// Whether it takes the environment's default layout (read only).
+    #[serde(default, skip_deserializing)]
+    pub default_layout: bool,
+    /// Its node group (read only).
+    #[serde(default, skip_deserializing)]
+    pub node_group: String,
+}
+
+/// [`InterfacesView`]'s schema: what a request sends, and what only
+/// answers carry as read-only properties (serde does not read them, so
+/// the derive would leave them out).
+#[cfg(feature = "openapi")]
+#[derive(utoipa::ToSchema)]
+#[schema(example = json!({"interfaces": [{"name": "eth0", "networks": ["fuelweb_admin"]}, {"name": "eth1"}, {"name": "eth2"}], "bonds": [{"name": "bond0", "mode": "active-backup", "slaves": ["eth1", "eth2"], "networks": ["public", "management", "storage", "private"]}]}))]
+#[allow(dead_code)]
+struct InterfacesSchema {
+    /// The node's interfaces (none, and no bond: it declares none).
+    #[schema(required = false)]
+    interfaces: Vec<PortView>,
+    /// Its bonds, each in the place of its first slave.
+    #[schema(required = false)]
+    bonds: Vec<PortView>,
+    /// Network → the node's address on it, for the networks it has one on.
+    #[schema(read_only, required = false)]
+    addresses: BTreeMap<String, String>,
+    /// Whether it takes the default layout (no port names its networks).
+    #[schema(read_only, required = false)]
+    default_layout: bool,
+    /// Its node group.
+    #[schema(read_only, required = false)]
+    node_group: String,
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for InterfacesView {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <InterfacesSchema as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for InterfacesView {
+    fn schemas(
+        out: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <InterfacesSchema as utoipa::ToSchema>::schemas(out);
+    }
+}
+
+impl InterfacesView {
+    /// What it declares: its interfaces and bonds, and the networks on
+    /// each when any port names its networks (none: the default layout);
+    /// none at all when it lists no interface and no bond.
+    pub fn declared(&self) -> Result<Option<NodeInterfaces>, String> {
+        if self.interfaces.is_empty() && self.bonds.is_empty() {
+            return Ok(None);
+        }
+        let interfaces = self
+            .interfaces
+            .iter()
+            .map(|p| Nic {
+                name: p.name.clone(),
+                mac: p.mac.clone(),
+            })
+            .collect();
+        let bonds = self
+            .bonds
+            .iter()
+            .map(|b| match (b.mode, &b.slaves) {
+                (Some(mode), Some(slaves)) => Ok(Bond {
+                    name: b.name.clone(),
+                    mode,
+                    slaves: slaves.clone(),
+                }),
+                _ => Err(format!(
+                    "bonds: bond '{}' needs a mode and its slaves",
+                    b.name
+                )),
+            })
+            .collect::<Result<Vec<Bond>, String>>()?;
+        let ports = self.interfaces.iter().chain(&self.bonds);
+        let own = ports.clone().any(|p| p.networks.is_some());
+        let networks = own.then(|| {
+            ports
+                .map(|p| (p.name.clone(), p.networks.clone().unwrap_or_default()))
+                .collect()
+        });
+        Ok(Some(NodeInterfaces {
+            interfaces,
+            bonds,
+            networks,
+        }))
+    }
+
+    /// A node's interfaces as the API shows them: each port with the
+    /// networks `layout` puts on it, and the node's addresses.
+    pub fn of(
+        declared: Option<&NodeInterfaces>,
+        layout: &Layout,
+        addresses: &BTreeMap<String, Ipv4Addr>,
+        node_group: &str,
+    ) -> InterfacesView {
+        let on = |port: &str| -> Option<Vec<String>> {
+            Some(
+                layout
+                    .iter()
+                    .find(|(p, _)| p == port)
+                    .map(|(_, n)| n.clone())
+                    .unwrap_or_default(),
+            )
+        };
+        let Some(declared) = declared else {
+            return InterfacesView {
+                addresses: addresses.clone(),
+                default_layout: true,
+                node_group: node_group.to_owned(),
+                ..InterfacesView::default()
+            };
+        };
+        InterfacesView {
+            interfaces: declared
+                .interfaces
+                .iter()
+                .map(|n| PortView {
+                    name: n.name.clone(),
+                    mac: n.mac.clone(),
+                    mode: None,
+                    slaves: None,
+                    networks: on(&n.name),
+                })
+                .collect(),
+            bonds: declared
+                .bonds
+                .iter()
+                .map(|b| PortView {
+                    name: b.name.clone(),
+                    mac: None,
+                    mode: Some(b.mode),
+                    slaves: Some(b.slaves.clone()),
+                    networks: on(&b.name),
+                })
+                .collect(),
+            addresses: addresses.clone(),
+            default_layout: declared.networks.is_none(),
+            node_group: node_group.to_owned(),
+        }
+    }
+}
+
+/// One line of a network table (the CLI's `mosaic env networks`, the
+/// Networks tab's summary): a network of a node group with its values
+/// written out and how many addresses it gives of how many.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkRow {
+    pub network: String,
+    /// Empty for the admin network.
+    pub node_group: String,
+    pub cidr: String,
+    pub gateway: String,
+    /// The VLAN tag, `untagged`, or `vlan_range a-b` for the network that
+    /// carries tenant VLANs.
+    pub vlan: String,
+    pub ranges: String,
+    /// `used/capacity`; `-` where Mosaic gives no addresses.
+    pub used: String,
+}
+
+impl ConfigurationView {
+    /// Its networks as table lines, in order.
+    pub fn rows(&self) -> Vec<NetworkRow> {
+        let group = |id: Option<i64>| {
+            id.and_then(|id| self.node_groups.iter().find(|g| g.id == id))
+                .map(|g| g.name.clone())
+                .unwrap_or_default()
+        };
+        let text = |value: &Option<super::ip::Typed<_>>| {
+            value.as_ref().map(ToString::to_string).unwrap_or_default()
+        };
+        self.networks
+            .iter()
+            .map(|n| {
+                let vlan = match (n.network.vlan_start, n.meta.neutron_vlan_range) {
+                    (Some(tag), _) => tag.to_string(),
+                    (None, true) => match self.networking_parameters.vlan_range {
+                        Some([a, b]) => format!("vlan_range {a}-{b}"),
+                        None => "vlan_range".to_owned(),
+                    },
+                    (None, false) => "untagged".to_owned(),
+                };
+                let addressed = n.meta.is_addressed() && !n.meta.is_admin();
+                NetworkRow {
+                    network: n.network.name.clone(),
+                    node_group: group(n.network.group_id),
+                    cidr: n
+                        .network
+                        .cidr
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
+                    gateway: text(&n.network.gateway),
+                    vlan,
+                    ranges: n
+                        .network
+                        .ip_ranges
+                        .iter()
+                        .map(|r| format!("{}-{}", r.0, r.1))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    used: match addressed {
+                        true => format!("{}/{}", n.used, n.capacity),
+                        false => "-".to_owned(),
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
+impl ConfigurationView {
+    /// The configuration it shows (what a save is made to).
+    pub fn configuration(&self) -> NetworkConfiguration {
+        NetworkConfiguration {
+            networks: self.networks.iter().map(|n| n.network.clone()).collect(),
+            networking_parameters: self.networking_parameters.clone(),
+            vips: BTreeMap::new(),
+        }
+    }
+
+    /// The metadata of each network it shows, once per name.
+    pub fn metas(&self) -> Vec<&NetworkMeta> {
+        let mut out: Vec<&NetworkMeta> = Vec::new();
+        for n in &self.networks {
+            if !out.iter().any(|m| m.name == n.meta.name) {
+                out.push(&n.meta);
+            }
+        }
+        out
+    }
+
+    /// `change` made to what it shows, checked as a save checks it but for
+    /// the nodes' interfaces, which a view does not hold: what the browser
+    /// shows as the operator types (SEMANTICS §11.2).
+    pub fn check_change(
+        &self,
+        change: &ConfigurationChange,
+    ) -> Result<NetworkConfiguration, Vec<NetworkProblem>> {
+        let metas = self.metas();
+        let (next, mut problems) = self.configuration().with_change(change, &metas);
+        let mut demand = Demand::default();
+        for n in &self.networks {
+            if let Some(group) = n.network.group_id {
+                demand.add(group, &n.network.name, n.need);
+            }
+        }
+        problems.extend(super::check::check(&Input {
+            config: &next,
+            metas: &metas,
+            groups: &self.node_groups,
+            ironic: metas.iter().any(|m| m.name == super::metadata::BAREMETAL),
+            demand: &demand,
+            nodes: &[],
+        }));
+        if problems.is_empty() {
+            Ok(next)
+        } else {
+            Err(problems)
+        }
+    }
+}

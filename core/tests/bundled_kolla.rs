@@ -1,0 +1,174 @@
+//! The bundled release handed to kolla-ansible (issue 40): its inventory
+//! places each service on the nodes Mosaic's plan puts it on, globals.yml
+//! follows the components and networks, and what has no equivalent is
+//! refused with every reason.
+
+mod common;
+
+use mosaic_core::component::ComponentName;
+use mosaic_core::deployer::{Export, ExportRefusal, Subject};
+use mosaic_core::environment::{Base, Environment, Spec};
+use mosaic_core::name::{RoleName, TagName};
+use mosaic_core::network::{HolderKey, NetworkConfiguration};
+use mosaic_core::release::Release;
+use mosaic_core::tag::NodeTags;
+
+const LVM: [&str; 7] = [
+    "hypervisor:libvirt:kvm",
+    "network:neutron:core:ml2",
+    "network:neutron:ml2:ovs",
+    "network:neutron:ml2:vlan",
+    "storage:block:backend:lvm",
+    "storage:object:backend:swift",
+    "storage:image:swift",
+];
+
+fn node(id: i64, name: &str, roles: &[&str]) -> NodeTags {
+    NodeTags {
+        id,
+        name: Some(name.to_owned()),
+        roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
+        ..NodeTags::default()
+    }
+}
+
+/// `nodes` given their addresses, the environment exported.
+fn export(
+    release: &Release,
+    components: &[&str],
+    mut nodes: Vec<NodeTags>,
+) -> Result<Export, ExportRefusal> {
+    let tags = Default::default();
+    let base = Base {
+        release,
+        plugins: &[],
+        release_tags: &tags,
+        release_roles: mosaic_core::role_layer::RoleLayer::none(),
+    };
+    let spec = |nodes: Vec<NodeTags>, network: Option<NetworkConfiguration>| Spec {
+        name: "prod".to_owned(),
+        components: Some(
+            components
+                .iter()
+                .map(|c| ComponentName::new(*c).unwrap())
+                .collect(),
+        ),
+        nodes,
+        network,
+        ..Spec::default()
+    };
+    let first = spec(nodes.clone(), None);
+    let env = Environment::new(base, &first).unwrap();
+    let (config, _) = env.network_configuration().unwrap();
+    let (addresses, vips) = env.allocation(&config);
+    for node in &mut nodes {
+        node.addresses = addresses
+            .get(&HolderKey::Node(node.id))
+            .cloned()
+            .unwrap_or_default();
+    }
+    let placed = spec(nodes, Some(NetworkConfiguration { vips, ..config }));
+    let env = Environment::new(base, &placed).unwrap();
+    env.export_to("kolla-ansible").unwrap()
+}
+
+/// The hosts a group of the inventory lists, in order.
+fn group(inventory: &str, name: &str) -> Vec<String> {
+    let header = format!("[{name}]");
+    inventory
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn rabbitmq_taken_off_one_controller_is_off_it_in_the_inventory() {
+    let release = common::bundled::release();
+    let mut without = node(2, "ctl-2", &["controller"]);
+    without.tags_removed = vec![TagName::new("rabbitmq").unwrap()];
+    let nodes = vec![
+        node(1, "ctl-1", &["controller"]),
+        without,
+        node(3, "ctl-3", &["controller"]),
+        node(4, "cmp-1", &["compute"]),
+        node(5, "cinder-1", &["cinder"]),
+    ];
+    let export = export(&release, &LVM, nodes).unwrap();
+    let inventory = &export.files["inventory"];
+    assert_eq!(group(inventory, "control"), ["ctl-1", "ctl-2", "ctl-3"]);
+    assert_eq!(group(inventory, "rabbitmq"), ["ctl-1", "ctl-3"]);
+    assert_eq!(group(inventory, "compute"), ["cmp-1"]);
+    assert_eq!(group(inventory, "storage"), ["cinder-1"]);
+    assert!(
+        inventory.contains("ctl-1 ansible_host=192.168.0.3\n"),
+        "{inventory}"
+    );
+    assert!(
+        inventory.contains("[nova-api:children]\nnova\n"),
+        "the series' own groups stay"
+    );
+    let globals = &export.files["globals.yml"];
+    assert!(
+        globals.contains("kolla_internal_vip_address: 192.168.0.2"),
+        "{globals}"
+    );
+    assert!(
+        globals.contains("enable_cinder_backend_lvm: 'yes'")
+            || globals.contains("enable_cinder_backend_lvm: \"yes\"")
+            || globals.contains("enable_cinder_backend_lvm: yes"),
+        "{globals}"
+    );
+    assert!(globals.contains("nova_compute_virt_type: kvm"), "{globals}");
+    let ml2 = &export.files["config/neutron/ml2_conf.ini"];
+    assert!(
+        ml2.contains("[ml2_type_vlan]\nnetwork_vlan_ranges = physnet1:1000:1030\n"),
+        "{ml2}"
+    );
+    let host = export.hosts.iter().find(|h| h.name == "ctl-2").unwrap();
+    assert!(host.groups.contains(&"mariadb".to_owned()));
+    assert!(!host.groups.contains(&"rabbitmq".to_owned()));
+    assert!(
+        export
+            .warnings
+            .iter()
+            .any(|w| w.contains("declare no interfaces")),
+        "{:?}",
+        export.warnings
+    );
+}
+
+#[test]
+fn what_has_no_equivalent_and_a_bad_host_name_are_refused_together() {
+    let release = common::bundled::release();
+    let contrail = [
+        "hypervisor:libvirt:kvm",
+        "network:neutron:core:contrail",
+        "storage:block:backend:lvm",
+        "storage:object:backend:swift",
+        "storage:image:swift",
+    ];
+    let nodes = vec![
+        node(1, "bad name", &["controller"]),
+        node(2, "mongo-1", &["mongo"]),
+    ];
+    let refusal = export(&release, &contrail, nodes).unwrap_err();
+    let subjects: Vec<&Subject> = refusal
+        .problems
+        .iter()
+        .filter_map(|p| p.subject.as_ref())
+        .collect();
+    assert!(
+        subjects.contains(&&Subject::Component(
+            "network:neutron:core:contrail".to_owned()
+        )),
+        "{refusal:#?}"
+    );
+    assert!(subjects.contains(&&Subject::Node(1)), "{refusal:#?}");
+    assert!(
+        subjects.contains(&&Subject::Role("mongo".to_owned())),
+        "{refusal:#?}"
+    );
+}

@@ -1,0 +1,517 @@
+//! Networks (SEMANTICS §11, Fuel's routes and shapes): an environment's
+//! network configuration with its `ETag`, its save (`If-Match`, every
+//! problem at once, nothing stored on a problem) and its verification, its
+//! node groups, and a node's interfaces with the networks on them and its
+//! addresses. Core decides everything; changes of the whole environment's
+//! addresses are stored over the nodes they were worked out for.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use mosaic_core::api::{ErrorBody, ErrorCode};
+use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
+use mosaic_core::network::{
+    ConfigurationChange, ConfigurationView, InterfacesView, NetworkConfiguration, NetworkProblem,
+    NodeGroup,
+};
+use mosaic_core::tag::NodeTags;
+use serde::{Deserialize, Serialize};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ATTEMPTS, ApiError, ApiJson};
+use super::versions;
+use crate::AppState;
+use crate::db::Checked;
+use crate::environment::Stored;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(show, save))
+        .routes(routes!(verify))
+        .routes(routes!(groups, create_group))
+        .routes(routes!(delete_group))
+        .routes(routes!(interfaces, set_interfaces))
+}
+
+/// Environment `id` with its nodes and their addresses, or 404.
+async fn whole(state: &AppState, id: i64) -> Result<Stored, ApiError> {
+    Stored::load_with_addresses(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
+}
+
+/// The environment's network configuration as core works it out.
+pub(super) fn configuration(env: &Environment<'_>) -> Result<NetworkConfiguration, ApiError> {
+    env.network_configuration()
+        .map(|(config, _)| config)
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
+}
+
+/// What a single node's change decides its addresses with.
+pub(super) fn addressing(env: &Environment<'_>) -> Result<Addressing, ApiError> {
+    Ok(env.addressing(&configuration(env)?))
+}
+
+/// Every address of `spec`'s environment under `config` (VIPs placed
+/// in `config.vips`), as rows.
+pub(super) fn rows_for(
+    stored: &Stored,
+    spec: &Spec,
+    config: &NetworkConfiguration,
+) -> Result<(NetworkConfiguration, Vec<AddressRow>), ApiError> {
+    let env = stored.with_spec(spec)?;
+    let (rows, vips) = env.address_rows(config);
+    Ok((
+        NetworkConfiguration {
+            vips,
+            ..config.clone()
+        },
+        rows,
+    ))
+}
+
+/// `env`'s networks rebuilt for what it is now (its components, its
+/// release) with every address: what a components change or an upgrade
+/// stores with the selection.
+pub(super) fn rebuilt(
+    env: &Environment<'_>,
+) -> Result<(NetworkConfiguration, Vec<AddressRow>), ApiError> {
+    let config = configuration(env)?;
+    let (rows, vips) = env.address_rows(&config);
+    Ok((NetworkConfiguration { vips, ..config }, rows))
+}
+
+/// What a change of the whole environment's networks was worked out from.
+fn checked(stored: &Stored, version: Option<i64>) -> Checked {
+    Checked {
+        version,
+        nodes: stored.node_versions(),
+    }
+}
+
+/// Whether an attempt is to be made again: what it was worked out from
+/// moved on under it.
+fn again<T>(done: &Result<T, ApiError>) -> bool {
+    matches!(done, Err(e) if e.is_busy())
+}
+
+/// The answer of `GET …/network_configuration/neutron` for `stored`.
+async fn view(state: &AppState, stored: &Stored) -> Result<ConfigurationView, ApiError> {
+    let env = stored.environment()?;
+    let config = configuration(&env)?;
+    let counts = state.db.address_counts(stored.id()).await?;
+    let used = config
+        .networks
+        .iter()
+        .filter_map(|n| Some((n.id, *counts.get(&(n.group_id?, n.name.clone()))?)))
+        .collect();
+    Ok(env.configuration_view(&config, &used))
+}
+
+/// The environment's network configuration (Fuel's shape): its networks
+/// with their addresses, Neutron's parameters, the VIPs, the node groups.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/network_configuration/neutron",
+    operation_id = "show_cluster_network_configuration",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The configuration", body = ConfigurationView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
+async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
+    let stored = whole(&state, id).await?;
+    let version = stored.row.networks_version;
+    let body = view(&state, &stored).await?;
+    Ok(versions::with_etag(version, body))
+}
+
+/// Saves the network configuration: every address worked out again, or every problem and nothing stored.
+///
+/// A save: every problem of the change and of the configuration it makes
+/// (400 `invalid_networks`, nothing stored), 412 when `If-Match` names an
+/// older version; the configuration and every address otherwise.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/network_configuration/neutron",
+    operation_id = "update_cluster_network_configuration",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id"),
+        ("If-Match" = Option<String>, Header, description = "The configuration's version the change was made on (its `ETag`, or the version alone): 412 when it moved on")),
+    request_body = ConfigurationChange,
+    responses(
+        (status = 200, description = "Saved: the configuration", body = ConfigurationView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
+        (status = 400, description = "`bad_request`: a body that is not a change, an `If-Match` that names no version; `invalid_networks`: every problem of the change and of the configuration it makes (`problems`: kind, message, networks, fields, nodes); nothing is stored", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's nodes kept changing", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+    )
+)]
+async fn save(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    ApiJson(change): ApiJson<ConfigurationChange>,
+) -> Result<Response, ApiError> {
+    let expected = versions::if_match(&headers, "network configuration")?;
+    for _ in 0..ATTEMPTS {
+        let stored = whole(&state, id).await?;
+        let done = store_change(&state, &stored, &change, expected).await;
+        if !again(&done) {
+            done?;
+            return show(State(state), Path(id)).await;
+        }
+    }
+    Err(ApiError::busy("the environment's nodes"))
+}
+
+/// `change` made to `stored`'s networks, stored with every address.
+async fn store_change(
+    state: &AppState,
+    stored: &Stored,
+    change: &ConfigurationChange,
+    expected: Option<i64>,
+) -> Result<(), ApiError> {
+    let env = stored.environment()?;
+    let config = env
+        .changed_networks(change)
+        .map_err(|problems| ApiError::InvalidNetworks(ErrorCode::InvalidNetworks, problems))?;
+    let spec = Spec {
+        network: Some(config.clone()),
+        ..stored.spec.clone()
+    };
+    let (config, rows) = rows_for(stored, &spec, &config)?;
+    state
+        .db
+        .store_networks(stored.id(), &checked(stored, expected), &config, &rows)
+        .await?;
+    Ok(())
+}
+
+/// Every problem a save of the body would have; nothing stored.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Verification {
+    pub problems: Vec<NetworkProblem>,
+}
+
+/// Every problem a save of the body would have; nothing is stored.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/network_configuration/neutron/verify",
+    operation_id = "verify_cluster_network_configuration",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = ConfigurationChange,
+    responses(
+        (status = 200, description = "The problems (none: a save would pass)", body = Verification),
+        (status = 400, description = "`bad_request`: a body that is not a change", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
+async fn verify(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    ApiJson(change): ApiJson<ConfigurationChange>,
+) -> Result<Json<Verification>, ApiError> {
+    let stored = whole(&state, id).await?;
+    let env = stored.environment()?;
+    let problems = env.changed_networks(&change).err().unwrap_or_default();
+    Ok(Json(Verification { problems }))
+}
+
+/// A node group with how many nodes it has.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct GroupView {
+    pub id: i64,
+    pub name: String,
+    /// Its environment.
+    pub cluster_id: i64,
+    /// How many nodes are in it.
+    pub nodes: usize,
+}
+
+fn group_views(stored: &Stored) -> Vec<GroupView> {
+    let env_groups = stored.spec.node_groups.clone();
+    env_groups
+        .into_iter()
+        .map(|g| GroupView {
+            nodes: stored
+                .spec
+                .nodes
+                .iter()
+                .filter(|n| n.node_group.as_deref() == Some(g.name.as_str()))
+                .count(),
+            id: g.id,
+            name: g.name,
+            cluster_id: stored.id(),
+        })
+        .collect()
+}
+
+/// The environment's node groups, each with how many nodes are in it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/node_groups",
+    operation_id = "list_cluster_node_groups",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "Its node groups", body = Vec<GroupView>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
+async fn groups(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<GroupView>>, ApiError> {
+    let stored = Stored::load(&state.db, id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+    Ok(Json(group_views(&stored)))
+}
+
+/// `POST …/node_groups`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "rack-2"}))]
+pub struct NewGroup {
+    /// 1 to 50 letters, digits, `-`, `_` or `.` (whitespace around it is
+    /// trimmed).
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,50}$")]
+    pub name: String,
+}
+
+/// Creates a node group: its networks copy the `default` group's.
+///
+/// Creates a node group (201): its networks copy the `default` group's,
+/// and with two groups every addressed network has a gateway.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/node_groups",
+    operation_id = "create_cluster_node_group",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = NewGroup,
+    responses(
+        (status = 201, description = "Created (its networks copy the `default` group's; with two groups every addressed network gets a gateway)", body = NodeGroup),
+        (status = 400, description = "`bad_request`: a name that is not 1 to 50 letters, digits, `-`, `_` or `.`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`node_group_exists`: the environment has a node group of that name; `busy`: the environment's nodes kept changing", body = ErrorBody),
+    )
+)]
+async fn create_group(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    ApiJson(new): ApiJson<NewGroup>,
+) -> Result<(StatusCode, Json<NodeGroup>), ApiError> {
+    let name = new.name.trim().to_owned();
+    NodeGroup::check_name(&name).map_err(ApiError::BadRequest)?;
+    for _ in 0..ATTEMPTS {
+        let stored = whole(&state, id).await?;
+        let made = add_group(&state, &stored, &name).await;
+        if !again(&made) {
+            return Ok((StatusCode::CREATED, Json(made?)));
+        }
+    }
+    Err(ApiError::busy("the environment's nodes"))
+}
+
+/// Group `name` added to `stored`, with its networks and every address.
+async fn add_group(state: &AppState, stored: &Stored, name: &str) -> Result<NodeGroup, ApiError> {
+    let env = stored.environment()?;
+    let config = configuration(&env)?;
+    let metas = env.network_metas();
+    let mut groups = env.node_groups();
+    let template = groups.first().map(|g| g.id).unwrap_or(1);
+    let made = state
+        .db
+        .create_group(stored.id(), name, &checked(stored, None), |new_id| {
+            groups.push(NodeGroup {
+                id: new_id,
+                name: name.to_owned(),
+            });
+            let mut next = config.clone();
+            next.add_group(&metas, new_id, template, groups.len());
+            let spec = Spec {
+                node_groups: groups.clone(),
+                network: Some(next.clone()),
+                ..stored.spec.clone()
+            };
+            rows_for(stored, &spec, &next)
+        })
+        .await;
+    made.map_err(|e| match e {
+        ApiError::Conflict(m) => {
+            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::NodeGroupExists, m)
+        }
+        other => other,
+    })
+}
+
+/// Deletes a node group with its networks (not while nodes are in it, never `default`).
+///
+/// Deletes a node group (204); 409 `node_group_in_use` while nodes are in
+/// it, and for `default`.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/node_groups/{id}",
+    operation_id = "delete_node_group",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The node group's id")),
+    responses(
+        (status = 204, description = "Deleted, with its networks and VIPs"),
+        (status = 404, description = "`not_found`: no such node group", body = ErrorBody),
+        (status = 409, description = "`node_group_in_use`: nodes are in it (up to ten named), or it is `default`; `busy`: the environment's nodes kept changing", body = ErrorBody),
+    )
+)]
+async fn delete_group(
+    State(state): State<AppState>,
+    Path(group): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    let (id, name) = state
+        .db
+        .group_cluster(group)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("node group {group} does not exist")))?;
+    if name == mosaic_core::network::DEFAULT_GROUP {
+        return Err(ApiError::Coded(
+            StatusCode::CONFLICT,
+            ErrorCode::NodeGroupInUse,
+            "the default node group cannot be deleted".to_owned(),
+        ));
+    }
+    for _ in 0..ATTEMPTS {
+        let stored = whole(&state, id).await?;
+        let done = remove_group(&state, &stored, group).await;
+        if !again(&done) {
+            done?;
+            return Ok(StatusCode::NO_CONTENT);
+        }
+    }
+    Err(ApiError::busy("the environment's nodes"))
+}
+
+/// Group `group` removed from `stored`, with every address.
+async fn remove_group(state: &AppState, stored: &Stored, group: i64) -> Result<(), ApiError> {
+    let env = stored.environment()?;
+    let mut next = configuration(&env)?;
+    next.remove_group(group);
+    let spec = Spec {
+        node_groups: env
+            .node_groups()
+            .into_iter()
+            .filter(|g| g.id != group)
+            .collect(),
+        network: Some(next.clone()),
+        ..stored.spec.clone()
+    };
+    let deleted = state
+        .db
+        .delete_group(stored.id(), group, &checked(stored, None), || {
+            rows_for(stored, &spec, &next)
+        })
+        .await;
+    deleted.map_err(|e| match e {
+        ApiError::Coded(_, ErrorCode::PluginInUse, m) => {
+            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::NodeGroupInUse, m)
+        }
+        other => other,
+    })
+}
+
+/// A node's interfaces, the networks on them and its addresses.
+async fn interfaces_of(
+    state: &AppState,
+    env: &Environment<'_>,
+    node: &NodeTags,
+) -> Result<Response, ApiError> {
+    let config = configuration(env)?;
+    let layout = env
+        .node_layout(&config, node)
+        .map(|l| l.layout)
+        .unwrap_or_default();
+    let addresses = state.db.addresses_of(node.id).await?;
+    let group = node.node_group.clone().unwrap_or_default();
+    let view = InterfacesView::of(node.interfaces.as_ref(), &layout, &addresses, &group);
+    Ok(versions::with_etag(node.version, view))
+}
+
+/// A node's interfaces and bonds, the networks on each, and its addresses.
+#[utoipa::path(
+    get,
+    path = "/api/v1/nodes/{id}/interfaces",
+    operation_id = "show_node_interfaces",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The node's id")),
+    responses(
+        (status = 200, description = "Its interfaces", body = InterfacesView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+    )
+)]
+async fn interfaces(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let (head, node) = super::nodes::node_context(&state, id).await?;
+    interfaces_of(&state, &head.environment()?, &node).await
+}
+
+/// Declares a node's interfaces and bonds, and the networks on them (none named: the default layout).
+///
+/// Declares the node's interfaces and bonds, and the networks on them
+/// when the body names them (the default layout otherwise); 400
+/// `invalid_interfaces` with every problem, 412 on a stale `If-Match`.
+#[utoipa::path(
+    put,
+    path = "/api/v1/nodes/{id}/interfaces",
+    operation_id = "update_node_interfaces",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The node's id"),
+        ("If-Match" = Option<String>, Header, description = "The node's version the change was made on: 412 when it moved on")),
+    request_body = InterfacesView,
+    responses(
+        (status = 200, description = "Declared: its interfaces", body = InterfacesView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 400, description = "`bad_request`: a body that is not interfaces, a bond without its mode or slaves, an `If-Match` that names no version; `invalid_interfaces`: every problem of its interfaces and their layout (`problems`); nothing is stored", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+    )
+)]
+async fn set_interfaces(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<InterfacesView>,
+) -> Result<Response, ApiError> {
+    let expected = versions::if_match(&headers, "node")?;
+    let declared = body.declared().map_err(ApiError::BadRequest)?;
+    let (head, _) = super::nodes::node_context(&state, id).await?;
+    let env = head.environment()?;
+    let config = configuration(&env)?;
+    let changed = state
+        .db
+        .change_node(id, expected, |node| {
+            let next = NodeTags {
+                interfaces: declared.clone(),
+                ..node.spec.clone()
+            };
+            let problems = env.interface_problems(&config, &next);
+            if problems.is_empty() {
+                Ok(next)
+            } else {
+                Err(ApiError::InvalidNetworks(
+                    ErrorCode::InvalidInterfaces,
+                    problems,
+                ))
+            }
+        })
+        .await?;
+    interfaces_of(&state, &env, &changed.spec).await
+}
