@@ -28,6 +28,8 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let root = manifest.join("../releases/openstack");
     println!("cargo::rerun-if-changed={}", root.display());
+    // `sqlx::migrate!` embeds the migrations: a new one must rebuild.
+    println!("cargo::rerun-if-changed=migrations");
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
     let mut code = String::from("&[\n");

@@ -6,13 +6,15 @@ use std::cell::RefCell;
 use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
-    CreateRole, CreateTag, ErrorBody, ErrorProblem, NodeProblem, NodeTagsChange, NodeView,
-    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, SessionView, SignIn,
-    TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
-    UpgradeRequest,
+    CreateRole, CreateTag, ErrorBody, ErrorProblem, InstanceTagChanges, NodeProblem,
+    NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView,
+    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
+    UpgradeConsequences, UpgradeRequest,
 };
 use mosaic_core::component::Violation;
+use mosaic_core::deployer::ExportProblem;
 use mosaic_core::name::{GraphType, TagName};
+use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
@@ -30,17 +32,30 @@ pub struct ApiFailure {
     /// components change, each node and the role it holds (the message
     /// names both).
     pub node_problems: Vec<NodeProblem>,
-    /// For a refused network save or interfaces: every problem, with its
-    /// networks and fields.
-    pub network_problems: Vec<mosaic_core::network::NetworkProblem>,
-    /// For a refused export: every component, role, setting or node the
-    /// deployer has no equivalent for.
-    pub export_problems: Vec<mosaic_core::deployer::ExportProblem>,
     /// The server could not be reached (or answered with a gateway
     /// error): trying again later may work.
     pub offline: bool,
     /// The HTTP status (0 when there was no answer).
     pub status: u16,
+    /// What a refusal of one of the rarer kinds carries besides its
+    /// message (boxed: most failures carry none, and a failure stays small
+    /// enough to be returned by value).
+    pub refused: Option<Box<Refused>>,
+}
+
+/// What a refusal carries, by the kind of change refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    /// A components change (or its preview): what it would have done.
+    Components(Consequences),
+    /// An upgrade (or its preview): what it would have done.
+    Upgrade(UpgradeConsequences),
+    /// A network save or a node's interfaces: every problem, with its
+    /// networks and fields.
+    Networks(Vec<NetworkProblem>),
+    /// An export: every component, role, setting or node the deployer has
+    /// no equivalent for.
+    Export(Vec<ExportProblem>),
 }
 
 thread_local! {
@@ -70,16 +85,47 @@ impl ApiFailure {
             report: None,
             problems: Vec::new(),
             node_problems: Vec::new(),
-            network_problems: Vec::new(),
-            export_problems: Vec::new(),
             offline: false,
             status: 0,
+            refused: None,
         }
     }
 
     /// A failure found in the browser, before or after asking the server.
     pub fn message(text: impl Into<String>) -> ApiFailure {
         ApiFailure::plain(text.into())
+    }
+
+    /// What a refused components change would have done.
+    pub fn consequences(&self) -> Option<Consequences> {
+        match self.refused.as_deref() {
+            Some(Refused::Components(c)) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    /// What a refused upgrade would have done.
+    pub fn upgrade(&self) -> Option<UpgradeConsequences> {
+        match self.refused.as_deref() {
+            Some(Refused::Upgrade(u)) => Some(u.clone()),
+            _ => None,
+        }
+    }
+
+    /// The problems of a refused network save or interfaces change.
+    pub fn network_problems(&self) -> &[NetworkProblem] {
+        match self.refused.as_deref() {
+            Some(Refused::Networks(problems)) => problems,
+            _ => &[],
+        }
+    }
+
+    /// The problems of a refused export.
+    pub fn export_problems(&self) -> &[ExportProblem] {
+        match self.refused.as_deref() {
+            Some(Refused::Export(problems)) => problems,
+            _ => &[],
+        }
     }
 
     /// What the violations it carries say, in order.
@@ -142,8 +188,14 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
         violations: body.error.violations,
         report: body.error.report.map(Box::new),
         status,
+        refused: match (body.error.consequences, body.error.upgrade) {
+            (Some(c), _) => Some(Box::new(Refused::Components(c))),
+            (None, Some(u)) => Some(Box::new(Refused::Upgrade(u))),
+            (None, None) => None,
+        },
         ..ApiFailure::plain(String::new())
     };
+    let (mut networks, mut export) = (Vec::new(), Vec::new());
     for problem in body.error.problems {
         match problem {
             ErrorProblem::Setting(p) => failure.problems.push(p),
@@ -153,9 +205,14 @@ fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
                 name: Some(r.name),
                 message: r.message,
             }),
-            ErrorProblem::Network(n) => failure.network_problems.push(n),
-            ErrorProblem::Export(e) => failure.export_problems.push(e),
+            ErrorProblem::Network(n) => networks.push(n),
+            ErrorProblem::Export(e) => export.push(e),
         }
+    }
+    if !networks.is_empty() {
+        failure.refused = Some(Box::new(Refused::Networks(networks)));
+    } else if !export.is_empty() {
+        failure.refused = Some(Box::new(Refused::Export(export)));
     }
     failure
 }
@@ -314,13 +371,16 @@ pub async fn upgrade(
     cluster: i64,
     upgrade: &UpgradeRequest,
     version: i64,
-) -> Result<Cluster, ApiFailure> {
-    send(
-        Request::post(&path::of_cluster(cluster, "upgrade"))
-            .header("if-match", &format!("\"{version}\""))
-            .json(upgrade),
-    )
-    .await
+) -> Result<UpgradeConsequences, ApiFailure> {
+    /// The part of the answer (`Upgraded`) the page reads, as above.
+    #[derive(serde::Deserialize)]
+    struct Done {
+        upgrade: UpgradeConsequences,
+    }
+    let request = Request::post(&path::of_cluster(cluster, "upgrade"))
+        .header("if-match", &format!("\"{version}\""))
+        .json(upgrade);
+    Ok(send::<Done>(request).await?.upgrade)
 }
 
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {
@@ -387,6 +447,26 @@ pub async fn put_role_tags(
 ) -> Result<RoleView, ApiFailure> {
     let path = format!("{}/{name}", owner.roles_path());
     send(Request::put(&path).json(&RoleTags { tags })).await
+}
+
+/// What replacing a role's tags would do (a dry run): the role as it
+/// would be, and the instance tags its holders would be given and lose.
+pub async fn preview_role_tags(
+    owner: TagOwner,
+    name: &str,
+    tags: Vec<TagName>,
+) -> Result<InstanceTagChanges, ApiFailure> {
+    /// The part of the answer (`RoleChanged`) the page reads: serde's
+    /// flattened reading of the whole is code the download need not carry.
+    #[derive(serde::Deserialize)]
+    struct Counted {
+        instance_tags: InstanceTagChanges,
+    }
+    let path = format!("{}/{name}", owner.roles_path());
+    let request = Request::put(&path)
+        .query([("dry_run", "true")])
+        .json(&RoleTags { tags });
+    Ok(send::<Counted>(request).await?.instance_tags)
 }
 
 /// The owner's change of a role undone (a role created there deleted).

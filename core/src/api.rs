@@ -26,6 +26,11 @@ pub struct ReleaseSummary {
 }
 
 impl ReleaseSummary {
+    /// How it is named where it is shown ([`crate::release::label`]).
+    pub fn label(&self) -> String {
+        crate::release::label(&self.name, &self.version)
+    }
+
     /// Installed release `id` as the API lists it.
     pub fn installed(id: i64, release: &crate::release::Release) -> ReleaseSummary {
         ReleaseSummary {
@@ -97,12 +102,27 @@ impl PinnedPlugin {
     }
 }
 
-/// The release plugin an environment's release record comes from.
+/// The release plugin an environment's release record comes from, and
+/// that record's name and version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleasePlugin {
     pub plugin: PluginName,
+    /// The plugin's version.
     pub version: String,
+    /// The release record's name (`OpenStack 2024.1 on Ubuntu 22.04`).
+    #[serde(default)]
+    pub name: String,
+    /// The release record's version (`2024.1-1.0`).
+    #[serde(default)]
+    pub release_version: String,
+}
+
+impl ReleasePlugin {
+    /// How the release is named where it is shown ([`crate::release::label`]).
+    pub fn label(&self) -> String {
+        crate::release::label(&self.name, &self.release_version)
+    }
 }
 
 /// The body of every error answer: `{"error": {...}}`.
@@ -112,7 +132,7 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorDetail {
     /// A stable, machine-readable code: `not_found`, `invalid_selection`, …
@@ -136,10 +156,15 @@ pub struct ErrorDetail {
     /// For `upgrade_refused`: every reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refusals: Vec<UpgradeRefusal>,
-    /// For `upgrade_refused`: the consequences the upgrade would have (its
-    /// dry run's answer).
+    /// For an upgrade refused (`upgrade_refused`, `invalid_settings`): the
+    /// consequences it would have (what its dry run shows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upgrade: Option<UpgradeConsequences>,
+    /// For a components change refused (`components_in_use`,
+    /// `invalid_settings`): the consequences it would have (what its dry
+    /// run shows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consequences: Option<Consequences>,
 }
 
 /// Every error code the API answers with (`ErrorDetail::code`).
@@ -375,6 +400,13 @@ pub struct PluginRelease {
     pub name: String,
     pub version: String,
     pub operating_system: String,
+}
+
+impl PluginRelease {
+    /// How it is named where it is shown ([`crate::release::label`]).
+    pub fn label(&self) -> String {
+        crate::release::label(&self.name, &self.version)
+    }
 }
 
 /// `POST /api/v1/plugins` with a JSON body: install from a path on the
@@ -845,6 +877,40 @@ pub struct RoleView {
     pub nodes: usize,
 }
 
+/// The answer of a change of one role (`PUT`, `POST`, and a `DELETE` that
+/// undoes a change): the role as its owner's list now shows it, and what
+/// the change did to the instance tags of the nodes holding it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoleChanged {
+    #[serde(flatten)]
+    pub role: RoleView,
+    pub instance_tags: InstanceTagChanges,
+}
+
+/// The instance tags (`mysql:2`, SEMANTICS §5.1) a change of roles
+/// assigned to and removed from the nodes holding the role, in the same
+/// transaction: on an environment, or on every environment of a release.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct InstanceTagChanges {
+    /// How many nodes' instance tags changed.
+    pub nodes: usize,
+    /// Instance tags given.
+    pub assigned: usize,
+    /// Instance tags taken away (their tag no longer brought by a role).
+    pub removed: usize,
+}
+
+impl InstanceTagChanges {
+    /// Both counts together.
+    pub fn add(&mut self, other: InstanceTagChanges) {
+        self.nodes += other.nodes;
+        self.assigned += other.assigned;
+        self.removed += other.removed;
+    }
+}
+
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
 /// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1058,19 +1124,19 @@ pub enum ComponentsAnswer {
     DryRun(Consequences),
 }
 
-/// The answer of an upgrade: the environment as stored, or, for a dry
-/// run, every consequence.
+/// The answer of an upgrade: the environment as stored with what the
+/// upgrade did, or, for a dry run, every consequence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum UpgradeAnswer {
-    Stored(Cluster),
+    Stored(Upgraded),
     DryRun(UpgradeConsequences),
 }
 
 /// What changing an environment's components would do (the answer of
 /// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Consequences {
     /// Every setting whose value changes, in the settings' order.
@@ -1126,6 +1192,119 @@ pub struct UpgradeConsequences {
     /// The networks the upgrade adds and removes.
     #[serde(default)]
     pub networks: crate::network::Rebuilt,
+    /// What becomes of the changes made on the release (its created tags,
+    /// its changes of roles).
+    #[serde(default)]
+    pub release_changes: ReleaseCarry,
+}
+
+/// The answer of an upgrade (`POST /api/v1/clusters/{id}/upgrade`): the
+/// environment as it is now, and what the upgrade did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Upgraded {
+    #[serde(flatten)]
+    pub cluster: Cluster,
+    pub upgrade: UpgradeConsequences,
+}
+
+/// What an upgrade does with the changes made on the release record
+/// (SEMANTICS §7.6): those the environment keeps — carried onto the new
+/// record, for a release upgrade — and those it does not, with why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReleaseCarry {
+    pub carried: Vec<CarriedChange>,
+    pub not_carried: Vec<NotCarried>,
+}
+
+/// What a change made on a release is of: a role, or a tag created there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    Role,
+    Tag,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Role => "role",
+            ChangeKind::Tag => "tag",
+        }
+    }
+}
+
+/// A change made on the release that the upgrade keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CarriedChange {
+    pub kind: ChangeKind,
+    pub name: String,
+}
+
+/// A change made on the release that the upgrade does not keep, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NotCarried {
+    pub kind: ChangeKind,
+    pub name: String,
+    pub reason: NotCarriedReason,
+    /// For `tags_gone`: the tags the new version does not know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<TagName>,
+}
+
+/// Why a change made on the release is not carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum NotCarriedReason {
+    /// The new version has no role of that name to change.
+    RoleGone,
+    /// The new version declares a role or tag of that name itself.
+    Declared,
+    /// The role's tags name tags the new version does not know.
+    TagsGone,
+    /// The new release record has its own, different change of it.
+    Changed,
+}
+
+impl NotCarried {
+    /// Why it is not carried, in words.
+    pub fn why(&self) -> String {
+        let (kind, name) = (self.kind.as_str(), &self.name);
+        match self.reason {
+            NotCarriedReason::RoleGone => format!("the new version has no role '{name}'"),
+            NotCarriedReason::Declared => {
+                format!("the new version declares a {kind} '{name}' itself")
+            }
+            NotCarriedReason::TagsGone => format!(
+                "the new version does not know the tag{} {}",
+                crate::text::plural(self.tags.len()),
+                quoted(
+                    &self
+                        .tags
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                )
+            ),
+            NotCarriedReason::Changed => "the new release has its own change of it".to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for NotCarried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = &self.name;
+        match self.kind {
+            ChangeKind::Role => write!(f, "the change of role '{name}'")?,
+            ChangeKind::Tag => write!(f, "the tag '{name}' created on the release")?,
+        }
+        write!(f, " is not carried: {}", self.why())
+    }
 }
 
 /// The components the new versions declare that the old did not, and
@@ -1477,8 +1656,7 @@ mod tests {
                         message: "gone".to_owned(),
                     }),
                 ],
-                refusals: Vec::new(),
-                upgrade: None,
+                ..ErrorDetail::default()
             },
         };
         let text = serde_json::to_string(&body).unwrap();

@@ -110,6 +110,15 @@ pub struct Release {
     pub repository_path: Option<String>,
 }
 
+/// How a release is named wherever it is shown — the wizard, the
+/// environments, the plugins page, the command line's tables, messages —:
+/// its name and its version, "OpenStack 2024.1 on Ubuntu 22.04
+/// (2024.1-1.0)". Two installed releases never share both (an install
+/// that would is refused), so two versions of one release read apart.
+pub fn label(name: &str, version: &str) -> String {
+    format!("{name} ({version})")
+}
+
 /// One graph record: of a release, or of an extension plugin.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Graph {
@@ -190,6 +199,11 @@ impl Release {
     /// Where components, roles and volumes come from, in messages.
     pub fn source(&self) -> String {
         format!("release {} {}", self.name, self.version)
+    }
+
+    /// How it is named where it is shown ([`label`]).
+    pub fn label(&self) -> String {
+        label(&self.name, &self.version)
     }
 }
 

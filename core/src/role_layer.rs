@@ -435,6 +435,26 @@ pub fn change_preview(old: &[String], new: &[String], nodes: usize) -> Option<St
     ))
 }
 
+/// What a change of a role's tags does to the instance tags of the nodes
+/// holding it (counted by a dry run before it is saved); none when it
+/// changes none.
+pub fn instances_preview(changes: &crate::api::InstanceTagChanges) -> Option<String> {
+    use crate::text::plural;
+    let parts: Vec<String> = [(changes.assigned, "given"), (changes.removed, "taken away")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, how)| format!("{n} {how}"))
+        .collect();
+    (changes.nodes > 0).then(|| {
+        format!(
+            "Instance tags on {} node{}: {}.",
+            changes.nodes,
+            plural(changes.nodes),
+            parts.join(", ")
+        )
+    })
+}
+
 fn check_tags(tags: &[TagName], known: impl Fn(&TagName) -> bool) -> Result<(), RoleRefusal> {
     let unknown: Vec<TagName> = tags.iter().filter(|t| !known(t)).cloned().collect();
     if unknown.is_empty() {

@@ -14,8 +14,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::db::{
-    Db, DbError, Installed, Snapshot, StoredCluster, StoredNode, StoredPlugin, TagOwner,
+    Db, DbError, EnvironmentRows, Installed, Snapshot, StoredCluster, StoredPlugin, TagOwner,
 };
+use mosaic_core::tag::NodeTags;
 
 #[derive(Debug, Clone)]
 pub struct Stored {
@@ -154,7 +155,7 @@ impl Stored {
         let base = ReleaseBase::shared(&installed, row.cluster.release_id, &row.pinned())?
             .ok_or_else(|| not_installed(&row))?;
         let nodes = match with_nodes {
-            true => db.nodes(id).await?,
+            true => db.nodes(id).await?.into_iter().map(|n| n.spec).collect(),
             false => Vec::new(),
         };
         let networks = db
@@ -182,12 +183,32 @@ impl Stored {
         let mut stored = Stored::from_parts(
             row.clone(),
             Arc::new(base),
-            snapshot.nodes_of(id).cloned().collect(),
+            snapshot.nodes_of(id).map(|n| n.spec.clone()).collect(),
             tags,
             roles,
         );
         stored.spec.node_groups = snapshot.groups_of(id);
         Ok(stored)
+    }
+
+    /// The environment as a change's transaction read it, on `installed`
+    /// (its release and the versions it pins), with the tags and the
+    /// changes of roles of its release given.
+    pub fn from_rows(
+        installed: &Installed,
+        rows: EnvironmentRows,
+        release_tags: TagsMetadata,
+        release_roles: RoleLayer,
+    ) -> Result<Stored, DbError> {
+        let base = ReleaseBase::shared(installed, rows.row.cluster.release_id, &rows.row.pinned())?
+            .ok_or_else(|| not_installed(&rows.row))?;
+        Ok(Stored::from_parts(
+            rows.row,
+            base,
+            rows.nodes,
+            (rows.tags, release_tags),
+            (rows.roles, release_roles),
+        ))
     }
 
     /// Every environment on release `release_id` as `snapshot` has them,
@@ -216,7 +237,7 @@ impl Stored {
             let mut stored = Stored::from_parts(
                 row.clone(),
                 base,
-                snapshot.nodes_of(id).cloned().collect(),
+                snapshot.nodes_of(id).map(|n| n.spec.clone()).collect(),
                 tags,
                 roles,
             );
@@ -229,7 +250,7 @@ impl Stored {
     fn from_parts(
         row: StoredCluster,
         base: Arc<ReleaseBase>,
-        nodes: Vec<StoredNode>,
+        nodes: Vec<NodeTags>,
         (tags_metadata, release_tags): (TagsMetadata, TagsMetadata),
         (roles, release_roles): (RoleLayer, RoleLayer),
     ) -> Stored {
@@ -241,7 +262,7 @@ impl Stored {
             edits: row.settings.clone(),
             tags_metadata,
             deployment_tasks: Vec::new(),
-            nodes: nodes.into_iter().map(|n| n.spec).collect(),
+            nodes,
             roles,
             node_groups: Vec::new(),
             network: row.networks.clone(),

@@ -37,16 +37,17 @@ use crate::out::outln;
 pub struct AppState {
     pub db: Db,
     pub security: Arc<Security>,
-    /// Failed sign-ins counted in this replica's memory.
+    /// Failed sign-ins: counted in the database on PostgreSQL (every
+    /// replica's), in this replica's memory on SQLite.
     pub sign_in_throttle: Arc<SignInThrottle>,
 }
 
 impl AppState {
     pub fn new(db: Db, security: Security) -> AppState {
         AppState {
+            sign_in_throttle: Arc::new(SignInThrottle::for_database(&db)),
             db,
             security: Arc::new(security),
-            sign_in_throttle: Arc::default(),
         }
     }
 }

@@ -397,6 +397,16 @@ async fn attempt(
     password: &str,
     peer: Option<[u8; 4]>,
 ) -> (StatusCode, Option<u64>, Value) {
+    attempt_on(&app.handle(), username, password, peer).await
+}
+
+/// [`attempt`] through `replica`.
+async fn attempt_on(
+    replica: &support::Handle,
+    username: &str,
+    password: &str,
+    peer: Option<[u8; 4]>,
+) -> (StatusCode, Option<u64>, Value) {
     let mut request = request("POST", "/api/v1/session")
         .header("authorization", "none")
         .header("content-type", "application/json")
@@ -410,7 +420,7 @@ async fn attempt(
             .extensions_mut()
             .insert(axum::extract::ConnectInfo(address));
     }
-    let response = app.respond(request).await;
+    let response = replica.respond(request).await;
     let status = response.status();
     let retry_after = response
         .headers()
@@ -472,4 +482,72 @@ async fn failed_sign_ins_are_throttled_per_user_name_and_per_address() {
     fail_times(&app, "erin", 5, [203, 0, 113, 9]).await;
     let (status, _, _) = attempt(&app, "erin", "wrong password", None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// Another replica (its own pool, its own memory) on `app`'s database, as
+/// a server started again would be.
+async fn replica(app: &TestApp, label: &str) -> support::Handle {
+    let db = mosaic_server::prepare(&app.url).await.unwrap();
+    let token = support::token_for(&db, label, Role::Admin).await;
+    support::Handle {
+        router: mosaic_server::app(
+            mosaic_server::AppState::new(db, mosaic_server::access::Security::default()),
+            None,
+        ),
+        token,
+    }
+}
+
+// Issue 43, point 6: on PostgreSQL the sign-in counts live in the
+// database — five failures spread over two replicas throttle the name on
+// both, and on a replica started afterwards (a restart) — and stay bounded
+// and pruned; SQLite's server counts in its own memory, each replica apart.
+#[tokio::test]
+async fn replicas_on_postgresql_share_one_count_of_failed_sign_ins() {
+    let app = test_app().await;
+    user(&app, "alice", Role::Operator, "alice's password").await;
+    let replicas = [app.handle(), replica(&app, "second").await];
+    let here = [192, 0, 2, 1];
+    for n in 0..5 {
+        let (status, _, body) =
+            attempt_on(&replicas[n % 2], "alice", "wrong password", Some(here)).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "#{n}: {body}");
+    }
+    let (status, _, body) = attempt_on(&replicas[1], "alice", "alice's password", Some(here)).await;
+    if !app.url.starts_with("postgres") {
+        // Each SQLite replica counted only its own failures (two here).
+        assert_eq!(status, StatusCode::OK, "{body}");
+        return;
+    }
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let restarted = replica(&app, "restarted").await;
+    let (status, retry_after, body) =
+        attempt_on(&restarted, "alice", "alice's password", Some(here)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert!((1..=180).contains(&retry_after.unwrap()));
+    // Another name is counted apart.
+    let (status, _, _) = attempt_on(&restarted, "bob", "wrong password", Some(here)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    // Bounded and pruned: past its cap a kind keeps the freshest seven
+    // eighths; a key whose time has passed is gone at the next attempt.
+    let limit = mosaic_server::db::Limit {
+        period: std::time::Duration::from_millis(300),
+        burst: 1,
+        max_keys: 16,
+    };
+    for n in 0..40 {
+        let taken = app.db.take_sign_in("test", &format!("k{n}"), &limit).await;
+        assert!(taken.unwrap().is_ok());
+    }
+    assert!(app.db.sign_in_keys("test").await.unwrap() <= 16);
+    let again = app.db.take_sign_in("test", "k39", &limit).await.unwrap();
+    assert!(again.is_err(), "one at a time");
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    app.db
+        .take_sign_in("test", "fresh", &limit)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(app.db.sign_in_keys("test").await.unwrap(), 1);
 }

@@ -269,8 +269,8 @@ async fn a_plugin_colliding_with_the_release_leaves_the_database_unchanged() {
     assert_eq!(
         messages,
         [
-            "component 'hypervisor:libvirt:kvm' is defined by both release 'OpenStack 2024.1 on Ubuntu 22.04' (plugin openstack 1.0.0) and plugin storage_demo 1.0.0",
-            "roles already defined by release 'OpenStack 2024.1 on Ubuntu 22.04' (plugin openstack 1.0.0): controller",
+            "component 'hypervisor:libvirt:kvm' is defined by both release 'OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.0)' (plugin openstack 1.0.0) and plugin storage_demo 1.0.0",
+            "roles already defined by release 'OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.0)' (plugin openstack 1.0.0): controller",
         ]
     );
     assert_eq!(app.installed().await, before);

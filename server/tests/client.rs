@@ -130,6 +130,17 @@ fn environments_nodes_and_tags_from_the_command_line() {
     assert_eq!(code, 0);
     assert!(table.starts_with("ID  NAME"), "{table}");
     assert!(table.contains("prod"), "{table}");
+    // Issue 43, point 4: the release by its name and version.
+    assert!(table.contains("RELEASE_ID  RELEASE "), "{table}");
+    assert!(
+        table.contains("OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.0)"),
+        "{table}"
+    );
+    let (_, plugins, _) = server.run(&["plugin", "list"]);
+    assert!(
+        plugins.contains("OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.0)"),
+        "{plugins}"
+    );
 
     let node = server.json(&[
         "node", "add", "--env", &id, "--name", "rack1-a", "--role", "compute",
@@ -182,6 +193,110 @@ fn environments_nodes_and_tags_from_the_command_line() {
     let (code, _, err) = server.run(&["env", "show", &id]);
     assert_eq!(code, 1);
     assert!(err.contains("not_found"), "{err}");
+}
+
+#[test]
+fn networks_and_interfaces_from_the_command_line() {
+    let server = start();
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let components = "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,\
+                      network:neutron:ml2:ovs,storage:block:backend:lvm,storage:object:backend:swift,storage:image:swift";
+    let env = server.json(&[
+        "env",
+        "create",
+        "--name",
+        "prod",
+        "--release",
+        &release,
+        "--component",
+        components,
+    ]);
+    let id = env["id"].to_string();
+    let (code, table, err) = server.run(&["env", "networks", "prod"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(table.starts_with("NETWORK"), "{table}");
+    let management = table.lines().find(|l| l.starts_with("management")).unwrap();
+    let cells: Vec<&str> = management.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            "management",
+            "default",
+            "192.168.0.0/24",
+            "101",
+            "192.168.0.1-192.168.0.254",
+            "2/254"
+        ]
+    );
+    assert!(
+        table.lines().next().unwrap().ends_with("USED/CAPACITY"),
+        "{table}"
+    );
+    assert!(table.contains("vlan_range 1000-1030"), "{table}");
+    assert_eq!(
+        server.json(&["env", "networks", &id]),
+        server.api(&format!(
+            "/api/v1/clusters/{id}/network_configuration/neutron"
+        ))
+    );
+
+    // Download, break, verify (exit 1, every problem), upload refused.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("net.yaml");
+    let path = file.to_str().unwrap();
+    let (code, _, err) = server.run(&["env", "networks", &id, "--download", path]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let broken = text.replacen("cidr: 192.168.1.0/24", "cidr: 192.168.0.0/24", 1);
+    std::fs::write(&file, broken).unwrap();
+    let (code, _, err) = server.run(&["env", "networks", &id, "--upload", path, "--verify"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Address space intersection between networks: management, storage"),
+        "{err}"
+    );
+    let (code, _, err) = server.run(&["env", "networks", &id, "--upload", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("invalid_networks"), "{err}");
+    let (code, _, err) = server.run(&["env", "networks", &id, "--verify"]);
+    assert_eq!(code, 0, "the stored one has no problem: {err}");
+
+    // A node's interfaces, and networks put on one of its ports.
+    let node = server.json(&[
+        "node",
+        "add",
+        "--env",
+        &id,
+        "--name",
+        "ctl-1",
+        "--role",
+        "controller",
+    ]);
+    let node_id = node["id"].to_string();
+    let url = format!("{}/api/v1/nodes/{node_id}/interfaces", server.url);
+    ureq::put(&url)
+        .header("authorization", format!("Bearer {}", server.token))
+        .header("content-type", "application/json")
+        .send(r#"{"interfaces": [{"name": "eth0"}, {"name": "eth1"}, {"name": "eth2"}]}"#)
+        .unwrap();
+    let (code, out, err) = server.run(&[
+        "node",
+        "interfaces",
+        &node_id,
+        "--set",
+        "eth2=storage,private",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let eth2 = out.lines().find(|l| l.starts_with("eth2")).unwrap();
+    assert_eq!(
+        eth2.split_whitespace().collect::<Vec<_>>(),
+        ["eth2", "interface", "storage,private"]
+    );
+    assert!(out.contains("its own layout"), "{out}");
+    assert!(out.contains("management: 192.168.0.3"), "{out}");
+    let (code, _, err) = server.run(&["node", "interfaces", &node_id, "--set", "eth9=storage"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no interface or bond of the node"), "{err}");
 }
 
 #[test]
@@ -264,6 +379,7 @@ fn upgrading_an_environments_plugin_from_the_command_line() {
         "{text}"
     );
     assert!(text.contains("+ storage_demo_gateway"), "{text}");
+    assert!(text.contains("Changes made on the release: none"), "{text}");
     let preview = server.json(&["env", "upgrade", &id, "storage_demo", "2.0.0", "--dry-run"]);
     assert_eq!(
         preview["settings"]["added"],
@@ -277,7 +393,9 @@ fn upgrading_an_environments_plugin_from_the_command_line() {
     let (code, _, _) = server.run(&["env", "upgrade", "prod", "storage_demo"]);
     assert_eq!(code, 2);
 
-    let upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    let mut upgraded = server.json(&["env", "upgrade", "prod", "storage_demo", "2.0.0"]);
+    let done = upgraded.as_object_mut().unwrap().remove("upgrade").unwrap();
+    assert_eq!(done, preview, "the upgrade says what it did");
     assert_eq!(upgraded, server.api(&format!("/api/v1/clusters/{id}")));
     assert_eq!(upgraded["plugins"][0]["version"], "2.0.0");
     assert_eq!(
@@ -308,15 +426,32 @@ fn changing_an_environments_components_from_the_command_line() {
         "node", "add", "--env", &id, "--name", "block-1", "--role", "cinder",
     ]);
 
-    // A preview by name, for people and as the API's JSON.
+    // A preview by name, for people and as the API's JSON. The change
+    // would be refused, so the preview exits 1 as the change does (issue
+    // 43, point 7), its reasons on stderr, what it would do on stdout.
     let (code, text, err) = server.run(&["env", "components", "prod", "--set", &ceph, "--dry-run"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("components_in_use") && err.contains("block-1"),
+        "{err}"
+    );
     assert!(
         text.contains("storage.volumes_lvm: true -> false"),
         "{text}"
     );
     assert!(text.contains("cinder (held by block-1: refused)"), "{text}");
-    let preview = server.json(&["env", "components", &id, "--set", &ceph, "--dry-run"]);
+    let (code, text, _) = server.run(&[
+        "env",
+        "components",
+        &id,
+        "--set",
+        &ceph,
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let preview: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         preview["roles"][0],
         serde_json::json!({"role": "cinder", "nodes": ["block-1"]})
@@ -414,9 +549,14 @@ fn roles_of_a_release_and_an_environment_from_the_command_line() {
         server.json(&["roles", "list", "--env", &id]),
         server.api(&format!("/api/v1/clusters/{id}/roles"))
     );
+    let mut shown = created.clone();
+    assert_eq!(
+        shown.as_object_mut().unwrap().remove("instance_tags"),
+        Some(serde_json::json!({"nodes": 0, "assigned": 0, "removed": 0}))
+    );
     assert_eq!(
         server.json(&["roles", "show", "messaging", "--env", &id]),
-        created
+        shown
     );
     let on_release = server.json(&[
         "roles",

@@ -192,14 +192,17 @@ async fn a_change_under_a_node_holding_a_lost_role_is_refused_naming_it() {
     assert!(message.contains("'block-1' holds 'cinder'"), "{message}");
     assert_eq!(stored(&app, cluster).await, before);
 
+    // Issue 43, point 7: its dry run answers as the change does — the
+    // same 409 with every reason — and the consequences are in both.
     let (status, seen) = app
         .put(
             &format!("{}?dry_run=true", components(cluster)),
             &json!({"components": ceph_volumes()}),
         )
         .await;
-    assert_eq!(status, StatusCode::OK);
-    let cinder = seen["roles"]
+    assert_eq!(status, StatusCode::CONFLICT, "{seen:#}");
+    assert_eq!(seen, refused);
+    let cinder = seen["error"]["consequences"]["roles"]
         .as_array()
         .unwrap()
         .iter()
@@ -209,6 +212,12 @@ async fn a_change_under_a_node_holding_a_lost_role_is_refused_naming_it() {
         cinder,
         Some(json!({"role": "cinder", "nodes": ["block-1"]}))
     );
+    let settings = &seen["error"]["consequences"]["settings"];
+    assert!(
+        settings.to_string().contains("storage.volumes_ceph"),
+        "{seen:#}"
+    );
+    assert_eq!(stored(&app, cluster).await, before);
 }
 
 #[tokio::test]

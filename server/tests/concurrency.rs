@@ -147,6 +147,52 @@ async fn a_node_change_on_an_old_version_is_refused() {
     assert_eq!(tags_of(&app, nodes[0]).await, ["t0"]);
 }
 
+// Issue 43, point 3, the other versioned rows: a node's and an
+// environment's settings' versions are kept with rows whose ids are never
+// given again (SQLite's AUTOINCREMENT, PostgreSQL's identity), so a node or
+// an environment deleted and made again under the same name is a new
+// resource: an `If-Match` taken on the old one never passes on it.
+#[tokio::test]
+async fn a_deleted_node_or_environment_made_again_never_takes_an_old_if_match() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let add = format!("/api/v1/clusters/{cluster}/nodes");
+    let (_, old) = app.post(&add, &json!({"name": "n1"})).await;
+    let old = old["id"].as_i64().unwrap();
+    app.delete(&format!("/api/v1/nodes/{old}"), None).await;
+    let (_, new) = app.post(&add, &json!({"name": "n1"})).await;
+    let new = new["id"].as_i64().unwrap();
+    assert_ne!(old, new, "a node id is given again");
+    let put = |id: i64, version: &str, body: &Value| {
+        Request::builder()
+            .method("PUT")
+            .uri(format!("/api/v1/nodes/{id}"))
+            .header("content-type", "application/json")
+            .header("if-match", version)
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let ready = json!({"status": "ready"});
+    let (status, _) = app.send(put(old, "\"1\"", &ready)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let settings = |id: i64| format!("/api/v1/clusters/{id}/attributes");
+    app.delete(&format!("/api/v1/clusters/{cluster}"), None)
+        .await;
+    let (again, _) = app.environment("prod").await;
+    assert_ne!(cluster, again, "an environment id is given again");
+    let patch = json!({"editable": {"access": {"user": {"value": "ops"}}}}).to_string();
+    let (status, _) = app
+        .call_with(
+            "PATCH",
+            &settings(cluster),
+            Some(&patch),
+            &[("if-match", "\"1\"")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
 #[tokio::test]
 async fn racing_creations_of_one_name_answer_409_never_500() {
     let app = test_app().await;
@@ -470,6 +516,61 @@ async fn role_changes_of_one_release_at_once_all_take_effect_or_are_refused() {
                 StatusCode::CREATED | StatusCode::OK | StatusCode::PRECONDITION_FAILED
             ),
             "{status} {body:#}"
+        );
+    }
+}
+
+// Issue 43, point 5: a settings save that switches a plugin off races with
+// nodes given that plugin's role, through two replicas: whichever comes
+// first, no node ends up holding a role of a plugin that is off. The nodes
+// are sent a few milliseconds apart, so that some land while the save is
+// being checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn switching_a_plugin_off_and_nodes_taking_its_role_never_both_pass() {
+    let app = test_app().await;
+    let (status, plugin) = app
+        .upload(support::archive(&support::plugin_fixture("detach-queue")))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    let replicas = [app.handle(), app_on_same_database(&app).await];
+    let switch = |on: bool| json!({"editable": {"detach-queue": {"metadata": {"enabled": on}}}});
+    for round in 0..12 {
+        let (cluster, _) = app.environment(&format!("race-{round}")).await;
+        let attributes = format!("/api/v1/clusters/{cluster}/attributes");
+        let (status, body) = app.patch(&attributes, &switch(true)).await;
+        assert_eq!(status, StatusCode::OK, "{body:#}");
+        let mut tasks = JoinSet::new();
+        let (handle, off) = (replicas[round % 2].clone(), switch(false));
+        let uri = attributes.clone();
+        tasks.spawn(async move {
+            let request = Request::builder()
+                .method("PATCH")
+                .uri(uri)
+                .header("content-type", "application/json")
+                .body(Body::from(off.to_string()))
+                .unwrap();
+            handle.send(request).await.0
+        });
+        for n in 0..6u64 {
+            let handle = replicas[(round + 1 + n as usize) % 2].clone();
+            tasks.spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(n * 2)).await;
+                let body = json!({"name": format!("queue-{n}"), "roles": ["standalone-queue"]});
+                let uri = format!("/api/v1/clusters/{cluster}/nodes");
+                handle.send(post(&uri, &body)).await.0
+            });
+        }
+        while let Some(status) = tasks.join_next().await {
+            let status = status.unwrap();
+            assert!(!status.is_server_error(), "{status}");
+        }
+        let (_, settings) = app.get(&attributes).await;
+        let on = settings["editable"]["detach-queue"]["metadata"]["enabled"] == json!(true);
+        let (_, nodes) = app.get(&format!("/api/v1/clusters/{cluster}/nodes")).await;
+        let holders = nodes.as_array().unwrap().len();
+        assert!(
+            on || holders == 0,
+            "round {round}: the plugin is off and {holders} node(s) hold its role"
         );
     }
 }

@@ -118,7 +118,7 @@ async fn rabbitmq_moves_off_the_controllers_of_one_environment_to_a_role_of_its_
         "{body:#}"
     );
     let (status, _) = app.delete(&format!("{roles}/controller"), None).await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(status, StatusCode::OK);
     let restored = role(&app, &roles, "controller").await;
     assert_eq!(restored["tags_source"], "declared");
     let mut expected = controllers.to_vec();
@@ -213,7 +213,9 @@ async fn a_release_edit_reaches_its_environments_unless_they_have_their_own() {
         "compute",
     )
     .await;
-    assert_eq!(listed, edited);
+    let mut shown = edited.clone();
+    shown.as_object_mut().unwrap().remove("instance_tags");
+    assert_eq!(listed, shown);
     let seen = role(&app, &format!("/api/v1/clusters/{one}/roles"), "compute").await;
     assert_eq!(
         (seen["tags_source"].clone(), seen["tags"].clone()),
@@ -224,8 +226,9 @@ async fn a_release_edit_reaches_its_environments_unless_they_have_their_own() {
         (own["tags_source"].clone(), own["tags"].clone()),
         (json!("environment"), json!(["compute"]))
     );
-    let (status, _) = app.delete(&uri, None).await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, undone) = app.delete(&uri, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(undone["tags_source"], "declared");
     let seen = role(&app, &format!("/api/v1/clusters/{one}/roles"), "compute").await;
     assert_eq!(seen["tags_source"], "declared");
 }
@@ -529,7 +532,7 @@ async fn a_tag_a_role_change_names_cannot_be_deleted() {
         let (status, body) = app.delete(&format!("{owner}/tags/rack"), None).await;
         assert_eq!(status, StatusCode::CONFLICT, "{owner}: {body:#}");
         let (status, _) = app.delete(&format!("{owner}/roles/compute"), None).await;
-        assert_eq!(status, StatusCode::NO_CONTENT);
+        assert_eq!(status, StatusCode::OK);
         let (status, body) = app.delete(&format!("{owner}/tags/rack"), None).await;
         assert_eq!(status, StatusCode::NO_CONTENT, "{owner}: {body:#}");
     }
@@ -558,5 +561,194 @@ async fn the_tags_list_shows_each_instances_nodes() {
     assert_eq!(
         mysql["instance_nodes"],
         json!([{"number": 1, "nodes": ["node-1", "node-3"]}, {"number": 2, "nodes": ["node-2"]}])
+    );
+}
+
+/// `method uri` with `If-Match: etag` (and a JSON `body`): the status and
+/// the answer's `ETag`.
+async fn conditional(
+    app: &TestApp,
+    (method, uri): (&str, &str),
+    body: Option<Value>,
+    etag: Option<&str>,
+) -> (StatusCode, Option<String>) {
+    let mut request = axum::http::Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    if let Some(etag) = etag {
+        request = request.header("if-match", etag);
+    }
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let response = app
+        .respond(request.body(axum::body::Body::from(body)).unwrap())
+        .await;
+    let etag = response
+        .headers()
+        .get("etag")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (response.status(), etag)
+}
+
+// Issue 43, point 3: a role's version goes on through a delete and a
+// re-create, so an `If-Match` taken before the delete never matches the
+// role made again — on an environment and on a release, for an edit of a
+// declared role and for a role of one's own.
+#[tokio::test]
+async fn a_roles_version_never_repeats_after_a_delete_and_a_re_create() {
+    let app = test_app().await;
+    let (cluster, release) = app.environment("prod").await;
+    for owner in [
+        format!("/api/v1/clusters/{cluster}"),
+        format!("/api/v1/releases/{release}"),
+    ] {
+        // An edit of a declared role, undone, then made again.
+        let uri = format!("{owner}/roles/compute");
+        let tags = || Some(json!({"tags": ["compute"]}));
+        let (status, first) = conditional(&app, ("PUT", &uri), tags(), None).await;
+        assert_eq!(status, StatusCode::OK, "{owner}");
+        let first = first.unwrap();
+        let (status, _) = conditional(&app, ("DELETE", &uri), None, Some(&first)).await;
+        assert!(status.is_success(), "{owner}: {status}");
+        let (status, again) = conditional(&app, ("PUT", &uri), tags(), None).await;
+        assert_eq!(status, StatusCode::OK, "{owner}");
+        assert_ne!(again, Some(first.clone()), "{owner}: the version repeats");
+        let (status, _) = conditional(&app, ("PUT", &uri), tags(), Some(&first)).await;
+        assert_eq!(
+            status,
+            StatusCode::PRECONDITION_FAILED,
+            "{owner}: a stale If-Match"
+        );
+        let (status, _) = conditional(&app, ("DELETE", &uri), None, Some(&first)).await;
+        assert_eq!(
+            status,
+            StatusCode::PRECONDITION_FAILED,
+            "{owner}: a stale If-Match"
+        );
+
+        // A role of one's own, deleted, then created again.
+        let create = || Some(json!({"name": "queue", "label": "Queue", "tags": ["rabbitmq"]}));
+        let (status, first) =
+            conditional(&app, ("POST", &format!("{owner}/roles")), create(), None).await;
+        assert_eq!(status, StatusCode::CREATED, "{owner}");
+        let first = first.unwrap();
+        let queue = format!("{owner}/roles/queue");
+        let (status, _) = conditional(&app, ("DELETE", &queue), None, Some(&first)).await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{owner}");
+        let (status, again) =
+            conditional(&app, ("POST", &format!("{owner}/roles")), create(), None).await;
+        assert_eq!(status, StatusCode::CREATED, "{owner}");
+        assert_ne!(again, Some(first.clone()), "{owner}: the version repeats");
+        let (status, _) = conditional(&app, ("PUT", &queue), tags(), Some(&first)).await;
+        assert_eq!(
+            status,
+            StatusCode::PRECONDITION_FAILED,
+            "{owner}: a stale If-Match"
+        );
+    }
+}
+
+/// The instance tags (`mysql:N`) stored on each of `nodes`, as the
+/// database holds them.
+async fn assigned(app: &TestApp, nodes: &[i64]) -> Vec<Vec<String>> {
+    let mut all = Vec::new();
+    for &id in nodes {
+        let node = app.db.node(id).await.unwrap().unwrap();
+        all.push(
+            node.spec
+                .tags_assigned
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        );
+    }
+    all
+}
+
+// Issue 43, point 2: a role edit — on a release or on an environment —
+// assigns and removes instance tags on every node holding the role, at
+// once and in its own transaction, and says how many; a dry run counts
+// them and stores nothing.
+#[tokio::test]
+async fn a_role_edit_gives_and_takes_instance_tags_on_every_holder_at_once() {
+    let app = test_app().await;
+    let (one, release) = app.environment("one").await;
+    let (two, _) = app.environment("two").await;
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/releases/{release}/tags"),
+            &json!({"name": "mysql", "instances": 2}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let ones = [
+        node(&app, one, &["controller"]).await,
+        node(&app, one, &["controller"]).await,
+        node(&app, one, &["controller"]).await,
+    ];
+    let twos = [node(&app, two, &["controller"]).await];
+    let all: Vec<i64> = ones.iter().chain(&twos).copied().collect();
+
+    let on_release = format!("/api/v1/releases/{release}/roles/controller");
+    let with_mysql = json!({"tags": ["controller", "database", "mysql"]});
+    let (status, preview) = app
+        .put(&format!("{on_release}?dry_run=true"), &with_mysql)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{preview:#}");
+    assert_eq!(
+        preview["instance_tags"],
+        json!({"nodes": 4, "assigned": 4, "removed": 0})
+    );
+    assert_eq!(preview["tags"], with_mysql["tags"]);
+    assert_eq!(assigned(&app, &all).await, vec![Vec::<String>::new(); 4]);
+    let listed = role(
+        &app,
+        &format!("/api/v1/releases/{release}/roles"),
+        "controller",
+    )
+    .await;
+    assert_eq!(
+        listed["tags_source"], "declared",
+        "a dry run stores nothing"
+    );
+
+    let (status, edited) = app.put(&on_release, &with_mysql).await;
+    assert_eq!(status, StatusCode::OK, "{edited:#}");
+    assert_eq!(edited["instance_tags"], preview["instance_tags"]);
+    assert_eq!(
+        assigned(&app, &all).await,
+        [["mysql:1"], ["mysql:2"], ["mysql:1"], ["mysql:1"]]
+    );
+    assert!(export(&app, one).await.contains("mysql:2"));
+
+    // The set without the tag takes the instances away at once.
+    let (status, edited) = app
+        .put(&on_release, &json!({"tags": ["controller", "database"]}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{edited:#}");
+    assert_eq!(
+        edited["instance_tags"],
+        json!({"nodes": 4, "assigned": 0, "removed": 4})
+    );
+    assert_eq!(assigned(&app, &all).await, vec![Vec::<String>::new(); 4]);
+
+    // On an environment: its holders only, and undoing it counts too.
+    let on_one = format!("/api/v1/clusters/{one}/roles/controller");
+    let (status, edited) = app.put(&on_one, &with_mysql).await;
+    assert_eq!(status, StatusCode::OK, "{edited:#}");
+    assert_eq!(
+        edited["instance_tags"],
+        json!({"nodes": 3, "assigned": 3, "removed": 0})
+    );
+    assert_eq!(
+        assigned(&app, &all).await,
+        [vec!["mysql:1"], vec!["mysql:2"], vec!["mysql:1"], vec![]]
+    );
+    let (status, undone) = app.delete(&on_one, None).await;
+    assert_eq!(status, StatusCode::OK, "{undone:#}");
+    assert_eq!(undone["tags_source"], "release");
+    assert_eq!(
+        undone["instance_tags"],
+        json!({"nodes": 3, "assigned": 0, "removed": 3})
     );
 }

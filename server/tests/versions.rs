@@ -278,7 +278,8 @@ async fn an_upgrade_is_listed_previewed_and_applied_under_the_settings_version()
             },
             "roles": {"added": ["storage_demo_gateway"], "removed": []},
             "tasks": [{"nodes": [node], "added": [], "removed": ["storage_demo-post-deployment"]}],
-            "networks": {"added": [], "removed": []}
+            "networks": {"added": [], "removed": []},
+            "release_changes": {"carried": [], "not_carried": []}
         })
     );
     let (_, cluster) = app.get(&format!("/api/v1/clusters/{old}")).await;
@@ -513,10 +514,13 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
     let compute = node_with(&app, env, "compute-1", "compute").await;
     let (status, plugin) = app.upload(archive(&openstack_v2(dir.path()))).await;
     assert_eq!(status, StatusCode::CREATED, "{plugin:#}");
+    // Issue 43, point 4: two versions of one release are told apart by
+    // the release's name and version wherever it is shown.
     let (_, cluster) = app.get(&format!("/api/v1/clusters/{env}")).await;
     assert_eq!(
         cluster["release"],
-        json!({"plugin": "openstack", "version": "1.0.0"})
+        json!({"plugin": "openstack", "version": "1.0.0",
+               "name": "OpenStack 2024.1 on Ubuntu 22.04", "release_version": "2024.1-1.0"})
     );
     let (_, offers) = app.get(&format!("/api/v1/clusters/{env}/upgrades")).await;
     assert_eq!(
@@ -539,7 +543,8 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
             },
             "roles": {"added": ["telemetry"], "removed": []},
             "tasks": [{"nodes": [compute], "added": [], "removed": ["enable_nova_compute_service"]}],
-            "networks": {"added": [], "removed": []}
+            "networks": {"added": [], "removed": []},
+            "release_changes": {"carried": [], "not_carried": []}
         })
     );
 
@@ -547,7 +552,8 @@ async fn a_release_upgrades_as_its_plugin_with_every_kind_of_consequence() {
     assert_eq!(status, StatusCode::OK, "{cluster:#}");
     assert_eq!(
         cluster["release"],
-        json!({"plugin": "openstack", "version": "1.1.0"})
+        json!({"plugin": "openstack", "version": "1.1.0",
+               "name": "OpenStack 2024.1 on Ubuntu 22.04", "release_version": "2024.1-1.1"})
     );
     assert_ne!(cluster["release_id"], json!(old_release));
     let (_, offers) = app.get(&format!("/api/v1/clusters/{env}/upgrades")).await;
@@ -616,7 +622,7 @@ async fn a_release_upgrade_an_enabled_plugin_cannot_follow_is_refused_naming_it(
             "kind": "plugin",
             "plugin": "detach-queue",
             "version": "1.0.0",
-            "release": "OpenStack 2024.1 on Ubuntu 22.04 2024.1-1.1"
+            "release": "OpenStack 2024.1 on Ubuntu 22.04 (2024.1-1.1)"
         }])
     );
     assert!(message(&refused).contains("'detach-queue'"), "{refused:#}");
@@ -722,4 +728,135 @@ async fn a_setting_a_newer_version_dropped_does_not_stick_once_its_plugin_is_off
         body["error"]["problems"][0]["path"],
         "storage_demo.storage_demo_pool"
     );
+}
+
+/// `role`'s tags and where they come from, as environment or release
+/// `owner` (its API path) lists them.
+async fn role_tags(app: &TestApp, owner: &str, role: &str) -> (Value, Value) {
+    let (_, roles) = app.get(&format!("{owner}/roles")).await;
+    let role = roles
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == role)
+        .cloned()
+        .unwrap_or_else(|| panic!("no role {role} in {roles:#}"));
+    (role["tags"].clone(), role["tags_source"].clone())
+}
+
+// Issue 43, point 1: a release upgrade carries the changes made on the old
+// release record — tags created there, role edits, roles of its own — onto
+// the new record where they still fit; the preview lists every one, and
+// why one is not carried (the new version declares it, or the new record
+// has its own change), and the upgrade's answer says the same.
+#[tokio::test]
+async fn a_release_upgrade_carries_the_changes_made_on_the_old_release() {
+    let app = test_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (env, old) = app.environment("env").await;
+    let controller = node_with(&app, env, "ctl-1", "controller").await;
+    let on_old = format!("/api/v1/releases/{old}");
+    let changes = [
+        (
+            "POST",
+            format!("{on_old}/tags"),
+            json!({"name": "mysql", "instances": 2}),
+        ),
+        ("POST", format!("{on_old}/tags"), json!({"name": "rack"})),
+        (
+            "PUT",
+            format!("{on_old}/roles/controller"),
+            json!({"tags": ["controller", "database", "mysql"]}),
+        ),
+        (
+            "PUT",
+            format!("{on_old}/roles/compute"),
+            json!({"tags": ["compute", "rack"]}),
+        ),
+        (
+            "POST",
+            format!("{on_old}/roles"),
+            json!({"name": "telemetry", "label": "Mine", "tags": ["rack"]}),
+        ),
+    ];
+    for (method, uri, body) in changes {
+        let (status, answer) = app.call(method, &uri, Some(&body.to_string())).await;
+        assert!(status.is_success(), "{uri}: {answer:#}");
+    }
+    install(&app, &openstack_v2(dir.path())).await;
+    let (_, releases) = app.get("/api/v1/releases").await;
+    let new = releases[1]["id"].as_i64().unwrap();
+    let on_new = format!("/api/v1/releases/{new}");
+    // An environment already on the new record, which has its own change.
+    let (status, fresh) = app
+        .post(
+            "/api/v1/clusters",
+            &json!({"name": "fresh", "release_id": new, "components": SELECTION}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{fresh:#}");
+    let fresh = fresh["id"].as_i64().unwrap();
+    let fresh_controller = node_with(&app, fresh, "ctl-1", "controller").await;
+    let (status, _) = app
+        .put(
+            &format!("{on_new}/roles/compute"),
+            &json!({"tags": ["compute", "neutron"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let upgrade = format!("/api/v1/clusters/{env}/upgrade");
+    let to = json!({"plugin": "openstack", "version": "1.1.0"});
+    let (status, preview) = app.post(&format!("{upgrade}?dry_run=true"), &to).await;
+    assert_eq!(status, StatusCode::OK, "{preview:#}");
+    let expected = json!({
+        "carried": [
+            {"kind": "tag", "name": "mysql"},
+            {"kind": "tag", "name": "rack"},
+            {"kind": "role", "name": "controller"}
+        ],
+        "not_carried": [
+            {"kind": "role", "name": "compute", "reason": "changed"},
+            {"kind": "role", "name": "telemetry", "reason": "declared"}
+        ]
+    });
+    assert_eq!(preview["release_changes"], expected);
+    let (tags, _) = role_tags(&app, &on_new, "controller").await;
+    assert!(
+        !tags.to_string().contains("mysql"),
+        "a dry run stores nothing"
+    );
+
+    let (status, upgraded) = app.post(&upgrade, &to).await;
+    assert_eq!(status, StatusCode::OK, "{upgraded:#}");
+    assert_eq!(upgraded["upgrade"], preview, "the upgrade says what it did");
+    assert_eq!(upgraded["release_id"], new);
+    let cluster = format!("/api/v1/clusters/{env}");
+    let carried = (json!(["controller", "database", "mysql"]), json!("release"));
+    assert_eq!(role_tags(&app, &cluster, "controller").await, carried);
+    assert_eq!(role_tags(&app, &on_new, "controller").await, carried);
+    // The new record's own change stays; the declared role is the release's.
+    let (tags, _) = role_tags(&app, &cluster, "compute").await;
+    assert_eq!(tags, json!(["compute", "neutron"]));
+    let (_, source) = role_tags(&app, &cluster, "telemetry").await;
+    assert_eq!(source, "declared");
+    let (_, listed) = app.get(&format!("{on_new}/tags")).await;
+    let user: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["source"] == "user")
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(user, ["mysql", "rack"]);
+    // The environment already on the new record sees the carried edit, and
+    // its controller got its instance in the upgrade's transaction.
+    assert_eq!(
+        role_tags(&app, &format!("/api/v1/clusters/{fresh}"), "controller").await,
+        carried
+    );
+    for node in [controller, fresh_controller] {
+        let (_, view) = app.get(&format!("/api/v1/nodes/{node}")).await;
+        assert!(view["tags"].to_string().contains("mysql:1"), "{view:#}");
+    }
 }

@@ -1,9 +1,9 @@
 //! An environment's Components tab (issue 31 part 3): an environment with
 //! KVM, ML2 and LVM moved to Ceph for volumes. The preview lists the
 //! settings that change and the tasks that stop and start on the nodes
-//! concerned; Save is refused while a `cinder` node holds the role the
-//! change makes unavailable, naming it; without it the change is stored and
-//! the plan follows.
+//! concerned; while a `cinder` node holds the role the change makes
+//! unavailable, the preview and Save are refused alike, naming it; without
+//! it the change is stored and the plan follows.
 
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
@@ -59,7 +59,7 @@ async fn task_change(c: &Client, id: i64) -> (String, String) {
 }
 
 /// Scrolls the element `css` to the top of the screen.
-async fn show(c: &Client, css: &str) {
+pub(super) async fn show(c: &Client, css: &str) {
     let script = "document.querySelector(arguments[0]).scrollIntoView()";
     c.execute(script, vec![json!(css)]).await.unwrap();
 }
@@ -122,6 +122,10 @@ async fn an_environment_moves_from_lvm_to_ceph_through_the_components_tab() {
     assert_eq!(ceph, "storage.volumes_ceph: false → true");
     let roles = text_of(c, "[data-role='cinder']").await;
     assert!(roles.contains("held by blk"), "{roles}");
+    // The change would be refused: the preview says so as Save would
+    // (issue 43), under what it would do.
+    let refused = text_of(c, "[data-refused]").await;
+    assert!(refused.contains("'blk' holds 'cinder'"), "{refused}");
     let (_, stopped) = task_change(c, blk).await;
     assert!(stopped.contains("top-role-cinder"), "{stopped}");
     let (started, _) = task_change(c, cmp).await;

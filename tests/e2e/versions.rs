@@ -1,12 +1,14 @@
 //! Versions over time (issue 32): an environment on `storage_demo` 1.0.0
 //! stays on it when 2.0.0 is installed; its page offers the upgrade, the
-//! preview shows the new setting and the task that stops running, Upgrade
-//! applies it, and 1.0.0, pinned by nobody any more, can be uninstalled.
+//! preview shows the new setting, the task that stops running and the
+//! changes made on the release (carried, or not and why: issue 43),
+//! Upgrade applies it and says what it did not carry, and 1.0.0, pinned by
+//! nobody any more, can be uninstalled.
 
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use super::components::api;
+use super::components::{api, show};
 use super::{
     WAIT, Who, choose_file, click, eventually, open_page_as, repo_root, save_screenshot, tarball,
     text_of,
@@ -61,6 +63,18 @@ async fn an_environment_is_upgraded_from_its_page_after_a_preview() {
     )
     .await;
     let node = node["id"].as_i64().unwrap();
+    // Changes made on the release (issue 43): a tag created there, and a
+    // role of its own under the name the next version declares.
+    let on_release = format!("/api/v1/releases/{release}");
+    api(
+        c,
+        "POST",
+        &format!("{on_release}/tags"),
+        json!({"name": "rack"}),
+    )
+    .await;
+    let gateway = json!({"name": "storage_demo_gateway", "label": "Gateway", "tags": ["rack"]});
+    api(c, "POST", &format!("{on_release}/roles"), gateway).await;
     upload(c, "v5-example-2", "2.0.0").await;
     // 1.0.0 is pinned by the environment.
     let v1 = "[data-plugin='storage_demo'][data-version='1.0.0']";
@@ -95,11 +109,30 @@ async fn an_environment_is_upgraded_from_its_page_after_a_preview() {
         Some("storage_demo-post-deployment")
     );
 
+    // The changes made on the release: carried, or not and why.
+    let rack = text_of(c, "[data-part='release'] [data-key='tag:rack']").await;
+    assert_eq!(rack, "Carried: tag rack");
+    let own = text_of(
+        c,
+        "[data-part='release'] [data-key='role:storage_demo_gateway']",
+    )
+    .await;
+    assert_eq!(
+        own,
+        "Not carried: role storage_demo_gateway — the new version declares a role 'storage_demo_gateway' itself"
+    );
+
     super::accessibility::assert_clean(c, "the upgrade preview").await;
+    // The whole preview on the screen, its last section included.
+    show(c, "[data-consequences]").await;
     save_screenshot(c, "upgrade-preview.png").await;
 
     click(c, "#apply-upgrade").await;
-    text_of(c, "[data-upgraded]").await;
+    let upgraded = text_of(c, "[data-upgraded]").await;
+    assert!(
+        upgraded.contains("role 'storage_demo_gateway' is not carried"),
+        "{upgraded}"
+    );
     eventually("the offer gone", || async {
         c.find(Locator::Css("[data-upgrades]")).await.is_err()
     })

@@ -1,5 +1,6 @@
-//! The head of an environment's pages: its name, and tabs for its nodes
-//! (with the deployment preview), its settings, its tags and its components.
+//! The head of an environment's pages: its name, its release, and tabs for
+//! its nodes (with the deployment preview), its settings, its tags and its
+//! components.
 
 use leptos::prelude::*;
 use mosaic_core::api::Cluster;
@@ -48,8 +49,18 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
         )
     });
     Effect::new(move || set_title(&format!("{} · {}", title.get(), current.label())));
+    // Which release, in which version: two versions of one release read
+    // apart (the release's own label).
+    let release = move || {
+        cluster
+            .get()
+            .and_then(Result::ok)
+            .and_then(|c| c.release)
+            .map(|r| view! { <p class="muted environment-release">"Release: " {r.label()}</p> })
+    };
     view! {
         <h1>{title}</h1>
+        {release}
         <ul class="tabs" role="list">
             {[Tab::Nodes, Tab::Settings, Tab::Tags, Tab::Components]
                 .map(|tab| {

@@ -290,12 +290,18 @@ fn Changes(
             version.set(saved);
         }
     });
-    // A preview is shown for the selection it was asked for only.
+    // A preview is shown for the selection it was asked for only; one the
+    // server would refuse shows what the change would do, then why.
     let shown = move || {
         preview.value().get().and_then(|(asked, answer)| {
             names.with(|now| *now == asked).then(|| match answer {
                 Ok(c) => view! { <ConsequencesView consequences=c /> }.into_any(),
-                Err(e) => view! { <Refusal failure=e /> }.into_any(),
+                Err(e) => {
+                    let would = e
+                        .consequences()
+                        .map(|c| view! { <ConsequencesView consequences=c /> });
+                    view! { {would} <Refusal failure=e /> }.into_any()
+                }
             })
         })
     };

@@ -41,11 +41,13 @@ pub fn EnvironmentList(list: Signal<Vec<Cluster>>) -> impl IntoView {
 
 fn environment(c: Cluster) -> impl IntoView {
     let name = c.name.clone();
+    let release = c.release.as_ref().map(|r| format!("{}, ", r.label()));
     view! {
         <li data-environment=name>
             <a href=Route::Environment(c.id).path()>{c.name}</a>
             <span class="muted">
-                " — " {c.components.len()} " components, " {c.mode.as_str()}
+                " — " <span class="release">{release}</span> {c.components.len()} " components, "
+                {c.mode.as_str()}
             </span>
         </li>
     }

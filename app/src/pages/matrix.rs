@@ -31,7 +31,7 @@ pub fn MatrixPage(id: i64) -> impl IntoView {
             <Loading label="Loading the components…" retry>
                 {move || Suspend::new(async move {
                     let (release, catalog) = load(id, releases.await?, components.await?)?;
-                    set_title(&format!("Compatibility matrix · {}", release.name));
+                    set_title(&format!("Compatibility matrix · {}", release.label()));
                     Ok::<_, ApiFailure>(view! { <MatrixView release catalog /> })
                 })}
             </Loading>
@@ -66,10 +66,7 @@ fn MatrixView(release: ReleaseSummary, catalog: Catalog) -> impl IntoView {
     let rows = RwSignal::new(None::<ComponentType>);
     let columns = RwSignal::new(None::<ComponentType>);
     let highlight = RwSignal::new(Highlight::default());
-    let title = format!(
-        "Compatibility matrix · {} ({})",
-        release.name, release.version
-    );
+    let title = format!("Compatibility matrix · {}", release.label());
     view! {
         <h1>{title}</h1>
         <p class="hint">
@@ -88,7 +85,7 @@ fn MatrixView(release: ReleaseSummary, catalog: Catalog) -> impl IntoView {
                 class="column-filter"
                 on_change=Callback::new(move |t| columns.set(t))
             />
-            <a class="button" href=download download=format!("{}-matrix.svg", release.name)>
+            <a class="button" href=download download=format!("{}-matrix.svg", release.label())>
                 "Download SVG"
             </a>
             <a href=Route::Environments.path() class="button">

@@ -160,7 +160,7 @@ fn ReleaseLine(release: PluginRelease, links: bool) -> impl IntoView {
             <a href=Route::ReleaseTags(release.id).path() class="release-tags">"tags"</a>
         }
     });
-    view! { <div>{format!("{} ({})", release.name, release.version)} {links}</div> }
+    view! { <div>{release.label()} {links}</div> }
 }
 
 #[component]

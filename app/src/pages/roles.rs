@@ -2,12 +2,13 @@
 //! §5.1): each role with its tags as chips that can be removed and added,
 //! where its set comes from, Reset (or Delete for a role created here),
 //! and New role. A changed set says how many nodes it affects before it is
-//! saved.
+//! saved, and (asking the server for a dry run) which instance tags its
+//! holders would be given or lose.
 
 use leptos::prelude::*;
 use mosaic_core::api::{CreateRole, RoleView};
 use mosaic_core::name::TagName;
-use mosaic_core::role_layer::{Level, Undo, change_preview, tags_source_label};
+use mosaic_core::role_layer::{Level, Undo, change_preview, instances_preview, tags_source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::loading::Loading;
@@ -94,7 +95,7 @@ pub fn RolesSection(
                 "holding the role; tags added or removed on a node by hand stay."
             </p>
             <Loading label="Loading the roles…" retry=reload>
-                <RolesAnswer roles list level=level(owner) editable failure run />
+                <RolesAnswer roles list owner editable failure run />
             </Loading>
             <Show when=move || editable.get()>
                 <NewRoleForm owner created=reload />
@@ -109,7 +110,7 @@ pub fn RolesSection(
 fn RolesAnswer(
     roles: LocalResource<Result<Vec<RoleView>, ApiFailure>>,
     list: Memo<Vec<RoleView>>,
-    level: Level,
+    owner: TagOwner,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
     run: Callback<Change>,
@@ -128,7 +129,7 @@ fn RolesAnswer(
                 view! {
                     <div class="roles-list">
                         <For each=names key=|name| name.clone() let(name)>
-                            <RoleRow name list level editable failure run />
+                            <RoleRow name list owner editable failure run />
                         </For>
                     </div>
                 }
@@ -143,7 +144,7 @@ fn RolesAnswer(
 fn RoleRow(
     name: String,
     list: Memo<Vec<RoleView>>,
-    level: Level,
+    owner: TagOwner,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
     run: Callback<Change>,
@@ -162,10 +163,32 @@ fn RoleRow(
     let draft = RwSignal::new(saved.get_untracked());
     Effect::new(move || draft.set(saved.get()));
     let typed = RwSignal::new(String::new());
+    let level = level(owner);
     let preview = move || {
         let nodes = role.with(|r| r.as_ref().map_or(0, |r| r.nodes));
         saved.with(|old| draft.with(|new| change_preview(old, new, nodes)))
     };
+    // What the draft would do to its holders' instance tags: the server
+    // counts them (a dry run), on every environment of a release.
+    let instances = {
+        let name = name.clone();
+        LocalResource::new(move || {
+            let (old, new) = (saved.get(), draft.get());
+            let name = name.clone();
+            async move {
+                let tags: Vec<TagName> = new
+                    .iter()
+                    .filter_map(|t| TagName::new(t.as_str()).ok())
+                    .collect();
+                if old == new || !editable.get_untracked() {
+                    return None;
+                }
+                let counted = api::preview_role_tags(owner, &name, tags).await.ok()?;
+                instances_preview(&counted)
+            }
+        })
+    };
+    let instances = move || instances.get().flatten();
     let undo = move || role.with(|r| r.as_ref().and_then(|r| Undo::of(r, level)));
     let label = move || role.with(|r| r.as_ref().map(|r| r.name.clone()).unwrap_or_default());
     let source = move || role.with(|r| r.as_ref().map(tags_source_label).unwrap_or_default());
@@ -228,6 +251,7 @@ fn RoleRow(
             </Show>
             {move || preview().map(|line| view! {
                 <p class="role-preview">{line}</p>
+                {instances().map(|line| view! { <p class="role-instances">{line}</p> })}
                 <button class="save-role" on:click=save.clone()>"Save"</button>
                 <button class="cancel-role" on:click=move |_| draft.set(saved.get_untracked())>"Cancel"</button>
             })}

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::{CreateTag, TagView};
+use mosaic_core::api::{CreateTag, ReleaseSummary, TagView};
 use mosaic_core::tag::{TagAccess, instance_lines, own_source, source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
@@ -71,9 +71,18 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
             view! { <EnvironmentTabs cluster_id=id current=Tab::Tags /> }.into_any()
         }
         TagOwner::Release(id) => {
-            set_title(&format!("Release {id} · Tags"));
+            let release = LocalResource::new(move || {
+                api::get::<ReleaseSummary>(format!("{}/{id}", api::path::releases()))
+            });
+            let named = move || {
+                release
+                    .get()
+                    .and_then(Result::ok)
+                    .map_or_else(|| id.to_string(), |r| r.label())
+            };
+            Effect::new(move || set_title(&format!("Release {} · Tags", named())));
             view! {
-                <h1>{format!("Tags of release {id}")}</h1>
+                <h1>"Tags of release " {named}</h1>
                 <p class="hint">
                     "Every environment on this release sees these tags. "
                     <a href=Route::ReleaseMatrix(id).path()>"The release's compatibility matrix"</a>

@@ -1,11 +1,16 @@
 //! An environment's upgrades (SEMANTICS §7.6), on its page: which of the
 //! versions it pins have newer installed versions, and for one of them the
 //! preview of the move — components, settings, roles, tasks grouped by
-//! nodes — with Upgrade (on the settings version read with the preview,
-//! `If-Match`) and Cancel; a refusal says why.
+//! nodes, the changes made on the release carried or not — with Upgrade
+//! (on the settings version read with the preview, `If-Match`) and Cancel;
+//! a refusal shows what the move would do and says why; an upgrade done
+//! says which changes made on the release it did not carry.
 
 use leptos::prelude::*;
-use mosaic_core::api::{Attributes, UpgradeConsequences, UpgradeOffer, UpgradeRequest};
+use mosaic_core::api::{
+    Attributes, ChangeKind, NotCarried, ReleaseCarry, UpgradeConsequences, UpgradeOffer,
+    UpgradeRequest,
+};
 
 use crate::api::{self, ApiFailure};
 use crate::pages::components::{Refusal, task_item};
@@ -48,10 +53,13 @@ pub fn Upgrades(
     });
     let apply = Action::new_unsync(move |(request, version): &(UpgradeRequest, i64)| {
         let (request, version) = (request.clone(), *version);
-        async move { api::upgrade(cluster_id, &request, version).await.map(drop) }
+        async move {
+            let upgraded = api::upgrade(cluster_id, &request, version).await?;
+            Ok::<_, ApiFailure>(upgraded.release_changes.not_carried)
+        }
     });
     Effect::new(move || {
-        if let Some(Ok(())) = apply.value().get() {
+        if let Some(Ok(_)) = apply.value().get() {
             shown.set(None);
             offers.refetch();
             changed.run(());
@@ -77,7 +85,17 @@ pub fn Upgrades(
                         view! { <UpgradePreview request consequences version apply shown /> }
                             .into_any()
                     }
-                    Err(failure) => view! { <Refusal failure /> }.into_any(),
+                    // Refused: what it would do, then why.
+                    Err(failure) => {
+                        let would = failure.upgrade().map(|c| {
+                            view! {
+                                <div class="consequences upgrade-preview" data-consequences="">
+                                    <UpgradeConsequencesView consequences=c />
+                                </div>
+                            }
+                        });
+                        view! { {would} <Refusal failure /> }.into_any()
+                    }
                 })
         }}
         {move || {
@@ -88,11 +106,19 @@ pub fn Upgrades(
                 .map(|failure| view! { <Refusal failure /> })
         }}
         {move || {
-            matches!(apply.value().get(), Some(Ok(())))
-                .then(|| {
+            apply
+                .value()
+                .get()
+                .and_then(Result::ok)
+                .map(|not_carried| {
+                    let lines = not_carried
+                        .iter()
+                        .map(|n| view! { <li>{n.to_string()}</li> })
+                        .collect_view();
                     view! {
                         <div class="notice notice-ok" role="status" data-upgraded="">
-                            "Upgraded."
+                            <p>"Upgraded."</p>
+                            <ul>{lines}</ul>
                         </div>
                     }
                 })
@@ -148,7 +174,7 @@ fn UpgradePreview(
     request: UpgradeRequest,
     consequences: UpgradeConsequences,
     version: i64,
-    apply: Action<(UpgradeRequest, i64), Result<(), ApiFailure>>,
+    apply: Action<(UpgradeRequest, i64), Result<Vec<NotCarried>, ApiFailure>>,
     shown: RwSignal<Option<Previewed>>,
 ) -> impl IntoView {
     let title = format!("Upgrading {} to {}", request.plugin, request.version);
@@ -202,6 +228,7 @@ fn UpgradeConsequencesView(consequences: UpgradeConsequences) -> impl IntoView {
         roles,
         tasks,
         networks,
+        release_changes,
     } = consequences;
     let marked = |mark: &str, names: Vec<String>| -> Vec<(String, String)> {
         names
@@ -239,5 +266,20 @@ fn UpgradeConsequencesView(consequences: UpgradeConsequences) -> impl IntoView {
         <ul data-part="tasks">{tasks.into_iter().map(task_item).collect_view()}</ul>
         <h3>"Networks"</h3>
         <ul data-part="networks">{crate::pages::components::network_items(&networks)}</ul>
+        {part("Changes made on the release", "release", release_lines(release_changes))}
     }
+}
+
+/// The changes made on the release: each carried, or not and why.
+fn release_lines(release: ReleaseCarry) -> Vec<(String, String)> {
+    let key = |kind: ChangeKind, name: &str| format!("{}:{name}", kind.as_str());
+    let carried = release.carried.into_iter().map(|c| {
+        let line = format!("Carried: {} {}", c.kind.as_str(), c.name);
+        (key(c.kind, &c.name), line)
+    });
+    let not = release.not_carried.into_iter().map(|n| {
+        let line = format!("Not carried: {} {} — {}", n.kind.as_str(), n.name, n.why());
+        (key(n.kind, &n.name), line)
+    });
+    carried.chain(not).collect()
 }

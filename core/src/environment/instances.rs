@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Environment;
+use crate::api::InstanceTagChanges;
 use crate::name::{RoleName, TagName};
 use crate::tag::{self, NodeTags, RoleTags, TagsMetadata};
 
@@ -30,6 +31,51 @@ impl Environment<'_> {
         all.insert(at, node);
         self.assign_instances(&mut all, &BTreeSet::from([id]));
         all.swap_remove(at)
+    }
+
+    /// The instance tags a change of roles gives and takes (SEMANTICS
+    /// §5.1), this environment being the one after the change: every node
+    /// holding role `role` forgets the assignments no role of it calls for
+    /// any more and gets those it now lacks. The nodes that change (each
+    /// at the version read), and the counts.
+    pub fn reassign_instances(&self, role: &str) -> (Vec<NodeTags>, InstanceTagChanges) {
+        self.reassign_instances_of(&self.holder_ids(role))
+    }
+
+    /// [`Self::reassign_instances`] for every node: what an upgrade, which
+    /// may change any role's tags, does.
+    pub fn reassign_all_instances(&self) -> (Vec<NodeTags>, InstanceTagChanges) {
+        self.reassign_instances_of(&self.spec.nodes.iter().map(|n| n.id).collect())
+    }
+
+    fn reassign_instances_of(&self, ids: &BTreeSet<i64>) -> (Vec<NodeTags>, InstanceTagChanges) {
+        let mut nodes = self.spec.nodes.clone();
+        self.assign_instances(&mut nodes, ids);
+        let mut changes = InstanceTagChanges::default();
+        let changed: Vec<NodeTags> = nodes
+            .into_iter()
+            .zip(&self.spec.nodes)
+            .filter(|(next, was)| next.tags_assigned != was.tags_assigned)
+            .map(|(next, was)| {
+                let given = next
+                    .tags_assigned
+                    .iter()
+                    .filter(|t| !was.tags_assigned.contains(t))
+                    .count();
+                let taken = was
+                    .tags_assigned
+                    .iter()
+                    .filter(|t| !next.tags_assigned.contains(t))
+                    .count();
+                changes.add(InstanceTagChanges {
+                    nodes: 1,
+                    assigned: given,
+                    removed: taken,
+                });
+                next
+            })
+            .collect();
+        (changed, changes)
     }
 
     /// What `node`'s instance tags are decided among: the roles that bring

@@ -8,6 +8,7 @@
 
 mod bound;
 mod bulk;
+mod carry;
 mod checks;
 mod components;
 mod file;
@@ -27,6 +28,7 @@ use serde_json::{Map, Value, json};
 
 pub use bound::Bound;
 pub use bulk::{BulkAction, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
+pub use carry::{Carried, ReleaseChanges, Target, carry};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use file::{EnvironmentFile, PluginEntry};
 pub use instances::assign_instances;
@@ -433,29 +435,39 @@ impl<'a> Environment<'a> {
     /// The roles offered to nodes as the API shows them, each with why it
     /// cannot be given now when it cannot.
     pub fn role_views(&self) -> Vec<RoleView> {
-        self.roles
-            .iter()
-            .zip(&self.origins)
-            .zip(&self.restricted)
-            .filter(|((role, _), r)| {
-                !matches!(r, Ok(r) if r.hidden) && self.role_plugin_enabled(role)
+        (0..self.roles.len())
+            .filter(|&i| {
+                !matches!(&self.restricted[i], Ok(r) if r.hidden)
+                    && self.role_plugin_enabled(&self.roles[i])
             })
-            .map(|((role, origin), r)| RoleView {
-                id: role.id.clone(),
-                name: role.name.clone(),
-                description: role.description.clone(),
-                tags: role.tags.clone(),
-                unavailable: match r {
-                    Ok(r) if r.disabled => r.message.clone(),
-                    Ok(_) => None,
-                    Err(e) => Some(format!("a restriction cannot be evaluated: {}", e.message)),
-                },
-                plugin: self.role_plugin(role).map(|p| p.name.to_string()),
-                tags_source: origin.tags_source,
-                created: origin.created,
-                nodes: self.holder_ids(role.id.as_str()).len(),
-            })
+            .map(|i| self.view_at(i))
             .collect()
+    }
+
+    /// Role `id` as the API shows it, offered or not (hidden, or of a
+    /// plugin that is off): what a change of it answers.
+    pub fn role_view(&self, id: &str) -> Option<RoleView> {
+        let at = self.roles.iter().position(|r| r.id == id)?;
+        Some(self.view_at(at))
+    }
+
+    fn view_at(&self, i: usize) -> RoleView {
+        let (role, origin) = (&self.roles[i], &self.origins[i]);
+        RoleView {
+            id: role.id.clone(),
+            name: role.name.clone(),
+            description: role.description.clone(),
+            tags: role.tags.clone(),
+            unavailable: match &self.restricted[i] {
+                Ok(r) if r.disabled => r.message.clone(),
+                Ok(_) => None,
+                Err(e) => Some(format!("a restriction cannot be evaluated: {}", e.message)),
+            },
+            plugin: self.role_plugin(role).map(|p| p.name.to_string()),
+            tags_source: origin.tags_source,
+            created: origin.created,
+            nodes: self.holder_ids(role.id.as_str()).len(),
+        }
     }
 
     /// Whether a node may take role `id` here: it exists, and its
@@ -471,6 +483,14 @@ impl<'a> Environment<'a> {
         self.plugins
             .iter()
             .find(|p| p.roles_metadata.get(role.id.as_str()).is_some())
+    }
+
+    /// Whether `after` switches off a plugin that is on here: then the
+    /// change was checked against the nodes (none may hold its roles), and
+    /// is stored only over those nodes.
+    pub fn switches_off(&self, after: &Environment<'_>) -> bool {
+        self.enabled_plugins()
+            .any(|p| !after.enabled_plugins().any(|q| q.name == p.name))
     }
 
     /// The plugins `after` switches off while a node has one of their

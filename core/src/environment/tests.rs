@@ -968,6 +968,7 @@ fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
     );
 }
 
+mod carry;
 mod components;
 mod graphs;
 

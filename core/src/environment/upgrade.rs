@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::{Environment, Foundation, Spec};
 use crate::api::{
-    ComponentChanges, RoleChanges, RoleLoss, SettingChange, SettingChanges, UpgradeConsequences,
-    UpgradeRefusal,
+    ComponentChanges, ReleaseCarry, RoleChanges, RoleLoss, SettingChange, SettingChanges,
+    UpgradeConsequences, UpgradeRefusal,
 };
 use crate::component::ComponentName;
 use crate::settings::{Edits, Settings};
@@ -42,9 +42,10 @@ impl Environment<'_> {
     }
 
     /// Every consequence of moving from this environment to `after` (built
-    /// on the new versions with [`Environment::upgraded_spec`]), and what
-    /// refuses it.
-    pub fn upgrade(&self, after: &Environment<'_>) -> Upgrade {
+    /// on the new versions with [`Environment::upgraded_spec`], and the
+    /// release's changes as [`super::carry`] carried them: `release`), and
+    /// what refuses it.
+    pub fn upgrade(&self, after: &Environment<'_>, release: ReleaseCarry) -> Upgrade {
         let lost = self.roles_lost(after);
         let consequences = UpgradeConsequences {
             components: component_changes(self, after),
@@ -69,6 +70,7 @@ impl Environment<'_> {
                 &after.plan(super::components::GRAPH),
             ),
             networks: after.networks_rebuilt(),
+            release_changes: release,
         };
         let refusals = self.upgrade_refusals(after, &consequences);
         Upgrade {
@@ -108,7 +110,7 @@ impl Environment<'_> {
             .map(|p| UpgradeRefusal::Plugin {
                 plugin: p.name.clone(),
                 version: p.version.to_string(),
-                release: format!("{} {}", after.release.name, after.release.version),
+                release: after.release.label(),
             });
         components.chain(roles).chain(plugins).collect()
     }

@@ -273,6 +273,7 @@ pub struct NetworkRow {
     pub vlan: String,
     pub ranges: String,
     /// `used/capacity`; `-` where Mosaic gives no addresses.
+    #[serde(rename = "used/capacity")]
     pub used: String,
 }
 

@@ -42,7 +42,7 @@ fn bind_warnings(new: &Package, release: &Release) -> Vec<Diagnostic> {
                 "components.yaml",
                 format!(
                     "component '{component}' binds '{target}', which neither release '{}' nor the plugin defines; the bind does nothing there",
-                    release.name
+                    release.label()
                 ),
             )
         })
@@ -83,7 +83,8 @@ fn mention_warnings(new: &Package, release: &Release, others: &[&Package]) -> Ve
                 "components.yaml",
                 format!(
                     "component '{}' names '{pattern}' in {relation}, but no component of release '{}' or its plugins is called that{hint}",
-                    component.name, release.name
+                    component.name,
+                    release.label()
                 ),
             ));
         }
@@ -180,9 +181,8 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                 out.push(error(
                     "metadata.yaml",
                     format!(
-                        "release '{}' {} is already installed by {}",
-                        release.name,
-                        release.version,
+                        "release '{}' is already installed by {}",
+                        release.label(),
                         owner.source()
                     ),
                 ));
@@ -210,7 +210,7 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
             .iter()
             .filter(|p| !p.is_release_plugin() && p.extends(release))
             .collect();
-        let release_source = format!("release '{}' ({})", release.name, owner.source());
+        let release_source = format!("release '{}' ({})", release.label(), owner.source());
         // Components (§2.2): one error per name, naming both sources.
         for component in &new.components_metadata {
             let name = &component.name;
@@ -231,7 +231,7 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                             "component '{name}' is defined by both {} and {} (both extend release '{}')",
                             other.source(),
                             new.source(),
-                            release.name
+                            release.label()
                         ),
                     ));
                 }
@@ -302,7 +302,7 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
                             "volumes.yaml",
                             format!(
                                 "volumes_roles_mapping.{role}: volume '{id}' is defined neither by the plugin nor by release '{}'",
-                                release.name
+                                release.label()
                             ),
                         ));
                     }

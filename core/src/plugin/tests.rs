@@ -423,10 +423,10 @@ fn installs_refuse_what_collides_with_the_release_or_other_plugins() {
     assert_eq!(
         messages,
         [
-            "component 'hypervisor:kvm' is defined by both release 'stack' (plugin stack 1.0.0) and plugin demo 1.0.0",
-            "roles already defined by release 'stack' (plugin stack 1.0.0): controller",
-            "volumes already defined by release 'stack' (plugin stack 1.0.0): os",
-            "volumes_roles_mapping.mine: volume 'nope' is defined neither by the plugin nor by release 'stack'",
+            "component 'hypervisor:kvm' is defined by both release 'stack (2024.1-x)' (plugin stack 1.0.0) and plugin demo 1.0.0",
+            "roles already defined by release 'stack (2024.1-x)' (plugin stack 1.0.0): controller",
+            "volumes already defined by release 'stack (2024.1-x)' (plugin stack 1.0.0): os",
+            "volumes_roles_mapping.mine: volume 'nope' is defined neither by the plugin nor by release 'stack (2024.1-x)'",
         ]
     );
     // Installing the same version twice, and a second plugin with a clashing component.
@@ -451,7 +451,7 @@ fn installs_refuse_what_collides_with_the_release_or_other_plugins() {
     );
     assert_eq!(
         clash[0].message,
-        "component 'additional_service:demo' is defined by both plugin demo 1.0.0 and plugin other 1.0.0 (both extend release 'stack')"
+        "component 'additional_service:demo' is defined by both plugin demo 1.0.0 and plugin other 1.0.0 (both extend release 'stack (2024.1-x)')"
     );
 }
 
@@ -487,8 +487,8 @@ fn relations_to_components_nobody_declares_are_warnings_with_the_closest_names()
     assert_eq!(
         messages,
         [
-            "component 'additional_service:demo' names 'network:nothing' in incompatible, but no component of release 'stack' or its plugins is called that",
-            "component 'additional_service:demo' names 'hypervisor:kvm' in requires, but no component of release 'stack' or its plugins is called that; did you mean 'hypervisor:libvirt:kvm'?",
+            "component 'additional_service:demo' names 'network:nothing' in incompatible, but no component of release 'stack (2024.1-x)' or its plugins is called that",
+            "component 'additional_service:demo' names 'hypervisor:kvm' in requires, but no component of release 'stack (2024.1-x)' or its plugins is called that; did you mean 'hypervisor:libvirt:kvm'?",
         ]
     );
     assert!(problems.iter().all(|d| d.severity == Severity::Warning));
@@ -784,7 +784,7 @@ fn a_network_role_the_release_declares_is_refused_naming_both_places() {
     assert_eq!(
         lines,
         [
-            "network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"
+            "network_roles.yaml:4: error: mgmt/vip: network role 'mgmt/vip' is declared by both release 'stack (2024.1-x)' (plugin stack 1.0.0) (net.yaml:5) and plugin demo 1.0.0 (network_roles.yaml:4)"
         ]
     );
 }

@@ -2,14 +2,17 @@
 //! client address, and past a few within a window `POST /api/v1/session`
 //! answers 429 with `Retry-After` before any password is verified.
 //!
-//! The counting is governor's GCRA: a key may fail `burst` times at once,
-//! and gets one more attempt back every `window / burst`, all of them after
-//! the window. Every attempt takes one, before the password is verified; a
-//! success gives the address its attempt back and forgets the user name's
-//! count. The state is kept in memory per replica (each replica counts on
-//! its own: the window bounds what that adds), in [`Store`], a map capped at
-//! [`MAX_KEYS`] keys so that a flood of made-up user names or addresses
-//! cannot grow it without bound.
+//! The counting is GCRA: a key may fail `burst` times at once, and gets one
+//! more attempt back every `window / burst`, all of them after the window.
+//! Every attempt takes one, before the password is verified; a success
+//! gives the address its attempt back and forgets the user name's count.
+//!
+//! Where the counts live depends on the database (issue 43). On
+//! PostgreSQL, where several replicas serve one database, they live in it
+//! (`db::throttle`): one window for every replica, kept across restarts,
+//! bounded in rows and pruned. On SQLite (one server) they live in memory,
+//! governor's GCRA over [`Store`], a map capped at [`MAX_KEYS`] keys so that
+//! a flood of made-up user names or addresses cannot grow it without bound.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -25,6 +28,8 @@ use governor::state::keyed::ShrinkableKeyedStateStore;
 use governor::{Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 
+use crate::db::{Db, DbError, Limit};
+
 /// The window failures are counted in.
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 /// Failed sign-ins of one user name within [`WINDOW`], from anywhere.
@@ -37,19 +42,33 @@ pub const PER_ADDRESS: u32 = 20;
 /// of them at once (so that a flood does not scan the map on every key).
 pub const MAX_KEYS: usize = 65_536;
 
+/// How a kind of key is counted in the database.
+fn limit(burst: u32) -> Limit {
+    Limit {
+        period: WINDOW / burst,
+        burst,
+        max_keys: MAX_KEYS,
+    }
+}
+
 /// The two counts of one server.
 #[derive(Debug)]
-pub struct SignInThrottle {
-    users: Keyed<[u8; 32]>,
-    addresses: Keyed<IpAddr>,
+pub struct SignInThrottle(Counts);
+
+#[derive(Debug)]
+enum Counts {
+    /// This replica's own, in memory (SQLite).
+    Memory {
+        users: Keyed<[u8; 32]>,
+        addresses: Keyed<IpAddr>,
+    },
+    /// Every replica's, in the database (PostgreSQL).
+    Shared(Db),
 }
 
 impl Default for SignInThrottle {
     fn default() -> Self {
-        SignInThrottle {
-            users: Keyed::new(PER_USER),
-            addresses: Keyed::new(PER_ADDRESS),
-        }
+        SignInThrottle::in_memory()
     }
 }
 
@@ -60,33 +79,116 @@ pub struct Attempt {
     address: Option<IpAddr>,
 }
 
+/// Why an attempt was not let through.
+#[derive(Debug)]
+pub enum Throttled {
+    /// Too many failures: how long until an attempt is back.
+    Wait(Duration),
+    /// The shared counts could not be read.
+    Failed(DbError),
+}
+
+impl From<DbError> for Throttled {
+    fn from(e: DbError) -> Throttled {
+        Throttled::Failed(e)
+    }
+}
+
+const USERS: &str = "user";
+const ADDRESSES: &str = "address";
+
 impl SignInThrottle {
-    /// Takes one attempt from `username`'s and `address`'s counts; `Err`
-    /// with how long to wait when either has none left (and then takes
-    /// nothing from the other). The user name is counted whether or not
-    /// such a user exists, by its digest (a fixed size, whatever was sent).
-    pub fn attempt(&self, username: &str, address: Option<IpAddr>) -> Result<Attempt, Duration> {
-        let user: [u8; 32] = Sha256::digest(username.as_bytes()).into();
-        let address = address.map(address_key);
-        if let Some(address) = address {
-            self.addresses.take(&address)?;
+    /// Counts in this replica's memory.
+    pub fn in_memory() -> SignInThrottle {
+        SignInThrottle(Counts::Memory {
+            users: Keyed::new(PER_USER),
+            addresses: Keyed::new(PER_ADDRESS),
+        })
+    }
+
+    /// What a server on `db` counts with: the database on PostgreSQL (one
+    /// count for every replica), its memory on SQLite.
+    pub fn for_database(db: &Db) -> SignInThrottle {
+        if db.is_postgres() {
+            SignInThrottle(Counts::Shared(db.clone()))
+        } else {
+            SignInThrottle::in_memory()
         }
-        if let Err(wait) = self.users.take(&user) {
-            if let Some(address) = address {
-                self.addresses.give_back(&address);
+    }
+
+    /// Takes one attempt from `username`'s and `address`'s counts;
+    /// [`Throttled::Wait`] with how long to wait when either has none left
+    /// (and then takes nothing from the other). The user name is counted
+    /// whether or not such a user exists, by its digest (a fixed size,
+    /// whatever was sent).
+    pub async fn attempt(
+        &self,
+        username: &str,
+        address: Option<IpAddr>,
+    ) -> Result<Attempt, Throttled> {
+        let attempt = Attempt {
+            user: Sha256::digest(username.as_bytes()).into(),
+            address: address.map(address_key),
+        };
+        match &self.0 {
+            Counts::Memory { users, addresses } => {
+                if let Some(address) = attempt.address {
+                    addresses.take(&address).map_err(Throttled::Wait)?;
+                }
+                if let Err(wait) = users.take(&attempt.user) {
+                    if let Some(address) = attempt.address {
+                        addresses.give_back(&address);
+                    }
+                    return Err(Throttled::Wait(wait));
+                }
             }
-            return Err(wait);
+            Counts::Shared(db) => {
+                let (user, address) = attempt.keys();
+                if let Some(address) = &address {
+                    db.take_sign_in(ADDRESSES, address, &limit(PER_ADDRESS))
+                        .await?
+                        .map_err(Throttled::Wait)?;
+                }
+                if let Err(wait) = db.take_sign_in(USERS, &user, &limit(PER_USER)).await? {
+                    if let Some(address) = &address {
+                        db.give_back_sign_in(ADDRESSES, address, &limit(PER_ADDRESS))
+                            .await?;
+                    }
+                    return Err(Throttled::Wait(wait));
+                }
+            }
         }
-        Ok(Attempt { user, address })
+        Ok(attempt)
     }
 
     /// A successful sign-in: the user name's count starts again, and the
     /// address gets its attempt back.
-    pub fn succeeded(&self, attempt: Attempt) {
-        self.users.store.forget(&attempt.user);
-        if let Some(address) = attempt.address {
-            self.addresses.give_back(&address);
+    pub async fn succeeded(&self, attempt: Attempt) -> Result<(), DbError> {
+        match &self.0 {
+            Counts::Memory { users, addresses } => {
+                users.store.forget(&attempt.user);
+                if let Some(address) = attempt.address {
+                    addresses.give_back(&address);
+                }
+            }
+            Counts::Shared(db) => {
+                let (user, address) = attempt.keys();
+                db.forget_sign_in(USERS, &user).await?;
+                if let Some(address) = &address {
+                    db.give_back_sign_in(ADDRESSES, address, &limit(PER_ADDRESS))
+                        .await?;
+                }
+            }
         }
+        Ok(())
+    }
+}
+
+impl Attempt {
+    /// Its keys as the database stores them: the user name's digest in
+    /// hex, the address as text.
+    fn keys(&self) -> (String, Option<String>) {
+        (hex::encode(self.user), self.address.map(|a| a.to_string()))
     }
 }
 
@@ -240,49 +342,62 @@ mod tests {
         assert_eq!(left, [6, 7, 8, 9]);
     }
 
-    #[test]
-    fn a_flood_of_made_up_names_stays_within_the_cap() {
-        let throttle = SignInThrottle::default();
-        for n in 0..MAX_KEYS + 5_000 {
-            throttle.attempt(&format!("name{n}"), None).unwrap();
+    /// The wait of a refused attempt.
+    fn waited(refused: Result<Attempt, Throttled>) -> Duration {
+        match refused {
+            Err(Throttled::Wait(wait)) => wait,
+            other => panic!("not throttled: {other:?}"),
         }
-        assert!(throttle.users.store.len() <= MAX_KEYS);
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_made_up_names_stays_within_the_cap() {
+        let throttle = SignInThrottle::in_memory();
+        for n in 0..MAX_KEYS + 5_000 {
+            throttle.attempt(&format!("name{n}"), None).await.unwrap();
+        }
+        let Counts::Memory { users, .. } = &throttle.0 else {
+            unreachable!("in memory")
+        };
+        assert!(users.store.len() <= MAX_KEYS);
         // The newest names are still counted.
         let newest = format!("name{}", MAX_KEYS + 4_999);
         for _ in 1..PER_USER {
-            throttle.attempt(&newest, None).unwrap();
+            throttle.attempt(&newest, None).await.unwrap();
         }
-        throttle.attempt(&newest, None).unwrap_err();
+        waited(throttle.attempt(&newest, None).await);
     }
 
-    #[test]
-    fn a_name_fails_per_user_times_then_waits_and_a_success_resets_it() {
-        let throttle = SignInThrottle::default();
+    #[tokio::test]
+    async fn a_name_fails_per_user_times_then_waits_and_a_success_resets_it() {
+        let throttle = SignInThrottle::in_memory();
         for _ in 0..PER_USER {
-            throttle.attempt("alice", None).unwrap();
+            throttle.attempt("alice", None).await.unwrap();
         }
-        let wait = throttle.attempt("alice", None).unwrap_err();
+        let wait = waited(throttle.attempt("alice", None).await);
         assert!(wait <= WINDOW / PER_USER && wait >= Duration::from_secs(1));
         // Another name is counted apart.
-        let bob = throttle.attempt("bob", None).unwrap();
-        throttle.succeeded(bob);
+        let bob = throttle.attempt("bob", None).await.unwrap();
+        throttle.succeeded(bob).await.unwrap();
         for _ in 0..PER_USER {
-            throttle.attempt("bob", None).unwrap();
+            throttle.attempt("bob", None).await.unwrap();
         }
     }
 
-    #[test]
-    fn an_address_is_counted_across_names_and_ipv6_by_its_64() {
-        let throttle = SignInThrottle::default();
+    #[tokio::test]
+    async fn an_address_is_counted_across_names_and_ipv6_by_its_64() {
+        let throttle = SignInThrottle::in_memory();
         let host = |last: u16| Some(IpAddr::V6([0x2001, 0xdb8, 0, 1, 0, 0, 0, last].into()));
         for n in 0..PER_ADDRESS {
             throttle
                 .attempt(&format!("user{n}"), host(u16::try_from(n).unwrap()))
+                .await
                 .unwrap();
         }
-        throttle.attempt("another", host(999)).unwrap_err();
+        waited(throttle.attempt("another", host(999)).await);
         throttle
             .attempt("another", Some(IpAddr::V4([192, 0, 2, 1].into())))
+            .await
             .unwrap();
     }
 }

@@ -10,6 +10,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::{Format, print_json, print_rows};
+use crate::out::out;
 
 /// Where the server is and who asks.
 #[derive(Debug, Clone, Args)]
@@ -29,6 +30,9 @@ pub struct Remote {
 #[derive(Debug)]
 pub enum Failure {
     Refused(String),
+    /// Refused, with the consequences the change would have had (the
+    /// error body's `consequences` or `upgrade`; a dry run prints them).
+    Previewed(String, Box<Value>),
     Broken(String),
 }
 
@@ -36,7 +40,7 @@ impl Failure {
     /// Prints the failure and returns its exit code.
     pub fn report(self) -> i32 {
         match self {
-            Failure::Refused(message) => {
+            Failure::Refused(message) | Failure::Previewed(message, _) => {
                 eprintln!("mosaic: {message}");
                 1
             }
@@ -223,7 +227,36 @@ fn refusal(status: u16, bytes: &[u8]) -> Failure {
             d["message"].as_str().unwrap_or_default()
         ));
     }
-    Failure::Refused(lines.join("\n"))
+    let message = lines.join("\n");
+    match ["consequences", "upgrade"].map(|key| &error[key]) {
+        [Value::Null, Value::Null] => Failure::Refused(message),
+        [Value::Null, preview] | [preview, _] => {
+            Failure::Previewed(message, Box::new(preview.clone()))
+        }
+    }
+}
+
+/// A dry run (`?dry_run=true`) of `method path`: what the change would do
+/// — the answer, or for a change the server would refuse the consequences
+/// in its refusal — printed as JSON or by `show`; a refusal stays one
+/// (exit 1, every reason on stderr), as the change itself would be.
+pub fn dry_run(
+    client: &Client,
+    (method, path, body): (&str, &str, Option<&Value>),
+    format: Format,
+    show: impl Fn(Value) -> Result<String, Failure>,
+) -> Result<(), Failure> {
+    let (preview, refusal) = match client.json(method, path, body) {
+        Ok(answer) => (answer, None),
+        Err(Failure::Previewed(message, preview)) => (*preview, Some(Failure::Refused(message))),
+        Err(other) => return Err(other),
+    };
+    if format == Format::Json {
+        print_json(&preview);
+    } else {
+        out!("{}", show(preview)?);
+    }
+    refusal.map_or(Ok(()), Err)
 }
 
 /// Prints `value` as the API returned it (`--format json`), or as a table

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
+use serde_json::{Value, json};
 
-use mosaic_core::api::{Consequences, TaskChange};
+use mosaic_core::api::{Consequences, ReleasePlugin, TaskChange};
 use mosaic_core::name::PluginName;
 use mosaic_core::text::plural;
 
-use super::client::{Body, Client, Failure, Remote, print, with_client};
+use super::client::{Body, Client, Failure, Remote, dry_run, print, with_client};
 use super::{Format, print_json};
 use crate::out::out;
 
@@ -109,21 +109,40 @@ pub struct EnvComponents {
     remote: Remote,
 }
 
-pub(super) const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "mode", "components"];
+/// An environment's row in a table; `release` is its release's name and
+/// version ([`print_envs`]).
+const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "release", "mode", "components"];
+
+/// Environments (one, or a list) as `print` prints them, each release
+/// named as core names releases (name and version), so that two versions
+/// of one release read apart; with `--format json`, the API's answer.
+pub(super) fn print_envs(format: Format, answer: &Value) {
+    if format == Format::Json {
+        print_json(answer);
+        return;
+    }
+    let mut rows = answer.clone();
+    let all: Vec<&mut Value> = match &mut rows {
+        Value::Array(items) => items.iter_mut().collect(),
+        other => vec![other],
+    };
+    for env in all {
+        let label = serde_json::from_value::<ReleasePlugin>(env["release"].clone())
+            .map_or(Value::Null, |r| Value::from(r.label()));
+        env["release"] = label;
+    }
+    print(format, &rows, ENV_COLUMNS);
+}
 
 pub fn env(command: EnvCommand) -> i32 {
     match command {
         EnvCommand::List(remote) => with_client(&remote, |c| {
-            print(
-                remote.format,
-                &c.json("GET", "/api/v1/clusters", None)?,
-                ENV_COLUMNS,
-            );
+            print_envs(remote.format, &c.json("GET", "/api/v1/clusters", None)?);
             Ok(())
         }),
         EnvCommand::Show(args) => with_client(&args.remote, |c| {
             let env = c.json("GET", &format!("/api/v1/clusters/{}", args.id), None)?;
-            print(args.remote.format, &env, ENV_COLUMNS);
+            print_envs(args.remote.format, &env);
             Ok(())
         }),
         EnvCommand::Create(args) => with_client(&args.remote, |c| create(c, &args)),
@@ -163,7 +182,7 @@ fn create(client: &Client, args: &EnvCreate) -> Result<(), Failure> {
         body["mode"] = json!(mode);
     }
     let env = client.json("POST", "/api/v1/clusters", Some(&body))?;
-    print(args.remote.format, &env, ENV_COLUMNS);
+    print_envs(args.remote.format, &env);
     Ok(())
 }
 
@@ -207,7 +226,7 @@ fn import(client: &Client, args: &EnvImport) -> Result<(), Failure> {
         &format!("/api/v1/clusters/import?name={name}"),
         Some(body),
     )?;
-    print(args.remote.format, &env, ENV_COLUMNS);
+    print_envs(args.remote.format, &env);
     Ok(())
 }
 
@@ -229,25 +248,32 @@ pub(super) fn environment_id(client: &Client, env: &str) -> Result<i64, Failure>
 fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
     let id = environment_id(client, &args.env)?;
     let body = json!({"components": args.components});
-    let query = if args.dry_run { "?dry_run=true" } else { "" };
-    let path = format!("/api/v1/clusters/{id}/components{query}");
-    let answer = client.json("PUT", &path, Some(&body))?;
-    if !args.dry_run {
-        print(args.remote.format, &answer, ENV_COLUMNS);
-        done(
+    let path = format!("/api/v1/clusters/{id}/components");
+    if args.dry_run {
+        let path = format!("{path}?dry_run=true");
+        return dry_run(
+            client,
+            ("PUT", &path, Some(&body)),
             args.remote.format,
-            &format!("changed the components of environment {id}"),
+            |v| {
+                let consequences: Consequences =
+                    serde_json::from_value(v).map_err(not_a_preview)?;
+                Ok(preview(&consequences))
+            },
         );
-        return Ok(());
     }
-    if args.remote.format == Format::Json {
-        print_json(&answer);
-        return Ok(());
-    }
-    let consequences: Consequences = serde_json::from_value(answer)
-        .map_err(|e| Failure::Broken(format!("the server's answer is not a preview: {e}")))?;
-    out!("{}", preview(&consequences));
+    let answer = client.json("PUT", &path, Some(&body))?;
+    print_envs(args.remote.format, &answer);
+    done(
+        args.remote.format,
+        &format!("changed the components of environment {id}"),
+    );
     Ok(())
+}
+
+/// A dry run's answer that is not the preview it should be.
+pub(super) fn not_a_preview(e: serde_json::Error) -> Failure {
+    Failure::Broken(format!("the server's answer is not a preview: {e}"))
 }
 
 /// A dry run's consequences for people: settings, plugins, roles, tasks.

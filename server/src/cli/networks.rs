@@ -40,7 +40,7 @@ const COLUMNS: &[&str] = &[
     "gateway",
     "vlan",
     "ranges",
-    "used",
+    "used/capacity",
 ];
 
 pub fn networks(args: &EnvNetworks) -> i32 {

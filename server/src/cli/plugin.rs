@@ -5,7 +5,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
+use mosaic_core::api::PluginRelease;
 use mosaic_core::plugin::{Files, Package, Report, load};
+use mosaic_core::release::Release;
 
 use super::{Format, print_json};
 use crate::DbConfig;
@@ -391,12 +393,18 @@ async fn list(args: ListArgs) -> i32 {
                 } else {
                     "extension"
                 };
+                let releases: Vec<String> = p.package.releases().map(Release::label).collect();
                 outln!(
-                    "{:>4}  {} {}  ({kind})  {}",
+                    "{:>4}  {} {}  ({kind})  {}{}",
                     p.id,
                     p.package.name,
                     p.package.version,
-                    p.package.title
+                    p.package.title,
+                    if releases.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  releases: {}", releases.join(", "))
+                    }
                 );
             }
         }
@@ -498,11 +506,20 @@ fn remote_install(path: &std::path::Path, remote: &Remote) -> i32 {
 
 fn remote_list(remote: &Remote) -> i32 {
     with_client(remote, |c| {
-        let plugins = c.json("GET", "/api/v1/plugins", None)?;
+        let mut plugins = c.json("GET", "/api/v1/plugins", None)?;
+        // Each release named as core names releases (name and version).
+        for plugin in plugins.as_array_mut().into_iter().flatten() {
+            if remote.format == Format::Text {
+                let releases: Vec<PluginRelease> =
+                    serde_json::from_value(plugin["releases"].clone()).unwrap_or_default();
+                let labels: Vec<String> = releases.iter().map(PluginRelease::label).collect();
+                plugin["releases"] = labels.into();
+            }
+        }
         client::print(
             remote.format,
             &plugins,
-            &["id", "name", "version", "kind", "title"],
+            &["id", "name", "version", "kind", "title", "releases"],
         );
         Ok(())
     })

@@ -7,10 +7,8 @@ use serde_json::json;
 
 use mosaic_core::api::UpgradeConsequences;
 
-use super::Format;
-use super::client::{Client, Failure, Remote, print};
-use super::env::{ENV_COLUMNS, done, environment_id, section, task_line};
-use super::print_json;
+use super::client::{Client, Failure, Remote, dry_run, print};
+use super::env::{done, environment_id, not_a_preview, print_envs, section, task_line};
 
 #[derive(Debug, Args)]
 pub struct EnvUpgrades {
@@ -57,24 +55,32 @@ pub fn upgrades(client: &Client, args: &EnvUpgrades) -> Result<(), Failure> {
 pub fn upgrade(client: &Client, args: &EnvUpgrade) -> Result<(), Failure> {
     let id = environment_id(client, &args.env)?;
     let body = json!({"plugin": args.plugin, "version": args.version});
-    let query = if args.dry_run { "?dry_run=true" } else { "" };
-    let path = format!("/api/v1/clusters/{id}/upgrade{query}");
-    let answer = client.json("POST", &path, Some(&body))?;
-    if !args.dry_run {
-        print(args.remote.format, &answer, ENV_COLUMNS);
-        done(
+    let path = format!("/api/v1/clusters/{id}/upgrade");
+    if args.dry_run {
+        let path = format!("{path}?dry_run=true");
+        return dry_run(
+            client,
+            ("POST", &path, Some(&body)),
             args.remote.format,
-            &format!("moved environment {id} to {} {}", args.plugin, args.version),
+            |v| {
+                let consequences: UpgradeConsequences =
+                    serde_json::from_value(v).map_err(not_a_preview)?;
+                Ok(preview(&consequences))
+            },
         );
-        return Ok(());
     }
-    if args.remote.format == Format::Json {
-        print_json(&answer);
-        return Ok(());
+    let answer = client.json("POST", &path, Some(&body))?;
+    print_envs(args.remote.format, &answer);
+    done(
+        args.remote.format,
+        &format!("moved environment {id} to {} {}", args.plugin, args.version),
+    );
+    // The upgrade says which changes made on the release it did not carry.
+    let outcome: Option<UpgradeConsequences> =
+        serde_json::from_value(answer["upgrade"].clone()).ok();
+    for not in outcome.iter().flat_map(|u| &u.release_changes.not_carried) {
+        done(args.remote.format, &not.to_string());
     }
-    let consequences: UpgradeConsequences = serde_json::from_value(answer)
-        .map_err(|e| Failure::Broken(format!("the server's answer is not a preview: {e}")))?;
-    print!("{}", preview(&consequences));
     Ok(())
 }
 
@@ -120,5 +126,16 @@ fn preview(c: &UpgradeConsequences) -> String {
             .collect(),
     );
     section("Tasks", c.tasks.iter().map(task_line).collect());
+    let release = &c.release_changes;
+    section(
+        "Changes made on the release",
+        (release.carried.iter())
+            .map(|k| format!("= {} {}: carried", k.kind.as_str(), k.name))
+            .chain(
+                (release.not_carried.iter())
+                    .map(|n| format!("! {} {}: not carried: {}", n.kind.as_str(), n.name, n.why())),
+            )
+            .collect(),
+    );
     out
 }

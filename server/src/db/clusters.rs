@@ -16,9 +16,10 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::TagOwner;
-use super::{Db, DbError};
+use super::{Db, DbError, RolesSeen};
+use mosaic_core::environment::ReleaseChanges;
 use mosaic_core::role_layer::RoleLayer;
-use mosaic_core::tag::TagMeta;
+use mosaic_core::tag::{TagMeta, TagsMetadata};
 
 /// A new environment's networks: its node groups and node ids as its spec
 /// numbers them (the database gives them theirs), its configuration and
@@ -68,7 +69,8 @@ impl StoredCluster {
 /// release comes from: `SELECT` it `FROM` [`TABLES`].
 pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.settings, \
      c.settings_version, c.plugins, c.networks, c.networks_version, \
-     p.name AS release_plugin, p.version AS release_version";
+     p.name AS release_plugin, p.version AS release_plugin_version, \
+     r.name AS release_name, r.version AS release_version";
 pub(super) const TABLES: &str = "clusters c LEFT JOIN releases r ON r.id = c.release_id \
      LEFT JOIN plugins p ON p.id = r.plugin_id";
 
@@ -86,12 +88,14 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
         .transpose()
         .map_err(corrupt("plugins"))?;
     let release_plugin: Option<String> = row.try_get("release_plugin")?;
-    let release_version: Option<String> = row.try_get("release_version")?;
-    let release = match (release_plugin, release_version) {
+    let plugin_version: Option<String> = row.try_get("release_plugin_version")?;
+    let release = match (release_plugin, plugin_version) {
         (Some(plugin), Some(version)) => Some(ReleasePlugin {
             plugin: PluginName::new(plugin)
                 .map_err(|e| DbError::Corrupt(format!("plugins.name: {e}")))?,
             version,
+            name: row.try_get("release_name")?,
+            release_version: row.try_get("release_version")?,
         }),
         _ => None,
     };
@@ -177,7 +181,9 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         }
-        super::roles::write_layer(&mut tx, TagOwner::Cluster(id), RoleLayer::none(), roles).await?;
+        let owner = TagOwner::Cluster(id);
+        super::roles::write_layer(&mut tx, owner, RoleLayer::none(), roles, Default::default())
+            .await?;
         let mut group_ids = BTreeMap::new();
         for group in networks.groups {
             let new_id: i64 = sqlx::query_scalar(
@@ -256,18 +262,24 @@ impl Db {
         Ok(deleted == 1)
     }
 
-    /// Stores new settings changes if the version is still `expected`;
-    /// returns the new version, or `None` when another change came first.
+    /// Stores new settings changes if the version is still `expected` and,
+    /// with `seen`, the environment's nodes are still those (ids and
+    /// versions, in id order: a save that switches a plugin off was
+    /// checked against them) — its row taken first, as node changes take
+    /// it, so no node can take the plugin's role between the check and the
+    /// store. Returns the new version, or `None` when another change came
+    /// first.
     pub async fn update_settings(
         &self,
         id: i64,
-        settings: &Edits,
-        pins: &Pins,
+        (settings, pins): (&Edits, &Pins),
         expected: i64,
+        seen: Option<&[(i64, i64)]>,
     ) -> Result<Option<i64>, DbError> {
         let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
         let text = serde_json::to_string(settings).map_err(corrupt)?;
         let pins = serde_json::to_string(pins).map_err(corrupt)?;
+        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE clusters SET settings = $1, plugins = $2, \
              settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
@@ -276,10 +288,19 @@ impl Db {
         .bind(pins)
         .bind(id)
         .bind(expected)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok((changed == 1).then_some(expected + 1))
+        if changed != 1 {
+            return Ok(None);
+        }
+        if let Some(seen) = seen
+            && !nodes_still(&mut tx, id, seen).await?
+        {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
     }
 
     /// Pins environment `id` to `pins` when it pins nothing yet (a row
@@ -297,13 +318,13 @@ impl Db {
     }
 
     /// Stores a selection — its release record, components, the settings
-    /// changes it keeps and the versions it pins (a components change or an
-    /// upgrade) — if the settings version is still `expected` and the
-    /// environment's nodes are still `seen` (ids and versions: the nodes
-    /// the change was checked against); returns the new version, or `None`
-    /// when another change came first. The environment's row is taken
-    /// first, as node changes take it, so no node can take a role between
-    /// the check and the store.
+    /// changes it keeps and the versions it pins (a components change) —
+    /// if the settings version is still `expected` and the environment's
+    /// nodes are still `seen` (ids and versions: the nodes the change was
+    /// checked against); returns the new version, or `None` when another
+    /// change came first. The environment's row is taken first, as node
+    /// changes take it, so no node can take a role between the check and
+    /// the store.
     pub async fn store_selection(
         &self,
         id: i64,
@@ -312,25 +333,8 @@ impl Db {
         seen: &[(i64, i64)],
     ) -> Result<Option<i64>, DbError> {
         let networks = selection.networks;
-        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
-        let components = serde_json::to_string(selection.components).map_err(corrupt)?;
-        let settings = serde_json::to_string(selection.settings).map_err(corrupt)?;
-        let pins = serde_json::to_string(selection.pins).map_err(corrupt)?;
         let mut tx = self.pool.begin().await?;
-        let changed = sqlx::query(
-            "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
-             settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
-        )
-        .bind(selection.release_id)
-        .bind(components)
-        .bind(settings)
-        .bind(pins)
-        .bind(id)
-        .bind(expected)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed != 1 || !nodes_still(&mut tx, id, seen).await? {
+        if !write_selection(&mut tx, id, &selection, expected, seen).await? {
             return Ok(None);
         }
         let (config, rows) = networks;
@@ -338,6 +342,99 @@ impl Db {
         tx.commit().await?;
         Ok(Some(expected + 1))
     }
+
+    /// Stores an upgrade in one transaction: its selection as
+    /// [`Self::store_selection`] does; the changes of the release it
+    /// carries onto the new release record (`carry`: none when that record
+    /// has them already; `None` returned when the record's changes are no
+    /// longer those they were worked out over); and the nodes whose
+    /// instance tags `assign` works out from what it sees (the
+    /// environment, or every environment on the new record when changes
+    /// were carried onto it), rows taken.
+    pub async fn store_upgrade<E: From<DbError>>(
+        &self,
+        (id, selection, expected, seen): (i64, Selection<'_>, i64, &[(i64, i64)]),
+        carry: Option<Carry<'_>>,
+        assign: impl FnOnce(RolesSeen) -> Result<Vec<NodeTags>, E>,
+    ) -> Result<Option<i64>, E> {
+        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        if !write_selection(&mut tx, id, &selection, expected, seen).await? {
+            return Ok(None);
+        }
+        let (config, rows) = selection.networks;
+        super::networks::store_in(&mut tx, id, config, rows).await?;
+        let release = TagOwner::Release(selection.release_id);
+        let (layer, versions) = super::roles::layer_in(&mut tx, release).await?;
+        let tags = super::tags::user_tags_in(&mut tx, release).await?;
+        let environments = match &carry {
+            Some(carry) => {
+                if layer != carry.before.roles || tags != carry.before.tags {
+                    return Ok(None);
+                }
+                let after = &carry.after;
+                super::roles::write_layer(&mut tx, release, &layer, &after.roles, versions).await?;
+                let created: TagsMetadata = (after.tags.iter())
+                    .filter(|(name, _)| !tags.contains_key(*name))
+                    .map(|(name, meta)| (name.clone(), *meta))
+                    .collect();
+                super::tags::insert_tags_in(&mut tx, release, &created).await?;
+                super::roles::environments_on_release(&mut tx, selection.release_id).await?
+            }
+            None => vec![super::roles::environment_rows(&mut tx, id).await?],
+        };
+        let (release_tags, release_roles) = match carry {
+            Some(carry) => (carry.after.tags.clone(), carry.after.roles.clone()),
+            None => (tags, layer),
+        };
+        let nodes = assign(RolesSeen {
+            layer: release_roles.clone(),
+            environments,
+            release_tags,
+            release_roles,
+        })?;
+        super::roles::write_nodes(&mut tx, &nodes).await?;
+        tx.commit().await.map_err(DbError::from)?;
+        Ok(Some(expected + 1))
+    }
+}
+
+/// The changes of a release an upgrade carries onto its new release
+/// record: what that record had when they were worked out, and what it has
+/// after.
+#[derive(Debug, Clone, Copy)]
+pub struct Carry<'a> {
+    pub before: &'a ReleaseChanges,
+    pub after: &'a ReleaseChanges,
+}
+
+/// Writes environment `id`'s `selection` inside `tx` if its settings
+/// version is still `expected` (its row taken) and its nodes still `seen`;
+/// `false` (nothing written) otherwise.
+async fn write_selection(
+    tx: &mut sqlx::AnyConnection,
+    id: i64,
+    selection: &Selection<'_>,
+    expected: i64,
+    seen: &[(i64, i64)],
+) -> Result<bool, DbError> {
+    let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+    let components = serde_json::to_string(selection.components).map_err(corrupt)?;
+    let settings = serde_json::to_string(selection.settings).map_err(corrupt)?;
+    let pins = serde_json::to_string(selection.pins).map_err(corrupt)?;
+    let changed = sqlx::query(
+        "UPDATE clusters SET release_id = $1, components = $2, settings = $3, plugins = $4, \
+         settings_version = settings_version + 1 WHERE id = $5 AND settings_version = $6",
+    )
+    .bind(selection.release_id)
+    .bind(components)
+    .bind(settings)
+    .bind(pins)
+    .bind(id)
+    .bind(expected)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    Ok(changed == 1 && nodes_still(tx, id, seen).await?)
 }
 
 /// Whether environment `id`'s nodes are still `seen` (ids and versions, in

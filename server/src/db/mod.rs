@@ -14,6 +14,7 @@ mod releases;
 mod roles;
 mod snapshot;
 mod tags;
+mod throttle;
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -27,16 +28,17 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{InsertCluster, NewNetworks, Selection, StoredCluster};
+pub use clusters::{Carry, InsertCluster, NewNetworks, Selection, StoredCluster};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use networks::{Checked, StoredNetworks};
 pub use nodes::{NodesChanged, StoredNode};
 pub use plugins::StoredPlugin;
 pub use releases::release_summaries;
 
-pub use roles::{RoleVersions, version_of};
+pub use roles::{EnvironmentRows, RoleVersions, RolesSeen, version_of};
 pub use snapshot::Snapshot;
 pub use tags::TagOwner;
+pub use throttle::Limit;
 
 static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");

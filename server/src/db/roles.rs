@@ -1,17 +1,29 @@
 //! Changes of roles made on releases and environments (SEMANTICS §5.1):
-//! one row per role and owner, the change as JSON.
+//! one row per role and owner, the change as JSON, with the version
+//! `If-Match` compares.
+//!
+//! **A row outlives its change.** Undoing a change (or deleting a role
+//! created there) keeps the row with `change` set to JSON `null` and its
+//! version moved on, so that the role made again later goes on counting
+//! from there: a version is never given twice to one role of one owner,
+//! and an `If-Match` taken before a delete never matches what comes after
+//! (issue 43).
 
 use mosaic_core::name::RoleName;
 use mosaic_core::role_layer::{RoleChange, RoleLayer};
-use mosaic_core::tag::NodeTags;
+use mosaic_core::tag::{NodeTags, TagsMetadata};
 use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Row};
 
+use super::clusters::{COLUMNS as CLUSTER_COLUMNS, StoredCluster, TABLES, stored};
 use super::nodes::{COLUMNS, node, write_node};
 use super::{Db, DbError, TagOwner};
 
-fn read(row: &sqlx::any::AnyRow) -> Result<(TagOwner, RoleName, RoleChange), DbError> {
+/// A row: its owner, its role, and its change (none: undone).
+type RoleRow = (TagOwner, RoleName, Option<RoleChange>);
+
+fn read(row: &sqlx::any::AnyRow) -> Result<RoleRow, DbError> {
     let owner = TagOwner::of_row(row, "role_changes")?;
     let name = RoleName::new(row.try_get::<String, _>("name")?)
         .map_err(|e| DbError::Corrupt(format!("role_changes.name: {e}")))?;
@@ -20,22 +32,27 @@ fn read(row: &sqlx::any::AnyRow) -> Result<(TagOwner, RoleName, RoleChange), DbE
     Ok((owner, name, change))
 }
 
-/// Every owner's changes of roles.
+/// Every owner's changes of roles (the undone left out).
 pub(super) async fn all_in(
     conn: &mut AnyConnection,
 ) -> Result<Vec<(TagOwner, RoleName, RoleChange)>, DbError> {
-    sqlx::query("SELECT owner_kind, owner_id, name, change FROM role_changes ORDER BY name")
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(read)
-        .collect()
+    let rows =
+        sqlx::query("SELECT owner_kind, owner_id, name, change FROM role_changes ORDER BY name")
+            .fetch_all(&mut *conn)
+            .await?;
+    let mut all = Vec::new();
+    for row in &rows {
+        if let (owner, name, Some(change)) = read(row)? {
+            all.push((owner, name, change));
+        }
+    }
+    Ok(all)
 }
 
-/// The version of each role's row (none: 0).
+/// The version of each role's row (none: 0), the undone ones included.
 pub type RoleVersions = HashMap<RoleName, i64>;
 
-async fn layer_in(
+pub(super) async fn layer_in(
     conn: &mut AnyConnection,
     owner: TagOwner,
 ) -> Result<(RoleLayer, RoleVersions), DbError> {
@@ -53,9 +70,39 @@ async fn layer_in(
     for row in &rows {
         let (_, name, change) = read(row)?;
         versions.insert(name.clone(), row.try_get("version")?);
-        layer.0.insert(name, change);
+        if let Some(change) = change {
+            layer.0.insert(name, change);
+        }
     }
     Ok((layer, versions))
+}
+
+/// One environment as a change that reaches it reads it, inside the
+/// change's transaction after taking its row and its nodes' rows.
+#[derive(Debug, Clone)]
+pub struct EnvironmentRows {
+    pub row: StoredCluster,
+    /// Its nodes, in id order.
+    pub nodes: Vec<NodeTags>,
+    /// The tags created on it.
+    pub tags: TagsMetadata,
+    /// Its own changes of roles.
+    pub roles: RoleLayer,
+}
+
+/// What a change of roles sees, read inside its transaction.
+#[derive(Debug, Clone)]
+pub struct RolesSeen {
+    /// The owner's changes as stored now.
+    pub layer: RoleLayer,
+    /// The environments the change reaches: the environment itself, or
+    /// every environment on the release; rows taken.
+    pub environments: Vec<EnvironmentRows>,
+    /// The tags created on the release concerned (the owner, or the
+    /// environment's release).
+    pub release_tags: TagsMetadata,
+    /// That release's changes of roles (the owner's layer for a release).
+    pub release_roles: RoleLayer,
 }
 
 impl Db {
@@ -66,33 +113,34 @@ impl Db {
     }
 
     /// Changes `owner`'s roles with `change`, which sees its changes and
-    /// (for an environment) its nodes as stored now, and returns the
-    /// changes to store and the nodes that change with them: one
-    /// transaction. Only the roles whose change differs are written, so
+    /// the environments they reach as stored now ([`RolesSeen`]), and
+    /// returns the changes to store and the nodes that change with them:
+    /// one transaction. Only the roles whose change differs are written, so
     /// edits of different roles never undo each other; a role that is new
     /// here and was created meanwhile is a conflict. With `expected` (a
     /// role and the version of its row seen, from `If-Match`), refused
-    /// (`Stale`) when that row moved on. Returns the rows' versions after.
+    /// (`Stale`) when that row moved on. Returns the rows' versions after
+    /// (undone ones included). A `dry_run` goes all the way and rolls back.
     pub async fn change_roles<E: From<DbError>>(
         &self,
         owner: TagOwner,
-        expected: Option<(&str, i64)>,
-        change: impl FnOnce(&RoleLayer, Vec<NodeTags>) -> Result<(RoleLayer, Vec<NodeTags>), E>,
+        (expected, dry_run): (Option<(&str, i64)>, bool),
+        change: impl FnOnce(RolesSeen) -> Result<(RoleLayer, Vec<NodeTags>), E>,
     ) -> Result<RoleVersions, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
         // The owner's row first: changes of one owner's roles take turns
         // (on SQLite a transaction that read first could not write once
         // another had committed).
-        let nodes = match owner {
-            TagOwner::Cluster(id) => cluster_nodes(&mut tx, id).await?,
+        let environments = match owner {
+            TagOwner::Cluster(id) => vec![environment_rows(&mut tx, id).await?],
             TagOwner::Release(id) => {
                 lock_release(&mut tx, id).await?;
-                Vec::new()
+                environments_on_release(&mut tx, id).await?
             }
         };
-        let (before, mut role_versions) = layer_in(&mut tx, owner).await?;
+        let (before, versions) = layer_in(&mut tx, owner).await?;
         if let Some((name, seen)) = expected {
-            let now = version_of(&role_versions, name);
+            let now = version_of(&versions, name);
             if now != seen {
                 return Err(DbError::Stale(format!(
                     "role '{name}' changed here since version {seen} (it is at version {now}); \
@@ -101,25 +149,29 @@ impl Db {
                 .into());
             }
         }
-        let versions: HashMap<i64, i64> = nodes.iter().map(|n| (n.id, n.version)).collect();
-        let (after, mut changed) = change(&before, nodes)?;
-        write_layer(&mut tx, owner, &before, &after).await?;
-        for (name, change) in &before.0 {
-            if after.0.get(name) != Some(change) {
-                let next = role_versions.get(name).copied().unwrap_or(0) + 1;
-                role_versions.insert(name.clone(), next);
-            }
+        let release_id = match owner {
+            TagOwner::Release(id) => id,
+            TagOwner::Cluster(_) => environments[0].row.cluster.release_id,
+        };
+        let release = TagOwner::Release(release_id);
+        let seen = RolesSeen {
+            release_tags: super::tags::user_tags_in(&mut tx, release).await?,
+            release_roles: match owner {
+                TagOwner::Release(_) => before.clone(),
+                TagOwner::Cluster(_) => layer_in(&mut tx, release).await?.0,
+            },
+            layer: before.clone(),
+            environments,
+        };
+        let (after, changed) = change(seen)?;
+        let versions = write_layer(&mut tx, owner, &before, &after, versions).await?;
+        write_nodes(&mut tx, &changed).await?;
+        if dry_run {
+            tx.rollback().await.map_err(DbError::from)?;
+        } else {
+            tx.commit().await.map_err(DbError::from)?;
         }
-        for name in after.0.keys().filter(|n| !before.0.contains_key(*n)) {
-            role_versions.insert(name.clone(), 1);
-        }
-        role_versions.retain(|name, _| after.0.contains_key(name));
-        for next in &mut changed {
-            next.version = versions.get(&next.id).copied().unwrap_or(0) + 1;
-            write_node(&mut tx, next).await?;
-        }
-        tx.commit().await.map_err(DbError::from)?;
-        Ok(role_versions)
+        Ok(versions)
     }
 }
 
@@ -144,9 +196,12 @@ async fn lock_release(conn: &mut AnyConnection, id: i64) -> Result<(), DbError> 
     Ok(())
 }
 
-/// Environment `id`'s nodes, its row and theirs taken first (as a bulk
-/// change of its nodes takes them).
-async fn cluster_nodes(conn: &mut AnyConnection, id: i64) -> Result<Vec<NodeTags>, DbError> {
+/// Environment `id` as a change reaching it reads it: its row taken first,
+/// then its nodes' (as a bulk change of its nodes takes them).
+pub(super) async fn environment_rows(
+    conn: &mut AnyConnection,
+    id: i64,
+) -> Result<EnvironmentRows, DbError> {
     let locked =
         sqlx::query("UPDATE clusters SET settings_version = settings_version WHERE id = $1")
             .bind(id)
@@ -158,11 +213,50 @@ async fn cluster_nodes(conn: &mut AnyConnection, id: i64) -> Result<Vec<NodeTags
             "environment {id} does not exist"
         )));
     }
+    read_environment(conn, id).await
+}
+
+/// Every environment on release `release_id` as a change reaching them
+/// reads them: their rows taken first, in id order, then their nodes'.
+pub(super) async fn environments_on_release(
+    conn: &mut AnyConnection,
+    release_id: i64,
+) -> Result<Vec<EnvironmentRows>, DbError> {
+    let ids: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM clusters WHERE release_id = $1 ORDER BY id")
+            .bind(release_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    for id in &ids {
+        sqlx::query("UPDATE clusters SET settings_version = settings_version WHERE id = $1")
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let mut all = Vec::new();
+    for id in ids {
+        all.push(read_environment(conn, id).await?);
+    }
+    // One moved onto the release between the list and the locks is
+    // left out: it was checked against another release.
+    all.retain(|e| e.row.cluster.release_id == release_id);
+    Ok(all)
+}
+
+/// Environment `id`'s row, nodes (their rows taken), tags and changes of
+/// roles, its row taken already.
+async fn read_environment(conn: &mut AnyConnection, id: i64) -> Result<EnvironmentRows, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {CLUSTER_COLUMNS} FROM {TABLES} WHERE c.id = $1"
+    ))
+    .bind(id)
+    .fetch_one(&mut *conn)
+    .await?;
     sqlx::query("UPDATE nodes SET version = version WHERE cluster_id = $1")
         .bind(id)
         .execute(&mut *conn)
         .await?;
-    sqlx::query(&format!(
+    let nodes = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 ORDER BY id"
     ))
     .bind(id)
@@ -170,52 +264,84 @@ async fn cluster_nodes(conn: &mut AnyConnection, id: i64) -> Result<Vec<NodeTags
     .await?
     .iter()
     .map(|r| node(r).map(|n| n.spec))
-    .collect()
+    .collect::<Result<_, _>>()?;
+    let owner = TagOwner::Cluster(id);
+    Ok(EnvironmentRows {
+        row: stored(&row)?,
+        nodes,
+        tags: super::tags::user_tags_in(conn, owner).await?,
+        roles: layer_in(conn, owner).await?.0,
+    })
 }
 
+/// Stores `nodes` (read inside the transaction, their rows taken), each
+/// at its version read plus one.
+pub(super) async fn write_nodes(
+    conn: &mut AnyConnection,
+    nodes: &[NodeTags],
+) -> Result<(), DbError> {
+    for next in nodes {
+        let next = NodeTags {
+            version: next.version + 1,
+            ..next.clone()
+        };
+        write_node(conn, &next).await?;
+    }
+    Ok(())
+}
+
+/// Writes `owner`'s changes from `before` to `after`: rows whose change
+/// differs are updated, rows of changes gone are kept undone (`null`),
+/// each moving its version on; `versions` are the rows' versions read with
+/// `before`, undone ones included. Returns the versions after.
 pub(super) async fn write_layer(
     conn: &mut AnyConnection,
     owner: TagOwner,
     before: &RoleLayer,
     after: &RoleLayer,
-) -> Result<(), DbError> {
+    mut versions: RoleVersions,
+) -> Result<RoleVersions, DbError> {
     let (kind, id) = owner.parts();
-    for name in before.0.keys().filter(|n| !after.0.contains_key(*n)) {
-        sqlx::query(
-            "DELETE FROM role_changes WHERE owner_kind = $1 AND owner_id = $2 AND name = $3",
-        )
-        .bind(kind)
-        .bind(id)
-        .bind(name.as_str())
-        .execute(&mut *conn)
-        .await?;
-    }
-    for (name, change) in &after.0 {
-        let json = serde_json::to_string(change).expect("a role change serializes");
-        let sql = match before.0.get(name) {
-            Some(old) if old == change => continue,
-            Some(_) => {
+    let gone = before.0.keys().filter(|n| !after.0.contains_key(*n));
+    let changed = after
+        .0
+        .iter()
+        .filter(|(name, change)| before.0.get(*name) != Some(*change))
+        .map(|(name, change)| (name, Some(change)));
+    for (name, change) in gone.map(|n| (n, None)).chain(changed) {
+        let json = serde_json::to_string(&change).expect("a role change serializes");
+        // A change made here before moves on (the last of two edits
+        // stays); a role new here takes the row it had here undone, or a
+        // new row — and is a conflict when it was created meanwhile.
+        let sql = match (before.0.contains_key(name), versions.contains_key(name)) {
+            (true, _) => {
                 "UPDATE role_changes SET change = $4, version = version + 1 \
-                 WHERE owner_kind = $1 AND owner_id = $2 AND name = $3"
+                 WHERE owner_kind = $1 AND owner_id = $2 AND name = $3 RETURNING version"
             }
-            None => {
-                "INSERT INTO role_changes (owner_kind, owner_id, name, change) \
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (owner_kind, owner_id, name) DO NOTHING"
+            (false, true) => {
+                "UPDATE role_changes SET change = $4, version = version + 1 \
+                 WHERE owner_kind = $1 AND owner_id = $2 AND name = $3 AND change = 'null' \
+                 RETURNING version"
+            }
+            (false, false) => {
+                "INSERT INTO role_changes (owner_kind, owner_id, name, change, version) \
+                 VALUES ($1, $2, $3, $4, 1) ON CONFLICT (owner_kind, owner_id, name) DO NOTHING \
+                 RETURNING version"
             }
         };
-        let written = sqlx::query(sql)
+        let written: Option<i64> = sqlx::query_scalar(sql)
             .bind(kind)
             .bind(id)
             .bind(name.as_str())
             .bind(json)
-            .execute(&mut *conn)
-            .await?
-            .rows_affected();
-        if written == 0 {
+            .fetch_optional(&mut *conn)
+            .await?;
+        let Some(version) = written else {
             return Err(DbError::Conflict(format!(
                 "role '{name}' was changed meanwhile; try again"
             )));
-        }
+        };
+        versions.insert(name.clone(), version);
     }
-    Ok(())
+    Ok(versions)
 }

@@ -45,25 +45,62 @@ impl TagOwner {
     }
 }
 
-impl Db {
-    /// The owner's tags.
-    pub async fn user_tags(&self, owner: TagOwner) -> Result<TagsMetadata, DbError> {
-        let (kind, id) = owner.parts();
-        let rows = sqlx::query(
-            "SELECT name, has_primary, instances FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
+/// The tags created on `owner`, in creation order.
+pub(super) async fn user_tags_in(
+    conn: &mut sqlx::AnyConnection,
+    owner: TagOwner,
+) -> Result<TagsMetadata, DbError> {
+    let (kind, id) = owner.parts();
+    let rows = sqlx::query(
+        "SELECT name, has_primary, instances FROM tags WHERE owner_kind = $1 AND owner_id = $2 ORDER BY id",
+    )
+    .bind(kind)
+    .bind(id)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            let name: String = r.try_get("name")?;
+            let name =
+                TagName::new(name).map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
+            Ok((name, meta(r)?))
+        })
+        .collect()
+}
+
+/// Creates `tags` on `owner` inside a transaction; one that exists is a
+/// conflict.
+pub(super) async fn insert_tags_in(
+    conn: &mut sqlx::AnyConnection,
+    owner: TagOwner,
+    tags: &TagsMetadata,
+) -> Result<(), DbError> {
+    let (kind, id) = owner.parts();
+    for (name, meta) in tags {
+        let inserted = sqlx::query(
+            "INSERT INTO tags (owner_kind, owner_id, name, has_primary, instances) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (owner_kind, owner_id, name) DO NOTHING",
         )
         .bind(kind)
         .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                let name: String = r.try_get("name")?;
-                let name =
-                    TagName::new(name).map_err(|e| DbError::Corrupt(format!("tags.name: {e}")))?;
-                Ok((name, meta(r)?))
-            })
-            .collect()
+        .bind(name.as_str())
+        .bind(i64::from(meta.has_primary))
+        .bind(meta.instances.map(i64::from))
+        .execute(&mut *conn)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            return Err(DbError::Conflict(format!("tag '{name}' already exists")));
+        }
+    }
+    Ok(())
+}
+
+impl Db {
+    /// The owner's tags.
+    pub async fn user_tags(&self, owner: TagOwner) -> Result<TagsMetadata, DbError> {
+        let mut conn = self.pool.acquire().await?;
+        user_tags_in(&mut conn, owner).await
     }
 
     pub async fn insert_tag(

@@ -3,7 +3,8 @@
 //! environment creation does, works out the settings edits it keeps and
 //! every consequence; this stores the selection, the edits and the settings
 //! version together, or (`?dry_run=true`) answers the consequences and
-//! stores nothing.
+//! stores nothing. A change that is refused is refused the same way as a
+//! dry run, its consequences in the refusal's body.
 //!
 //! The change moves the settings version on (it changes the settings), so
 //! `If-Match` names the settings version, as a settings save's does: a
@@ -19,7 +20,7 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::Selection;
@@ -55,9 +56,9 @@ pub(super) struct Options {
         (status = 200, description = "Stored: the environment, its `ETag` the new settings version; or, with `dry_run`, the consequences",
             body = ComponentsAnswer,
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the settings version"))),
-        (status = 400, description = "`bad_request`; `invalid_selection` (`violations`); `invalid_settings` (`problems`): nothing is stored", body = ErrorBody),
+        (status = 400, description = "`bad_request`; `invalid_selection` (`violations`); `invalid_settings` (`problems`, and the change's `consequences`): nothing is stored; a dry run is refused the same way", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
-        (status = 409, description = "`components_in_use`: nodes hold roles the change takes away (`problems`); `busy`: the settings, components or nodes kept changing", body = ErrorBody),
+        (status = 409, description = "`components_in_use`: nodes hold roles the change takes away (`problems`: those, then any problem of the settings; and the change's `consequences`), a dry run refused the same way; `busy`: the settings, components or nodes kept changing", body = ErrorBody),
         (status = 412, description = "`precondition_failed`: `If-Match` names another settings version", body = ErrorBody),
     )
 )]
@@ -80,17 +81,21 @@ async fn change(
             .with_components(&request.components)
             .map_err(ApiError::InvalidSelection)?;
         let after = stored.with_spec(&spec)?;
-        if options.dry_run {
-            let consequences = ComponentsAnswer::DryRun(before.consequences(&after));
-            return Ok(Json(consequences).into_response());
-        }
+        // A dry run answers as the change would: refused the same way,
+        // with the consequences in the refusal (one rule for previews).
+        let consequences = before.consequences(&after);
         let in_use = before.components_in_use(&after);
-        if !in_use.is_empty() {
-            return Err(ApiError::ComponentsInUse(in_use));
-        }
         let problems = after.evaluation().problems;
-        if !problems.is_empty() {
-            return Err(ApiError::InvalidSettings(problems));
+        let refusal = match (in_use.is_empty(), problems.is_empty()) {
+            (false, _) => Some(ApiError::ComponentsInUse(in_use, problems)),
+            (true, false) => Some(ApiError::InvalidSettings(problems)),
+            (true, true) => None,
+        };
+        if let Some(refusal) = refusal {
+            return Err(refusal.previewed(Preview::Components(consequences)));
+        }
+        if options.dry_run {
+            return Ok(Json(ComponentsAnswer::DryRun(consequences)).into_response());
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let selection = Selection {

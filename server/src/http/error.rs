@@ -6,7 +6,10 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mosaic_core::api::{ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse};
+use mosaic_core::api::{
+    Consequences, ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse,
+    UpgradeConsequences,
+};
 use mosaic_core::component::Violation;
 use mosaic_core::deployer::ExportRefusal;
 use mosaic_core::environment::Upgrade;
@@ -34,11 +37,17 @@ pub enum ApiError {
     /// problem by node.
     InvalidNodes(String, Vec<NodeProblem>),
     /// A components change under nodes holding roles it would make
-    /// unavailable (409 `components_in_use`), every node and role.
-    ComponentsInUse(Vec<RoleInUse>),
+    /// unavailable (409 `components_in_use`), every node and role, and
+    /// the problems its settings would have.
+    ComponentsInUse(Vec<RoleInUse>, Vec<Problem>),
     /// An upgrade that cannot be made (409 `upgrade_refused`): every
-    /// reason, with the consequences it would have.
-    UpgradeRefused(Box<Upgrade>),
+    /// reason, with the consequences it would have, and the problems its
+    /// settings would have.
+    UpgradeRefused(Box<Upgrade>, Vec<Problem>),
+    /// A refused change whose consequences are known: its body carries
+    /// them too, as its dry run shows them (SEMANTICS: one rule for
+    /// previews).
+    Previewed(Box<ApiError>, Box<Preview>),
     /// A network configuration or a node's interfaces with problems (400
     /// with `code`: `invalid_networks`, `invalid_interfaces`), every one
     /// with its networks and fields.
@@ -47,6 +56,20 @@ pub enum ApiError {
     /// (409 `not_exportable`): every problem.
     NotExportable(ExportRefusal),
     Internal(anyhow::Error),
+}
+
+/// The consequences a refused change would have had.
+#[derive(Debug)]
+pub enum Preview {
+    Components(Consequences),
+    Upgrade(UpgradeConsequences),
+}
+
+impl ApiError {
+    /// This refusal, with the consequences the change would have had.
+    pub(super) fn previewed(self, preview: Preview) -> ApiError {
+        ApiError::Previewed(Box::new(self), Box::new(preview))
+    }
 }
 
 /// How often a change is checked again when what it was checked against
@@ -77,165 +100,150 @@ impl ApiError {
         let detail = |code: ErrorCode, message: String| ErrorDetail {
             code: code.as_str().to_owned(),
             message,
-            violations: Vec::new(),
-            report: None,
-            problems: Vec::new(),
-            refusals: Vec::new(),
-            upgrade: None,
+            ..ErrorDetail::default()
         };
         match self {
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail(ErrorCode::NotFound, m)),
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail(ErrorCode::BadRequest, m)),
             ApiError::Conflict(m) => (StatusCode::CONFLICT, detail(ErrorCode::Conflict, m)),
             ApiError::Coded(status, code, m) => (status, detail(code, m)),
-            ApiError::Plugin(status, code, report) => (
-                status,
-                ErrorDetail {
-                    code: code.as_str().to_owned(),
-                    message: format!(
-                        "{}: {}",
-                        if status == StatusCode::CONFLICT {
-                            "the plugin collides with installed plugins"
-                        } else {
-                            "the plugin package is not valid"
-                        },
-                        report.summary()
-                    ),
-                    violations: Vec::new(),
-                    report: Some(*report),
-                    problems: Vec::new(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
-            ApiError::InvalidSelection(violations) => (
-                StatusCode::BAD_REQUEST,
-                ErrorDetail {
-                    code: ErrorCode::InvalidSelection.as_str().to_owned(),
-                    message: format!(
-                        "the selected components are not a valid combination ({} problem{})",
-                        violations.len(),
-                        if violations.len() == 1 { "" } else { "s" }
-                    ),
-                    violations,
-                    report: None,
-                    problems: Vec::new(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
-            ApiError::InvalidSettings(problems) => (
-                StatusCode::BAD_REQUEST,
-                ErrorDetail {
-                    code: ErrorCode::InvalidSettings.as_str().to_owned(),
-                    message: format!(
-                        "the settings are not valid: {}",
-                        problems
-                            .iter()
-                            .map(|p| format!("{}: {}", p.path, p.message))
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
-                    violations: Vec::new(),
-                    report: None,
-                    problems: problems.into_iter().map(ErrorProblem::Setting).collect(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
-            ApiError::InvalidNodes(message, problems) => (
-                StatusCode::BAD_REQUEST,
-                ErrorDetail {
-                    code: ErrorCode::InvalidNodes.as_str().to_owned(),
-                    message,
-                    violations: Vec::new(),
-                    report: None,
-                    problems: problems.into_iter().map(ErrorProblem::Node).collect(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
-            ApiError::ComponentsInUse(in_use) => (
-                StatusCode::CONFLICT,
-                ErrorDetail {
-                    code: ErrorCode::ComponentsInUse.as_str().to_owned(),
-                    message: components_in_use(&in_use),
-                    violations: Vec::new(),
-                    report: None,
-                    problems: in_use.into_iter().map(ErrorProblem::Role).collect(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
-            ApiError::UpgradeRefused(upgrade) => (
-                StatusCode::CONFLICT,
-                ErrorDetail {
-                    code: ErrorCode::UpgradeRefused.as_str().to_owned(),
-                    message: format!(
-                        "the upgrade is refused: {}",
-                        upgrade
-                            .refusals
-                            .iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
-                    violations: Vec::new(),
-                    report: None,
-                    problems: Vec::new(),
+            ApiError::Plugin(status, code, report) => {
+                let what = if status == StatusCode::CONFLICT {
+                    "the plugin collides with installed plugins"
+                } else {
+                    "the plugin package is not valid"
+                };
+                let message = format!("{what}: {}", report.summary());
+                let report = Some(*report);
+                (
+                    status,
+                    ErrorDetail {
+                        report,
+                        ..detail(code, message)
+                    },
+                )
+            }
+            ApiError::InvalidSelection(violations) => {
+                let message = format!(
+                    "the selected components are not a valid combination ({} problem{})",
+                    violations.len(),
+                    if violations.len() == 1 { "" } else { "s" }
+                );
+                let detail = detail(ErrorCode::InvalidSelection, message);
+                (
+                    StatusCode::BAD_REQUEST,
+                    ErrorDetail {
+                        violations,
+                        ..detail
+                    },
+                )
+            }
+            ApiError::InvalidSettings(problems) => {
+                let message = format!("the settings are not valid: {}", settings(&problems));
+                let detail = detail(ErrorCode::InvalidSettings, message);
+                let problems = problems.into_iter().map(ErrorProblem::Setting).collect();
+                (StatusCode::BAD_REQUEST, ErrorDetail { problems, ..detail })
+            }
+            ApiError::InvalidNodes(message, problems) => {
+                let problems = problems.into_iter().map(ErrorProblem::Node).collect();
+                let detail = detail(ErrorCode::InvalidNodes, message);
+                (StatusCode::BAD_REQUEST, ErrorDetail { problems, ..detail })
+            }
+            ApiError::ComponentsInUse(in_use, invalid) => {
+                let message = with_settings(components_in_use(&in_use), &invalid);
+                let problems = in_use
+                    .into_iter()
+                    .map(ErrorProblem::Role)
+                    .chain(invalid.into_iter().map(ErrorProblem::Setting))
+                    .collect();
+                let detail = detail(ErrorCode::ComponentsInUse, message);
+                (StatusCode::CONFLICT, ErrorDetail { problems, ..detail })
+            }
+            ApiError::UpgradeRefused(upgrade, invalid) => {
+                let reasons: Vec<String> =
+                    upgrade.refusals.iter().map(ToString::to_string).collect();
+                let message = format!("the upgrade is refused: {}", reasons.join("; "));
+                let detail = ErrorDetail {
+                    problems: invalid.iter().cloned().map(ErrorProblem::Setting).collect(),
                     refusals: upgrade.refusals,
                     upgrade: Some(upgrade.consequences),
-                },
-            ),
-            ApiError::InvalidNetworks(code, problems) => (
-                StatusCode::BAD_REQUEST,
-                ErrorDetail {
-                    code: code.as_str().to_owned(),
-                    message: format!(
-                        "{} problem{}: {}",
-                        problems.len(),
-                        mosaic_core::text::plural(problems.len()),
-                        problems
-                            .iter()
-                            .map(|p| p.message.replace('\n', " "))
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
-                    violations: Vec::new(),
-                    report: None,
-                    problems: problems.into_iter().map(ErrorProblem::Network).collect(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
-            ApiError::NotExportable(refusal) => (
-                StatusCode::CONFLICT,
-                ErrorDetail {
-                    code: ErrorCode::NotExportable.as_str().to_owned(),
-                    message: refusal.to_string(),
-                    violations: Vec::new(),
-                    report: None,
-                    problems: refusal
-                        .problems
-                        .into_iter()
-                        .map(ErrorProblem::Export)
-                        .collect(),
-                    refusals: Vec::new(),
-                    upgrade: None,
-                },
-            ),
+                    ..detail(ErrorCode::UpgradeRefused, with_settings(message, &invalid))
+                };
+                (StatusCode::CONFLICT, detail)
+            }
+            ApiError::Previewed(error, preview) => {
+                let (status, mut detail) = error.parts();
+                match *preview {
+                    Preview::Components(c) => detail.consequences = Some(c),
+                    Preview::Upgrade(u) => detail.upgrade = Some(u),
+                }
+                (status, detail)
+            }
+            ApiError::InvalidNetworks(code, problems) => {
+                let lines: Vec<String> = problems
+                    .iter()
+                    .map(|p| p.message.replace('\n', " "))
+                    .collect();
+                let count = problems.len();
+                let message = format!(
+                    "{count} problem{}: {}",
+                    mosaic_core::text::plural(count),
+                    lines.join("; ")
+                );
+                let problems = problems.into_iter().map(ErrorProblem::Network).collect();
+                (
+                    StatusCode::BAD_REQUEST,
+                    ErrorDetail {
+                        problems,
+                        ..detail(code, message)
+                    },
+                )
+            }
+            ApiError::NotExportable(refusal) => {
+                let message = refusal.to_string();
+                let problems = refusal
+                    .problems
+                    .into_iter()
+                    .map(ErrorProblem::Export)
+                    .collect();
+                (
+                    StatusCode::CONFLICT,
+                    ErrorDetail {
+                        problems,
+                        ..detail(ErrorCode::NotExportable, message)
+                    },
+                )
+            }
             ApiError::Internal(e) => {
                 tracing::error!("internal error: {e:#}");
+                let message = "internal server error; see the server log".to_owned();
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    detail(
-                        ErrorCode::Internal,
-                        "internal server error; see the server log".to_owned(),
-                    ),
+                    detail(ErrorCode::Internal, message),
                 )
             }
         }
     }
+}
+
+/// Settings problems in one line: `group.attr: message; …`.
+fn settings(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.message))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `message`, and the settings' problems when there are any.
+fn with_settings(message: String, problems: &[Problem]) -> String {
+    if problems.is_empty() {
+        return message;
+    }
+    format!(
+        "{message}; and the settings would not be valid: {}",
+        settings(problems)
+    )
 }
 
 /// The message of a `components_in_use` refusal: each node with its role.

@@ -16,6 +16,7 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::access::secret::{new_secret, now, secret_hash, verify_password};
+use crate::access::throttle::Throttled;
 use crate::access::{Principal, SESSION_COOKIE, SESSION_SECONDS};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -68,12 +69,18 @@ async fn sign_in(
     ApiJson(request): ApiJson<SignIn>,
 ) -> Result<Response, ApiError> {
     let address = peer.map(|Extension(ConnectInfo(peer))| peer.ip());
-    let attempt = match state.sign_in_throttle.attempt(&request.username, address) {
+    let throttle = &state.sign_in_throttle;
+    let attempt = match throttle.attempt(&request.username, address).await {
         Ok(attempt) => attempt,
-        Err(wait) => return Ok(too_many_attempts(wait)),
+        Err(Throttled::Wait(wait)) => return Ok(too_many_attempts(wait)),
+        Err(Throttled::Failed(e)) => return Err(e.into()),
     };
     let response = verified_sign_in(&state, request).await?;
-    state.sign_in_throttle.succeeded(attempt);
+    // The user is signed in: counts that cannot be settled now only leave
+    // the attempt taken (it comes back with time).
+    if let Err(e) = throttle.succeeded(attempt).await {
+        tracing::warn!("cannot settle a sign-in's counts: {e}");
+    }
     Ok(response)
 }
 

@@ -10,6 +10,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use mosaic_core::api::{Attributes, ErrorBody, ErrorCode, PatchAttributes, PluginInUse};
 use mosaic_core::environment::{Environment, PUBLIC_TO_ALL, Spec};
+use mosaic_core::plugin::Pins;
+use mosaic_core::settings::Edits;
 use serde_json::{Map, Value};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -128,16 +130,18 @@ async fn change(
                 nodes,
             }));
         }
+        // A plugin switched off was checked against the nodes: stored only
+        // over those very nodes, as a components change is (issue 43).
+        let seen = before.switches_off(&after).then(|| stored.node_versions());
+        let changes = (&after.edits(), &after.pins());
         let saved = match moves_addresses(&before, &after) {
             false => {
-                state
-                    .db
-                    .update_settings(id, &after.edits(), &after.pins(), version)
+                (state.db)
+                    .update_settings(id, changes, version, seen.as_deref())
                     .await?
             }
             true => {
-                save_with_addresses(&state, id, &spec, (&after.edits(), &after.pins(), version))
-                    .await?
+                save_with_addresses(&state, id, &spec, (changes, version), seen.as_deref()).await?
             }
         };
         if saved.is_some() {
@@ -163,15 +167,17 @@ async fn save_with_addresses(
     state: &AppState,
     id: i64,
     spec: &Spec,
-    settings: (
-        &mosaic_core::settings::Edits,
-        &mosaic_core::plugin::Pins,
-        i64,
-    ),
+    ((edits, pins), version): ((&Edits, &Pins), i64),
+    seen: Option<&[(i64, i64)]>,
 ) -> Result<Option<i64>, ApiError> {
     let whole = crate::environment::Stored::load_with_addresses(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+    let nodes = whole.node_versions();
+    if seen.is_some_and(|seen| seen != nodes.as_slice()) {
+        // A node changed since the switch-off was checked: check again.
+        return Ok(None);
+    }
     let spec = Spec {
         nodes: whole.spec.nodes.clone(),
         ..spec.clone()
@@ -179,11 +185,11 @@ async fn save_with_addresses(
     let (config, rows) = super::networks::rebuilt(&whole.with_spec(&spec)?)?;
     let checked = crate::db::Checked {
         version: None,
-        nodes: whole.node_versions(),
+        nodes,
     };
     match state
         .db
-        .update_settings_and_networks(id, settings, &checked, &config, &rows)
+        .update_settings_and_networks(id, (edits, pins, version), &checked, &config, &rows)
         .await
     {
         Err(crate::db::DbError::Moved(_)) => Ok(None),

@@ -9,23 +9,28 @@
 //!
 //! An upgrade moves the settings version on (it changes the settings), so
 //! `If-Match` names the settings version, as a components change's does.
+//! A release upgrade carries the changes made on the old release record
+//! onto the new one where they fit (core's `environment::carry`), in the
+//! upgrade's transaction, with the instance tags the nodes reached then
+//! call for; the answer says what was carried and what not.
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use mosaic_core::api::{ErrorBody, UpgradeAnswer, UpgradeOffer, UpgradeRequest};
-use mosaic_core::environment::{Base, Environment};
+use mosaic_core::api::{ErrorBody, UpgradeAnswer, UpgradeOffer, UpgradeRequest, Upgraded};
+use mosaic_core::environment::{Base, Environment, ReleaseChanges, Target, carry};
 use mosaic_core::plugin::{Pins, same_release, upgrades};
+use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::components::Options;
-use super::error::{ATTEMPTS, ApiError, ApiJson};
+use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
-use crate::db::{Installed, Selection, StoredPlugin};
+use crate::db::{Carry, Installed, RolesSeen, Selection, StoredPlugin, TagOwner};
 use crate::environment::{ReleaseBase, Stored};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -113,6 +118,26 @@ fn moved(
     Ok((release_id, pins))
 }
 
+/// The changes made on release record `release_id`: the environment's
+/// own record's as it read them, another's from the database.
+async fn release_changes(
+    state: &AppState,
+    stored: &Stored,
+    release_id: i64,
+) -> Result<ReleaseChanges, ApiError> {
+    if release_id == stored.row.cluster.release_id {
+        return Ok(ReleaseChanges {
+            tags: stored.release_tags.clone(),
+            roles: stored.release_roles.clone(),
+        });
+    }
+    let owner = TagOwner::Release(release_id);
+    Ok(ReleaseChanges {
+        tags: state.db.user_tags(owner).await?,
+        roles: state.db.role_layer(owner).await?,
+    })
+}
+
 /// Moves one plugin the environment pins (its release plugin included)
 /// to a newer installed version (SEMANTICS §7.6); with `dry_run`, what
 /// it would do.
@@ -128,12 +153,12 @@ fn moved(
     ),
     request_body = UpgradeRequest,
     responses(
-        (status = 200, description = "Stored: the environment, its `ETag` the new settings version; or, with `dry_run`, the consequences",
+        (status = 200, description = "Stored: the environment with what the upgrade did (`upgrade`: its consequences, the release's changes carried and not), its `ETag` the new settings version; or, with `dry_run`, the consequences",
             body = UpgradeAnswer,
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the settings version"))),
-        (status = 400, description = "`bad_request`; `invalid_settings`: the settings on the new version have problems (`problems`)", body = ErrorBody),
+        (status = 400, description = "`bad_request`; `invalid_settings`: the settings on the new version have problems (`problems`, and the consequences as `upgrade`); a dry run is refused the same way", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment, or a plugin or version it cannot move to", body = ErrorBody),
-        (status = 409, description = "`upgrade_refused`: something the environment uses would disappear (`refusals`, `upgrade`); `busy`", body = ErrorBody),
+        (status = 409, description = "`upgrade_refused`: something the environment uses would disappear (`refusals`, `upgrade`, and any problem of the settings as `problems`), a dry run refused the same way; `busy`", body = ErrorBody),
         (status = 412, description = "`precondition_failed`: `If-Match` names another settings version", body = ErrorBody),
     )
 )]
@@ -155,28 +180,39 @@ async fn upgrade(
         let (release_id, pins) = moved(&installed, &stored, &request)?;
         let base = ReleaseBase::shared(&installed, release_id, &pins)?
             .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {release_id} is gone")))?;
+        let old = release_changes(&state, &stored, stored.row.cluster.release_id).await?;
+        let new = release_changes(&state, &stored, release_id).await?;
+        let target = Target {
+            release: &base.release,
+            plugins: &base.plugins,
+            foundation: &base.foundation,
+        };
+        let carried = carry(&old, &new, target);
         let before = stored.environment()?;
         let spec = before.upgraded_spec(&base.foundation);
         let after = Environment::on(
             Base {
                 release: &base.release,
                 plugins: &base.plugins,
-                release_tags: &stored.release_tags,
-                release_roles: &stored.release_roles,
+                release_tags: &carried.changes.tags,
+                release_roles: &carried.changes.roles,
             },
             &base.foundation,
             &spec,
         );
-        let upgrade = before.upgrade(&after);
+        // A dry run answers as the upgrade would: refused the same way,
+        // with the consequences in the refusal (one rule for previews).
+        let upgrade = before.upgrade(&after, carried.report.clone());
+        let problems = after.evaluation().problems;
         if !upgrade.refusals.is_empty() {
-            return Err(ApiError::UpgradeRefused(Box::new(upgrade)));
+            return Err(ApiError::UpgradeRefused(Box::new(upgrade), problems));
+        }
+        if !problems.is_empty() {
+            let preview = Preview::Upgrade(upgrade.consequences);
+            return Err(ApiError::InvalidSettings(problems).previewed(preview));
         }
         if options.dry_run {
             return Ok(Json(UpgradeAnswer::DryRun(upgrade.consequences)).into_response());
-        }
-        let problems = after.evaluation().problems;
-        if !problems.is_empty() {
-            return Err(ApiError::InvalidSettings(problems));
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let upgraded = Selection {
@@ -186,16 +222,39 @@ async fn upgrade(
             pins: &after.pins(),
             networks: (&config, &rows),
         };
-        if let Some(version) = state
+        let carry = (carried.changes != new).then_some(Carry {
+            before: &new,
+            after: &carried.changes,
+        });
+        let seen = stored.node_versions();
+        let stored_now = state
             .db
-            .store_selection(id, upgraded, version, &stored.node_versions())
-            .await?
-        {
+            .store_upgrade((id, upgraded, version, &seen), carry, |seen| {
+                reassign_instances(&installed, seen)
+            })
+            .await?;
+        if let Some(version) = stored_now {
             let row = state.db.cluster(id).await?;
-            let cluster =
+            let row =
                 row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
-            return Ok(with_etag(version, UpgradeAnswer::Stored(cluster.cluster)));
+            let answer = Upgraded {
+                cluster: row.cluster,
+                upgrade: upgrade.consequences,
+            };
+            return Ok(with_etag(version, UpgradeAnswer::Stored(answer)));
         }
     }
     Err(ApiError::busy("the settings"))
+}
+
+/// The nodes of the environments an upgrade reaches (read inside its
+/// transaction) whose instance tags change on the new versions.
+fn reassign_instances(installed: &Installed, seen: RolesSeen) -> Result<Vec<NodeTags>, ApiError> {
+    let mut nodes = Vec::new();
+    for rows in seen.environments {
+        let (tags, roles) = (seen.release_tags.clone(), seen.release_roles.clone());
+        let stored = Stored::from_rows(installed, rows, tags, roles)?;
+        nodes.extend(stored.environment()?.reassign_all_instances().0);
+    }
+    Ok(nodes)
 }

@@ -408,7 +408,7 @@ fn NameStep(
         .map(|r| {
             view! {
                 <option value=r.id.to_string() selected=r.id == chosen>
-                    {format!("{} ({})", r.name, r.version)}
+                    {r.label()}
                 </option>
             }
         })
