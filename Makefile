@@ -11,7 +11,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit kolla postgres browser e2e app-size bench bench-test fuzz screenshot clean
+.PHONY: help run test tools tools-test app server lint unit kolla postgres schemathesis browser e2e app-size bench bench-test fuzz screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -62,6 +62,12 @@ kolla:
 postgres:
 	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers
 
+## The API against its OpenAPI document: a real `mosaic serve`, the document validated, every
+## operation called by schemathesis (PyPI, pinned, in a virtual environment under target/ made
+## when missing), zero failures (scripts/schemathesis.sh, docs/api.md).
+schemathesis: server
+	MOSAIC_BIN=$(CURDIR)/target/debug/mosaic scripts/schemathesis.sh
+
 ## Component tests in headless Chromium.
 browser: tools-test
 	cargo test --locked -p mosaic-app --target wasm32-unknown-unknown
@@ -75,7 +81,7 @@ e2e: tools-test app server
 app-size: app
 	scripts/app-size.sh
 
-test: tools-test lint unit kolla bench-test postgres browser e2e app-size
+test: tools-test lint unit kolla bench-test postgres schemathesis browser e2e app-size
 	@echo "make test: all checks and tests passed"
 
 ## Every native benchmark once, untimed (criterion's test mode), so that none breaks unnoticed.

@@ -39,6 +39,11 @@ pub struct ExportProblem {
     pub subject: Option<Subject>,
 }
 
+// Written by hand: the derive would make the flattened `Option<Subject>`
+// required (an `allOf` with it), which a problem without a subject is not.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(ExportProblem, crate::schema::export_problem());
+
 /// Every reason an export is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the environment cannot be exported for {deployer}: {}", .problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join("; "))]
@@ -50,6 +55,7 @@ pub struct ExportRefusal {
 /// One host of the export: its node, its host name, every group it is in
 /// (directly or through a group's children) and its host variables.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExportHost {
     pub node: i64,
     pub name: String,
@@ -60,10 +66,12 @@ pub struct ExportHost {
 /// The export: the deployer and its series, the files (path → text), the
 /// hosts, and what has no effect there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Export {
     pub deployer: String,
     pub series: String,
     pub openstack_release: String,
+    /// Path → text: `inventory`, `globals.yml`, `config/…`, `README.md`.
     pub files: BTreeMap<String, String>,
     pub hosts: Vec<ExportHost>,
     pub warnings: Vec<String>,

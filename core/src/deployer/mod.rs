@@ -262,6 +262,7 @@ impl Deployer {
 
 /// What `GET /clusters/{id}/deployers` lists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeployerSummary {
     pub name: String,
     pub series: String,
