@@ -6,10 +6,10 @@ use std::cell::RefCell;
 use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
-    CreateRole, CreateTag, ErrorBody, ErrorProblem, InstanceTagChanges, NodeProblem,
-    NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView,
-    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
-    UpgradeConsequences, UpgradeRequest,
+    CreateRole, CreateTag, ErrorProblem, InstanceTagChanges, NodeProblem, NodeTagsChange, NodeView,
+    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, SessionView, SignIn,
+    TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
+    UpgradeRequest,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::deployer::ExportProblem;
@@ -18,6 +18,7 @@ use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -169,7 +170,7 @@ async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, A
     }
     let error = body
         .ok()
-        .and_then(|text| serde_json::from_str::<ErrorBody>(&text).ok());
+        .and_then(|text| serde_json::from_str::<Refusal>(&text).ok());
     Err(match error {
         Some(body) => refusal(body, status),
         // A proxy's or a restarting server's answer, not the API's.
@@ -181,8 +182,32 @@ async fn exchange(request: Result<Request, gloo_net::Error>) -> Result<String, A
     })
 }
 
+/// The parts of the API's error answer (core's `ErrorBody`) that the app
+/// reads; serde skips the rest. Its `code` and `refusals` (an upgrade's
+/// reasons) are not read: the message says them, and their readers would
+/// only add to the download.
+#[derive(Deserialize)]
+struct Refusal {
+    error: RefusalDetail,
+}
+
+#[derive(Deserialize)]
+struct RefusalDetail {
+    message: String,
+    #[serde(default)]
+    violations: Vec<Violation>,
+    #[serde(default)]
+    report: Option<Report>,
+    #[serde(default)]
+    problems: Vec<ErrorProblem>,
+    #[serde(default)]
+    upgrade: Option<UpgradeConsequences>,
+    #[serde(default)]
+    consequences: Option<Consequences>,
+}
+
 /// The API's own refusal, its problems sorted by kind.
-fn refusal(body: ErrorBody, status: u16) -> ApiFailure {
+fn refusal(body: Refusal, status: u16) -> ApiFailure {
     let mut failure = ApiFailure {
         message: body.error.message,
         violations: body.error.violations,
