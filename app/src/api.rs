@@ -608,7 +608,34 @@ pub async fn uninstall_plugin(id: i64) -> Result<(), ApiFailure> {
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::archive_content_type;
+    use mosaic_core::api::{ErrorProblem, UpgradeConsequences};
+    use mosaic_core::settings::Problem;
+    use serde_json::json;
+
+    use super::{Refusal, archive_content_type, refusal};
+
+    #[wasm_bindgen_test]
+    fn an_error_answer_is_read_for_what_the_app_shows() {
+        // An upgrade refused with a setting's problem, as the server sends
+        // it: its code and its refusals are there but not read.
+        let body = json!({"error": {
+            "code": "upgrade_refused",
+            "message": "the upgrade is refused: the chosen component 'x' would disappear",
+            "refusals": [{"kind": "component", "component": "x"}],
+            "problems": [ErrorProblem::Setting(Problem::new("a.b", "bad"))],
+            "upgrade": UpgradeConsequences::default(),
+        }});
+        let read: Refusal = serde_json::from_str(&body.to_string()).expect("an error answer reads");
+        let failure = refusal(read, 409);
+        assert_eq!(
+            failure.message,
+            "the upgrade is refused: the chosen component 'x' would disappear"
+        );
+        assert_eq!(failure.status, 409);
+        assert_eq!(failure.problems, vec![Problem::new("a.b", "bad")]);
+        assert_eq!(failure.upgrade(), Some(UpgradeConsequences::default()));
+        assert!(failure.consequences().is_none());
+    }
 
     #[wasm_bindgen_test]
     fn archives_are_typed_by_their_name() {
