@@ -11,7 +11,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit postgres browser e2e app-size bench bench-test fuzz screenshot clean
+.PHONY: help run test tools tools-test app server lint unit kolla postgres schemathesis browser e2e app-size bench bench-test fuzz screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -49,10 +49,24 @@ lint: tools
 unit:
 	cargo test --locked -p mosaic-core -p mosaic-server
 
+## The proof by kolla-ansible's own logic (docs/deployers.md, "The proof"): kolla-ansible 18 and
+## ansible-core 2.16 from PyPI into a virtual environment under target/kolla-venv/ (made when
+## missing, reused while scripts/kolla/requirements.txt is unchanged), then the kolla placement
+## test, which `cargo test` leaves out (it is ignored there: it needs that environment).
+kolla:
+	scripts/kolla/venv.sh >/dev/null
+	cargo test --locked -p mosaic-server --test kolla -- --ignored
+
 ## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
 	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers
+
+## The API against its OpenAPI document: a real `mosaic serve`, the document validated, every
+## operation called by schemathesis (PyPI, pinned, in a virtual environment under target/ made
+## when missing), zero failures (scripts/schemathesis.sh, docs/api.md).
+schemathesis: server
+	MOSAIC_BIN=$(CURDIR)/target/debug/mosaic scripts/schemathesis.sh
 
 ## Component tests in headless Chromium.
 browser: tools-test
@@ -68,7 +82,7 @@ e2e: tools-test app server
 app-size: app
 	scripts/app-size.sh
 
-test: tools-test lint unit bench-test postgres browser e2e app-size
+test: tools-test lint unit kolla bench-test postgres schemathesis browser e2e app-size
 	@echo "make test: all checks and tests passed"
 
 ## Every native benchmark once, untimed (criterion's test mode), so that none breaks unnoticed.

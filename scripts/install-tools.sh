@@ -3,7 +3,7 @@
 # already there at the right version. One line per step. Everything comes
 # from package registries (crates.io, npm, Debian), nothing from elsewhere.
 #
-#   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt, terser
+#   scripts/install-tools.sh build   wasm target, Trunk, wasm-bindgen CLI, wasm-opt, terser, Swagger UI
 #   scripts/install-tools.sh test    Chromium, chromedriver and axe-core (for the browser tests)
 #   scripts/install-tools.sh all     both
 set -euo pipefail
@@ -13,6 +13,7 @@ TRUNK_VERSION=0.21.14          # 0.22 needs a newer rustc than this machine's
 BINARYEN_VERSION=132           # npm binaryen, pinned in package.json
 AXE_VERSION=4.14.1             # npm axe-core, pinned in package.json
 TERSER_VERSION=5.51.2          # npm terser (Trunk's JS minifier hook), pinned in package.json
+SWAGGER_UI_VERSION=5.35.0      # npm swagger-ui-dist (the API's page, /api/docs), pinned in package.json
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 say() { printf 'tools: %s\n' "$*"; }
@@ -49,11 +50,13 @@ install_build_tools() {
   fi
 
   if wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION" &&
-     grep -q "\"version\": \"$TERSER_VERSION\"" node_modules/terser/package.json 2>/dev/null; then
-    say "wasm-opt $BINARYEN_VERSION and terser $TERSER_VERSION present"
+     grep -q "\"version\": \"$TERSER_VERSION\"" node_modules/terser/package.json 2>/dev/null &&
+     grep -q "\"version\": \"$SWAGGER_UI_VERSION\"" node_modules/swagger-ui-dist/package.json 2>/dev/null; then
+    say "wasm-opt $BINARYEN_VERSION, terser $TERSER_VERSION and swagger-ui-dist $SWAGGER_UI_VERSION present"
   else
-    say "installing wasm-opt and terser (npm binaryen@$BINARYEN_VERSION, terser@$TERSER_VERSION)"
-    npm ci --no-audit --no-fund --silent
+    say "installing wasm-opt, terser and Swagger UI (npm binaryen@$BINARYEN_VERSION, terser@$TERSER_VERSION, swagger-ui-dist@$SWAGGER_UI_VERSION)"
+    # --ignore-scripts: swagger-ui-dist's dependency @scarf/scarf would report the install.
+    npm ci --no-audit --no-fund --silent --ignore-scripts
   fi
 
   # Trunk builds offline, so every crate must be in the local registry first.
@@ -66,7 +69,7 @@ install_test_tools() {
     say "axe-core $AXE_VERSION present"
   else
     say "installing axe-core $AXE_VERSION (npm) for the accessibility checks"
-    npm ci --no-audit --no-fund --silent
+    npm ci --no-audit --no-fund --silent --ignore-scripts
   fi
 
   if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

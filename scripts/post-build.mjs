@@ -12,7 +12,12 @@
 //    pinned in package.json) and its integrity hash updated in index.html.
 //    Trunk's own minifier cannot read the file's last line
 //    (`export { …, __wbg_init as default }`) and copies it unchanged.
-// 3. Release builds: every asset is precompressed, `NAME.br` (brotli,
+// 3. The API's page (`/api/docs`): Swagger UI from the npm package
+//    swagger-ui-dist (pinned in package.json) copied into `api-docs/` under
+//    hashed names, with the script that starts it on the server's
+//    `/api/v1/openapi.json` and its page. It is not the app: the app's size
+//    guard counts `dist/*` only, and browsers fetch it only on that page.
+// 4. Release builds: every asset is precompressed, `NAME.br` (brotli,
 //    quality 11) and `NAME.gz` (gzip -9), which `mosaic serve` sends to
 //    browsers that accept them. Compressing once at build time lets the
 //    slowest, smallest settings be used.
@@ -21,7 +26,7 @@
 // stylesheet is missing or whose script does not match its integrity
 // attribute would not start.
 import { createHash } from "node:crypto";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { minify } from "terser";
@@ -72,10 +77,67 @@ if (release) {
 }
 writeFileSync(htmlPath, html);
 
-// 3. Every asset, precompressed.
+// 3. The API's page, Swagger UI.
+const hashed = (name, bytes) => {
+  const dot = name.lastIndexOf(".");
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+  return `${name.slice(0, dot)}-${hash}${name.slice(dot)}`;
+};
+const docs = join(staging, "api-docs");
+mkdirSync(docs, { recursive: true });
+const swagger = "node_modules/swagger-ui-dist";
+const docsFiles = {};
+for (const name of ["swagger-ui-bundle.js", "swagger-ui.css"]) {
+  const bytes = readFileSync(join(swagger, name));
+  docsFiles[name] = hashed(name, bytes);
+  writeFileSync(join(docs, docsFiles[name]), bytes);
+}
+// Its licence and notice travel with it (Apache-2.0).
+copyFileSync(join(swagger, "LICENSE"), join(docs, "LICENSE.txt"));
+copyFileSync(join(swagger, "NOTICE"), join(docs, "NOTICE.txt"));
+// An inline script would need its own CSP hash: the start is a file.
+const start = Buffer.from(
+  `window.addEventListener("load", () => {
+  window.ui = SwaggerUIBundle({
+    url: "/api/v1/openapi.json",
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    docExpansion: "list",
+    // Nothing is loaded from elsewhere: no online validator badge.
+    validatorUrl: null,
+  });
+});
+`,
+  "utf8",
+);
+docsFiles["api-docs.js"] = hashed("api-docs.js", start);
+writeFileSync(join(docs, docsFiles["api-docs.js"]), start);
+writeFileSync(
+  join(docs, "index.html"),
+  `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Mosaic API</title>
+    <link rel="stylesheet" href="/api/docs/${docsFiles["swagger-ui.css"]}" />
+  </head>
+  <body>
+    <main id="swagger-ui"></main>
+    <script src="/api/docs/${docsFiles["swagger-ui-bundle.js"]}"></script>
+    <script src="/api/docs/${docsFiles["api-docs.js"]}"></script>
+  </body>
+</html>
+`,
+);
+
+// 4. Every asset, precompressed.
 const compressible = /\.(html|js|wasm|css|svg|json|txt)$/;
 if (release) {
-  for (const name of readdirSync(staging).filter((n) => compressible.test(n))) {
+  const assets = readdirSync(staging)
+    .filter((n) => compressible.test(n))
+    .concat(readdirSync(docs).filter((n) => compressible.test(n)).map((n) => join("api-docs", n)));
+  for (const name of assets) {
     const bytes = readFileSync(join(staging, name));
     const br = brotliCompressSync(bytes, {
       params: {

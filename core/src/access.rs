@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// it can.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Role {
     /// Reads everything.
     Viewer,
@@ -138,7 +139,8 @@ pub fn required(method: &str, path: &str) -> Access {
         .filter(|p| !p.is_empty())
         .collect();
     match parts.as_slice() {
-        ["health"] => Access::Public,
+        // The API's description: what it is, not what it holds.
+        ["health"] | ["openapi.json"] => Access::Public,
         ["session"] if method == "POST" => Access::Public,
         ["session"] => Access::Read,
         ["audit"] | ["users", ..] | ["tokens", ..] => Access::Administer,
@@ -245,6 +247,7 @@ mod tests {
     fn routes_need_what_section_10_says() {
         let cases = [
             ("GET", "/api/v1/health", Access::Public),
+            ("GET", "/api/v1/openapi.json", Access::Public),
             ("POST", "/api/v1/session", Access::Public),
             ("GET", "/api/v1/session", Access::Read),
             ("DELETE", "/api/v1/session", Access::Read),

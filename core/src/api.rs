@@ -12,6 +12,7 @@ use crate::settings::{Context, Edits, Problem};
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleaseSummary {
     pub id: i64,
     pub name: String,
@@ -46,9 +47,15 @@ impl ReleaseSummary {
 
 /// `POST /api/v1/clusters`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "lab", "release_id": 1, "components": ["hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:vlan", "network:neutron:ml2:ovs", "storage:block:backend:lvm", "storage:object:backend:swift", "storage:image:swift"], "mode": "ha_compact"})))]
 pub struct CreateCluster {
+    /// Not empty (it is trimmed).
+    #[cfg_attr(feature = "openapi", schema(pattern = "\\S"))]
     pub name: String,
     pub release_id: i64,
+    /// Component names; an unknown one is a violation (`invalid_selection`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<ComponentName>))]
     pub components: Vec<String>,
     /// `ha_compact` (default) or `multinode`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,6 +64,7 @@ pub struct CreateCluster {
 
 /// An environment as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cluster {
     pub id: i64,
     pub name: String,
@@ -76,6 +84,7 @@ pub struct Cluster {
 
 /// A plugin an environment has switched on, and the version it pins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PinnedPlugin {
     pub name: PluginName,
     pub version: String,
@@ -96,6 +105,7 @@ impl PinnedPlugin {
 /// The release plugin an environment's release record comes from, and
 /// that record's name and version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleasePlugin {
     pub plugin: PluginName,
     /// The plugin's version.
@@ -117,13 +127,18 @@ impl ReleasePlugin {
 
 /// The body of every error answer: `{"error": {...}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorDetail {
-    /// A stable, machine-readable code: `not_found`, `invalid_selection`, ….
+    /// A stable, machine-readable code: `not_found`, `invalid_selection`, …
+    /// (one of [`ErrorCode`]; read as text, so that a client reads a code
+    /// newer than itself).
+    #[cfg_attr(feature = "openapi", schema(value_type = ErrorCode))]
     pub code: String,
     pub message: String,
     /// For `invalid_selection`: every violation of the selection.
@@ -152,10 +167,154 @@ pub struct ErrorDetail {
     pub consequences: Option<Consequences>,
 }
 
+/// Every error code the API answers with (`ErrorDetail::code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: a malformed request (body, path, query or header).
+    BadRequest,
+    /// 400: the components are not a valid combination (`violations`).
+    InvalidSelection,
+    /// 400: settings with problems (`problems` by `group.attr`).
+    InvalidSettings,
+    /// 400: roles a node cannot take.
+    InvalidRoles,
+    /// 400: nodes a bulk change cannot be made to (`problems` by node).
+    InvalidNodes,
+    /// 400: a tag nothing declares.
+    UnknownTag,
+    /// 400: an environment file (or Heat environment) that cannot be used.
+    InvalidEnvironment,
+    /// 400: a plugin package with validation errors (`report`).
+    InvalidPlugin,
+    /// 400: a plugin archive or path that cannot be read.
+    UnreadablePackage,
+    /// 400: a Heat template set archive that cannot be read.
+    UnreadableArchive,
+    /// 400: a Heat template that cannot be read.
+    InvalidTemplate,
+    /// 400: a network configuration with problems (`problems`, each with
+    /// its networks and fields).
+    InvalidNetworks,
+    /// 400: a node's interfaces with problems (`problems`).
+    InvalidInterfaces,
+    /// 400: a `Host` the server does not answer to.
+    HostNotAllowed,
+    /// 401: no credentials, or wrong ones.
+    Unauthorized,
+    /// 403: the role does not allow the request.
+    Forbidden,
+    /// 403: a change made with the session cookie from another site.
+    CrossSite,
+    /// 403: installing by path is off (no `--plugin-dir`).
+    PathInstallDisabled,
+    /// 403: a path outside the plugin directory.
+    OutsidePluginDir,
+    /// 404: no such resource, or no API route at that path.
+    NotFound,
+    /// 404: a graph type no source defines.
+    UnknownGraph,
+    /// 404: a deployer the environment's release does not declare.
+    UnknownDeployer,
+    /// 405: the route does not take that method.
+    MethodNotAllowed,
+    /// 408: the request took too long.
+    Timeout,
+    /// 409: the name is taken, or the resource cannot change that way.
+    Conflict,
+    /// 409: no release is installed.
+    NoRelease,
+    /// 409: what a change was checked against kept changing; try again.
+    Busy,
+    /// 409: a plugin environments or nodes use.
+    PluginInUse,
+    /// 409: a package colliding with installed plugins (`report`).
+    PluginConflict,
+    /// 409: a components change under nodes holding roles it takes away.
+    ComponentsInUse,
+    /// 409: an upgrade that cannot be made (`refusals`, `upgrade`).
+    UpgradeRefused,
+    /// 409: the environment has a node group of that name.
+    NodeGroupExists,
+    /// 409: a node group with nodes in it, or the `default` one.
+    NodeGroupInUse,
+    /// 409: an environment with something the deployer has no
+    /// equivalent for (`problems`).
+    NotExportable,
+    /// 412: `If-Match` names another version.
+    PreconditionFailed,
+    /// 413: a body over its limit.
+    PayloadTooLarge,
+    /// 415: a body of a type the route does not take.
+    UnsupportedMediaType,
+    /// 429: too many failed sign-ins (`Retry-After`).
+    TooManyAttempts,
+    /// 429: too many uploads at once (`Retry-After`).
+    TooManyUploads,
+    /// 429: too many requests.
+    TooManyRequests,
+    /// 500: something failed on the server (logged).
+    Internal,
+    /// Any other status without a code of its own.
+    Error,
+}
+
+impl ErrorCode {
+    /// The code as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::InvalidSelection => "invalid_selection",
+            ErrorCode::InvalidSettings => "invalid_settings",
+            ErrorCode::InvalidRoles => "invalid_roles",
+            ErrorCode::InvalidNodes => "invalid_nodes",
+            ErrorCode::UnknownTag => "unknown_tag",
+            ErrorCode::InvalidEnvironment => "invalid_environment",
+            ErrorCode::InvalidPlugin => "invalid_plugin",
+            ErrorCode::UnreadablePackage => "unreadable_package",
+            ErrorCode::UnreadableArchive => "unreadable_archive",
+            ErrorCode::InvalidTemplate => "invalid_template",
+            ErrorCode::InvalidNetworks => "invalid_networks",
+            ErrorCode::InvalidInterfaces => "invalid_interfaces",
+            ErrorCode::HostNotAllowed => "host_not_allowed",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::CrossSite => "cross_site",
+            ErrorCode::PathInstallDisabled => "path_install_disabled",
+            ErrorCode::OutsidePluginDir => "outside_plugin_dir",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::UnknownGraph => "unknown_graph",
+            ErrorCode::UnknownDeployer => "unknown_deployer",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::NoRelease => "no_release",
+            ErrorCode::Busy => "busy",
+            ErrorCode::PluginInUse => "plugin_in_use",
+            ErrorCode::PluginConflict => "plugin_conflict",
+            ErrorCode::ComponentsInUse => "components_in_use",
+            ErrorCode::UpgradeRefused => "upgrade_refused",
+            ErrorCode::NodeGroupExists => "node_group_exists",
+            ErrorCode::NodeGroupInUse => "node_group_in_use",
+            ErrorCode::NotExportable => "not_exportable",
+            ErrorCode::PreconditionFailed => "precondition_failed",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::TooManyAttempts => "too_many_attempts",
+            ErrorCode::TooManyUploads => "too_many_uploads",
+            ErrorCode::TooManyRequests => "too_many_requests",
+            ErrorCode::Internal => "internal",
+            ErrorCode::Error => "error",
+        }
+    }
+}
+
 /// One entry of an error's `problems`: a setting's (`path`) or a node's
 /// (`node`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ErrorProblem {
     Setting(Problem),
     /// For `components_in_use`: a node and a role it would lose.
@@ -172,6 +331,7 @@ pub enum ErrorProblem {
 
 /// An installed plugin in `GET /api/v1/plugins`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginSummary {
     pub id: i64,
     pub name: String,
@@ -217,6 +377,7 @@ impl PluginSummary {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum PluginKind {
     Release,
     Extension,
@@ -233,6 +394,7 @@ impl PluginKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginRelease {
     pub id: i64,
     pub name: String,
@@ -251,6 +413,8 @@ impl PluginRelease {
 /// server (a package directory or archive). Uploads send the archive
 /// itself as the body instead.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"path": "v5-example"})))]
 pub struct InstallFromPath {
     pub path: String,
 }
@@ -258,6 +422,7 @@ pub struct InstallFromPath {
 /// A component as `GET /api/v1/releases/{id}/components` serves it: every
 /// declared field but `bind`, which stays on the server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ComponentView {
     pub name: ComponentName,
     /// Where it is declared: `release NAME VERSION` or `plugin NAME VERSION`
@@ -330,6 +495,7 @@ impl From<ComponentView> for Component {
 /// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
 /// the merged view, each with where it is declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TagView {
     pub name: String,
     pub has_primary: bool,
@@ -353,6 +519,7 @@ pub struct TagView {
 
 /// The nodes that form one instance of a tag (`mysql:2`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InstanceNodes {
     pub number: u64,
     pub nodes: Vec<String>,
@@ -360,7 +527,11 @@ pub struct InstanceNodes {
 
 /// `POST …/tags`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "rack", "has_primary": false})))]
 pub struct CreateTag {
+    /// Letters, digits, `_` and `-`.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^\\s*[A-Za-z0-9_-]+\\s*$"))]
     pub name: String,
     #[serde(default)]
     pub has_primary: bool,
@@ -370,6 +541,8 @@ pub struct CreateTag {
 
 /// `PUT …/tags/{name}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"has_primary": true, "instances": 2})))]
 pub struct UpdateTag {
     pub has_primary: bool,
     /// Absent: unchanged; `null`: none (no instance assigned by rule).
@@ -390,6 +563,7 @@ fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
 
 /// A node of an environment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeView {
     pub id: i64,
     pub cluster_id: i64,
@@ -452,6 +626,8 @@ impl NodeView {
 /// `POST /api/v1/clusters/{id}/nodes`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "rack1-07", "status": "ready", "roles": ["compute"]})))]
 pub struct CreateNode {
     #[serde(default)]
     pub name: Option<String>,
@@ -470,6 +646,7 @@ pub struct CreateNode {
 /// A node group named by its name or its id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum GroupRef {
     Id(i64),
     Name(String),
@@ -499,6 +676,8 @@ impl GroupRef {
 /// `PUT /api/v1/nodes/{id}`: the fields given change.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"roles": ["controller"], "pending_deletion": false})))]
 pub struct UpdateNode {
     #[serde(default)]
     pub roles: Option<Vec<RoleName>>,
@@ -543,6 +722,8 @@ impl UpdateNode {
 /// `POST` / `DELETE /api/v1/nodes/{id}/tags`: tags to assign or unassign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"tags": ["rack", "mysql:1"]})))]
 pub struct NodeTagsChange {
     pub tags: Vec<TagName>,
 }
@@ -551,6 +732,8 @@ pub struct NodeTagsChange {
 /// or nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"nodes": [1, 2], "add_tags": ["rack"], "remove_tags": [], "add_roles": [], "remove_roles": []})))]
 pub struct BulkNodes {
     pub nodes: Vec<i64>,
     #[serde(default)]
@@ -580,8 +763,15 @@ pub struct NodeProblem {
     pub message: String,
 }
 
+// Written by hand: closed (no other property), so that a `RoleInUse`
+// (which has a `role` besides) is not a `NodeProblem` too in
+// `ErrorProblem`'s `oneOf`.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(NodeProblem, crate::schema::node_problem());
+
 /// An uploaded Heat template set: its templates and their capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TemplateSet {
     pub id: i64,
     pub name: String,
@@ -594,6 +784,7 @@ pub struct TemplateSet {
 /// text, its paths relative to the set's root) and the user's picks for
 /// open choices (resource type → template).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ResolveTemplates {
     pub environment: String,
     #[serde(default)]
@@ -603,6 +794,7 @@ pub struct ResolveTemplates {
 /// The answer: the resolution with the picks applied, the choices still
 /// open, and — when everything resolved — the environment to download.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TemplateResolution {
     pub resource_registry: std::collections::BTreeMap<String, String>,
     pub errors: Vec<crate::heat::ResolveError>,
@@ -618,6 +810,8 @@ pub struct TemplateResolution {
 /// `PUT …/roles/{name}`: the role's tag set at that level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"tags": ["controller", "database", "keystone"]})))]
 pub struct RoleTags {
     pub tags: Vec<TagName>,
 }
@@ -625,7 +819,11 @@ pub struct RoleTags {
 /// `POST …/roles`: a role of one's own (SEMANTICS §5.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "messaging", "label": "Messaging", "description": "RabbitMQ away from the controllers", "tags": ["rabbitmq"], "conflicts": ["compute"], "limits": {"max": 3}})))]
 pub struct CreateRole {
+    /// Lowercase letters, digits, `_` and `-`.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[a-z0-9_-]+$"))]
     pub name: String,
     pub label: String,
     #[serde(default)]
@@ -652,6 +850,7 @@ impl CreateRole {
 
 /// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleView {
     /// The role's key (`controller`).
     pub id: RoleName,
@@ -682,6 +881,7 @@ pub struct RoleView {
 /// undoes a change): the role as its owner's list now shows it, and what
 /// the change did to the instance tags of the nodes holding it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleChanged {
     #[serde(flatten)]
     pub role: RoleView,
@@ -692,6 +892,7 @@ pub struct RoleChanged {
 /// assigned to and removed from the nodes holding the role, in the same
 /// transaction: on an environment, or on every environment of a release.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InstanceTagChanges {
     /// How many nodes' instance tags changed.
     pub nodes: usize,
@@ -713,6 +914,7 @@ impl InstanceTagChanges {
 /// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
 /// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GraphSummary {
     #[serde(rename = "type")]
     pub kind: GraphType,
@@ -750,6 +952,15 @@ pub enum GraphSource {
     Plugin(PluginName),
     Environment,
 }
+
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    GraphSource,
+    crate::schema::pattern(
+        "^(release|environment|plugin:[a-z0-9_-]+)$",
+        "Where a graph's tasks come from: release, plugin:NAME or environment"
+    )
+);
 
 impl std::fmt::Display for GraphSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -791,6 +1002,7 @@ impl TryFrom<String> for GraphSource {
 /// and the models besides settings that restrictions read, so that the
 /// browser checks edits with the same function the server does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Attributes {
     pub editable: serde_json::Value,
     pub version: i64,
@@ -807,6 +1019,8 @@ pub struct Attributes {
 /// is stored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"editable": {"common": {"debug": {"value": true}}}})))]
 pub struct PatchAttributes {
     pub editable: serde_json::Map<String, serde_json::Value>,
 }
@@ -892,13 +1106,38 @@ pub struct PluginInUse {
 /// `PUT /api/v1/clusters/{id}/components`: the environment's new selection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"components": ["hypervisor:libvirt:kvm", "network:neutron:core:ml2", "network:neutron:ml2:vlan", "network:neutron:ml2:ovs", "storage:block:backend:ceph", "storage:object:backend:swift", "storage:image:swift"]})))]
 pub struct ChangeComponents {
+    /// Component names; an unknown one is a violation (`invalid_selection`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<ComponentName>))]
     pub components: Vec<String>,
+}
+
+/// The answer of a components change: the environment as stored, or, for
+/// a dry run, what the change would do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum ComponentsAnswer {
+    Stored(Cluster),
+    DryRun(Consequences),
+}
+
+/// The answer of an upgrade: the environment as stored with what the
+/// upgrade did, or, for a dry run, every consequence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum UpgradeAnswer {
+    Stored(Upgraded),
+    DryRun(UpgradeConsequences),
 }
 
 /// What changing an environment's components would do (the answer of
 /// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Consequences {
     /// Every setting whose value changes, in the settings' order.
     pub settings: Vec<SettingChange>,
@@ -925,6 +1164,7 @@ impl Consequences {
 /// (its release plugin included) and the newer installed versions it could
 /// move to, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpgradeOffer {
     pub plugin: PluginName,
     pub from: String,
@@ -934,6 +1174,7 @@ pub struct UpgradeOffer {
 /// `POST /api/v1/clusters/{id}/upgrade`: the plugin to move and the version
 /// to move it to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpgradeRequest {
     pub plugin: PluginName,
     pub version: String,
@@ -941,6 +1182,7 @@ pub struct UpgradeRequest {
 
 /// Every consequence of an upgrade (SEMANTICS §7.6), its dry run's answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UpgradeConsequences {
     pub components: ComponentChanges,
     pub settings: SettingChanges,
@@ -959,6 +1201,7 @@ pub struct UpgradeConsequences {
 /// The answer of an upgrade (`POST /api/v1/clusters/{id}/upgrade`): the
 /// environment as it is now, and what the upgrade did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Upgraded {
     #[serde(flatten)]
     pub cluster: Cluster,
@@ -969,6 +1212,7 @@ pub struct Upgraded {
 /// (SEMANTICS §7.6): those the environment keeps — carried onto the new
 /// record, for a release upgrade — and those it does not, with why.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleaseCarry {
     pub carried: Vec<CarriedChange>,
     pub not_carried: Vec<NotCarried>,
@@ -976,6 +1220,7 @@ pub struct ReleaseCarry {
 
 /// What a change made on a release is of: a role, or a tag created there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeKind {
     Role,
@@ -993,6 +1238,7 @@ impl ChangeKind {
 
 /// A change made on the release that the upgrade keeps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CarriedChange {
     pub kind: ChangeKind,
     pub name: String,
@@ -1000,6 +1246,7 @@ pub struct CarriedChange {
 
 /// A change made on the release that the upgrade does not keep, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NotCarried {
     pub kind: ChangeKind,
     pub name: String,
@@ -1011,6 +1258,7 @@ pub struct NotCarried {
 
 /// Why a change made on the release is not carried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum NotCarriedReason {
     /// The new version has no role of that name to change.
@@ -1062,6 +1310,7 @@ impl std::fmt::Display for NotCarried {
 /// The components the new versions declare that the old did not, and
 /// those they no longer declare, in registry order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ComponentChanges {
     pub added: Vec<ComponentName>,
     pub removed: Vec<ComponentName>,
@@ -1070,6 +1319,7 @@ pub struct ComponentChanges {
 /// Settings (`group.attr`) that appear, that disappear, and whose values
 /// change, in the settings' order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SettingChanges {
     pub added: Vec<String>,
     pub removed: Vec<String>,
@@ -1079,6 +1329,7 @@ pub struct SettingChanges {
 /// Roles that become available, and those that stop being, with the nodes
 /// holding them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleChanges {
     pub added: Vec<RoleName>,
     pub removed: Vec<RoleLoss>,
@@ -1087,6 +1338,7 @@ pub struct RoleChanges {
 /// Why an upgrade is refused (409 `upgrade_refused`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum UpgradeRefusal {
     /// A chosen component the new versions do not declare.
     Component { component: ComponentName },
@@ -1142,6 +1394,7 @@ fn quoted(names: &[String]) -> String {
 /// A setting that changes: `group.attr` (`group.enabled` for the switch of
 /// a group that is no plugin's), its value before and after.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SettingChange {
     pub path: String,
     pub before: serde_json::Value,
@@ -1150,6 +1403,7 @@ pub struct SettingChange {
 
 /// The plugins a change switches on and off, in registry order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginSwitches {
     pub enabled: Vec<PluginName>,
     pub disabled: Vec<PluginName>,
@@ -1158,6 +1412,7 @@ pub struct PluginSwitches {
 /// A role that becomes unavailable, and the nodes holding it (by name, or
 /// `node-<id>`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleLoss {
     pub role: RoleName,
     pub nodes: Vec<String>,
@@ -1166,7 +1421,9 @@ pub struct RoleLoss {
 /// The tasks that start (`added`) and stop (`removed`) running on `nodes`
 /// (node ids, or `"master"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TaskChange {
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_ids))]
     pub nodes: Vec<serde_json::Value>,
     pub added: Vec<TaskId>,
     pub removed: Vec<TaskId>,
@@ -1206,6 +1463,7 @@ impl TaskChange {
 /// A node holding a role a components change would make unavailable
 /// (409 `components_in_use`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoleInUse {
     pub node: i64,
     /// The node's name, or `node-<id>`.
@@ -1217,6 +1475,8 @@ pub struct RoleInUse {
 /// `POST /api/v1/session`: signing in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"username": "admin", "password": "a long passphrase"})))]
 pub struct SignIn {
     pub username: String,
     pub password: String,
@@ -1224,14 +1484,31 @@ pub struct SignIn {
 
 /// `GET /api/v1/session` (and the answer of signing in): who is signed in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SessionView {
     /// The user's name, or `token:LABEL` for a token.
     pub username: String,
     pub role: crate::access::Role,
 }
 
+/// `GET /api/v1/health`: the database answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Health {
+    /// Always `ok` (a failure is an error answer).
+    pub status: String,
+}
+
+/// `GET /api/v1/nodes/{id}/tags`: a node's effective tags.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeTagList {
+    pub tags: Vec<TagName>,
+}
+
 /// One line of `GET /api/v1/audit`: a successful change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
     pub id: i64,
     /// RFC 3339, UTC.
@@ -1301,6 +1578,23 @@ mod tests {
             plugin.warning_lines(),
             "metadata.yaml:3: old\nmetadata.yaml: odd"
         );
+    }
+
+    #[test]
+    fn error_codes_are_written_as_serde_writes_them() {
+        for code in [
+            ErrorCode::BadRequest,
+            ErrorCode::TooManyAttempts,
+            ErrorCode::Error,
+            ErrorCode::InvalidNetworks,
+            ErrorCode::InvalidInterfaces,
+            ErrorCode::UnknownDeployer,
+            ErrorCode::NodeGroupExists,
+            ErrorCode::NodeGroupInUse,
+            ErrorCode::NotExportable,
+        ] {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
     }
 
     #[test]

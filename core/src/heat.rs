@@ -146,6 +146,7 @@ pub fn parse_environment(file: &str, text: &str) -> Result<Environment, LoadErro
 
 /// One candidate of a list, and why it matched or not.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Candidate {
     pub file: String,
     pub matched: bool,
@@ -162,6 +163,7 @@ impl Candidate {
 /// A resource type whose list did not resolve to exactly one template, or
 /// whose path leaves the root.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ResolveError {
     pub resource_type: String,
     pub candidates: Vec<Candidate>,
@@ -190,6 +192,7 @@ pub fn unresolved(resolution: &crate::api::TemplateResolution) -> Vec<&ResolveEr
 
 /// A resource type that still has several valid templates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Choice {
     pub resource_type: String,
     pub candidates: Vec<String>,
@@ -486,6 +489,7 @@ pub fn matches_filters(caps: Option<&Capabilities>, filters: &[(String, String)]
 /// The capability summary of several templates: every key's values (but
 /// `resource_type`), and for type-based templates, type → files.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Summary {
     pub capabilities: BTreeMap<String, Vec<String>>,
     pub resource_types: BTreeMap<String, Vec<String>>,

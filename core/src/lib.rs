@@ -21,6 +21,8 @@ pub mod release;
 pub mod restriction;
 pub mod role;
 pub mod role_layer;
+#[cfg(feature = "openapi")]
+mod schema;
 pub mod settings;
 pub mod svg;
 pub mod tag;

@@ -20,7 +20,7 @@ pub struct InvalidName {
 
 /// Defines a string newtype whose constructor checks `$valid`.
 macro_rules! name_type {
-    ($(#[$doc:meta])* $name:ident, $what:literal, $reason:literal, $valid:expr) => {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $reason:literal, $pattern:literal, $valid:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $name(String);
@@ -82,6 +82,10 @@ macro_rules! name_type {
                 $name::new(String::deserialize(d)?).map_err(serde::de::Error::custom)
             }
         }
+
+        // `$pattern` is the rule `$valid` checks, as a JSON Schema pattern.
+        #[cfg(feature = "openapi")]
+        crate::schema::schema!($name, crate::schema::pattern($pattern, concat!("A ", $what, ": ", $reason)));
     };
 }
 
@@ -103,6 +107,7 @@ name_type!(
     RoleName,
     "role name",
     "use lowercase letters, digits, '_' and '-'",
+    "^[a-z0-9_-]+$",
     lower_word
 );
 
@@ -112,6 +117,7 @@ name_type!(
     PluginName,
     "plugin name",
     "use lowercase letters, digits, '_' and '-'",
+    "^[a-z0-9_-]+$",
     lower_word
 );
 
@@ -121,6 +127,7 @@ name_type!(
     TagName,
     "tag name",
     "use letters, digits, '_' and '-', optionally followed by ':N' for an instance",
+    "^[A-Za-z0-9_-]+(:[0-9]+)?$",
     |s| match s.split_once(':') {
         Some((name, n)) => tag_word(name) && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
         None => tag_word(s),
@@ -133,6 +140,7 @@ name_type!(
     GraphType,
     "graph type",
     "use lowercase letters, digits, '_' and '-'",
+    "^[a-z0-9_-]+$",
     lower_word
 );
 
@@ -212,6 +220,15 @@ impl<'de> Deserialize<'de> for TaskId {
     }
 }
 
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    TaskId,
+    crate::schema::pattern(
+        "^[!-~]{1,256}$",
+        "A task id: at most 256 letters, digits and punctuation, without spaces"
+    )
+);
+
 impl TagName {
     /// `mysql` for the instance tag `mysql:2`.
     pub fn instance_of(&self) -> Option<&str> {
@@ -289,6 +306,12 @@ macro_rules! vocabulary {
                 $name::parse(&String::deserialize(d)?).map_err(serde::de::Error::custom)
             }
         }
+
+        #[cfg(feature = "openapi")]
+        crate::schema::schema!(
+            $name,
+            crate::schema::one_of_strings($name::ALL.iter().map(|v| v.as_str()), concat!("A ", $what))
+        );
     };
 }
 

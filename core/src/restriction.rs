@@ -133,6 +133,9 @@ fn long_form(path: &str, map: &Map<String, Value>) -> Result<Restriction, FieldE
     Ok(restriction)
 }
 
+#[cfg(feature = "openapi")]
+crate::schema::schema!(Restriction, crate::schema::restriction());
+
 impl Serialize for Restriction {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = Map::new();

@@ -15,6 +15,7 @@ use crate::role::{Role, RoleError};
 /// Where a change of roles is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Level {
     Release,
     Environment,
@@ -23,6 +24,7 @@ pub enum Level {
 /// Where a role's effective tag set comes from (`tags_source`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum TagsSource {
     /// As the release or plugin declares it.
     #[default]

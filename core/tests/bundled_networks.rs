@@ -97,7 +97,7 @@ fn a_vlan_environment_gets_fuels_networks_with_a_private_network_without_l3() {
 }
 
 #[test]
-fn tunnelling_gives_the_private_network_an_address_space_and_ironic_brings_baremetal_to_vlan() {
+fn tunnelling_gives_the_private_network_an_address_space_and_ironic_brings_baremetal() {
     let release = common::bundled::release();
     let tun = VLAN.map(|c| c.replace(":vlan", ":tun"));
     let tun: Vec<&str> = tun.iter().map(String::as_str).collect();
@@ -112,17 +112,19 @@ fn tunnelling_gives_the_private_network_an_address_space_and_ironic_brings_barem
         assert_eq!(private.vlan_start, Some(103));
         assert!(!names(&config).contains(&"baremetal"));
     });
-    // Ironic needs VLAN segmentation in this release.
-    let mut ironic = VLAN.to_vec();
-    ironic.push("additional_service:ironic");
-    with_env(&release, &spec(&ironic, vec![]), |env| {
-        assert_eq!(env.selection_violations(), vec![]);
-        let (config, _) = env.network_configuration().unwrap();
-        assert!(names(&config).contains(&"baremetal"));
-        assert!(config.networking_parameters.baremetal_range.is_some());
-        assert!(env.vips().iter().any(|v| v.name == "baremetal"));
-        assert_eq!(env.network_problems(&config, true), vec![]);
-    });
+    // Ironic brings the baremetal network with either segmentation.
+    for segmentation in [VLAN.to_vec(), tun.clone()] {
+        let mut ironic = segmentation;
+        ironic.push("additional_service:ironic");
+        with_env(&release, &spec(&ironic, vec![]), |env| {
+            assert_eq!(env.selection_violations(), vec![]);
+            let (config, _) = env.network_configuration().unwrap();
+            assert!(names(&config).contains(&"baremetal"));
+            assert!(config.networking_parameters.baremetal_range.is_some());
+            assert!(env.vips().iter().any(|v| v.name == "baremetal"));
+            assert_eq!(env.network_problems(&config, true), vec![]);
+        });
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod out;
 pub mod package;
 pub mod timestamp;
 
+use mosaic_core::api::ErrorCode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -92,7 +93,7 @@ fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
     tracing::error!("a request panicked: {what}");
     http::ApiError::Coded(
         StatusCode::INTERNAL_SERVER_ERROR,
-        "internal",
+        ErrorCode::Internal,
         "internal server error; see the server log".to_owned(),
     )
     .into_response()

@@ -1,9 +1,12 @@
 //! The `mosaic` command line, run as a process: arguments, exit codes,
 //! stdout JSON and stderr messages are the contract.
 
+mod support;
+
 use std::process::Command;
 
 use serde_json::{Value, json};
+use support::serve::{Server, start};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -1464,4 +1467,129 @@ fn every_command_ends_quietly_when_its_reader_closes() {
         let expected = if args == ["--help"] { 0 } else { 141 };
         assert_eq!(code, expected, "{args:?}");
     }
+}
+
+/// An environment of the bundled release on `server` choosing
+/// `components`, with a node named after each of `nodes` (name, role):
+/// its id.
+fn served_environment(
+    server: &Server,
+    name: &str,
+    components: &[&str],
+    nodes: &[(&str, &str)],
+) -> i64 {
+    let release = server.api("/api/v1/releases")[0]["id"].clone();
+    let body = json!({"name": name, "release_id": release, "components": components});
+    let env = server.expect("POST", "/api/v1/clusters", Some(&body))["id"]
+        .as_i64()
+        .unwrap();
+    for (node, role) in nodes {
+        let body = json!({"name": node, "roles": [role]});
+        server.expect(
+            "POST",
+            &format!("/api/v1/clusters/{env}/nodes"),
+            Some(&body),
+        );
+    }
+    env
+}
+
+#[test]
+fn a_refused_export_names_every_problem_and_writes_nothing() {
+    let server = start();
+    served_environment(
+        &server,
+        "overlay",
+        &[
+            "hypervisor:libvirt:kvm",
+            "network:neutron:core:contrail",
+            "storage:block:backend:lvm",
+            "storage:object:backend:swift",
+            "storage:image:swift",
+        ],
+        &[("bad name", "controller"), ("cmp-1", "compute")],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("overlay-kolla");
+    let target = out.to_str().unwrap();
+    let (code, stdout, stderr) = server.run(&[
+        "env",
+        "export",
+        "overlay",
+        "--to",
+        "kolla-ansible",
+        "-o",
+        target,
+    ]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stderr.contains("409 not_exportable"), "{stderr}");
+    assert!(
+        stderr.contains("component network:neutron:core:contrail: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\n  node 1: node 'bad name': its name is not a valid host name"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "");
+    assert!(!out.exists(), "the refused export created {target}");
+}
+
+#[test]
+fn an_export_writes_its_files_under_the_directory_and_prints_them() {
+    let server = start();
+    let env = served_environment(
+        &server,
+        "prod",
+        &[
+            "hypervisor:libvirt:kvm",
+            "network:neutron:core:ml2",
+            "network:neutron:ml2:vlan",
+            "network:neutron:ml2:ovs",
+            "storage:block:backend:lvm",
+            "storage:object:backend:swift",
+            "storage:image:swift",
+        ],
+        &[("ctl-1", "controller"), ("cmp-1", "compute")],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("prod-kolla");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("globals.yml"), "stale\n").unwrap();
+    std::fs::write(out.join("passwords.yml"), "mine\n").unwrap();
+    let target = out.to_str().unwrap();
+    let (code, stdout, stderr) = server.run(&[
+        "env",
+        "export",
+        "prod",
+        "--to",
+        "kolla-ansible",
+        "-o",
+        target,
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let export = server.api(&format!("/api/v1/clusters/{env}/deployers/kolla-ansible"));
+    let files = export["files"].as_object().unwrap();
+    let printed: Vec<&str> = stdout.lines().collect();
+    let expected: Vec<String> = files
+        .keys()
+        .map(|name| format!("wrote {}", out.join(name).display()))
+        .collect();
+    assert_eq!(printed, expected);
+    for (name, text) in files {
+        assert_eq!(
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            text.as_str().unwrap(),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("passwords.yml")).unwrap(),
+        "mine\n",
+        "files the export does not write are left"
+    );
+    assert!(
+        stderr.contains("mosaic: warning: 2 nodes declare no interfaces"),
+        "{stderr}"
+    );
 }

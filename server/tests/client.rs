@@ -2,107 +2,11 @@
 //! nodes, the seed's six tag operations and plugins over HTTP, exit codes
 //! 0 / 1 / 2, and JSON output equal to the API's.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+mod support;
 
-use serde_json::Value;
+use std::process::Command;
 
-const MOSAIC: &str = env!("CARGO_BIN_EXE_mosaic");
-
-/// A server on a free port with a fresh SQLite database, and an admin token.
-struct Server {
-    child: Child,
-    url: String,
-    token: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start() -> Server {
-    start_with(&[], Some("warn"))
-}
-
-/// A server started with `flags` and log filter `log` (`None`: the
-/// default one), its log written to `log.txt` in its data directory.
-fn start_with(flags: &[&str], log: Option<&str>) -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().to_str().unwrap().to_owned();
-    let mut command = Command::new(MOSAIC);
-    command
-        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir", &data])
-        .args(["--dist", &format!("{data}/no-app")])
-        .args(flags)
-        .env_remove("MOSAIC_LOG")
-        .env_remove("RUST_LOG")
-        .env_remove("MOSAIC_ACCESS_LOG");
-    if let Some(log) = log {
-        command.env("MOSAIC_LOG", log);
-    }
-    let log_file = std::fs::File::create(dir.path().join("log.txt")).unwrap();
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(log_file)
-        .spawn()
-        .unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let url = stdout
-        .lines()
-        .map(Result::unwrap)
-        .find_map(|l| l.strip_prefix("mosaic: listening on ").map(str::to_owned))
-        .expect("the server starts");
-    let out = Command::new(MOSAIC)
-        .args(["token", "create", "--role", "admin", "--data-dir", &data])
-        .output()
-        .unwrap();
-    let token = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-    Server {
-        child,
-        url,
-        token,
-        _dir: dir,
-    }
-}
-
-impl Server {
-    /// Runs `mosaic ARGS` against the server: (exit code, stdout, stderr).
-    fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let out = Command::new(MOSAIC)
-            .args(args)
-            .env("MOSAIC_SERVER", &self.url)
-            .env("MOSAIC_TOKEN", &self.token)
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-
-    /// `mosaic ARGS --format json`, which must succeed.
-    fn json(&self, args: &[&str]) -> Value {
-        let mut all = args.to_vec();
-        all.extend(["--format", "json"]);
-        let (code, out, err) = self.run(&all);
-        assert_eq!(code, 0, "mosaic {args:?}: {err}");
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
-    }
-
-    /// The API's own answer to `GET path`.
-    fn api(&self, path: &str) -> Value {
-        let mut response = ureq::get(format!("{}{path}", self.url))
-            .header("authorization", format!("Bearer {}", self.token))
-            .call()
-            .unwrap();
-        serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap()
-    }
-}
+use support::serve::{MOSAIC, start, start_with};
 
 #[test]
 fn environments_nodes_and_tags_from_the_command_line() {
@@ -639,7 +543,7 @@ fn the_access_log_is_opt_in() {
         for _ in 0..20 {
             assert_eq!(server.run(&["env", "list"]).0, 0);
         }
-        let log = std::fs::read_to_string(server._dir.path().join("log.txt")).unwrap();
+        let log = std::fs::read_to_string(server.dir.path().join("log.txt")).unwrap();
         let lines = log
             .lines()
             .filter(|l| l.contains("GET /api/v1/clusters 200"))

@@ -474,6 +474,52 @@ async fn a_components_change_and_nodes_taking_its_roles_never_both_pass() {
     }
 }
 
+/// A release's role changes take turns on the release's row: on SQLite a
+/// change that read the roles before another committed could not write
+/// (`database is locked`, a 500 schemathesis found), and on PostgreSQL two
+/// edits with the same `If-Match` could both pass its check.
+#[tokio::test]
+async fn role_changes_of_one_release_at_once_all_take_effect_or_are_refused() {
+    let app = test_app().await;
+    let mut requests = Vec::new();
+    for n in 0..12 {
+        let body =
+            json!({"name": format!("own-{n}"), "label": format!("Own {n}"), "tags": ["rabbitmq"]});
+        requests.push(post("/api/v1/releases/1/roles", &body));
+    }
+    for _ in 0..6 {
+        let body = json!({"tags": ["controller", "rabbitmq"]});
+        let request = Request::builder()
+            .method("PUT")
+            .uri("/api/v1/releases/1/roles/controller")
+            .header("content-type", "application/json")
+            .header("if-match", "\"0\"")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        requests.push(request);
+    }
+    let answers = all_at_once(&[app.handle(), app_on_same_database(&app).await], requests).await;
+    let created = answers
+        .iter()
+        .filter(|(status, _)| *status == StatusCode::CREATED)
+        .count();
+    assert_eq!(created, 12, "{answers:#?}");
+    let edited = answers
+        .iter()
+        .filter(|(status, _)| *status == StatusCode::OK)
+        .count();
+    assert_eq!(edited, 1, "one edit on version 0 passes: {answers:#?}");
+    for (status, body) in &answers {
+        assert!(
+            matches!(
+                *status,
+                StatusCode::CREATED | StatusCode::OK | StatusCode::PRECONDITION_FAILED
+            ),
+            "{status} {body:#}"
+        );
+    }
+}
+
 // Issue 43, point 5: a settings save that switches a plugin off races with
 // nodes given that plugin's role, through two replicas: whichever comes
 // first, no node ends up holding a role of a plugin that is off. The nodes

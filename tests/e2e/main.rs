@@ -3,6 +3,7 @@
 mod access;
 mod accessibility;
 mod admin;
+mod api_docs;
 mod components;
 mod first_visit;
 mod graphs;

@@ -76,6 +76,7 @@ pub fn load_registry(files: &[ComponentFile<'_>]) -> Result<Registry, LoadError>
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Severity {
     Error,
     Warning,

@@ -79,6 +79,7 @@ impl Component {
 
 /// An entry of `compatible` or `incompatible`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Relation {
     pub name: Pattern,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,6 +150,7 @@ impl Quantifier {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PredicateBody {
     pub items: Vec<Pattern>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -223,6 +225,9 @@ impl<'de> Deserialize<'de> for Requires {
         }
     }
 }
+
+#[cfg(feature = "openapi")]
+crate::schema::schema!(Requires, crate::schema::requires());
 
 /// The model a `bind` entry writes into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

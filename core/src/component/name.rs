@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The four kinds of component, the first segment of every name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ComponentType {
     Hypervisor,
@@ -169,6 +170,15 @@ impl<'de> Deserialize<'de> for ComponentName {
     }
 }
 
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    ComponentName,
+    crate::schema::pattern(
+        "^(hypervisor|network|storage|additional_service)(:[0-9a-z_-]+)+$",
+        "A component name: its type, then segments of [0-9a-z_-], separated by ':'"
+    )
+);
+
 /// A validated pattern: a name whose segments after the type may be `*`.
 ///
 /// `*` matches exactly one segment, except as the last segment, where it
@@ -237,6 +247,15 @@ impl<'de> Deserialize<'de> for Pattern {
         Pattern::new(text).map_err(serde::de::Error::custom)
     }
 }
+
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    Pattern,
+    crate::schema::pattern(
+        "^(hypervisor|network|storage|additional_service)(:([0-9a-z_-]+|\\*))+$",
+        "A component pattern: a component name whose segments after the type may be '*'"
+    )
+);
 
 #[cfg(test)]
 mod tests {

@@ -16,6 +16,7 @@ pub const DEFAULT_REQUIRED_TYPES: [ComponentType; 3] = [
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ViolationKind {
     Unknown,
     Incompatible,
@@ -25,6 +26,7 @@ pub enum ViolationKind {
 
 /// One reason a selection is not valid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Violation {
     pub kind: ViolationKind,
     /// The subject first, then the others involved (see SEMANTICS §2.3).

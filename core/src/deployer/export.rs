@@ -5,7 +5,7 @@
 //! problem at once when something has no equivalent there; nothing is
 //! partial.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -18,7 +18,7 @@ use crate::expr::{Expr, JsonModels};
 use crate::name::TagName;
 use crate::network::NetworkConfiguration;
 use crate::network::interfaces::untagged;
-use crate::network::metadata::{MANAGEMENT, PRIVATE, PUBLIC, STORAGE, Segmentation};
+use crate::network::metadata::{MANAGEMENT, NetworkMeta, PRIVATE, PUBLIC, STORAGE, Segmentation};
 use crate::tag::NodeTags;
 
 /// What a problem is about.
@@ -39,6 +39,11 @@ pub struct ExportProblem {
     pub subject: Option<Subject>,
 }
 
+// Written by hand: the derive would make the flattened `Option<Subject>`
+// required (an `allOf` with it), which a problem without a subject is not.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(ExportProblem, crate::schema::export_problem());
+
 /// Every reason an export is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the environment cannot be exported for {deployer}: {}", .problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join("; "))]
@@ -50,6 +55,7 @@ pub struct ExportRefusal {
 /// One host of the export: its node, its host name, every group it is in
 /// (directly or through a group's children) and its host variables.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExportHost {
     pub node: i64,
     pub name: String,
@@ -60,10 +66,12 @@ pub struct ExportHost {
 /// The export: the deployer and its series, the files (path → text), the
 /// hosts, and what has no effect there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Export {
     pub deployer: String,
     pub series: String,
     pub openstack_release: String,
+    /// Path → text: `inventory`, `globals.yml`, `config/…`, `README.md`.
     pub files: BTreeMap<String, String>,
     pub hosts: Vec<ExportHost>,
     pub warnings: Vec<String>,
@@ -128,10 +136,16 @@ struct Exporting<'e, 'a> {
     env: &'e Environment<'a>,
     deployer: &'e Deployer,
     config: NetworkConfiguration,
+    /// The networks that exist here (worked out once: their restrictions
+    /// are expressions).
+    metas: Vec<&'e NetworkMeta>,
     models: JsonModels,
     /// The nodes exported (not pending deletion), with their effective tags.
     nodes: Vec<(&'e NodeTags, Vec<TagName>)>,
 }
+
+/// Host name → its host variables.
+type HostVars = BTreeMap<String, BTreeMap<String, String>>;
 
 impl<'e, 'a> Exporting<'e, 'a> {
     fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
@@ -160,6 +174,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
             env,
             deployer,
             config,
+            metas: env.network_metas(),
             models,
             nodes,
         })
@@ -168,6 +183,8 @@ impl<'e, 'a> Exporting<'e, 'a> {
     fn export(self) -> Result<Export, ExportRefusal> {
         let mut problems = self.unsupported();
         problems.extend(self.node_problems());
+        let (placements, mut more) = self.placements();
+        problems.append(&mut more);
         let (globals, mut more) = self.computed(&self.deployer.globals);
         problems.append(&mut more);
         let (overrides, mut more) = self.overrides();
@@ -178,10 +195,15 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 problems,
             });
         }
-        let inventory = self.inventory();
-        let hosts = self.hosts(&inventory);
+        let vars: HostVars = self
+            .nodes
+            .iter()
+            .map(|(n, _)| (n.display_name(), self.host_vars(n)))
+            .collect();
+        let inventory = self.inventory(&placements);
+        let warnings = self.warnings(&inventory);
         let mut files = BTreeMap::new();
-        files.insert("inventory".to_owned(), inventory.text(self.header()));
+        files.insert("inventory".to_owned(), inventory.text(self.header(), &vars));
         files.insert(
             "globals.yml".to_owned(),
             globals_yaml(&self.header(), &globals),
@@ -192,9 +214,9 @@ impl<'e, 'a> Exporting<'e, 'a> {
             deployer: self.deployer.name.clone(),
             series: self.deployer.series.clone(),
             openstack_release: self.deployer.openstack_release.clone(),
+            hosts: self.hosts(&inventory, vars),
             files,
-            hosts,
-            warnings: self.warnings(),
+            warnings,
         })
     }
 
@@ -296,6 +318,34 @@ impl<'e, 'a> Exporting<'e, 'a> {
             }
         }
         out
+    }
+
+    /// The groups each tag places here (tag, group): those without a
+    /// condition and those whose condition holds, with every condition that
+    /// cannot be evaluated.
+    fn placements(&self) -> (Vec<(&'e str, &'e str)>, Vec<ExportProblem>) {
+        let mut out = Vec::new();
+        let mut problems = Vec::new();
+        for (tag, list) in &self.deployer.tags {
+            for placement in list {
+                let holds = match &placement.when {
+                    None => Ok(true),
+                    Some(when) => self.holds(when),
+                };
+                match holds {
+                    Ok(true) => out.push((tag.as_str(), placement.group.as_str())),
+                    Ok(false) => {}
+                    Err(e) => problems.push(problem(
+                        format!(
+                            "tag '{tag}' placing group '{}': its condition cannot be evaluated: {e}",
+                            placement.group
+                        ),
+                        None,
+                    )),
+                }
+            }
+        }
+        (out, problems)
     }
 
     /// `entries` worked out: name → value, with every entry that cannot be.
@@ -417,11 +467,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 .iter()
                 .find(|(_, nets)| nets.iter().any(|n| n == network))?;
             let net = self.config.find(layout.group, network)?;
-            let meta = self
-                .env
-                .network_metas()
-                .into_iter()
-                .find(|m| m.name == network)?;
+            let meta = self.metas.iter().find(|m| m.name == network)?;
             Some(match (untagged(net, meta), net.vlan_start) {
                 (false, Some(vlan)) => format!("{port}.{vlan}"),
                 _ => port.clone(),
@@ -458,33 +504,39 @@ impl<'e, 'a> Exporting<'e, 'a> {
         if !external.is_empty() {
             vars.insert("neutron_external_interface".to_owned(), external.join(","));
         }
+        // kolla-ansible pairs each external interface with a bridge of
+        // `neutron_bridge_name` (physnet1, physnet2, …); its default names
+        // one, so a second interface needs the list.
+        if external.len() > 1 {
+            let bridges: Vec<String> = (1..=external.len())
+                .map(|i| match i {
+                    1 => "br-ex".to_owned(),
+                    i => format!("br-ex{i}"),
+                })
+                .collect();
+            vars.insert("neutron_bridge_name".to_owned(), bridges.join(","));
+        }
         vars
     }
 
     /// The inventory: the series' skeleton with each placed group listing
     /// the nodes carrying its tag (the primary first), and a group for each
     /// role of one's own.
-    fn inventory(&self) -> Inventory {
+    fn inventory(&self, placements: &[(&str, &str)]) -> Inventory {
         let mut placed: BTreeMap<&str, Vec<&NodeTags>> = BTreeMap::new();
-        for (tag, groups) in &self.deployer.tags {
+        for (tag, group) in placements {
+            let primary = format!("primary-{tag}");
             let mut carriers: Vec<(&NodeTags, bool)> = self
                 .nodes
                 .iter()
-                .filter(|(_, tags)| tags.iter().any(|t| t.as_str() == tag))
-                .map(|(n, tags)| {
-                    (
-                        *n,
-                        tags.iter().any(|t| t.as_str() == format!("primary-{tag}")),
-                    )
-                })
+                .filter(|(_, tags)| tags.iter().any(|t| t.as_str() == *tag))
+                .map(|(n, tags)| (*n, tags.iter().any(|t| t.as_str() == primary)))
                 .collect();
             carriers.sort_by_key(|(n, primary)| (!primary, n.id));
-            for group in groups {
-                let list = placed.entry(group.as_str()).or_default();
-                for (node, _) in &carriers {
-                    if !list.iter().any(|n| n.id == node.id) {
-                        list.push(node);
-                    }
+            let list = placed.entry(group).or_default();
+            for (node, _) in carriers {
+                if !list.iter().any(|n| n.id == node.id) {
+                    list.push(node);
                 }
             }
         }
@@ -507,28 +559,28 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 (r.id.to_string(), holders)
             })
             .collect();
-        Inventory::build(self.deployer, &placed, &own, |n| self.host_vars(n))
+        Inventory::build(self.deployer, &placed, &own)
     }
 
-    fn hosts(&self, inventory: &Inventory) -> Vec<ExportHost> {
-        let membership = inventory.membership();
+    fn hosts(&self, inventory: &Inventory, mut vars: HostVars) -> Vec<ExportHost> {
+        let mut membership = inventory.membership();
         self.nodes
             .iter()
-            .map(|(node, _)| ExportHost {
-                node: node.id,
-                name: node.display_name(),
-                groups: membership
-                    .get(&node.display_name())
-                    .cloned()
-                    .unwrap_or_default(),
-                vars: self.host_vars(node),
+            .map(|(node, _)| {
+                let name = node.display_name();
+                ExportHost {
+                    node: node.id,
+                    groups: membership.remove(&name).unwrap_or_default(),
+                    vars: vars.remove(&name).unwrap_or_default(),
+                    name,
+                }
             })
             .collect()
     }
 
-    /// What has no effect there, nodes without interfaces, and tags that
-    /// place nothing.
-    fn warnings(&self) -> Vec<String> {
+    /// What has no effect there, nodes without interfaces, tags that
+    /// place nothing, and nodes the inventory leaves out.
+    fn warnings(&self, inventory: &Inventory) -> Vec<String> {
         let mut out = Vec::new();
         for rule in &self.deployer.no_effect {
             if self.holds(&rule.when).unwrap_or(false) {
@@ -571,12 +623,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 listed(&nodes)
             ));
         }
-        let placed: BTreeSet<i64> = self.hosts_placed();
+        let placed = inventory.host_names();
         let lost: Vec<String> = self
             .nodes
             .iter()
-            .filter(|(n, _)| !placed.contains(&n.id))
             .map(|(n, _)| n.display_name())
+            .filter(|name| !placed.contains(name.as_str()))
             .collect();
         if !lost.is_empty() {
             out.push(format!(
@@ -586,16 +638,6 @@ impl<'e, 'a> Exporting<'e, 'a> {
             ));
         }
         out
-    }
-
-    fn hosts_placed(&self) -> BTreeSet<i64> {
-        let inventory = self.inventory();
-        let names = inventory.host_names();
-        self.nodes
-            .iter()
-            .filter(|(n, _)| names.contains(&n.display_name()))
-            .map(|(n, _)| n.id)
-            .collect()
     }
 
     fn readme(&self) -> String {

@@ -54,7 +54,7 @@ pub struct Deployer {
     /// Tag → the groups it places: each lists exactly the nodes carrying
     /// the tag, its primary first.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub tags: BTreeMap<String, Vec<String>>,
+    pub tags: BTreeMap<String, Vec<Placement>>,
     /// The groups a role of one's own is put under (`common`, `baremetal`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub own_roles_under: Vec<String>,
@@ -84,6 +84,48 @@ pub struct InventoryGroup {
     /// ansible_connection=local`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
+}
+
+/// A group a tag places: always (written as the group's name), or only
+/// `when` its condition holds (`{group, when}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "PlacementForm", into = "PlacementForm")]
+pub struct Placement {
+    pub group: String,
+    pub when: Option<String>,
+}
+
+/// How a [`Placement`] is written.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+enum PlacementForm {
+    Always(String),
+    When {
+        group: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<String>,
+    },
+}
+
+impl From<PlacementForm> for Placement {
+    fn from(form: PlacementForm) -> Placement {
+        match form {
+            PlacementForm::Always(group) => Placement { group, when: None },
+            PlacementForm::When { group, when } => Placement { group, when },
+        }
+    }
+}
+
+impl From<Placement> for PlacementForm {
+    fn from(p: Placement) -> PlacementForm {
+        match p.when {
+            None => PlacementForm::Always(p.group),
+            when => PlacementForm::When {
+                group: p.group,
+                when,
+            },
+        }
+    }
 }
 
 /// A value worked out from the environment: an expression's value, or a
@@ -220,6 +262,7 @@ impl Deployer {
 
 /// What `GET /clusters/{id}/deployers` lists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeployerSummary {
     pub name: String,
     pub series: String,

@@ -12,8 +12,8 @@ use crate::tag::NodeTags;
 /// One group of the written inventory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Entry {
-    /// Host lines: a name, with its variables on its first line in the file.
-    Hosts(Vec<(String, BTreeMap<String, String>)>, Vec<String>),
+    /// Its hosts' names, and host lines the series writes as they are.
+    Hosts(Vec<String>, Vec<String>),
     Children(Vec<String>),
 }
 
@@ -24,21 +24,17 @@ pub struct Inventory {
 }
 
 impl Inventory {
-    /// `deployer`'s skeleton with the groups `placed` lists hosts for, a
-    /// group for each role of one's own (`own`, before the first group of
+    /// `deployer`'s skeleton with the groups `placed` lists hosts for, and
+    /// a group for each role of one's own (`own`, before the first group of
     /// children, and among the children of the deployer's
-    /// `own_roles_under`), each host's variables from `vars`.
+    /// `own_roles_under`).
     pub fn build(
         deployer: &Deployer,
         placed: &BTreeMap<&str, Vec<&NodeTags>>,
         own: &[(String, Vec<&NodeTags>)],
-        vars: impl Fn(&NodeTags) -> BTreeMap<String, String>,
     ) -> Inventory {
         let hosts = |nodes: &[&NodeTags]| -> Entry {
-            Entry::Hosts(
-                nodes.iter().map(|n| (n.display_name(), vars(n))).collect(),
-                Vec::new(),
-            )
+            Entry::Hosts(nodes.iter().map(|n| n.display_name()).collect(), Vec::new())
         };
         let mut groups: Vec<(String, Entry)> = Vec::new();
         let mut own_written = false;
@@ -67,8 +63,12 @@ impl Inventory {
         Inventory { groups }
     }
 
-    /// The INI text: each host's variables on its first line.
-    pub fn text(&self, header: String) -> String {
+    /// The INI text: each host's variables (`vars`) on its first line.
+    pub fn text(
+        &self,
+        header: String,
+        vars: &BTreeMap<String, BTreeMap<String, String>>,
+    ) -> String {
         let mut out = format!(
             "# {header}\n# Groups placed by Mosaic's tags list their hosts, the primary first;\n# the others are the series' own.\n"
         );
@@ -77,11 +77,14 @@ impl Inventory {
             match entry {
                 Entry::Hosts(hosts, literal) => {
                     out.push_str(&format!("\n[{name}]\n"));
-                    for (host, vars) in hosts {
+                    for host in hosts {
                         out.push_str(host);
                         if described.insert(host) {
-                            for (key, value) in vars {
-                                out.push_str(&format!(" {key}={value}"));
+                            for (key, value) in vars.get(host).into_iter().flatten() {
+                                out.push(' ');
+                                out.push_str(key);
+                                out.push('=');
+                                out.push_str(value);
                             }
                         }
                         out.push('\n');
@@ -119,11 +122,11 @@ impl Inventory {
     }
 
     /// The names of the hosts it lists.
-    pub fn host_names(&self) -> BTreeSet<String> {
+    pub fn host_names(&self) -> BTreeSet<&str> {
         self.groups
             .iter()
             .filter_map(|(_, e)| match e {
-                Entry::Hosts(hosts, _) => Some(hosts.iter().map(|(h, _)| h.clone())),
+                Entry::Hosts(hosts, _) => Some(hosts.iter().map(String::as_str)),
                 Entry::Children(_) => None,
             })
             .flatten()
@@ -150,7 +153,7 @@ fn members<'g>(
     };
     path.push(name);
     let set: BTreeSet<String> = match entry {
-        Entry::Hosts(hosts, _) => hosts.iter().map(|(h, _)| h.clone()).collect(),
+        Entry::Hosts(hosts, _) => hosts.iter().cloned().collect(),
         Entry::Children(children) => children
             .iter()
             .flat_map(|c| members(c, index, memo, path))

@@ -14,6 +14,7 @@ use crate::wizard::Pane;
 /// A setting (`group.attr`) or a plugin's switch (`plugin.enabled`) that a
 /// chosen component decides.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Bound {
     pub path: String,
     /// The value the selection gives it.

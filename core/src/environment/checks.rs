@@ -11,6 +11,7 @@ use crate::task::Plan;
 /// How much a check matters: errors block a deployment, warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum CheckSeverity {
     Error,
     Warning,
@@ -19,6 +20,7 @@ pub enum CheckSeverity {
 /// One finding, with the nodes it concerns (ids; empty when it concerns the
 /// environment as a whole).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Check {
     pub severity: CheckSeverity,
     /// `plan`, `untagged`, `role_limit`, `network` or `node_roles`.

@@ -21,6 +21,7 @@ pub const DEFAULT_GROUP: &str = "default";
 
 /// A node group (a rack): its own copy of every network but the admin one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeGroup {
     pub id: i64,
     pub name: String,
@@ -47,6 +48,7 @@ impl NodeGroup {
 /// One network of an environment, as stored and sent (its `meta` comes
 /// from the release, [`super::NetworkView`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Network {
     pub id: i64,
     /// Its node group; none: the admin network.
@@ -150,6 +152,7 @@ impl Network {
 /// Neutron's parameters (Fuel's `networking_parameters`), readable as
 /// `networking_parameters:*` in every expression.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NetworkingParameters {
     /// Follows the components (`cluster:net_segment_type`); a network save
     /// cannot change it.
@@ -157,8 +160,10 @@ pub struct NetworkingParameters {
     #[serde(default = "ovs")]
     pub net_l23_provider: String,
     /// Tenant VLANs (VLAN segmentation).
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::optional_int_pair))]
     pub vlan_range: Option<[i64; 2]>,
     /// Tunnel ids (tunnelling).
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::optional_int_pair))]
     pub gre_id_range: Option<[i64; 2]>,
     pub base_mac: String,
     pub internal_cidr: Option<Cidr>,
@@ -451,6 +456,7 @@ impl NetworkConfiguration {
 
 /// What a rebuild changed: the networks added and removed, by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Rebuilt {
     pub added: Vec<String>,
     pub removed: Vec<String>,
@@ -490,8 +496,11 @@ where
     Option::<T>::deserialize(d).map(Some)
 }
 
-/// One network in a save: its id and the fields it changes (absent: kept).
+/// One network in a save: its id and the fields it changes (absent: kept;
+/// `null`: none). Anything else a network of an answer carries (`name`,
+/// `group_id`, `meta`, …) may be sent back and is ignored.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NetworkChange {
     pub id: i64,
     #[serde(
@@ -528,10 +537,17 @@ pub struct NetworkChange {
 
 /// A save of the Networks tab (`PUT …/network_configuration/neutron`):
 /// the networks it changes and the parameters it sets (absent: kept).
+/// What else an answer carries (`vips`, `node_groups`, `management_vip`,
+/// …) may be sent back and is ignored, so a downloaded configuration
+/// uploads as it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"networks": [{"id": 3, "cidr": "192.168.10.0/24", "vlan_start": 110}], "networking_parameters": {"vlan_range": [1000, 1100]}})))]
 pub struct ConfigurationChange {
     #[serde(default)]
     pub networks: Vec<NetworkChange>,
+    /// The parameters set, by name (those of `NetworkingParameters`);
+    /// `segmentation_type` only as it is (it follows the components).
     #[serde(default)]
     pub networking_parameters: Option<Map<String, Value>>,
     /// What Fuel's answers carry besides (`vips`, `management_vip`, …);

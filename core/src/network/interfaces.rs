@@ -25,6 +25,7 @@ pub struct Nic {
 
 /// Fuel's bond modes (Linux bonding, and Open vSwitch's own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum BondMode {
     #[serde(rename = "balance-rr")]
     BalanceRr,

@@ -84,9 +84,23 @@ pub type Addr = Typed<Ipv4Addr>;
 /// A CIDR field (host bits kept as typed: the checks say when they are set).
 pub type Cidr = Typed<Ipv4Net>;
 
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    Addr as "TypedAddress",
+    crate::schema::typed("An IPv4 address", "192.168.0.1")
+);
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    Cidr as "TypedCidr",
+    crate::schema::typed("A CIDR", "192.168.0.0/24")
+);
+
 /// A range of addresses as typed: `[first, last]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RangeField(pub Addr, pub Addr);
+
+#[cfg(feature = "openapi")]
+crate::schema::schema!(RangeField, crate::schema::range_field());
 
 impl RangeField {
     pub fn new(first: Ipv4Addr, last: Ipv4Addr) -> RangeField {

@@ -57,6 +57,7 @@ pub struct NeutronMetadata {
 /// none (a network without L3, e.g. VLAN segmentation's private network).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Notation {
     Cidr,
     IpRanges,
@@ -65,6 +66,7 @@ pub enum Notation {
 /// Neutron's tenant network segmentation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Segmentation {
     #[default]
     Vlan,
@@ -95,6 +97,7 @@ impl Segmentation {
 
 /// One network a release declares (`networks_metadata.neutron.networks[]`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NetworkMeta {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,6 +112,7 @@ pub struct NetworkMeta {
     pub notation: Option<Notation>,
     /// The default range (notation `ip_ranges`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<String>>, min_items = 2, max_items = 2))]
     pub ip_range: Option<[String; 2]>,
     /// Lower first: which networks the default layout puts first.
     #[serde(default)]

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// What a problem is about (tests assert on it; the message renders it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ProblemKind {
     /// A value that does not parse, or a value a network needs is missing.
     InvalidValue,
@@ -46,6 +47,7 @@ pub enum ProblemKind {
 
 /// One failure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NetworkProblem {
     pub kind: ProblemKind,
     pub message: String,

@@ -20,12 +20,17 @@ use super::metadata::NetworkMeta;
 /// One network with its metadata (`meta`, as Fuel's) and its addresses:
 /// how many its pool holds, how many are needed and how many are given.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NetworkView {
     #[serde(flatten)]
     pub network: Network,
+    /// The release's metadata of the network (read only).
     pub meta: NetworkMeta,
+    /// How many addresses its pool holds.
     pub capacity: u64,
+    /// How many addresses are needed there (its nodes' and VIPs').
     pub need: u64,
+    /// How many addresses are given.
     pub used: u64,
 }
 
@@ -46,6 +51,7 @@ impl NetworkView {
 
 /// A VIP as Fuel's `vips` had it (and the network and node group it is in).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VipView {
     pub network_role: String,
     pub network: String,
@@ -54,6 +60,7 @@ pub struct VipView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// None while its network has no address left.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Ipv4))]
     pub ipaddr: Option<Ipv4Addr>,
     pub node_roles: Vec<String>,
     pub is_user_defined: bool,
@@ -65,24 +72,36 @@ pub struct VipView {
 /// besides). `aliases` are Fuel's flat keys (`management_vip`,
 /// `public_vip`, …): each VIP's alias with its address.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ConfigurationView {
+    /// The admin network, then each node group's networks.
     pub networks: Vec<NetworkView>,
     pub networking_parameters: NetworkingParameters,
+    /// By VIP name.
     pub vips: BTreeMap<String, VipView>,
     pub node_groups: Vec<NodeGroup>,
+    /// Fuel's flat keys (`management_vip`, `public_vip`, …): each VIP's
+    /// alias with its address.
     #[serde(flatten)]
+    #[cfg_attr(feature = "openapi", schema(value_type = BTreeMap<String, Option<String>>))]
     pub aliases: BTreeMap<String, Option<Ipv4Addr>>,
 }
 
 /// An interface or a bond as `GET /nodes/{id}/interfaces` shows it: with
 /// the networks on it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PortView {
+    /// 1 to 15 letters, digits, `-`, `_` or `.` (a name that is not one is
+    /// a problem of the node's interfaces).
     pub name: String,
+    /// An interface's MAC address (`aa:bb:cc:dd:ee:ff`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
+    /// A bond's mode (a bond needs one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<BondMode>,
+    /// A bond's interfaces (a bond needs them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slaves: Option<Vec<String>>,
     /// On a save, absent everywhere: the default layout.
@@ -109,6 +128,50 @@ pub struct InterfacesView {
     /// Its node group.
     #[serde(default)]
     pub node_group: String,
+}
+
+/// [`InterfacesView`]'s schema: what a request sends, and what only
+/// answers carry as read-only properties (serde does not read them, so
+/// the derive would leave them out).
+#[cfg(feature = "openapi")]
+#[derive(utoipa::ToSchema)]
+#[schema(example = json!({"interfaces": [{"name": "eth0", "networks": ["fuelweb_admin"]}, {"name": "eth1"}, {"name": "eth2"}], "bonds": [{"name": "bond0", "mode": "active-backup", "slaves": ["eth1", "eth2"], "networks": ["public", "management", "storage", "private"]}]}))]
+#[allow(dead_code)]
+struct InterfacesSchema {
+    /// The node's interfaces (none, and no bond: it declares none).
+    #[schema(required = false)]
+    interfaces: Vec<PortView>,
+    /// Its bonds, each in the place of its first slave.
+    #[schema(required = false)]
+    bonds: Vec<PortView>,
+    /// Network → the node's address on it, for the networks it has one on.
+    #[schema(read_only, required = false)]
+    addresses: BTreeMap<String, String>,
+    /// Whether it takes the default layout (no port names its networks).
+    #[schema(read_only, required = false)]
+    default_layout: bool,
+    /// Its node group.
+    #[schema(read_only, required = false)]
+    node_group: String,
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for InterfacesView {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <InterfacesSchema as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for InterfacesView {
+    fn schemas(
+        out: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <InterfacesSchema as utoipa::ToSchema>::schemas(out);
+    }
 }
 
 impl InterfacesView {
@@ -306,23 +369,32 @@ impl InterfacesView {
 /// A node group with how many nodes are in it (`GET
 /// /clusters/{id}/node_groups`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GroupView {
     pub id: i64,
     pub name: String,
+    /// Its environment.
     pub cluster_id: i64,
+    /// How many nodes are in it.
     pub nodes: usize,
 }
 
 /// `POST /clusters/{id}/node_groups`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"name": "rack-2"})))]
 #[serde(deny_unknown_fields)]
 pub struct NewGroup {
+    /// 1 to 50 letters, digits, `-`, `_` or `.` (whitespace around it is
+    /// trimmed).
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[A-Za-z0-9._-]{1,50}$"))]
     pub name: String,
 }
 
 /// The answer of `PUT …/network_configuration/neutron/verify`: every
 /// problem a save of the body would have.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Verification {
     pub problems: Vec<NetworkProblem>,
 }

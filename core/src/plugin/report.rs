@@ -10,6 +10,7 @@ pub use crate::component::Severity;
 
 /// One problem of a package.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Relative to the package root.
@@ -59,6 +60,7 @@ impl fmt::Display for Diagnostic {
 
 /// Who the package is, when its `metadata.yaml` could be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PluginId {
     pub name: String,
     pub version: String,
@@ -67,6 +69,7 @@ pub struct PluginId {
 
 /// One `releases:` record, as the report lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReleaseId {
     pub name: String,
     pub version: String,
@@ -76,6 +79,7 @@ pub struct ReleaseId {
 
 /// What `mosaic plugin validate` prints and installs answer with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Report {
     pub plugin: Option<PluginId>,
     pub releases: Vec<ReleaseId>,

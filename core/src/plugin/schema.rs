@@ -857,7 +857,7 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
             }
             "tags" => {
                 for tag in map(value, &path, sink).unwrap_or_default() {
-                    strings(&tag.value, &join_path(&path, &tag.key), sink);
+                    placements(&tag.value, &join_path(&path, &tag.key), sink);
                 }
             }
             "globals" => computed_list(value, &path, &["name"], sink),
@@ -869,6 +869,47 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
                 &path,
                 format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, globals, overrides, unsupported or no_effect)"),
             ),
+        }
+    }
+}
+
+/// The groups a tag places: each a group's name, or `{group, when}` with
+/// its condition parsed.
+fn placements(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    for (i, item) in list(node, path, sink)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = index_path(path, i);
+        if item.as_str().is_some() {
+            continue;
+        }
+        let Some(entries) = item.as_map() else {
+            sink.error(
+                item.line,
+                &at,
+                format!(
+                    "must be a group's name or {{group, when}}, not {}",
+                    item.kind()
+                ),
+            );
+            continue;
+        };
+        require(item, &at, &["group"], sink);
+        for entry in entries {
+            let key = join_path(&at, &entry.key);
+            match entry.key.as_str() {
+                "group" => {
+                    string(&entry.value, &key, sink);
+                }
+                "when" => expression(&entry.value, &key, sink),
+                other => sink.error(
+                    entry.line,
+                    &key,
+                    format!("unknown key '{other}' (expected group or when)"),
+                ),
+            }
         }
     }
 }

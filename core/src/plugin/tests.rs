@@ -815,3 +815,41 @@ fn network_files_are_read_with_lines() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn a_deployers_tag_places_groups_always_or_under_a_condition() {
+    let good = "kolla-ansible:\n  tags:\n    demo: [demo, {group: demo-volume, when: \"settings:demo.on.value\"}]\n";
+    let loaded = load(&extension(&[("deployers.yaml", good)]));
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    let package = loaded.package.unwrap();
+    let deployer = package.deployers_metadata.get("kolla-ansible").unwrap();
+    assert_eq!(
+        deployer.tags["demo"],
+        [
+            crate::deployer::Placement {
+                group: "demo".into(),
+                when: None
+            },
+            crate::deployer::Placement {
+                group: "demo-volume".into(),
+                when: Some("settings:demo.on.value".into())
+            },
+        ]
+    );
+
+    let bad = "kolla-ansible:\n  tags:\n    demo:\n      - 7\n      - {group: a, when: \"settings:demo.on.value ==\"}\n      - {when: 'true'}\n      - {group: b, if: 'true'}\n";
+    let loaded = load(&extension(&[("deployers.yaml", bad)]));
+    let got = lines(&loaded);
+    for expected in [
+        "deployers.yaml:4: error: kolla-ansible.tags.demo[0]: must be a group's name or {group, when}",
+        "deployers.yaml:5: error: kolla-ansible.tags.demo[1].when:",
+        "deployers.yaml:6: error: kolla-ansible.tags.demo[2]: missing required key 'group'",
+        "deployers.yaml:7: error: kolla-ansible.tags.demo[3].if: unknown key 'if' (expected group or when)",
+    ] {
+        assert!(
+            got.iter().any(|l| l.starts_with(expected)),
+            "missing {expected:?} in\n{}",
+            got.join("\n")
+        );
+    }
+}

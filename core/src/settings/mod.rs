@@ -28,6 +28,7 @@ pub type Edits = Map<String, Value>;
 
 /// One problem of the settings, by `group.attr`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Problem {
     pub path: String,
     pub message: String,
@@ -44,6 +45,7 @@ impl Problem {
 
 /// The models besides `settings` that restrictions read (SEMANTICS §3.1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Context {
     pub cluster: Value,
     pub release: Value,

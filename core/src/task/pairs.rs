@@ -17,6 +17,7 @@ use crate::tag::{MatcherId, Matchers};
 /// The kind of an [`Unresolved`] warning, as plan errors carry theirs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum WarningKind {
     #[default]
     UnresolvedDependency,
@@ -24,6 +25,7 @@ pub enum WarningKind {
 
 /// A relation entry that names no task of the plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Unresolved {
     /// Always `unresolved_dependency`.
     #[serde(default)]

@@ -70,7 +70,9 @@ pub struct PlanInput<'a> {
 /// One node's plan. `id` is the node id, or `"master"` for the Fuel
 /// master pseudo-node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodePlan {
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_id))]
     pub id: Value,
     pub tags: Vec<TagName>,
     pub tasks: Vec<TaskId>,
@@ -78,6 +80,7 @@ pub struct NodePlan {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum PlanErrorKind {
     /// Two plugins' definitions of one task would run on one node.
     TaskConflict,
@@ -123,6 +126,7 @@ impl PlanErrorKind {
 
 /// A problem of the plan as a whole; the fields that apply are set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlanError {
     pub kind: PlanErrorKind,
     pub message: String,
@@ -160,6 +164,7 @@ impl PlanError {
 
 /// A task whose condition is false: it runs on no node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Skipped {
     pub id: TaskId,
     pub reason: String,
@@ -167,6 +172,7 @@ pub struct Skipped {
 
 /// The deployment plan: per node, its tasks in execution order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Plan {
     pub nodes: Vec<NodePlan>,
     pub errors: Vec<PlanError>,
@@ -181,6 +187,8 @@ pub struct Plan {
     /// Instance tags `name:N` grouped: name → instance → node ids (an
     /// extension of the contract, present when nodes carry such tags).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    // JSON writes the instance numbers as the keys' text.
+    #[cfg_attr(feature = "openapi", schema(value_type = BTreeMap<String, BTreeMap<String, Vec<i64>>>))]
     pub instances: BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
     /// Relation entries that name no task (each also a warning).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -193,18 +201,22 @@ pub struct Plan {
 
 /// A task on a node that waits for tasks on other nodes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CrossWait {
     pub task: TaskId,
     /// A node id, or `"master"`.
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_id))]
     pub node: Value,
     pub after: Vec<NodeTask>,
 }
 
 /// A task on a node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeTask {
     pub task: TaskId,
     /// A node id, or `"master"`.
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_id))]
     pub node: Value,
 }
 

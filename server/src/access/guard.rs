@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use mosaic_core::access::{
     Access, audited, from_elsewhere, host_allowed, is_safe, required, same_origin,
 };
+use mosaic_core::api::ErrorCode;
 
 use super::secret::{now, secret_hash};
 use super::{Principal, SESSION_COOKIE};
@@ -41,7 +42,7 @@ pub async fn check_host(State(state): State<AppState>, request: Request, next: N
                      start it with --allowed-host {host} to allow it"
                 )
             };
-            return ApiError::Coded(StatusCode::BAD_REQUEST, "host_not_allowed", message)
+            return ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::HostNotAllowed, message)
                 .into_response();
         }
     }
@@ -98,7 +99,11 @@ async fn identify(state: &AppState, headers: &HeaderMap) -> Result<Option<Princi
 }
 
 pub fn unauthorized(message: &str) -> ApiError {
-    ApiError::Coded(StatusCode::UNAUTHORIZED, "unauthorized", message.to_owned())
+    ApiError::Coded(
+        StatusCode::UNAUTHORIZED,
+        ErrorCode::Unauthorized,
+        message.to_owned(),
+    )
 }
 
 /// Whether the request may go on: credentials for what it needs, the
@@ -116,7 +121,7 @@ fn permit(
         if !principal.role.allows(access) {
             return Err(ApiError::Coded(
                 StatusCode::FORBIDDEN,
-                "forbidden",
+                ErrorCode::Forbidden,
                 format!(
                     "{} {} is not allowed for the role {} ({})",
                     method,
@@ -142,7 +147,7 @@ fn permit(
     if cross_site {
         return Err(ApiError::Coded(
             StatusCode::FORBIDDEN,
-            "cross_site",
+            ErrorCode::CrossSite,
             format!(
                 "a change made with the session cookie must come from this app (Origin {})",
                 origin.unwrap_or("missing")

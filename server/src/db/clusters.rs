@@ -276,22 +276,8 @@ impl Db {
         expected: i64,
         seen: Option<&[(i64, i64)]>,
     ) -> Result<Option<i64>, DbError> {
-        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
-        let text = serde_json::to_string(settings).map_err(corrupt)?;
-        let pins = serde_json::to_string(pins).map_err(corrupt)?;
         let mut tx = self.pool.begin().await?;
-        let changed = sqlx::query(
-            "UPDATE clusters SET settings = $1, plugins = $2, \
-             settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
-        )
-        .bind(text)
-        .bind(pins)
-        .bind(id)
-        .bind(expected)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed != 1 {
+        if !write_settings(&mut tx, id, (settings, pins), expected).await? {
             return Ok(None);
         }
         if let Some(seen) = seen
@@ -405,6 +391,32 @@ impl Db {
 pub struct Carry<'a> {
     pub before: &'a ReleaseChanges,
     pub after: &'a ReleaseChanges,
+}
+
+/// Writes environment `id`'s settings and pins inside `tx` if its settings
+/// version is still `expected` (its row taken); `false` (nothing written)
+/// otherwise.
+pub(super) async fn write_settings(
+    tx: &mut sqlx::AnyConnection,
+    id: i64,
+    (settings, pins): (&Edits, &Pins),
+    expected: i64,
+) -> Result<bool, DbError> {
+    let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
+    let text = serde_json::to_string(settings).map_err(corrupt)?;
+    let pins = serde_json::to_string(pins).map_err(corrupt)?;
+    let changed = sqlx::query(
+        "UPDATE clusters SET settings = $1, plugins = $2, \
+         settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
+    )
+    .bind(text)
+    .bind(pins)
+    .bind(id)
+    .bind(expected)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    Ok(changed == 1)
 }
 
 /// Writes environment `id`'s `selection` inside `tx` if its settings

@@ -349,22 +349,8 @@ impl Db {
         config: &NetworkConfiguration,
         rows: &[AddressRow],
     ) -> Result<Option<i64>, DbError> {
-        let corrupt = |e: serde_json::Error| DbError::Corrupt(e.to_string());
-        let text = serde_json::to_string(settings).map_err(corrupt)?;
-        let pins = serde_json::to_string(pins).map_err(corrupt)?;
         let mut tx = self.pool.begin().await?;
-        let changed = sqlx::query(
-            "UPDATE clusters SET settings = $1, plugins = $2, \
-             settings_version = settings_version + 1 WHERE id = $3 AND settings_version = $4",
-        )
-        .bind(text)
-        .bind(pins)
-        .bind(id)
-        .bind(expected)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if changed != 1 {
+        if !super::clusters::write_settings(&mut tx, id, (settings, pins), expected).await? {
             return Ok(None);
         }
         lock_checked(&mut tx, id, checked).await?;

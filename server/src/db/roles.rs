@@ -128,9 +128,15 @@ impl Db {
         change: impl FnOnce(RolesSeen) -> Result<(RoleLayer, Vec<NodeTags>), E>,
     ) -> Result<RoleVersions, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        // The owner's row first: changes of one owner's roles take turns
+        // (on SQLite a transaction that read first could not write once
+        // another had committed).
         let environments = match owner {
             TagOwner::Cluster(id) => vec![environment_rows(&mut tx, id).await?],
-            TagOwner::Release(id) => environments_on_release(&mut tx, id).await?,
+            TagOwner::Release(id) => {
+                lock_release(&mut tx, id).await?;
+                environments_on_release(&mut tx, id).await?
+            }
         };
         let (before, versions) = layer_in(&mut tx, owner).await?;
         if let Some((name, seen)) = expected {
@@ -175,6 +181,19 @@ pub fn version_of(versions: &RoleVersions, name: &str) -> i64 {
         .iter()
         .find(|(n, _)| n.as_str() == name)
         .map_or(0, |(_, v)| *v)
+}
+
+/// Takes release `id`'s row.
+async fn lock_release(conn: &mut AnyConnection, id: i64) -> Result<(), DbError> {
+    let locked = sqlx::query("UPDATE releases SET id = id WHERE id = $1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected();
+    if locked == 0 {
+        return Err(DbError::NotFound(format!("release {id} does not exist")));
+    }
+    Ok(())
 }
 
 /// Environment `id` as a change reaching it reads it: its row taken first,

@@ -3,11 +3,10 @@
 //! binds and switches on the plugins they need, and the resulting settings
 //! must be valid before anything is stored.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
-use mosaic_core::api::{Cluster, CreateCluster};
+use mosaic_core::api::{Cluster, CreateCluster, ErrorBody, ErrorCode};
 use mosaic_core::component::{ComponentName, validate_selection};
 use mosaic_core::environment::{Base, Environment, Spec, registry};
 use mosaic_core::tag::TagsMetadata;
@@ -17,18 +16,32 @@ use crate::AppState;
 use crate::db::{InsertCluster, NewNetworks};
 use crate::environment::{find_release, plugins_for};
 use mosaic_core::network::NetworkConfiguration;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The guidance of the onboarding screen (SEMANTICS §7.5).
 pub(super) const NO_RELEASE: &str = "No release is installed, so no environment can be created. \
 Install a release plugin first: run `mosaic plugin install PATH` on the server \
 (PATH a release plugin directory or .tar.gz), or upload it on the Plugins page.";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/clusters", get(list).post(create))
-        .route("/api/v1/clusters/{id}", get(show).delete(remove))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(show, remove))
 }
 
+/// One environment.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}",
+    operation_id = "show_cluster",
+    tag = "environments",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The environment", body = Cluster),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn show(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -38,7 +51,19 @@ async fn show(
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
-/// Deletes the environment with its nodes and its own tags (204).
+/// Deletes the environment with its nodes and its own tags, in one
+/// transaction.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/clusters/{id}",
+    operation_id = "delete_cluster",
+    tag = "environments",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -52,11 +77,37 @@ async fn remove(
     }
 }
 
+/// The stored environments.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters",
+    operation_id = "list_clusters",
+    tag = "environments",
+    responses((status = 200, description = "Every environment", body = Vec<Cluster>))
+)]
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<Cluster>>, ApiError> {
     let rows = state.db.clusters().await?;
     Ok(Json(rows.into_iter().map(|r| r.cluster).collect()))
 }
 
+/// Creates an environment: the selection validated (docs/semantics.md),
+/// the chosen components' binds applied to the settings, the plugins
+/// providing them switched on, the settings checked.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters",
+    operation_id = "create_cluster",
+    tag = "environments",
+    request_body = CreateCluster,
+    responses(
+        (status = 201, description = "Created", body = Cluster),
+        (status = 400, description = "`bad_request`: malformed JSON, a missing field, an empty name, a mode that is neither; \
+            `invalid_selection`: the components are not a valid combination (`violations`); \
+            `invalid_settings`: the settings the binds give are not valid (`problems`)", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+        (status = 409, description = "`conflict`: an environment with that name exists; `no_release`: no release is installed", body = ErrorBody),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<CreateCluster>,
@@ -69,7 +120,7 @@ async fn create(
     if !installed.iter().any(|p| p.package.is_release_plugin()) {
         return Err(ApiError::Coded(
             StatusCode::CONFLICT,
-            "no_release",
+            ErrorCode::NoRelease,
             NO_RELEASE.to_owned(),
         ));
     }

@@ -12,29 +12,56 @@
 //! while they are still at N.
 
 use axum::Json;
-use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use axum::routing::put;
-use mosaic_core::api::ChangeComponents;
+use mosaic_core::api::{ChangeComponents, ComponentsAnswer, ErrorBody};
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::Selection;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/clusters/{id}/components", put(change))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(change))
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct Options {
+/// A change's options: `?dry_run=true` answers what it would do.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct Options {
+    /// Answer the consequences and store nothing.
     #[serde(default)]
-    dry_run: bool,
+    pub(super) dry_run: bool,
 }
 
+/// Changes the environment's components (SEMANTICS §9.1): validated as a
+/// creation is, the settings worked out again, the operator's own changes
+/// kept; or, with `dry_run`, what the change would do.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/components",
+    operation_id = "change_cluster_components",
+    tag = "environments",
+    params(
+        ("id" = i64, Path, description = "The environment's id"),
+        Options,
+        ("If-Match" = Option<String>, Header, description = "The settings version the change was made on (`\"N\"`, or the whole `ETag`): 412 when they moved on"),
+    ),
+    request_body = ChangeComponents,
+    responses(
+        (status = 200, description = "Stored: the environment, its `ETag` the new settings version; or, with `dry_run`, the consequences",
+            body = ComponentsAnswer,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the settings version"))),
+        (status = 400, description = "`bad_request`; `invalid_selection` (`violations`); `invalid_settings` (`problems`, and the change's `consequences`): nothing is stored; a dry run is refused the same way", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`components_in_use`: nodes hold roles the change takes away (`problems`: those, then any problem of the settings; and the change's `consequences`), a dry run refused the same way; `busy`: the settings, components or nodes kept changing", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another settings version", body = ErrorBody),
+    )
+)]
 async fn change(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -68,7 +95,7 @@ async fn change(
             return Err(refusal.previewed(Preview::Components(consequences)));
         }
         if options.dry_run {
-            return Ok(Json(consequences).into_response());
+            return Ok(Json(ComponentsAnswer::DryRun(consequences)).into_response());
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let selection = Selection {
@@ -86,7 +113,10 @@ async fn change(
             let row = state.db.cluster(id).await?;
             let cluster =
                 row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
-            return Ok(with_etag(version, cluster.cluster));
+            return Ok(with_etag(
+                version,
+                ComponentsAnswer::Stored(cluster.cluster),
+            ));
         }
     }
     Err(ApiError::busy("the settings"))

@@ -4,27 +4,39 @@
 //! export from the plan; a refusal names every problem (409
 //! `not_exportable`) and nothing is written.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use mosaic_core::api::{ErrorBody, ErrorCode};
 use mosaic_core::deployer::{DeployerSummary, Export};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
+use super::openapi::Archive;
 use crate::AppState;
 use crate::environment::Stored;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/clusters/{id}/deployers", get(list))
-        .route("/api/v1/clusters/{id}/deployers/{name}", get(show))
-        .route(
-            "/api/v1/clusters/{id}/deployers/{name}/archive",
-            get(archive),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(show))
+        .routes(routes!(archive))
 }
 
+/// The deployers the environment's release (and its plugins) declare.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/deployers",
+    operation_id = "list_cluster_deployers",
+    tag = "deployers",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "Its deployers", body = Vec<DeployerSummary>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -49,7 +61,7 @@ async fn exported(state: &AppState, id: i64, name: String) -> Result<(Stored, Ex
                     let known: Vec<String> = env.deployers().into_iter().map(|d| d.name).collect();
                     return Err(ApiError::Coded(
                         StatusCode::NOT_FOUND,
-                        "unknown_deployer",
+                        ErrorCode::UnknownDeployer,
                         format!(
                             "the environment's release declares no deployer '{name}' (it declares: {})",
                             if known.is_empty() { "none".to_owned() } else { known.join(", ") }
@@ -64,6 +76,20 @@ async fn exported(state: &AppState, id: i64, name: String) -> Result<(Stored, Ex
     .await
 }
 
+/// The environment exported for a deployer: its files, each host with its groups and variables, and the warnings.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/deployers/{name}",
+    operation_id = "export_cluster_to_deployer",
+    tag = "deployers",
+    params(("id" = i64, Path, description = "The environment's id"),
+        ("name" = String, Path, description = "The deployer's name (`kolla-ansible`)")),
+    responses(
+        (status = 200, description = "The export (docs/deployers.md)", body = Export),
+        (status = 404, description = "`not_found`: no such environment; `unknown_deployer`: a deployer its release does not declare (the message lists those it does)", body = ErrorBody),
+        (status = 409, description = "`not_exportable`: something the deployer has no equivalent for, every problem at once (`problems`: `{message, component|role|setting|node}`); nothing is exported", body = ErrorBody),
+    )
+)]
 async fn show(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -72,6 +98,21 @@ async fn show(
 }
 
 /// The export's files as a `.tar.gz` under `ENV-DEPLOYER/`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/deployers/{name}/archive",
+    operation_id = "download_cluster_deployer_archive",
+    tag = "deployers",
+    params(("id" = i64, Path, description = "The environment's id"),
+        ("name" = String, Path, description = "The deployer's name (`kolla-ansible`)")),
+    responses(
+        (status = 200, description = "The export's files under `ENV-DEPLOYER/` (ENV the environment's name, every character but letters, digits, `-`, `_` and `.` written `_`)",
+            content((Archive = "application/gzip")),
+            headers(("Content-Disposition" = String, description = "`attachment; filename=\"ENV-DEPLOYER.tar.gz\"`"))),
+        (status = 404, description = "`not_found`: no such environment; `unknown_deployer`: a deployer its release does not declare", body = ErrorBody),
+        (status = 409, description = "`not_exportable`: something the deployer has no equivalent for, every problem at once (`problems`); nothing is exported", body = ErrorBody),
+    )
+)]
 async fn archive(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,

@@ -3,12 +3,11 @@
 //! (`POST /api/v1/clusters/import?name=NAME`) — everything checked by core
 //! first, stored together or not at all.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use mosaic_core::api::Cluster;
+use mosaic_core::api::{Cluster, ErrorBody, ErrorCode};
 use mosaic_core::component::ComponentName;
 use mosaic_core::environment::{AddressRow, Base, Environment, EnvironmentFile, Spec};
 use mosaic_core::name::PluginName;
@@ -17,6 +16,8 @@ use mosaic_core::plugin::{Pins, choose_release, newest_of_line};
 use mosaic_core::settings::Edits;
 use mosaic_core::tag::TagMeta;
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
 use crate::AppState;
@@ -24,13 +25,27 @@ use crate::db::StoredPlugin;
 use crate::db::{InsertCluster, NewNetworks};
 use crate::environment::pinned_plugins;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/clusters/{id}/environment", get(export))
-        .route("/api/v1/clusters/import", post(import))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(export))
+        .routes(routes!(import))
 }
 
-/// The environment as an environment file.
+/// The environment as an environment file (docs/environment-file.md), as
+/// a download.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/environment",
+    operation_id = "export_cluster",
+    tag = "environments",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The environment file (YAML, docs/environment-file.md)",
+            content((Object = "application/yaml")),
+            headers(("Content-Disposition" = String, description = "`attachment; filename=\"NAME.yaml\"; filename*=UTF-8''NAME.yaml` (RFC 6266: the name percent-encoded, and in ASCII)"))),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn export(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -48,28 +63,77 @@ async fn export(
             ),
             (
                 header::CONTENT_DISPOSITION,
-                format!(
-                    "attachment; filename=\"{}.yaml\"",
-                    stored.row.cluster.name.replace('"', "")
-                ),
+                attachment(&format!("{}.yaml", stored.row.cluster.name)),
             ),
         ],
         mosaic_core::yaml::to_string(&value),
     ))
 }
 
-#[derive(Debug, Deserialize)]
+/// What RFC 5987 lets a `filename*` value carry as it is.
+const ATTR_CHAR: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'!')
+    .remove(b'#')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'+')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'^')
+    .remove(b'_')
+    .remove(b'`')
+    .remove(b'|')
+    .remove(b'~');
+
+/// `Content-Disposition` for a download named `file` (RFC 6266): any name
+/// an environment may have, as a header value can carry it — the name in
+/// UTF-8 percent-encoded (`filename*`), and for older clients its printable
+/// ASCII with every other character as `_` (`filename`).
+fn attachment(file: &str) -> String {
+    let ascii: String = file
+        .chars()
+        .map(|c| match c {
+            ' '..='~' if c != '"' && c != '\\' => c,
+            _ => '_',
+        })
+        .collect();
+    let encoded = percent_encoding::utf8_percent_encode(file, ATTR_CHAR);
+    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ImportQuery {
+    /// The new environment's name.
     name: String,
 }
 
 fn invalid_environment(message: String) -> ApiError {
-    ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_environment", message)
+    ApiError::Coded(
+        StatusCode::BAD_REQUEST,
+        ErrorCode::InvalidEnvironment,
+        message,
+    )
 }
 
 /// Creates an environment from an environment file: its release by
 /// `release_name`, its plugins by name, its components (the release's
 /// defaults when absent), settings, tags and nodes.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/import",
+    operation_id = "import_cluster",
+    tag = "environments",
+    params(ImportQuery),
+    request_body(description = "An environment file (docs/environment-file.md)", content(
+        (Object = "application/yaml"), (Object = "application/x-yaml"), (Object = "text/yaml"), (Object = "application/json"),
+    )),
+    responses(
+        (status = 201, description = "Created", body = Cluster),
+        (status = 400, description = "`bad_request`: no name; `invalid_environment`: every problem of the file; nothing is stored", body = ErrorBody),
+        (status = 409, description = "`conflict`: an environment with that name exists; `no_release`: no release is installed", body = ErrorBody),
+    )
+)]
 async fn import(
     State(state): State<AppState>,
     Query(query): Query<ImportQuery>,
@@ -226,7 +290,7 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
     .map_err(|e| match e {
         mosaic_core::plugin::ReleaseChoice::None => ApiError::Coded(
             StatusCode::CONFLICT,
-            "no_release",
+            ErrorCode::NoRelease,
             super::clusters::NO_RELEASE.to_owned(),
         ),
         other => invalid_environment(format!("release_name: {other}")),
@@ -292,4 +356,28 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
         pins,
         networks: (groups, NetworkConfiguration { vips, ..config }, rows),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::attachment;
+
+    #[test]
+    fn any_environment_name_is_a_valid_download_name() {
+        assert_eq!(
+            attachment("prod.yaml"),
+            "attachment; filename=\"prod.yaml\"; filename*=UTF-8''prod.yaml"
+        );
+        for name in ["2\"Â.yaml", "a\nb\\c\u{7f}.yaml", "环境.yaml"] {
+            let value = attachment(name);
+            assert!(
+                axum::http::HeaderValue::from_str(&value).is_ok(),
+                "{name:?}: {value}"
+            );
+        }
+        assert_eq!(
+            attachment("2\"Â.yaml"),
+            "attachment; filename=\"2__.yaml\"; filename*=UTF-8''2%22%C3%82.yaml"
+        );
+    }
 }

@@ -7,7 +7,8 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{
-    Consequences, ErrorBody, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse, UpgradeConsequences,
+    Consequences, ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse,
+    UpgradeConsequences,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::deployer::ExportRefusal;
@@ -28,10 +29,10 @@ pub enum ApiError {
     InvalidSettings(Vec<Problem>),
     Conflict(String),
     /// Another error code than the generic one of its status.
-    Coded(StatusCode, &'static str, String),
+    Coded(StatusCode, ErrorCode, String),
     /// A package with validation errors (400 `invalid_plugin`) or one that
     /// collides with installed plugins (409 `plugin_conflict`).
-    Plugin(StatusCode, &'static str, Box<Report>),
+    Plugin(StatusCode, ErrorCode, Box<Report>),
     /// Nodes a change cannot be made to (400 `invalid_nodes`), every
     /// problem by node.
     InvalidNodes(String, Vec<NodeProblem>),
@@ -50,7 +51,7 @@ pub enum ApiError {
     /// A network configuration or a node's interfaces with problems (400
     /// with `code`: `invalid_networks`, `invalid_interfaces`), every one
     /// with its networks and fields.
-    InvalidNetworks(&'static str, Vec<NetworkProblem>),
+    InvalidNetworks(ErrorCode, Vec<NetworkProblem>),
     /// An environment with something a deployer has no equivalent for
     /// (409 `not_exportable`): every problem.
     NotExportable(ExportRefusal),
@@ -81,7 +82,7 @@ impl ApiError {
     pub(super) fn busy(what: &str) -> ApiError {
         ApiError::Coded(
             StatusCode::CONFLICT,
-            "busy",
+            ErrorCode::Busy,
             format!("{what} keep changing under this request; try again"),
         )
     }
@@ -89,19 +90,22 @@ impl ApiError {
     /// Whether this is a `busy` refusal (also [`DbError::Moved`]'s): the
     /// change may be checked again.
     pub(super) fn is_busy(&self) -> bool {
-        matches!(self, ApiError::Coded(StatusCode::CONFLICT, "busy", _))
+        matches!(
+            self,
+            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, _)
+        )
     }
 
     fn parts(self) -> (StatusCode, ErrorDetail) {
-        let detail = |code: &str, message: String| ErrorDetail {
-            code: code.to_owned(),
+        let detail = |code: ErrorCode, message: String| ErrorDetail {
+            code: code.as_str().to_owned(),
             message,
             ..ErrorDetail::default()
         };
         match self {
-            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail("not_found", m)),
-            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail("bad_request", m)),
-            ApiError::Conflict(m) => (StatusCode::CONFLICT, detail("conflict", m)),
+            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, detail(ErrorCode::NotFound, m)),
+            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, detail(ErrorCode::BadRequest, m)),
+            ApiError::Conflict(m) => (StatusCode::CONFLICT, detail(ErrorCode::Conflict, m)),
             ApiError::Coded(status, code, m) => (status, detail(code, m)),
             ApiError::Plugin(status, code, report) => {
                 let what = if status == StatusCode::CONFLICT {
@@ -125,7 +129,7 @@ impl ApiError {
                     violations.len(),
                     if violations.len() == 1 { "" } else { "s" }
                 );
-                let detail = detail("invalid_selection", message);
+                let detail = detail(ErrorCode::InvalidSelection, message);
                 (
                     StatusCode::BAD_REQUEST,
                     ErrorDetail {
@@ -136,13 +140,13 @@ impl ApiError {
             }
             ApiError::InvalidSettings(problems) => {
                 let message = format!("the settings are not valid: {}", settings(&problems));
-                let detail = detail("invalid_settings", message);
+                let detail = detail(ErrorCode::InvalidSettings, message);
                 let problems = problems.into_iter().map(ErrorProblem::Setting).collect();
                 (StatusCode::BAD_REQUEST, ErrorDetail { problems, ..detail })
             }
             ApiError::InvalidNodes(message, problems) => {
                 let problems = problems.into_iter().map(ErrorProblem::Node).collect();
-                let detail = detail("invalid_nodes", message);
+                let detail = detail(ErrorCode::InvalidNodes, message);
                 (StatusCode::BAD_REQUEST, ErrorDetail { problems, ..detail })
             }
             ApiError::ComponentsInUse(in_use, invalid) => {
@@ -152,7 +156,7 @@ impl ApiError {
                     .map(ErrorProblem::Role)
                     .chain(invalid.into_iter().map(ErrorProblem::Setting))
                     .collect();
-                let detail = detail("components_in_use", message);
+                let detail = detail(ErrorCode::ComponentsInUse, message);
                 (StatusCode::CONFLICT, ErrorDetail { problems, ..detail })
             }
             ApiError::UpgradeRefused(upgrade, invalid) => {
@@ -163,7 +167,7 @@ impl ApiError {
                     problems: invalid.iter().cloned().map(ErrorProblem::Setting).collect(),
                     refusals: upgrade.refusals,
                     upgrade: Some(upgrade.consequences),
-                    ..detail("upgrade_refused", with_settings(message, &invalid))
+                    ..detail(ErrorCode::UpgradeRefused, with_settings(message, &invalid))
                 };
                 (StatusCode::CONFLICT, detail)
             }
@@ -206,7 +210,7 @@ impl ApiError {
                     StatusCode::CONFLICT,
                     ErrorDetail {
                         problems,
-                        ..detail("not_exportable", message)
+                        ..detail(ErrorCode::NotExportable, message)
                     },
                 )
             }
@@ -215,7 +219,7 @@ impl ApiError {
                 let message = "internal server error; see the server log".to_owned();
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    detail("internal", message),
+                    detail(ErrorCode::Internal, message),
                 )
             }
         }
@@ -267,14 +271,16 @@ impl From<DbError> for ApiError {
         match e {
             DbError::Conflict(m) => ApiError::Conflict(m),
             DbError::NotFound(m) => ApiError::NotFound(m),
-            DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, "plugin_in_use", m),
-            DbError::Stale(m) => {
-                ApiError::Coded(StatusCode::PRECONDITION_FAILED, "precondition_failed", m)
-            }
-            DbError::Moved(m) => ApiError::Coded(StatusCode::CONFLICT, "busy", m),
+            DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, ErrorCode::PluginInUse, m),
+            DbError::Stale(m) => ApiError::Coded(
+                StatusCode::PRECONDITION_FAILED,
+                ErrorCode::PreconditionFailed,
+                m,
+            ),
+            DbError::Moved(m) => ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, m),
             DbError::PluginConflict(diagnostics) => ApiError::Plugin(
                 StatusCode::CONFLICT,
-                "plugin_conflict",
+                ErrorCode::PluginConflict,
                 Box::new(Report::new(None, Vec::new(), diagnostics)),
             ),
             other => ApiError::Internal(other.into()),
@@ -321,21 +327,21 @@ fn rejection_message(rejection: JsonRejection) -> String {
 }
 
 /// The error code of a status that has no more specific one.
-pub fn code_of(status: StatusCode) -> &'static str {
+pub fn code_of(status: StatusCode) -> ErrorCode {
     match status.as_u16() {
-        400 => "bad_request",
-        401 => "unauthorized",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "timeout",
-        409 => "conflict",
-        412 => "precondition_failed",
-        413 => "payload_too_large",
-        415 => "unsupported_media_type",
-        429 => "too_many_requests",
-        500 => "internal",
-        _ => "error",
+        400 => ErrorCode::BadRequest,
+        401 => ErrorCode::Unauthorized,
+        403 => ErrorCode::Forbidden,
+        404 => ErrorCode::NotFound,
+        405 => ErrorCode::MethodNotAllowed,
+        408 => ErrorCode::Timeout,
+        409 => ErrorCode::Conflict,
+        412 => ErrorCode::PreconditionFailed,
+        413 => ErrorCode::PayloadTooLarge,
+        415 => ErrorCode::UnsupportedMediaType,
+        429 => ErrorCode::TooManyRequests,
+        500 => ErrorCode::Internal,
+        _ => ErrorCode::Error,
     }
 }
 

@@ -4,30 +4,32 @@
 
 use std::collections::BTreeMap;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use mosaic_core::api::{ResolveTemplates, TemplateResolution, TemplateSet};
+use mosaic_core::api::{ErrorBody, ErrorCode, ResolveTemplates, TemplateResolution, TemplateSet};
 use mosaic_core::heat::{self, Capabilities, is_template, summarize, template_capabilities};
 use mosaic_core::plugin::MemoryFiles;
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::{ApiError, ApiJson};
+use super::openapi::Archive;
 use crate::AppState;
 use crate::package;
 
-pub fn router(uploads: &super::Uploads) -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/heat/template-sets", uploads.apply(post(upload)))
-        .route("/api/v1/heat/template-sets/{id}", get(show))
-        .route("/api/v1/heat/template-sets/{id}/resolve", post(resolve))
+pub fn router(uploads: &super::Uploads) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(uploads.apply(routes!(upload)))
+        .routes(routes!(show))
+        .routes(routes!(resolve))
 }
 
 fn invalid(message: String) -> ApiError {
-    ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_template", message)
+    ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::InvalidTemplate, message)
 }
 
 /// Every template's capabilities; the first invalid template is an error.
@@ -54,11 +56,33 @@ fn view(id: i64, name: String, files: &BTreeMap<String, String>) -> Result<Templ
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct UploadQuery {
+    /// The set's name (default `template set`).
     name: Option<String>,
 }
 
+/// Uploads a Heat template set: an archive whose `.yaml`, `.yml` and
+/// `.template` files are its templates.
+#[utoipa::path(
+    post,
+    path = "/api/v1/heat/template-sets",
+    operation_id = "upload_template_set",
+    tag = "heat",
+    params(UploadQuery),
+    request_body(description = "The archive (.tar.gz or .zip)", content(
+        (Archive = "application/gzip"), (Archive = "application/x-gzip"), (Archive = "application/x-tar"),
+        (Archive = "application/x-compressed-tar"), (Archive = "application/zip"),
+        (Archive = "application/x-zip-compressed"), (Archive = "application/octet-stream"),
+    )),
+    responses(
+        (status = 201, description = "Stored: its templates and their capabilities", body = TemplateSet),
+        (status = 400, description = "`bad_request`; `unreadable_archive`; `invalid_template` (`file:line:col: message`), or an archive without templates", body = ErrorBody),
+        (status = 429, description = "`too_many_uploads`: two uploads are being checked already", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn upload(
     State(state): State<AppState>,
     Query(query): Query<UploadQuery>,
@@ -69,7 +93,7 @@ async fn upload(
     let unpacked = tokio::task::spawn_blocking(move || package::unpack(&body))
         .await
         .map_err(|e| ApiError::Internal(e.into()))?
-        .map_err(|e| ApiError::Coded(StatusCode::BAD_REQUEST, "unreadable_archive", e.0))?;
+        .map_err(|e| ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::UnreadableArchive, e.0))?;
     let files: BTreeMap<String, String> = unpacked
         .texts()
         .filter(|(path, _)| is_template(path))
@@ -94,6 +118,18 @@ async fn load(state: &AppState, id: i64) -> Result<(String, BTreeMap<String, Str
         .ok_or_else(|| ApiError::NotFound(format!("template set {id} does not exist")))
 }
 
+/// One template set: its templates and their capabilities.
+#[utoipa::path(
+    get,
+    path = "/api/v1/heat/template-sets/{id}",
+    operation_id = "show_template_set",
+    tag = "heat",
+    params(("id" = i64, Path, description = "The template set's id")),
+    responses(
+        (status = 200, description = "The set", body = TemplateSet),
+        (status = 404, description = "`not_found`: no such template set", body = ErrorBody),
+    )
+)]
 async fn show(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -102,8 +138,21 @@ async fn show(
     Ok(Json(view(id, name, &files)?))
 }
 
-/// Resolves the environment with the picks applied. A pick must be one of
-/// the valid candidates of an open choice.
+/// Resolves a Heat environment against the set with the picks applied. A
+/// pick must be one of the valid candidates of an open choice.
+#[utoipa::path(
+    post,
+    path = "/api/v1/heat/template-sets/{id}/resolve",
+    operation_id = "resolve_template_set",
+    tag = "heat",
+    params(("id" = i64, Path, description = "The template set's id")),
+    request_body = ResolveTemplates,
+    responses(
+        (status = 200, description = "The resolution, the choices still open, and the environment when nothing is", body = TemplateResolution),
+        (status = 400, description = "`bad_request`: a pick that is not a valid candidate of an open choice; `invalid_environment`; `invalid_template`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such template set", body = ErrorBody),
+    )
+)]
 async fn resolve(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -115,7 +164,7 @@ async fn resolve(
         let memory: MemoryFiles = files.iter().collect();
         heat::answer(&request, &memory).map_err(|e| match e {
             heat::RequestError::Environment(m) => {
-                ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_environment", m)
+                ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::InvalidEnvironment, m)
             }
             heat::RequestError::Templates(m) => invalid(m),
             heat::RequestError::Pick(m) => ApiError::BadRequest(m),

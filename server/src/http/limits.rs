@@ -1,14 +1,15 @@
 //! What one request may take: JSON bodies up to [`JSON_LIMIT`], uploads
 //! up to the configured size, and only a few uploads at a time (429 beyond).
 
+use mosaic_core::api::ErrorCode;
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
-use axum::routing::MethodRouter;
 use tokio::sync::Semaphore;
+use utoipa_axum::router::UtoipaMethodRouter;
 
 use super::ApiError;
 use crate::AppState;
@@ -34,11 +35,23 @@ impl Uploads {
         }
     }
 
+    /// An [`Uploads`] for the document alone: its limits are never used.
+    pub fn unused() -> Uploads {
+        Uploads {
+            max_bytes: 0,
+            permits: Arc::new(Semaphore::new(0)),
+        }
+    }
+
     /// `route` taking uploads: the configured size, a bounded number at once.
-    pub fn apply(&self, route: MethodRouter<AppState>) -> MethodRouter<AppState> {
-        route
+    pub fn apply(
+        &self,
+        (schemas, paths, route): UtoipaMethodRouter<AppState>,
+    ) -> UtoipaMethodRouter<AppState> {
+        let route = route
             .layer(DefaultBodyLimit::max(self.max_bytes))
-            .layer(from_fn_with_state(self.permits.clone(), one_at_a_time))
+            .layer(from_fn_with_state(self.permits.clone(), one_at_a_time));
+        (schemas, paths, route)
     }
 }
 
@@ -50,7 +63,7 @@ async fn one_at_a_time(
     let Ok(_permit) = permits.try_acquire() else {
         let mut response = ApiError::Coded(
             StatusCode::TOO_MANY_REQUESTS,
-            "too_many_uploads",
+            ErrorCode::TooManyUploads,
             format!(
                 "{CONCURRENT_UPLOADS} uploads are being checked already; try again in a moment"
             ),
@@ -88,7 +101,7 @@ pub fn content_type(
         .ok_or_else(|| {
             ApiError::Coded(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 format!(
                     "{what} takes Content-Type {} (got {})",
                     accepted.join(", "),

@@ -10,6 +10,7 @@ mod heat;
 mod limits;
 mod networks;
 mod nodes;
+pub mod openapi;
 mod plugins;
 mod releases;
 mod roles;
@@ -19,14 +20,19 @@ mod tags;
 mod upgrades;
 mod versions;
 
+use mosaic_core::api::ErrorCode;
 use std::path::Path;
 
-use axum::Router;
+use std::sync::Arc;
+
 use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, Uri};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{Html, IntoResponse};
+use axum::{Extension, Router};
 use tower_http::compression::CompressionLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 pub use error::{ApiError, ApiJson};
 pub use limits::{ARCHIVE_TYPES, JSON_LIMIT, Uploads, content_type};
@@ -38,12 +44,38 @@ use crate::access;
 /// [`JSON_LIMIT`] unless a route allows more, answers compressed when the
 /// client accepts it) and the app (precompressed at build time).
 pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
-    let uploads = limits::Uploads::new(state);
-    let api = Router::new()
+    let (api, document) = operations(&limits::Uploads::new(state)).split_for_parts();
+    let document: openapi::Document = Arc::new(
+        versions::Prepared::json(&openapi::finish(document)).expect("the document is JSON"),
+    );
+    let api = api
+        .layer(Extension(document))
+        .route("/api/{*rest}", axum::routing::any(unknown_api))
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(from_fn(versions::conditional))
+        .route_layer(from_fn_with_state(state.clone(), access::authorize))
+        .layer(DefaultBodyLimit::max(JSON_LIMIT))
+        .layer(map_response(error::json_errors))
+        .layer(CompressionLayer::new());
+    match dist {
+        // The API's page (`/api/docs`, Swagger UI) is built with the app.
+        Some(dist) => api
+            .nest_service("/api/docs", assets::service(&dist.join("api-docs")))
+            .fallback_service(assets::service(dist)),
+        None => api
+            .route("/api/docs", axum::routing::get(app_not_built))
+            .fallback(app_not_built),
+    }
+}
+
+/// Every operation of the API: the routes with their handlers and, from the
+/// same registration, their part of the OpenAPI document.
+fn operations(uploads: &Uploads) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .merge(session::router())
         .merge(releases::router())
         .merge(clusters::router())
-        .merge(plugins::router(&uploads))
+        .merge(plugins::router(uploads))
         .merge(tags::router())
         .merge(roles::router())
         .merge(nodes::router())
@@ -53,18 +85,13 @@ pub fn router(state: &AppState, dist: Option<&Path>) -> Router<AppState> {
         .merge(components::router())
         .merge(upgrades::router())
         .merge(environment_files::router())
-        .merge(heat::router(&uploads))
-        .route("/api/{*rest}", axum::routing::any(unknown_api))
-        .method_not_allowed_fallback(method_not_allowed)
-        .route_layer(from_fn(versions::conditional))
-        .route_layer(from_fn_with_state(state.clone(), access::authorize))
-        .layer(DefaultBodyLimit::max(JSON_LIMIT))
-        .layer(map_response(error::json_errors))
-        .layer(CompressionLayer::new());
-    match dist {
-        Some(dist) => api.fallback_service(assets::service(dist)),
-        None => api.fallback(app_not_built),
-    }
+        .merge(heat::router(uploads))
+        .routes(routes!(openapi::serve))
+}
+
+/// The API's OpenAPI document, as `GET /api/v1/openapi.json` serves it.
+pub fn document() -> utoipa::openapi::OpenApi {
+    openapi::finish(operations(&Uploads::unused()).into_openapi())
 }
 
 /// Runs CPU work (validation, plans, resolution, imports) on the blocking
@@ -85,7 +112,7 @@ async fn unknown_api(uri: Uri) -> ApiError {
 async fn method_not_allowed(method: axum::http::Method, uri: Uri) -> ApiError {
     ApiError::Coded(
         StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ErrorCode::MethodNotAllowed,
         format!("{} does not accept {method}", uri.path()),
     )
 }

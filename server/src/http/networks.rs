@@ -5,17 +5,19 @@
 //! addresses. Core decides everything; changes of the whole environment's
 //! addresses are stored over the nodes they were worked out for.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::{delete, get, put};
-use axum::{Json, Router};
+use mosaic_core::api::{ErrorBody, ErrorCode};
 use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
 use mosaic_core::network::{
     ConfigurationChange, ConfigurationView, GroupView, InterfacesView, NetworkConfiguration,
     NewGroup, NodeGroup, Verification,
 };
 use mosaic_core::tag::NodeTags;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
@@ -23,25 +25,13 @@ use crate::AppState;
 use crate::db::Checked;
 use crate::environment::Stored;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/clusters/{id}/network_configuration/neutron",
-            get(show).put(save),
-        )
-        .route(
-            "/api/v1/clusters/{id}/network_configuration/neutron/verify",
-            put(verify),
-        )
-        .route(
-            "/api/v1/clusters/{id}/node_groups",
-            get(groups).post(create_group),
-        )
-        .route("/api/v1/node_groups/{id}", delete(delete_group))
-        .route(
-            "/api/v1/nodes/{id}/interfaces",
-            get(interfaces).put(set_interfaces),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(show, save))
+        .routes(routes!(verify))
+        .routes(routes!(groups, create_group))
+        .routes(routes!(delete_group))
+        .routes(routes!(interfaces, set_interfaces))
 }
 
 /// Environment `id` with its nodes and their addresses, or 404.
@@ -119,6 +109,20 @@ async fn view(state: &AppState, stored: &Stored) -> Result<ConfigurationView, Ap
     Ok(env.configuration_view(&config, &used))
 }
 
+/// The environment's network configuration (Fuel's shape): its networks
+/// with their addresses, Neutron's parameters, the VIPs, the node groups.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/network_configuration/neutron",
+    operation_id = "show_cluster_network_configuration",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The configuration", body = ConfigurationView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     let stored = whole(&state, id).await?;
     let version = stored.row.networks_version;
@@ -126,9 +130,28 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
     Ok(versions::with_etag(version, body))
 }
 
+/// Saves the network configuration: every address worked out again, or every problem and nothing stored.
+///
 /// A save: every problem of the change and of the configuration it makes
 /// (400 `invalid_networks`, nothing stored), 412 when `If-Match` names an
 /// older version; the configuration and every address otherwise.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/network_configuration/neutron",
+    operation_id = "update_cluster_network_configuration",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id"),
+        ("If-Match" = Option<String>, Header, description = "The configuration's version the change was made on (its `ETag`, or the version alone): 412 when it moved on")),
+    request_body = ConfigurationChange,
+    responses(
+        (status = 200, description = "Saved: the configuration", body = ConfigurationView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
+        (status = 400, description = "`bad_request`: a body that is not a change, an `If-Match` that names no version; `invalid_networks`: every problem of the change and of the configuration it makes (`problems`: kind, message, networks, fields, nodes); nothing is stored", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's nodes kept changing", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+    )
+)]
 async fn save(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -157,7 +180,7 @@ async fn store_change(
     let env = stored.environment()?;
     let config = env
         .changed_networks(change)
-        .map_err(|problems| ApiError::InvalidNetworks("invalid_networks", problems))?;
+        .map_err(|problems| ApiError::InvalidNetworks(ErrorCode::InvalidNetworks, problems))?;
     let spec = Spec {
         network: Some(config.clone()),
         ..stored.spec.clone()
@@ -170,7 +193,20 @@ async fn store_change(
     Ok(())
 }
 
-/// Every problem a save of the body would have; nothing stored.
+/// Every problem a save of the body would have; nothing is stored.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/network_configuration/neutron/verify",
+    operation_id = "verify_cluster_network_configuration",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = ConfigurationChange,
+    responses(
+        (status = 200, description = "The problems (none: a save would pass)", body = Verification),
+        (status = 400, description = "`bad_request`: a body that is not a change", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn verify(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -200,6 +236,18 @@ fn group_views(stored: &Stored) -> Vec<GroupView> {
         .collect()
 }
 
+/// The environment's node groups, each with how many nodes are in it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/node_groups",
+    operation_id = "list_cluster_node_groups",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "Its node groups", body = Vec<GroupView>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn groups(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -212,6 +260,20 @@ async fn groups(
 
 /// Creates a node group (201): its networks copy the `default` group's,
 /// and with two groups every addressed network has a gateway.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/node_groups",
+    operation_id = "create_cluster_node_group",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = NewGroup,
+    responses(
+        (status = 201, description = "Created (its networks copy the `default` group's; with two groups every addressed network gets a gateway)", body = NodeGroup),
+        (status = 400, description = "`bad_request`: a name that is not 1 to 50 letters, digits, `-`, `_` or `.`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`node_group_exists`: the environment has a node group of that name; `busy`: the environment's nodes kept changing", body = ErrorBody),
+    )
+)]
 async fn create_group(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -254,13 +316,29 @@ async fn add_group(state: &AppState, stored: &Stored, name: &str) -> Result<Node
         })
         .await;
     made.map_err(|e| match e {
-        ApiError::Conflict(m) => ApiError::Coded(StatusCode::CONFLICT, "node_group_exists", m),
+        ApiError::Conflict(m) => {
+            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::NodeGroupExists, m)
+        }
         other => other,
     })
 }
 
+/// Deletes a node group with its networks (not while nodes are in it, never `default`).
+///
 /// Deletes a node group (204); 409 `node_group_in_use` while nodes are in
 /// it, and for `default`.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/node_groups/{id}",
+    operation_id = "delete_node_group",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The node group's id")),
+    responses(
+        (status = 204, description = "Deleted, with its networks and VIPs"),
+        (status = 404, description = "`not_found`: no such node group", body = ErrorBody),
+        (status = 409, description = "`node_group_in_use`: nodes are in it (up to ten named), or it is `default`; `busy`: the environment's nodes kept changing", body = ErrorBody),
+    )
+)]
 async fn delete_group(
     State(state): State<AppState>,
     Path(group): Path<i64>,
@@ -273,7 +351,7 @@ async fn delete_group(
     if name == mosaic_core::network::DEFAULT_GROUP {
         return Err(ApiError::Coded(
             StatusCode::CONFLICT,
-            "node_group_in_use",
+            ErrorCode::NodeGroupInUse,
             "the default node group cannot be deleted".to_owned(),
         ));
     }
@@ -309,8 +387,8 @@ async fn remove_group(state: &AppState, stored: &Stored, group: i64) -> Result<(
         })
         .await;
     deleted.map_err(|e| match e {
-        ApiError::Coded(_, "plugin_in_use", m) => {
-            ApiError::Coded(StatusCode::CONFLICT, "node_group_in_use", m)
+        ApiError::Coded(_, ErrorCode::PluginInUse, m) => {
+            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::NodeGroupInUse, m)
         }
         other => other,
     })
@@ -333,6 +411,19 @@ async fn interfaces_of(
     Ok(versions::with_etag(node.version, view))
 }
 
+/// A node's interfaces and bonds, the networks on each, and its addresses.
+#[utoipa::path(
+    get,
+    path = "/api/v1/nodes/{id}/interfaces",
+    operation_id = "show_node_interfaces",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The node's id")),
+    responses(
+        (status = 200, description = "Its interfaces", body = InterfacesView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+    )
+)]
 async fn interfaces(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -341,9 +432,27 @@ async fn interfaces(
     interfaces_of(&state, &head.environment()?, &node).await
 }
 
+/// Declares a node's interfaces and bonds, and the networks on them (none named: the default layout).
+///
 /// Declares the node's interfaces and bonds, and the networks on them
 /// when the body names them (the default layout otherwise); 400
 /// `invalid_interfaces` with every problem, 412 on a stale `If-Match`.
+#[utoipa::path(
+    put,
+    path = "/api/v1/nodes/{id}/interfaces",
+    operation_id = "update_node_interfaces",
+    tag = "networks",
+    params(("id" = i64, Path, description = "The node's id"),
+        ("If-Match" = Option<String>, Header, description = "The node's version the change was made on: 412 when it moved on")),
+    request_body = InterfacesView,
+    responses(
+        (status = 200, description = "Declared: its interfaces", body = InterfacesView,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 400, description = "`bad_request`: a body that is not interfaces, a bond without its mode or slaves, an `If-Match` that names no version; `invalid_interfaces`: every problem of its interfaces and their layout (`problems`); nothing is stored", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+    )
+)]
 async fn set_interfaces(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -366,7 +475,10 @@ async fn set_interfaces(
             if problems.is_empty() {
                 Ok(next)
             } else {
-                Err(ApiError::InvalidNetworks("invalid_interfaces", problems))
+                Err(ApiError::InvalidNetworks(
+                    ErrorCode::InvalidInterfaces,
+                    problems,
+                ))
             }
         })
         .await?;

@@ -3,13 +3,13 @@
 //! environment's settings), assign and unassign tags, the roles offered,
 //! the graph types and the plan of each.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use mosaic_core::api::{
-    BulkNodes, CreateNode, GraphSummary, GroupRef, NodeTagsChange, NodeView, RoleView, UpdateNode,
+    BulkNodes, CreateNode, ErrorBody, ErrorCode, GraphSummary, GroupRef, NodeTagList,
+    NodeTagsChange, NodeView, RoleView, UpdateNode,
 };
 use mosaic_core::environment::{
     AddressRow, BulkRefusal, Check, Environment, RoleCounts, Spec, TagProblem,
@@ -26,20 +26,19 @@ use super::versions;
 use crate::AppState;
 use crate::db::NodesChanged;
 use crate::environment::Stored;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/clusters/{id}/nodes", get(list).post(create))
-        .route("/api/v1/clusters/{id}/nodes/bulk", post(bulk))
-        .route("/api/v1/clusters/{id}/graphs", get(graphs))
-        .route("/api/v1/clusters/{id}/plan", get(plan))
-        .route("/api/v1/clusters/{id}/checks", get(checks))
-        .route("/api/v1/clusters/{id}/roles", get(roles))
-        .route("/api/v1/nodes/{id}", get(show).put(update).delete(remove))
-        .route(
-            "/api/v1/nodes/{id}/tags",
-            get(tags).post(assign).delete(unassign),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(bulk))
+        .routes(routes!(graphs))
+        .routes(routes!(plan))
+        .routes(routes!(checks))
+        .routes(routes!(roles))
+        .routes(routes!(show, update, remove))
+        .routes(routes!(tags, assign, unassign))
 }
 
 /// A node's environment without its nodes ([`Stored::head`]), and the
@@ -92,7 +91,10 @@ fn check_interfaces(env: &Environment<'_>, node: &NodeTags) -> Result<(), ApiErr
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(ApiError::InvalidNetworks("invalid_interfaces", problems))
+        Err(ApiError::InvalidNetworks(
+            ErrorCode::InvalidInterfaces,
+            problems,
+        ))
     }
 }
 
@@ -108,7 +110,7 @@ fn check_roles(env: &Environment<'_>, roles: &[RoleName]) -> Result<(), ApiError
     } else {
         Err(ApiError::Coded(
             StatusCode::BAD_REQUEST,
-            "invalid_roles",
+            ErrorCode::InvalidRoles,
             problems.join(" "),
         ))
     }
@@ -129,7 +131,7 @@ fn check_maximums(
         None => Ok(()),
         Some(message) => Err(ApiError::Coded(
             StatusCode::BAD_REQUEST,
-            "invalid_roles",
+            ErrorCode::InvalidRoles,
             message,
         )),
     }
@@ -137,9 +139,11 @@ fn check_maximums(
 
 fn tag_problem(e: TagProblem) -> ApiError {
     match e {
-        TagProblem::Unknown(_) => {
-            ApiError::Coded(StatusCode::BAD_REQUEST, "unknown_tag", e.to_string())
-        }
+        TagProblem::Unknown(_) => ApiError::Coded(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::UnknownTag,
+            e.to_string(),
+        ),
         TagProblem::NotCarried(_) => ApiError::NotFound(e.to_string()),
     }
 }
@@ -212,6 +216,18 @@ async fn answer(
     Ok(versions::with_etag(view.version, view))
 }
 
+/// The environment's nodes.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/nodes",
+    operation_id = "list_cluster_nodes",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "Its nodes", body = Vec<NodeView>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -220,6 +236,21 @@ async fn list(
     Ok(Json(stored.environment()?.node_views(id)))
 }
 
+/// Adds a node with roles (checked against the environment's settings and role maximums), in a node group, with its interfaces.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/nodes",
+    operation_id = "create_node",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = CreateNode,
+    responses(
+        (status = 201, description = "Created (with an address on every network of its node group its roles need: docs/networks.md)", body = NodeView),
+        (status = 400, description = "`bad_request`: a status, role or tag name that is not one, a node group the environment does not have, a bond without its mode or slaves; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum; `invalid_interfaces`: every problem of its interfaces (`problems`)", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -266,14 +297,45 @@ async fn create(
     Err(ApiError::busy("the environment's settings"))
 }
 
+/// One node.
+#[utoipa::path(
+    get,
+    path = "/api/v1/nodes/{id}",
+    operation_id = "show_node",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The node's id")),
+    responses(
+        (status = 200, description = "The node", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     let (head, node) = node_context(&state, id).await?;
     answer(&state, &head.environment()?, head.id(), &node).await
 }
 
-/// Changes status, roles or the deletion mark, leaving what the request
+/// Changes a node's status, roles, deletion mark, node group or interfaces; what the request does not name stays.
+///
+/// Changes status, roles, the deletion mark, the node group or the
+/// interfaces, leaving what the request
 /// does not name as it is (also if it changed meanwhile); with `If-Match`,
 /// only if the node is still at that version (412 otherwise).
+#[utoipa::path(
+    put,
+    path = "/api/v1/nodes/{id}",
+    operation_id = "update_node",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The node's id"),
+        ("If-Match" = Option<String>, Header, description = "The node's version the change was made on: 412 when it moved on")),
+    request_body = UpdateNode,
+    responses(
+        (status = 200, description = "Changed (its addresses follow its roles and node group)", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 400, description = "`bad_request`: a status, role or tag name that is not one, a node group the environment does not have, a bond without its mode or slaves; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum; `invalid_interfaces`: every problem of its interfaces (`problems`)", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -317,7 +379,18 @@ async fn update(
     Err(ApiError::busy("the environment's settings"))
 }
 
-/// Deletes the node (204), whatever it carries.
+/// Deletes a node, whatever it carries.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/nodes/{id}",
+    operation_id = "delete_node",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The node's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+    )
+)]
 async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -336,10 +409,10 @@ fn bulk_refusal(refusal: BulkRefusal) -> ApiError {
     match refusal {
         BulkRefusal::Request(_) => ApiError::BadRequest(message),
         BulkRefusal::UnknownTags(_) => {
-            ApiError::Coded(StatusCode::BAD_REQUEST, "unknown_tag", message)
+            ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::UnknownTag, message)
         }
         BulkRefusal::UnknownRoles(_) => {
-            ApiError::Coded(StatusCode::BAD_REQUEST, "invalid_roles", message)
+            ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::InvalidRoles, message)
         }
         BulkRefusal::Nodes(problems) => ApiError::InvalidNodes(message, problems),
         BulkRefusal::Maximums(_) => ApiError::InvalidNodes(message, Vec::new()),
@@ -378,8 +451,24 @@ fn addresses_after(
     super::networks::rows_for(stored, &after, &config).map(Some)
 }
 
+/// One change to many nodes, all or nothing.
+///
 /// One change to many nodes of the environment, all or nothing: 200 + the
 /// nodes that changed, or 400 naming every problem by node.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/nodes/bulk",
+    operation_id = "change_nodes",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = BulkNodes,
+    responses(
+        (status = 200, description = "Done, in one transaction (every address of the environment worked out again when roles, node groups or deletion marks changed): the nodes that changed", body = Vec<NodeView>),
+        (status = 400, description = "`bad_request`: no node, nothing to change, more than 10,000 nodes, a name both added and removed, a node group the environment does not have; `unknown_tag`; `invalid_roles`; `invalid_nodes`: every node that cannot take the change (`problems`: its roles, its interfaces — none declared to put networks on, or a problem of the layout), or a role past its maximum", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
+    )
+)]
 async fn bulk(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -423,17 +512,44 @@ async fn bulk(
     Ok(Json(views))
 }
 
+/// A node's effective tags.
+#[utoipa::path(
+    get,
+    path = "/api/v1/nodes/{id}/tags",
+    operation_id = "list_node_tags",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The node's id")),
+    responses(
+        (status = 200, description = "Its tags", body = NodeTagList),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+    )
+)]
 async fn tags(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<NodeTagList>, ApiError> {
     let (head, node) = node_context(&state, id).await?;
     let view = view_of(&state, &head.environment()?, head.id(), &node).await?;
-    Ok(Json(serde_json::json!({ "tags": view.tags })))
+    Ok(Json(NodeTagList { tags: view.tags }))
 }
 
+/// Assigns known tags (or instances `name:N` of known ones) to a node.
+///
 /// Adds known tags (or instances `name:N` of known ones) to the node; on
 /// top of every other change, none lost.
+#[utoipa::path(
+    post,
+    path = "/api/v1/nodes/{id}/tags",
+    operation_id = "assign_node_tags",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The node's id")),
+    request_body = NodeTagsChange,
+    responses(
+        (status = 200, description = "The node", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+    )
+)]
 async fn assign(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -450,8 +566,23 @@ async fn assign(
     answer(&state, &env, stored.id(), &changed.spec).await
 }
 
+/// Removes tags from a node: a hand-added one is forgotten, a role's recorded as removed.
+///
 /// Removes tags from the node: hand-added ones are forgotten, role-derived
 /// ones are recorded as removed.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/nodes/{id}/tags",
+    operation_id = "unassign_node_tags",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The node's id")),
+    request_body = NodeTagsChange,
+    responses(
+        (status = 200, description = "The node", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 400, description = "`bad_request`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such node, or a tag the node does not carry", body = ErrorBody),
+    )
+)]
 async fn unassign(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -469,16 +600,32 @@ async fn unassign(
     answer(&state, &env, stored.id(), &changed.spec).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct PlanQuery {
+    /// The graph type (`default` when not given).
     graph: Option<String>,
     /// `?cross=true` lists the cross-node waits.
     #[serde(default)]
     cross: bool,
 }
 
+/// The plan of a graph type: each node's tasks in order, as `mosaic plan --format json` prints it.
+///
 /// The plan of graph type `graph` (`default` when not given); 404
 /// `unknown_graph` for a type that no source defines.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/plan",
+    operation_id = "show_cluster_plan",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id"),
+        PlanQuery),
+    responses(
+        (status = 200, description = "The plan", body = Plan),
+        (status = 404, description = "`not_found`: no such environment; `unknown_graph`: a type no source defines (the message lists those there are)", body = ErrorBody),
+    )
+)]
 async fn plan(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -494,7 +641,7 @@ async fn plan(
         match env.unknown_graph(&graph) {
             Some(unknown) => Err(ApiError::Coded(
                 StatusCode::NOT_FOUND,
-                "unknown_graph",
+                ErrorCode::UnknownGraph,
                 unknown.message,
             )),
             None => Ok(env.plan_with(&graph, query.cross)),
@@ -504,8 +651,21 @@ async fn plan(
     .map(Json)
 }
 
+/// The environment's graph types, `default` first.
+///
 /// Every graph type the environment's release, its enabled plugins or its
 /// own tasks define, `default` first.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/graphs",
+    operation_id = "list_cluster_graphs",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "Its graph types", body = Vec<GraphSummary>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn graphs(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -514,8 +674,18 @@ async fn graphs(
     Ok(Json(stored.environment()?.graphs()))
 }
 
-/// What to look at before deploying, errors first, each with the nodes
-/// concerned.
+/// What to look at before deploying, errors first, each with the nodes concerned.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/checks",
+    operation_id = "list_cluster_checks",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The checks", body = Vec<Check>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn checks(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -529,9 +699,22 @@ async fn checks(
     .map(Json)
 }
 
+/// The roles the environment's nodes may take, each with why it cannot be given now when it cannot.
+///
 /// The roles the environment's nodes may take, each with why it cannot be
 /// given now when it cannot: the release's and those of the enabled plugins,
 /// hidden ones left out.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/roles",
+    operation_id = "list_cluster_roles",
+    tag = "nodes",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The roles offered", body = Vec<RoleView>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn roles(
     State(state): State<AppState>,
     Path(id): Path<i64>,

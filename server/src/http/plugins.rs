@@ -1,31 +1,32 @@
 //! `/api/v1/plugins`: install (an uploaded archive, or a path on the
 //! server), list, show, uninstall.
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use mosaic_core::api::{InstallFromPath, PluginKind, PluginRelease, PluginSummary};
+use mosaic_core::api::{
+    ErrorBody, ErrorCode, InstallFromPath, PluginKind, PluginRelease, PluginSummary,
+};
 use mosaic_core::plugin::Files;
 
 use super::error::ApiError;
+use super::openapi::Archive;
 use crate::AppState;
 use crate::db::Snapshot;
 use crate::db::StoredPlugin;
 use crate::environment::plugin_users;
 use crate::install::{InstallError, install};
 use crate::package;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-/// Uploaded archives may carry repositories; 1 GiB is plenty.
-pub fn router(uploads: &super::Uploads) -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/plugins",
-            get(list).merge(uploads.apply(post(create))),
-        )
-        .route("/api/v1/plugins/bundled", post(reinstall_bundled))
-        .route("/api/v1/plugins/{id}", get(show).delete(remove))
+pub fn router(uploads: &super::Uploads) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(uploads.apply(routes!(create)))
+        .routes(routes!(reinstall_bundled))
+        .routes(routes!(show, remove))
 }
 
 /// `plugin` as the API shows it, judged on `snapshot` (one consistent read).
@@ -67,6 +68,14 @@ fn summary(plugin: &StoredPlugin, snapshot: &Snapshot) -> Result<PluginSummary, 
     })
 }
 
+/// The installed plugins, in installation order.
+#[utoipa::path(
+    get,
+    path = "/api/v1/plugins",
+    operation_id = "list_plugins",
+    tag = "plugins",
+    responses((status = 200, description = "Every installed plugin", body = Vec<PluginSummary>))
+)]
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<PluginSummary>>, ApiError> {
     let snapshot = state.db.snapshot().await?;
     let out: Result<Vec<_>, _> = snapshot
@@ -77,6 +86,18 @@ async fn list(State(state): State<AppState>) -> Result<Json<Vec<PluginSummary>>,
     Ok(Json(out?))
 }
 
+/// One installed plugin.
+#[utoipa::path(
+    get,
+    path = "/api/v1/plugins/{id}",
+    operation_id = "show_plugin",
+    tag = "plugins",
+    params(("id" = i64, Path, description = "The plugin's id")),
+    responses(
+        (status = 200, description = "The plugin", body = PluginSummary),
+        (status = 404, description = "`not_found`: no such plugin", body = ErrorBody),
+    )
+)]
 async fn show(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -90,9 +111,29 @@ async fn show(
     Ok(Json(summary(plugin, &snapshot)?))
 }
 
-/// The body is the archive itself, or `{"path": ...}` with
-/// `Content-Type: application/json` for a package in the server's
-/// `--plugin-dir`.
+/// Installs a plugin package: the body is the archive itself, or
+/// `{"path": ...}` with `Content-Type: application/json` for a package in
+/// the server's `--plugin-dir`. Nothing is stored unless the answer is 201.
+#[utoipa::path(
+    post,
+    path = "/api/v1/plugins",
+    operation_id = "install_plugin",
+    tag = "plugins",
+    request_body(description = "The package archive (.tar.gz or .zip), or a path on the server", content(
+        (InstallFromPath = "application/json"),
+        (Archive = "application/gzip"), (Archive = "application/x-gzip"), (Archive = "application/x-tar"),
+        (Archive = "application/x-compressed-tar"), (Archive = "application/zip"),
+        (Archive = "application/x-zip-compressed"), (Archive = "application/octet-stream"),
+    )),
+    responses(
+        (status = 201, description = "Installed: the plugin, its releases and components stored together", body = PluginSummary),
+        (status = 400, description = "`bad_request`; `unreadable_package`: not an archive, a broken one, an entry escaping the root; `invalid_plugin`: validation errors (`report`)", body = ErrorBody),
+        (status = 403, description = "`path_install_disabled`: no `--plugin-dir`; `outside_plugin_dir`", body = ErrorBody),
+        (status = 409, description = "`plugin_conflict`: it collides with installed plugins (`report`)", body = ErrorBody),
+        (status = 429, description = "`too_many_uploads`: two uploads are being checked already", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -101,8 +142,9 @@ async fn create(
     let mut accepted = vec!["application/json"];
     accepted.extend_from_slice(super::ARCHIVE_TYPES);
     let kind = super::content_type(&headers, &accepted, "a plugin upload")?;
-    let unreadable =
-        |e: package::OpenError| ApiError::Coded(StatusCode::BAD_REQUEST, "unreadable_package", e.0);
+    let unreadable = |e: package::OpenError| {
+        ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::UnreadablePackage, e.0)
+    };
     let files: Box<dyn Files + Send + Sync> = if kind == "application/json" {
         let request: InstallFromPath = serde_json::from_slice(&body)
             .map_err(|e| ApiError::BadRequest(format!("invalid request body: {e}")))?;
@@ -129,6 +171,16 @@ async fn create(
 
 /// Installs the release plugin built into the server (after it was
 /// uninstalled): 201, or 409 `plugin_conflict` when it is installed.
+#[utoipa::path(
+    post,
+    path = "/api/v1/plugins/bundled",
+    operation_id = "install_bundled_plugin",
+    tag = "plugins",
+    responses(
+        (status = 201, description = "Installed", body = PluginSummary),
+        (status = 409, description = "`plugin_conflict`: it is installed (`report`)", body = ErrorBody),
+    )
+)]
 async fn reinstall_bundled(
     State(state): State<AppState>,
 ) -> Result<(StatusCode, Json<PluginSummary>), ApiError> {
@@ -141,10 +193,10 @@ async fn installed(
 ) -> Result<(StatusCode, Json<PluginSummary>), ApiError> {
     let (stored, _report) = install(&state.db, files).await.map_err(|e| match e {
         InstallError::Invalid(report) => {
-            ApiError::Plugin(StatusCode::BAD_REQUEST, "invalid_plugin", report)
+            ApiError::Plugin(StatusCode::BAD_REQUEST, ErrorCode::InvalidPlugin, report)
         }
         InstallError::Conflict(report) => {
-            ApiError::Plugin(StatusCode::CONFLICT, "plugin_conflict", report)
+            ApiError::Plugin(StatusCode::CONFLICT, ErrorCode::PluginConflict, report)
         }
         InstallError::Db(e) => e.into(),
     })?;
@@ -153,6 +205,19 @@ async fn installed(
     Ok((StatusCode::CREATED, Json(summary(&stored, &snapshot)?)))
 }
 
+/// Uninstalls a plugin (with its releases) that no environment uses.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/plugins/{id}",
+    operation_id = "uninstall_plugin",
+    tag = "plugins",
+    params(("id" = i64, Path, description = "The plugin's id")),
+    responses(
+        (status = 204, description = "Uninstalled"),
+        (status = 404, description = "`not_found`: no such plugin", body = ErrorBody),
+        (status = 409, description = "`plugin_in_use`: environments use it (named)", body = ErrorBody),
+    )
+)]
 async fn remove(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -168,7 +233,7 @@ fn confined(state: &AppState, path: &str) -> Result<std::path::PathBuf, ApiError
     let Some(dir) = &state.security.plugin_dir else {
         return Err(ApiError::Coded(
             StatusCode::FORBIDDEN,
-            "path_install_disabled",
+            ErrorCode::PathInstallDisabled,
             "installing from a path on the server is off: start the server with --plugin-dir DIR, \
              or upload the archive"
                 .to_owned(),
@@ -177,7 +242,7 @@ fn confined(state: &AppState, path: &str) -> Result<std::path::PathBuf, ApiError
     let outside = || {
         ApiError::Coded(
             StatusCode::FORBIDDEN,
-            "outside_plugin_dir",
+            ErrorCode::OutsidePluginDir,
             format!("'{path}' is not a package inside the plugin directory"),
         )
     };
@@ -187,7 +252,7 @@ fn confined(state: &AppState, path: &str) -> Result<std::path::PathBuf, ApiError
     let wanted = root.join(path).canonicalize().map_err(|e| {
         ApiError::Coded(
             StatusCode::BAD_REQUEST,
-            "unreadable_package",
+            ErrorCode::UnreadablePackage,
             format!("'{path}' in the plugin directory: {e}"),
         )
     })?;

@@ -2,10 +2,8 @@
 //! registries. Each answer is made once per generation of the installed
 //! plugins and then sent as it is.
 
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::get;
-use mosaic_core::api::component_views;
+use mosaic_core::api::{ComponentView, ErrorBody, ReleaseSummary, component_views};
 use mosaic_core::environment::registry;
 
 use super::error::ApiError;
@@ -13,12 +11,14 @@ use super::versions::Prepared;
 use crate::AppState;
 use crate::db::{Installed, release_summaries};
 use crate::environment::{find_release, plugins_for};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/releases", get(list))
-        .route("/api/v1/releases/{id}", get(show))
-        .route("/api/v1/releases/{id}/components", get(components))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(show))
+        .routes(routes!(components))
 }
 
 /// The list of releases, as made for one generation.
@@ -37,6 +37,14 @@ fn made<T: Clone>(answer: &Result<T, String>) -> Result<T, ApiError> {
         .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
 }
 
+/// The installed releases, in installation order.
+#[utoipa::path(
+    get,
+    path = "/api/v1/releases",
+    operation_id = "list_releases",
+    tag = "releases",
+    responses((status = 200, description = "The installed releases", body = Vec<ReleaseSummary>))
+)]
 async fn list(State(state): State<AppState>) -> Result<Prepared, ApiError> {
     let installed = state.db.plugins().await?;
     let answer = installed.memo(&[0], || {
@@ -45,6 +53,18 @@ async fn list(State(state): State<AppState>) -> Result<Prepared, ApiError> {
     made(&answer.0)
 }
 
+/// One installed release.
+#[utoipa::path(
+    get,
+    path = "/api/v1/releases/{id}",
+    operation_id = "show_release",
+    tag = "releases",
+    params(("id" = i64, Path, description = "The release's id")),
+    responses(
+        (status = 200, description = "The release", body = ReleaseSummary),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Prepared, ApiError> {
     let installed = state.db.plugins().await?;
     let answer = installed.memo(&[id], || ReleaseAnswer(summary(&installed, id)));
@@ -61,6 +81,17 @@ fn summary(installed: &Installed, id: i64) -> Result<Option<Prepared>, String> {
 
 /// The release's registry in registry order (the release's components,
 /// then each compatible plugin's), each with its source, without `bind`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/releases/{id}/components",
+    operation_id = "list_release_components",
+    tag = "releases",
+    params(("id" = i64, Path, description = "The release's id")),
+    responses(
+        (status = 200, description = "Every component in registry order", body = Vec<ComponentView>),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+    )
+)]
 async fn components(
     State(state): State<AppState>,
     Path(id): Path<i64>,

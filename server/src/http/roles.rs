@@ -13,47 +13,32 @@
 
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, put};
-use axum::{Json, Router};
-use mosaic_core::api::{CreateRole, InstanceTagChanges, RoleChanged, RoleTags, RoleView};
+use mosaic_core::api::{
+    CreateRole, ErrorBody, ErrorCode, InstanceTagChanges, RoleChanged, RoleTags, RoleView,
+};
 use mosaic_core::environment::{Environment, ReleaseRoles, Spec};
 use mosaic_core::name::TagName;
 use mosaic_core::role_layer::{LevelView, RoleLayer, RoleRefusal};
-use serde::Deserialize;
 
+use super::components::Options;
 use super::error::{ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
 use crate::db::{RolesSeen, TagOwner, version_of};
 use crate::environment::{ReleaseBase, Stored};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/releases/{id}/roles",
-            get(list_release).post(create_release),
-        )
-        .route(
-            "/api/v1/releases/{id}/roles/{name}",
-            put(put_release).delete(delete_release),
-        )
-        .route(
-            "/api/v1/clusters/{id}/roles",
-            axum::routing::post(create_cluster),
-        )
-        .route(
-            "/api/v1/clusters/{id}/roles/{name}",
-            put(put_cluster).delete(delete_cluster),
-        )
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Options {
-    #[serde(default)]
-    dry_run: bool,
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_release, create_release))
+        .routes(routes!(put_release, delete_release))
+        .routes(routes!(create_cluster))
+        .routes(routes!(put_cluster, delete_cluster))
 }
 
 fn refused(refusal: RoleRefusal) -> ApiError {
@@ -62,7 +47,7 @@ fn refused(refusal: RoleRefusal) -> ApiError {
         RoleRefusal::NotFound(_) => ApiError::NotFound(message),
         RoleRefusal::BadName(_) | RoleRefusal::Invalid(_) => ApiError::BadRequest(message),
         RoleRefusal::UnknownTags(_) => {
-            ApiError::Coded(StatusCode::BAD_REQUEST, "unknown_tag", message)
+            ApiError::Coded(StatusCode::BAD_REQUEST, ErrorCode::UnknownTag, message)
         }
         RoleRefusal::Exists(_) | RoleRefusal::Declared { .. } | RoleRefusal::Held { .. } => {
             ApiError::Conflict(message)
@@ -144,6 +129,23 @@ async fn change_cluster(
     })
 }
 
+/// Replaces a role's tag set on the environment; every node holding it follows.
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/roles/{name}",
+    operation_id = "set_cluster_role_tags",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The environment's id"), ("name" = String, Path, description = "The role's name"), Options,
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    request_body = RoleTags,
+    responses(
+        (status = 200, description = "The role as the environment's list shows it, and what the change did to the instance tags of the nodes holding it (`instance_tags`); with `dry_run`, what it would do, nothing stored", body = RoleChanged, headers(("ETag" = String, description = "The role's version on this owner (none on a dry run)"))),
+        (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment or role", body = ErrorBody),
+        (status = 409, description = "`conflict`; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn put_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -161,6 +163,21 @@ async fn put_cluster(
     Ok(outcome.answer(StatusCode::OK))
 }
 
+/// Creates a role of one's own on the environment.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/roles",
+    operation_id = "create_cluster_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The environment's id"), Options),
+    request_body = CreateRole,
+    responses(
+        (status = 201, description = "Created: the role, and the instance tags it gave (`instance_tags`); with `dry_run`, what it would do, nothing stored", body = RoleChanged, headers(("ETag" = String, description = "The role's version on this owner (none on a dry run)"))),
+        (status = 400, description = "`bad_request`: a name outside `[a-z0-9_-]+`, unreadable limits; `unknown_tag`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`conflict`: the name exists (declared or created); `busy`", body = ErrorBody),
+    )
+)]
 async fn create_cluster(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -179,6 +196,22 @@ async fn create_cluster(
     Ok(outcome.answer(StatusCode::CREATED))
 }
 
+/// Undoes the environment's change of a role (the level below shows again), or deletes a role created on it.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/clusters/{id}/roles/{name}",
+    operation_id = "reset_cluster_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The environment's id"), ("name" = String, Path, description = "The role's name"), Options,
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    responses(
+        (status = 200, description = "Undone: the role as the level below has it, and what that did to the instance tags of the nodes holding it (`instance_tags`); with `dry_run`, nothing stored", body = RoleChanged, headers(("ETag" = String, description = "The role's version on this owner (none on a dry run)"))),
+        (status = 204, description = "A role created here, deleted"),
+        (status = 404, description = "`not_found`: no such environment or role", body = ErrorBody),
+        (status = 409, description = "`conflict`: nodes hold a created role (named), or the owner has no change of that role; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn delete_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -300,6 +333,18 @@ async fn release_views(state: &AppState, id: i64) -> Result<Vec<RoleView>, ApiEr
     Ok(views)
 }
 
+/// The release's roles with its changes (SEMANTICS §5.1), each with how many nodes of its environments hold it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/releases/{id}/roles",
+    operation_id = "list_release_roles",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id")),
+    responses(
+        (status = 200, description = "The roles", body = Vec<RoleView>),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+    )
+)]
 async fn list_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -307,6 +352,23 @@ async fn list_release(
     Ok(Json(release_views(&state, id).await?))
 }
 
+/// Replaces a role's tag set on the release; every node holding it follows.
+#[utoipa::path(
+    put,
+    path = "/api/v1/releases/{id}/roles/{name}",
+    operation_id = "set_release_role_tags",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id"), ("name" = String, Path, description = "The role's name"), Options,
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    request_body = RoleTags,
+    responses(
+        (status = 200, description = "The role as the release's list shows it, and what the change did to the instance tags of the nodes holding it (`instance_tags`); with `dry_run`, what it would do, nothing stored", body = RoleChanged, headers(("ETag" = String, description = "The role's version on this owner (none on a dry run)"))),
+        (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release or role", body = ErrorBody),
+        (status = 409, description = "`conflict`; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn put_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -324,6 +386,21 @@ async fn put_release(
     Ok(outcome.answer(StatusCode::OK))
 }
 
+/// Creates a role of one's own on the release.
+#[utoipa::path(
+    post,
+    path = "/api/v1/releases/{id}/roles",
+    operation_id = "create_release_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id"), Options),
+    request_body = CreateRole,
+    responses(
+        (status = 201, description = "Created: the role, and the instance tags it gave (`instance_tags`); with `dry_run`, what it would do, nothing stored", body = RoleChanged, headers(("ETag" = String, description = "The role's version on this owner (none on a dry run)"))),
+        (status = 400, description = "`bad_request`: a name outside `[a-z0-9_-]+`, unreadable limits; `unknown_tag`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+        (status = 409, description = "`conflict`: the name exists (declared or created); `busy`", body = ErrorBody),
+    )
+)]
 async fn create_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -342,6 +419,22 @@ async fn create_release(
     Ok(outcome.answer(StatusCode::CREATED))
 }
 
+/// Undoes the release's change of a role (the level below shows again), or deletes a role created on it.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/releases/{id}/roles/{name}",
+    operation_id = "reset_release_role",
+    tag = "roles",
+    params(("id" = i64, Path, description = "The release's id"), ("name" = String, Path, description = "The role's name"), Options,
+        ("If-Match" = Option<String>, Header, description = "The role's version on this owner (its `ETag`): 412 when it changed meanwhile")),
+    responses(
+        (status = 200, description = "Undone: the role as the level below has it, and what that did to the instance tags of the nodes holding it (`instance_tags`); with `dry_run`, nothing stored", body = RoleChanged, headers(("ETag" = String, description = "The role's version on this owner (none on a dry run)"))),
+        (status = 204, description = "A role created here, deleted"),
+        (status = 404, description = "`not_found`: no such release or role", body = ErrorBody),
+        (status = 409, description = "`conflict`: nodes hold a created role (named), or the owner has no change of that role; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+    )
+)]
 async fn delete_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,

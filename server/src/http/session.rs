@@ -7,10 +7,11 @@ use std::time::Duration;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Extension, Json, Router};
-use mosaic_core::api::{AuditEntry, SessionView, SignIn};
+use axum::{Extension, Json};
+use mosaic_core::api::{AuditEntry, ErrorBody, ErrorCode, Health, SessionView, SignIn};
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::{ApiError, ApiJson};
 use crate::AppState;
@@ -18,11 +19,11 @@ use crate::access::secret::{new_secret, now, secret_hash, verify_password};
 use crate::access::throttle::Throttled;
 use crate::access::{Principal, SESSION_COOKIE, SESSION_SECONDS};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/session", get(show).post(sign_in).delete(sign_out))
-        .route("/api/v1/health", get(health))
-        .route("/api/v1/audit", get(audit))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(show, sign_in, sign_out))
+        .routes(routes!(health))
+        .routes(routes!(audit))
 }
 
 /// A hash to verify against when the user does not exist, so that both
@@ -42,10 +43,26 @@ fn cookie(state: &AppState, value: &str, max_age: i64) -> HeaderValue {
     .expect("a cookie of ASCII")
 }
 
-/// Signs in. Throttled first (`access::throttle`): once a user name or the
+/// Signs in: the session cookie for the app.
+///
+/// Throttled first (`access::throttle`): once a user name or the
 /// client's address has failed too often, the answer is 429 before the
 /// user is looked up or the password verified. Requests without the peer's
 /// address (a router driven directly) are counted by user name alone.
+#[utoipa::path(
+    post,
+    path = "/api/v1/session",
+    operation_id = "sign_in",
+    tag = "session",
+    request_body = SignIn,
+    responses(
+        (status = 200, description = "Signed in: who, with the session cookie", body = SessionView,
+            headers(("Set-Cookie" = String, description = "`mosaic_session=…; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200`"))),
+        (status = 401, description = "`unauthorized`: an unknown user name or a wrong password (the same message, the same time)", body = ErrorBody),
+        (status = 429, description = "`too_many_attempts`: the user name or the client address failed too often",
+            body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn sign_in(
     State(state): State<AppState>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
@@ -72,7 +89,7 @@ fn too_many_attempts(wait: Duration) -> Response {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     let mut response = ApiError::Coded(
         StatusCode::TOO_MANY_REQUESTS,
-        "too_many_attempts",
+        ErrorCode::TooManyAttempts,
         format!("too many failed sign-ins; try again in {seconds} s"),
     )
     .into_response();
@@ -119,6 +136,14 @@ async fn verified_sign_in(state: &AppState, request: SignIn) -> Result<Response,
     Ok(response)
 }
 
+/// Who is signed in (a token answers `token:LABEL`).
+#[utoipa::path(
+    get,
+    path = "/api/v1/session",
+    operation_id = "show_session",
+    tag = "session",
+    responses((status = 200, description = "Whoever asks", body = SessionView))
+)]
 async fn show(Extension(principal): Extension<Principal>) -> Json<SessionView> {
     Json(SessionView {
         username: principal.actor,
@@ -126,6 +151,15 @@ async fn show(Extension(principal): Extension<Principal>) -> Json<SessionView> {
     })
 }
 
+/// Signs out: the session is forgotten and the cookie cleared.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/session",
+    operation_id = "sign_out",
+    tag = "session",
+    responses((status = 204, description = "Signed out",
+        headers(("Set-Cookie" = String, description = "The cookie, cleared"))))
+)]
 async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(secret) = crate::access::session_cookie(&headers) {
         state.db.delete_session(&secret_hash(secret)).await?;
@@ -137,19 +171,44 @@ async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Result<R
     Ok(response)
 }
 
-async fn health(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+/// Whether the server and its database answer (no credentials needed).
+#[utoipa::path(
+    get,
+    path = "/api/v1/health",
+    operation_id = "health",
+    tag = "session",
+    responses((status = 200, description = "The database answers", body = Health))
+)]
+async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
     state.db.ping().await?;
-    Ok(Json(serde_json::json!({ "status": "ok" })))
+    Ok(Json(Health {
+        status: "ok".to_owned(),
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AuditQuery {
+    /// How many entries, newest first: 1 to 10,000 (default 100).
+    #[param(minimum = 1, maximum = 10000)]
     limit: Option<i64>,
 }
 
 /// The most entries one request returns.
 const MAX_AUDIT: i64 = 10_000;
 
+/// The audit log: every successful change, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/v1/audit",
+    operation_id = "audit",
+    tag = "session",
+    params(AuditQuery),
+    responses(
+        (status = 200, description = "The newest entries", body = Vec<AuditEntry>),
+        (status = 400, description = "`bad_request`: a limit outside 1 to 10,000, or not a number", body = ErrorBody),
+    )
+)]
 async fn audit(
     State(state): State<AppState>,
     Query(query): Query<AuditQuery>,

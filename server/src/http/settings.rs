@@ -5,24 +5,24 @@
 //! A change made by someone else in between is merged with, not lost;
 //! `If-Match` makes the change conditional on the version the client saw.
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::get;
-use mosaic_core::api::{Attributes, PatchAttributes, PluginInUse};
+use mosaic_core::api::{Attributes, ErrorBody, ErrorCode, PatchAttributes, PluginInUse};
 use mosaic_core::environment::{Environment, PUBLIC_TO_ALL, Spec};
 use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
 use serde_json::{Map, Value};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use crate::AppState;
 use crate::environment::Stored;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/clusters/{id}/attributes", get(show).patch(change))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(show, change))
 }
 
 fn document(stored: &Stored) -> Result<Attributes, ApiError> {
@@ -40,6 +40,20 @@ fn answer(attributes: Attributes) -> Response {
     super::versions::with_etag(attributes.version, attributes)
 }
 
+/// The environment's settings (SEMANTICS §9): the whole tree with values,
+/// its version, the models restrictions read, what the components decide.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/attributes",
+    operation_id = "show_cluster_attributes",
+    tag = "settings",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The settings", body = Attributes,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the settings version"))),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     Ok(answer(document(&stored_environment(&state, id).await?)?))
 }
@@ -56,6 +70,27 @@ fn merge(base: &mut Map<String, Value>, over: Map<String, Value>) {
     }
 }
 
+/// Merges a partial tree over the stored settings and stores it when
+/// nothing is wrong with the result.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/clusters/{id}/attributes",
+    operation_id = "change_cluster_attributes",
+    tag = "settings",
+    params(
+        ("id" = i64, Path, description = "The environment's id"),
+        ("If-Match" = Option<String>, Header, description = "The settings version the change was made on: 412 when they moved on"),
+    ),
+    request_body = PatchAttributes,
+    responses(
+        (status = 200, description = "Stored: the whole document", body = Attributes,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the settings version"))),
+        (status = 400, description = "`bad_request`; `invalid_settings`: every problem by `group.attr` (`problems`); nothing is stored", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`plugin_in_use`: a plugin switched off while nodes have its roles; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+    )
+)]
 async fn change(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -70,7 +105,7 @@ async fn change(
         if expected.is_some_and(|v| v != version) {
             return Err(ApiError::Coded(
                 StatusCode::PRECONDITION_FAILED,
-                "precondition_failed",
+                ErrorCode::PreconditionFailed,
                 format!(
                     "the settings changed since version {}: they are at version {version}; reload them",
                     expected.unwrap_or_default()
@@ -166,7 +201,7 @@ fn plugin_in_use(in_use: PluginInUse) -> ApiError {
     let names: Vec<String> = in_use.nodes.iter().map(|n| format!("'{n}'")).collect();
     ApiError::Coded(
         StatusCode::CONFLICT,
-        "plugin_in_use",
+        ErrorCode::PluginInUse,
         format!(
             "the plugin '{}' cannot be disabled: node{} {} {} its roles; remove them from the node{} first",
             in_use.plugin,

@@ -3,11 +3,10 @@
 //! (204); 400 for a bad name, 404 for an unknown tag, 409 for a duplicate,
 //! for a tag a role names, and for tags the release plugin defines.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, put};
-use axum::{Json, Router};
-use mosaic_core::api::{CreateTag, TagView, UpdateTag};
+use mosaic_core::api::{CreateTag, ErrorBody, TagView, UpdateTag};
 use mosaic_core::environment::{
     NamedTags, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own, release_tag_views,
 };
@@ -17,25 +16,15 @@ use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::TagOwner;
 use crate::environment::Stored;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/releases/{id}/tags",
-            get(list_release).post(create_release),
-        )
-        .route(
-            "/api/v1/releases/{id}/tags/{name}",
-            put(update_release).delete(delete_release),
-        )
-        .route(
-            "/api/v1/clusters/{id}/tags",
-            get(list_cluster).post(create_cluster),
-        )
-        .route(
-            "/api/v1/clusters/{id}/tags/{name}",
-            put(update_cluster).delete(delete_cluster),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_release, create_release))
+        .routes(routes!(update_release, delete_release))
+        .routes(routes!(list_cluster, create_cluster))
+        .routes(routes!(update_cluster, delete_cluster))
 }
 
 /// The merged view of `owner`'s tags.
@@ -171,6 +160,18 @@ fn refused(refusal: TagRefusal) -> ApiError {
     }
 }
 
+/// The release's tags, merged, each with where it is declared and how many nodes carry it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/releases/{id}/tags",
+    operation_id = "list_release_tags",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The release's id")),
+    responses(
+        (status = 200, description = "The merged list", body = Vec<TagView>),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+    )
+)]
 async fn list_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -178,6 +179,21 @@ async fn list_release(
     Ok(Json(views(&state, TagOwner::Release(id)).await?))
 }
 
+/// Creates a tag on the release.
+#[utoipa::path(
+    post,
+    path = "/api/v1/releases/{id}/tags",
+    operation_id = "create_release_tag",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The release's id")),
+    request_body = CreateTag,
+    responses(
+        (status = 201, description = "Created", body = TagView),
+        (status = 400, description = "`bad_request`: a name outside `[A-Za-z0-9_-]+`, or 0 instances", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release", body = ErrorBody),
+        (status = 409, description = "`conflict`: the name exists", body = ErrorBody),
+    )
+)]
 async fn create_release(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -186,6 +202,21 @@ async fn create_release(
     create(&state, TagOwner::Release(id), request).await
 }
 
+/// Changes a tag created on the release: `has_primary`, and `instances` (absent: unchanged; `null`: none).
+#[utoipa::path(
+    put,
+    path = "/api/v1/releases/{id}/tags/{name}",
+    operation_id = "update_release_tag",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The release's id"), ("name" = String, Path, description = "The tag's name")),
+    request_body = UpdateTag,
+    responses(
+        (status = 200, description = "Changed", body = TagView),
+        (status = 400, description = "`bad_request`: 0 instances", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such release or tag", body = ErrorBody),
+        (status = 409, description = "`conflict`: a tag the release, its plugin or a plugin defines", body = ErrorBody),
+    )
+)]
 async fn update_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -194,6 +225,19 @@ async fn update_release(
     update(&state, TagOwner::Release(id), &name, request).await
 }
 
+/// Deletes a tag created on the release that no role names and no node carries.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/releases/{id}/tags/{name}",
+    operation_id = "delete_release_tag",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The release's id"), ("name" = String, Path, description = "The tag's name")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "`not_found`: no such release or tag", body = ErrorBody),
+        (status = 409, description = "`conflict`: a tag a role names, that the release did not create, or that nodes carry (named)", body = ErrorBody),
+    )
+)]
 async fn delete_release(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -201,6 +245,18 @@ async fn delete_release(
     delete(&state, TagOwner::Release(id), &name).await
 }
 
+/// The environment's tags, merged, each with where it is declared and how many nodes carry it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/tags",
+    operation_id = "list_cluster_tags",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The merged list", body = Vec<TagView>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn list_cluster(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -208,6 +264,21 @@ async fn list_cluster(
     Ok(Json(views(&state, TagOwner::Cluster(id)).await?))
 }
 
+/// Creates a tag on the environment.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/tags",
+    operation_id = "create_cluster_tag",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The environment's id")),
+    request_body = CreateTag,
+    responses(
+        (status = 201, description = "Created", body = TagView),
+        (status = 400, description = "`bad_request`: a name outside `[A-Za-z0-9_-]+`, or 0 instances", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`conflict`: the name exists", body = ErrorBody),
+    )
+)]
 async fn create_cluster(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -217,6 +288,21 @@ async fn create_cluster(
     create(&state, TagOwner::Cluster(id), request).await
 }
 
+/// Changes a tag created on the environment: `has_primary`, and `instances` (absent: unchanged; `null`: none).
+#[utoipa::path(
+    put,
+    path = "/api/v1/clusters/{id}/tags/{name}",
+    operation_id = "update_cluster_tag",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The environment's id"), ("name" = String, Path, description = "The tag's name")),
+    request_body = UpdateTag,
+    responses(
+        (status = 200, description = "Changed", body = TagView),
+        (status = 400, description = "`bad_request`: 0 instances", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment or tag", body = ErrorBody),
+        (status = 409, description = "`conflict`: a tag the release, its plugin or a plugin defines", body = ErrorBody),
+    )
+)]
 async fn update_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
@@ -225,6 +311,19 @@ async fn update_cluster(
     update(&state, TagOwner::Cluster(id), &name, request).await
 }
 
+/// Deletes a tag created on the environment that no role names and no node carries.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/clusters/{id}/tags/{name}",
+    operation_id = "delete_cluster_tag",
+    tag = "tags",
+    params(("id" = i64, Path, description = "The environment's id"), ("name" = String, Path, description = "The tag's name")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "`not_found`: no such environment or tag", body = ErrorBody),
+        (status = 409, description = "`conflict`: a tag a role names, that the environment did not create, or that nodes carry (named)", body = ErrorBody),
+    )
+)]
 async fn delete_cluster(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,

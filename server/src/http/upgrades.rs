@@ -15,17 +15,17 @@
 //! call for; the answer says what was carried and what not.
 
 use axum::Json;
-use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use mosaic_core::api::{UpgradeOffer, UpgradeRequest, Upgraded};
+use mosaic_core::api::{ErrorBody, UpgradeAnswer, UpgradeOffer, UpgradeRequest, Upgraded};
 use mosaic_core::environment::{Base, Environment, ReleaseChanges, Target, carry};
 use mosaic_core::plugin::{Pins, same_release, upgrades};
 use mosaic_core::tag::NodeTags;
-use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::components::Options;
 use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::tags::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
@@ -33,16 +33,10 @@ use crate::AppState;
 use crate::db::{Carry, Installed, RolesSeen, Selection, StoredPlugin, TagOwner};
 use crate::environment::{ReleaseBase, Stored};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/clusters/{id}/upgrades", get(list))
-        .route("/api/v1/clusters/{id}/upgrade", post(upgrade))
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Options {
-    #[serde(default)]
-    dry_run: bool,
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(upgrade))
 }
 
 /// The plugin that ships `stored`'s release.
@@ -67,6 +61,19 @@ fn offers(installed: &Installed, stored: &Stored) -> Result<Vec<UpgradeOffer>, A
     ))
 }
 
+/// The newer installed versions of what the environment pins: its
+/// release plugin first, then by name, each oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/v1/clusters/{id}/upgrades",
+    operation_id = "list_cluster_upgrades",
+    tag = "environments",
+    params(("id" = i64, Path, description = "The environment's id")),
+    responses(
+        (status = 200, description = "The plugins with newer versions", body = Vec<UpgradeOffer>),
+        (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -131,6 +138,30 @@ async fn release_changes(
     })
 }
 
+/// Moves one plugin the environment pins (its release plugin included)
+/// to a newer installed version (SEMANTICS §7.6); with `dry_run`, what
+/// it would do.
+#[utoipa::path(
+    post,
+    path = "/api/v1/clusters/{id}/upgrade",
+    operation_id = "upgrade_cluster",
+    tag = "environments",
+    params(
+        ("id" = i64, Path, description = "The environment's id"),
+        Options,
+        ("If-Match" = Option<String>, Header, description = "The settings version the upgrade was decided on: 412 when they moved on"),
+    ),
+    request_body = UpgradeRequest,
+    responses(
+        (status = 200, description = "Stored: the environment with what the upgrade did (`upgrade`: its consequences, the release's changes carried and not), its `ETag` the new settings version; or, with `dry_run`, the consequences",
+            body = UpgradeAnswer,
+            headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the settings version"))),
+        (status = 400, description = "`bad_request`; `invalid_settings`: the settings on the new version have problems (`problems`, and the consequences as `upgrade`); a dry run is refused the same way", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such environment, or a plugin or version it cannot move to", body = ErrorBody),
+        (status = 409, description = "`upgrade_refused`: something the environment uses would disappear (`refusals`, `upgrade`, and any problem of the settings as `problems`), a dry run refused the same way; `busy`", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names another settings version", body = ErrorBody),
+    )
+)]
 async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -181,7 +212,7 @@ async fn upgrade(
             return Err(ApiError::InvalidSettings(problems).previewed(preview));
         }
         if options.dry_run {
-            return Ok(Json(upgrade.consequences).into_response());
+            return Ok(Json(UpgradeAnswer::DryRun(upgrade.consequences)).into_response());
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let upgraded = Selection {
@@ -210,7 +241,7 @@ async fn upgrade(
                 cluster: row.cluster,
                 upgrade: upgrade.consequences,
             };
-            return Ok(with_etag(version, answer));
+            return Ok(with_etag(version, UpgradeAnswer::Stored(answer)));
         }
     }
     Err(ApiError::busy("the settings"))

@@ -10,6 +10,7 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use mosaic_core::api::ErrorCode;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -155,7 +156,7 @@ pub fn still_at(expected: Option<i64>, version: i64, what: &str) -> Result<(), A
     match expected {
         Some(seen) if seen != version => Err(ApiError::Coded(
             StatusCode::PRECONDITION_FAILED,
-            "precondition_failed",
+            ErrorCode::PreconditionFailed,
             format!(
                 "the {what} changed since version {seen}: they are at version {version}; reload them"
             ),

@@ -3,6 +3,8 @@
 //! app driven through `oneshot`, and fixtures.
 #![allow(dead_code)]
 
+pub mod serve;
+
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};

@@ -1,0 +1,240 @@
+//! The OpenAPI schemas of the types whose `Serialize` and `Deserialize`
+//! are written by hand (validated names, closed vocabularies, the
+//! `requires` formats), for the server's document (feature `openapi`).
+//! Derived schemas cover the rest; the browser app builds core without
+//! this feature, so none of it reaches its download.
+
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type,
+};
+
+/// A string matching `pattern` (anchored), described by `description`.
+pub(crate) fn pattern(pattern: &str, description: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(pattern))
+        .description(Some(description))
+        .into()
+}
+
+/// One of the strings `values`.
+pub(crate) fn one_of_strings<'a>(
+    values: impl IntoIterator<Item = &'a str>,
+    description: &str,
+) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values))
+        .description(Some(description))
+        .into()
+}
+
+/// Implements `ToSchema` for a type whose schema is `$schema`; `as
+/// "Name"` names it (for a generic type, whose default name would be the
+/// same for every argument).
+macro_rules! schema {
+    ($name:ty, $schema:expr) => {
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $schema
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+    };
+    ($name:ty as $label:literal, $schema:expr) => {
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $schema
+            }
+        }
+
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($label)
+            }
+        }
+    };
+}
+pub(crate) use schema;
+
+/// `requires` as declared: a list of `{name, message?}`, or of predicates
+/// `{one_of|any_of|none_of|all_of: {items, message?, message_invalid?}}`.
+pub(crate) fn requires() -> RefOr<Schema> {
+    use crate::component::{PredicateBody, Quantifier, Relation};
+    use utoipa::PartialSchema;
+    let mut predicate = OneOfBuilder::new();
+    for q in [
+        Quantifier::OneOf,
+        Quantifier::AnyOf,
+        Quantifier::NoneOf,
+        Quantifier::AllOf,
+    ] {
+        predicate = predicate.item(
+            ObjectBuilder::new()
+                .property(q.as_str(), PredicateBody::schema())
+                .required(q.as_str())
+                .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false))),
+        );
+    }
+    // Any of: an empty list is both.
+    AnyOfBuilder::new()
+        .item(ArrayBuilder::new().items(Relation::schema()))
+        .item(ArrayBuilder::new().items(predicate))
+        .description(Some(
+            "The components required, in the format they were declared in: \
+             a list of {name, message?}, or of predicates",
+        ))
+        .into()
+}
+
+/// A plan's node: a node's id, or `"master"` (Fuel's master pseudo-node).
+pub(crate) fn node_id() -> RefOr<Schema> {
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Integer).format(Some(
+            utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64),
+        )))
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["master"])),
+        )
+        .description(Some("A node's id, or \"master\""))
+        .into()
+}
+
+/// A list of [`node_id`]s.
+pub(crate) fn node_ids() -> RefOr<Schema> {
+    ArrayBuilder::new().items(node_id()).into()
+}
+
+/// A value typed as text ([`crate::network::Typed`]): any string is read —
+/// one that does not parse is kept as typed and is a problem of the
+/// checks (`invalid_value`), not a refusal of the request — and written
+/// back as it was typed.
+pub(crate) fn typed(what: &str, example: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(format!(
+            "{what}, as typed: a value that does not parse is kept and reported by the checks (`invalid_value`)"
+        )))
+        .examples([serde_json::Value::from(example)])
+        .into()
+}
+
+/// `[first, last]`: two addresses as typed ([`crate::network::RangeField`]).
+pub(crate) fn range_field() -> RefOr<Schema> {
+    ArrayBuilder::new()
+        .items(typed("An IPv4 address", "192.168.0.2"))
+        .min_items(Some(2))
+        .max_items(Some(2))
+        .description(Some("A range of addresses: [first, last], both included"))
+        .into()
+}
+
+/// `[low, high]`, or `null` (an `Option<[i64; 2]>`).
+pub(crate) fn optional_int_pair() -> RefOr<Schema> {
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(
+            ArrayBuilder::new()
+                .items(ObjectBuilder::new().schema_type(Type::Integer).format(Some(
+                    utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64),
+                )))
+                .min_items(Some(2))
+                .max_items(Some(2)),
+        )
+        .description(Some("[low, high], both included"))
+        .into()
+}
+
+/// A restriction as the server writes it (the long form; SEMANTICS §3.2).
+pub(crate) fn restriction() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .property(
+            "condition",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some("An expression over the environment's models")),
+        )
+        .required("condition")
+        .property("message", ObjectBuilder::new().schema_type(Type::String))
+        .property(
+            "action",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["hide", "none"]))
+                .description(Some("What a true condition does; absent: `disable`")),
+        )
+        .property(
+            "strict",
+            ObjectBuilder::new()
+                .schema_type(Type::Boolean)
+                .description(Some("Absent: `true`")),
+        )
+        .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false)))
+        .description(Some("When the condition holds, the thing is disabled or hidden (`action`), or only the message is shown"))
+        .into()
+}
+
+/// A problem of one node ([`crate::api::NodeProblem`]): its id, its name
+/// (none for an id that is not in the environment) and the message;
+/// nothing else.
+pub(crate) fn node_problem() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .property("node", int64())
+        .required("node")
+        .property("name", ObjectBuilder::new().schema_type(Type::String))
+        .property("message", ObjectBuilder::new().schema_type(Type::String))
+        .required("message")
+        .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false)))
+        .description(Some(
+            "A problem of one node: its id, its name (absent for an id that is not in the environment) and the message",
+        ))
+        .into()
+}
+
+fn int64() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Integer).format(Some(
+        utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64),
+    ))
+}
+
+/// Why an environment cannot be exported for a deployer
+/// ([`crate::deployer::ExportProblem`]): its message and, flattened in,
+/// what it is about (`Subject`) — none for a value the deployer's data
+/// cannot work out. A node it cannot take (`{"message", "node"}`) is
+/// described as a [`node_problem`], which it is on the wire: in
+/// `ErrorProblem`'s `oneOf` a value matches one schema only.
+pub(crate) fn export_problem() -> RefOr<Schema> {
+    let text = |what: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(what))
+    };
+    ObjectBuilder::new()
+        .property("message", ObjectBuilder::new().schema_type(Type::String))
+        .required("message")
+        .property(
+            "component",
+            text("A chosen component the deployer has no equivalent for"),
+        )
+        .property(
+            "role",
+            text("A role a node holds that the deployer has no equivalent for"),
+        )
+        .property(
+            "setting",
+            text("A setting (`group.attr`) whose value has no equivalent"),
+        )
+        .max_properties(Some(2))
+        .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false)))
+        .description(Some(
+            "A problem of an export: its message and at most one of what it is about \
+             (`component`, `role` or `setting`). A node the deployer cannot take (a name \
+             that is no host name, a host name twice, no management address) is a \
+             `NodeProblem`: `{\"node\", \"message\"}`",
+        ))
+        .into()
+}
