@@ -324,8 +324,8 @@ pub enum ErrorProblem {
     /// networks (ids) and fields.
     Network(crate::network::NetworkProblem),
     /// For `not_exportable`: a component, role or setting with no
-    /// equivalent in the deployer, or a node it cannot take (which reads
-    /// as a `Node` problem).
+    /// equivalent in the deployer, or a node it cannot take, each with the
+    /// tab where it is fixed.
     Export(crate::deployer::ExportProblem),
 }
 
@@ -755,7 +755,10 @@ pub struct BulkNodes {
 
 /// A problem of one node in a bulk change (or of a node id that is not in
 /// the environment, then without `name`).
+// Closed, as its schema is: an export's node problem (which names the tab
+// it is fixed on besides) reads as the export's in `ErrorProblem`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeProblem {
     pub node: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]

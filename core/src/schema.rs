@@ -202,18 +202,33 @@ fn int64() -> ObjectBuilder {
 }
 
 /// Why an environment cannot be exported for a deployer
-/// ([`crate::deployer::ExportProblem`]): its message and, flattened in,
-/// what it is about (`Subject`) — none for a value the deployer's data
-/// cannot work out. A node it cannot take (`{"message", "node"}`) is
-/// described as a [`node_problem`], which it is on the wire: in
-/// `ErrorProblem`'s `oneOf` a value matches one schema only.
+/// ([`crate::deployer::ExportProblem`]): its message, at most one of what
+/// it is about (`Subject`, flattened in) — none for a value the deployer's
+/// data cannot work out — and the tab where it is fixed. A node's problem
+/// always names its tab, which sets it apart from a [`node_problem`]
+/// (closed): in `ErrorProblem`'s `oneOf` a value matches one schema only.
 pub(crate) fn export_problem() -> RefOr<Schema> {
     let text = |what: &str| {
         ObjectBuilder::new()
             .schema_type(Type::String)
             .description(Some(what))
     };
-    ObjectBuilder::new()
+    let tab = || {
+        one_of_strings(
+            [
+                "nodes",
+                "networks",
+                "settings",
+                "tags",
+                "components",
+                "deploy",
+            ],
+            "The tab of the environment's page where it is fixed (absent: a mistake of the \
+             deployer's data, which no change to the environment fixes)",
+        )
+    };
+    let closed = || Some(AdditionalProperties::<Schema>::FreeForm(false));
+    let about = ObjectBuilder::new()
         .property("message", ObjectBuilder::new().schema_type(Type::String))
         .required("message")
         .property(
@@ -228,13 +243,28 @@ pub(crate) fn export_problem() -> RefOr<Schema> {
             "setting",
             text("A setting (`group.attr`) whose value has no equivalent"),
         )
-        .max_properties(Some(2))
-        .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false)))
+        .property("fixed_on", tab())
+        .max_properties(Some(3))
+        .additional_properties(closed());
+    let node = ObjectBuilder::new()
+        .property("message", ObjectBuilder::new().schema_type(Type::String))
+        .required("message")
+        .property(
+            "node",
+            int64().description(Some(
+                "A node the deployer cannot take: a name that is no host name, a host name twice, no management address",
+            )),
+        )
+        .required("node")
+        .property("fixed_on", tab())
+        .required("fixed_on")
+        .additional_properties(closed());
+    OneOfBuilder::new()
+        .item(about)
+        .item(node)
         .description(Some(
-            "A problem of an export: its message and at most one of what it is about \
-             (`component`, `role` or `setting`). A node the deployer cannot take (a name \
-             that is no host name, a host name twice, no management address) is a \
-             `NodeProblem`: `{\"node\", \"message\"}`",
+            "A problem of an export: its message, at most one of what it is about \
+             (`component`, `role`, `setting` or `node`) and the tab where it is fixed (`fixed_on`)",
         ))
         .into()
 }

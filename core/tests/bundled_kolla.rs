@@ -7,7 +7,7 @@ mod common;
 
 use mosaic_core::component::ComponentName;
 use mosaic_core::deployer::{Export, ExportRefusal, Subject};
-use mosaic_core::environment::{Base, Environment, Spec};
+use mosaic_core::environment::{Base, EnvTab, Environment, Spec};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::network::{HolderKey, NetworkConfiguration};
 use mosaic_core::release::Release;
@@ -130,6 +130,39 @@ fn rabbitmq_taken_off_one_controller_is_off_it_in_the_inventory() {
     let host = export.hosts.iter().find(|h| h.name == "ctl-2").unwrap();
     assert!(host.groups.contains(&"mariadb".to_owned()));
     assert!(!host.groups.contains(&"rabbitmq".to_owned()));
+    // What the Deploy tab shows of a host: the groups placing it, then the
+    // services they bring, a family's written once.
+    assert_eq!(
+        host.placed,
+        [
+            "control",
+            "network",
+            "mariadb",
+            "keystone",
+            "neutron-server",
+            "swift-account-server",
+            "swift-container-server",
+            "swift-object-server"
+        ]
+    );
+    let services = host.services();
+    assert!(services.contains("nova (api, "), "{services}");
+    assert!(
+        !services.contains("mariadb"),
+        "placed, not brought: {services}"
+    );
+    // The tab's name filter: a part of the name, any case.
+    assert_eq!(export.hosts_named(" CTL- "), [0, 1, 2]);
+    assert_eq!(export.hosts_named("").len(), 5);
+    assert!(export.hosts_named("nowhere").is_empty());
+    let compute = export.hosts.iter().find(|h| h.name == "cmp-1").unwrap();
+    assert_eq!(compute.placed, ["compute"]);
+    // kolla-ansible runs nova-compute on `compute` itself.
+    assert!(
+        compute.services().contains("ceilometer (compute, ipmi)"),
+        "{}",
+        compute.services()
+    );
     assert!(
         export
             .warnings
@@ -171,4 +204,52 @@ fn what_has_no_equivalent_and_a_bad_host_name_are_refused_together() {
         subjects.contains(&&Subject::Role("mongo".to_owned())),
         "{refusal:#?}"
     );
+    // Each names the tab that fixes it.
+    for problem in &refusal.problems {
+        let tab = match &problem.subject {
+            Some(Subject::Component(_)) => EnvTab::Components,
+            Some(Subject::Node(_) | Subject::Role(_)) => EnvTab::Nodes,
+            other => panic!("{other:?} in {refusal:#?}"),
+        };
+        assert_eq!(problem.fixed_on(), Some(tab), "{problem:?}");
+    }
+}
+
+#[test]
+fn a_node_without_its_management_address_is_fixed_on_the_networks_tab() {
+    let release = common::bundled::release();
+    let tags = Default::default();
+    let base = Base {
+        release: &release,
+        plugins: &[],
+        release_tags: &tags,
+        release_roles: mosaic_core::role_layer::RoleLayer::none(),
+    };
+    // No addresses given, no VIPs: the node has no management address and
+    // the internal VIP cannot be worked out, both the networks' to fix.
+    let spec = Spec {
+        name: "prod".to_owned(),
+        components: Some(
+            LVM.iter()
+                .map(|c| ComponentName::new(*c).unwrap())
+                .collect(),
+        ),
+        nodes: vec![node(1, "ctl-1", &["controller"])],
+        ..Spec::default()
+    };
+    let env = Environment::new(base, &spec).unwrap();
+    let refusal = env.export_to("kolla-ansible").unwrap().unwrap_err();
+    let address = refusal
+        .problems
+        .iter()
+        .find(|p| p.message.contains("no management address"))
+        .unwrap_or_else(|| panic!("{refusal:#?}"));
+    assert_eq!(address.subject, Some(Subject::Node(1)));
+    assert_eq!(address.fixed_on(), Some(EnvTab::Networks));
+    let vip = refusal
+        .problems
+        .iter()
+        .find(|p| p.message.starts_with("kolla_internal_vip_address"))
+        .unwrap_or_else(|| panic!("{refusal:#?}"));
+    assert_eq!(vip.fixed_on(), Some(EnvTab::Networks));
 }

@@ -146,6 +146,15 @@ async fn contrail_and_a_node_named_bad_name_are_refused_together() {
         "{body:#}"
     );
     assert!(problems.iter().any(|p| p["node"] == bad), "{body:#}");
+    // Each says the tab of the environment's page that fixes it.
+    for problem in problems {
+        let tab = if problem["component"].is_string() {
+            "components"
+        } else {
+            "nodes"
+        };
+        assert_eq!(problem["fixed_on"], tab, "{problem:#}");
+    }
     let (status, _) = app
         .get(&format!(
             "/api/v1/clusters/{cluster}/deployers/kolla-ansible/archive"

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::write::{Inventory, README, globals_yaml, ini};
 use super::{Computed, Deployer, DeployerSummary};
 use crate::component::Pattern;
-use crate::environment::Environment;
+use crate::environment::{EnvTab, Environment};
 use crate::expr::{Expr, JsonModels};
 use crate::name::TagName;
 use crate::network::NetworkConfiguration;
@@ -31,12 +31,39 @@ pub enum Subject {
     Node(i64),
 }
 
-/// Why an environment cannot be exported: `{"message", "component"|"role"|"setting"|"node"}`.
+impl Subject {
+    /// The tab of the environment's page where what it names is changed:
+    /// a component on Components, a role a node holds and a node's name on
+    /// Nodes, a setting on Settings.
+    pub fn fixed_on(&self) -> EnvTab {
+        match self {
+            Subject::Component(_) => EnvTab::Components,
+            Subject::Role(_) | Subject::Node(_) => EnvTab::Nodes,
+            Subject::Setting(_) => EnvTab::Settings,
+        }
+    }
+}
+
+/// Why an environment cannot be exported: `{"message",
+/// "component"|"role"|"setting"|"node", "fixed_on"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportProblem {
     pub message: String,
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<Subject>,
+    /// The tab of the environment's page where it is fixed: its subject's
+    /// ([`Subject::fixed_on`]) but for addresses and values worked out from
+    /// the networks (Networks); none for the deployer data's own mistakes,
+    /// which no change to the environment fixes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_on: Option<EnvTab>,
+}
+
+impl ExportProblem {
+    /// The tab of the environment's page where it is fixed.
+    pub fn fixed_on(&self) -> Option<EnvTab> {
+        self.fixed_on
+    }
 }
 
 // Written by hand: the derive would make the flattened `Option<Subject>`
@@ -53,14 +80,49 @@ pub struct ExportRefusal {
 }
 
 /// One host of the export: its node, its host name, every group it is in
-/// (directly or through a group's children) and its host variables.
+/// (directly or through a group's children), the groups that list it by
+/// name (`placed`: those its tags place, a role of one's own) and its
+/// host variables.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExportHost {
     pub node: i64,
     pub name: String,
     pub groups: Vec<String>,
+    /// The groups that list the host itself, in the inventory's order; the
+    /// others of `groups` follow from them through children (the services
+    /// they bring).
+    #[serde(default)]
+    pub placed: Vec<String>,
     pub vars: BTreeMap<String, String>,
+}
+
+impl ExportHost {
+    /// The services its placed groups bring, compactly: the groups it is
+    /// in through children, those sharing a first word written once
+    /// (`nova (api, conductor, scheduler)`), in the inventory's order.
+    pub fn services(&self) -> String {
+        let mut families: Vec<(&str, Vec<&str>)> = Vec::new();
+        for group in self.groups.iter().filter(|g| !self.placed.contains(g)) {
+            let (family, rest) = group.split_once('-').unwrap_or((group, ""));
+            match families.iter_mut().find(|(f, _)| *f == family) {
+                Some((_, members)) => members.push(rest),
+                None => families.push((family, vec![rest])),
+            }
+        }
+        families
+            .iter()
+            .map(|(family, members)| {
+                let named: Vec<&str> = members.iter().copied().filter(|m| !m.is_empty()).collect();
+                if named.is_empty() {
+                    (*family).to_owned()
+                } else {
+                    format!("{family} ({})", named.join(", "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// The export: the deployer and its series, the files (path → text), the
@@ -77,8 +139,22 @@ pub struct Export {
     pub warnings: Vec<String>,
 }
 
+/// A problem fixed where its subject is changed.
 fn problem(message: String, subject: Option<Subject>) -> ExportProblem {
-    ExportProblem { message, subject }
+    ExportProblem {
+        fixed_on: subject.as_ref().map(Subject::fixed_on),
+        message,
+        subject,
+    }
+}
+
+/// A problem fixed on tab `tab`, whatever its subject.
+fn fixed_on(tab: EnvTab, message: String, subject: Option<Subject>) -> ExportProblem {
+    ExportProblem {
+        fixed_on: Some(tab),
+        message,
+        subject,
+    }
 }
 
 /// Whether `name` is a host name (RFC 1123): dot-separated labels of 1–63
@@ -144,6 +220,20 @@ struct Exporting<'e, 'a> {
     nodes: Vec<(&'e NodeTags, Vec<TagName>)>,
 }
 
+impl Export {
+    /// The indices of the hosts whose name holds `text`, any case (the node
+    /// table's name filter): all of them for empty text.
+    pub fn hosts_named(&self, text: &str) -> Vec<usize> {
+        let text = text.trim().to_lowercase();
+        self.hosts
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| text.is_empty() || h.name.to_lowercase().contains(&text))
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
 /// Host name → its host variables.
 type HostVars = BTreeMap<String, BTreeMap<String, String>>;
 
@@ -151,7 +241,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
     fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
         let refuse = |message: String| ExportRefusal {
             deployer: deployer.name.clone(),
-            problems: vec![problem(message, None)],
+            problems: vec![fixed_on(EnvTab::Networks, message, None)],
         };
         let (config, _) = env.network_configuration().map_err(refuse)?;
         let mut models = env.models().clone();
@@ -311,7 +401,8 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 ));
             }
             if !node.addresses.contains_key(MANAGEMENT) {
-                out.push(problem(
+                out.push(fixed_on(
+                    EnvTab::Networks,
                     format!("node '{name}': it has no management address (ansible_host); see the environment's network checks"),
                     subject,
                 ));
@@ -356,7 +447,11 @@ impl<'e, 'a> Exporting<'e, 'a> {
             match self.value_of(entry) {
                 Ok(Some(value)) => values.push((entry.name.clone(), value)),
                 Ok(None) => {}
-                Err(e) => problems.push(problem(format!("{}: {e}", entry.name), None)),
+                Err(e) => problems.push(ExportProblem {
+                    message: format!("{}: {e}", entry.name),
+                    subject: None,
+                    fixed_on: entry.reads(),
+                }),
             }
         }
         (values, problems)
@@ -437,10 +532,11 @@ impl<'e, 'a> Exporting<'e, 'a> {
                     ));
                 }
                 Ok(None) => {}
-                Err(e) => problems.push(problem(
-                    format!("{} [{}] {}: {e}", entry.file, entry.section, entry.key.name),
-                    None,
-                )),
+                Err(e) => problems.push(ExportProblem {
+                    message: format!("{} [{}] {}: {e}", entry.file, entry.section, entry.key.name),
+                    subject: None,
+                    fixed_on: entry.key.reads(),
+                }),
             }
         }
         let texts = files
@@ -564,6 +660,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
 
     fn hosts(&self, inventory: &Inventory, mut vars: HostVars) -> Vec<ExportHost> {
         let mut membership = inventory.membership();
+        let mut placed = inventory.placed();
         self.nodes
             .iter()
             .map(|(node, _)| {
@@ -571,6 +668,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 ExportHost {
                     node: node.id,
                     groups: membership.remove(&name).unwrap_or_default(),
+                    placed: placed.remove(&name).unwrap_or_default(),
                     vars: vars.remove(&name).unwrap_or_default(),
                     name,
                 }

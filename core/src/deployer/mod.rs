@@ -143,6 +143,59 @@ pub struct Computed {
     pub when: Option<String>,
 }
 
+impl Computed {
+    /// The tab where what its expressions read is changed, when one cannot
+    /// be worked out: the networks' (Networks) before the settings'
+    /// (Settings) before the components' (`cluster:`, Components); none
+    /// when it reads none of them or does not parse (the deployer data's
+    /// own mistake).
+    pub fn reads(&self) -> Option<crate::environment::EnvTab> {
+        use crate::environment::EnvTab;
+        use crate::expr::{Expr, Model};
+        let mut sources: Vec<&str> = self
+            .when
+            .iter()
+            .chain(&self.value)
+            .map(String::as_str)
+            .collect();
+        if let Some(template) = &self.template {
+            template_parts(template, &mut sources);
+        }
+        let mut models = Vec::new();
+        for source in sources {
+            let expr = Expr::parse(source).ok()?;
+            models.extend(expr.paths().iter().map(|p| p.model));
+        }
+        [
+            (Model::NetworkingParameters, EnvTab::Networks),
+            (Model::Settings, EnvTab::Settings),
+            (Model::Cluster, EnvTab::Components),
+        ]
+        .into_iter()
+        .find(|(model, _)| models.contains(model))
+        .map(|(_, tab)| tab)
+    }
+}
+
+/// The `{expression}` parts of every string in a template.
+fn template_parts<'t>(template: &'t serde_json::Value, out: &mut Vec<&'t str>) {
+    match template {
+        serde_json::Value::String(text) => {
+            let mut rest = text.as_str();
+            while let Some((_, after)) = rest.split_once('{') {
+                let Some((part, next)) = after.split_once('}') else {
+                    return;
+                };
+                out.push(part);
+                rest = next;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| template_parts(i, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| template_parts(v, out)),
+        _ => {}
+    }
+}
+
 /// One key of a configuration file the export writes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -121,6 +121,19 @@ impl Inventory {
         out
     }
 
+    /// The groups that list each host by name, in the inventory's order.
+    pub fn placed(&self) -> BTreeMap<String, Vec<String>> {
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (name, entry) in &self.groups {
+            if let Entry::Hosts(hosts, _) = entry {
+                for host in hosts {
+                    out.entry(host.clone()).or_default().push(name.clone());
+                }
+            }
+        }
+        out
+    }
+
     /// The names of the hosts it lists.
     pub fn host_names(&self) -> BTreeSet<&str> {
         self.groups

@@ -18,6 +18,7 @@ mod maximums;
 mod networks;
 mod plan;
 mod roles;
+mod tab;
 mod tags;
 mod upgrade;
 
@@ -35,6 +36,7 @@ pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
 pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
 pub use roles::ReleaseRoles;
+pub use tab::EnvTab;
 pub use tags::{
     NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
     release_tag_views,
