@@ -733,6 +733,8 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use mosaic_core::api::{ErrorProblem, UpgradeConsequences};
+    use mosaic_core::deployer::Subject;
+    use mosaic_core::environment::EnvTab;
     use mosaic_core::settings::Problem;
     use serde_json::json;
 
@@ -759,6 +761,40 @@ mod tests {
         assert_eq!(failure.problems, vec![Problem::new("a.b", "bad")]);
         assert_eq!(failure.upgrade(), Some(UpgradeConsequences::default()));
         assert!(failure.consequences().is_none());
+    }
+
+    #[wasm_bindgen_test]
+    fn an_export_refusal_keeps_every_problem_with_the_tab_that_fixes_it() {
+        // As the server sends it: a node's problem names its tab too, which
+        // sets it apart from a bulk change's node problem.
+        let body = json!({"error": {
+            "code": "not_exportable",
+            "message": "the environment cannot be exported for kolla-ansible: …",
+            "problems": [
+                {"message": "component 'x': none", "component": "x", "fixed_on": "components"},
+                {"message": "node 'bad name': …", "node": 3, "fixed_on": "nodes"},
+                {"message": "node 'b': no management address", "node": 4, "fixed_on": "networks"},
+                {"message": "tag 't' placing group 'g': …"},
+            ],
+        }});
+        let read: Refusal = serde_json::from_str(&body.to_string()).expect("an error answer reads");
+        let failure = refusal(read, 409);
+        assert!(failure.node_problems.is_empty());
+        let tabs: Vec<Option<EnvTab>> = failure
+            .export_problems()
+            .iter()
+            .map(|p| p.fixed_on())
+            .collect();
+        assert_eq!(
+            tabs,
+            [
+                Some(EnvTab::Components),
+                Some(EnvTab::Nodes),
+                Some(EnvTab::Networks),
+                None
+            ]
+        );
+        assert_eq!(failure.export_problems()[1].subject, Some(Subject::Node(3)));
     }
 
     #[wasm_bindgen_test]

@@ -21,6 +21,7 @@ use crate::api::{ApiFailure, TagOwner};
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::pages::components::ComponentsPage;
+use crate::pages::deploy::DeployPage;
 use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::heat::HeatPage;
@@ -94,6 +95,7 @@ fn Shell() -> impl IntoView {
                 <Route path=path!("/environments/:id/settings") view=SettingsPage />
                 <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
                 <Route path=path!("/environments/:id/components") view=EnvironmentComponentsPage />
+                <Route path=path!("/environments/:id/deploy") view=EnvironmentDeployPage />
                 <Route path=path!("/releases/:id/tags") view=ReleaseTagsPage />
                 <Route path=path!("/releases/:id/matrix") view=ReleaseMatrixPage />
                 <Route path=path!("/plugins") view=Plugins />
@@ -175,6 +177,11 @@ fn SettingsPage() -> impl IntoView {
 #[component]
 fn EnvironmentComponentsPage() -> impl IntoView {
     for_id(|cluster_id| view! { <ComponentsPage cluster_id /> })
+}
+
+#[component]
+fn EnvironmentDeployPage() -> impl IntoView {
+    for_id(|cluster_id| view! { <DeployPage cluster_id /> })
 }
 
 #[component]

@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
+use mosaic_core::environment::EnvTab;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
@@ -20,6 +21,9 @@ pub enum Route {
     EnvironmentTags(i64),
     /// One environment's components, changed later.
     EnvironmentComponents(i64),
+    /// One environment handed to its deployer: the export's hosts, its
+    /// problems or warnings, the archive.
+    EnvironmentDeploy(i64),
     /// A release's tags.
     ReleaseTags(i64),
     /// A release's compatibility matrix.
@@ -29,6 +33,18 @@ pub enum Route {
 }
 
 impl Route {
+    /// The page of tab `tab` of environment `id`.
+    pub fn of_tab(tab: EnvTab, id: i64) -> Route {
+        match tab {
+            EnvTab::Nodes => Route::Environment(id),
+            EnvTab::Networks => Route::EnvironmentNetworks(id),
+            EnvTab::Settings => Route::EnvironmentSettings(id),
+            EnvTab::Tags => Route::EnvironmentTags(id),
+            EnvTab::Components => Route::EnvironmentComponents(id),
+            EnvTab::Deploy => Route::EnvironmentDeploy(id),
+        }
+    }
+
     pub fn path(self) -> String {
         match self {
             Route::Environments => "/".to_owned(),
@@ -37,6 +53,7 @@ impl Route {
             Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
             Route::EnvironmentTags(id) => format!("/environments/{id}/tags"),
             Route::EnvironmentComponents(id) => format!("/environments/{id}/components"),
+            Route::EnvironmentDeploy(id) => format!("/environments/{id}/deploy"),
             Route::ReleaseTags(id) => format!("/releases/{id}/tags"),
             Route::ReleaseMatrix(id) => format!("/releases/{id}/matrix"),
             Route::Plugins => "/plugins".to_owned(),
@@ -105,6 +122,7 @@ mod tests {
                 Route::EnvironmentComponents(7),
                 "/environments/7/components",
             ),
+            (Route::EnvironmentDeploy(7), "/environments/7/deploy"),
             (Route::ReleaseTags(3), "/releases/3/tags"),
             (Route::ReleaseMatrix(3), "/releases/3/matrix"),
             (Route::Plugins, "/plugins"),

@@ -5,6 +5,7 @@ mod accessibility;
 mod admin;
 mod api_docs;
 mod components;
+mod deploy;
 mod first_visit;
 mod graphs;
 mod matrix;

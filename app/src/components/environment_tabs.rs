@@ -1,6 +1,6 @@
 //! The head of an environment's pages: its name, its release, and tabs for
 //! its nodes (with the deployment preview), its networks, its settings, its
-//! tags and its components.
+//! tags, its components and its hand-off to a deployer.
 
 use leptos::prelude::*;
 use mosaic_core::api::Cluster;
@@ -8,37 +8,9 @@ use mosaic_core::api::Cluster;
 use crate::api;
 use crate::route::{Route, set_title};
 
-/// The environment's page being shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    Nodes,
-    Networks,
-    Settings,
-    Tags,
-    Components,
-}
-
-impl Tab {
-    fn label(self) -> &'static str {
-        match self {
-            Tab::Nodes => "Nodes and deployment",
-            Tab::Networks => "Networks",
-            Tab::Settings => "Settings",
-            Tab::Tags => "Tags",
-            Tab::Components => "Components",
-        }
-    }
-
-    fn route(self, cluster_id: i64) -> Route {
-        match self {
-            Tab::Nodes => Route::Environment(cluster_id),
-            Tab::Networks => Route::EnvironmentNetworks(cluster_id),
-            Tab::Settings => Route::EnvironmentSettings(cluster_id),
-            Tab::Tags => Route::EnvironmentTags(cluster_id),
-            Tab::Components => Route::EnvironmentComponents(cluster_id),
-        }
-    }
-}
+/// The environment's page being shown: core's, which an export's
+/// problem names too.
+pub use mosaic_core::environment::EnvTab as Tab;
 
 /// The environment's name as the heading (its id until it is known) and
 /// the tabs, `current` marked; the browser's title names both.
@@ -65,12 +37,12 @@ pub fn EnvironmentTabs(cluster_id: i64, current: Tab) -> impl IntoView {
         <h1>{title}</h1>
         {release}
         <ul class="tabs" role="list">
-            {[Tab::Nodes, Tab::Networks, Tab::Settings, Tab::Tags, Tab::Components]
+            {Tab::ALL
                 .map(|tab| {
                     let here = tab == current;
                     view! {
                         <li class="tab" class:current=here aria-current=here.then_some("page")>
-                            <a href=tab.route(cluster_id).path()>{tab.label()}</a>
+                            <a href=Route::of_tab(tab, cluster_id).path()>{tab.label()}</a>
                         </li>
                     }
                 })}

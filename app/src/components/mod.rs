@@ -9,5 +9,6 @@ pub mod near_view;
 pub mod node_table;
 pub mod notice;
 pub mod option_row;
+pub mod pager;
 pub mod plugin_upload;
 pub mod retry;

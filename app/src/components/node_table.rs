@@ -23,6 +23,7 @@ use mosaic_core::nodes::{
 
 use crate::api::{self, ApiFailure};
 use crate::components::interfaces_editor::InterfacesEditor;
+use crate::components::pager::Pager;
 
 /// What the admin chose in the table: kept while the page reloads its data
 /// after a change, so a filtered, selected rack stays as it was.
@@ -238,25 +239,7 @@ pub fn NodeTable(
                     <For each=move || on_page.get() key=|id| *id children=row />
                 </tbody>
             </table>
-            <Show when=move || { pages.get() >= 2 }>
-                <nav class="pages" aria-label="Pages of nodes">
-                    <button
-                        class="previous-page"
-                        disabled=move || state.page.get() == 0
-                        on:click=move |_| state.page.update(|p| *p = p.saturating_sub(1))
-                    >
-                        "Previous"
-                    </button>
-                    <span>{move || format!(" Page {} of {} ", state.page.get() + 1, pages.get())}</span>
-                    <button
-                        class="next-page"
-                        disabled=move || { state.page.get() + 1 >= pages.get() }
-                        on:click=move |_| state.page.update(|p| *p += 1)
-                    >
-                        "Next"
-                    </button>
-                </nav>
-            </Show>
+            <Pager page=state.page pages label="Pages of nodes" />
             {move || {
                 error.get().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })
             }}

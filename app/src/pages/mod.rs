@@ -1,6 +1,7 @@
 //! One file per page.
 
 pub mod components;
+pub mod deploy;
 pub mod environment;
 pub mod environments;
 pub mod heat;

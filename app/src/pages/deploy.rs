@@ -1,0 +1,199 @@
+//! An environment's Deploy tab (SEMANTICS §12): the deployer its release
+//! declares with its series, and the environment exported for it — each
+//! node with the kolla groups that place it and the services they bring,
+//! the warnings and a download of the files — or, when it is refused, every
+//! problem with a link to the tab that fixes it (core's
+//! `ExportProblem::fixed_on`).
+//!
+//! Usable with 1,000 nodes: the hosts are a table paged as the node table
+//! is (core's `nodes::PAGE` rows), filtered by name, each row three cells
+//! of plain text.
+
+use leptos::prelude::*;
+use mosaic_core::deployer::{DeployerSummary, Export, ExportHost, ExportProblem};
+use mosaic_core::nodes::{count_line, page_count, page_of};
+
+use crate::api::{self, ApiFailure};
+use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::loading::Loading;
+use crate::components::pager::Pager;
+use crate::route::Route;
+
+/// What the tab found: the release's (first) deployer, and the export for
+/// it or the refusal.
+#[derive(Clone)]
+enum Found {
+    /// The release declares no deployer.
+    Nothing,
+    Exported(DeployerSummary, Export),
+    /// 409 `not_exportable`: the refusal with every problem.
+    Refused(DeployerSummary, ApiFailure),
+}
+
+/// The deployers, then the export for the first; a refusal is an answer
+/// the tab shows, any other failure the page's.
+async fn find(cluster_id: i64) -> Result<Found, ApiFailure> {
+    let list: Vec<DeployerSummary> =
+        api::get(api::path::of_cluster(cluster_id, "deployers")).await?;
+    let Some(deployer) = list.into_iter().next() else {
+        return Ok(Found::Nothing);
+    };
+    let what = format!("deployers/{}", deployer.name);
+    match api::get::<Export>(api::path::of_cluster(cluster_id, &what)).await {
+        Ok(export) => Ok(Found::Exported(deployer, export)),
+        Err(failure) if failure.status == 409 => Ok(Found::Refused(deployer, failure)),
+        Err(failure) => Err(failure),
+    }
+}
+
+#[component]
+pub fn DeployPage(cluster_id: i64) -> impl IntoView {
+    let found = LocalResource::new(move || find(cluster_id));
+    let retry = Callback::new(move |()| found.refetch());
+    view! {
+        <section class="card environment deploy" data-page="deploy">
+            <EnvironmentTabs cluster_id current=Tab::Deploy />
+            <Loading label="Exporting the environment…" retry>
+                {move || Suspend::new(async move {
+                    Ok::<_, ApiFailure>(match found.await? {
+                        Found::Nothing => view! {
+                            <p class="muted">"The environment's release declares no deployer."</p>
+                        }
+                        .into_any(),
+                        Found::Exported(deployer, export) => view! {
+                            {head(cluster_id, &deployer, true)}
+                            {warnings(&export.warnings)}
+                            <Hosts export />
+                        }
+                        .into_any(),
+                        Found::Refused(deployer, failure) => view! {
+                            {head(cluster_id, &deployer, false)}
+                            {problems(cluster_id, &deployer, failure.export_problems())}
+                        }
+                        .into_any(),
+                    })
+                })}
+            </Loading>
+        </section>
+    }
+}
+
+/// The deployer and its series, and the archive's download when the
+/// environment can be exported.
+fn head(cluster_id: i64, deployer: &DeployerSummary, exported: bool) -> impl IntoView {
+    let archive =
+        api::path::of_cluster(cluster_id, &format!("deployers/{}/archive", deployer.name));
+    view! {
+        <p class="deployer">
+            "Deployer: " <strong>{deployer.name.clone()}</strong>
+            {format!(" {} (OpenStack {})", deployer.series, deployer.openstack_release)}
+        </p>
+        {exported.then(|| view! {
+            <p>
+                <a class="button download-archive" href=archive download="">
+                    "Download the files (.tar.gz)"
+                </a>
+            </p>
+        })}
+    }
+}
+
+/// Every problem of a refusal, each with a link to the tab that fixes it.
+fn problems(
+    cluster_id: i64,
+    deployer: &DeployerSummary,
+    problems: &[ExportProblem],
+) -> impl IntoView {
+    let items: Vec<_> = problems
+        .iter()
+        .map(|p| {
+            let fix = p.fixed_on().map(|tab| {
+                let href = Route::of_tab(tab, cluster_id).path();
+                view! { " " <a class="fix" href=href>{format!("Fix on the {} tab", tab.label())}</a> }
+            });
+            view! { <li>{p.message.clone()} {fix}</li> }
+        })
+        .collect();
+    view! {
+        <div class="notice notice-error export-problems" role="alert">
+            <p>{format!("{} cannot take the environment as it is:", deployer.name)}</p>
+            <ul>{items}</ul>
+        </div>
+    }
+}
+
+/// What the deployer ignores or does otherwise: a warning each.
+fn warnings(warnings: &[String]) -> impl IntoView {
+    (!warnings.is_empty()).then(|| {
+        let items: Vec<_> = warnings
+            .iter()
+            .map(|w| view! { <li>{w.clone()}</li> })
+            .collect();
+        view! {
+            <div class="notice notice-warn export-warnings">
+                <p>"Warnings"</p>
+                <ul>{items}</ul>
+            </div>
+        }
+    })
+}
+
+/// The exported hosts, filtered by name and paged.
+#[component]
+fn Hosts(export: Export) -> impl IntoView {
+    let total = export.hosts.len();
+    let export = StoredValue::new(export);
+    let filter = RwSignal::new(String::new());
+    let page = RwSignal::new(0usize);
+    let shown = Memo::new(move |_| filter.with(|f| export.with_value(|e| e.hosts_named(f))));
+    let pages = Memo::new(move |_| shown.with(|s| page_count(s.len())));
+    let count = move || count_line(page.get(), shown.with(Vec::len), total, 0);
+    let rows = move || {
+        shown.with(|ids| {
+            export.with_value(|e| {
+                page_of(ids, page.get())
+                    .iter()
+                    .map(|&i| row(&e.hosts[i]))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    view! {
+        <div class="export-hosts">
+            <input
+                type="search"
+                class="host-filter"
+                placeholder="Filter by name"
+                aria-label="Filter the nodes by name"
+                on:input=move |ev| {
+                    filter.set(event_target_value(&ev));
+                    page.set(0);
+                }
+            />
+            <p class="node-count" aria-live="polite">{count}</p>
+            <table class="hosts-table">
+                <caption class="visually-hidden">"Each node's kolla groups and the services they bring"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Node"</th>
+                        <th scope="col">"Groups"</th>
+                        <th scope="col">"Services they bring"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <Pager page pages label="Pages of hosts" />
+        </div>
+    }
+}
+
+/// One host: plain text, so that a page of them stays cheap.
+fn row(host: &ExportHost) -> impl IntoView + use<> {
+    view! {
+        <tr data-host=host.name.clone()>
+            <th scope="row">{host.name.clone()}</th>
+            <td class="placed">{host.placed.join(", ")}</td>
+            <td class="services">{host.services()}</td>
+        </tr>
+    }
+}
