@@ -118,6 +118,7 @@ screenshot: e2e
 	cp target/e2e/matrix.png docs/matrix.png
 	cp target/e2e/node-table.png docs/node-table.png
 	cp target/e2e/networks.png docs/networks.png
+	cp target/e2e/deploy.png docs/deploy.png
 
 clean:
 	rm -rf dist target/stylers target/e2e

@@ -31,8 +31,7 @@ pub struct NodeFilter {
 
 impl NodeFilter {
     pub fn matches(&self, node: &NodeView) -> bool {
-        let name = lower(self.name.trim());
-        (name.is_empty() || lower(&node.name).contains(&name))
+        name_matches(&self.name, &node.name)
             && self
                 .role
                 .as_ref()
@@ -221,6 +220,14 @@ pub fn select<'a>(
 /// `text` in lower case, a character at a time: unlike `str::to_lowercase`,
 /// which lowers a final Greek sigma to `ς`, a substring's lower case is then
 /// always a substring of the whole's, which the name filter relies on.
+/// Whether `name` holds the text typed in a name filter (`filter`, trimmed),
+/// any case: every name for empty text. The node table's and the Deploy
+/// tab's.
+pub fn name_matches(filter: &str, name: &str) -> bool {
+    let filter = lower(filter.trim());
+    filter.is_empty() || lower(name).contains(&filter)
+}
+
 fn lower(text: &str) -> String {
     text.chars().flat_map(char::to_lowercase).collect()
 }

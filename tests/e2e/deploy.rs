@@ -12,7 +12,7 @@ use super::{click, create_environment, eventually, save_screenshot, text_of};
 
 /// Adds node `name` with `roles` to environment 1.
 async fn node(c: &Client, name: &str, roles: &[&str]) {
-    let ports = json!([{"name": "eth0"}, {"name": "eth1"}, {"name": "eth2"}]);
+    let ports = json!({"interfaces": [{"name": "eth0"}, {"name": "eth1"}, {"name": "eth2"}]});
     api(
         c,
         "POST",

@@ -224,11 +224,10 @@ impl Export {
     /// The indices of the hosts whose name holds `text`, any case (the node
     /// table's name filter): all of them for empty text.
     pub fn hosts_named(&self, text: &str) -> Vec<usize> {
-        let text = text.trim().to_lowercase();
         self.hosts
             .iter()
             .enumerate()
-            .filter(|(_, h)| text.is_empty() || h.name.to_lowercase().contains(&text))
+            .filter(|(_, h)| crate::nodes::name_matches(text, &h.name))
             .map(|(i, _)| i)
             .collect()
     }
