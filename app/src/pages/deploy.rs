@@ -80,7 +80,7 @@ pub fn DeployPage(cluster_id: i64) -> impl IntoView {
 
 /// The deployer and its series, and the archive's download when the
 /// environment can be exported.
-fn head(cluster_id: i64, deployer: &DeployerSummary, exported: bool) -> impl IntoView {
+fn head(cluster_id: i64, deployer: &DeployerSummary, exported: bool) -> impl IntoView + use<> {
     let archive =
         api::path::of_cluster(cluster_id, &format!("deployers/{}/archive", deployer.name));
     view! {
@@ -103,7 +103,7 @@ fn problems(
     cluster_id: i64,
     deployer: &DeployerSummary,
     problems: &[ExportProblem],
-) -> impl IntoView {
+) -> impl IntoView + use<> {
     let items: Vec<_> = problems
         .iter()
         .map(|p| {
@@ -123,7 +123,7 @@ fn problems(
 }
 
 /// What the deployer ignores or does otherwise: a warning each.
-fn warnings(warnings: &[String]) -> impl IntoView {
+fn warnings(warnings: &[String]) -> impl IntoView + use<> {
     (!warnings.is_empty()).then(|| {
         let items: Vec<_> = warnings
             .iter()
