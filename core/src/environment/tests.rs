@@ -1,7 +1,6 @@
 use serde_json::json;
 
 use super::*;
-use crate::api::BulkNodes;
 use crate::name::TagName;
 use crate::plugin::{MemoryFiles, load};
 use crate::restriction::{Restriction, evaluate_with};

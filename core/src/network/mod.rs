@@ -24,7 +24,7 @@ pub use address::{
 };
 pub use check::{Input, NetworkProblem, ProblemKind, check, render};
 pub use config::{
-    ConfigurationChange, DEFAULT_GROUP, Network, NetworkChange, NetworkConfiguration,
+    ConfigurationChange, DEFAULT_GROUP, GroupRef, Network, NetworkChange, NetworkConfiguration,
     NetworkingParameters, NodeGroup, Rebuilt, VipAddress,
 };
 pub use interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces, NodeLayout};
