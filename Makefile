@@ -85,11 +85,14 @@ app-size: app
 test: tools-test lint unit kolla bench-test postgres schemathesis browser e2e app-size
 	@echo "make test: all checks and tests passed"
 
-## Every native benchmark once, untimed (criterion's test mode), so that none breaks unnoticed.
+## Every native benchmark once, untimed (criterion's test mode: `cargo test` runs a bench target
+## without `--bench`), so that none breaks unnoticed. Built as the tests are (the dev profile, whose
+## dependencies `make unit` has built), not optimized: an optimized build of core's dependencies
+## would cost a fresh machine minutes for checks that time nothing.
 ## The WASM benchmark's runner has no test mode: its cases run once in the browser instead
 ## (app/tests/bench_cases.rs, in `make browser`), and `make lint` builds it.
 bench-test: tools
-	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan -- --test
+	cargo test --locked -p mosaic-core --bench engine --bench expr --bench plan
 
 ## Benchmarks (not part of make test): native criterion, then the same cases
 ## in WASM (wasm-bindgen-test's criterion port, in Node.js). See docs/benchmarks.md.

@@ -1,14 +1,33 @@
 //! The types that cross the wire between the server and the browser. Only
 //! these are serialized into API responses and read by the app.
+//!
+//! `api` sits on top of the domain (ARCHITECTURE.md, "Layers of core"):
+//! the bodies that only the API has are written here; those a domain
+//! module produces or takes live in that module and are re-exported here,
+//! so that the server, the CLI and the app name every wire type
+//! `api::…`. Nothing in the domain names this module.
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::environment::{
+    BulkNodes, CarriedChange, ChangeKind, ComponentChanges, Consequences, GraphSource,
+    GraphSummary, NodeProblem, NodeView, NotCarried, NotCarriedReason, PluginSwitches,
+    ReleaseCarry, RoleChanges, RoleInUse, RoleLoss, SettingChange, SettingChanges, TaskChange,
+    UpgradeConsequences, UpgradeRefusal, node_name,
+};
+pub use crate::heat::{ResolveTemplates, TemplateResolution};
+pub use crate::network::GroupRef;
+pub use crate::plugin::UpgradeOffer;
+pub use crate::role_layer::{InstanceTagChanges, RoleView};
+pub use crate::settings::PatchAttributes;
+pub use crate::tag::{InstanceNodes, TagView};
 
 use crate::network::{InterfacesView, NodeGroup};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
-use crate::name::{GraphType, Mode, NodeStatus, PluginName, RoleName, TagName, TaskId};
+use crate::name::{Mode, NodeStatus, PluginName, RoleName, TagName};
 use crate::plugin::Report;
-use crate::settings::{Context, Edits, Problem};
+use crate::settings::{Context, Problem};
 
 /// A release in `GET /api/v1/releases` (Fuel's shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -492,39 +511,6 @@ impl From<ComponentView> for Component {
     }
 }
 
-/// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
-/// the merged view, each with where it is declared.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct TagView {
-    pub name: String,
-    pub has_primary: bool,
-    /// How many instances a role bringing it spreads nodes over (§5.1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instances: Option<u32>,
-    /// `release` (the release's tags metadata), `role` (named by a role's
-    /// tags only), `plugin` (an extension plugin's), `user` (created through
-    /// the API on the release), `environment` (created on the environment).
-    pub source: String,
-    /// User-defined tags not named by any role can be deleted.
-    pub deletable: bool,
-    /// How many nodes carry it (or an instance `name:N` of it): of the
-    /// environment, or of every environment on the release.
-    #[serde(default)]
-    pub nodes: usize,
-    /// Its instances the nodes carry, each with their names, by number.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub instance_nodes: Vec<InstanceNodes>,
-}
-
-/// The nodes that form one instance of a tag (`mysql:2`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct InstanceNodes {
-    pub number: u64,
-    pub nodes: Vec<String>,
-}
-
 /// `POST …/tags`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -561,68 +547,6 @@ fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     T::deserialize(d).map(Some)
 }
 
-/// A node of an environment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct NodeView {
-    pub id: i64,
-    pub cluster_id: i64,
-    pub name: String,
-    pub status: NodeStatus,
-    pub roles: Vec<RoleName>,
-    pub pending_roles: Vec<RoleName>,
-    /// The node's effective tags (`primary-*` included).
-    pub tags: Vec<TagName>,
-    /// The tags its roles bring (to mark them in the UI).
-    pub role_tags: Vec<TagName>,
-    pub tags_added: Vec<TagName>,
-    pub tags_removed: Vec<TagName>,
-    pub primary_tags: Vec<TagName>,
-    pub pending_deletion: bool,
-    /// Incremented by every change of the node; `PUT /api/v1/nodes/{id}`
-    /// with `If-Match: "VERSION"` is refused (412) when it moved on.
-    #[serde(default)]
-    pub version: i64,
-    /// Its node group (rack) by name.
-    #[serde(default)]
-    pub node_group: String,
-    /// Whether it declares interfaces (its layout: `GET …/interfaces`).
-    #[serde(default)]
-    pub interfaces: usize,
-}
-
-#[cfg(test)]
-impl NodeView {
-    /// A node for tests: ready, with `roles` and carrying `tags`, of which
-    /// `role_tags` come from its roles; nothing pending.
-    pub(crate) fn sample(
-        id: i64,
-        name: &str,
-        roles: &[&str],
-        tags: &[&str],
-        role_tags: &[&str],
-    ) -> NodeView {
-        let tags_of = |list: &[&str]| list.iter().map(|t| TagName::new(*t).unwrap()).collect();
-        NodeView {
-            id,
-            cluster_id: 1,
-            name: name.to_owned(),
-            status: crate::name::NodeStatus::Ready,
-            roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
-            pending_roles: Vec::new(),
-            tags: tags_of(tags),
-            role_tags: tags_of(role_tags),
-            tags_added: Vec::new(),
-            tags_removed: Vec::new(),
-            primary_tags: Vec::new(),
-            pending_deletion: false,
-            version: 1,
-            node_group: "default".to_owned(),
-            interfaces: 0,
-        }
-    }
-}
-
 /// `POST /api/v1/clusters/{id}/nodes`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -641,36 +565,6 @@ pub struct CreateNode {
     /// Its interfaces and bonds (the shape of `PUT …/interfaces`).
     #[serde(default)]
     pub interfaces: Option<InterfacesView>,
-}
-
-/// A node group named by its name or its id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum GroupRef {
-    Id(i64),
-    Name(String),
-}
-
-impl GroupRef {
-    /// The group of `groups` it names, or why none.
-    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, String> {
-        let found = groups.iter().find(|g| match self {
-            GroupRef::Id(id) => g.id == *id,
-            GroupRef::Name(name) => &g.name == name,
-        });
-        found.ok_or_else(|| {
-            let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
-            let what = match self {
-                GroupRef::Id(id) => format!("{id}"),
-                GroupRef::Name(name) => format!("'{name}'"),
-            };
-            format!(
-                "node_group: the environment has no node group {what} (it has {})",
-                names.join(", ")
-            )
-        })
-    }
 }
 
 /// `PUT /api/v1/nodes/{id}`: the fields given change.
@@ -728,50 +622,6 @@ pub struct NodeTagsChange {
     pub tags: Vec<TagName>,
 }
 
-/// `POST /api/v1/clusters/{id}/nodes/bulk`: one change to many nodes, all
-/// or nothing.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(example = json!({"nodes": [1, 2], "add_tags": ["rack"], "remove_tags": [], "add_roles": [], "remove_roles": []})))]
-pub struct BulkNodes {
-    pub nodes: Vec<i64>,
-    #[serde(default)]
-    pub add_tags: Vec<TagName>,
-    #[serde(default)]
-    pub remove_tags: Vec<TagName>,
-    #[serde(default)]
-    pub add_roles: Vec<RoleName>,
-    #[serde(default)]
-    pub remove_roles: Vec<RoleName>,
-    /// Moves the nodes to this node group.
-    #[serde(default)]
-    pub node_group: Option<GroupRef>,
-    /// Puts these networks on these interfaces or bonds of every node
-    /// (port → networks; SEMANTICS §11.1).
-    #[serde(default)]
-    pub interfaces: Option<std::collections::BTreeMap<String, Vec<String>>>,
-}
-
-/// A problem of one node in a bulk change (or of a node id that is not in
-/// the environment, then without `name`).
-// Closed, as its schema is: an export's node problem (which names the tab
-// it is fixed on besides) reads as the export's in `ErrorProblem`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NodeProblem {
-    pub node: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    pub message: String,
-}
-
-// Written by hand: closed (no other property), so that a `RoleInUse`
-// (which has a `role` besides) is not a `NodeProblem` too in
-// `ErrorProblem`'s `oneOf`.
-#[cfg(feature = "openapi")]
-crate::schema::schema!(NodeProblem, crate::schema::node_problem());
-
 /// An uploaded Heat template set: its templates and their capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -781,33 +631,6 @@ pub struct TemplateSet {
     /// Template paths, relative to the set's root, sorted.
     pub templates: Vec<String>,
     pub summary: crate::heat::Summary,
-}
-
-/// `POST /api/v1/heat/template-sets/{id}/resolve`: an environment (YAML
-/// text, its paths relative to the set's root) and the user's picks for
-/// open choices (resource type → template).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ResolveTemplates {
-    pub environment: String,
-    #[serde(default)]
-    pub picks: std::collections::BTreeMap<String, String>,
-}
-
-/// The answer: the resolution with the picks applied, the choices still
-/// open, and — when everything resolved — the environment to download.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct TemplateResolution {
-    pub resource_registry: std::collections::BTreeMap<String, String>,
-    pub errors: Vec<crate::heat::ResolveError>,
-    pub choices: Vec<crate::heat::Choice>,
-    /// Every candidate of each open choice, valid or not, with reasons (for
-    /// radio buttons where only the valid ones are enabled).
-    #[serde(default)]
-    pub options: Vec<crate::heat::ResolveError>,
-    /// The environment with every list replaced by its template (YAML).
-    pub environment: Option<String>,
 }
 
 /// `PUT …/roles/{name}`: the role's tag set at that level.
@@ -851,35 +674,6 @@ impl CreateRole {
     }
 }
 
-/// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct RoleView {
-    /// The role's key (`controller`).
-    pub id: RoleName,
-    /// Its display name (`Controller`).
-    pub name: String,
-    pub description: String,
-    pub tags: Vec<TagName>,
-    /// Why it cannot be given to a node now (its restrictions' messages),
-    /// when it cannot.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unavailable: Option<String>,
-    /// The plugin that provides it, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub plugin: Option<String>,
-    /// Where its tag set comes from (SEMANTICS §5.1).
-    #[serde(default)]
-    pub tags_source: crate::role_layer::TagsSource,
-    /// Where it was created, for a role of one's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created: Option<crate::role_layer::Level>,
-    /// How many nodes hold it (deployed or pending): of the environment,
-    /// or of every environment on the release.
-    #[serde(default)]
-    pub nodes: usize,
-}
-
 /// The answer of a change of one role (`PUT`, `POST`, and a `DELETE` that
 /// undoes a change): the role as its owner's list now shows it, and what
 /// the change did to the instance tags of the nodes holding it.
@@ -889,115 +683,6 @@ pub struct RoleChanged {
     #[serde(flatten)]
     pub role: RoleView,
     pub instance_tags: InstanceTagChanges,
-}
-
-/// The instance tags (`mysql:2`, SEMANTICS §5.1) a change of roles
-/// assigned to and removed from the nodes holding the role, in the same
-/// transaction: on an environment, or on every environment of a release.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct InstanceTagChanges {
-    /// How many nodes' instance tags changed.
-    pub nodes: usize,
-    /// Instance tags given.
-    pub assigned: usize,
-    /// Instance tags taken away (their tag no longer brought by a role).
-    pub removed: usize,
-}
-
-impl InstanceTagChanges {
-    /// Both counts together.
-    pub fn add(&mut self, other: InstanceTagChanges) {
-        self.nodes += other.nodes;
-        self.assigned += other.assigned;
-        self.removed += other.removed;
-    }
-}
-
-/// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
-/// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct GraphSummary {
-    #[serde(rename = "type")]
-    pub kind: GraphType,
-    /// The release's name for the graph, else the first enabled plugin's
-    /// record's, else the type.
-    pub name: String,
-    /// How many distinct task ids the plan of this type considers (each
-    /// id once, however many sources define it).
-    pub tasks: usize,
-    /// Where its tasks come from: the release, then the enabled plugins in
-    /// registry order, then the environment.
-    pub sources: Vec<GraphSource>,
-}
-
-impl GraphSummary {
-    /// What a choice of graph says of it: its name, the type too when the
-    /// name is not the type, and how many tasks it has
-    /// (`hardware burn-in (burn_in), 2 tasks`).
-    pub fn label(&self) -> String {
-        let tasks = format!("{} task{}", self.tasks, crate::text::plural(self.tasks));
-        if self.kind == self.name.as_str() {
-            format!("{}, {tasks}", self.name)
-        } else {
-            format!("{} ({}), {tasks}", self.name, self.kind)
-        }
-    }
-}
-
-/// Where a graph's tasks come from, written `release`, `plugin:NAME` or
-/// `environment`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum GraphSource {
-    Release,
-    Plugin(PluginName),
-    Environment,
-}
-
-#[cfg(feature = "openapi")]
-crate::schema::schema!(
-    GraphSource,
-    crate::schema::pattern(
-        "^(release|environment|plugin:[a-z0-9_-]+)$",
-        "Where a graph's tasks come from: release, plugin:NAME or environment"
-    )
-);
-
-impl std::fmt::Display for GraphSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GraphSource::Release => f.write_str("release"),
-            GraphSource::Plugin(name) => write!(f, "plugin:{name}"),
-            GraphSource::Environment => f.write_str("environment"),
-        }
-    }
-}
-
-impl From<GraphSource> for String {
-    fn from(source: GraphSource) -> String {
-        source.to_string()
-    }
-}
-
-impl TryFrom<String> for GraphSource {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<GraphSource, String> {
-        match text.as_str() {
-            "release" => Ok(GraphSource::Release),
-            "environment" => Ok(GraphSource::Environment),
-            _ => match text.strip_prefix("plugin:") {
-                Some(name) => PluginName::new(name)
-                    .map(GraphSource::Plugin)
-                    .map_err(|e| e.to_string()),
-                None => Err(format!(
-                    "'{text}' is not a graph source: release, plugin:NAME or environment"
-                )),
-            },
-        }
-    }
 }
 
 /// `GET /api/v1/clusters/{id}/attributes`: the whole settings tree with
@@ -1015,88 +700,6 @@ pub struct Attributes {
     /// §9.1): shown read-only, refused when a save changes them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bound: Vec<crate::environment::Bound>,
-}
-
-/// `PATCH /api/v1/clusters/{id}/attributes`: `{editable: {group: {attr:
-/// {value}}, plugin: {metadata: {enabled}}}}`, partial, merged over what
-/// is stored.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(example = json!({"editable": {"common": {"debug": {"value": true}}}})))]
-pub struct PatchAttributes {
-    pub editable: serde_json::Map<String, serde_json::Value>,
-}
-
-impl PatchAttributes {
-    /// The patch that turns `saved` into `draft` (same tree): changed
-    /// values as `{value}`, changed switches as `{metadata: {enabled}}`.
-    pub fn between(
-        saved: &crate::settings::Settings,
-        draft: &crate::settings::Settings,
-    ) -> PatchAttributes {
-        let mut editable = serde_json::Map::new();
-        for (group, changes) in draft.edits_from(saved) {
-            let switch = draft.tree.group(&group).is_some_and(|g| g.meta.switchable);
-            let mut out = serde_json::Map::new();
-            for (key, value) in changes.as_object().into_iter().flatten() {
-                let change = if switch && key == "enabled" {
-                    (
-                        "metadata".to_owned(),
-                        serde_json::json!({ "enabled": value }),
-                    )
-                } else {
-                    (key.clone(), serde_json::json!({ "value": value }))
-                };
-                out.insert(change.0, change.1);
-            }
-            editable.insert(group, serde_json::Value::Object(out));
-        }
-        PatchAttributes { editable }
-    }
-
-    /// The patch as edits (`{group: {attr: value, enabled: bool}}`), or what
-    /// in it is not of the documented shape.
-    pub fn edits(&self) -> Result<Edits, Vec<Problem>> {
-        let mut edits = Edits::new();
-        let mut problems = Vec::new();
-        for (group, changes) in &self.editable {
-            let Some(changes) = changes.as_object() else {
-                problems.push(Problem::new(
-                    group.clone(),
-                    "must map attribute names to {value}",
-                ));
-                continue;
-            };
-            let mut out = serde_json::Map::new();
-            for (attr, change) in changes {
-                let path = format!("{group}.{attr}");
-                match (attr.as_str(), change) {
-                    ("metadata", serde_json::Value::Object(m))
-                        if m.len() == 1 && m.contains_key("enabled") =>
-                    {
-                        out.insert("enabled".to_owned(), m["enabled"].clone());
-                    }
-                    ("metadata", _) => problems.push(Problem::new(
-                        path,
-                        "only {enabled: true|false} can be changed",
-                    )),
-                    (_, serde_json::Value::Object(m))
-                        if m.len() == 1 && m.contains_key("value") =>
-                    {
-                        out.insert(attr.clone(), m["value"].clone());
-                    }
-                    _ => problems.push(Problem::new(path, "must be {value: …}")),
-                }
-            }
-            edits.insert(group.clone(), serde_json::Value::Object(out));
-        }
-        if problems.is_empty() {
-            Ok(edits)
-        } else {
-            Err(problems)
-        }
-    }
 }
 
 /// A plugin switched off while nodes have its roles: 409 `plugin_in_use`.
@@ -1137,43 +740,6 @@ pub enum UpgradeAnswer {
     DryRun(UpgradeConsequences),
 }
 
-/// What changing an environment's components would do (the answer of
-/// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Consequences {
-    /// Every setting whose value changes, in the settings' order.
-    pub settings: Vec<SettingChange>,
-    pub plugins: PluginSwitches,
-    /// The roles that become unavailable, each with the nodes holding it.
-    pub roles: Vec<RoleLoss>,
-    /// The `default` plan's changes, nodes with the same change together.
-    pub tasks: Vec<TaskChange>,
-    /// The networks the change adds and removes (a segmentation moved,
-    /// Ironic added or removed; SEMANTICS §11.1).
-    #[serde(default)]
-    pub networks: crate::network::Rebuilt,
-}
-
-impl Consequences {
-    /// Whether the change would be refused: a node holds a role that
-    /// becomes unavailable.
-    pub fn refused(&self) -> bool {
-        self.roles.iter().any(|r| !r.nodes.is_empty())
-    }
-}
-
-/// `GET /api/v1/clusters/{id}/upgrades`: a plugin the environment pins
-/// (its release plugin included) and the newer installed versions it could
-/// move to, oldest first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct UpgradeOffer {
-    pub plugin: PluginName,
-    pub from: String,
-    pub to: Vec<String>,
-}
-
 /// `POST /api/v1/clusters/{id}/upgrade`: the plugin to move and the version
 /// to move it to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1181,24 +747,6 @@ pub struct UpgradeOffer {
 pub struct UpgradeRequest {
     pub plugin: PluginName,
     pub version: String,
-}
-
-/// Every consequence of an upgrade (SEMANTICS §7.6), its dry run's answer.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct UpgradeConsequences {
-    pub components: ComponentChanges,
-    pub settings: SettingChanges,
-    pub roles: RoleChanges,
-    /// The `default` plan's changes, nodes with the same change together.
-    pub tasks: Vec<TaskChange>,
-    /// The networks the upgrade adds and removes.
-    #[serde(default)]
-    pub networks: crate::network::Rebuilt,
-    /// What becomes of the changes made on the release (its created tags,
-    /// its changes of roles).
-    #[serde(default)]
-    pub release_changes: ReleaseCarry,
 }
 
 /// The answer of an upgrade (`POST /api/v1/clusters/{id}/upgrade`): the
@@ -1209,270 +757,6 @@ pub struct Upgraded {
     #[serde(flatten)]
     pub cluster: Cluster,
     pub upgrade: UpgradeConsequences,
-}
-
-/// What an upgrade does with the changes made on the release record
-/// (SEMANTICS §7.6): those the environment keeps — carried onto the new
-/// record, for a release upgrade — and those it does not, with why.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ReleaseCarry {
-    pub carried: Vec<CarriedChange>,
-    pub not_carried: Vec<NotCarried>,
-}
-
-/// What a change made on a release is of: a role, or a tag created there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeKind {
-    Role,
-    Tag,
-}
-
-impl ChangeKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChangeKind::Role => "role",
-            ChangeKind::Tag => "tag",
-        }
-    }
-}
-
-/// A change made on the release that the upgrade keeps.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct CarriedChange {
-    pub kind: ChangeKind,
-    pub name: String,
-}
-
-/// A change made on the release that the upgrade does not keep, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct NotCarried {
-    pub kind: ChangeKind,
-    pub name: String,
-    pub reason: NotCarriedReason,
-    /// For `tags_gone`: the tags the new version does not know.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<TagName>,
-}
-
-/// Why a change made on the release is not carried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum NotCarriedReason {
-    /// The new version has no role of that name to change.
-    RoleGone,
-    /// The new version declares a role or tag of that name itself.
-    Declared,
-    /// The role's tags name tags the new version does not know.
-    TagsGone,
-    /// The new release record has its own, different change of it.
-    Changed,
-}
-
-impl NotCarried {
-    /// Why it is not carried, in words.
-    pub fn why(&self) -> String {
-        let (kind, name) = (self.kind.as_str(), &self.name);
-        match self.reason {
-            NotCarriedReason::RoleGone => format!("the new version has no role '{name}'"),
-            NotCarriedReason::Declared => {
-                format!("the new version declares a {kind} '{name}' itself")
-            }
-            NotCarriedReason::TagsGone => format!(
-                "the new version does not know the tag{} {}",
-                crate::text::plural(self.tags.len()),
-                quoted(
-                    &self
-                        .tags
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                )
-            ),
-            NotCarriedReason::Changed => "the new release has its own change of it".to_owned(),
-        }
-    }
-}
-
-impl std::fmt::Display for NotCarried {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = &self.name;
-        match self.kind {
-            ChangeKind::Role => write!(f, "the change of role '{name}'")?,
-            ChangeKind::Tag => write!(f, "the tag '{name}' created on the release")?,
-        }
-        write!(f, " is not carried: {}", self.why())
-    }
-}
-
-/// The components the new versions declare that the old did not, and
-/// those they no longer declare, in registry order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ComponentChanges {
-    pub added: Vec<ComponentName>,
-    pub removed: Vec<ComponentName>,
-}
-
-/// Settings (`group.attr`) that appear, that disappear, and whose values
-/// change, in the settings' order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct SettingChanges {
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
-    pub changed: Vec<SettingChange>,
-}
-
-/// Roles that become available, and those that stop being, with the nodes
-/// holding them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct RoleChanges {
-    pub added: Vec<RoleName>,
-    pub removed: Vec<RoleLoss>,
-}
-
-/// Why an upgrade is refused (409 `upgrade_refused`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum UpgradeRefusal {
-    /// A chosen component the new versions do not declare.
-    Component { component: ComponentName },
-    /// A role that becomes unavailable while nodes hold it.
-    Role { role: RoleName, nodes: Vec<String> },
-    /// An enabled plugin the new release record is not compatible with.
-    Plugin {
-        plugin: PluginName,
-        version: String,
-        release: String,
-    },
-}
-
-impl std::fmt::Display for UpgradeRefusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            UpgradeRefusal::Component { component } => write!(
-                f,
-                "the chosen component '{component}' would disappear; change the components first"
-            ),
-            UpgradeRefusal::Role { role, nodes } => write!(
-                f,
-                "the role '{role}' would disappear while node{} {} {} it; remove it from {} first",
-                crate::text::plural(nodes.len()),
-                quoted(nodes),
-                if nodes.len() == 1 { "holds" } else { "hold" },
-                if nodes.len() == 1 {
-                    "that node"
-                } else {
-                    "those nodes"
-                },
-            ),
-            UpgradeRefusal::Plugin {
-                plugin,
-                version,
-                release,
-            } => write!(
-                f,
-                "the enabled plugin '{plugin}' {version} is not compatible with release {release}"
-            ),
-        }
-    }
-}
-
-fn quoted(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("'{n}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A setting that changes: `group.attr` (`group.enabled` for the switch of
-/// a group that is no plugin's), its value before and after.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct SettingChange {
-    pub path: String,
-    pub before: serde_json::Value,
-    pub after: serde_json::Value,
-}
-
-/// The plugins a change switches on and off, in registry order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct PluginSwitches {
-    pub enabled: Vec<PluginName>,
-    pub disabled: Vec<PluginName>,
-}
-
-/// A role that becomes unavailable, and the nodes holding it (by name, or
-/// `node-<id>`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct RoleLoss {
-    pub role: RoleName,
-    pub nodes: Vec<String>,
-}
-
-/// The tasks that start (`added`) and stop (`removed`) running on `nodes`
-/// (node ids, or `"master"`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct TaskChange {
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_ids))]
-    pub nodes: Vec<serde_json::Value>,
-    pub added: Vec<TaskId>,
-    pub removed: Vec<TaskId>,
-}
-
-/// A plan's node id (a number, or `"master"`) as people read it: `3`,
-/// `master`.
-pub fn node_name(id: &serde_json::Value) -> String {
-    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
-}
-
-impl TaskChange {
-    /// The nodes as people read them (`3`, `master`).
-    pub fn node_names(&self) -> Vec<String> {
-        self.nodes.iter().map(node_name).collect()
-    }
-
-    /// What changes, as the preview and the CLI say it: `start a, b; stop c`.
-    pub fn summary(&self) -> String {
-        let list = |ts: &[TaskId]| {
-            ts.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut parts = Vec::new();
-        if !self.added.is_empty() {
-            parts.push(format!("start {}", list(&self.added)));
-        }
-        if !self.removed.is_empty() {
-            parts.push(format!("stop {}", list(&self.removed)));
-        }
-        parts.join("; ")
-    }
-}
-
-/// A node holding a role a components change would make unavailable
-/// (409 `components_in_use`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct RoleInUse {
-    pub node: i64,
-    /// The node's name, or `node-<id>`.
-    pub name: String,
-    pub role: RoleName,
-    pub message: String,
 }
 
 /// `POST /api/v1/session`: signing in.
@@ -1606,38 +890,6 @@ mod tests {
             assert_eq!(
                 serde_json::to_string(&kind).unwrap(),
                 format!("\"{}\"", kind.as_str())
-            );
-        }
-    }
-
-    #[test]
-    fn a_graph_is_labelled_by_its_name_its_type_when_that_differs_and_its_tasks() {
-        let graph = |kind: &str, name: &str, tasks| GraphSummary {
-            kind: GraphType::new(kind).unwrap(),
-            name: name.to_owned(),
-            tasks,
-            sources: vec![GraphSource::Release],
-        };
-        assert_eq!(
-            graph("provisioning", "provisioning", 4).label(),
-            "provisioning, 4 tasks"
-        );
-        assert_eq!(
-            graph("burn_in", "hardware burn-in", 1).label(),
-            "hardware burn-in (burn_in), 1 task"
-        );
-    }
-
-    #[test]
-    fn graph_sources_read_back_as_they_are_written_and_nothing_else() {
-        for text in ["release", "plugin:burnin", "environment"] {
-            let source: GraphSource = serde_json::from_value(json!(text)).unwrap();
-            assert_eq!(serde_json::to_value(&source).unwrap(), json!(text));
-        }
-        for bad in ["plugin:", "plugin:Burn In", "plugins", ""] {
-            assert!(
-                serde_json::from_value::<GraphSource>(json!(bad)).is_err(),
-                "{bad}"
             );
         }
     }

@@ -11,6 +11,33 @@ use serde::{Deserialize, Serialize};
 use crate::plugin::{Files, Kind, confine};
 use crate::yaml::{self, LoadError, Node, Value};
 
+/// `POST /api/v1/heat/template-sets/{id}/resolve`: an environment (YAML
+/// text, its paths relative to the set's root) and the user's picks for
+/// open choices (resource type → template).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ResolveTemplates {
+    pub environment: String,
+    #[serde(default)]
+    pub picks: BTreeMap<String, String>,
+}
+
+/// The answer: the resolution with the picks applied, the choices still
+/// open, and — when everything resolved — the environment to download.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TemplateResolution {
+    pub resource_registry: BTreeMap<String, String>,
+    pub errors: Vec<ResolveError>,
+    pub choices: Vec<Choice>,
+    /// Every candidate of each open choice, valid or not, with reasons (for
+    /// radio buttons where only the valid ones are enabled).
+    #[serde(default)]
+    pub options: Vec<ResolveError>,
+    /// The environment with every list replaced by its template (YAML).
+    pub environment: Option<String>,
+}
+
 /// File names that are templates.
 pub const TEMPLATE_EXTENSIONS: [&str; 3] = [".yaml", ".yml", ".template"];
 
@@ -180,7 +207,7 @@ impl ResolveError {
 
 /// The errors of `resolution` that are not open choices: an open choice
 /// is asked (its `options`), not shown as an error too.
-pub fn unresolved(resolution: &crate::api::TemplateResolution) -> Vec<&ResolveError> {
+pub fn unresolved(resolution: &TemplateResolution) -> Vec<&ResolveError> {
     let open = |e: &&ResolveError| {
         resolution
             .options
@@ -400,9 +427,9 @@ pub enum RequestError {
 /// it is or is not valid, and — when everything resolved — the
 /// environment with each list replaced by its template.
 pub fn answer(
-    request: &crate::api::ResolveTemplates,
+    request: &ResolveTemplates,
     files: &dyn Files,
-) -> Result<crate::api::TemplateResolution, RequestError> {
+) -> Result<TemplateResolution, RequestError> {
     let templates = |e: LoadError| RequestError::Templates(e.to_string());
     let mut env = parse_environment("environment", &request.environment)
         .map_err(|e| RequestError::Environment(e.to_string()))?;
@@ -445,7 +472,7 @@ pub fn answer(
     } else {
         None
     };
-    Ok(crate::api::TemplateResolution {
+    Ok(TemplateResolution {
         resource_registry: resolved.resource_registry,
         errors: resolved.errors,
         choices: remaining.choices,
@@ -687,7 +714,7 @@ mod tests {
             candidates: Vec::new(),
             message: "no candidate".into(),
         };
-        let resolution = crate::api::TemplateResolution {
+        let resolution = TemplateResolution {
             resource_registry: BTreeMap::new(),
             errors: vec![option.clone(), broken.clone()],
             choices: Vec::new(),

@@ -9,8 +9,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::api::{NodeView, RoleView};
+use crate::environment::NodeView;
 use crate::name::{NodeStatus, RoleName, TagName, TaskId};
+use crate::role_layer::RoleView;
 use crate::task::{NodePlan, Plan};
 use crate::text::plural;
 

@@ -12,6 +12,58 @@ use serde_json::{Map, Value};
 use crate::name::{RoleName, TagName};
 use crate::role::{Role, RoleError};
 
+/// A role an environment's nodes may take (`GET /api/v1/clusters/{id}/roles`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoleView {
+    /// The role's key (`controller`).
+    pub id: RoleName,
+    /// Its display name (`Controller`).
+    pub name: String,
+    pub description: String,
+    pub tags: Vec<TagName>,
+    /// Why it cannot be given to a node now (its restrictions' messages),
+    /// when it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+    /// The plugin that provides it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    /// Where its tag set comes from (SEMANTICS §5.1).
+    #[serde(default)]
+    pub tags_source: TagsSource,
+    /// Where it was created, for a role of one's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<Level>,
+    /// How many nodes hold it (deployed or pending): of the environment,
+    /// or of every environment on the release.
+    #[serde(default)]
+    pub nodes: usize,
+}
+
+/// The instance tags (`mysql:2`, SEMANTICS §5.1) a change of roles
+/// assigned to and removed from the nodes holding the role, in the same
+/// transaction: on an environment, or on every environment of a release.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct InstanceTagChanges {
+    /// How many nodes' instance tags changed.
+    pub nodes: usize,
+    /// Instance tags given.
+    pub assigned: usize,
+    /// Instance tags taken away (their tag no longer brought by a role).
+    pub removed: usize,
+}
+
+impl InstanceTagChanges {
+    /// Both counts together.
+    pub fn add(&mut self, other: InstanceTagChanges) {
+        self.nodes += other.nodes;
+        self.assigned += other.assigned;
+        self.removed += other.removed;
+    }
+}
+
 /// Where a change of roles is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -385,7 +437,7 @@ pub enum Undo {
 
 impl Undo {
     /// For `role` shown at `level`: none when this level changed nothing.
-    pub fn of(role: &crate::api::RoleView, level: Level) -> Option<Undo> {
+    pub fn of(role: &RoleView, level: Level) -> Option<Undo> {
         match role.created {
             Some(created) if created == level => Some(Undo::Delete),
             _ if role.tags_source == TagsSource::from(level) => Some(Undo::Reset),
@@ -395,7 +447,7 @@ impl Undo {
 }
 
 /// Where a role's tag set comes from, as the Roles section says it.
-pub fn tags_source_label(role: &crate::api::RoleView) -> &'static str {
+pub fn tags_source_label(role: &RoleView) -> &'static str {
     match (role.tags_source, role.created) {
         (_, Some(Level::Environment)) => "created here",
         (TagsSource::Release, Some(Level::Release)) => "created on the release",
@@ -438,7 +490,7 @@ pub fn change_preview(old: &[String], new: &[String], nodes: usize) -> Option<St
 /// What a change of a role's tags does to the instance tags of the nodes
 /// holding it (counted by a dry run before it is saved); none when it
 /// changes none.
-pub fn instances_preview(changes: &crate::api::InstanceTagChanges) -> Option<String> {
+pub fn instances_preview(changes: &InstanceTagChanges) -> Option<String> {
     use crate::text::plural;
     let parts: Vec<String> = [(changes.assigned, "given"), (changes.removed, "taken away")]
         .into_iter()

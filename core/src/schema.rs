@@ -178,7 +178,7 @@ pub(crate) fn restriction() -> RefOr<Schema> {
         .into()
 }
 
-/// A problem of one node ([`crate::api::NodeProblem`]): its id, its name
+/// A problem of one node ([`crate::environment::NodeProblem`]): its id, its name
 /// (none for an id that is not in the environment) and the message;
 /// nothing else.
 pub(crate) fn node_problem() -> RefOr<Schema> {

@@ -11,6 +11,39 @@ use serde::{Deserialize, Serialize};
 use crate::name::{NodeStatus, RoleName, TagName};
 use crate::role::Role;
 
+/// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
+/// the merged view, each with where it is declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TagView {
+    pub name: String,
+    pub has_primary: bool,
+    /// How many instances a role bringing it spreads nodes over (§5.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
+    /// `release` (the release's tags metadata), `role` (named by a role's
+    /// tags only), `plugin` (an extension plugin's), `user` (created through
+    /// the API on the release), `environment` (created on the environment).
+    pub source: String,
+    /// User-defined tags not named by any role can be deleted.
+    pub deletable: bool,
+    /// How many nodes carry it (or an instance `name:N` of it): of the
+    /// environment, or of every environment on the release.
+    #[serde(default)]
+    pub nodes: usize,
+    /// Its instances the nodes carry, each with their names, by number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instance_nodes: Vec<InstanceNodes>,
+}
+
+/// The nodes that form one instance of a tag (`mysql:2`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct InstanceNodes {
+    pub number: u64,
+    pub nodes: Vec<String>,
+}
+
 /// Compiled regular expressions may use this much memory at most: enough
 /// for any sensible tag pattern, small enough that a hostile one fails
 /// fast with a clear error.
@@ -97,7 +130,7 @@ pub fn next_instance(instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>, name
 /// every tag the environment knows (`tags`), then the next instance
 /// (`mysql:3`) of each tag created by a user (`instances`: the plan's).
 pub fn offered(
-    tags: &[crate::api::TagView],
+    tags: &[TagView],
     instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
 ) -> Vec<String> {
     let created = tags
@@ -109,7 +142,7 @@ pub fn offered(
 
 /// What deleting an environment asks first: what goes with it — its
 /// `nodes` and its own tags (of `tags`, those it declares).
-pub fn deletion_question(nodes: usize, tags: &[crate::api::TagView]) -> String {
+pub fn deletion_question(nodes: usize, tags: &[TagView]) -> String {
     let own = tags.iter().filter(|t| t.source == "environment").count();
     let s = crate::text::plural;
     format!(
@@ -458,7 +491,7 @@ pub fn effective_tags(
     tags
 }
 
-/// Where a tag comes from, by its `source` ([`crate::api::TagView`]), as
+/// Where a tag comes from, by its `source` ([`TagView`]), as
 /// the tags page says it.
 pub fn source_label(source: &str) -> &'static str {
     match source {
@@ -472,7 +505,7 @@ pub fn source_label(source: &str) -> &'static str {
 }
 
 /// What the tags page says of each instance of a tag: `mysql:2: n1, n3`.
-pub fn instance_lines(view: &crate::api::TagView) -> Vec<String> {
+pub fn instance_lines(view: &TagView) -> Vec<String> {
     view.instance_nodes
         .iter()
         .map(|i| format!("{}:{}: {}", view.name, i.number, i.nodes.join(", ")))
@@ -501,7 +534,7 @@ pub enum TagAccess {
 impl TagAccess {
     /// For `tag` shown where the tags created have `own` as their source
     /// ([`own_source`]), to a user who may change them (`editable`) or not.
-    pub fn of(tag: &crate::api::TagView, own: &str, editable: bool) -> TagAccess {
+    pub fn of(tag: &TagView, own: &str, editable: bool) -> TagAccess {
         match (editable && tag.source == own, tag.deletable) {
             (true, true) => TagAccess::Deletable,
             (true, false) => TagAccess::NamedByRole,
@@ -519,8 +552,8 @@ impl TagAccess {
 mod tests {
     use super::*;
 
-    fn view(name: &str, source: &str) -> crate::api::TagView {
-        crate::api::TagView {
+    fn view(name: &str, source: &str) -> TagView {
+        TagView {
             name: name.to_owned(),
             has_primary: false,
             instances: None,
@@ -536,11 +569,11 @@ mod tests {
         let mut mysql = view("mysql", "environment");
         assert!(instance_lines(&mysql).is_empty());
         mysql.instance_nodes = vec![
-            crate::api::InstanceNodes {
+            InstanceNodes {
                 number: 1,
                 nodes: vec!["n1".into(), "n3".into()],
             },
-            crate::api::InstanceNodes {
+            InstanceNodes {
                 number: 2,
                 nodes: vec!["n2".into()],
             },
@@ -716,7 +749,7 @@ mod tests {
 
     #[test]
     fn only_the_tags_created_here_can_be_changed_and_a_roles_not_deleted() {
-        let tag = |name: &str, source: &str, deletable| crate::api::TagView {
+        let tag = |name: &str, source: &str, deletable| TagView {
             name: name.to_owned(),
             has_primary: false,
             instances: None,

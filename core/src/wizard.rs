@@ -65,6 +65,45 @@ pub struct NetworkLayout {
     pub services: Vec<usize>,
 }
 
+/// One option of a pane as the wizard and the Components tab show it: its
+/// place in the registry, and whether it is an ML2 driver nested under the
+/// ML2 core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Member {
+    pub index: usize,
+    pub nested: bool,
+}
+
+impl NetworkLayout {
+    /// The Networking pane's cores in order, the ML2 drivers right after
+    /// the ML2 core and nested under it; without an ML2 core the drivers
+    /// follow the cores as options of their own.
+    pub fn core_members(&self) -> Vec<Member> {
+        let member = |index, nested| Member { index, nested };
+        let mut members = Vec::new();
+        for &core in &self.cores {
+            members.push(member(core, false));
+            if Some(core) == self.ml2_core {
+                members.extend(self.drivers.iter().map(|&d| member(d, true)));
+            }
+        }
+        if self.ml2_core.is_none() {
+            members.extend(self.drivers.iter().map(|&d| member(d, false)));
+        }
+        members
+    }
+
+    /// The whole pane: its cores and drivers, then its services.
+    pub fn members(&self) -> Vec<Member> {
+        let mut members = self.core_members();
+        members.extend(self.services.iter().map(|&index| Member {
+            index,
+            nested: false,
+        }));
+        members
+    }
+}
+
 /// A radio group of ML2 drivers under the ML2 core.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DriverGroup {
@@ -109,6 +148,37 @@ fn is_network_service(registry: &Registry, i: usize) -> bool {
 }
 
 impl Layout {
+    /// Pane `pane`'s options in the order it shows them.
+    pub fn pane_members(&self, pane: Pane) -> Vec<Member> {
+        let plain = |list: &[usize]| -> Vec<Member> {
+            list.iter()
+                .map(|&index| Member {
+                    index,
+                    nested: false,
+                })
+                .collect()
+        };
+        match pane {
+            Pane::Compute => plain(&self.compute),
+            Pane::Networking => self.network.members(),
+            Pane::Storage => self
+                .storage
+                .iter()
+                .flat_map(|s| plain(&s.members))
+                .collect(),
+            Pane::AdditionalServices => plain(&self.additional),
+        }
+    }
+
+    /// Every option in the order the panes show them, pane after pane.
+    pub fn shown_order(&self) -> Vec<usize> {
+        Pane::ALL
+            .into_iter()
+            .flat_map(|pane| self.pane_members(pane))
+            .map(|m| m.index)
+            .collect()
+    }
+
     pub fn new(registry: &Registry) -> Layout {
         let mut layout = Layout::default();
         for i in registry.display_order() {
@@ -625,6 +695,43 @@ mod tests {
         );
         assert_eq!(group("storage:object:ceph"), None);
         assert_eq!(group("network:neutron:ml2:ovs"), None);
+    }
+
+    #[test]
+    fn the_networking_pane_nests_the_drivers_under_the_ml2_core() {
+        let r = registry(NET);
+        let l = Layout::new(&r);
+        let shown = |members: Vec<Member>| {
+            members
+                .into_iter()
+                .map(|m| (r.get(m.index).name.to_string(), m.nested))
+                .collect::<Vec<_>>()
+        };
+        let pane = shown(l.pane_members(Pane::Networking));
+        let at = |name: &str| pane.iter().position(|(n, _)| n == name).unwrap();
+        assert_eq!(
+            at("network:neutron:ml2:ovs"),
+            at("network:neutron:core:ml2") + 1
+        );
+        assert!(pane[at("network:neutron:ml2:ovs")].1, "nested");
+        assert_eq!(pane.last().unwrap().0, "network:neutron:service:vpnaas");
+        assert_eq!(pane.len(), 5);
+        // Without an ML2 core the drivers are options of their own after the cores.
+        let mut flat = l.network.clone();
+        flat.ml2_core = None;
+        let cores = shown(flat.core_members());
+        assert_eq!(
+            cores.last().unwrap(),
+            &("network:neutron:ml2:ovs".to_owned(), false)
+        );
+        // Every option once, pane after pane.
+        let order = l.shown_order();
+        assert_eq!(order.len(), r.len());
+        assert_eq!(r.get(order[0]).name.to_string(), "hypervisor:libvirt:kvm");
+        let mut once = order.clone();
+        once.sort_unstable();
+        once.dedup();
+        assert_eq!(once.len(), r.len());
     }
 
     #[test]

@@ -142,42 +142,14 @@ fn Notices(draft: Draft) -> impl IntoView {
     }
 }
 
-/// The options of `pane` in the order the wizard shows them, and whether
-/// each is an ML2 driver nested under the ML2 core.
-fn pane_members(catalog: &Catalog, pane: Pane) -> Vec<(usize, bool)> {
-    let layout = catalog.layout();
-    let network = &layout.network;
-    match pane {
-        Pane::Compute => layout.compute.iter().map(|&i| (i, false)).collect(),
-        Pane::Networking => {
-            let mut members = Vec::new();
-            for &core in &network.cores {
-                members.push((core, false));
-                if Some(core) == network.ml2_core {
-                    members.extend(network.drivers.iter().map(|&d| (d, true)));
-                }
-            }
-            if network.ml2_core.is_none() {
-                members.extend(network.drivers.iter().map(|&d| (d, false)));
-            }
-            members.extend(network.services.iter().map(|&s| (s, false)));
-            members
-        }
-        Pane::Storage => layout
-            .storage
-            .iter()
-            .flat_map(|s| s.members.iter().map(|&i| (i, false)))
-            .collect(),
-        Pane::AdditionalServices => layout.additional.iter().map(|&i| (i, false)).collect(),
-    }
-}
-
 /// One pane's options as wizard rows.
 #[component]
 fn PaneRows(catalog: Arc<Catalog>, draft: Draft, pane: Pane) -> impl IntoView {
-    let rows = pane_members(&catalog, pane)
+    let rows = catalog
+        .layout()
+        .pane_members(pane)
         .into_iter()
-        .map(|(i, nested)| view! { <Row catalog=catalog.clone() draft i nested /> })
+        .map(|m| view! { <Row catalog=catalog.clone() draft i=m.index nested=m.nested /> })
         .collect_view();
     view! {
         <fieldset data-pane=pane.component_type().to_string()>

@@ -31,7 +31,8 @@ pub struct Component {
     #[serde(default)]
     pub requires: Requires,
     /// Server-side only: serialized for storage as `[target, value]` pairs,
-    /// but never part of an API answer (see [`crate::api::ComponentView`]).
+    /// but never part of an API answer (the API serves `ComponentView`,
+    /// which leaves it out).
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",

@@ -4,14 +4,60 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
+
 use super::Environment;
 use super::maximums::{MaximumExceeded, joined};
 use super::tags::{with_tags_added, with_tags_removed};
-use crate::api::{BulkNodes, GroupRef, NodeProblem};
 use crate::name::{RoleName, TagName};
-use crate::network::NodeGroup;
 use crate::network::interfaces::valid_port_name;
+use crate::network::{GroupRef, NodeGroup};
 use crate::tag::{self, NodeTags, RoleTags};
+use crate::text::quoted;
+
+/// `POST /api/v1/clusters/{id}/nodes/bulk`: one change to many nodes, all
+/// or nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"nodes": [1, 2], "add_tags": ["rack"], "remove_tags": [], "add_roles": [], "remove_roles": []})))]
+pub struct BulkNodes {
+    pub nodes: Vec<i64>,
+    #[serde(default)]
+    pub add_tags: Vec<TagName>,
+    #[serde(default)]
+    pub remove_tags: Vec<TagName>,
+    #[serde(default)]
+    pub add_roles: Vec<RoleName>,
+    #[serde(default)]
+    pub remove_roles: Vec<RoleName>,
+    /// Moves the nodes to this node group.
+    #[serde(default)]
+    pub node_group: Option<GroupRef>,
+    /// Puts these networks on these interfaces or bonds of every node
+    /// (port → networks; SEMANTICS §11.1).
+    #[serde(default)]
+    pub interfaces: Option<std::collections::BTreeMap<String, Vec<String>>>,
+}
+
+/// A problem of one node in a bulk change (or of a node id that is not in
+/// the environment, then without `name`).
+// Closed, as its schema is: an export's node problem (which names the tab
+// it is fixed on besides) reads as the export's in `ErrorProblem`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeProblem {
+    pub node: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub message: String,
+}
+
+// Written by hand: closed (no other property), so that a `RoleInUse`
+// (which has a `role` besides) is not a `NodeProblem` too in
+// `ErrorProblem`'s `oneOf`.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(NodeProblem, crate::schema::node_problem());
 
 /// The most nodes one bulk change may name.
 pub const MAX_BULK_NODES: usize = 10_000;
@@ -41,14 +87,6 @@ pub enum BulkRefusal {
     /// Roles the change would take past their maximum: nothing is changed.
     #[error("{}; nothing was changed", joined(.0))]
     Maximums(Vec<MaximumExceeded>),
-}
-
-fn quoted<T: std::fmt::Display>(names: &[T]) -> String {
-    names
-        .iter()
-        .map(|n| format!("'{n}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl BulkNodes {

@@ -19,13 +19,114 @@
 
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
+
 use super::Foundation;
-use crate::api::{CarriedChange, ChangeKind, NotCarried, NotCarriedReason, ReleaseCarry};
 use crate::name::TagName;
 use crate::plugin::Package;
 use crate::release::Release;
 use crate::role_layer::{RoleChange, RoleLayer};
 use crate::tag::{self, TagsMetadata};
+use crate::text::{plural, quoted};
+
+/// What an upgrade does with the changes made on the release record
+/// (SEMANTICS §7.6): those the environment keeps — carried onto the new
+/// record, for a release upgrade — and those it does not, with why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReleaseCarry {
+    pub carried: Vec<CarriedChange>,
+    pub not_carried: Vec<NotCarried>,
+}
+
+/// What a change made on a release is of: a role, or a tag created there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    Role,
+    Tag,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Role => "role",
+            ChangeKind::Tag => "tag",
+        }
+    }
+}
+
+/// A change made on the release that the upgrade keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CarriedChange {
+    pub kind: ChangeKind,
+    pub name: String,
+}
+
+/// A change made on the release that the upgrade does not keep, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NotCarried {
+    pub kind: ChangeKind,
+    pub name: String,
+    pub reason: NotCarriedReason,
+    /// For `tags_gone`: the tags the new version does not know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<TagName>,
+}
+
+/// Why a change made on the release is not carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum NotCarriedReason {
+    /// The new version has no role of that name to change.
+    RoleGone,
+    /// The new version declares a role or tag of that name itself.
+    Declared,
+    /// The role's tags name tags the new version does not know.
+    TagsGone,
+    /// The new release record has its own, different change of it.
+    Changed,
+}
+
+impl NotCarried {
+    /// Why it is not carried, in words.
+    pub fn why(&self) -> String {
+        let (kind, name) = (self.kind.as_str(), &self.name);
+        match self.reason {
+            NotCarriedReason::RoleGone => format!("the new version has no role '{name}'"),
+            NotCarriedReason::Declared => {
+                format!("the new version declares a {kind} '{name}' itself")
+            }
+            NotCarriedReason::TagsGone => format!(
+                "the new version does not know the tag{} {}",
+                plural(self.tags.len()),
+                quoted(
+                    &self
+                        .tags
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                )
+            ),
+            NotCarriedReason::Changed => "the new release has its own change of it".to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for NotCarried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = &self.name;
+        match self.kind {
+            ChangeKind::Role => write!(f, "the change of role '{name}'")?,
+            ChangeKind::Tag => write!(f, "the tag '{name}' created on the release")?,
+        }
+        write!(f, " is not carried: {}", self.why())
+    }
+}
 
 /// A release record's own changes: the tags created on it and its changes
 /// of roles.

@@ -17,17 +17,124 @@
 
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{Environment, Spec};
-use crate::api::{Consequences, PluginSwitches, RoleInUse, RoleLoss, TaskChange};
 use crate::component::{BindModel, ComponentName, Registry, Violation, validate_selection};
-use crate::name::TaskId;
+use crate::name::{PluginName, RoleName, TaskId};
 use crate::plugin::Package;
 use crate::role::Role;
 use crate::settings::{Edits, bind_key};
 use crate::tag::NodeTags;
 use crate::task::Plan;
+
+/// What changing an environment's components would do (the answer of
+/// `PUT /api/v1/clusters/{id}/components?dry_run=true`, SEMANTICS §9.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Consequences {
+    /// Every setting whose value changes, in the settings' order.
+    pub settings: Vec<SettingChange>,
+    pub plugins: PluginSwitches,
+    /// The roles that become unavailable, each with the nodes holding it.
+    pub roles: Vec<RoleLoss>,
+    /// The `default` plan's changes, nodes with the same change together.
+    pub tasks: Vec<TaskChange>,
+    /// The networks the change adds and removes (a segmentation moved,
+    /// Ironic added or removed; SEMANTICS §11.1).
+    #[serde(default)]
+    pub networks: crate::network::Rebuilt,
+}
+
+impl Consequences {
+    /// Whether the change would be refused: a node holds a role that
+    /// becomes unavailable.
+    pub fn refused(&self) -> bool {
+        self.roles.iter().any(|r| !r.nodes.is_empty())
+    }
+}
+
+/// A setting that changes: `group.attr` (`group.enabled` for the switch of
+/// a group that is no plugin's), its value before and after.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SettingChange {
+    pub path: String,
+    pub before: serde_json::Value,
+    pub after: serde_json::Value,
+}
+
+/// The plugins a change switches on and off, in registry order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PluginSwitches {
+    pub enabled: Vec<PluginName>,
+    pub disabled: Vec<PluginName>,
+}
+
+/// A role that becomes unavailable, and the nodes holding it (by name, or
+/// `node-<id>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoleLoss {
+    pub role: RoleName,
+    pub nodes: Vec<String>,
+}
+
+/// The tasks that start (`added`) and stop (`removed`) running on `nodes`
+/// (node ids, or `"master"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TaskChange {
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::node_ids))]
+    pub nodes: Vec<serde_json::Value>,
+    pub added: Vec<TaskId>,
+    pub removed: Vec<TaskId>,
+}
+
+/// A plan's node id (a number, or `"master"`) as people read it: `3`,
+/// `master`.
+pub fn node_name(id: &serde_json::Value) -> String {
+    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
+}
+
+impl TaskChange {
+    /// The nodes as people read them (`3`, `master`).
+    pub fn node_names(&self) -> Vec<String> {
+        self.nodes.iter().map(node_name).collect()
+    }
+
+    /// What changes, as the preview and the CLI say it: `start a, b; stop c`.
+    pub fn summary(&self) -> String {
+        let list = |ts: &[TaskId]| {
+            ts.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = Vec::new();
+        if !self.added.is_empty() {
+            parts.push(format!("start {}", list(&self.added)));
+        }
+        if !self.removed.is_empty() {
+            parts.push(format!("stop {}", list(&self.removed)));
+        }
+        parts.join("; ")
+    }
+}
+
+/// A node holding a role a components change would make unavailable
+/// (409 `components_in_use`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoleInUse {
+    pub node: i64,
+    /// The node's name, or `node-<id>`.
+    pub name: String,
+    pub role: RoleName,
+    pub message: String,
+}
 
 /// The graph type whose plan a change's tasks compare.
 pub(super) const GRAPH: &str = "default";

@@ -7,11 +7,99 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
+
 use super::Environment;
-use crate::api::{GraphSource, GraphSummary};
 use crate::name::{GraphType, PluginName, TaskId};
 use crate::plugin::Package;
 use crate::task::{PlanError, PlanErrorKind, TaskDef};
+use crate::text::plural;
+
+/// One graph type of an environment (`GET /api/v1/clusters/{id}/graphs`,
+/// `mosaic graphs`): what its plan would be made of (SEMANTICS §6.2).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GraphSummary {
+    #[serde(rename = "type")]
+    pub kind: GraphType,
+    /// The release's name for the graph, else the first enabled plugin's
+    /// record's, else the type.
+    pub name: String,
+    /// How many distinct task ids the plan of this type considers (each
+    /// id once, however many sources define it).
+    pub tasks: usize,
+    /// Where its tasks come from: the release, then the enabled plugins in
+    /// registry order, then the environment.
+    pub sources: Vec<GraphSource>,
+}
+
+impl GraphSummary {
+    /// What a choice of graph says of it: its name, the type too when the
+    /// name is not the type, and how many tasks it has
+    /// (`hardware burn-in (burn_in), 2 tasks`).
+    pub fn label(&self) -> String {
+        let tasks = format!("{} task{}", self.tasks, plural(self.tasks));
+        if self.kind == self.name.as_str() {
+            format!("{}, {tasks}", self.name)
+        } else {
+            format!("{} ({}), {tasks}", self.name, self.kind)
+        }
+    }
+}
+
+/// Where a graph's tasks come from, written `release`, `plugin:NAME` or
+/// `environment`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum GraphSource {
+    Release,
+    Plugin(PluginName),
+    Environment,
+}
+
+#[cfg(feature = "openapi")]
+crate::schema::schema!(
+    GraphSource,
+    crate::schema::pattern(
+        "^(release|environment|plugin:[a-z0-9_-]+)$",
+        "Where a graph's tasks come from: release, plugin:NAME or environment"
+    )
+);
+
+impl std::fmt::Display for GraphSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GraphSource::Release => f.write_str("release"),
+            GraphSource::Plugin(name) => write!(f, "plugin:{name}"),
+            GraphSource::Environment => f.write_str("environment"),
+        }
+    }
+}
+
+impl From<GraphSource> for String {
+    fn from(source: GraphSource) -> String {
+        source.to_string()
+    }
+}
+
+impl TryFrom<String> for GraphSource {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<GraphSource, String> {
+        match text.as_str() {
+            "release" => Ok(GraphSource::Release),
+            "environment" => Ok(GraphSource::Environment),
+            _ => match text.strip_prefix("plugin:") {
+                Some(name) => PluginName::new(name)
+                    .map(GraphSource::Plugin)
+                    .map_err(|e| e.to_string()),
+                None => Err(format!(
+                    "'{text}' is not a graph source: release, plugin:NAME or environment"
+                )),
+            },
+        }
+    }
+}
 
 /// The task definitions of one graph type, by source; a source that does
 /// not define the type is `None` (or absent, for a plugin).

@@ -8,8 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Environment;
-use crate::api::InstanceTagChanges;
 use crate::name::{RoleName, TagName};
+use crate::role_layer::InstanceTagChanges;
 use crate::tag::{self, NodeTags, RoleTags, TagsMetadata};
 
 impl Environment<'_> {

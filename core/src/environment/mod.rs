@@ -28,22 +28,32 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 pub use bound::Bound;
-pub use bulk::{BulkAction, BulkInput, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES};
-pub use carry::{Carried, ReleaseChanges, Target, carry};
+pub use bulk::{
+    BulkAction, BulkInput, BulkNodes, BulkRefusal, LISTED_PROBLEMS, MAX_BULK_NODES, NodeProblem,
+};
+pub use carry::{
+    Carried, CarriedChange, ChangeKind, NotCarried, NotCarriedReason, ReleaseCarry, ReleaseChanges,
+    Target, carry,
+};
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
+pub use components::{
+    Consequences, PluginSwitches, RoleInUse, RoleLoss, SettingChange, TaskChange, node_name,
+};
 pub use file::{EnvironmentFile, PluginEntry};
+pub use graphs::{GraphSource, GraphSummary};
 pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
 pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
 pub use roles::ReleaseRoles;
 pub use tab::EnvTab;
 pub use tags::{
-    NamedTags, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers, not_own,
-    release_tag_views,
+    NamedTags, NodeView, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers,
+    not_own, release_tag_views,
 };
-pub use upgrade::Upgrade;
+pub use upgrade::{
+    ComponentChanges, RoleChanges, SettingChanges, Upgrade, UpgradeConsequences, UpgradeRefusal,
+};
 
-use crate::api::RoleView;
 use crate::component::{
     BindModel, ComponentName, DuplicateComponent, Registry, Source, Violation,
     complete_with_defaults, validate_selection,
@@ -53,7 +63,7 @@ use crate::name::{Mode, PluginName, RoleName};
 use crate::plugin::{Package, Pins};
 use crate::release::Release;
 use crate::role::{NodeError, Restricted, Role, restrictions_of};
-use crate::role_layer::{RoleLayer, RoleOrigin, effective_roles};
+use crate::role_layer::{RoleLayer, RoleOrigin, RoleView, effective_roles};
 use crate::settings::{Context, Edits, Evaluation, PluginGroup, Problem, Settings};
 use crate::tag::{NodeTags, TagsMetadata};
 use crate::task::TaskDef;

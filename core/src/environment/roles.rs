@@ -5,12 +5,13 @@
 use std::collections::BTreeSet;
 
 use super::{Environment, Foundation};
-use crate::api::RoleView;
 use crate::name::TagName;
 use crate::plugin::Package;
 use crate::release::Release;
 use crate::role::Role;
-use crate::role_layer::{Level, LevelView, RoleChange, RoleLayer, RoleOrigin, effective_roles};
+use crate::role_layer::{
+    Level, LevelView, RoleChange, RoleLayer, RoleOrigin, RoleView, effective_roles,
+};
 use crate::tag::{self, TagsMetadata};
 
 impl Foundation {

@@ -4,12 +4,75 @@
 
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
+
 use super::Environment;
-use crate::api::{InstanceNodes, NodeView, TagView};
-use crate::name::{RoleName, TagName};
+use crate::name::{NodeStatus, RoleName, TagName};
 use crate::release::Release;
 use crate::role::{Role, Roles};
-use crate::tag::{self, NodeTags, RoleTags, TagMeta, TagsMetadata};
+use crate::tag::{self, InstanceNodes, NodeTags, RoleTags, TagMeta, TagView, TagsMetadata};
+
+/// A node of an environment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeView {
+    pub id: i64,
+    pub cluster_id: i64,
+    pub name: String,
+    pub status: NodeStatus,
+    pub roles: Vec<RoleName>,
+    pub pending_roles: Vec<RoleName>,
+    /// The node's effective tags (`primary-*` included).
+    pub tags: Vec<TagName>,
+    /// The tags its roles bring (to mark them in the UI).
+    pub role_tags: Vec<TagName>,
+    pub tags_added: Vec<TagName>,
+    pub tags_removed: Vec<TagName>,
+    pub primary_tags: Vec<TagName>,
+    pub pending_deletion: bool,
+    /// Incremented by every change of the node; `PUT /api/v1/nodes/{id}`
+    /// with `If-Match: "VERSION"` is refused (412) when it moved on.
+    #[serde(default)]
+    pub version: i64,
+    /// Its node group (rack) by name.
+    #[serde(default)]
+    pub node_group: String,
+    /// Whether it declares interfaces (its layout: `GET …/interfaces`).
+    #[serde(default)]
+    pub interfaces: usize,
+}
+
+#[cfg(test)]
+impl NodeView {
+    /// A node for tests: ready, with `roles` and carrying `tags`, of which
+    /// `role_tags` come from its roles; nothing pending.
+    pub(crate) fn sample(
+        id: i64,
+        name: &str,
+        roles: &[&str],
+        tags: &[&str],
+        role_tags: &[&str],
+    ) -> NodeView {
+        let tags_of = |list: &[&str]| list.iter().map(|t| TagName::new(*t).unwrap()).collect();
+        NodeView {
+            id,
+            cluster_id: 1,
+            name: name.to_owned(),
+            status: NodeStatus::Ready,
+            roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
+            pending_roles: Vec::new(),
+            tags: tags_of(tags),
+            role_tags: tags_of(role_tags),
+            tags_added: Vec::new(),
+            tags_removed: Vec::new(),
+            primary_tags: Vec::new(),
+            pending_deletion: false,
+            version: 1,
+            node_group: "default".to_owned(),
+            interfaces: 0,
+        }
+    }
+}
 
 /// Why tags cannot be added to or removed from a node.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,7 +1,6 @@
 use serde_json::json;
 
 use super::*;
-use crate::api::BulkNodes;
 use crate::name::TagName;
 use crate::plugin::{MemoryFiles, load};
 use crate::restriction::{Restriction, evaluate_with};
@@ -979,7 +978,7 @@ fn the_bulk_bar_asks_for_the_tags_typed_or_the_role_chosen() {
 #[test]
 fn the_bulk_bar_moves_nodes_to_a_group_and_puts_networks_on_a_port() {
     use super::{BulkAction, BulkInput};
-    use crate::api::GroupRef;
+    use crate::network::GroupRef;
     let input = BulkInput {
         node_group: " rack-2 ".to_owned(),
         port: "eth2".to_owned(),

@@ -13,15 +13,110 @@
 
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::carry::ReleaseCarry;
+use super::components::{RoleLoss, SettingChange, TaskChange};
 use super::{Environment, Foundation, Spec};
-use crate::api::{
-    ComponentChanges, ReleaseCarry, RoleChanges, RoleLoss, SettingChange, SettingChanges,
-    UpgradeConsequences, UpgradeRefusal,
-};
 use crate::component::ComponentName;
+use crate::name::{PluginName, RoleName};
 use crate::settings::{Edits, Settings};
+use crate::text::{plural, quoted};
+
+/// Every consequence of an upgrade (SEMANTICS §7.6), its dry run's answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct UpgradeConsequences {
+    pub components: ComponentChanges,
+    pub settings: SettingChanges,
+    pub roles: RoleChanges,
+    /// The `default` plan's changes, nodes with the same change together.
+    pub tasks: Vec<TaskChange>,
+    /// The networks the upgrade adds and removes.
+    #[serde(default)]
+    pub networks: crate::network::Rebuilt,
+    /// What becomes of the changes made on the release (its created tags,
+    /// its changes of roles).
+    #[serde(default)]
+    pub release_changes: ReleaseCarry,
+}
+
+/// The components the new versions declare that the old did not, and
+/// those they no longer declare, in registry order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ComponentChanges {
+    pub added: Vec<ComponentName>,
+    pub removed: Vec<ComponentName>,
+}
+
+/// Settings (`group.attr`) that appear, that disappear, and whose values
+/// change, in the settings' order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SettingChanges {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<SettingChange>,
+}
+
+/// Roles that become available, and those that stop being, with the nodes
+/// holding them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoleChanges {
+    pub added: Vec<RoleName>,
+    pub removed: Vec<RoleLoss>,
+}
+
+/// Why an upgrade is refused (409 `upgrade_refused`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum UpgradeRefusal {
+    /// A chosen component the new versions do not declare.
+    Component { component: ComponentName },
+    /// A role that becomes unavailable while nodes hold it.
+    Role { role: RoleName, nodes: Vec<String> },
+    /// An enabled plugin the new release record is not compatible with.
+    Plugin {
+        plugin: PluginName,
+        version: String,
+        release: String,
+    },
+}
+
+impl std::fmt::Display for UpgradeRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UpgradeRefusal::Component { component } => write!(
+                f,
+                "the chosen component '{component}' would disappear; change the components first"
+            ),
+            UpgradeRefusal::Role { role, nodes } => write!(
+                f,
+                "the role '{role}' would disappear while node{} {} {} it; remove it from {} first",
+                plural(nodes.len()),
+                quoted(nodes),
+                if nodes.len() == 1 { "holds" } else { "hold" },
+                if nodes.len() == 1 {
+                    "that node"
+                } else {
+                    "those nodes"
+                },
+            ),
+            UpgradeRefusal::Plugin {
+                plugin,
+                version,
+                release,
+            } => write!(
+                f,
+                "the enabled plugin '{plugin}' {version} is not compatible with release {release}"
+            ),
+        }
+    }
+}
 
 /// What an upgrade does, and why it cannot be made (nothing: it can).
 #[derive(Debug, Clone, PartialEq)]

@@ -16,6 +16,36 @@ use serde_json::{Map, Value};
 use super::ip::{Addr, Cidr, IpRange, RangeField, Typed, hosts, without};
 use super::metadata::{ADMIN, NetworkMeta, Notation, Segmentation};
 
+/// A node group named by its name or its id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum GroupRef {
+    Id(i64),
+    Name(String),
+}
+
+impl GroupRef {
+    /// The group of `groups` it names, or why none.
+    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, String> {
+        let found = groups.iter().find(|g| match self {
+            GroupRef::Id(id) => g.id == *id,
+            GroupRef::Name(name) => &g.name == name,
+        });
+        found.ok_or_else(|| {
+            let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+            let what = match self {
+                GroupRef::Id(id) => format!("{id}"),
+                GroupRef::Name(name) => format!("'{name}'"),
+            };
+            format!(
+                "node_group: the environment has no node group {what} (it has {})",
+                names.join(", ")
+            )
+        })
+    }
+}
+
 /// The node group every environment has.
 pub const DEFAULT_GROUP: &str = "default";
 

@@ -25,7 +25,7 @@ pub use address::{
 };
 pub use check::{Input, NetworkProblem, ProblemKind, check, render};
 pub use config::{
-    ConfigurationChange, DEFAULT_GROUP, Network, NetworkChange, NetworkConfiguration,
+    ConfigurationChange, DEFAULT_GROUP, GroupRef, Network, NetworkChange, NetworkConfiguration,
     NetworkingParameters, NodeGroup, Rebuilt, VipAddress,
 };
 pub use form::{Edit, Edits, Field, FieldKey, FormCheck, Kind, NetworksForm, Section, Text};

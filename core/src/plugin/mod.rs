@@ -327,6 +327,17 @@ pub fn newest_of_line<'a>(
     })
 }
 
+/// `GET /api/v1/clusters/{id}/upgrades`: a plugin the environment pins
+/// (its release plugin included) and the newer installed versions it could
+/// move to, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct UpgradeOffer {
+    pub plugin: PluginName,
+    pub from: String,
+    pub to: Vec<String>,
+}
+
 /// The upgrades an environment on `release` (shipped by `release_plugin`)
 /// pinning `pins` could make (SEMANTICS §7.6): for its release plugin and
 /// each pinned plugin with newer installed versions — of the same release
@@ -337,7 +348,7 @@ pub fn upgrades<'a>(
     release: &Release,
     pins: &Pins,
     installed: impl IntoIterator<Item = &'a Package> + Clone,
-) -> Vec<crate::api::UpgradeOffer> {
+) -> Vec<UpgradeOffer> {
     let newer = |name: &PluginName, from: &Version, fits: &dyn Fn(&Package) -> bool| {
         let mut to: Vec<&Version> = installed
             .clone()
@@ -346,7 +357,7 @@ pub fn upgrades<'a>(
             .map(|p| &p.version)
             .collect();
         to.sort();
-        (!to.is_empty()).then(|| crate::api::UpgradeOffer {
+        (!to.is_empty()).then(|| UpgradeOffer {
             plugin: name.clone(),
             from: from.to_string(),
             to: to.into_iter().map(ToString::to_string).collect(),

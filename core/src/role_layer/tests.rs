@@ -339,7 +339,7 @@ fn changes_read_and_write_as_edits_or_roles_of_ones_own() {
 
 #[test]
 fn the_roles_section_says_where_a_set_comes_from_what_undoing_does_and_what_a_change_affects() {
-    let view = |tags_source, created| crate::api::RoleView {
+    let view = |tags_source, created| RoleView {
         id: role("r"),
         name: "R".into(),
         description: String::new(),

@@ -6,6 +6,7 @@
 
 mod check;
 mod entry;
+mod patch;
 pub mod regex;
 mod tree;
 pub mod view;
@@ -15,6 +16,7 @@ use serde_json::{Map, Value};
 
 pub use check::{AttrState, Evaluation, GroupState};
 pub use entry::{Input, control_disabled, text_of, typed};
+pub use patch::PatchAttributes;
 pub use tree::{
     AttrType, Attribute, Choice, Group, GroupMeta, Pattern, SettingsTree, is_generated,
 };

@@ -1,7 +1,6 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::api::PatchAttributes;
 
 /// A release's `editable` groups, in the shapes Fuel writes them.
 fn tree() -> SettingsTree {

@@ -47,7 +47,7 @@ pub(super) fn Panes(
     let places = nearby::Places {
         rows: rows.clone(),
         positions,
-        order: shown_order(&catalog),
+        order: catalog.layout().shown_order(),
     };
     nearby::keep_up(catalog.clone(), flow, shown, places);
     let all = Rows {
@@ -62,22 +62,15 @@ pub(super) fn Panes(
             .collect()
     };
     let network = &layout.network;
-    let mut cores = Vec::new();
-    for &core in &network.cores {
-        cores.push(core);
-        if Some(core) == network.ml2_core {
-            cores.extend(&network.drivers);
-        }
-    }
-    // Without an ML2 core, drivers are plain checkboxes.
-    if network.ml2_core.is_none() {
-        cores.extend(&network.drivers);
-    }
-    let cores: Vec<Member> = members(&cores)
+    let cores: Vec<Member> = network
+        .core_members()
         .into_iter()
-        .map(|(name, i, _)| {
-            let nested = network.ml2_core.is_some() && network.drivers.contains(&i);
-            (name, i, nested)
+        .map(|m| {
+            (
+                catalog.registry().get(m.index).name.to_string(),
+                m.index,
+                m.nested,
+            )
         })
         .collect();
     let no_services = network.services.is_empty();
@@ -120,28 +113,6 @@ pub(super) fn Panes(
             />
         </div>
     }
-}
-
-/// Every option in the order the panes show them.
-fn shown_order(catalog: &Catalog) -> Vec<usize> {
-    let layout = catalog.layout();
-    let network = &layout.network;
-    let mut order = layout.compute.clone();
-    for &core in &network.cores {
-        order.push(core);
-        if Some(core) == network.ml2_core {
-            order.extend(&network.drivers);
-        }
-    }
-    if network.ml2_core.is_none() {
-        order.extend(&network.drivers);
-    }
-    order.extend(&network.services);
-    for section in &layout.storage {
-        order.extend(&section.members);
-    }
-    order.extend(&layout.additional);
-    order
 }
 
 fn storage_title(section: &str) -> String {

@@ -2,7 +2,6 @@
 //! (issue 43): each kind of change, carried or not and why.
 
 use super::*;
-use crate::api::{CarriedChange, ChangeKind, NotCarried, NotCarriedReason};
 use crate::role_layer::{RoleChange, RoleDef, RoleEdit, RoleLayer};
 
 fn tags(list: &[&str]) -> Vec<TagName> {

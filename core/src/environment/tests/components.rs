@@ -3,7 +3,6 @@
 use serde_json::json;
 
 use super::*;
-use crate::api::{RoleLoss, SettingChange, TaskChange};
 use crate::name::TaskId;
 
 fn names(components: &[&str]) -> Vec<String> {

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::name::GraphType;
 use crate::release::Graph;
 use crate::task::Plan;
 
@@ -153,7 +154,7 @@ fn graphs_lists_every_type_default_first_with_its_name_count_and_sources() {
         ])
     );
     // The browser reads what the server wrote.
-    let back: Vec<crate::api::GraphSummary> = serde_json::from_value(listed).unwrap();
+    let back: Vec<GraphSummary> = serde_json::from_value(listed).unwrap();
     assert_eq!(back, on(true, |env| env.graphs()));
     let listed = on(false, |env| serde_json::to_value(env.graphs()).unwrap());
     assert_eq!(
@@ -195,4 +196,36 @@ fn a_graph_is_named_by_the_release_else_by_the_first_plugin_record() {
             ),
         ]
     );
+}
+
+#[test]
+fn a_graph_is_labelled_by_its_name_its_type_when_that_differs_and_its_tasks() {
+    let graph = |kind: &str, name: &str, tasks| GraphSummary {
+        kind: GraphType::new(kind).unwrap(),
+        name: name.to_owned(),
+        tasks,
+        sources: vec![GraphSource::Release],
+    };
+    assert_eq!(
+        graph("provisioning", "provisioning", 4).label(),
+        "provisioning, 4 tasks"
+    );
+    assert_eq!(
+        graph("burn_in", "hardware burn-in", 1).label(),
+        "hardware burn-in (burn_in), 1 task"
+    );
+}
+
+#[test]
+fn graph_sources_read_back_as_they_are_written_and_nothing_else() {
+    for text in ["release", "plugin:burnin", "environment"] {
+        let source: GraphSource = serde_json::from_value(json!(text)).unwrap();
+        assert_eq!(serde_json::to_value(&source).unwrap(), json!(text));
+    }
+    for bad in ["plugin:", "plugin:Burn In", "plugins", ""] {
+        assert!(
+            serde_json::from_value::<GraphSource>(json!(bad)).is_err(),
+            "{bad}"
+        );
+    }
 }
