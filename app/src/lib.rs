@@ -6,20 +6,22 @@
 pub mod api;
 pub mod catalog;
 pub mod components;
+pub mod environment;
 pub mod pages;
 pub mod route;
 pub mod session;
 
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_location;
 use leptos_router::path;
 use mosaic_core::access::Role;
 use mosaic_core::api::ReleaseSummary;
 
-use crate::api::{ApiFailure, TagOwner};
+use crate::api::ApiFailure;
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
+use crate::environment::EnvironmentLayout;
 use crate::pages::components::ComponentsPage;
 use crate::pages::deploy::DeployPage;
 use crate::pages::environment::EnvironmentNodes;
@@ -29,9 +31,9 @@ use crate::pages::matrix::MatrixPage;
 use crate::pages::networks::NetworksPage;
 use crate::pages::onboarding::Onboarding;
 use crate::pages::plugins::Plugins;
-use crate::pages::settings::SettingsPage as EnvironmentSettings;
+use crate::pages::settings::SettingsPage;
 use crate::pages::sign_in::SignIn;
-use crate::pages::tags::TagsPage;
+use crate::pages::tags::{EnvironmentTagsPage, ReleaseTagsPage};
 use crate::pages::wizard::Wizard;
 use crate::route::{NavSection, id_param, set_title};
 use crate::session::Session;
@@ -90,13 +92,16 @@ fn Shell() -> impl IntoView {
             // An unknown path shows the environments, as a mistyped URL did before.
             <Routes fallback=Home>
                 <Route path=path!("/") view=Home />
-                <Route path=path!("/environments/:id") view=EnvironmentPage />
-                <Route path=path!("/environments/:id/networks") view=EnvironmentNetworksPage />
-                <Route path=path!("/environments/:id/settings") view=SettingsPage />
-                <Route path=path!("/environments/:id/tags") view=EnvironmentTagsPage />
-                <Route path=path!("/environments/:id/components") view=EnvironmentComponentsPage />
-                <Route path=path!("/environments/:id/deploy") view=EnvironmentDeployPage />
-                <Route path=path!("/releases/:id/tags") view=ReleaseTagsPage />
+                // One frame for an environment's tabs, read once.
+                <ParentRoute path=path!("/environments/:id") view=|| view! { <EnvironmentLayout fallback=home /> }>
+                    <Route path=path!("") view=EnvironmentNodes />
+                    <Route path=path!("networks") view=NetworksPage />
+                    <Route path=path!("settings") view=SettingsPage />
+                    <Route path=path!("tags") view=EnvironmentTagsPage />
+                    <Route path=path!("components") view=ComponentsPage />
+                    <Route path=path!("deploy") view=DeployPage />
+                </ParentRoute>
+                <Route path=path!("/releases/:id/tags") view=ReleaseTagsRoute />
                 <Route path=path!("/releases/:id/matrix") view=ReleaseMatrixPage />
                 <Route path=path!("/plugins") view=Plugins />
                 <Route path=path!("/heat") view=HeatPage />
@@ -160,38 +165,13 @@ fn for_id<V: IntoView + 'static>(page: impl Fn(i64) -> V + Send + Sync + 'static
 }
 
 #[component]
-fn EnvironmentPage() -> impl IntoView {
-    for_id(|id| view! { <EnvironmentNodes id /> })
+fn ReleaseTagsRoute() -> impl IntoView {
+    for_id(|id| view! { <ReleaseTagsPage id /> })
 }
 
-#[component]
-fn EnvironmentNetworksPage() -> impl IntoView {
-    for_id(|cluster_id| view! { <NetworksPage cluster_id /> })
-}
-
-#[component]
-fn SettingsPage() -> impl IntoView {
-    for_id(|cluster_id| view! { <EnvironmentSettings cluster_id /> })
-}
-
-#[component]
-fn EnvironmentComponentsPage() -> impl IntoView {
-    for_id(|cluster_id| view! { <ComponentsPage cluster_id /> })
-}
-
-#[component]
-fn EnvironmentDeployPage() -> impl IntoView {
-    for_id(|cluster_id| view! { <DeployPage cluster_id /> })
-}
-
-#[component]
-fn EnvironmentTagsPage() -> impl IntoView {
-    for_id(|id| view! { <TagsPage owner=TagOwner::Environment(id) /> })
-}
-
-#[component]
-fn ReleaseTagsPage() -> impl IntoView {
-    for_id(|id| view! { <TagsPage owner=TagOwner::Release(id) /> })
+/// What an environment path without a number shows.
+fn home() -> AnyView {
+    view! { <Home /> }.into_any()
 }
 
 #[component]

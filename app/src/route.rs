@@ -97,6 +97,33 @@ impl NavSection {
     }
 }
 
+/// The environment's tab at `path` (`/environments/7/networks`): the
+/// Nodes tab for the environment's own path and anything unknown.
+pub fn tab_of(path: &str) -> EnvTab {
+    let last = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    EnvTab::ALL
+        .into_iter()
+        .find(|&tab| Route::of_tab(tab, 0).path().ends_with(&format!("/{last}")))
+        .unwrap_or(EnvTab::Nodes)
+}
+
+/// The `data-page` of an environment's tab, which tests and styles find
+/// the page by.
+pub fn page_of(tab: EnvTab) -> &'static str {
+    match tab {
+        EnvTab::Nodes => "environment",
+        EnvTab::Networks => "networks",
+        EnvTab::Settings => "settings",
+        EnvTab::Tags => "tags",
+        EnvTab::Components => "components",
+        EnvTab::Deploy => "deploy",
+    }
+}
+
 /// The `:id` of the current route as a number, `None` when it is not one.
 pub fn id_param() -> Memo<Option<i64>> {
     let params = use_params_map();
@@ -107,7 +134,9 @@ pub fn id_param() -> Memo<Option<i64>> {
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::{NavSection, Route};
+    use mosaic_core::environment::EnvTab;
+
+    use super::{NavSection, Route, tab_of};
 
     /// The paths `lib.rs`'s `<Routes>` serve.
     #[wasm_bindgen_test]
@@ -130,6 +159,17 @@ mod tests {
         ] {
             assert_eq!(route.path(), path);
         }
+    }
+
+    /// Every tab's own path names it, and the environment's path the
+    /// Nodes tab.
+    #[wasm_bindgen_test]
+    fn a_path_names_its_tab() {
+        for tab in EnvTab::ALL {
+            assert_eq!(tab_of(&Route::of_tab(tab, 12).path()), tab);
+            assert_eq!(tab_of(&format!("{}/", Route::of_tab(tab, 12).path())), tab);
+        }
+        assert_eq!(tab_of("/environments/0"), EnvTab::Nodes);
     }
 
     #[wasm_bindgen_test]

@@ -1,6 +1,6 @@
 //! Reusable pieces of the UI.
 
-pub mod environment_tabs;
+pub mod action;
 pub mod graph_choice;
 pub mod interfaces_editor;
 pub mod loading;

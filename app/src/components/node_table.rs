@@ -22,6 +22,7 @@ use mosaic_core::nodes::{
 };
 
 use crate::api::{self, ApiFailure};
+use crate::components::action::{ActionError, Request, on_success};
 use crate::components::interfaces_editor::InterfacesEditor;
 use crate::components::pager::Pager;
 
@@ -715,21 +716,14 @@ fn unavailable_roles(roles: Signal<Vec<RoleView>>) -> impl IntoView {
 fn AddNode(cluster_id: i64, roles: Signal<Vec<RoleView>>, changed: Callback<()>) -> impl IntoView {
     let chosen = RwSignal::new(Vec::<RoleName>::new());
     let status = RwSignal::new(NodeStatus::Discover);
-    let add = Action::new_unsync(move |request: &CreateNode| {
+    let add: Request<CreateNode, ()> = Action::new_unsync(move |request: &CreateNode| {
         let request = request.clone();
-        async move {
-            api::create_node(cluster_id, &request).await?;
-            chosen.try_set(Vec::new());
-            changed.try_run(());
-            Ok::<(), ApiFailure>(())
-        }
+        async move { api::create_node(cluster_id, &request).await.map(drop) }
     });
-    let error = move || {
-        add.value().with(|v| {
-            v.as_ref()
-                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
-        })
-    };
+    on_success(add, move |()| {
+        chosen.set(Vec::new());
+        changed.run(());
+    });
     let submit = move |_| {
         add.dispatch(CreateNode {
             name: None,
@@ -764,7 +758,7 @@ fn AddNode(cluster_id: i64, roles: Signal<Vec<RoleView>>, changed: Callback<()>)
                 </select>
             </label>
             <button class="add-node-button" on:click=submit>"Add node"</button>
-            {move || error().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })}
+            <ActionError action=add />
             {unavailable_roles(roles)}
         </div>
     }
@@ -805,7 +799,7 @@ fn NodeEditor(
         ticked.set(Some((version(), now)));
     });
     let typed = RwSignal::new(String::new());
-    let send = Action::new_unsync(move |change: &NodeChange| {
+    let send: Request<NodeChange, ()> = Action::new_unsync(move |change: &NodeChange| {
         let change = change.clone();
         async move {
             match change {
@@ -818,17 +812,11 @@ fn NodeEditor(
                 }
                 NodeChange::Tag(tag) => api::assign_tags(id, vec![tag]).await,
                 NodeChange::Untag(tag) => api::unassign_tags(id, vec![tag]).await,
-            }?;
-            changed.try_run(());
-            Ok::<(), ApiFailure>(())
+            }
+            .map(drop)
         }
     });
-    let error = move || {
-        send.value().with(|v| {
-            v.as_ref()
-                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
-        })
-    };
+    on_success(send, move |()| changed.run(()));
     let add_tag = move |_| {
         let tag = typed.get_untracked().trim().to_owned();
         if !tag.is_empty() {
@@ -895,7 +883,7 @@ fn NodeEditor(
                     <button class="add-tag-button" on:click=add_tag>"Add tag"</button>
                 </div>
             })}
-            {move || error().map(|message| view! { <div class="notice notice-error" role="alert">{message}</div> })}
+            <ActionError action=send />
             <InterfacesEditor id node networks editable changed />
         </div>
     }

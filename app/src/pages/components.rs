@@ -19,9 +19,9 @@ use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api::{self, ApiFailure};
 use crate::catalog::Catalog;
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loading::Loading;
 use crate::components::option_row::OptionRow;
+use crate::environment::{Env, env};
 
 /// What the tab is built from: the release's components, the environment
 /// and the settings version its change is made on.
@@ -31,8 +31,9 @@ struct Loaded {
     version: i64,
 }
 
-async fn load(cluster_id: i64) -> Result<Arc<Loaded>, ApiFailure> {
-    let cluster: Cluster = api::get(api::path::cluster(cluster_id)).await?;
+async fn load(env: Env) -> Result<Arc<Loaded>, ApiFailure> {
+    let cluster: Cluster = env.cluster.await?;
+    let cluster_id = env.id;
     let releases = api::get::<Vec<ReleaseSummary>>(api::path::releases()).await?;
     let components =
         api::get::<Vec<ComponentView>>(api::path::components(cluster.release_id)).await?;
@@ -51,19 +52,22 @@ async fn load(cluster_id: i64) -> Result<Arc<Loaded>, ApiFailure> {
 }
 
 #[component]
-pub fn ComponentsPage(cluster_id: i64) -> impl IntoView {
-    let loaded = LocalResource::new(move || load(cluster_id));
-    let reload = Callback::new(move |()| loaded.refetch());
+pub fn ComponentsPage() -> impl IntoView {
+    let env = env();
+    let cluster_id = env.id;
+    let loaded = LocalResource::new(move || load(env));
+    // The environment too, when it is what failed.
+    let reload = Callback::new(move |()| {
+        env.cluster.refetch();
+        loaded.refetch();
+    });
     view! {
-        <section class="card environment components" data-page="components">
-            <EnvironmentTabs cluster_id current=Tab::Components />
-            <Loading label="Loading the components…" retry=reload>
-                {move || Suspend::new(async move {
-                    let loaded = loaded.await?;
-                    Ok::<_, ApiFailure>(view! { <Editor cluster_id loaded /> })
-                })}
-            </Loading>
-        </section>
+        <Loading label="Loading the components…" retry=reload>
+            {move || Suspend::new(async move {
+                let loaded = loaded.await?;
+                Ok::<_, ApiFailure>(view! { <Editor cluster_id loaded /> })
+            })}
+        </Loading>
     }
 }
 
@@ -238,7 +242,6 @@ fn Changes(
     valid: Memo<bool>,
     version: i64,
 ) -> impl IntoView {
-    let version = RwSignal::new(version);
     let preview = Action::new_unsync(move |components: &Vec<String>| {
         let change = ChangeComponents {
             components: components.clone(),
@@ -257,10 +260,13 @@ fn Changes(
             Ok::<_, ApiFailure>(api::get::<Attributes>(path).await?.version)
         }
     });
-    Effect::new(move || {
-        if let Some(Ok(saved)) = save.value().get() {
-            version.set(saved);
-        }
+    // The settings version a save is made on: the one loaded, then the
+    // one the last successful save left (a refusal leaves it).
+    let version = Memo::new(move |last: Option<&i64>| {
+        save.value().with(|answer| match answer {
+            Some(Ok(saved)) => *saved,
+            _ => last.copied().unwrap_or(version),
+        })
     });
     // A preview is shown for the selection it was asked for only; one the
     // server would refuse shows what the change would do, then why.

@@ -14,9 +14,9 @@ use mosaic_core::deployer::{DeployerSummary, Export, ExportHost, ExportProblem};
 use mosaic_core::nodes::{count_line, page_count, page_of};
 
 use crate::api::{self, ApiFailure};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loading::Loading;
 use crate::components::pager::Pager;
+use crate::environment::env;
 use crate::route::Route;
 
 /// What the tab found: the release's (first) deployer, and the export for
@@ -47,12 +47,11 @@ async fn find(cluster_id: i64) -> Result<Found, ApiFailure> {
 }
 
 #[component]
-pub fn DeployPage(cluster_id: i64) -> impl IntoView {
+pub fn DeployPage() -> impl IntoView {
+    let cluster_id = env().id;
     let found = LocalResource::new(move || find(cluster_id));
     let retry = Callback::new(move |()| found.refetch());
     view! {
-        <section class="card environment deploy" data-page="deploy">
-            <EnvironmentTabs cluster_id current=Tab::Deploy />
             <Loading label="Exporting the environment…" retry>
                 {move || Suspend::new(async move {
                     Ok::<_, ApiFailure>(match found.await? {
@@ -74,7 +73,6 @@ pub fn DeployPage(cluster_id: i64) -> impl IntoView {
                     })
                 })}
             </Loading>
-        </section>
     }
 }
 

@@ -18,17 +18,19 @@ use mosaic_core::nodes::PlanGroup;
 use mosaic_core::task::{Plan, graph_svg};
 
 use crate::api::{self, TagOwner};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::action::{ActionError, Request, on_success};
 use crate::components::graph_choice::GraphChoice;
 use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
 use crate::components::node_table::{NodeTable, TableState};
+use crate::environment::{Env, env};
 use crate::pages::tags::NewTagForm;
 use crate::pages::upgrades::Upgrades;
 use crate::route::Route;
 
 #[component]
-pub fn EnvironmentNodes(id: i64) -> impl IntoView {
+pub fn EnvironmentNodes() -> impl IntoView {
     use api::path::of_cluster;
+    let Env { id, networks, .. } = env();
     // A viewer sees the nodes and the plan; an operator changes them.
     let editable = crate::session::session().can(Role::Operator);
     // Asked for together, not one after another.
@@ -44,9 +46,8 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
     let graph = RwSignal::new(GraphType::deployment());
     let plan: Answer<Plan> = LocalResource::new(move || api::plan(id, graph.get()));
     let checks: Answer<Vec<Check>> = LocalResource::new(move || api::get(of_cluster(id, "checks")));
-    // The node groups and networks the table offers: not waited for (the
-    // table shows without them).
-    let networks = LocalResource::new(move || api::networks(id));
+    // The node groups and networks the table offers (the frame's answer):
+    // not waited for, the table shows without them.
     let offered = Memo::new(move |_| {
         networks
             .map(|r| {
@@ -102,9 +103,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
         ]
     };
     view! {
-        <section class="card environment" data-page="environment">
-            <EnvironmentTabs cluster_id=id current=Tab::Nodes />
-            <Loading label="Loading the environment…" retry>
+        <Loading label="Loading the environment…" retry>
                 <Loaded arrived=arrived>
                     <div>
                         <Head id data editable table />
@@ -133,8 +132,7 @@ pub fn EnvironmentNodes(id: i64) -> impl IntoView {
                         <Preview plan=data.plan nodes=data.nodes />
                     </div>
                 </Loaded>
-            </Loading>
-        </section>
+        </Loading>
     }
 }
 
@@ -161,20 +159,11 @@ fn Head(id: i64, data: Data, editable: bool, table: TableState) -> impl IntoView
                 .with(|plan| mosaic_core::tag::offered(tags, &plan.instances))
         })
     });
-    let delete = Action::new_unsync(move |()| api::delete_cluster(id));
+    let delete: Request<(), ()> = Action::new_unsync(move |()| api::delete_cluster(id));
     let navigate = leptos_router::hooks::use_navigate();
-    // Gone with the page: an answer after the operator left changes nothing.
-    Effect::new(move || {
-        if let Some(Ok(())) = delete.value().get() {
-            navigate(&Route::Environments.path(), Default::default());
-        }
+    on_success(delete, move |()| {
+        navigate(&Route::Environments.path(), Default::default())
     });
-    let error = move || {
-        delete.value().with(|v| {
-            v.as_ref()
-                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
-        })
-    };
     let ask = move |_| {
         let question = data.nodes.with_untracked(|nodes| {
             data.tags
@@ -193,7 +182,7 @@ fn Head(id: i64, data: Data, editable: bool, table: TableState) -> impl IntoView
                 children=|tag| view! { <option value=tag></option> }
             />
         </datalist>
-        <p class="environment-actions">
+        <div class="environment-actions">
             <a class="button export" href=api::path::of_cluster(id, "environment") download="">
                 "Download the environment file"
             </a>
@@ -205,10 +194,8 @@ fn Head(id: i64, data: Data, editable: bool, table: TableState) -> impl IntoView
                         </button>
                     }
                 })}
-            {move || {
-                error().map(|message| view! { <span class="notice notice-error" role="alert">{message}</span> })
-            }}
-        </p>
+            <ActionError action=delete />
+        </div>
         <Checks checks=data.checks show_only />
     }
 }

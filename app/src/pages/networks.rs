@@ -24,14 +24,18 @@ use mosaic_core::network::{
 use mosaic_core::text::plural;
 
 use crate::api::{self, ApiFailure, Tagged};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::action::{ActionError, Request, on_success};
 use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
+use crate::environment::{Env, env};
 use crate::session::session;
 
 #[component]
-pub fn NetworksPage(cluster_id: i64) -> impl IntoView {
-    let config: Answer<Tagged<ConfigurationView>> =
-        LocalResource::new(move || api::networks(cluster_id));
+pub fn NetworksPage() -> impl IntoView {
+    let Env {
+        id: cluster_id,
+        networks: config,
+        ..
+    } = env();
     let groups: Answer<Vec<GroupView>> =
         LocalResource::new(move || api::get(api::path::of_cluster(cluster_id, "node_groups")));
     // A node group created or deleted changes the networks too.
@@ -48,18 +52,15 @@ pub fn NetworksPage(cluster_id: i64) -> impl IntoView {
     });
     let groups = latest(groups);
     view! {
-        <section class="card environment networks" data-page="networks">
-            <EnvironmentTabs cluster_id current=Tab::Networks />
-            <Loading label="Loading the networks…" retry=reload>
-                <Loaded arrived=arrived>
-                    {move || {
-                        fetched
-                            .get_untracked()
-                            .map(|first| view! { <NetworksTab cluster_id first fetched groups reload /> })
-                    }}
-                </Loaded>
-            </Loading>
-        </section>
+        <Loading label="Loading the networks…" retry=reload>
+            <Loaded arrived=arrived>
+                {move || {
+                    fetched
+                        .get_untracked()
+                        .map(|first| view! { <NetworksTab cluster_id first fetched groups reload /> })
+                }}
+            </Loaded>
+        </Loading>
     }
 }
 
@@ -403,17 +404,8 @@ fn GroupRow(
     let nodes = Memo::new(move |_| {
         groups.with(|all| all.iter().find(|g| g.id == id).map_or(0, |g| g.nodes))
     });
-    let delete = Action::new_unsync(move |()| async move {
-        api::delete_group(id).await?;
-        changed.try_run(());
-        Ok::<(), ApiFailure>(())
-    });
-    let error = move || {
-        delete.value().with(|v| {
-            v.as_ref()
-                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
-        })
-    };
+    let delete: Request<(), ()> = Action::new_unsync(move |()| api::delete_group(id));
+    on_success(delete, move |()| changed.run(()));
     let name = group.name.clone();
     let deletable = editable && name != mosaic_core::network::DEFAULT_GROUP;
     let ask = {
@@ -446,7 +438,7 @@ fn GroupRow(
                 {deletable.then(|| view! {
                     <button class="delete-group danger" on:click=ask>"Delete"</button>
                 })}
-                {move || error().map(|m| view! { <span class="notice notice-error" role="alert">{m}</span> })}
+                <ActionError action=delete />
             </td>
         </tr>
     }
@@ -456,26 +448,17 @@ fn GroupRow(
 #[component]
 fn NewGroupForm(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
-    let create = Action::new_unsync(move |name: &String| {
+    let create: Request<String, ()> = Action::new_unsync(move |name: &String| {
         let name = name.clone();
         async move {
             mosaic_core::network::NodeGroup::check_name(&name).map_err(ApiFailure::message)?;
-            api::create_group(cluster_id, name).await?;
-            changed.try_run(());
-            Ok::<(), ApiFailure>(())
+            api::create_group(cluster_id, name).await.map(drop)
         }
     });
-    Effect::new(move || {
-        if let Some(Ok(())) = create.value().get() {
-            name.set(String::new());
-        }
+    on_success(create, move |()| {
+        name.set(String::new());
+        changed.run(());
     });
-    let error = move || {
-        create.value().with(|v| {
-            v.as_ref()
-                .and_then(|r| r.as_ref().err().map(|e| e.message.clone()))
-        })
-    };
     view! {
         <div class="new-group">
             <label>
@@ -485,7 +468,7 @@ fn NewGroupForm(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
             <button class="create-group" disabled=create.pending() on:click=move |_| {
                 create.dispatch(name.get_untracked().trim().to_owned());
             }>"Create"</button>
-            {move || error().map(|m| view! { <span class="notice notice-error" role="alert">{m}</span> })}
+            <ActionError action=create />
         </div>
     }
 }

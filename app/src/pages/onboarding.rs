@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::access::Role;
 
 use crate::api;
-use crate::components::notice::ErrorNotice;
+use crate::components::action::{ActionError, Request, on_success};
 use crate::components::plugin_upload::PluginUpload;
 use crate::route::set_title;
 use crate::session::session;
@@ -57,17 +57,9 @@ pub fn Onboarding(
 /// a fresh install starts with).
 #[component]
 fn Reinstall(installed: Callback<()>) -> impl IntoView {
-    let reinstall = Action::new_unsync(move |_: &()| async move {
-        let result = api::reinstall_bundled().await.map(drop);
-        if result.is_ok() {
-            installed.try_run(());
-        }
-        result
-    });
-    let error = move || match reinstall.value().get() {
-        Some(Err(failure)) => Some(failure.message),
-        _ => None,
-    };
+    let reinstall: Request<(), ()> =
+        Action::new_unsync(move |_: &()| async move { api::reinstall_bundled().await.map(drop) });
+    on_success(reinstall, move |()| installed.run(()));
     view! {
         <h2>"Mosaic's own release"</h2>
         <p>
@@ -82,6 +74,6 @@ fn Reinstall(installed: Callback<()>) -> impl IntoView {
                 "Install the built-in OpenStack release"
             </button>
         </p>
-        {move || error().map(|message| view! { <ErrorNotice message /> })}
+        <ActionError action=reinstall />
     }
 }

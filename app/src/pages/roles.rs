@@ -11,6 +11,7 @@ use mosaic_core::name::TagName;
 use mosaic_core::role_layer::{Level, Undo, change_preview, instances_preview, tags_source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
+use crate::components::action::{ActionError, Request, on_success};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
 
@@ -271,7 +272,7 @@ fn NewRoleForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let label = RwSignal::new(String::new());
     let tags = RwSignal::new(String::new());
-    let create = Action::new_unsync(move |role: &Result<CreateRole, String>| {
+    let create: Request<_, ()> = Action::new_unsync(move |role: &Result<CreateRole, String>| {
         let role = role.clone();
         async move {
             match role {
@@ -280,18 +281,12 @@ fn NewRoleForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
             }
         }
     });
-    Effect::new(move || {
-        if create.value().with(|v| matches!(v, Some(Ok(())))) {
-            name.set(String::new());
-            label.set(String::new());
-            tags.set(String::new());
-            created.run(());
-        }
+    on_success(create, move |()| {
+        name.set(String::new());
+        label.set(String::new());
+        tags.set(String::new());
+        created.run(());
     });
-    let error = move || match create.value().get() {
-        Some(Err(failure)) => Some(failure.message),
-        _ => None,
-    };
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let listed: Result<Vec<TagName>, String> = tags
@@ -319,7 +314,7 @@ fn NewRoleForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
             <label>"Tags " <input class="new-role-tags" placeholder="e.g. rabbitmq" bind:value=tags /></label>
             " "
             <button type="submit" class="create-role">"Create the role"</button>
-            {move || error().map(|message| view! { <ErrorNotice message /> })}
+            <ActionError action=create />
         </form>
     }
 }

@@ -17,20 +17,19 @@ use mosaic_core::settings::{
 use serde_json::Value;
 
 use crate::api::{self, ApiFailure};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
+use crate::environment::env;
 use crate::session::session;
 
 #[component]
-pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
+pub fn SettingsPage() -> impl IntoView {
+    let cluster_id = env().id;
     let attributes = LocalResource::new(move || {
         api::get::<Attributes>(api::path::of_cluster(cluster_id, "attributes"))
     });
     let reload = Callback::new(move |()| attributes.refetch());
     view! {
-        <section class="card environment settings" data-page="settings">
-            <EnvironmentTabs cluster_id current=Tab::Settings />
             <Loading label="Loading the settings…" retry=reload>
                 {move || Suspend::new(async move {
                     let attributes = attributes.await?;
@@ -42,7 +41,6 @@ pub fn SettingsPage(cluster_id: i64) -> impl IntoView {
                     })
                 })}
             </Loading>
-        </section>
     }
 }
 

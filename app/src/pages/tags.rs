@@ -10,9 +10,10 @@ use mosaic_core::api::{CreateTag, ReleaseSummary, TagView};
 use mosaic_core::tag::{TagAccess, instance_lines, own_source, source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
-use crate::components::environment_tabs::{EnvironmentTabs, Tab};
+use crate::components::action::{ActionError, Request, on_success};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
+use crate::environment::env;
 use crate::pages::roles::RolesSection;
 use crate::route::{Route, set_title};
 use crate::session::session;
@@ -33,8 +34,40 @@ impl Change {
     }
 }
 
+/// An environment's Tags tab.
 #[component]
-pub fn TagsPage(owner: TagOwner) -> impl IntoView {
+pub fn EnvironmentTagsPage() -> impl IntoView {
+    view! { <TagsPage owner=TagOwner::Environment(env().id) /> }
+}
+
+/// A release's tags, with the release named and a link to its matrix.
+#[component]
+pub fn ReleaseTagsPage(id: i64) -> impl IntoView {
+    let release = LocalResource::new(move || {
+        api::get::<ReleaseSummary>(format!("{}/{id}", api::path::releases()))
+    });
+    let named = move || {
+        release
+            .get()
+            .and_then(Result::ok)
+            .map_or_else(|| id.to_string(), |r| r.label())
+    };
+    Effect::new(move || set_title(&format!("Release {} · Tags", named())));
+    view! {
+        <section class="card tags-page" data-page="tags">
+            <h1>"Tags of release " {named}</h1>
+            <p class="hint">
+                "Every environment on this release sees these tags. "
+                <a href=Route::ReleaseMatrix(id).path()>"The release's compatibility matrix"</a>
+            </p>
+            <TagsPage owner=TagOwner::Release(id) />
+        </section>
+    }
+}
+
+/// The tags of `owner`, with its roles.
+#[component]
+fn TagsPage(owner: TagOwner) -> impl IntoView {
     // A change to a row, answered: the tags are asked for again.
     let change = Action::new_unsync(move |change: &Change| {
         let change = change.clone();
@@ -66,35 +99,8 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
             TagOwner::Environment(_) => Role::Operator,
         })
     });
-    let head = match owner {
-        TagOwner::Environment(id) => {
-            view! { <EnvironmentTabs cluster_id=id current=Tab::Tags /> }.into_any()
-        }
-        TagOwner::Release(id) => {
-            let release = LocalResource::new(move || {
-                api::get::<ReleaseSummary>(format!("{}/{id}", api::path::releases()))
-            });
-            let named = move || {
-                release
-                    .get()
-                    .and_then(Result::ok)
-                    .map_or_else(|| id.to_string(), |r| r.label())
-            };
-            Effect::new(move || set_title(&format!("Release {} · Tags", named())));
-            view! {
-                <h1>"Tags of release " {named}</h1>
-                <p class="hint">
-                    "Every environment on this release sees these tags. "
-                    <a href=Route::ReleaseMatrix(id).path()>"The release's compatibility matrix"</a>
-                </p>
-            }
-            .into_any()
-        }
-    };
     let own = own_source(matches!(owner, TagOwner::Release(_)));
     view! {
-        <section class="card tags-page" data-page="tags">
-            {head}
             <p class="hint">
                 "Nodes can also carry numbered instances of a tag, such as " <code>"mysql:1"</code>
                 " and " <code>"mysql:2"</code> ", for services that run once per instance."
@@ -108,7 +114,6 @@ pub fn TagsPage(owner: TagOwner) -> impl IntoView {
                 <NewTagForm owner created=reload />
             </Show>
             <RolesSection owner editable changed=reload />
-        </section>
     }
 }
 
@@ -293,22 +298,16 @@ fn field<T: 'static>(
 pub fn NewTagForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let primary = RwSignal::new(false);
-    let create = Action::new_unsync(move |tag: &CreateTag| {
+    let create: Request<CreateTag, _> = Action::new_unsync(move |tag: &CreateTag| {
         let tag = tag.clone();
         async move { api::create_tag(owner, &tag).await }
     });
     // Created: the form is cleared for the next one (what it had a primary
     // stays ticked, as before).
-    Effect::new(move || {
-        if create.value().with(|v| matches!(v, Some(Ok(_)))) {
-            name.set(String::new());
-            created.run(());
-        }
+    on_success(create, move |_| {
+        name.set(String::new());
+        created.run(());
     });
-    let error = move || match create.value().get() {
-        Some(Err(failure)) => Some(failure.message),
-        _ => None,
-    };
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         create.dispatch(CreateTag {
@@ -329,7 +328,7 @@ pub fn NewTagForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
                     " has a primary (one node is chosen as primary in HA)"
                 </label>
                 <button type="submit" class="create-tag">"Create the tag"</button>
-                {move || error().map(|message| view! { <ErrorNotice message /> })}
+                <ActionError action=create />
             </form>
         </div>
     }

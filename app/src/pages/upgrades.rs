@@ -13,6 +13,7 @@ use mosaic_core::api::{
 };
 
 use crate::api::{self, ApiFailure};
+use crate::components::action::{Request, on_success};
 use crate::pages::components::{Refusal, task_item};
 
 /// The upgrade being previewed, what the preview said and the settings
@@ -43,27 +44,23 @@ pub fn Upgrades(
     let offers = LocalResource::new(move || {
         api::get::<Vec<UpgradeOffer>>(api::path::of_cluster(cluster_id, "upgrades"))
     });
-    let shown = RwSignal::new(None::<Previewed>);
     let ask =
         Action::new_unsync(move |request: &UpgradeRequest| preview(cluster_id, request.clone()));
-    Effect::new(move || {
-        if let Some(previewed) = ask.value().get() {
-            shown.set(Some(previewed));
-        }
-    });
-    let apply = Action::new_unsync(move |(request, version): &(UpgradeRequest, i64)| {
-        let (request, version) = (request.clone(), *version);
-        async move {
-            let upgraded = api::upgrade(cluster_id, &request, version).await?;
-            Ok::<_, ApiFailure>(upgraded.release_changes.not_carried)
-        }
-    });
-    Effect::new(move || {
-        if let Some(Ok(_)) = apply.value().get() {
-            shown.set(None);
-            offers.refetch();
-            changed.run(());
-        }
+    // The preview shown: the last one asked for, until it is cancelled or
+    // carried out.
+    let shown = ask.value();
+    let apply: Request<_, _> =
+        Action::new_unsync(move |(request, version): &(UpgradeRequest, i64)| {
+            let (request, version) = (request.clone(), *version);
+            async move {
+                let upgraded = api::upgrade(cluster_id, &request, version).await?;
+                Ok::<_, ApiFailure>(upgraded.release_changes.not_carried)
+            }
+        });
+    on_success(apply, move |_| {
+        shown.set(None);
+        offers.refetch();
+        changed.run(());
     });
     let list = move || offers.get().and_then(Result::ok).unwrap_or_default();
     view! {
@@ -175,7 +172,7 @@ fn UpgradePreview(
     consequences: UpgradeConsequences,
     version: i64,
     apply: Action<(UpgradeRequest, i64), Result<Vec<NotCarried>, ApiFailure>>,
-    shown: RwSignal<Option<Previewed>>,
+    shown: MappedSignal<Option<Previewed>>,
 ) -> impl IntoView {
     let title = format!("Upgrading {} to {}", request.plugin, request.version);
     view! {
