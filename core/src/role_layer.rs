@@ -328,12 +328,12 @@ pub enum RoleRefusal {
     #[error("role '{name}' is declared by the {by} and cannot be deleted")]
     Declared { name: RoleName, by: &'static str },
     #[error("role '{name}' is held by node{} {}: take it from {} first",
-        if .nodes.len() == 1 { "" } else { "s" },
+        crate::text::plural(.nodes.len()),
         .nodes.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "),
         if .nodes.len() == 1 { "it" } else { "them" })]
     Held { name: RoleName, nodes: Vec<String> },
     #[error("unknown tag{} {}: create {} on the release or the environment first",
-        if .0.len() == 1 { "" } else { "s" },
+        crate::text::plural(.0.len()),
         .0.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", "),
         if .0.len() == 1 { "it" } else { "them" })]
     UnknownTags(Vec<TagName>),

@@ -71,18 +71,18 @@ pub enum BulkRefusal {
     #[error("{0}")]
     Request(String),
     #[error("unknown tag{} {}: create {} on the release or the environment first",
-        if .0.len() == 1 { "" } else { "s" },
+        crate::text::plural(.0.len()),
         quoted(.0),
         if .0.len() == 1 { "it" } else { "them" })]
     UnknownTags(Vec<TagName>),
     #[error("unknown role{} {}: neither the release nor an enabled plugin defines {}",
-        if .0.len() == 1 { "" } else { "s" },
+        crate::text::plural(.0.len()),
         quoted(.0),
         if .0.len() == 1 { "it" } else { "them" })]
     UnknownRoles(Vec<RoleName>),
     /// Problems of single nodes: nothing is changed.
     #[error("{} problem{} on the chosen nodes; nothing was changed",
-        .0.len(), if .0.len() == 1 { "" } else { "s" })]
+        .0.len(), crate::text::plural(.0.len()))]
     Nodes(Vec<NodeProblem>),
     /// Roles the change would take past their maximum: nothing is changed.
     #[error("{}; nothing was changed", joined(.0))]

@@ -78,7 +78,7 @@ impl NodeView {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TagProblem {
     #[error("unknown tag{} {}: create {} on the release or the environment first",
-        if .0.len() == 1 { "" } else { "s" },
+        crate::text::plural(.0.len()),
         .0.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", "),
         if .0.len() == 1 { "it" } else { "them" })]
     Unknown(Vec<TagName>),
@@ -189,7 +189,7 @@ pub enum TagRefusal {
     #[error("tag '{0}' is named by a role's tags and cannot be deleted")]
     RoleNamed(String),
     #[error("tag '{name}' is assigned to node{} {}: unassign it first",
-        if .nodes.len() == 1 { "" } else { "s" },
+        crate::text::plural(.nodes.len()),
         .nodes.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "))]
     Carried { name: String, nodes: Vec<String> },
 }

@@ -113,7 +113,7 @@ impl Report {
 
     /// "N errors, M warnings".
     pub fn summary(&self) -> String {
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", crate::text::plural(n));
         format!(
             "{}, {}",
             plural(self.errors, "error"),

@@ -5,6 +5,7 @@
 use super::check::Evaluation;
 use super::tree::{AttrType, Attribute, Group};
 use super::{Problem, Settings};
+use crate::text::plural;
 
 impl Settings {
     /// How many values and switches differ from `base` (same tree): the
@@ -62,10 +63,6 @@ pub fn problems_at<'a>(
     path: &'a str,
 ) -> impl Iterator<Item = &'a Problem> + 'a {
     evaluation.problems.iter().filter(move |p| p.path == path)
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

@@ -544,7 +544,7 @@ fn conflict_error(task: &Task<'_>, plugins: Vec<PluginName>, nodes: Vec<i64>) ->
         "task '{}' is defined by plugins {} and both definitions would run on node{} {}",
         task.def.id,
         quoted.join(" and "),
-        if nodes.len() == 1 { "" } else { "s" },
+        crate::text::plural(nodes.len()),
         ids.join(", ")
     );
     PlanError {

@@ -191,7 +191,7 @@ fn label_of<'a>(registry: &'a Registry, name: &'a str) -> &'a str {
 
 /// "1 choice", "3 choices".
 fn choices(n: usize) -> String {
-    format!("{n} choice{}", if n == 1 { "" } else { "s" })
+    format!("{n} choice{}", crate::text::plural(n))
 }
 
 /// What was chosen, pane by pane: each pane's title and the labels of its

@@ -56,22 +56,16 @@ pub(super) fn Panes(
         rows,
     };
     let layout = catalog.layout();
-    let members = |list: &[usize]| -> Vec<Member> {
-        list.iter()
-            .map(|&i| (catalog.registry().get(i).name.to_string(), i, false))
-            .collect()
+    let member = |i: usize, nested: bool| -> Member {
+        (catalog.registry().get(i).name.to_string(), i, nested)
     };
+    let members =
+        |list: &[usize]| -> Vec<Member> { list.iter().map(|&i| member(i, false)).collect() };
     let network = &layout.network;
     let cores: Vec<Member> = network
         .core_members()
         .into_iter()
-        .map(|m| {
-            (
-                catalog.registry().get(m.index).name.to_string(),
-                m.index,
-                m.nested,
-            )
-        })
+        .map(|m| member(m.index, m.nested))
         .collect();
     let no_services = network.services.is_empty();
     let storage = layout
