@@ -3,6 +3,18 @@
 // Trunk runs the hooks of one stage at the same time, so the steps that
 // depend on each other are this one script, in order:
 //
+// 0. The split by route (docs/benchmarks.md, "The split by route"). Trunk
+//    has no step between cargo and wasm-bindgen, so its module and glue
+//    are made again here from cargo's module: tools/wasm-split cuts it
+//    into the main module, a `split_*.wasm` per lazy route (Leptos's
+//    `#[lazy_route]`) and `chunk_*.wasm` for code routes share, plus the
+//    link module `__wasm_split-HASH.js` that loads them; wasm-bindgen
+//    (`--keep-lld-exports`: the link module calls through the function
+//    table) makes the glue of the main module; wasm-opt runs on every
+//    module (release; Trunk's is off in index.html). Trunk's two files are
+//    replaced under their names, and their integrity in index.html. Every
+//    build needs this step: Trunk's own glue imports the splitter's
+//    placeholder module and would not start.
 // 1. The CSS that stylers collected from the app's `style!` blocks
 //    (`target/stylers/mosaic-app.css`, written by app/build.rs while Trunk
 //    builds the app) is copied in under a name with its content hash, and
@@ -25,8 +37,17 @@
 // Fails, leaving the build failed, when a step cannot be done: a page whose
 // stylesheet is missing or whose script does not match its integrity
 // attribute would not start.
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { minify } from "terser";
@@ -52,6 +73,16 @@ function replaceOnce(before, after, what) {
   html = html.split(before).join(after);
 }
 
+const integrity = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
+const hashed = (name, bytes) => {
+  const dot = name.lastIndexOf(".");
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+  return `${name.slice(0, dot)}-${hash}${name.slice(dot)}`;
+};
+
+// 0. The split by route.
+await split();
+
 // 1. The stylers CSS, under a hashed name.
 const stylers = readFileSync("target/stylers/mosaic-app.css");
 const cssName = `mosaic-app-${createHash("sha256").update(stylers).digest("hex").slice(0, 16)}.css`;
@@ -59,10 +90,9 @@ copyFileSync("target/stylers/mosaic-app.css", join(staging, cssName));
 // Trunk's minifier may have dropped the attribute's quotes: the URL is what is replaced.
 replaceOnce("/mosaic-app.css", `/${cssName}`, "the stylers stylesheet");
 
-// 2. The JavaScript, minified.
-const integrity = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
+// 2. The JavaScript, minified (the link module was, by step 0).
 if (release) {
-  for (const name of readdirSync(staging).filter((n) => n.endsWith(".js"))) {
+  for (const name of readdirSync(staging).filter((n) => n.endsWith(".js") && !isLink(n))) {
     const path = join(staging, name);
     const source = readFileSync(path);
     const result = await minify(source.toString("utf8"), {
@@ -78,11 +108,6 @@ if (release) {
 writeFileSync(htmlPath, html);
 
 // 3. The API's page, Swagger UI.
-const hashed = (name, bytes) => {
-  const dot = name.lastIndexOf(".");
-  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  return `${name.slice(0, dot)}-${hash}${name.slice(dot)}`;
-};
 const docs = join(staging, "api-docs");
 mkdirSync(docs, { recursive: true });
 const swagger = "node_modules/swagger-ui-dist";
@@ -150,4 +175,115 @@ if (release) {
     writeFileSync(join(staging, `${name}.gz`), gz);
     console.log(`post-build: ${name} ${bytes.length} bytes, br ${br.length}, gzip ${gz.length}`);
   }
+}
+
+// The link module's name: `__wasm_split-HASH.js`.
+function isLink(name) {
+  return /^__wasm_split-[0-9a-f]{16}\.js$/.test(name);
+}
+
+// Step 0: cargo's module split, bound and optimized, in place of Trunk's.
+async function split() {
+  const profile = release ? "wasm-release" : "debug";
+  const target = process.env.CARGO_TARGET_DIR || "target";
+  const input = join(target, "wasm32-unknown-unknown", profile, "mosaic-app.wasm");
+  const glue = readdirSync(staging).filter((n) => /^mosaic-app-[0-9a-f]+\.js$/.test(n));
+  if (glue.length !== 1) {
+    fail(`expected one mosaic-app-HASH.js in ${staging}, found ${glue.length}`);
+  }
+  const jsName = glue[0];
+  const wasmName = jsName.replace(/\.js$/, "_bg.wasm");
+  const work = join(target, "wasm-split", profile);
+  rmSync(work, { recursive: true, force: true });
+  // Named by its content once that is known; the same length, so the
+  // name can be replaced in the main module's bytes.
+  const placeholder = "__wasm_split-0000000000000000.js";
+  const listed = execFileSync(
+    "cargo",
+    ["run", "-q", "--locked", "--offline", "-p", "mosaic-wasm-split", "--"].concat([
+      input,
+      work,
+      `./${jsName}`,
+      `./${placeholder}`,
+    ]),
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const modules = JSON.parse(listed).modules;
+  const bound = join(work, "bindgen");
+  execFileSync(
+    "wasm-bindgen",
+    ["--target=web", "--keep-lld-exports", "--no-typescript", `--out-dir=${bound}`]
+      .concat(["--out-name=mosaic-app", join(work, "main.wasm")]),
+    { stdio: "inherit" },
+  );
+  const mainWasm = join(bound, "mosaic-app_bg.wasm");
+  if (release) {
+    await optimize([mainWasm].concat(modules.map((m) => join(work, m))));
+  }
+  let link = readFileSync(join(work, placeholder), "utf8");
+  for (const module of modules) {
+    const bytes = readFileSync(join(work, module));
+    const named = hashed(module, bytes);
+    const before = `"./${module}"`;
+    if (link.split(before).length !== 2) {
+      fail(`the link module names ${module} ${link.split(before).length - 1} times, not once`);
+    }
+    link = link.replace(before, `"./${named}"`);
+    writeFileSync(join(staging, named), bytes);
+  }
+  if (release) {
+    link = (await minify(link, { module: true, compress: { passes: 2 }, mangle: true })).code;
+  }
+  const linkName = hashed("__wasm_split.js", Buffer.from(link, "utf8"));
+  writeFileSync(join(staging, linkName), link);
+  let js = readFileSync(join(bound, "mosaic-app.js"), "utf8");
+  if (!js.includes(placeholder)) {
+    fail(`wasm-bindgen's glue does not import ${placeholder}`);
+  }
+  js = js.split(placeholder).join(linkName);
+  const wasm = replaceBytes(readFileSync(mainWasm), placeholder, linkName);
+  for (const [name, text] of [[jsName, js], [linkName, link]]) {
+    for (const stale of ["__wasm_split_placeholder__", "__wbindgen_placeholder__"]) {
+      if (text.includes(stale)) {
+        fail(`${name} still imports ${stale}: the split and wasm-bindgen do not agree`);
+      }
+    }
+  }
+  replaceOnce(integrity(readFileSync(join(staging, jsName))), integrity(Buffer.from(js)), jsName);
+  replaceOnce(integrity(readFileSync(join(staging, wasmName))), integrity(wasm), wasmName);
+  writeFileSync(join(staging, jsName), js);
+  writeFileSync(join(staging, wasmName), wasm);
+  console.log(`post-build: split into ${wasmName} and ${modules.length} lazy modules`);
+}
+
+// `bytes` with every `before` replaced by `after`, of the same length.
+function replaceBytes(bytes, before, after) {
+  const from = Buffer.from(before);
+  const to = Buffer.from(after);
+  if (from.length !== to.length) {
+    fail(`${after} is not as long as ${before}`);
+  }
+  let at = bytes.indexOf(from);
+  if (at < 0) {
+    fail(`the main module does not import ${before}`);
+  }
+  while (at >= 0) {
+    to.copy(bytes, at);
+    at = bytes.indexOf(from, at + to.length);
+  }
+  return bytes;
+}
+
+// wasm-opt over every module, two at a time (the machine has two cores):
+// index.html's former settings, `-Os` until nothing changes, functions
+// sorted by name (docs/benchmarks.md, "The size guard").
+async function optimize(paths) {
+  const run = promisify(execFile);
+  const queue = [...paths];
+  const worker = async () => {
+    for (let path = queue.shift(); path; path = queue.shift()) {
+      await run("wasm-opt", ["-Os", "--converge", "--reorder-functions-by-name", path, "-o", path]);
+    }
+  };
+  await Promise.all([worker(), worker()]);
 }

@@ -137,6 +137,15 @@ impl ApiFailure {
         self.violations.iter().map(|v| v.message.as_str()).collect()
     }
 
+    /// The server could not be reached for `what` (trying again later may
+    /// work).
+    pub fn unreachable(what: &str) -> ApiFailure {
+        ApiFailure {
+            offline: true,
+            ..ApiFailure::plain(what.to_owned())
+        }
+    }
+
     fn offline(error: gloo_net::Error) -> ApiFailure {
         ApiFailure {
             offline: true,

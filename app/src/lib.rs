@@ -9,12 +9,13 @@ pub mod components;
 pub mod environment;
 pub mod pages;
 pub mod route;
+pub mod routes;
 pub mod session;
 
 use leptos::prelude::*;
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_location;
-use leptos_router::path;
+use leptos_router::{Lazy, path};
 use mosaic_core::access::Role;
 use mosaic_core::api::ReleaseSummary;
 
@@ -23,19 +24,13 @@ use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::environment::EnvironmentLayout;
 use crate::pages::components::ComponentsPage;
-use crate::pages::deploy::DeployPage;
 use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
-use crate::pages::heat::HeatPage;
-use crate::pages::matrix::MatrixPage;
-use crate::pages::networks::NetworksPage;
 use crate::pages::onboarding::Onboarding;
-use crate::pages::plugins::Plugins;
-use crate::pages::settings::SettingsPage;
 use crate::pages::sign_in::SignIn;
 use crate::pages::tags::{EnvironmentTagsPage, ReleaseTagsPage};
 use crate::pages::wizard::Wizard;
-use crate::route::{NavSection, id_param, set_title};
+use crate::route::{NavSection, set_title};
 use crate::session::Session;
 
 /// The whole app: who is signed in (the sign-in page when nobody is),
@@ -95,16 +90,16 @@ fn Shell() -> impl IntoView {
                 // One frame for an environment's tabs, read once.
                 <ParentRoute path=path!("/environments/:id") view=|| view! { <EnvironmentLayout fallback=home /> }>
                     <Route path=path!("") view=EnvironmentNodes />
-                    <Route path=path!("networks") view=NetworksPage />
-                    <Route path=path!("settings") view=SettingsPage />
+                    <Route path=path!("networks") view={Lazy::<routes::NetworksTab>::new()} />
+                    <Route path=path!("settings") view={Lazy::<routes::SettingsTab>::new()} />
                     <Route path=path!("tags") view=EnvironmentTagsPage />
                     <Route path=path!("components") view=ComponentsPage />
-                    <Route path=path!("deploy") view=DeployPage />
+                    <Route path=path!("deploy") view={Lazy::<routes::DeployTab>::new()} />
                 </ParentRoute>
                 <Route path=path!("/releases/:id/tags") view=ReleaseTagsRoute />
-                <Route path=path!("/releases/:id/matrix") view=ReleaseMatrixPage />
-                <Route path=path!("/plugins") view=Plugins />
-                <Route path=path!("/heat") view=HeatPage />
+                <Route path=path!("/releases/:id/matrix") view={Lazy::<routes::ReleaseMatrix>::new()} />
+                <Route path=path!("/plugins") view={Lazy::<routes::PluginsRoute>::new()} />
+                <Route path=path!("/heat") view={Lazy::<routes::HeatRoute>::new()} />
             </Routes>
         </main>
     }
@@ -154,29 +149,14 @@ fn Account() -> impl IntoView {
     }
 }
 
-/// The page for the `:id` the path names, built again when the id
-/// changes; an id that is not a number shows the environments instead.
-fn for_id<V: IntoView + 'static>(page: impl Fn(i64) -> V + Send + Sync + 'static) -> impl IntoView {
-    let id = id_param();
-    move || match id.get() {
-        Some(id) => page(id).into_any(),
-        None => view! { <Home /> }.into_any(),
-    }
-}
-
 #[component]
 fn ReleaseTagsRoute() -> impl IntoView {
-    for_id(|id| view! { <ReleaseTagsPage id /> })
+    routes::for_id(|id| view! { <ReleaseTagsPage id /> })
 }
 
-/// What an environment path without a number shows.
-fn home() -> AnyView {
+/// What a path without a number where one belongs shows.
+pub(crate) fn home() -> AnyView {
     view! { <Home /> }.into_any()
-}
-
-#[component]
-fn ReleaseMatrixPage() -> impl IntoView {
-    for_id(|id| view! { <MatrixPage id /> })
 }
 
 /// The wizard and the environments; onboarding when no release is

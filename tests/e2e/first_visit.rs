@@ -113,6 +113,18 @@ async fn the_app_arrives_compressed_and_a_repeat_visit_downloads_no_asset() {
         sent * 2 < size,
         "the app's {size} bytes of WebAssembly arrive as {sent}: not compressed"
     );
+    // The pages split off by route are fetched when first opened, not here.
+    let lazy: Vec<&Value> = cold
+        .iter()
+        .filter(|r| {
+            let name = r["name"].as_str().unwrap_or_default();
+            name.contains("/split_") || name.contains("/chunk_")
+        })
+        .collect();
+    assert!(
+        lazy.is_empty(),
+        "the first visit fetched lazy pages: {lazy:#?}"
+    );
 
     browser
         .cdp("Network.setCacheDisabled", json!({"cacheDisabled": false}))

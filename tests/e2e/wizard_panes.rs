@@ -279,8 +279,10 @@ console.error = function (...args) {
 };
 const fetch = window.fetch;
 window.fetch = function (input, init) {
-  const url = new URL(typeof input === 'string' ? input : input.url, location.href);
-  const method = ((init && init.method) || (typeof input === 'string' ? 'GET' : input.method)).toUpperCase();
+  // A string, a URL (a lazy page's module) or a Request.
+  const request = input instanceof Request;
+  const url = new URL(request ? input.url : String(input), location.href);
+  const method = ((init && init.method) || (request ? input.method : 'GET')).toUpperCase();
   const answer = fetch.call(window, input, init);
   if (method !== 'POST' || url.pathname !== '/api/v1/clusters') {
     return answer;

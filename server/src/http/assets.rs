@@ -90,6 +90,10 @@ mod tests {
             ("/mosaic-app-3f9c1a2b4d5e6f70.js", true),
             ("/main-a1b2c3d4e5f6.css", true),
             ("/favicon-0123456789abcdef.svg", true),
+            // The split by route: the link module, a lazy page's module, a shared chunk.
+            ("/__wasm_split-0123456789abcdef.js", true),
+            ("/split_networks_tab-0123456789abcdef.wasm", true),
+            ("/chunk_3-0123456789abcdef.wasm", true),
             ("/index.html", false),
             ("/", false),
             ("/environments/12", false),

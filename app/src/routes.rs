@@ -1,0 +1,153 @@
+//! The pages loaded when first visited: each is a lazy route of
+//! `leptos_router`, whose page the build splits into a module of its own
+//! (scripts/post-build.mjs, tools/wasm-split), fetched by the browser the
+//! first time the user goes there. What a first visit shows — the
+//! sign-in page, the wizard and the environments, the onboarding, an
+//! environment's frame and its Nodes, Tags and Components tabs — stays in
+//! the main module.
+//!
+//! Written without Leptos's `#[lazy_route]`, whose load panics when the
+//! module cannot be fetched (the server down, or redeployed under an open
+//! tab), and a panic stops the whole app. Here a failed load is a notice
+//! with Try again — by itself every few seconds, as for any page whose
+//! answers cannot be fetched — and the page appears once its module
+//! arrives (`wasm_split`'s `fallible` load; a failure is not remembered,
+//! so the next attempt fetches again).
+//!
+//! A route reads nothing before its view: the router runs `data` outside
+//! the parent route, where the environment's context is not provided.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use leptos::prelude::*;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use leptos_router::LazyRoute;
+use send_wrapper::SendWrapper;
+
+use crate::api::ApiFailure;
+use crate::components::retry::RetryNotice;
+use crate::pages::deploy::DeployPage;
+use crate::pages::heat::HeatPage;
+use crate::pages::matrix::MatrixPage;
+use crate::pages::networks::NetworksPage;
+use crate::pages::plugins::Plugins;
+use crate::pages::settings::SettingsPage;
+use crate::route::id_param;
+
+/// A page's module being fetched, then its view.
+type Load = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
+
+/// A lazy route: `$route` shows what `$body` builds, split off into the
+/// module `$module`; `$page` is the `data-page` its load failure is shown
+/// under (the environment's frame has its own).
+macro_rules! lazy_page {
+    ($(#[$doc:meta])* $route:ident, $module:ident, $page:expr, $body:expr) => {
+        $(#[$doc])*
+        pub struct $route;
+
+        impl LazyRoute for $route {
+            fn data() -> Self {
+                $route
+            }
+
+            async fn view(_this: Self) -> AnyView {
+                #[wasm_split($module, fallible, wasm_split_path = ::leptos::wasm_split)]
+                fn $module() -> Result<AnyView, SplitLoaderError> {
+                    Ok($body)
+                }
+                lazily($page, || Box::pin($module()))
+            }
+        }
+    };
+}
+
+/// The page `load` gives once its module arrived; until then the loading
+/// line, and when it cannot be fetched, the failure with Try again.
+fn lazily(page: Option<&'static str>, load: fn() -> Load) -> AnyView {
+    let attempt = RwSignal::new(0_u32);
+    let retry = Callback::new(move |()| attempt.update(|n| *n += 1));
+    let shown = move || {
+        attempt.track();
+        Suspend::new(SendWrapper::new(async move {
+            match load().await {
+                Ok(view) => view,
+                Err(_) => {
+                    let failure =
+                        ApiFailure::unreachable("Cannot reach the server to load this page.");
+                    view! {
+                        <section class="card" data-page=page>
+                            <RetryNotice failure retry auto=true />
+                        </section>
+                    }
+                    .into_any()
+                }
+            }
+        }))
+    };
+    view! {
+        <Transition fallback=|| view! { <p class="loading">"Loading the page…"</p> }>{shown}</Transition>
+    }
+    .into_any()
+}
+
+/// The page for the `:id` the path names, built again when the id
+/// changes; an id that is not a number shows the environments instead.
+pub(crate) fn for_id<V: IntoView + 'static>(
+    page: impl Fn(i64) -> V + Send + Sync + 'static,
+) -> AnyView {
+    let id = id_param();
+    (move || match id.get() {
+        Some(id) => page(id).into_any(),
+        None => crate::home(),
+    })
+    .into_any()
+}
+
+lazy_page!(
+    /// An environment's Networks tab.
+    NetworksTab,
+    networks_tab,
+    None,
+    view! { <NetworksPage /> }.into_any()
+);
+
+lazy_page!(
+    /// An environment's Settings tab.
+    SettingsTab,
+    settings_tab,
+    None,
+    view! { <SettingsPage /> }.into_any()
+);
+
+lazy_page!(
+    /// An environment's Deploy tab.
+    DeployTab,
+    deploy_tab,
+    None,
+    view! { <DeployPage /> }.into_any()
+);
+
+lazy_page!(
+    /// A release's compatibility matrix.
+    ReleaseMatrix,
+    release_matrix,
+    Some("matrix"),
+    for_id(|id| view! { <MatrixPage id /> })
+);
+
+lazy_page!(
+    /// The installed plugins.
+    PluginsRoute,
+    plugins,
+    Some("plugins"),
+    view! { <Plugins /> }.into_any()
+);
+
+lazy_page!(
+    /// The Heat template sets.
+    HeatRoute,
+    heat,
+    Some("heat"),
+    view! { <HeatPage /> }.into_any()
+);
