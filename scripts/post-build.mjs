@@ -275,14 +275,16 @@ function replaceBytes(bytes, before, after) {
 }
 
 // wasm-opt over every module, two at a time (the machine has two cores):
-// index.html's former settings, `-Os` until nothing changes, functions
-// sorted by name (docs/benchmarks.md, "The size guard").
+// `-Os`, functions sorted by name (docs/benchmarks.md, "The size guard").
+// Once, not until nothing changes (`--converge`): that took a minute more
+// of every build for about a kilobyte, and the first visit is far under
+// its guard since the split.
 async function optimize(paths) {
   const run = promisify(execFile);
   const queue = [...paths];
   const worker = async () => {
     for (let path = queue.shift(); path; path = queue.shift()) {
-      await run("wasm-opt", ["-Os", "--converge", "--reorder-functions-by-name", path, "-o", path]);
+      await run("wasm-opt", ["-Os", "--reorder-functions-by-name", path, "-o", path]);
     }
   };
   await Promise.all([worker(), worker()]);
