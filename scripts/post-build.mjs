@@ -236,6 +236,10 @@ async function split() {
   }
   const linkName = hashed("__wasm_split.js", Buffer.from(link, "utf8"));
   writeFileSync(join(staging, linkName), link);
+  // The glue imports the link module: asked for with the glue, not after
+  // it (one round trip less on a first visit).
+  const preload = `<link crossorigin href=/${linkName} integrity=${integrity(Buffer.from(link, "utf8"))} rel=modulepreload>`;
+  replaceOnce("</head>", `${preload}</head>`, "the end of the head");
   let js = readFileSync(join(bound, "mosaic-app.js"), "utf8");
   if (!js.includes(placeholder)) {
     fail(`wasm-bindgen's glue does not import ${placeholder}`);
