@@ -12,7 +12,7 @@ use mosaic_core::network::ConfigurationView;
 
 use crate::api::{self, Tagged};
 use crate::components::loading::Answer;
-use crate::route::{Route, id_param, page_of, set_title, tab_of};
+use crate::route::{Route, for_id, page_of, set_title, tab_of};
 
 /// The environment's page being shown: core's, which an export's
 /// problem names too.
@@ -35,19 +35,11 @@ pub fn env() -> Env {
     expect_context()
 }
 
-/// The parent route's view: the frame of the environment the path names,
-/// built again when the id changes (the router only updates the params);
-/// an id that is not a number shows the environments instead.
+/// The parent route's view: the frame of the environment the path names
+/// (`route::for_id`: built again when the id changes).
 #[component]
-pub fn EnvironmentLayout(
-    /// What a path with no environment id shows.
-    fallback: fn() -> AnyView,
-) -> impl IntoView {
-    let id = id_param();
-    move || match id.get() {
-        Some(id) => view! { <Frame id /> }.into_any(),
-        None => fallback(),
-    }
+pub fn EnvironmentLayout() -> impl IntoView {
+    for_id(|id| view! { <Frame id /> })
 }
 
 /// The environment's name as the heading (its id until it is known), its

@@ -30,7 +30,7 @@ use crate::pages::onboarding::Onboarding;
 use crate::pages::sign_in::SignIn;
 use crate::pages::tags::{EnvironmentTagsPage, ReleaseTagsPage};
 use crate::pages::wizard::Wizard;
-use crate::route::{NavSection, set_title};
+use crate::route::{NavSection, for_id, set_title};
 use crate::session::Session;
 
 /// The whole app: who is signed in (the sign-in page when nobody is),
@@ -88,7 +88,7 @@ fn Shell() -> impl IntoView {
             <Routes fallback=Home>
                 <Route path=path!("/") view=Home />
                 // One frame for an environment's tabs, read once.
-                <ParentRoute path=path!("/environments/:id") view=|| view! { <EnvironmentLayout fallback=home /> }>
+                <ParentRoute path=path!("/environments/:id") view=EnvironmentLayout>
                     <Route path=path!("") view=EnvironmentNodes />
                     <Route path=path!("networks") view={Lazy::<routes::NetworksTab>::new()} />
                     <Route path=path!("settings") view={Lazy::<routes::SettingsTab>::new()} />
@@ -151,7 +151,7 @@ fn Account() -> impl IntoView {
 
 #[component]
 fn ReleaseTagsRoute() -> impl IntoView {
-    routes::for_id(|id| view! { <ReleaseTagsPage id /> })
+    for_id(|id| view! { <ReleaseTagsPage id /> })
 }
 
 /// What a path without a number where one belongs shows.

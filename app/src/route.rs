@@ -130,6 +130,18 @@ pub fn id_param() -> Memo<Option<i64>> {
     Memo::new(move |_| params.with(|p| p.get("id").and_then(|id| id.parse().ok())))
 }
 
+/// The page for the `:id` the path names, built again when the id
+/// changes (the router only updates the params); an id that is not a
+/// number shows the environments instead.
+pub fn for_id<V: IntoView + 'static>(page: impl Fn(i64) -> V + Send + Sync + 'static) -> AnyView {
+    let id = id_param();
+    (move || match id.get() {
+        Some(id) => page(id).into_any(),
+        None => crate::home(),
+    })
+    .into_any()
+}
+
 #[cfg(test)]
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;

@@ -33,7 +33,7 @@ use crate::pages::matrix::MatrixPage;
 use crate::pages::networks::NetworksPage;
 use crate::pages::plugins::Plugins;
 use crate::pages::settings::SettingsPage;
-use crate::route::id_param;
+use crate::route::for_id;
 
 /// A page's module being fetched, then its view.
 type Load = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
@@ -88,19 +88,6 @@ fn lazily(page: Option<&'static str>, load: fn() -> Load) -> AnyView {
     view! {
         <Transition fallback=|| view! { <p class="loading">"Loading the page…"</p> }>{shown}</Transition>
     }
-    .into_any()
-}
-
-/// The page for the `:id` the path names, built again when the id
-/// changes; an id that is not a number shows the environments instead.
-pub(crate) fn for_id<V: IntoView + 'static>(
-    page: impl Fn(i64) -> V + Send + Sync + 'static,
-) -> AnyView {
-    let id = id_param();
-    (move || match id.get() {
-        Some(id) => page(id).into_any(),
-        None => crate::home(),
-    })
     .into_any()
 }
 
