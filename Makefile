@@ -11,7 +11,14 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 
-.PHONY: help run test tools tools-test app server lint unit kolla postgres schemathesis browser e2e app-size bench bench-test fuzz screenshot clean
+# Every native cargo test command below names this same package set. Cargo resolves features per
+# command, so a command naming fewer packages (or `cargo build` instead of a test build, which
+# leaves dev-dependencies out) builds the shared dependencies, core and the server again with other
+# features: six such rebuilds cost a clean clone about 6 minutes. Targets are chosen with --test
+# and --bench instead; the e2e test target is not run by default (tests/Cargo.toml).
+NATIVE := -p mosaic-core -p mosaic-server -p mosaic-e2e
+
+.PHONY: help run test tools tools-test app server test-server lint unit kolla postgres schemathesis browser e2e app-size bench bench-test fuzz screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -47,7 +54,12 @@ lint: tools
 
 ## Core and server tests (server tests drive the API with app().oneshot).
 unit:
-	cargo test --locked -p mosaic-core -p mosaic-server
+	cargo test --locked $(NATIVE)
+
+## The `mosaic` binary the API and browser tests run (target/debug/mosaic), from the test build of
+## the same packages as `make unit` (nothing more to build after it). `make run` builds its own.
+test-server:
+	cargo test --locked $(NATIVE) --no-run
 
 ## The proof by kolla-ansible's own logic (docs/deployers.md, "The proof"): kolla-ansible 18 and
 ## ansible-core 2.16 from PyPI into a virtual environment under target/kolla-venv/ (made when
@@ -55,17 +67,17 @@ unit:
 ## test, which `cargo test` leaves out (it is ignored there: it needs that environment).
 kolla:
 	scripts/kolla/venv.sh >/dev/null
-	cargo test --locked -p mosaic-server --test kolla -- --ignored
+	cargo test --locked $(NATIVE) --test kolla -- --ignored
 
 ## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked -p mosaic-server --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers
+	scripts/with-postgres.sh cargo test --locked $(NATIVE) --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers
 
 ## The API against its OpenAPI document: a real `mosaic serve`, the document validated, every
 ## operation called by schemathesis (PyPI, pinned, in a virtual environment under target/ made
 ## when missing), zero failures (scripts/schemathesis.sh, docs/api.md).
-schemathesis: server
+schemathesis: test-server
 	MOSAIC_BIN=$(CURDIR)/target/debug/mosaic scripts/schemathesis.sh
 
 ## Component tests in headless Chromium.
@@ -73,8 +85,8 @@ browser: tools-test
 	cargo test --locked -p mosaic-app --target wasm32-unknown-unknown
 
 ## The real `mosaic serve` and the built app, driven over WebDriver.
-e2e: tools-test app server
-	cargo test --locked -p mosaic-e2e
+e2e: tools-test app test-server
+	cargo test --locked $(NATIVE) --test e2e
 
 ## A guard on the app's size: what a first visit downloads, the brotli files the server serves
 ## (dist's .wasm, .js, .css and index.html as NAME.br), summed, at most 650,000 bytes
@@ -92,7 +104,7 @@ test: tools-test lint unit kolla bench-test postgres schemathesis browser e2e ap
 ## The WASM benchmark's runner has no test mode: its cases run once in the browser instead
 ## (app/tests/bench_cases.rs, in `make browser`), and `make lint` builds it.
 bench-test: tools
-	cargo test --locked -p mosaic-core --bench engine --bench expr --bench plan
+	cargo test --locked $(NATIVE) --bench engine --bench expr --bench plan
 
 ## Benchmarks (not part of make test): native criterion, then the same cases
 ## in WASM (wasm-bindgen-test's criterion port, in Node.js). See docs/benchmarks.md.

@@ -34,8 +34,12 @@ install_build_tools() {
   if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
     say "trunk $TRUNK_VERSION present"
   else
+    # Built unoptimized (--debug): Trunk's release profile (fat LTO, one codegen unit) took a
+    # fresh machine 8 to 12 minutes, --debug about 7 on this 2-core kind, and Trunk's own work
+    # in a build (hashing, copying, CSS) costs a few seconds more for it; the heavy steps are
+    # cargo, wasm-bindgen and wasm-opt, which run optimized (docs/benchmarks.md, "CI time").
     say "installing trunk $TRUNK_VERSION from crates.io (several minutes)"
-    cargo install --locked --quiet trunk --version "$TRUNK_VERSION"
+    cargo install --debug --locked --quiet trunk --version "$TRUNK_VERSION"
   fi
 
   local wbg
@@ -45,8 +49,10 @@ install_build_tools() {
     say "wasm-bindgen-cli $wbg present"
   else
     # Not --locked: its lockfile pins a crate version the registry no longer serves.
+    # Without default features: they are only TLS (rustls and ring) for ureq, and the test
+    # runner talks to chromedriver over plain HTTP on localhost.
     say "installing wasm-bindgen-cli $wbg from crates.io (a few minutes)"
-    cargo install --force --quiet wasm-bindgen-cli --version "$wbg"
+    cargo install --force --quiet --no-default-features wasm-bindgen-cli --version "$wbg"
   fi
 
   if wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION" &&

@@ -7,7 +7,7 @@
 //! the wire of that first visit against issue 29's budget of 450,000:
 //!
 //!     cargo build --release -p mosaic-server && make app
-//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e -- --ignored --nocapture first_visit
+//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e --test e2e -- --ignored --nocapture first_visit
 //!
 //! Bytes are the Resource Timing API's `transferSize` (headers and the
 //! body as sent, compressed) summed over the document and everything it

@@ -5,7 +5,7 @@
 //! check: run it on purpose, against an optimized server,
 //!
 //!     cargo build --release -p mosaic-server && make app
-//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e -- --ignored --nocapture scale
+//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e --test e2e -- --ignored --nocapture scale
 
 use std::time::{Duration, Instant};
 

@@ -19,7 +19,7 @@
 //! optimized server and app,
 //!
 //!     cargo build --release -p mosaic-server && make app
-//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e -- --ignored --nocapture wizard_latency
+//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e --test e2e -- --ignored --nocapture wizard_latency
 
 use std::process::Command;
 use std::time::Duration;
