@@ -9,7 +9,10 @@
 //!   (`scripts/kolla/venv.sh`), its grouping play and service-to-host
 //!   filter run over the files (`scripts/kolla/placement.py`), its
 //!   services matched to the release's tasks by `fixtures/kolla/services.yaml`
-//!   (docs/deployers.md, "The proof").
+//!   (docs/deployers.md, "The proof");
+//! - and the services the export says each host runs (the Deploy tab's
+//!   column, the API's `hosts[].services`) are the ones kolla-ansible puts
+//!   there.
 
 mod support;
 
@@ -398,6 +401,50 @@ fn placed(kolla: &Value, service: &str) -> (BTreeSet<String>, Vec<String>) {
     (list("hosts").into_iter().collect(), list("group"))
 }
 
+/// The services the export says each host runs (what the Deploy tab
+/// shows): service → host names.
+fn exported_services(server: &Server, env: i64) -> BTreeMap<String, BTreeSet<String>> {
+    let export = server.api(&format!("/api/v1/clusters/{env}/deployers/kolla-ansible"));
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for host in export["hosts"].as_array().unwrap() {
+        let name = host["name"].as_str().unwrap();
+        for service in host["services"].as_array().unwrap() {
+            let service = service.as_str().unwrap().to_owned();
+            out.entry(service).or_default().insert(name.to_owned());
+        }
+    }
+    out
+}
+
+/// Where the export says services run and kolla-ansible does not put them,
+/// or the reverse (services not compared left out).
+fn services_differences(
+    name: &str,
+    kolla: &Value,
+    exported: &BTreeMap<String, BTreeSet<String>>,
+    table: &BTreeMap<String, Correspondence>,
+) -> Vec<String> {
+    let compared = |s: &str| table.get(s).is_none_or(|c| c.not_compared.is_none());
+    let deployed = kolla["services"].as_object().unwrap().keys();
+    let names: BTreeSet<&str> = deployed
+        .map(String::as_str)
+        .chain(exported.keys().map(String::as_str))
+        .filter(|s| compared(s))
+        .collect();
+    let none = BTreeSet::new();
+    let mut out = Vec::new();
+    for service in names {
+        let (hosts, _) = placed(kolla, service);
+        let listed = exported.get(service).unwrap_or(&none);
+        if &hosts != listed {
+            out.push(format!(
+                "{name}: the export (the Deploy tab) says {service} runs on {listed:?}; kolla-ansible puts it on {hosts:?}"
+            ));
+        }
+    }
+    out
+}
+
 /// Every way kolla-ansible's placement of `case` differs from Mosaic's
 /// plan (`tasks`: task → its nodes).
 fn differences(
@@ -511,6 +558,8 @@ fn kolla_ansible_places_every_service_where_mosaics_plan_runs_its_tasks() {
     let mut failures = Vec::new();
     for ((case, env, _), kolla) in made.iter().zip(&placements) {
         failures.extend(differences(case, kolla, &plan_nodes(&server, *env), &table));
+        let exported = exported_services(&server, *env);
+        failures.extend(services_differences(case.name, kolla, &exported, &table));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

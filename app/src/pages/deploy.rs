@@ -191,7 +191,7 @@ fn row(host: &ExportHost) -> impl IntoView + use<> {
         <tr data-host=host.name.clone()>
             <th scope="row">{host.name.clone()}</th>
             <td class="placed">{host.placed.join(", ")}</td>
-            <td class="services">{host.services()}</td>
+            <td class="services">{host.services_summary()}</td>
         </tr>
     }
 }

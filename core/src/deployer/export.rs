@@ -5,13 +5,13 @@
 //! problem at once when something has no equivalent there; nothing is
 //! partial.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::write::{Inventory, README, globals_yaml, ini};
-use super::{Computed, Deployer, DeployerSummary};
+use super::{Computed, DeployedService, Deployer, DeployerSummary};
 use crate::component::Pattern;
 use crate::environment::{EnvTab, Environment};
 use crate::expr::{Expr, JsonModels};
@@ -94,30 +94,41 @@ pub struct ExportHost {
     /// they bring).
     #[serde(default)]
     pub placed: Vec<String>,
+    /// The services the deployer runs there (the deployer data's
+    /// `services`), in the data's order.
+    #[serde(default)]
+    pub services: Vec<String>,
     pub vars: BTreeMap<String, String>,
 }
 
 impl ExportHost {
-    /// The services its placed groups bring, compactly: the groups it is
-    /// in through children, those sharing a first word written once
-    /// (`nova (api, conductor, scheduler)`), in the inventory's order.
-    pub fn services(&self) -> String {
+    /// The services it runs, compactly: two or more sharing a first word
+    /// written once (`nova (api, conductor, scheduler)`; the service named
+    /// by the word alone as itself: `keystone (keystone, ssh, fernet)`), in
+    /// the data's order.
+    pub fn services_summary(&self) -> String {
         let mut families: Vec<(&str, Vec<&str>)> = Vec::new();
-        for group in self.groups.iter().filter(|g| !self.placed.contains(g)) {
-            let (family, rest) = group.split_once('-').unwrap_or((group, ""));
+        for service in &self.services {
+            let family = service.split_once('-').map_or(service.as_str(), |(f, _)| f);
             match families.iter_mut().find(|(f, _)| *f == family) {
-                Some((_, members)) => members.push(rest),
-                None => families.push((family, vec![rest])),
+                Some((_, members)) => members.push(service),
+                None => families.push((family, vec![service])),
             }
         }
         families
             .iter()
-            .map(|(family, members)| {
-                let named: Vec<&str> = members.iter().copied().filter(|m| !m.is_empty()).collect();
-                if named.is_empty() {
-                    (*family).to_owned()
-                } else {
-                    format!("{family} ({})", named.join(", "))
+            .map(|(family, members)| match members.as_slice() {
+                [one] => (*one).to_owned(),
+                _ => {
+                    let short: Vec<&str> = members
+                        .iter()
+                        .map(|m| {
+                            m.strip_prefix(family)
+                                .and_then(|r| r.strip_prefix('-'))
+                                .unwrap_or(m)
+                        })
+                        .collect();
+                    format!("{family} ({})", short.join(", "))
                 }
             })
             .collect::<Vec<_>>()
@@ -278,6 +289,8 @@ impl<'e, 'a> Exporting<'e, 'a> {
         problems.append(&mut more);
         let (overrides, mut more) = self.overrides();
         problems.append(&mut more);
+        let (services, mut more) = self.services();
+        problems.append(&mut more);
         if !problems.is_empty() {
             return Err(ExportRefusal {
                 deployer: self.deployer.name.clone(),
@@ -303,7 +316,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
             deployer: self.deployer.name.clone(),
             series: self.deployer.series.clone(),
             openstack_release: self.deployer.openstack_release.clone(),
-            hosts: self.hosts(&inventory, vars),
+            hosts: self.hosts(&inventory, vars, &services),
             files,
             warnings,
         })
@@ -657,16 +670,72 @@ impl<'e, 'a> Exporting<'e, 'a> {
         Inventory::build(self.deployer, &placed, &own)
     }
 
-    fn hosts(&self, inventory: &Inventory, mut vars: HostVars) -> Vec<ExportHost> {
+    /// The services that run here (their `when` holds), with every
+    /// condition that cannot be evaluated and every group no inventory of
+    /// the series has.
+    fn services(&self) -> (Vec<&'e DeployedService>, Vec<ExportProblem>) {
+        let mut out = Vec::new();
+        let mut problems = Vec::new();
+        let known = |group: &str| self.deployer.inventory.iter().any(|g| g.group == group);
+        for service in &self.deployer.services {
+            if let Some(group) = service.group_names().find(|g| !known(g)) {
+                problems.push(problem(
+                    format!(
+                        "service '{}': group '{group}' is no group of the inventory",
+                        service.service
+                    ),
+                    None,
+                ));
+                continue;
+            }
+            let holds = match &service.when {
+                None => Ok(true),
+                Some(when) => self.holds(when),
+            };
+            match holds {
+                Ok(true) => out.push(service),
+                Ok(false) => {}
+                Err(e) => problems.push(ExportProblem {
+                    message: format!(
+                        "service '{}': its condition cannot be evaluated: {e}",
+                        service.service
+                    ),
+                    subject: None,
+                    fixed_on: Computed {
+                        when: service.when.clone(),
+                        ..Computed::default()
+                    }
+                    .reads(),
+                }),
+            }
+        }
+        (out, problems)
+    }
+
+    fn hosts(
+        &self,
+        inventory: &Inventory,
+        mut vars: HostVars,
+        services: &[&DeployedService],
+    ) -> Vec<ExportHost> {
         let mut membership = inventory.membership();
         let mut placed = inventory.placed();
+        // Hosts in the same groups run the same services: worked out once
+        // for each set of groups (a few, however many nodes).
+        let mut by_groups: HashMap<Vec<String>, Vec<String>> = HashMap::new();
         self.nodes
             .iter()
             .map(|(node, _)| {
                 let name = node.display_name();
+                let groups = membership.remove(&name).unwrap_or_default();
+                let running = by_groups
+                    .entry(groups.clone())
+                    .or_insert_with(|| running_on(&groups, services))
+                    .clone();
                 ExportHost {
                     node: node.id,
-                    groups: membership.remove(&name).unwrap_or_default(),
+                    groups,
+                    services: running,
                     placed: placed.remove(&name).unwrap_or_default(),
                     vars: vars.remove(&name).unwrap_or_default(),
                     name,
@@ -743,6 +812,17 @@ impl<'e, 'a> Exporting<'e, 'a> {
             .replace("{series}", &self.deployer.series)
             .replace("{release}", &self.deployer.openstack_release)
     }
+}
+
+/// The services a host in `groups` runs, each once, in the data's order.
+fn running_on(groups: &[String], services: &[&DeployedService]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in services.iter().filter(|s| s.maps_to(groups)) {
+        if !out.contains(&s.service) {
+            out.push(s.service.clone());
+        }
+    }
+    out
 }
 
 /// Up to ten names, then how many more.

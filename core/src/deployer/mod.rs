@@ -58,6 +58,9 @@ pub struct Deployer {
     /// The groups a role of one's own is put under (`common`, `baremetal`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub own_roles_under: Vec<String>,
+    /// The services the deployer runs, and on which hosts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<DeployedService>,
     /// `globals.yml`'s values.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub globals: Vec<Computed>,
@@ -84,6 +87,32 @@ pub struct InventoryGroup {
     /// ansible_connection=local`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
+}
+
+/// A service the deployer runs: on a host in one of `groups` (`a:&b`: in
+/// both, Ansible's intersection), when `when` holds (always without it).
+/// A service given twice runs where either entry puts it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeployedService {
+    pub service: String,
+    pub groups: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+}
+
+impl DeployedService {
+    /// Whether a host in `groups` is in one of its groups.
+    pub fn maps_to(&self, groups: &[String]) -> bool {
+        self.groups
+            .iter()
+            .any(|pattern| pattern.split(":&").all(|g| groups.iter().any(|h| h == g)))
+    }
+
+    /// The groups its patterns name.
+    pub fn group_names(&self) -> impl Iterator<Item = &str> {
+        self.groups.iter().flat_map(|p| p.split(":&"))
+    }
 }
 
 /// A group a tag places: always (written as the group's name), or only
@@ -282,7 +311,7 @@ impl<'de> Deserialize<'de> for Deployers {
 
 impl Deployer {
     /// This declaration with a plugin's entries for the same deployer
-    /// added: its tags, globals, overrides and what it says has no
+    /// added: its tags, globals, overrides, services and what it says has no
     /// equivalent (a tag or global the release declares is the release's).
     pub fn with(&self, extension: &Deployer) -> Deployer {
         let mut merged = self.clone();
@@ -298,6 +327,7 @@ impl Deployer {
             }
         }
         merged.overrides.extend(extension.overrides.iter().cloned());
+        merged.services.extend(extension.services.iter().cloned());
         let u = &extension.unsupported;
         merged
             .unsupported

@@ -860,6 +860,7 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
                     placements(&tag.value, &join_path(&path, &tag.key), sink);
                 }
             }
+            "services" => deployed_services(value, &path, sink),
             "globals" => computed_list(value, &path, &["name"], sink),
             "overrides" => computed_list(value, &path, &["file", "section", "name"], sink),
             "unsupported" => unsupported(value, &path, sink),
@@ -867,7 +868,7 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
             other => sink.error(
                 entry.line,
                 &path,
-                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, globals, overrides, unsupported or no_effect)"),
+                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, services, globals, overrides, unsupported or no_effect)"),
             ),
         }
     }
@@ -908,6 +909,42 @@ fn placements(node: &Node, path: &str, sink: &mut Sink<'_>) {
                     entry.line,
                     &key,
                     format!("unknown key '{other}' (expected group or when)"),
+                ),
+            }
+        }
+    }
+}
+
+/// The services a deployer runs: each `{service, groups, when}`, its
+/// groups a list of names or `a:&b` patterns, its condition parsed.
+fn deployed_services(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    for (i, item) in list(node, path, sink)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let at = index_path(path, i);
+        let Some(entries) = map(item, &at, sink) else {
+            continue;
+        };
+        require(item, &at, &["service", "groups"], sink);
+        for entry in entries {
+            let key = join_path(&at, &entry.key);
+            match entry.key.as_str() {
+                "service" => {
+                    string(&entry.value, &key, sink);
+                }
+                "groups" => {
+                    let groups = strings(&entry.value, &key, sink);
+                    if groups.iter().any(|g| g.split(":&").any(str::is_empty)) {
+                        sink.error(entry.line, &key, "a group pattern names an empty group");
+                    }
+                }
+                "when" => expression(&entry.value, &key, sink),
+                other => sink.error(
+                    entry.line,
+                    &key,
+                    format!("unknown key '{other}' (expected service, groups or when)"),
                 ),
             }
         }

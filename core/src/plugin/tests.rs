@@ -853,3 +853,31 @@ fn a_deployers_tag_places_groups_always_or_under_a_condition() {
         );
     }
 }
+
+#[test]
+fn a_deployers_services_name_their_groups_and_conditions() {
+    let good = "kolla-ansible:\n  services:\n    - {service: demo-api, groups: [demo-api]}\n    - {service: demo-agent, groups: ['compute:&demo'], when: \"settings:demo.on.value\"}\n";
+    let loaded = load(&extension(&[("deployers.yaml", good)]));
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    let package = loaded.package.unwrap();
+    let deployer = package.deployers_metadata.get("kolla-ansible").unwrap();
+    let agent = &deployer.services[1];
+    assert!(agent.maps_to(&["compute".into(), "demo".into()]));
+    assert!(!agent.maps_to(&["compute".into()]));
+
+    let bad = "kolla-ansible:\n  services:\n    - {groups: [a]}\n    - {service: b, groups: ['a:&']}\n    - {service: c, groups: [c], when: \"settings:x ==\"}\n    - {service: d, groups: [d], if: x}\n";
+    let loaded = load(&extension(&[("deployers.yaml", bad)]));
+    let got = lines(&loaded);
+    for expected in [
+        "deployers.yaml:3: error: kolla-ansible.services[0]: missing required key 'service'",
+        "deployers.yaml:4: error: kolla-ansible.services[1].groups: a group pattern names an empty group",
+        "deployers.yaml:5: error: kolla-ansible.services[2].when:",
+        "deployers.yaml:6: error: kolla-ansible.services[3].if: unknown key 'if' (expected service, groups or when)",
+    ] {
+        assert!(
+            got.iter().any(|l| l.starts_with(expected)),
+            "missing {expected:?} in\n{}",
+            got.join("\n")
+        );
+    }
+}
