@@ -51,6 +51,9 @@ lint: tools
 	@# Core stays pure: none of the IO or browser crates may enter its dependency tree.
 	@if cargo tree --locked -p mosaic-core -e normal --prefix none | grep -E '^(tokio|sqlx|web-sys|gloo)'; then \
 		echo "mosaic-core must not depend on tokio, sqlx, web-sys or gloo" >&2; exit 1; fi
+	@# The app's pages import components, never another page (a page's own submodules excepted).
+	@if grep -rnE 'crate::pages::' app/src/pages app/src/components | grep -vE '^app/src/pages/([a-z_]+)/.*crate::pages::\1::'; then \
+		echo "a page or a component imports a page: move what they share to app/src/components/" >&2; exit 1; fi
 
 ## Core and server tests (server tests drive the API with app().oneshot).
 unit:

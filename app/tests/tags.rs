@@ -6,7 +6,8 @@
 
 use leptos::prelude::*;
 use mosaic_app::api::TagOwner;
-use mosaic_app::pages::tags::{Change, NewTagForm, TagTable};
+use mosaic_app::components::new_tag_form::NewTagForm;
+use mosaic_app::pages::tags::{Change, TagTable};
 use mosaic_core::api::TagView;
 use mosaic_core::tag::own_source;
 use wasm_bindgen::JsCast;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use mosaic_core::api::{
-    Attributes, ChangeComponents, Cluster, ComponentView, Consequences, ReleaseSummary, TaskChange,
+    Attributes, ChangeComponents, Cluster, ComponentView, Consequences, ReleaseSummary,
 };
 use mosaic_core::component::{Advice, Blocking, Evaluation, validate_selection};
 use mosaic_core::wizard::view::{OptionHead, OptionParts, OptionView};
@@ -19,6 +19,7 @@ use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api::{self, ApiFailure};
 use crate::catalog::Catalog;
+use crate::components::changes::{Refusal, network_items, task_item};
 use crate::components::loading::Loading;
 use crate::components::option_row::OptionRow;
 use crate::environment::{Env, env};
@@ -321,25 +322,6 @@ fn Changes(
     }
 }
 
-/// Why the server refused: its message, the violations and each node with
-/// the role it holds.
-#[component]
-pub(crate) fn Refusal(failure: ApiFailure) -> impl IntoView {
-    let details = failure
-        .details()
-        .into_iter()
-        .map(str::to_owned)
-        .chain(failure.node_problems.iter().map(|p| p.message.clone()))
-        .map(|line| view! { <li>{line}</li> })
-        .collect_view();
-    view! {
-        <div class="notice notice-error" role="alert" data-refused="">
-            <p>{failure.message.clone()}</p>
-            <ul>{details}</ul>
-        </div>
-    }
-}
-
 /// A dry run's consequences: settings, plugins, roles and tasks.
 #[component]
 fn ConsequencesView(consequences: Consequences) -> impl IntoView {
@@ -404,34 +386,5 @@ fn ConsequencesView(consequences: Consequences) -> impl IntoView {
             <h3>"Networks"</h3>
             <ul data-part="networks">{network_items(&networks)}</ul>
         </div>
-    }
-}
-
-/// The networks a change rebuilds, a line each (or that it rebuilds none).
-pub(crate) fn network_items(rebuilt: &mosaic_core::network::Rebuilt) -> impl IntoView + use<> {
-    let mut lines = rebuilt.lines();
-    if lines.is_empty() {
-        lines.push("No network is added or removed.".to_owned());
-    }
-    lines
-        .into_iter()
-        .map(|l| view! { <li>{l}</li> })
-        .collect_view()
-}
-
-/// "Nodes 2, 3: start a, b; stop c".
-pub(crate) fn task_item(change: TaskChange) -> impl IntoView {
-    let nodes = change.node_names();
-    let list = |ts: &[mosaic_core::name::TaskId]| {
-        ts.iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let label = if nodes.len() == 1 { "Node" } else { "Nodes" };
-    view! {
-        <li data-nodes=nodes.join(",") data-added=list(&change.added) data-removed=list(&change.removed)>
-            {format!("{label} {}: {}", nodes.join(", "), change.summary())}
-        </li>
     }
 }

@@ -21,10 +21,10 @@ use crate::api::{self, TagOwner};
 use crate::components::action::{ActionError, Request, on_success};
 use crate::components::graph_choice::GraphChoice;
 use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
+use crate::components::new_tag_form::NewTagForm;
 use crate::components::node_table::{NodeTable, TableState};
+use crate::components::upgrades::Upgrades;
 use crate::environment::{Env, env};
-use crate::pages::tags::NewTagForm;
-use crate::pages::upgrades::Upgrades;
 use crate::route::Route;
 
 #[component]

@@ -6,15 +6,15 @@
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::{CreateTag, ReleaseSummary, TagView};
+use mosaic_core::api::{ReleaseSummary, TagView};
 use mosaic_core::tag::{TagAccess, instance_lines, own_source, source_label};
 
 use crate::api::{self, ApiFailure, TagOwner};
-use crate::components::action::{ActionError, Request, on_success};
 use crate::components::loading::Loading;
+use crate::components::new_tag_form::NewTagForm;
 use crate::components::notice::ErrorNotice;
+use crate::components::roles::RolesSection;
 use crate::environment::env;
-use crate::pages::roles::RolesSection;
 use crate::route::{Route, set_title};
 use crate::session::session;
 
@@ -289,47 +289,4 @@ fn field<T: 'static>(
 ) -> impl Fn() -> Option<T> + Clone + Send + Sync + use<T> {
     let name = name.to_owned();
     move || list.with(|l| l.iter().find(|t| t.name == name).map(read))
-}
-
-/// The form creating a tag for `owner` (on the tags page, and on the
-/// environment's nodes page beside its nodes): its name and whether it has
-/// a primary; `created` when the server made it.
-#[component]
-pub fn NewTagForm(owner: TagOwner, created: Callback<()>) -> impl IntoView {
-    let name = RwSignal::new(String::new());
-    let primary = RwSignal::new(false);
-    let create: Request<CreateTag, _> = Action::new_unsync(move |tag: &CreateTag| {
-        let tag = tag.clone();
-        async move { api::create_tag(owner, &tag).await }
-    });
-    // Created: the form is cleared for the next one (what it had a primary
-    // stays ticked, as before).
-    on_success(create, move |_| {
-        name.set(String::new());
-        created.run(());
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        create.dispatch(CreateTag {
-            name: name.get_untracked().trim().to_owned(),
-            has_primary: primary.get_untracked(),
-            instances: None,
-        });
-    };
-    view! {
-        <div>
-            <form class="new-tag" on:submit=submit>
-                <h2>"New tag"</h2>
-                <label>
-                    "Name " <input class="new-tag-name" required placeholder="e.g. mysql" bind:value=name />
-                </label>
-                <label>
-                    <input type="checkbox" class="new-tag-primary" bind:checked=primary />
-                    " has a primary (one node is chosen as primary in HA)"
-                </label>
-                <button type="submit" class="create-tag">"Create the tag"</button>
-                <ActionError action=create />
-            </form>
-        </div>
-    }
 }

@@ -14,7 +14,7 @@ use mosaic_core::api::{
 
 use crate::api::{self, ApiFailure};
 use crate::components::action::{Request, on_success};
-use crate::pages::components::{Refusal, task_item};
+use crate::components::changes::{Refusal, network_items, task_item};
 
 /// The upgrade being previewed, what the preview said and the settings
 /// version it was read at.
@@ -262,7 +262,7 @@ fn UpgradeConsequencesView(consequences: UpgradeConsequences) -> impl IntoView {
         <h3>"Tasks"</h3>
         <ul data-part="tasks">{tasks.into_iter().map(task_item).collect_view()}</ul>
         <h3>"Networks"</h3>
-        <ul data-part="networks">{crate::pages::components::network_items(&networks)}</ul>
+        <ul data-part="networks">{network_items(&networks)}</ul>
         {part("Changes made on the release", "release", release_lines(release_changes))}
     }
 }
