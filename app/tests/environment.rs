@@ -65,14 +65,23 @@ fn role(id: &str, unavailable: Option<&str>) -> RoleView {
 
 /// A node table over `nodes`, mounted; its root.
 fn table(nodes: RwSignal<Vec<NodeView>>, editable: bool) -> HtmlElement {
-    let root = holder();
-    let roles = vec![
+    let roles = RwSignal::new(vec![
         role("controller", None),
         role("ceph-osd", Some("needs Ceph")),
-    ];
+    ]);
+    table_with(nodes, roles, editable)
+}
+
+/// A node table over `nodes` and `roles`, mounted; its root.
+fn table_with(
+    nodes: RwSignal<Vec<NodeView>>,
+    roles: RwSignal<Vec<RoleView>>,
+    editable: bool,
+) -> HtmlElement {
+    let root = holder();
     let handle = leptos::mount::mount_to(root.clone(), move || {
         let state = TableState::new();
-        let roles = Signal::stored(roles.clone());
+        let roles = Signal::from(roles);
         view! {
             <NodeTable
                 cluster_id=1
@@ -262,6 +271,35 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
     click(&root, "tr[data-node='1'] button.edit-node");
     leptos::task::tick().await;
     assert_eq!(count(&root, "tr.node-editor"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_role_box_follows_its_role_in_place() {
+    let nodes = RwSignal::new(vec![node(1, "a", &[])]);
+    let roles = RwSignal::new(vec![
+        role("controller", None),
+        role("ceph-osd", Some("needs Ceph")),
+    ]);
+    let root = table_with(nodes, roles, true);
+    leptos::task::tick().await;
+    let boxed = ".add-node input[data-role='ceph-osd']";
+    let before: HtmlInputElement = find(&root, boxed).unchecked_into();
+    assert!(before.disabled());
+    // Ceph chosen: the same box, now enabled and titled with the role's
+    // description (keyed by the role's id, not by the whole role).
+    roles.update(|r| r[1].unavailable = None);
+    leptos::task::tick().await;
+    let after: HtmlInputElement = find(&root, boxed).unchecked_into();
+    assert!(before.is_same_node(Some(&after)), "the box was built anew");
+    assert!(!after.disabled());
+    assert_eq!(
+        after
+            .parent_element()
+            .unwrap()
+            .get_attribute("title")
+            .as_deref(),
+        Some("The ceph-osd — tags: ceph-osd")
+    );
 }
 
 #[wasm_bindgen_test]
