@@ -398,8 +398,83 @@ impl Control {
         move |input| draft.update(|d| d.enter(g, a, input))
     }
 
-    /// The control for `attr`'s kind; `path` is its id (a radio group's name).
+    /// The control for `attr`'s kind, one method per kind; `path` is its
+    /// id (a radio group's name).
     fn view(self, attr: &Attribute) -> AnyView {
+        match &attr.kind {
+            AttrType::Checkbox => self.checkbox(),
+            AttrType::Select => self.select(attr),
+            AttrType::Radio => self.radios(attr),
+            AttrType::Number | AttrType::Text | AttrType::Password => self.input(attr),
+            AttrType::Textarea | AttrType::TextList | AttrType::TextareaList => self.textarea(attr),
+            AttrType::Other(kind) => {
+                let value = self.value;
+                view! {
+                    <code class="muted" title=format!("a '{kind}' setting is changed through the API")>
+                        {move || value.get().to_string()}
+                    </code>
+                }
+                .into_any()
+            }
+        }
+    }
+
+    fn checkbox(self) -> AnyView {
+        let (value, enter) = (self.value, self.enter());
+        view! {
+            <input
+                type="checkbox"
+                id=self.path
+                prop:checked=move || value.with(|v| *v == Value::Bool(true))
+                disabled=self.disabled
+                on:change=move |ev| enter(Input::Checked(event_target_checked(&ev)))
+            />
+        }
+        .into_any()
+    }
+
+    /// A `<select>`, a choice the restrictions block disabled with why.
+    fn select(self, attr: &Attribute) -> AnyView {
+        let (value, state, enter) = (self.value, self.state, self.enter());
+        let options = attr
+            .choices
+            .iter()
+            .enumerate()
+            .map(|(i, choice)| {
+                let data = choice.data.clone();
+                let chosen = move || value.with(|v| *v == data);
+                let choice_state = move || state.with(|s| s.choices.get(i).cloned());
+                view! {
+                    <option
+                        value=i.to_string()
+                        selected=chosen.clone()
+                        prop:selected=chosen
+                        disabled=move || choice_state().is_some_and(|c| c.blocked())
+                        title=move || choice_state().and_then(|c| c.message)
+                    >
+                        {choice.label.clone()}
+                    </option>
+                }
+            })
+            .collect_view();
+        view! {
+            <select
+                id=self.path
+                disabled=self.disabled
+                on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse() {
+                        enter(Input::Choice(i));
+                    }
+                }
+            >
+                {options}
+            </select>
+        }
+        .into_any()
+    }
+
+    /// A radio button per choice, named by the path.
+    fn radios(self, attr: &Attribute) -> AnyView {
         let Control {
             path,
             value,
@@ -408,121 +483,67 @@ impl Control {
             ..
         } = self.clone();
         let enter = self.enter();
-        match &attr.kind {
-            AttrType::Checkbox => view! {
-                <input
-                    type="checkbox"
-                    id=path
-                    prop:checked=move || value.with(|v| *v == Value::Bool(true))
-                    disabled=disabled
-                    on:change=move |ev| enter(Input::Checked(event_target_checked(&ev)))
-                />
-            }
-            .into_any(),
-            AttrType::Select => {
-                let options = attr
-                    .choices
-                    .iter()
-                    .enumerate()
-                    .map(|(i, choice)| {
-                        let data = choice.data.clone();
-                        let chosen = move || value.with(|v| *v == data);
-                        let choice_state = move || state.with(|s| s.choices.get(i).cloned());
-                        view! {
-                            <option
-                                value=i.to_string()
-                                selected=chosen.clone()
-                                prop:selected=chosen
-                                disabled=move || choice_state().is_some_and(|c| c.blocked())
-                                title=move || choice_state().and_then(|c| c.message)
-                            >
-                                {choice.label.clone()}
-                            </option>
-                        }
-                    })
-                    .collect_view();
+        attr.choices
+            .iter()
+            .enumerate()
+            .map(|(i, choice)| {
+                let data = choice.data.clone();
+                let blocked = move || state.with(|s| s.choices.get(i).is_some_and(|c| c.blocked()));
                 view! {
-                    <select
-                        id=path
-                        disabled=disabled
-                        on:change=move |ev| {
-                            if let Ok(i) = event_target_value(&ev).parse() {
-                                enter(Input::Choice(i));
-                            }
-                        }
-                    >
-                        {options}
-                    </select>
+                    <label class="choice">
+                        <input
+                            type="radio"
+                            name=path.clone()
+                            value=i.to_string()
+                            prop:checked=move || value.with(|v| *v == data)
+                            disabled=move || disabled.get() || blocked()
+                            on:change=move |_| enter(Input::Choice(i))
+                        />
+                        {choice.label.clone()}
+                    </label>
                 }
-                .into_any()
-            }
-            AttrType::Radio => attr
-                .choices
-                .iter()
-                .enumerate()
-                .map(|(i, choice)| {
-                    let data = choice.data.clone();
-                    let blocked =
-                        move || state.with(|s| s.choices.get(i).is_some_and(|c| c.blocked()));
-                    view! {
-                        <label class="choice">
-                            <input
-                                type="radio"
-                                name=path.clone()
-                                value=i.to_string()
-                                prop:checked=move || value.with(|v| *v == data)
-                                disabled=move || disabled.get() || blocked()
-                                on:change=move |_| enter(Input::Choice(i))
-                            />
-                            {choice.label.clone()}
-                        </label>
-                    }
-                })
-                .collect_view()
-                .into_any(),
-            AttrType::Number | AttrType::Text | AttrType::Password => {
-                let kind = match attr.kind {
-                    AttrType::Number => "number",
-                    AttrType::Password => "password",
-                    _ => "text",
-                };
-                let (text, typing) = self.text(attr.kind.clone());
-                view! {
-                    <input
-                        type=kind
-                        id=path
-                        placeholder=move || {
-                            state.with(|s| s.generated).then_some("generated at deployment")
-                        }
-                        prop:value=text
-                        disabled=disabled
-                        on:input=typing
-                    />
-                }
-                .into_any()
-            }
-            AttrType::Textarea | AttrType::TextList | AttrType::TextareaList => {
-                let placeholder = (attr.kind != AttrType::Textarea).then_some("one per line");
-                let (text, typing) = self.text(attr.kind.clone());
-                view! {
-                    <textarea
-                        id=path
-                        rows="3"
-                        placeholder=placeholder
-                        disabled=disabled
-                        prop:value=text
-                        on:input=typing
-                    ></textarea>
-                }
-                .into_any()
-            }
-            AttrType::Other(kind) => view! {
-                <code class="muted" title=format!("a '{kind}' setting is changed through the API")>
-                    {move || value.get().to_string()}
-                </code>
-            }
-            .into_any(),
+            })
+            .collect_view()
+            .into_any()
+    }
+
+    /// A number, text or password input; a generated value says so.
+    fn input(self, attr: &Attribute) -> AnyView {
+        let kind = match attr.kind {
+            AttrType::Number => "number",
+            AttrType::Password => "password",
+            _ => "text",
+        };
+        let state = self.state;
+        let (text, typing) = self.text(attr.kind.clone());
+        view! {
+            <input
+                type=kind
+                id=self.path
+                placeholder=move || state.with(|s| s.generated).then_some("generated at deployment")
+                prop:value=text
+                disabled=self.disabled
+                on:input=typing
+            />
         }
+        .into_any()
+    }
+
+    /// A text area: one text, or a list of one item per line.
+    fn textarea(self, attr: &Attribute) -> AnyView {
+        let placeholder = (attr.kind != AttrType::Textarea).then_some("one per line");
+        let (text, typing) = self.text(attr.kind.clone());
+        view! {
+            <textarea
+                id=self.path
+                rows="3"
+                placeholder=placeholder
+                disabled=self.disabled
+                prop:value=text
+                on:input=typing
+            ></textarea>
+        }
+        .into_any()
     }
 
     /// A text control's text, and what typing into it does. The text is
