@@ -10,7 +10,7 @@
 //! headings and every cell of its row and column are `lit`.
 
 use leptos::prelude::*;
-use mosaic_core::component::{Cell, ComponentType, Highlight, Table};
+use mosaic_core::component::{Cell, ComponentType, Header, Highlight, Table, TableCell};
 
 #[component]
 pub fn MatrixTable(
@@ -41,77 +41,24 @@ pub fn MatrixTable(
     let column_heads = headers
         .iter()
         .zip(&lit)
-        .map(|(column, &lit)| {
-            view! {
-                <th
-                    scope="col"
-                    class="column"
-                    class:group-start-column=column.group_start
-                    class:dead=column.dead
-                    class:lit=move || lit.get()
-                    data-column=column.name.clone()
-                    data-column-type=column.kind.as_str()
-                    data-j=column.index.to_string()
-                >
-                    <span>{column.label.clone()}</span>
-                </th>
-            }
-        })
+        .map(|(column, &lit)| column_head(column, lit))
         .collect_view();
     let body = headers
         .iter()
         .zip(cells)
         .zip(&lit)
         .map(|((row, cells), &row_lit)| {
-            let i = row.index;
-            let cells = cells
+            let row_cells = cells
                 .into_iter()
                 .zip(&headers)
                 .zip(&lit)
                 .map(|((cell, column), &column_lit)| {
-                    view! {
-                        <td
-                            data-column=column.name.clone()
-                            class=cell_class(cell.cell)
-                            class:group-start-column=column.group_start
-                            class:lit=move || row_lit.get() || column_lit.get()
-                            data-column-type=column.kind.as_str()
-                            data-i=i.to_string()
-                            data-j=column.index.to_string()
-                            title=cell.title
-                        >
-                            {cell.cell.as_str()}
-                        </td>
-                    }
+                    cell_view(cell, row.index, column, move || {
+                        row_lit.get() || column_lit.get()
+                    })
                 })
                 .collect_view();
-            view! {
-                <tr
-                    data-row=row.name.clone()
-                    data-row-type=row.kind.as_str()
-                    class:group-start-row=row.group_start
-                >
-                    <th
-                        scope="row"
-                        class="row"
-                        class:dead=row.dead
-                        class:lit=move || row_lit.get()
-                        data-i=i.to_string()
-                    >
-                        <button
-                            type="button"
-                            class="pick-row"
-                            aria-pressed=move || if row_lit.get() { "true" } else { "false" }
-                            data-i=i.to_string()
-                            on:click=move |_| on_pick.run(i)
-                        >
-                            {row.display_label.clone()}
-                        </button>
-                        <span class="place">{row.place.clone()}</span>
-                    </th>
-                    {cells}
-                </tr>
-            }
+            row_view(row, row_lit, on_pick, row_cells)
         })
         .collect_view();
     view! {
@@ -129,6 +76,74 @@ pub fn MatrixTable(
                 <tbody>{body}</tbody>
             </table>
         </div>
+    }
+}
+
+/// A column's heading.
+fn column_head(column: &Header, lit: Memo<bool>) -> impl IntoView + use<> {
+    view! {
+        <th
+            scope="col"
+            class="column"
+            class:group-start-column=column.group_start
+            class:dead=column.dead
+            class:lit=move || lit.get()
+            data-column=column.name.clone()
+            data-column-type=column.kind.as_str()
+            data-j=column.index.to_string()
+        >
+            <span>{column.label.clone()}</span>
+        </th>
+    }
+}
+
+/// A row: its heading, whose button picks its component, then `cells`.
+fn row_view<C: IntoView + 'static>(
+    row: &Header,
+    lit: Memo<bool>,
+    on_pick: Callback<usize>,
+    cells: C,
+) -> impl IntoView + use<C> {
+    let i = row.index;
+    view! {
+        <tr data-row=row.name.clone() data-row-type=row.kind.as_str() class:group-start-row=row.group_start>
+            <th scope="row" class="row" class:dead=row.dead class:lit=move || lit.get() data-i=i.to_string()>
+                <button
+                    type="button"
+                    class="pick-row"
+                    aria-pressed=move || if lit.get() { "true" } else { "false" }
+                    data-i=i.to_string()
+                    on:click=move |_| on_pick.run(i)
+                >
+                    {row.display_label.clone()}
+                </button>
+                <span class="place">{row.place.clone()}</span>
+            </th>
+            {cells}
+        </tr>
+    }
+}
+
+/// The cell of row `i` in `column`, lit while `lit` says so.
+fn cell_view<L: Fn() -> bool + Send + Sync + 'static>(
+    cell: TableCell,
+    i: usize,
+    column: &Header,
+    lit: L,
+) -> impl IntoView + use<L> {
+    view! {
+        <td
+            data-column=column.name.clone()
+            class=cell_class(cell.cell)
+            class:group-start-column=column.group_start
+            class:lit=lit
+            data-column-type=column.kind.as_str()
+            data-i=i.to_string()
+            data-j=column.index.to_string()
+            title=cell.title
+        >
+            {cell.cell.as_str()}
+        </td>
     }
 }
 
