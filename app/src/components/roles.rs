@@ -163,32 +163,12 @@ fn RoleRow(
     // The draft follows every answer.
     let draft = RwSignal::new(saved.get_untracked());
     Effect::new(move || draft.set(saved.get()));
-    let typed = RwSignal::new(String::new());
     let level = level(owner);
     let preview = move || {
         let nodes = role.with(|r| r.as_ref().map_or(0, |r| r.nodes));
         saved.with(|old| draft.with(|new| change_preview(old, new, nodes)))
     };
-    // What the draft would do to its holders' instance tags: the server
-    // counts them (a dry run), on every environment of a release.
-    let instances = {
-        let name = name.clone();
-        LocalResource::new(move || {
-            let (old, new) = (saved.get(), draft.get());
-            let name = name.clone();
-            async move {
-                let tags: Vec<TagName> = new
-                    .iter()
-                    .filter_map(|t| TagName::new(t.as_str()).ok())
-                    .collect();
-                if old == new || !editable.get_untracked() {
-                    return None;
-                }
-                let counted = api::preview_role_tags(owner, &name, tags).await.ok()?;
-                instances_preview(&counted)
-            }
-        })
-    };
+    let instances = instances(owner, name.clone(), saved, draft, editable);
     let instances = move || instances.get().flatten();
     let undo = move || role.with(|r| r.as_ref().and_then(|r| Undo::of(r, level)));
     let label = move || role.with(|r| r.as_ref().map(|r| r.name.clone()).unwrap_or_default());
@@ -203,6 +183,66 @@ fn RoleRow(
             })
         }
     };
+    let save = {
+        let name = name.clone();
+        move |_| run.run(Change::Tags(name.clone(), draft.get_untracked()))
+    };
+    let undo_click = {
+        let name = name.clone();
+        move |_| run.run(Change::Undo(name.clone()))
+    };
+    view! {
+        <div class="role-row card" data-role=name.clone()>
+            <h3>{label} " " <code>{name.clone()}</code></h3>
+            <p class="muted role-source">{source}</p>
+            <TagChips draft editable />
+            {move || preview().map(|line| view! {
+                <p class="role-preview">{line}</p>
+                {instances().map(|line| view! { <p class="role-instances">{line}</p> })}
+                <button class="save-role" on:click=save.clone()>"Save"</button>
+                <button class="cancel-role" on:click=move |_| draft.set(saved.get_untracked())>"Cancel"</button>
+            })}
+            {move || editable.get().then(undo).flatten().map(|u| match u {
+                Undo::Reset => view! { <button class="reset-role" on:click=undo_click.clone()>"Reset"</button> }.into_any(),
+                Undo::Delete => view! { <button class="delete-role danger" on:click=undo_click.clone()>"Delete role"</button> }.into_any(),
+            })}
+            {move || refused().map(|message| view! { <ErrorNotice message /> })}
+        </div>
+    }
+}
+
+/// What `draft` would do to the role's holders' instance tags: the server
+/// counts them (a dry run), on every environment of a release; nothing
+/// while the draft is the saved set or the role cannot be changed here.
+fn instances(
+    owner: TagOwner,
+    name: String,
+    saved: Memo<Vec<String>>,
+    draft: RwSignal<Vec<String>>,
+    editable: Signal<bool>,
+) -> LocalResource<Option<String>> {
+    LocalResource::new(move || {
+        let (old, new) = (saved.get(), draft.get());
+        let name = name.clone();
+        async move {
+            let tags: Vec<TagName> = new
+                .iter()
+                .filter_map(|t| TagName::new(t.as_str()).ok())
+                .collect();
+            if old == new || !editable.get_untracked() {
+                return None;
+            }
+            let counted = api::preview_role_tags(owner, &name, tags).await.ok()?;
+            instances_preview(&counted)
+        }
+    })
+}
+
+/// A role's tags as chips, each removable, and a field adding one: they
+/// change `draft`, which the row saves.
+#[component]
+fn TagChips(draft: RwSignal<Vec<String>>, editable: Signal<bool>) -> impl IntoView {
+    let typed = RwSignal::new(String::new());
     let add = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let tag = typed.get_untracked().trim().to_owned();
@@ -229,39 +269,16 @@ fn RoleRow(
             </span>
         }
     };
-    let save = {
-        let name = name.clone();
-        move |_| run.run(Change::Tags(name.clone(), draft.get_untracked()))
-    };
-    let undo_click = {
-        let name = name.clone();
-        move |_| run.run(Change::Undo(name.clone()))
-    };
     view! {
-        <div class="role-row card" data-role=name.clone()>
-            <h3>{label} " " <code>{name.clone()}</code></h3>
-            <p class="muted role-source">{source}</p>
-            <div class="chips">
-                <For each=move || draft.get() key=|t| t.clone() children=chip />
-            </div>
-            <Show when=move || editable.get()>
-                <form class="add-role-tag" on:submit=add>
-                    <input class="role-tag-input" list="known-tags" placeholder="tag" bind:value=typed aria-label="A tag to add" />
-                    <button type="submit" class="add-role-tag-button">"Add tag"</button>
-                </form>
-            </Show>
-            {move || preview().map(|line| view! {
-                <p class="role-preview">{line}</p>
-                {instances().map(|line| view! { <p class="role-instances">{line}</p> })}
-                <button class="save-role" on:click=save.clone()>"Save"</button>
-                <button class="cancel-role" on:click=move |_| draft.set(saved.get_untracked())>"Cancel"</button>
-            })}
-            {move || editable.get().then(undo).flatten().map(|u| match u {
-                Undo::Reset => view! { <button class="reset-role" on:click=undo_click.clone()>"Reset"</button> }.into_any(),
-                Undo::Delete => view! { <button class="delete-role danger" on:click=undo_click.clone()>"Delete role"</button> }.into_any(),
-            })}
-            {move || refused().map(|message| view! { <ErrorNotice message /> })}
+        <div class="chips">
+            <For each=move || draft.get() key=|t| t.clone() children=chip />
         </div>
+        <Show when=move || editable.get()>
+            <form class="add-role-tag" on:submit=add>
+                <input class="role-tag-input" list="known-tags" placeholder="tag" bind:value=typed aria-label="A tag to add" />
+                <button type="submit" class="add-role-tag-button">"Add tag"</button>
+            </form>
+        </Show>
     }
 }
 
