@@ -64,9 +64,8 @@ PROBE_TASK = {
                 "{% set out = {} %}"
                 "{% for name, service in (mosaic_probe_services"
                 " | select_services_enabled_and_mapped_to_host).items() %}"
-                "{% set _ = out.update({name: {'name': service.group | default(''),"
-                " 'hosts': (groups[service.group] | default([]))"
-                " if service.group is defined else []}}) %}"
+                "{% set _ = out.update({name: (groups[service.group] | default([]))"
+                " if service.group is defined else []}) %}"
                 "{% endfor %}{{ out }}"
             ),
         }
@@ -315,8 +314,7 @@ def placement(report, result):
             placed = yaml.safe_load(placed)
         for name, group in placed.items():
             entry = services.setdefault(name, {"role": probe["role"], "hosts": [],
-                                               "group": group["hosts"],
-                                               "group_name": group["name"]})
+                                               "group": group})
             if probe["host"] not in entry["hosts"]:
                 entry["hosts"].append(probe["host"])
     return services
