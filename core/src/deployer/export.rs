@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::write::{Inventory, README, globals_yaml, ini};
-use super::{Computed, DeployedService, Deployer, DeployerSummary};
+use super::{Computed, DeployedService, Deployer, DeployerSummary, tab_read_by};
 use crate::component::Pattern;
 use crate::environment::{EnvTab, Environment};
 use crate::expr::{Expr, JsonModels};
@@ -337,6 +337,11 @@ impl<'e, 'a> Exporting<'e, 'a> {
         expr.holds(&self.models, true).map_err(|e| e.message)
     }
 
+    /// Whether an optional condition holds (always without one).
+    fn holds_if(&self, condition: Option<&str>) -> Result<bool, String> {
+        condition.map_or(Ok(true), |c| self.holds(c))
+    }
+
     /// Components chosen, roles held and settings set that have no
     /// equivalent, each with why.
     fn unsupported(&self) -> Vec<ExportProblem> {
@@ -431,11 +436,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let mut problems = Vec::new();
         for (tag, list) in &self.deployer.tags {
             for placement in list {
-                let holds = match &placement.when {
-                    None => Ok(true),
-                    Some(when) => self.holds(when),
-                };
-                match holds {
+                match self.holds_if(placement.when.as_deref()) {
                     Ok(true) => out.push((tag.as_str(), placement.group.as_str())),
                     Ok(false) => {}
                     Err(e) => problems.push(problem(
@@ -471,9 +472,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
 
     /// An entry's value (`None` when its `when` does not hold).
     fn value_of(&self, entry: &Computed) -> Result<Option<Value>, String> {
-        if let Some(when) = &entry.when
-            && !self.holds(when)?
-        {
+        if !self.holds_if(entry.when.as_deref())? {
             return Ok(None);
         }
         if let Some(template) = &entry.template {
@@ -688,11 +687,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 ));
                 continue;
             }
-            let holds = match &service.when {
-                None => Ok(true),
-                Some(when) => self.holds(when),
-            };
-            match holds {
+            match self.holds_if(service.when.as_deref()) {
                 Ok(true) => out.push(service),
                 Ok(false) => {}
                 Err(e) => problems.push(ExportProblem {
@@ -701,11 +696,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                         service.service
                     ),
                     subject: None,
-                    fixed_on: Computed {
-                        when: service.when.clone(),
-                        ..Computed::default()
-                    }
-                    .reads(),
+                    fixed_on: tab_read_by(service.when.as_deref()),
                 }),
             }
         }
@@ -728,10 +719,14 @@ impl<'e, 'a> Exporting<'e, 'a> {
             .map(|(node, _)| {
                 let name = node.display_name();
                 let groups = membership.remove(&name).unwrap_or_default();
-                let running = by_groups
-                    .entry(groups.clone())
-                    .or_insert_with(|| running_on(&groups, services))
-                    .clone();
+                let running = match by_groups.get(&groups) {
+                    Some(running) => running.clone(),
+                    None => {
+                        let running = running_on(&groups, services);
+                        by_groups.insert(groups.clone(), running.clone());
+                        running
+                    }
+                };
                 ExportHost {
                     node: node.id,
                     groups,

@@ -179,8 +179,6 @@ impl Computed {
     /// when it reads none of them or does not parse (the deployer data's
     /// own mistake).
     pub fn reads(&self) -> Option<crate::environment::EnvTab> {
-        use crate::environment::EnvTab;
-        use crate::expr::{Expr, Model};
         let mut sources: Vec<&str> = self
             .when
             .iter()
@@ -190,20 +188,32 @@ impl Computed {
         if let Some(template) = &self.template {
             template_parts(template, &mut sources);
         }
-        let mut models = Vec::new();
-        for source in sources {
-            let expr = Expr::parse(source).ok()?;
-            models.extend(expr.paths().iter().map(|p| p.model));
-        }
-        [
-            (Model::NetworkingParameters, EnvTab::Networks),
-            (Model::Settings, EnvTab::Settings),
-            (Model::Cluster, EnvTab::Components),
-        ]
-        .into_iter()
-        .find(|(model, _)| models.contains(model))
-        .map(|(_, tab)| tab)
+        tab_read_by(sources)
     }
+}
+
+/// The tab where what `sources` (expressions) read is changed: the
+/// networks' (Networks) before the settings' (Settings) before the
+/// components' (`cluster:`, Components); none when they read none of
+/// them or one does not parse (the deployer data's own mistake).
+pub(crate) fn tab_read_by<'s>(
+    sources: impl IntoIterator<Item = &'s str>,
+) -> Option<crate::environment::EnvTab> {
+    use crate::environment::EnvTab;
+    use crate::expr::{Expr, Model};
+    let mut models = Vec::new();
+    for source in sources {
+        let expr = Expr::parse(source).ok()?;
+        models.extend(expr.paths().iter().map(|p| p.model));
+    }
+    [
+        (Model::NetworkingParameters, EnvTab::Networks),
+        (Model::Settings, EnvTab::Settings),
+        (Model::Cluster, EnvTab::Components),
+    ]
+    .into_iter()
+    .find(|(model, _)| models.contains(model))
+    .map(|(_, tab)| tab)
 }
 
 /// The `{expression}` parts of every string in a template.
