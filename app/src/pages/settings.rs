@@ -475,14 +475,14 @@ impl Control {
 
     /// A radio button per choice, named by the path.
     fn radios(self, attr: &Attribute) -> AnyView {
+        let enter = self.enter();
         let Control {
             path,
             value,
             state,
             disabled,
             ..
-        } = self.clone();
-        let enter = self.enter();
+        } = self;
         attr.choices
             .iter()
             .enumerate()
