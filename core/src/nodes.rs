@@ -5,7 +5,7 @@
 //! preview's groups of nodes whose plans are the same, as their entries
 //! name them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -360,9 +360,46 @@ fn name_of(id: &str, names: &[(i64, String)]) -> String {
     }
 }
 
+/// The views of `after` a change touched: the nodes it `changed`, and any
+/// other whose view moved with them (a primary tag elected on another
+/// node). What a bulk change answers, so that a client patching its list
+/// with it ends up with the list the server has.
+pub fn views_changed(
+    before: &[NodeView],
+    after: Vec<NodeView>,
+    changed: &HashSet<i64>,
+) -> Vec<NodeView> {
+    let before: HashMap<i64, &NodeView> = before.iter().map(|v| (v.id, v)).collect();
+    after
+        .into_iter()
+        .filter(|v| changed.contains(&v.id) || before.get(&v.id) != Some(&v))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_answers_its_nodes_and_those_that_moved_with_them() {
+        let before = vec![
+            NodeView::sample(1, "a", &["controller"], &["controller"], &["controller"]),
+            NodeView::sample(2, "b", &["controller"], &["controller"], &["controller"]),
+            NodeView::sample(3, "c", &[], &[], &[]),
+        ];
+        let mut after = before.clone();
+        after[0].roles.clear();
+        after[1]
+            .tags
+            .push(TagName::new("primary-controller").unwrap());
+        let changed = HashSet::from([1, 3]);
+        let ids: Vec<i64> = views_changed(&before, after, &changed)
+            .iter()
+            .map(|v| v.id)
+            .collect();
+        // 3 was changed to what it was: still answered, as the server changed it.
+        assert_eq!(ids, [1, 2, 3]);
+    }
 
     fn view(id: i64, name: &str, roles: &[&str], tags: &[&str]) -> NodeView {
         NodeView {

@@ -116,27 +116,18 @@ pub fn instances<'a>(
     out
 }
 
-/// The instance tag to offer next for `name`: `name:N` with N one past
-/// the highest instance `instances` (as [`instances`] groups them) holds.
-pub fn next_instance(instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>, name: &str) -> String {
-    let next = instances
-        .get(name)
-        .and_then(|numbers| numbers.keys().max())
-        .map_or(1, |n| n.saturating_add(1));
-    format!("{name}:{next}")
-}
-
 /// The tags a node may be given, offered as its inputs are typed into:
 /// every tag the environment knows (`tags`), then the next instance
-/// (`mysql:3`) of each tag created by a user (`instances`: the plan's).
-pub fn offered(
-    tags: &[TagView],
-    instances: &BTreeMap<String, BTreeMap<u64, Vec<i64>>>,
-) -> Vec<String> {
+/// (`mysql:3`) of each tag created by a user: one past the highest
+/// instance its nodes carry (the tag's `instance_nodes`).
+pub fn offered(tags: &[TagView]) -> Vec<String> {
     let created = tags
         .iter()
         .filter(|t| t.source == "user" || t.source == "environment")
-        .map(|t| next_instance(instances, &t.name));
+        .map(|t| {
+            let highest = t.instance_nodes.iter().map(|i| i.number).max();
+            format!("{}:{}", t.name, highest.map_or(1, |n| n.saturating_add(1)))
+        });
     tags.iter().map(|t| t.name.clone()).chain(created).collect()
 }
 
@@ -583,11 +574,15 @@ mod tests {
 
     #[test]
     fn inputs_are_offered_every_tag_and_the_next_instance_of_those_created() {
-        let tags = [view("controller", "release"), view("mysql", "environment")];
-        let instances = BTreeMap::from([("mysql".to_owned(), BTreeMap::from([(2, vec![1])]))]);
+        let mut mysql = view("mysql", "environment");
+        mysql.instance_nodes = vec![InstanceNodes {
+            number: 2,
+            nodes: vec!["n1".into()],
+        }];
+        let tags = [view("controller", "release"), mysql, view("redis", "user")];
         assert_eq!(
-            offered(&tags, &instances),
-            ["controller", "mysql", "mysql:3"]
+            offered(&tags),
+            ["controller", "mysql", "redis", "mysql:3", "redis:1"]
         );
     }
 

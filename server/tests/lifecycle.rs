@@ -116,7 +116,18 @@ async fn a_bulk_change_tags_a_rack_at_once_or_changes_nothing() {
         .post(&uri, &json!({"nodes": ids, "remove_tags": ["rabbitmq"]}))
         .await;
     assert_eq!(status, StatusCode::OK, "{removed:#}");
-    assert_eq!(removed.as_array().unwrap().len(), 10);
+    // The ten that had it, and the controller, whose role's rabbitmq is
+    // now the primary one: its view changed with them.
+    let removed = removed.as_array().unwrap();
+    assert_eq!(removed.len(), 11);
+    let controller = removed.iter().find(|n| n["id"] == ctl).unwrap();
+    assert!(
+        controller["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("primary-rabbitmq")),
+        "{controller:#}"
+    );
 }
 
 #[tokio::test]
@@ -283,4 +294,28 @@ async fn environments_and_nodes_are_deleted_and_the_bundled_release_comes_back()
     assert_eq!(status, StatusCode::CONFLICT, "{twice:#}");
     // A name can be used again once its environment is gone.
     app.environment("prod").await;
+}
+
+#[tokio::test]
+async fn a_bulk_change_answers_the_nodes_whose_primary_tags_moved_with_it() {
+    let app = test_app().await;
+    let (cluster, _) = app.environment("prod").await;
+    let ids = nodes(&app, cluster, 2, &["controller"]).await;
+    let uri = format!("/api/v1/clusters/{cluster}/nodes/bulk");
+    let (status, changed) = app
+        .post(
+            &uri,
+            &json!({"nodes": [ids[0]], "remove_roles": ["controller"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed:#}");
+    // The second controller is the primary now: its row must change too.
+    assert_eq!(names(&changed, "name"), ["rack0-0", "rack0-1"]);
+    assert!(
+        changed[1]["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("primary-controller")),
+        "{changed:#}"
+    );
 }

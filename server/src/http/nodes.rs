@@ -463,7 +463,7 @@ fn addresses_after(
     params(("id" = i64, Path, description = "The environment's id")),
     request_body = BulkNodes,
     responses(
-        (status = 200, description = "Done, in one transaction (every address of the environment worked out again when roles, node groups or deletion marks changed): the nodes that changed", body = Vec<NodeView>),
+        (status = 200, description = "Done, in one transaction (every address of the environment worked out again when roles, node groups or deletion marks changed): the nodes that changed, and any other whose view changed with them (a primary tag moved)", body = Vec<NodeView>),
         (status = 400, description = "`bad_request`: no node, nothing to change, more than 10,000 nodes, a name both added and removed, a node group the environment does not have; `unknown_tag`; `invalid_roles`; `invalid_nodes`: every node that cannot take the change (`problems`: its roles, its interfaces — none declared to put networks on, or a problem of the layout), or a role past its maximum", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
         (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
@@ -476,7 +476,7 @@ async fn bulk(
 ) -> Result<Json<Vec<NodeView>>, ApiError> {
     change.check().map_err(bulk_refusal)?;
     let mut attempts = 0;
-    let changed = loop {
+    let (before, changed) = loop {
         let stored = stored_environment(&state, id).await?;
         let version = stored.row.settings_version;
         let changed = state
@@ -498,18 +498,18 @@ async fn bulk(
         attempts += 1;
         match changed {
             Err(e) if e.is_busy() && attempts < ATTEMPTS => continue,
-            changed => break changed?,
+            changed => break (stored, changed?),
         }
     };
-    let changed_ids: std::collections::HashSet<i64> = changed.iter().map(|n| n.id).collect();
-    let views = stored_environment(&state, id)
+    let changed: std::collections::HashSet<i64> = changed.iter().map(|n| n.id).collect();
+    let after = stored_environment(&state, id)
         .await?
         .environment()?
-        .node_views(id)
-        .into_iter()
-        .filter(|v| changed_ids.contains(&v.id))
-        .collect();
-    Ok(Json(views))
+        .node_views(id);
+    let before = before.environment()?.node_views(id);
+    Ok(Json(mosaic_core::nodes::views_changed(
+        &before, after, &changed,
+    )))
 }
 
 /// A node's effective tags.
