@@ -87,9 +87,10 @@ schemathesis: test-server
 browser: tools-test
 	cargo test --locked -p mosaic-app --target wasm32-unknown-unknown
 
-## The real `mosaic serve` and the built app, driven over WebDriver.
+## The real `mosaic serve` and the built app, driven over WebDriver; a test whose browser
+## crashed under it runs once more (scripts/e2e.sh says which).
 e2e: tools-test app test-server
-	cargo test --locked $(NATIVE) --test e2e
+	scripts/e2e.sh $(NATIVE)
 
 ## A guard on the app's size: what a first visit downloads, the brotli files the server serves
 ## (dist's .wasm, .js, .css and index.html as NAME.br), summed, at most 650,000 bytes
