@@ -10,10 +10,11 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::NodeView;
-use mosaic_core::network::InterfacesView;
 use mosaic_core::network::metadata::label;
+use mosaic_core::network::{InterfacesView, PortRow};
 
 use crate::api::{self, ApiFailure, Tagged};
+use crate::components::action::on_success;
 
 /// The interfaces of node `id` (`node` as the table last loaded it: a
 /// change of it asks for its interfaces again), with the environment's
@@ -56,18 +57,15 @@ pub fn InterfacesEditor(
         let now = now.clone();
         async move { api::put_interfaces(id, &now.value, &now.etag).await }
     });
-    Effect::new(move || {
-        if let Some(Ok(answer)) = save.value().get() {
-            saved.set(Some(answer));
-            draft.set(None);
-            changed.run(());
-        }
+    on_success(save, move |answer| {
+        saved.set(Some(answer.clone()));
+        draft.set(None);
+        changed.run(());
     });
     let problems = move || {
         save.value()
-            .with(|v| v.as_ref().and_then(|r| r.clone().err()))
+            .with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()))
     };
-    let saving = save.pending();
     let unsaved = Memo::new(move |_| {
         shown
             .with(|s| loaded.with(|l| s.as_ref().map(|s| &s.value) != l.as_ref().map(|l| &l.value)))
@@ -80,28 +78,40 @@ pub fn InterfacesEditor(
                 <Ports shown editable change=change />
                 <Placement shown networks editable change=change />
                 {editable.then(|| view! { <AddInterface change=change /> })}
-                {editable.then(|| view! {
-                    <div class="interfaces-actions">
-                        <button
-                            class="save-interfaces primary"
-                            disabled=move || !unsaved.get() || saving.get()
-                            on:click=move |_| {
-                                if let Some(now) = shown.get_untracked() {
-                                    save.dispatch(now);
-                                }
-                            }
-                        >"Save interfaces"</button>
-                        <button class="default-layout" on:click=move |_| {
-                            change.make(InterfacesView::with_default_layout);
-                        }>"Use the default layout"</button>
-                        <button class="discard-interfaces" disabled=move || !unsaved.get() on:click=move |_| {
-                            draft.set(None);
-                        }>"Discard"</button>
-                    </div>
-                })}
+                {editable.then(|| view! { <SaveBar change unsaved save /> })}
             </Show>
             {move || problems().map(|f| view! { <InterfaceProblems failure=f /> })}
         </section>
+    }
+}
+
+/// Save (what is shown, when it differs from what was loaded: `unsaved`),
+/// the default layout, Discard.
+#[component]
+fn SaveBar(
+    change: Editing,
+    unsaved: Memo<bool>,
+    save: Action<Tagged<InterfacesView>, Result<Tagged<InterfacesView>, ApiFailure>>,
+) -> impl IntoView {
+    let saving = save.pending();
+    view! {
+        <div class="interfaces-actions">
+            <button
+                class="save-interfaces primary"
+                disabled=move || !unsaved.get() || saving.get()
+                on:click=move |_| {
+                    if let Some(now) = change.shown.get_untracked() {
+                        save.dispatch(now);
+                    }
+                }
+            >"Save interfaces"</button>
+            <button class="default-layout" on:click=move |_| {
+                change.make(InterfacesView::with_default_layout);
+            }>"Use the default layout"</button>
+            <button class="discard-interfaces" disabled=move || !unsaved.get() on:click=move |_| {
+                change.draft.set(None);
+            }>"Discard"</button>
+        </div>
     }
 }
 
@@ -133,47 +143,13 @@ fn Ports(
     editable: bool,
     change: Editing,
 ) -> impl IntoView {
-    let rows = Memo::new(move |_| {
-        shown.with(|s| {
-            let Some(s) = s else { return Vec::new() };
-            s.value
-                .interfaces
-                .iter()
-                .map(|p| (p, false))
-                .chain(s.value.bonds.iter().map(|b| (b, true)))
-                .map(|(p, bond)| {
-                    let what = match (&p.mode, &p.slaves) {
-                        (Some(mode), Some(slaves)) => {
-                            let mode = serde_json::to_value(mode)
-                                .ok()
-                                .and_then(|v| v.as_str().map(str::to_owned))
-                                .unwrap_or_default();
-                            format!("bond ({mode}) of {}", slaves.join(", "))
-                        }
-                        _ => p.mac.clone().unwrap_or_default(),
-                    };
-                    let nets: Vec<&str> = p.networks.iter().flatten().map(|n| label(n)).collect();
-                    (p.name.clone(), what, nets.join(", "), bond)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    let layout = move || {
-        shown.with(|s| {
-            s.as_ref().map(|s| {
-                let layout = if s.value.default_layout {
-                    "the environment's default layout"
-                } else {
-                    "a layout of its own"
-                };
-                format!("Node group {}; {layout}.", s.value.node_group)
-            })
-        })
-    };
+    let rows = Memo::new(move |_| shown.with(|s| s.as_ref().map(|s| s.value.port_rows())));
+    let rows = move || rows.get().unwrap_or_default();
+    let layout = move || shown.with(|s| s.as_ref().map(|s| s.value.layout_line()));
     view! {
         <p class="muted interfaces-layout">{layout}</p>
         <Show
-            when=move || !rows.with(Vec::is_empty)
+            when=move || !rows().is_empty()
             fallback=|| view! { <p class="hint">"It declares no interfaces: add one to place its networks."</p> }
         >
             <table class="ports-table">
@@ -188,9 +164,9 @@ fn Ports(
                 </thead>
                 <tbody>
                     <For
-                        each=move || rows.get()
+                        each=rows
                         key=|row| row.clone()
-                        children=move |(name, what, nets, bond)| {
+                        children=move |PortRow { name, what, networks, bond }| {
                             let remove = (editable && !bond).then(|| {
                                 let port = name.clone();
                                 view! {
@@ -204,7 +180,7 @@ fn Ports(
                                 <tr data-port=key>
                                     <th scope="row">{name}</th>
                                     <td>{what}</td>
-                                    <td class="port-networks">{nets}</td>
+                                    <td class="port-networks">{networks}</td>
                                     <td>{remove}</td>
                                 </tr>
                             }

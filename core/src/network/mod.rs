@@ -36,6 +36,6 @@ pub use metadata::{
     Segmentation, VipMeta,
 };
 pub use view::{
-    ConfigurationView, GroupView, InterfacesView, NetworkView, NewGroup, PortView, Verification,
-    VipView,
+    ConfigurationView, GroupView, InterfacesView, NetworkView, NewGroup, PortRow, PortView,
+    Verification, VipView,
 };

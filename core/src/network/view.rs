@@ -15,7 +15,7 @@ use super::config::{
     ConfigurationChange, Network, NetworkConfiguration, NetworkingParameters, NodeGroup,
 };
 use super::interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces};
-use super::metadata::NetworkMeta;
+use super::metadata::{NetworkMeta, label};
 
 /// One network with its metadata (`meta`, as Fuel's) and its addresses:
 /// how many its pool holds, how many are needed and how many are given.
@@ -271,6 +271,56 @@ impl InterfacesView {
             default_layout: declared.networks.is_none(),
             node_group: node_group.to_owned(),
         }
+    }
+}
+
+/// One row of a node's ports as the interfaces editor lists them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PortRow {
+    pub name: String,
+    /// An interface's MAC, or "bond (active-backup) of eth1, eth2".
+    pub what: String,
+    /// The networks on it, by label, comma separated.
+    pub networks: String,
+    pub bond: bool,
+}
+
+impl InterfacesView {
+    /// Its interfaces, then its bonds, as rows.
+    pub fn port_rows(&self) -> Vec<PortRow> {
+        let ports = self.interfaces.iter().map(|p| (p, false));
+        ports
+            .chain(self.bonds.iter().map(|b| (b, true)))
+            .map(|(p, bond)| {
+                let what = match (&p.mode, &p.slaves) {
+                    (Some(mode), Some(slaves)) => {
+                        let mode = serde_json::to_value(mode)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default();
+                        format!("bond ({mode}) of {}", slaves.join(", "))
+                    }
+                    _ => p.mac.clone().unwrap_or_default(),
+                };
+                let networks: Vec<&str> = p.networks.iter().flatten().map(|n| label(n)).collect();
+                PortRow {
+                    name: p.name.clone(),
+                    what,
+                    networks: networks.join(", "),
+                    bond,
+                }
+            })
+            .collect()
+    }
+
+    /// "Node group rack-2; the environment's default layout."
+    pub fn layout_line(&self) -> String {
+        let layout = if self.default_layout {
+            "the environment's default layout"
+        } else {
+            "a layout of its own"
+        };
+        format!("Node group {}; {layout}.", self.node_group)
     }
 }
 
@@ -552,6 +602,29 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn ports_are_listed_interfaces_first_with_their_networks_by_label() {
+        let view: InterfacesView = serde_json::from_value(serde_json::json!({
+            "interfaces": [
+                {"name": "eth0", "mac": "aa:bb:cc:dd:ee:ff", "networks": ["fuelweb_admin"]},
+                {"name": "eth1"}, {"name": "eth2"}
+            ],
+            "bonds": [{"name": "bond0", "mode": "active-backup", "slaves": ["eth1", "eth2"],
+                       "networks": ["storage"]}],
+            "node_group": "rack-2"
+        }))
+        .unwrap();
+        let rows = view.port_rows();
+        assert_eq!(rows[0].what, "aa:bb:cc:dd:ee:ff");
+        assert_eq!(rows[0].networks, label("fuelweb_admin"));
+        assert_eq!(rows[3].what, "bond (active-backup) of eth1, eth2");
+        assert!(rows[3].bond && !rows[0].bond);
+        assert_eq!(
+            view.layout_line(),
+            "Node group rack-2; a layout of its own."
+        );
+    }
 
     /// A node with eth0, eth1 and a bond of eth2 and eth3, on the default
     /// layout.
