@@ -12,6 +12,7 @@ use mosaic_core::network::ConfigurationView;
 
 use crate::api::{self, Tagged};
 use crate::components::loading::Answer;
+use crate::components::node_table::TableState;
 use crate::route::{Route, for_id, page_of, set_title, tab_of};
 
 /// The environment's page being shown: core's, which an export's
@@ -28,6 +29,11 @@ pub struct Env {
     /// Its network configuration with its version (`ETag`): the Networks
     /// tab edits it, the Nodes tab offers its node groups and networks.
     pub networks: Answer<Tagged<ConfigurationView>>,
+    /// What the admin chose in the node table (filters, sort, page,
+    /// selection, the node edited): kept while they look at another tab
+    /// (the rack filtered and selected is still there on coming back) and
+    /// while the nodes are asked for again.
+    pub table: TableState,
 }
 
 /// The environment of the page being shown (inside `EnvironmentLayout`).
@@ -53,6 +59,7 @@ fn Frame(id: i64) -> impl IntoView {
         id,
         cluster,
         networks,
+        table: TableState::new(),
     });
     let location = use_location();
     let current = Memo::new(move |_| location.pathname.with(|p| tab_of(p)));

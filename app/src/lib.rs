@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod components;
 pub mod environment;
 pub mod pages;
+pub mod records;
 pub mod route;
 pub mod routes;
 pub mod session;
@@ -20,6 +21,7 @@ use mosaic_core::access::Role;
 use mosaic_core::api::ReleaseSummary;
 
 use crate::api::ApiFailure;
+use crate::components::action::on_answer;
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::environment::EnvironmentLayout;
@@ -27,6 +29,7 @@ use crate::pages::components::ComponentsPage;
 use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::onboarding::Onboarding;
+use crate::pages::preview::EnvironmentPreview;
 use crate::pages::sign_in::SignIn;
 use crate::pages::tags::{EnvironmentTagsPage, ReleaseTagsPage};
 use crate::pages::wizard::Wizard;
@@ -90,6 +93,7 @@ fn Shell() -> impl IntoView {
                 // One frame for an environment's tabs, read once.
                 <ParentRoute path=path!("/environments/:id") view=EnvironmentLayout>
                     <Route path=path!("") view=EnvironmentNodes />
+                    <Route path=path!("preview") view=EnvironmentPreview />
                     <Route path=path!("networks") view={Lazy::<routes::NetworksTab>::new()} />
                     <Route path=path!("settings") view={Lazy::<routes::SettingsTab>::new()} />
                     <Route path=path!("tags") view=EnvironmentTagsPage />
@@ -132,11 +136,7 @@ fn Account() -> impl IntoView {
     let sign_out = Action::new_unsync(|()| api::sign_out());
     // Signed out here whatever the server answered: a session it no
     // longer knows is gone too.
-    Effect::new(move || {
-        if sign_out.value().get().is_some() {
-            session.set(None);
-        }
-    });
+    on_answer(sign_out, move |_| session.set(None));
     view! {
         <span class="account">
             <span class="who">{who}</span>

@@ -11,8 +11,10 @@ use mosaic_core::environment::EnvTab;
 pub enum Route {
     /// The wizard (or onboarding without releases) and the environments.
     Environments,
-    /// One environment: its nodes, tags and deployment preview.
+    /// One environment: its nodes and the checks before deploying.
     Environment(i64),
+    /// One environment's deployment preview.
+    EnvironmentPreview(i64),
     /// One environment's networks, node groups and VIPs.
     EnvironmentNetworks(i64),
     /// One environment's settings.
@@ -37,6 +39,7 @@ impl Route {
     pub fn of_tab(tab: EnvTab, id: i64) -> Route {
         match tab {
             EnvTab::Nodes => Route::Environment(id),
+            EnvTab::Preview => Route::EnvironmentPreview(id),
             EnvTab::Networks => Route::EnvironmentNetworks(id),
             EnvTab::Settings => Route::EnvironmentSettings(id),
             EnvTab::Tags => Route::EnvironmentTags(id),
@@ -49,6 +52,7 @@ impl Route {
         match self {
             Route::Environments => "/".to_owned(),
             Route::Environment(id) => format!("/environments/{id}"),
+            Route::EnvironmentPreview(id) => format!("/environments/{id}/preview"),
             Route::EnvironmentNetworks(id) => format!("/environments/{id}/networks"),
             Route::EnvironmentSettings(id) => format!("/environments/{id}/settings"),
             Route::EnvironmentTags(id) => format!("/environments/{id}/tags"),
@@ -116,6 +120,7 @@ pub fn tab_of(path: &str) -> EnvTab {
 pub fn page_of(tab: EnvTab) -> &'static str {
     match tab {
         EnvTab::Nodes => "environment",
+        EnvTab::Preview => "preview",
         EnvTab::Networks => "networks",
         EnvTab::Settings => "settings",
         EnvTab::Tags => "tags",

@@ -3,8 +3,8 @@
 //! (scripts/post-build.mjs, tools/wasm-split), fetched by the browser the
 //! first time the user goes there. What a first visit shows — the
 //! sign-in page, the wizard and the environments, the onboarding, an
-//! environment's frame and its Nodes, Tags and Components tabs — stays in
-//! the main module.
+//! environment's frame and its Nodes, Deployment preview, Tags and
+//! Components tabs — stays in the main module.
 //!
 //! Written without Leptos's `#[lazy_route]`, whose load panics when the
 //! module cannot be fetched (the server down, or redeployed under an open

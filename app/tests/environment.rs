@@ -9,7 +9,9 @@
 use leptos::prelude::*;
 use mosaic_app::components::graph_choice::GraphChoice;
 use mosaic_app::components::node_table::{NodeTable, TableState};
-use mosaic_app::pages::environment::{Checks, Preview};
+use mosaic_app::pages::environment::Checks;
+use mosaic_app::pages::preview::Preview;
+use mosaic_app::records::Records;
 use mosaic_core::api::{GraphSource, GraphSummary, NodeView, RoleView};
 use mosaic_core::environment::{Check, CheckSeverity};
 use mosaic_core::name::{GraphType, NodeStatus, RoleName, TagName, TaskId};
@@ -63,8 +65,25 @@ fn role(id: &str, unavailable: Option<&str>) -> RoleView {
     }
 }
 
+/// `list` as the page holds it after its answer.
+fn records(list: Vec<NodeView>) -> Records<NodeView> {
+    let nodes = Records::new();
+    nodes.answer(list);
+    nodes
+}
+
+/// `nodes`' node `id` changed by `change`, as a bulk change answers it.
+fn changed(nodes: Records<NodeView>, id: i64, change: impl Fn(&mut NodeView)) -> NodeView {
+    let mut node = nodes
+        .all()
+        .with_untracked(|all| all.iter().find(|n| n.id == id).cloned())
+        .unwrap();
+    change(&mut node);
+    node
+}
+
 /// A node table over `nodes`, mounted; its root.
-fn table(nodes: RwSignal<Vec<NodeView>>, editable: bool) -> HtmlElement {
+fn table(nodes: Records<NodeView>, editable: bool) -> HtmlElement {
     let roles = RwSignal::new(vec![
         role("controller", None),
         role("ceph-osd", Some("needs Ceph")),
@@ -74,7 +93,7 @@ fn table(nodes: RwSignal<Vec<NodeView>>, editable: bool) -> HtmlElement {
 
 /// A node table over `nodes` and `roles`, mounted; its root.
 fn table_with(
-    nodes: RwSignal<Vec<NodeView>>,
+    nodes: Records<NodeView>,
     roles: RwSignal<Vec<RoleView>>,
     editable: bool,
 ) -> HtmlElement {
@@ -91,7 +110,7 @@ fn table_with(
                 networks=Signal::stored(vec!["management".to_owned(), "storage".to_owned()])
                 state=state
                 editable=editable
-                changed=Callback::new(|()| {})
+                changed=Callback::new(|_| {})
             />
         }
     });
@@ -101,7 +120,7 @@ fn table_with(
 
 #[wasm_bindgen_test]
 async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
-    let nodes = RwSignal::new(
+    let nodes = records(
         (1..=60)
             .map(|i| node(i, &format!("rack1-{i}"), &["controller", "mysql"]))
             .collect::<Vec<_>>(),
@@ -144,13 +163,17 @@ async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
         1,
         "the bulk bar shows with a selection"
     );
-    // A bulk change loaded again: every node gets a tag.
-    nodes.update(|nodes| {
-        for n in nodes {
-            n.tags.push(TagName::new("rabbitmq").unwrap());
-            n.version += 1;
-        }
-    });
+    // A bulk change's answer: every node but the last got a tag.
+    nodes.patch(
+        (1..60)
+            .map(|id| {
+                changed(nodes, id, |n| {
+                    n.tags.push(TagName::new("rabbitmq").unwrap());
+                    n.version += 1;
+                })
+            })
+            .collect(),
+    );
     leptos::task::tick().await;
     assert_eq!(count(&root, "tr.node-row .chip[data-tag='rabbitmq']"), 50);
     let now = find(&root, "tr[data-node='2'] input.select-node");
@@ -205,7 +228,7 @@ async fn rows_follow_their_nodes_in_place_and_the_box_used_keeps_the_focus() {
 #[wasm_bindgen_test]
 async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text() {
     let hostile = r#"<img src=x onerror="alert(1)">"#;
-    let nodes = RwSignal::new(vec![
+    let nodes = records(vec![
         node(1, hostile, &["controller", "mysql", "primary-controller"]),
         node(2, "b", &[]),
     ]);
@@ -258,7 +281,7 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
     controller.click();
     leptos::task::tick().await;
     assert!(!controller.checked());
-    nodes.update(|n| n[0].version += 1);
+    nodes.patch(vec![changed(nodes, 1, |n| n.version += 1)]);
     leptos::task::tick().await;
     assert!(controller.checked(), "the node's roles once it changed");
     // The add-node form says why a role is not available.
@@ -275,7 +298,7 @@ async fn the_node_edited_has_its_editor_under_it_and_a_hostile_name_stays_text()
 
 #[wasm_bindgen_test]
 async fn a_role_box_follows_its_role_in_place() {
-    let nodes = RwSignal::new(vec![node(1, "a", &[])]);
+    let nodes = records(vec![node(1, "a", &[])]);
     let roles = RwSignal::new(vec![
         role("controller", None),
         role("ceph-osd", Some("needs Ceph")),
@@ -308,7 +331,7 @@ async fn nodes_show_their_node_group_and_are_filtered_by_it() {
         node_group: group.to_owned(),
         ..node(id, &format!("n{id}"), &["controller"])
     };
-    let nodes = RwSignal::new(vec![
+    let nodes = records(vec![
         in_group(1, "default"),
         in_group(2, "rack-2"),
         in_group(3, "rack-2"),
@@ -343,7 +366,17 @@ async fn nodes_show_their_node_group_and_are_filtered_by_it() {
     assert_eq!(count(&root, ".bulk-bar select.bulk-group option"), 3);
     assert_eq!(count(&root, "datalist#known-networks option"), 2);
     // Moved elsewhere, the rack's nodes leave the filtered table.
-    nodes.update(|all| all.iter_mut().for_each(|n| n.node_group = "default".into()));
+    nodes.answer(
+        nodes
+            .all()
+            .get_untracked()
+            .into_iter()
+            .map(|mut n| {
+                n.node_group = "default".into();
+                n
+            })
+            .collect(),
+    );
     leptos::task::tick().await;
     assert_eq!(
         text(&root, ".node-count"),
@@ -353,7 +386,7 @@ async fn nodes_show_their_node_group_and_are_filtered_by_it() {
 
 #[wasm_bindgen_test]
 async fn a_viewer_sees_details_only() {
-    let nodes = RwSignal::new(vec![node(1, "a", &["controller"])]);
+    let nodes = records(vec![node(1, "a", &["controller"])]);
     let root = table(nodes, false);
     leptos::task::tick().await;
     assert_eq!(

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use mosaic_app::components::plugin_upload::{Installed, ValidationReport};
 use mosaic_app::pages::environments::EnvironmentList;
 use mosaic_app::pages::plugins::PluginTable;
+use mosaic_app::records::{Record, Records};
 use mosaic_core::api::{Cluster, PluginKind, PluginRelease, PluginSummary};
 use mosaic_core::name::Mode;
 use mosaic_core::plugin::{Diagnostic, Report, Severity};
@@ -42,15 +43,22 @@ fn plugin(id: i64, name: &str, kind: PluginKind, releases: usize) -> PluginSumma
     }
 }
 
-fn table(list: RwSignal<Vec<PluginSummary>>, admin: bool) -> Element {
+/// `list` as a page holds it after its answer.
+fn records<T: Record>(list: Vec<T>) -> Records<T> {
+    let records = Records::new();
+    records.answer(list);
+    records
+}
+
+fn table(list: Records<PluginSummary>, admin: bool) -> Element {
     mounted(move || {
-        view! { <PluginTable list=list.into() admin=Signal::from(admin) changed=Callback::new(|()| ()) /> }
+        view! { <PluginTable list admin=Signal::from(admin) changed=Callback::new(|()| ()) /> }
     })
 }
 
 #[wasm_bindgen_test]
 async fn a_release_plugin_links_its_releases_and_an_idle_extension_says_why() {
-    let list = RwSignal::new(vec![
+    let list = records(vec![
         plugin(1, "openstack", PluginKind::Release, 1),
         plugin(2, "contrail", PluginKind::Extension, 0),
     ]);
@@ -103,7 +111,7 @@ async fn a_release_plugin_links_its_releases_and_an_idle_extension_says_why() {
 
 #[wasm_bindgen_test]
 async fn no_plugin_is_said_in_words_not_as_an_empty_table() {
-    let list = RwSignal::new(Vec::new());
+    let list = records(Vec::new());
     let root = table(list, true);
     assert_eq!(text(&root, "p.empty"), "No plugin is installed.");
     assert!(root.query_selector("table").unwrap().is_none());
@@ -111,7 +119,7 @@ async fn no_plugin_is_said_in_words_not_as_an_empty_table() {
 
 #[wasm_bindgen_test]
 async fn uninstalling_asks_first_in_place() {
-    let list = RwSignal::new(vec![
+    let list = records(vec![
         plugin(1, "a", PluginKind::Release, 0),
         plugin(2, "b", PluginKind::Release, 0),
     ]);
@@ -139,7 +147,7 @@ async fn uninstalling_asks_first_in_place() {
 
 #[wasm_bindgen_test]
 async fn a_new_answer_changes_rows_in_place() {
-    let list = RwSignal::new(vec![
+    let list = records(vec![
         plugin(1, "a", PluginKind::Release, 0),
         plugin(2, "b", PluginKind::Release, 0),
     ]);
@@ -154,7 +162,7 @@ async fn a_new_answer_changes_rows_in_place() {
         path: None,
         message: "old".to_owned(),
     }];
-    list.set(vec![b]);
+    list.answer(vec![b]);
     leptos::task::tick().await;
     assert!(root.query_selector("[data-plugin='a']").unwrap().is_none());
     assert!(find(&root, "[data-plugin='b']") == row, "the row stays");
@@ -232,8 +240,8 @@ async fn environments_link_to_their_pages() {
         plugins: Vec::new(),
         release: None,
     };
-    let list = RwSignal::new(vec![lab]);
-    let root = mounted(move || view! { <EnvironmentList list=list.into() /> });
+    let list = records(vec![lab]);
+    let root = mounted(move || view! { <EnvironmentList list /> });
     let item = find(
         &root,
         "section.card.environments[data-page='environments'] li[data-environment='lab <1>']",
@@ -248,7 +256,7 @@ async fn environments_link_to_their_pages() {
         text(&item, "span.muted"),
         format!(" — 0 components, {}", Mode::default().as_str())
     );
-    list.set(Vec::new());
+    list.answer(Vec::new());
     leptos::task::tick().await;
     assert!(
         root.query_selector("section").unwrap().is_none(),

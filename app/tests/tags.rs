@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use mosaic_app::api::TagOwner;
 use mosaic_app::components::new_tag_form::NewTagForm;
 use mosaic_app::pages::tags::{Change, TagTable};
+use mosaic_app::records::Records;
 use mosaic_core::api::TagView;
 use mosaic_core::tag::own_source;
 use wasm_bindgen::JsCast;
@@ -38,11 +39,18 @@ fn tag(name: &str, source: &str, deletable: bool, has_primary: bool) -> TagView 
 
 #[wasm_bindgen_test]
 async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
-    let list = RwSignal::new(vec![
+    let list = Records::new();
+    list.answer(vec![
         tag("controller", "release", false, false),
         tag("mysql", "environment", true, true),
         tag("db", "environment", false, false),
     ]);
+    // The server's answer after `change`.
+    let answer = move |change: fn(&mut Vec<TagView>)| {
+        let mut now = list.all().get_untracked();
+        change(&mut now);
+        list.answer(now);
+    };
     let failure = RwSignal::new(None::<(String, String)>);
     let changes = RwSignal::new(Vec::<Change>::new());
     let changed = Callback::new(move |c| changes.update(|all| all.push(c)));
@@ -97,7 +105,7 @@ async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
             Change::Delete("mysql".into())
         ]
     );
-    list.update(|l| l[1].has_primary = false);
+    answer(|l| l[1].has_primary = false);
     failure.set(Some(("mysql".into(), "nodes carry it".into())));
     settle().await;
     let same = input("tr[data-tag='mysql'] input.has-primary");
@@ -109,11 +117,11 @@ async fn only_the_tags_created_here_can_be_changed_and_rows_follow_in_place() {
     );
     // A box the server did not change goes back to what the list says.
     same.set_checked(true);
-    list.update(|_| {});
+    answer(|_| {});
     settle().await;
     assert!(!same.checked());
 
-    list.update(|l| l.retain(|t| t.name != "mysql"));
+    answer(|l| l.retain(|t| t.name != "mysql"));
     settle().await;
     assert!(!exists(&page(), "tr[data-tag='mysql']"));
     assert!(exists(&page(), "tr[data-tag='db']"));

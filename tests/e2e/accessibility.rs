@@ -6,7 +6,9 @@ use fantoccini::Client;
 use mosaic_e2e::repo_root;
 use serde_json::Value;
 
-use super::{click, create_environment, eventually, open_wizard, text_of};
+use super::{
+    click, create_environment, eventually, open_nodes, open_preview, open_wizard, text_of,
+};
 
 /// Runs axe-core on the page and returns its findings as
 /// "rule: message [element, …]" lines.
@@ -82,8 +84,12 @@ async fn the_environment_pages_pass_axe() {
     let c = &browser.client;
     click(c, ".add-node input[data-role='controller']").await;
     click(c, ".add-node-button").await;
+    text_of(c, "[data-node='1'] .chip[data-tag='controller']").await;
+    open_preview(c).await;
     click(c, ".node-plan button.show-graph").await;
     text_of(c, ".node-plan svg.plan-graph").await;
+    assert_clean(c, "deployment preview").await;
+    open_nodes(c).await;
     click(c, "tr[data-node='1'] button.edit-node").await;
     text_of(c, ".node[data-node='1']").await;
     assert_clean(c, "environment").await;

@@ -6,7 +6,10 @@
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use super::{Who, click, create_environment_as, eventually, save_screenshot, text_of, uninstall};
+use super::{
+    Who, click, create_environment_as, eventually, open_nodes, open_preview, save_screenshot,
+    text_of, uninstall,
+};
 
 /// Runs `body` (JavaScript with `id` and `count` bound, awaiting `post`)
 /// in the signed-in page: the app's own session does the API calls.
@@ -139,6 +142,7 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
     counted(c, "Nodes 1–20 of 20 (filtered from 200); 20 selected").await;
     // The preview regroups: 180 plain compute nodes, 20 with RabbitMQ.
     // (the primary RabbitMQ node may form a group of its own).
+    open_preview(c).await;
     let mut tagged = 0;
     let mut titles = Vec::new();
     for title in c
@@ -158,6 +162,9 @@ async fn an_admin_tags_a_rack_then_deletes_the_environment_and_reinstalls_the_re
         "{titles:?}"
     );
     assert_eq!(tagged, 20, "{titles:?}");
+    // Back on the Nodes tab, the rack is still filtered and selected.
+    open_nodes(c).await;
+    counted(c, "Nodes 1–20 of 20 (filtered from 200); 20 selected").await;
     c.execute(
         "document.querySelector('.node-table').scrollIntoView()",
         vec![],

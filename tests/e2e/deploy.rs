@@ -186,10 +186,7 @@ async fn a_refused_environment_shows_each_problem_with_a_link_to_the_tab_that_fi
         .find(Locator::Css(".export-problems li a.fix"))
         .await
         .unwrap();
-    assert_eq!(
-        fix.text().await.unwrap(),
-        "Fix on the Nodes and deployment tab"
-    );
+    assert_eq!(fix.text().await.unwrap(), "Fix on the Nodes tab");
     save_screenshot(c, "deploy-refused.png").await;
     fix.click().await.unwrap();
     eventually("on the Nodes tab", || async {

@@ -6,8 +6,8 @@ use fantoccini::{Client, Locator};
 use mosaic_e2e::repo_root;
 
 use super::{
-    Who, choose_file, click, created, eventually, open_page_as, pick, save_screenshot, tarball,
-    text_of,
+    Who, choose_file, click, created, eventually, open_page_as, open_preview, pick,
+    save_screenshot, tarball, text_of,
 };
 
 const CHOICE: &str = "label.graph-choice select";
@@ -51,6 +51,7 @@ async fn the_preview_draws_the_graph_type_chosen() {
     click(c, ".add-node input[data-role='compute']").await;
     click(c, ".add-node-button").await;
     text_of(c, "[data-node='1'] .chip[data-tag='compute']").await;
+    open_preview(c).await;
 
     // The default graph first: the plugin's deployment task, no provisioning.
     let options = text_of(c, CHOICE).await;

@@ -280,7 +280,7 @@ async fn the_wizard_creates_an_environment_the_server_accepts() {
             .ends_with("/environments/1")
     );
     eventually("the page title names the environment", || async {
-        c.title().await.unwrap() == "Environment production-east · Nodes and deployment — Mosaic"
+        c.title().await.unwrap() == "Environment production-east · Nodes — Mosaic"
     })
     .await;
     // The list shows it, and the wizard starts afresh.
@@ -324,6 +324,18 @@ async fn choose_file(client: &Client, css: &str, file: &std::path::Path) {
         .send_keys(file.to_str().unwrap())
         .await
         .unwrap();
+}
+
+/// Opens the environment's Deployment preview tab, once its plan is shown.
+async fn open_preview(c: &Client) {
+    click(c, ".tabs a[href$='/preview']").await;
+    text_of(c, "[data-page='preview'] .preview").await;
+}
+
+/// Back on the environment's Nodes tab, once its table is shown.
+async fn open_nodes(c: &Client) {
+    click(c, ".tabs li:first-child a").await;
+    text_of(c, "[data-page='environment'] .node-table").await;
 }
 
 /// The text of the element `css` selects, once there. A page that renders
@@ -476,6 +488,7 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
         })
         .await;
     }
+    open_preview(c).await;
     let group = ".node-plan[data-nodes~='1']";
     let tasks = text_of(c, &format!("{group} ol.tasks")).await;
     assert!(
@@ -506,7 +519,9 @@ async fn a_controller_kept_to_rabbitmq_previews_only_its_tasks() {
     .await
     .unwrap();
     save_screenshot(c, "deployment-preview.png").await;
-    // A tag removed comes back when typed into the editor.
+    // A tag removed comes back when typed into the editor, still open
+    // on coming back to the Nodes tab.
+    open_nodes(c).await;
     c.find(Locator::Css(&format!(".node{node} input.add-tag")))
         .await
         .unwrap()
@@ -594,6 +609,7 @@ async fn ceph_chosen_in_the_wizard_takes_a_ceph_osd_node_and_skips_swift_and_cin
     click(c, ".add-node input[data-role='ceph-osd']").await;
     click(c, ".add-node-button").await;
     text_of(c, "[data-node='1'] .chip[data-tag='ceph-osd']").await;
+    open_preview(c).await;
     let tasks = text_of(c, ".node-plan[data-nodes~='1'] ol.tasks").await;
     assert!(tasks.contains("top-role-ceph-osd"), "{tasks}");
     let all = text_of(c, ".preview").await;

@@ -9,7 +9,9 @@
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use super::{click, create_environment, eventually, save_screenshot, text_of};
+use super::{
+    click, create_environment, eventually, open_nodes, open_preview, save_screenshot, text_of,
+};
 
 /// Runs `body` (JavaScript with `args` bound, awaiting `call`) in the
 /// signed-in page: the app's own session makes the API calls.
@@ -155,15 +157,17 @@ async fn rabbitmq_leaves_the_controllers_for_a_role_of_its_own() {
     save_screenshot(c, "roles-section.png").await;
 
     // The preview: no RabbitMQ task on any controller.
-    c.goto(&format!("{}/environments/1", server.url))
+    c.goto(&format!("{}/environments/1/preview", server.url))
         .await
         .unwrap();
     text_of(c, ".node-plan ol.tasks").await;
     rabbitmq_nodes_become(c, &[]).await;
     // A new node with the role: the RabbitMQ tasks run there only.
+    open_nodes(c).await;
     click(c, ".add-node input[data-role='messaging']").await;
     click(c, ".add-node-button").await;
     text_of(c, "[data-node='5'] .chip[data-tag='rabbitmq']").await;
+    open_preview(c).await;
     rabbitmq_nodes_become(c, &["5"]).await;
     let groups = plan_groups(c).await;
     let messaging = groups
@@ -183,7 +187,7 @@ async fn rabbitmq_leaves_the_controllers_for_a_role_of_its_own() {
     save_screenshot(c, "roles-preview.png").await;
 
     // The release's other environment is unchanged.
-    c.goto(&format!("{}/environments/2", server.url))
+    c.goto(&format!("{}/environments/2/preview", server.url))
         .await
         .unwrap();
     text_of(c, ".node-plan ol.tasks").await;

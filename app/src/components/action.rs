@@ -3,8 +3,8 @@
 //! `ActionError`, and what follows a success run by `on_success`.
 //!
 //! Follow-ups after an action are written one way: `on_success(action,
-//! |answer| …)` in the component that dispatched it. It runs once per
-//! answer, in an effect owned by that component, so an answer that
+//! |answer| …)` in the component that dispatched it (`on_answer` when a
+//! failure is followed up too). It runs once per answer, in an effect owned by that component, so an answer that
 //! arrives after the user left the page changes nothing. State that only
 //! mirrors an answer is not copied into a signal: it is read from
 //! `action.value()` where it is shown.
@@ -31,15 +31,30 @@ where
     }
 }
 
-/// Runs `then` with each successful answer of `action`.
-pub fn on_success<I, O>(action: Request<I, O>, then: impl Fn(&O) + 'static)
+/// Runs `then` with each successful answer of `action` (a `Request`, or
+/// an action whose failure says more than an `ApiFailure`).
+pub fn on_success<I, O, E>(action: Action<I, Result<O, E>>, then: impl Fn(&O) + 'static)
+where
+    I: Send + Sync + 'static,
+    O: Send + Sync + 'static,
+    E: Send + Sync + 'static,
+{
+    on_answer(action, move |answer| {
+        if let Ok(answer) = answer {
+            then(answer);
+        }
+    });
+}
+
+/// Runs `then` with each answer of `action`, whatever it said.
+pub fn on_answer<I, O>(action: Action<I, O>, then: impl Fn(&O) + 'static)
 where
     I: Send + Sync + 'static,
     O: Send + Sync + 'static,
 {
     Effect::new(move || {
         action.value().with(|answer| {
-            if let Some(Ok(answer)) = answer {
+            if let Some(answer) = answer {
                 then(answer);
             }
         })

@@ -12,8 +12,17 @@ use mosaic_core::role_layer::{Level, Undo, change_preview, instances_preview, ta
 
 use crate::api::{self, ApiFailure, TagOwner};
 use crate::components::action::{ActionError, Request, on_success};
-use crate::components::loading::Loading;
+use crate::components::loading::{Answer, Loading, outcome};
 use crate::components::notice::ErrorNotice;
+use crate::records::{Record, Records};
+
+impl Record for RoleView {
+    type Key = String;
+
+    fn key(&self) -> String {
+        self.id.to_string()
+    }
+}
 
 /// A change to one role, from its row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +47,8 @@ fn level(owner: TagOwner) -> Level {
 }
 
 /// The section: the roles as the owner's list shows them, changed through
-/// one `Action`; `changed` when one went through (the tags may follow).
+/// one `Action` whose answer names the role, whether it went through or
+/// not; `changed` when one went through (the tags may follow).
 #[component]
 pub fn RolesSection(
     owner: TagOwner,
@@ -59,32 +69,23 @@ pub fn RolesSection(
                 }
                 Change::Undo(name) => api::reset_role(owner, name).await,
             };
-            (change.role().to_owned(), result)
+            let role = change.role().to_owned();
+            result.map(|()| role.clone()).map_err(|e| (role, e))
         }
     });
+    let list = Records::new();
     let roles = LocalResource::new(move || {
         change.version().track();
-        api::get::<Vec<RoleView>>(owner.roles_path())
+        list.load(api::get(owner.roles_path()))
     });
-    Effect::new(move || {
-        if change.value().with(|v| matches!(v, Some((_, Ok(()))))) {
-            changed.run(());
-        }
-    });
+    on_success(change, move |_| changed.run(()));
     let reload = Callback::new(move |()| roles.refetch());
     let failure = Signal::derive(move || {
         change.value().with(|v| match v {
-            Some((name, Err(e))) => Some((name.clone(), e.message.clone())),
+            Some(Err((name, e))) => Some((name.clone(), e.message.clone())),
             _ => None,
         })
     });
-    let list = Memo::new_with_compare(
-        move |last: Option<&Vec<RoleView>>| match roles.get() {
-            Some(Ok(list)) => list,
-            _ => last.cloned().unwrap_or_default(),
-        },
-        |_, _| true,
-    );
     let run = Callback::new(move |c: Change| {
         change.dispatch(c);
     });
@@ -109,23 +110,17 @@ pub fn RolesSection(
 /// built once and follow each answer in place.
 #[component]
 fn RolesAnswer(
-    roles: LocalResource<Result<Vec<RoleView>, ApiFailure>>,
-    list: Memo<Vec<RoleView>>,
+    roles: Answer<()>,
+    list: Records<RoleView>,
     owner: TagOwner,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
     run: Callback<Change>,
 ) -> impl IntoView {
-    let outcome = Memo::new(move |_| {
-        roles.with(|answer| {
-            answer
-                .as_ref()
-                .map(|r| r.as_ref().map(drop).map_err(Clone::clone))
-        })
-    });
-    let names = move || list.with(|l| l.iter().map(|r| r.id.to_string()).collect::<Vec<_>>());
+    let arrived = Memo::new(move |_| outcome(&roles));
+    let names = list.keys();
     move || {
-        outcome.get().map(|answer| {
+        arrived.get().map(|answer| {
             answer.map(|()| {
                 view! {
                     <div class="roles-list">
@@ -144,25 +139,29 @@ fn RolesAnswer(
 #[component]
 fn RoleRow(
     name: String,
-    list: Memo<Vec<RoleView>>,
+    list: Records<RoleView>,
     owner: TagOwner,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
     run: Callback<Change>,
 ) -> impl IntoView {
-    let role = {
-        let name = name.clone();
-        Memo::new(move |_| list.with(|l| l.iter().find(|r| r.id == name.as_str()).cloned()))
-    };
+    let row = list.row(&name);
+    let role = Memo::new(move |_| row.as_ref().map(|r| r.get()));
     let saved = Memo::new(move |_| {
         role.with(|r| {
             r.as_ref()
                 .map_or_else(Vec::new, |r| r.tags.iter().map(|t| t.to_string()).collect())
         })
     });
-    // The draft follows every answer.
-    let draft = RwSignal::new(saved.get_untracked());
-    Effect::new(move || draft.set(saved.get()));
+    // The user's edit with the set it was made on: the draft while that
+    // is still the saved set; an answer that changed the set (a save gone
+    // through) replaces it.
+    let edit = RwSignal::new(None::<(Vec<String>, Vec<String>)>);
+    let draft = Memo::new(move |_| match edit.get() {
+        Some((on, draft)) if saved.with(|s| *s == on) => draft,
+        _ => saved.get(),
+    });
+    let set_draft = Callback::new(move |new| edit.set(Some((saved.get_untracked(), new))));
     let level = level(owner);
     let preview = move || {
         let nodes = role.with(|r| r.as_ref().map_or(0, |r| r.nodes));
@@ -195,12 +194,12 @@ fn RoleRow(
         <div class="role-row card" data-role=name.clone()>
             <h3>{label} " " <code>{name.clone()}</code></h3>
             <p class="muted role-source">{source}</p>
-            <TagChips draft editable />
+            <TagChips draft set_draft editable />
             {move || preview().map(|line| view! {
                 <p class="role-preview">{line}</p>
                 {instances().map(|line| view! { <p class="role-instances">{line}</p> })}
                 <button class="save-role" on:click=save.clone()>"Save"</button>
-                <button class="cancel-role" on:click=move |_| draft.set(saved.get_untracked())>"Cancel"</button>
+                <button class="cancel-role" on:click=move |_| edit.set(None)>"Cancel"</button>
             })}
             {move || editable.get().then(undo).flatten().map(|u| match u {
                 Undo::Reset => view! { <button class="reset-role" on:click=undo_click.clone()>"Reset"</button> }.into_any(),
@@ -218,7 +217,7 @@ fn instances(
     owner: TagOwner,
     name: String,
     saved: Memo<Vec<String>>,
-    draft: RwSignal<Vec<String>>,
+    draft: Memo<Vec<String>>,
     editable: Signal<bool>,
 ) -> LocalResource<Option<String>> {
     LocalResource::new(move || {
@@ -239,22 +238,32 @@ fn instances(
 }
 
 /// A role's tags as chips, each removable, and a field adding one: they
-/// change `draft`, which the row saves.
+/// change the `draft` (`set_draft`), which the row saves.
 #[component]
-fn TagChips(draft: RwSignal<Vec<String>>, editable: Signal<bool>) -> impl IntoView {
+fn TagChips(
+    draft: Memo<Vec<String>>,
+    set_draft: Callback<Vec<String>>,
+    editable: Signal<bool>,
+) -> impl IntoView {
     let typed = RwSignal::new(String::new());
     let add = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let tag = typed.get_untracked().trim().to_owned();
-        if !tag.is_empty() && !draft.with_untracked(|d| d.contains(&tag)) {
-            draft.update(|d| d.push(tag));
+        let mut now = draft.get_untracked();
+        if !tag.is_empty() && !now.contains(&tag) {
+            now.push(tag);
+            set_draft.run(now);
         }
         typed.set(String::new());
     };
     let chip = move |tag: String| {
         let remove = {
             let tag = tag.clone();
-            move |_| draft.update(|d| d.retain(|t| *t != tag))
+            move |_| {
+                let mut now = draft.get_untracked();
+                now.retain(|t| *t != tag);
+                set_draft.run(now);
+            }
         };
         let aria = format!("Remove {tag}");
         let data = tag.clone();

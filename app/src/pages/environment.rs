@@ -1,53 +1,121 @@
-//! One environment: its nodes as a table (filters, pages, bulk changes),
-//! the pre-deployment checks, and the deployment preview of the graph type
-//! chosen — nodes with the same tasks grouped, each group's tasks in order
-//! and, on demand, as a graph; deleting the environment.
+//! One environment's nodes: the table (filters, pages, bulk changes), the
+//! pre-deployment checks, adding a node and a tag, deleting the
+//! environment. The deployment preview is a tab of its own
+//! (`pages/preview.rs`): its plan is asked for only there.
 //!
-//! The page's answers (nodes, roles, tags, graph types, plan, checks) are
-//! asked for at once, each a resource; after a change the page asks again
-//! for what it affects (the plan, too, when another graph type is chosen),
-//! and the views follow the answers in place: the table, what the admin
-//! chose in it and the control in use stay as they were.
+//! The page's answers (nodes, roles, tags, checks) are asked for at once,
+//! each a resource. After a bulk change the nodes it changed come back
+//! with its answer and patch their rows (`Records::patch`): the list of
+//! every node is not asked for again, which at 10,000 nodes is megabytes.
+//! A change to one node (added, deleted, edited) asks for the list again.
+//! Either way the roles still offered, the tags' counts and the checks
+//! are asked for again, and the views follow the answers in place: the
+//! table, what the admin chose in it and the control in use stay as they
+//! were.
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::{GraphSummary, NodeView, RoleView, TagView};
+use mosaic_core::api::{NodeView, RoleView, TagView};
 use mosaic_core::environment::{Check, UNFOLDED_WARNINGS, headline};
-use mosaic_core::name::{GraphType, TaskId};
-use mosaic_core::nodes::PlanGroup;
-use mosaic_core::task::{Plan, graph_svg};
+use mosaic_core::network::ConfigurationView;
 
 use crate::api::{self, TagOwner};
 use crate::components::action::{ActionError, Request, on_success};
-use crate::components::graph_choice::GraphChoice;
 use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
 use crate::components::new_tag_form::NewTagForm;
-use crate::components::node_table::{NodeTable, TableState};
+use crate::components::node_table::{NodeTable, NodesChanged, TableState};
 use crate::components::upgrades::Upgrades;
 use crate::environment::{Env, env};
+use crate::records::Records;
 use crate::route::Route;
 
 #[component]
 pub fn EnvironmentNodes() -> impl IntoView {
     use api::path::of_cluster;
-    let Env { id, networks, .. } = env();
-    // A viewer sees the nodes and the plan; an operator changes them.
+    let Env {
+        id,
+        networks,
+        table,
+        ..
+    } = env();
+    // A viewer sees the nodes; an operator changes them.
     let editable = crate::session::session().can(Role::Operator);
     // Asked for together, not one after another.
-    let nodes: Answer<Vec<NodeView>> =
-        LocalResource::new(move || api::get(of_cluster(id, "nodes")));
-    let roles: Answer<Vec<RoleView>> =
+    let nodes = Records::<NodeView>::new();
+    let listed: Answer<()> =
+        LocalResource::new(move || nodes.load(api::get(of_cluster(id, "nodes"))));
+    let offered_roles: Answer<Vec<RoleView>> =
         LocalResource::new(move || api::get(of_cluster(id, "roles")));
     let tags: Answer<Vec<TagView>> =
         LocalResource::new(move || api::get(TagOwner::Environment(id).path()));
-    let graphs: Answer<Vec<GraphSummary>> =
-        LocalResource::new(move || api::get(of_cluster(id, "graphs")));
-    // The preview's graph type: its plan is asked for again when it changes.
-    let graph = RwSignal::new(GraphType::deployment());
-    let plan: Answer<Plan> = LocalResource::new(move || api::plan(id, graph.get()));
     let checks: Answer<Vec<Check>> = LocalResource::new(move || api::get(of_cluster(id, "checks")));
-    // The node groups and networks the table offers (the frame's answer):
-    // not waited for, the table shows without them.
+    let (groups, network_names) = offered_networks(networks);
+    // What else a change to nodes may change: the roles still offered,
+    // the tags' counts and instances, the checks.
+    let changed = Callback::new(move |change: NodesChanged| {
+        match change {
+            NodesChanged::These(changed) => nodes.patch(changed),
+            NodesChanged::Unknown => listed.refetch(),
+        }
+        offered_roles.refetch();
+        tags.refetch();
+        checks.refetch();
+    });
+    // A tag created changes what inputs offer, nothing else.
+    let tag_created = Callback::new(move |()| tags.refetch());
+    // What failed is asked for again.
+    let retry = Callback::new(move |()| {
+        networks.refetch();
+        changed.run(NodesChanged::Unknown);
+    });
+    let upgraded = Callback::new(move |()| changed.run(NodesChanged::Unknown));
+    let data = Data {
+        nodes,
+        tags: latest(tags),
+        checks: latest(checks),
+    };
+    let roles = latest(offered_roles);
+    let arrived = move || {
+        vec![
+            outcome(&listed),
+            outcome(&offered_roles),
+            outcome(&tags),
+            outcome(&checks),
+        ]
+    };
+    view! {
+        <Loading label="Loading the environment…" retry>
+            <Loaded arrived=arrived>
+                <div>
+                    <Head id data editable table />
+                </div>
+                <Upgrades cluster_id=id editable changed=upgraded />
+                <h2>"Nodes"</h2>
+                <NodeTable
+                    cluster_id=id
+                    nodes
+                    roles
+                    groups
+                    networks=network_names
+                    state=table
+                    editable
+                    changed
+                />
+                {editable
+                    .then(|| {
+                        view! { <NewTagForm owner=TagOwner::Environment(id) created=tag_created /> }
+                    })}
+            </Loaded>
+        </Loading>
+    }
+}
+
+/// The node groups and networks the table offers, by name, from the
+/// frame's network configuration: not waited for, the table shows without
+/// them.
+fn offered_networks(
+    networks: Answer<crate::api::Tagged<ConfigurationView>>,
+) -> (Signal<Vec<String>>, Signal<Vec<String>>) {
     let offered = Memo::new(move |_| {
         networks
             .map(|r| {
@@ -61,89 +129,17 @@ pub fn EnvironmentNodes() -> impl IntoView {
             })
             .unwrap_or_default()
     });
-    let groups = Signal::derive(move || offered.with(|o: &(Vec<String>, Vec<String>)| o.0.clone()));
-    let network_names = Signal::derive(move || offered.with(|o| o.1.clone()));
-    // A node changed: its tags, the tags' counts and instances, the roles
-    // still offered, the plan and the checks may have changed with it.
-    let changed = Callback::new(move |()| {
-        nodes.refetch();
-        roles.refetch();
-        tags.refetch();
-        plan.refetch();
-        checks.refetch();
-    });
-    // A tag created changes what inputs offer, nothing else.
-    let tag_created = Callback::new(move |()| tags.refetch());
-    // What failed is asked for again, the graph types with the rest.
-    let retry = Callback::new(move |()| {
-        graphs.refetch();
-        networks.refetch();
-        changed.run(());
-    });
-    let choose = Callback::new(move |kind| graph.set(kind));
-    let data = Data {
-        nodes: latest(nodes),
-        roles: latest(roles),
-        tags: latest(tags),
-        graphs: latest(graphs),
-        plan: latest(plan),
-        checks: latest(checks),
-    };
-    // Outside the part shown once loaded: filters and the selection
-    // survive a failed answer.
-    let table = TableState::new();
-    let arrived = move || {
-        vec![
-            outcome(&nodes),
-            outcome(&roles),
-            outcome(&tags),
-            outcome(&graphs),
-            outcome(&plan),
-            outcome(&checks),
-        ]
-    };
-    view! {
-        <Loading label="Loading the environment…" retry>
-                <Loaded arrived=arrived>
-                    <div>
-                        <Head id data editable table />
-                    </div>
-                    <Upgrades cluster_id=id editable changed />
-                    <h2>"Nodes"</h2>
-                    <NodeTable
-                        cluster_id=id
-                        nodes=data.nodes
-                        roles=data.roles
-                        groups
-                        networks=network_names
-                        state=table
-                        editable
-                        changed
-                    />
-                    {editable
-                        .then(|| {
-                            view! {
-                                <NewTagForm owner=TagOwner::Environment(id) created=tag_created />
-                            }
-                        })}
-                    <h2>"Deployment preview"</h2>
-                    <div>
-                        <GraphChoice graphs=data.graphs chosen=graph choose />
-                        <Preview plan=data.plan nodes=data.nodes />
-                    </div>
-                </Loaded>
-        </Loading>
-    }
+    (
+        Signal::derive(move || offered.with(|o| o.0.clone())),
+        Signal::derive(move || offered.with(|o| o.1.clone())),
+    )
 }
 
-/// The answers as the views read them.
+/// The answers the head reads.
 #[derive(Clone, Copy)]
 struct Data {
-    nodes: Memo<Vec<NodeView>>,
-    roles: Memo<Vec<RoleView>>,
+    nodes: Records<NodeView>,
     tags: Memo<Vec<TagView>>,
-    graphs: Memo<Vec<GraphSummary>>,
-    plan: Memo<Plan>,
     checks: Memo<Vec<Check>>,
 }
 
@@ -153,19 +149,14 @@ struct Data {
 /// table.
 #[component]
 fn Head(id: i64, data: Data, editable: bool, table: TableState) -> impl IntoView {
-    let offered = Memo::new(move |_| {
-        data.tags.with(|tags| {
-            data.plan
-                .with(|plan| mosaic_core::tag::offered(tags, &plan.instances))
-        })
-    });
+    let offered = Memo::new(move |_| data.tags.with(|tags| mosaic_core::tag::offered(tags)));
     let delete: Request<(), ()> = Action::new_unsync(move |()| api::delete_cluster(id));
     let navigate = leptos_router::hooks::use_navigate();
     on_success(delete, move |()| {
         navigate(&Route::Environments.path(), Default::default())
     });
     let ask = move |_| {
-        let question = data.nodes.with_untracked(|nodes| {
+        let question = data.nodes.all().with_untracked(|nodes| {
             data.tags
                 .with_untracked(|tags| mosaic_core::tag::deletion_question(nodes.len(), tags))
         });
@@ -274,159 +265,5 @@ fn CheckItem(check: Check, show_only: Callback<Vec<i64>>) -> impl IntoView {
             {check.message}
             {show}
         </li>
-    }
-}
-
-/// The label of a group's graph button while the graph is hidden.
-const SHOW_GRAPH: &str = "Show the graph";
-/// The label while it is shown.
-const HIDE_GRAPH: &str = "Hide the graph";
-
-/// The deployment preview: the plan's errors, skipped tasks and warnings,
-/// then one entry per group of nodes with the same tasks ("12 nodes:
-/// compute"), its tasks in order, and a button that shows them as a graph.
-#[component]
-pub fn Preview(plan: Memo<Plan>, nodes: Memo<Vec<NodeView>>) -> impl IntoView {
-    let groups = Memo::new(move |_| plan.with(Plan::groups));
-    let names = Memo::new(move |_| {
-        nodes.with(|nodes| {
-            nodes
-                .iter()
-                .map(|n| (n.id, n.name.clone()))
-                .collect::<Vec<_>>()
-        })
-    });
-    let errors = move || {
-        plan.with(|p| {
-            (!p.errors.is_empty()).then(|| {
-                let items = p
-                    .errors
-                    .iter()
-                    .map(|e| {
-                        let kind = e.kind.as_str();
-                        view! {
-                            <li class="notice notice-error" data-kind=kind>
-                                {kind}
-                                ": "
-                                {e.message.clone()}
-                            </li>
-                        }
-                    })
-                    .collect_view();
-                view! { <ul class="plan-errors">{items}</ul> }
-            })
-        })
-    };
-    let skipped = Memo::new(move |_| plan.with(|p| p.skipped.clone()));
-    let warnings = Memo::new(move |_| plan.with(|p| p.warnings.clone()));
-    view! {
-        <div class="preview">
-            {errors}
-            // Kept while there are skipped tasks, so that the list opened stays open.
-            <Show when=move || !skipped.with(Vec::is_empty)>
-                <details class="plan-skipped">
-                    <summary>{move || skipped.with(Vec::len)}" tasks skipped by their conditions"</summary>
-                    <ul>
-                        {move || {
-                            skipped
-                                .get()
-                                .into_iter()
-                                .map(|s| {
-                                    view! {
-                                        <li data-task=s.id.to_string()>
-                                            <code>{s.id.to_string()}</code>
-                                            ": "
-                                            {s.reason}
-                                        </li>
-                                    }
-                                })
-                                .collect_view()
-                        }}
-                    </ul>
-                </details>
-            </Show>
-            <Show when=move || !warnings.with(Vec::is_empty)>
-                <div class="notice notice-warn">
-                    <p>"Warnings (they do not block the deployment):"</p>
-                    <ul class="plan-warnings">
-                        {move || warnings.get().into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
-                    </ul>
-                </div>
-            </Show>
-            // A group is known by its tasks (no two groups have the same):
-            // its entry stays, graph and all, as its nodes change.
-            <For
-                each=move || { groups.with(|g| g.iter().map(|g| g.tasks.clone()).collect::<Vec<_>>()) }
-                key=|tasks| tasks.clone()
-                children=move |tasks| view! { <GroupEntry tasks groups names plan /> }
-            />
-        </div>
-    }
-}
-
-/// One group: a summary naming its nodes, its tasks, the graph's button
-/// and, while it is pressed, the graph.
-#[component]
-fn GroupEntry(
-    tasks: Vec<TaskId>,
-    groups: Memo<Vec<PlanGroup>>,
-    names: Memo<Vec<(i64, String)>>,
-    plan: Memo<Plan>,
-) -> impl IntoView {
-    let key = tasks.clone();
-    // The group's place in the preview and the group as it is now.
-    let group = Memo::new(move |_| {
-        groups.with(|groups| {
-            groups
-                .iter()
-                .position(|g| g.tasks == key)
-                .map(|k| (k, groups[k].clone()))
-        })
-    });
-    let read = move |f: fn(&PlanGroup) -> String| {
-        move || group.with(|g| g.as_ref().map(|(_, g)| f(g)).unwrap_or_default())
-    };
-    let open = group.with_untracked(|g| g.as_ref().is_some_and(|(_, g)| g.open()));
-    let names = move || {
-        group.with(|g| {
-            g.as_ref()
-                .map(|(_, g)| names.with(|n| g.names(n)))
-                .unwrap_or_default()
-        })
-    };
-    let shown = RwSignal::new(false);
-    let graph = {
-        let tasks = tasks.clone();
-        move || {
-            shown.get().then(|| {
-                let svg = plan.with(|p| graph_svg(&tasks, &p.edges));
-                view! {
-                    <div class="graph-scroll" tabindex="0" role="region" aria-label="Task graph" inner_html=svg></div>
-                }
-            })
-        }
-    };
-    view! {
-        <details
-            class="node-plan plan-group"
-            data-group=move || group.with(|g| g.as_ref().map_or(0, |(k, _)| *k))
-            data-nodes=read(|g| g.node_ids().join(" "))
-            open=open
-        >
-            <summary>
-                <strong>{read(|g| g.headline().0)}</strong>
-                {read(|g| g.headline().1)}
-                <span class="muted">{names}</span>
-            </summary>
-            <ol class="tasks">{tasks.iter().map(|t| view! { <li>{t.to_string()}</li> }).collect_view()}</ol>
-            <button
-                class="show-graph"
-                aria-expanded=move || if shown.get() { "true" } else { "false" }
-                on:click=move |_| shown.update(|s| *s = !*s)
-            >
-                {move || if shown.get() { HIDE_GRAPH } else { SHOW_GRAPH }}
-            </button>
-            <div class="graph-slot">{graph}</div>
-        </details>
     }
 }

@@ -9,6 +9,7 @@ pub mod matrix;
 pub mod networks;
 pub mod onboarding;
 pub mod plugins;
+pub mod preview;
 pub mod settings;
 pub mod sign_in;
 pub mod tags;

@@ -8,18 +8,28 @@ use crate::api::{self, ApiFailure};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
+use crate::records::{Record, Records};
 use crate::route::{Route, set_title};
 use crate::session::session;
+
+impl Record for PluginSummary {
+    type Key = i64;
+
+    fn key(&self) -> i64 {
+        self.id
+    }
+}
 
 #[component]
 pub fn Plugins() -> impl IntoView {
     set_title("Plugins");
     let session = session();
     let admin = Signal::derive(move || session.can(Role::Admin));
-    let plugins = LocalResource::new(|| api::get::<Vec<PluginSummary>>(api::path::plugins()));
-    let changed = Callback::new(move |()| plugins.refetch());
     // The list the table follows: its rows stay as answers arrive again.
-    let list = Memo::new(move |_| plugins.get().and_then(Result::ok));
+    let list = Records::new();
+    let plugins = LocalResource::new(move || list.load(api::get(api::path::plugins())));
+    let changed = Callback::new(move |()| plugins.refetch());
+    let arrived = Memo::new(move |_| plugins.with(|a| a.as_ref().is_some_and(Result::is_ok)));
     view! {
         <section class="card plugins" data-page="plugins">
             <h1>"Plugins"</h1>
@@ -32,13 +42,9 @@ pub fn Plugins() -> impl IntoView {
             </Show>
             <Loading label="Loading plugins…" retry=changed>
                 // The loading line, and a failed answer's notice.
-                {move || plugins.get().map(|answer| answer.map(drop))}
-                <Show when=move || list.with(Option::is_some)>
-                    <PluginTable
-                        list=Signal::derive(move || list.get().unwrap_or_default())
-                        admin
-                        changed
-                    />
+                {move || plugins.get()}
+                <Show when=move || arrived.get()>
+                    <PluginTable list admin changed />
                 </Show>
             </Loading>
         </section>
@@ -53,7 +59,7 @@ const HEADS: [&str; 6] = [
 /// uninstalling one: the first click asks for a second.
 #[component]
 pub fn PluginTable(
-    list: Signal<Vec<PluginSummary>>,
+    list: Records<PluginSummary>,
     /// The user may uninstall plugins.
     admin: Signal<bool>,
     /// Told when a plugin was uninstalled.
@@ -74,7 +80,7 @@ pub fn PluginTable(
     };
     view! {
         <Show
-            when=move || list.with(|list| !list.is_empty())
+            when=move || list.all().with(|list| !list.is_empty())
             fallback=|| view! { <p class="empty">"No plugin is installed."</p> }
         >
             <table class="plugin-table">
@@ -85,23 +91,13 @@ pub fn PluginTable(
                     </tr>
                 </thead>
                 <tbody>
-                    <For each=move || list.get() key=|plugin| plugin.id let:plugin>
-                        <PluginRow plugin=follow(list, plugin) uninstalling />
+                    <For each=list.keys() key=|id| *id let:id>
+                        {list.row(&id).map(|row| view! { <PluginRow plugin=row.into() uninstalling /> })}
                     </For>
                 </tbody>
             </table>
         </Show>
     }
-}
-
-/// `first` as `list` has it now (as it was, once it is gone from it).
-fn follow(list: Signal<Vec<PluginSummary>>, first: PluginSummary) -> Memo<PluginSummary> {
-    let id = first.id;
-    Memo::new(move |before: Option<&PluginSummary>| {
-        list.with(|list| list.iter().find(|p| p.id == id).cloned())
-            .or_else(|| before.cloned())
-            .unwrap_or_else(|| first.clone())
-    })
 }
 
 /// What the rows share about uninstalling.
@@ -115,7 +111,11 @@ struct Uninstalling {
 }
 
 #[component]
-fn PluginRow(plugin: Memo<PluginSummary>, uninstalling: Uninstalling) -> impl IntoView {
+fn PluginRow(
+    /// The plugin as last answered (as it was, once it is gone).
+    plugin: Signal<PluginSummary>,
+    uninstalling: Uninstalling,
+) -> impl IntoView {
     let id = plugin.with_untracked(|p| p.id);
     let field = move |f: fn(&PluginSummary) -> String| move || plugin.with(f);
     let kind = move || plugin.with(|p| p.kind);

@@ -9,14 +9,23 @@ use mosaic_core::access::Role;
 use mosaic_core::api::{ReleaseSummary, TagView};
 use mosaic_core::tag::{TagAccess, instance_lines, own_source, source_label};
 
-use crate::api::{self, ApiFailure, TagOwner};
-use crate::components::loading::Loading;
+use crate::api::{self, TagOwner};
+use crate::components::loading::{Answer, Loading, outcome};
 use crate::components::new_tag_form::NewTagForm;
 use crate::components::notice::ErrorNotice;
 use crate::components::roles::RolesSection;
 use crate::environment::env;
+use crate::records::{Record, Records};
 use crate::route::{Route, set_title};
 use crate::session::session;
+
+impl Record for TagView {
+    type Key = String;
+
+    fn key(&self) -> String {
+        self.name.clone()
+    }
+}
 
 /// A change to one tag, from its row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,9 +88,10 @@ fn TagsPage(owner: TagOwner) -> impl IntoView {
             (change.tag().to_owned(), result)
         }
     });
+    let list = Records::new();
     let tags = LocalResource::new(move || {
         change.version().track();
-        api::get::<Vec<TagView>>(owner.path())
+        list.load(api::get(owner.path()))
     });
     let reload = Callback::new(move |()| tags.refetch());
     // The last change refused: the tag and why (until one goes through).
@@ -106,7 +116,7 @@ fn TagsPage(owner: TagOwner) -> impl IntoView {
                 " and " <code>"mysql:2"</code> ", for services that run once per instance."
             </p>
             <Loading label="Loading the tags…" retry=reload>
-                <TagsAnswer tags own editable failure changed=Callback::new(move |c| {
+                <TagsAnswer tags list own editable failure changed=Callback::new(move |c| {
                     change.dispatch(c);
                 }) />
             </Loading>
@@ -120,10 +130,12 @@ fn TagsPage(owner: TagOwner) -> impl IntoView {
 /// The table once the tags have arrived, or why they did not. The table
 /// is built once and follows the tags as they are asked for again after
 /// each change: its rows stay the same elements (the box just clicked
-/// keeps the focus).
+/// keeps the focus), and every answer reaches them, so a box the server
+/// did not change goes back to what it says.
 #[component]
 fn TagsAnswer(
-    tags: LocalResource<Result<Vec<TagView>, ApiFailure>>,
+    tags: Answer<()>,
+    list: Records<TagView>,
     own: &'static str,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
@@ -131,24 +143,9 @@ fn TagsAnswer(
 ) -> impl IntoView {
     // Read under `Loading` (created here, below it): the loading line
     // shows until the first answer.
-    let outcome = Memo::new(move |_| {
-        tags.with(|answer| {
-            answer
-                .as_ref()
-                .map(|r| r.as_ref().map(drop).map_err(Clone::clone))
-        })
-    });
-    // The last list that arrived; every answer notifies, equal or not, so
-    // that a box the server did not change goes back to what it says.
-    let list = Memo::new_with_compare(
-        move |last: Option<&Vec<TagView>>| match tags.get() {
-            Some(Ok(list)) => list,
-            _ => last.cloned().unwrap_or_default(),
-        },
-        |_, _| true,
-    );
+    let arrived = Memo::new(move |_| outcome(&tags));
     move || {
-        outcome
+        arrived
             .get()
             .map(|answer| answer.map(|()| view! { <TagTable list own editable failure changed /> }))
     }
@@ -160,13 +157,13 @@ fn TagsAnswer(
 /// when `editable`; `failure` is the last change refused (the tag and why).
 #[component]
 pub fn TagTable(
-    #[prop(into)] list: Signal<Vec<TagView>>,
+    list: Records<TagView>,
     own: &'static str,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
     changed: Callback<Change>,
 ) -> impl IntoView {
-    let names = move || list.with(|l| l.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
+    let names = list.keys();
     view! {
         <div>
             <table class="tags-table">
@@ -193,48 +190,31 @@ pub fn TagTable(
 #[component]
 fn TagRow(
     name: String,
-    list: Signal<Vec<TagView>>,
+    list: Records<TagView>,
     own: &'static str,
     editable: Signal<bool>,
     failure: Signal<Option<(String, String)>>,
     changed: Callback<Change>,
 ) -> impl IntoView {
-    let has_primary = field(list, &name, |t| t.has_primary);
+    let tag = list.row(&name);
+    let has_primary = field(&tag, |t| t.has_primary);
     let access = {
-        let key = name.clone();
+        let tag = tag.clone();
         Memo::new(move |_| {
-            list.with(|l| {
-                l.iter()
-                    .find(|t| t.name == key)
-                    .map_or(TagAccess::ReadOnly, |t| {
-                        TagAccess::of(t, own, editable.get())
-                    })
+            tag.as_ref().map_or(TagAccess::ReadOnly, |t| {
+                t.with(|t| TagAccess::of(t, own, editable.get()))
             })
         })
     };
-    let source = field(list, &name, |t| source_label(&t.source));
-    let nodes = field(list, &name, |t| t.nodes.to_string());
-    let instances = field(list, &name, instance_lines);
-    let refused = {
-        let key = name.clone();
-        move || {
-            failure.with(|f| {
-                f.as_ref()
-                    .filter(|(tag, _)| *tag == key)
-                    .map(|(_, why)| why.clone())
-            })
-        }
-    };
+    let source = field(&tag, |t| source_label(&t.source));
+    let nodes = field(&tag, |t| t.nodes.to_string());
+    let instances = field(&tag, instance_lines);
     let toggle = {
         let (name, has_primary) = (name.clone(), has_primary.clone());
         move |_| {
             let now = has_primary().unwrap_or(false);
             changed.run(Change::Primary(name.clone(), !now));
         }
-    };
-    let delete = {
-        let name = name.clone();
-        move |_| changed.run(Change::Delete(name.clone()))
     };
     view! {
         <tr data-tag=name.clone() data-key=name.clone()>
@@ -262,31 +242,55 @@ fn TagRow(
                     }}
                 </ul>
             </td>
-            <td>
-                {move || match access.get() {
-                    TagAccess::Deletable => view! {
-                        <button class="delete-tag danger" on:click=delete.clone()>"Delete"</button>
-                    }
-                    .into_any(),
-                    TagAccess::NamedByRole => view! {
-                        <span class="muted">"Named by a role: it cannot be deleted."</span>
-                    }
-                    .into_any(),
-                    TagAccess::ReadOnly => view! { <span class="muted">"read-only"</span> }.into_any(),
-                }}
-                {move || refused().map(|message| view! { <ErrorNotice message /> })}
-            </td>
+            <TagActions name=name.clone() access failure changed />
         </tr>
     }
 }
 
-/// What `read` makes of the tag named `name` in the latest `list` (none
-/// once it is gone: its row goes too).
+/// A tag's actions cell: Delete when it may go, else why not; and the last
+/// change of it the server refused (`failure`, when it names this tag).
+#[component]
+fn TagActions(
+    name: String,
+    access: Memo<TagAccess>,
+    failure: Signal<Option<(String, String)>>,
+    changed: Callback<Change>,
+) -> impl IntoView {
+    let refused = {
+        let key = name.clone();
+        move || {
+            failure.with(|f| {
+                f.as_ref()
+                    .filter(|(tag, _)| *tag == key)
+                    .map(|(_, why)| why.clone())
+            })
+        }
+    };
+    let delete = move |_| changed.run(Change::Delete(name.clone()));
+    view! {
+        <td>
+            {move || match access.get() {
+                TagAccess::Deletable => view! {
+                    <button class="delete-tag danger" on:click=delete.clone()>"Delete"</button>
+                }
+                .into_any(),
+                TagAccess::NamedByRole => view! {
+                    <span class="muted">"Named by a role: it cannot be deleted."</span>
+                }
+                .into_any(),
+                TagAccess::ReadOnly => view! { <span class="muted">"read-only"</span> }.into_any(),
+            }}
+            {move || refused().map(|message| view! { <ErrorNotice message /> })}
+        </td>
+    }
+}
+
+/// What `read` makes of the row's `tag` as last answered (none when the
+/// list has no such tag).
 fn field<T: 'static>(
-    list: Signal<Vec<TagView>>,
-    name: &str,
+    tag: &Option<ArcRwSignal<TagView>>,
     read: fn(&TagView) -> T,
 ) -> impl Fn() -> Option<T> + Clone + Send + Sync + use<T> {
-    let name = name.to_owned();
-    move || list.with(|l| l.iter().find(|t| t.name == name).map(read))
+    let tag = tag.clone();
+    move || tag.as_ref().map(|t| t.with(read))
 }

@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EnvTab {
-    /// Its nodes, their roles and tags, and the deployment preview.
+    /// Its nodes, their roles and tags, and the checks before deploying.
     Nodes,
+    /// The deployment preview: which tasks run where, in what order.
+    Preview,
     Networks,
     Settings,
     Tags,
@@ -20,8 +22,9 @@ pub enum EnvTab {
 
 impl EnvTab {
     /// Every tab, in the tab bar's order.
-    pub const ALL: [EnvTab; 6] = [
+    pub const ALL: [EnvTab; 7] = [
         EnvTab::Nodes,
+        EnvTab::Preview,
         EnvTab::Networks,
         EnvTab::Settings,
         EnvTab::Tags,
@@ -32,7 +35,8 @@ impl EnvTab {
     /// What its link in the tab bar says.
     pub fn label(self) -> &'static str {
         match self {
-            EnvTab::Nodes => "Nodes and deployment",
+            EnvTab::Nodes => "Nodes",
+            EnvTab::Preview => "Deployment preview",
             EnvTab::Networks => "Networks",
             EnvTab::Settings => "Settings",
             EnvTab::Tags => "Tags",
