@@ -48,24 +48,6 @@ pub fn OptionRow(
         }
         on_pick.run(());
     };
-    // The Fix button disappears with the repair: the focus moves to the
-    // option it enabled, once the page shows it enabled. It is in the row
-    // just clicked, so the page does not scroll to it: a scroll would bring
-    // other rows near the screen and their repairs into this click.
-    let fixed = move |_| {
-        on_fix.run(());
-        if let Some(input) = input.get_untracked() {
-            request_animation_frame(move || {
-                let options = FocusOptions::new();
-                options.set_prevent_scroll(true);
-                let _ = input.focus_with_options(&options);
-            });
-        }
-    };
-    let toggled = move |ev: leptos::ev::Event| {
-        let details: HtmlDetailsElement = event_target(&ev);
-        on_open.run(details.open());
-    };
     let source = plugin
         .map(|plugin| view! { <span class="source">{format!("from plugin {plugin}")}</span> });
     view! {
@@ -89,46 +71,84 @@ pub fn OptionRow(
                     {label}
                 </label>
                 {source}
-                <span
-                    class="tested"
-                    class:hidden=move || parts.with(|p| !p.tested)
-                    data-advice="tested"
-                    title="Tested with your other choices"
-                >
-                    "● tested"
-                </span>
-                <details
-                    class="untested"
-                    class:hidden=move || parts.with(|p| p.untested.is_empty())
-                    data-advice="untested"
-                    on:toggle=toggled
-                >
-                    <summary>{move || parts.with(|p| p.untested.clone())}</summary>
-                    <ul>
-                        {move || {
-                            parts
-                                .with(|p| {
-                                    p.list
-                                        .iter()
-                                        .map(|label| view! { <li>{label.clone()}</li> })
-                                        .collect_view()
-                                })
-                        }}
-                    </ul>
-                </details>
+                {advice(parts, on_open)}
             </span>
             <span class="description">{description}</span>
-            <span class="reason" class:hidden=move || parts.with(|p| p.reasons.is_empty()) role="note">
-                <span class="reason-text">{move || parts.with(|p| p.reasons.clone())}</span>
-                <button
-                    type="button"
-                    class="fix"
-                    class:hidden=move || parts.with(|p| p.fix.is_empty())
-                    on:click=fixed
-                >
-                    {move || parts.with(|p| p.fix.clone())}
-                </button>
-            </span>
+            {reason(parts, input, on_fix)}
         </div>
+    }
+}
+
+/// The advice on the option: tested with the other choices, or the
+/// choices it was not tested with, listed when opened (`on_open`).
+fn advice(parts: Signal<OptionParts>, on_open: Callback<bool>) -> impl IntoView {
+    let toggled = move |ev: leptos::ev::Event| {
+        let details: HtmlDetailsElement = event_target(&ev);
+        on_open.run(details.open());
+    };
+    view! {
+        <span
+            class="tested"
+            class:hidden=move || parts.with(|p| !p.tested)
+            data-advice="tested"
+            title="Tested with your other choices"
+        >
+            "● tested"
+        </span>
+        <details
+            class="untested"
+            class:hidden=move || parts.with(|p| p.untested.is_empty())
+            data-advice="untested"
+            on:toggle=toggled
+        >
+            <summary>{move || parts.with(|p| p.untested.clone())}</summary>
+            <ul>
+                {move || {
+                    parts
+                        .with(|p| {
+                            p.list
+                                .iter()
+                                .map(|label| view! { <li>{label.clone()}</li> })
+                                .collect_view()
+                        })
+                }}
+            </ul>
+        </details>
+    }
+}
+
+/// Why the option cannot be picked, and the Fix that would make it
+/// available.
+fn reason(
+    parts: Signal<OptionParts>,
+    input: NodeRef<Input>,
+    on_fix: Callback<()>,
+) -> impl IntoView {
+    // The Fix button disappears with the repair: the focus moves to the
+    // option it enabled, once the page shows it enabled. It is in the row
+    // just clicked, so the page does not scroll to it: a scroll would bring
+    // other rows near the screen and their repairs into this click.
+    let fixed = move |_| {
+        on_fix.run(());
+        if let Some(input) = input.get_untracked() {
+            request_animation_frame(move || {
+                let options = FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = input.focus_with_options(&options);
+            });
+        }
+    };
+    view! {
+        <span class="reason" class:hidden=move || parts.with(|p| p.reasons.is_empty()) role="note">
+            <span class="reason-text">{move || parts.with(|p| p.reasons.clone())}</span>
+            <button
+                type="button"
+                class="fix"
+                class:hidden=move || parts.with(|p| p.fix.is_empty())
+                on:click=fixed
+            >
+                {move || parts.with(|p| p.fix.clone())}
+            </button>
+        </span>
     }
 }

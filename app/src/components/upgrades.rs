@@ -95,6 +95,15 @@ pub fn Upgrades(
                     }
                 })
         }}
+        <Upgraded apply />
+    }
+}
+
+/// What the last upgrade did: refused and why, or done with what it did
+/// not carry.
+#[component]
+fn Upgraded(apply: Request<(UpgradeRequest, i64), Vec<NotCarried>>) -> impl IntoView {
+    view! {
         {move || {
             apply
                 .value()

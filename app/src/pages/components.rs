@@ -19,6 +19,7 @@ use mosaic_core::wizard::{self, Change, Pane};
 
 use crate::api::{self, ApiFailure};
 use crate::catalog::Catalog;
+use crate::components::action::Request;
 use crate::components::changes::{Refusal, network_items, task_item};
 use crate::components::loading::Loading;
 use crate::components::option_row::OptionRow;
@@ -235,22 +236,23 @@ fn Row(catalog: Arc<Catalog>, draft: Draft, i: usize, nested: bool) -> impl Into
     view! { <OptionRow head parts on_pick on_fix on_open /> }
 }
 
-/// Preview and Save, and what came of them.
-#[component]
-fn Changes(
-    cluster_id: i64,
-    names: Memo<Vec<String>>,
-    valid: Memo<bool>,
-    version: i64,
-) -> impl IntoView {
-    let preview = Action::new_unsync(move |components: &Vec<String>| {
+/// A dry run's answer, with the components it was asked for.
+type Previewed = (Vec<String>, Result<Consequences, ApiFailure>);
+
+/// A preview of the components asked for (a dry run), answered with them.
+fn preview_action(cluster_id: i64) -> Action<Vec<String>, Previewed> {
+    Action::new_unsync(move |components: &Vec<String>| {
         let change = ChangeComponents {
             components: components.clone(),
         };
         let asked = components.clone();
         async move { (asked, api::preview_components(cluster_id, &change).await) }
-    });
-    let save = Action::new_unsync(move |(components, at): &(Vec<String>, i64)| {
+    })
+}
+
+/// Saving the components on a settings version: the version it left.
+fn save_action(cluster_id: i64) -> Request<(Vec<String>, i64), i64> {
+    Action::new_unsync(move |(components, at): &(Vec<String>, i64)| {
         let change = ChangeComponents {
             components: components.clone(),
         };
@@ -260,7 +262,18 @@ fn Changes(
             let path = api::path::of_cluster(cluster_id, "attributes");
             Ok::<_, ApiFailure>(api::get::<Attributes>(path).await?.version)
         }
-    });
+    })
+}
+
+/// Preview and Save, and what came of them.
+#[component]
+fn Changes(
+    cluster_id: i64,
+    names: Memo<Vec<String>>,
+    valid: Memo<bool>,
+    version: i64,
+) -> impl IntoView {
+    let (preview, save) = (preview_action(cluster_id), save_action(cluster_id));
     // The settings version a save is made on: the one loaded, then the
     // one the last successful save left (a refusal leaves it).
     let version = Memo::new(move |last: Option<&i64>| {

@@ -11,6 +11,7 @@ use mosaic_core::heat::{self, ResolveError};
 use web_sys::{File, HtmlInputElement};
 
 use crate::api;
+use crate::components::action::on_success;
 use crate::components::notice::ErrorNotice;
 
 /// What an environment looks like, in its empty text area.
@@ -172,13 +173,9 @@ fn Resolver(set: i64, environment: RwSignal<String>) -> impl IntoView {
     let load = Action::new_unsync_local(|file: &File| api::file_bytes(file.clone()));
     // An environment file read replaces the text, and the picks made for
     // the one before.
-    Effect::new(move || {
-        load.value().with(|loaded| {
-            if let Some(Ok(bytes)) = loaded {
-                environment.set(String::from_utf8_lossy(bytes).into_owned());
-                picks.set(BTreeMap::new());
-            }
-        })
+    on_success(load, move |bytes| {
+        environment.set(String::from_utf8_lossy(bytes).into_owned());
+        picks.set(BTreeMap::new());
     });
     let answer = resolve.value();
     let resolution = Memo::new(move |_| {

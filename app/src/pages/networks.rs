@@ -24,7 +24,7 @@ use mosaic_core::network::{
 use mosaic_core::text::plural;
 
 use crate::api::{self, ApiFailure, Tagged};
-use crate::components::action::{ActionError, Request, on_success};
+use crate::components::action::{ActionError, Request, on_answer, on_success};
 use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
 use crate::environment::{Env, env};
 use crate::session::session;
@@ -167,23 +167,17 @@ fn Bar(
     let describe =
         move |problems: &[NetworkProblem]| current.with_untracked(|c| c.value.describe(problems));
     // A save answered: what was typed is what is stored now.
-    Effect::new(move || {
-        save.value().with(|answer| match answer {
-            Some(Ok(answer)) => {
-                saved.set(Some(answer.clone()));
-                edits.set(Edits::default());
-                outcome.set(Some(Outcome::Saved));
-            }
-            Some(Err(failure)) => outcome.set(Some(refusal(failure, describe))),
-            None => {}
-        })
+    on_answer(save, move |answer| match answer {
+        Ok(answer) => {
+            saved.set(Some(answer.clone()));
+            edits.set(Edits::default());
+            outcome.set(Some(Outcome::Saved));
+        }
+        Err(failure) => outcome.set(Some(refusal(failure, describe))),
     });
-    Effect::new(move || {
-        verify.value().with(|answer| match answer {
-            Some(Ok(found)) => outcome.set(Some(Outcome::Verified(describe(&found.problems)))),
-            Some(Err(failure)) => outcome.set(Some(refusal(failure, describe))),
-            None => {}
-        })
+    on_answer(verify, move |answer| match answer {
+        Ok(found) => outcome.set(Some(Outcome::Verified(describe(&found.problems)))),
+        Err(failure) => outcome.set(Some(refusal(failure, describe))),
     });
     let saving = save.pending();
     let submit = move |_| {

@@ -17,6 +17,7 @@ use mosaic_core::settings::{
 use serde_json::Value;
 
 use crate::api::{self, ApiFailure};
+use crate::components::action::on_answer;
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
 use crate::environment::env;
@@ -76,19 +77,16 @@ pub fn SettingsForm(
     });
     let outcome = RwSignal::new(None::<Saved>);
     // A save answered: saved, the draft becomes what the server stored.
-    Effect::new(move || {
-        save.value().with(|answer| match answer {
-            Some(Ok(answer)) => {
-                if let Ok(fresh) = Settings::from_editable(&answer.editable) {
-                    saved.set(fresh.clone());
-                    draft.set(fresh);
-                    version.set(answer.version);
-                }
-                outcome.set(Some(Saved::Done));
+    on_answer(save, move |answer| match answer {
+        Ok(answer) => {
+            if let Ok(fresh) = Settings::from_editable(&answer.editable) {
+                saved.set(fresh.clone());
+                draft.set(fresh);
+                version.set(answer.version);
             }
-            Some(Err(failure)) => outcome.set(Some(Saved::Refused(failure.clone()))),
-            None => {}
-        })
+            outcome.set(Some(Saved::Done));
+        }
+        Err(failure) => outcome.set(Some(Saved::Refused(failure.clone()))),
     });
     // A viewer reads the settings; an operator changes them.
     let session = session();
@@ -104,7 +102,39 @@ pub fn SettingsForm(
         outcome.set(None);
     };
     let summary = move || unsaved(changes.get(), evaluation.with(|e| e.problems.len()));
-    let notice = move || {
+    view! {
+        <div>
+            <div class="settings-bar" class:hidden=move || !editable.get()>
+                <span class="muted">{summary}</span>
+                <button class="discard-settings" disabled=move || changes.get() == 0 on:click=discard>
+                    "Discard"
+                </button>
+                <button
+                    class="save-settings primary"
+                    disabled=move || changes.get() == 0 || saving.get()
+                    on:click=submit
+                >
+                    {move || if saving.get() { "Saving…" } else { "Save" }}
+                </button>
+            </div>
+            <SaveNotice outcome reload />
+            <Show when=move || !editable.get()>
+                <p class="hint" data-role-note="">
+                    "Your role can read the settings; an operator changes them."
+                </p>
+            </Show>
+        </div>
+        <fieldset class="settings-groups plain" disabled=move || !editable.get()>
+            <Groups draft evaluation bound />
+        </fieldset>
+    }
+}
+
+/// What the last save did: saved, or refused with every problem and a way
+/// to load the saved settings again (`reload`).
+#[component]
+fn SaveNotice(outcome: RwSignal<Option<Saved>>, reload: Callback<()>) -> impl IntoView {
+    move || {
         outcome.get().map(|outcome| match outcome {
             Saved::Done => view! {
                 <div class="notice notice-ok settings-notice" role="status">
@@ -129,7 +159,12 @@ pub fn SettingsForm(
             }
             .into_any(),
         })
-    };
+    }
+}
+
+/// The settings' groups in display order, each following its own values.
+#[component]
+fn Groups(draft: RwSignal<Settings>, evaluation: Memo<Evaluation>, bound: Bound) -> impl IntoView {
     // The groups are built again only if the settings' shape changed
     // (never while the operator types: a value is not the shape).
     let shape = Memo::new(move |_| {
@@ -144,7 +179,7 @@ pub fn SettingsForm(
                 .collect::<Vec<_>>()
         })
     });
-    let groups = move || {
+    move || {
         shape.track();
         untrack(|| {
             draft.with(|d| {
@@ -155,32 +190,6 @@ pub fn SettingsForm(
                     .collect_view()
             })
         })
-    };
-    view! {
-        <div>
-            <div class="settings-bar" class:hidden=move || !editable.get()>
-                <span class="muted">{summary}</span>
-                <button class="discard-settings" disabled=move || changes.get() == 0 on:click=discard>
-                    "Discard"
-                </button>
-                <button
-                    class="save-settings primary"
-                    disabled=move || changes.get() == 0 || saving.get()
-                    on:click=submit
-                >
-                    {move || if saving.get() { "Saving…" } else { "Save" }}
-                </button>
-            </div>
-            {notice}
-            <Show when=move || !editable.get()>
-                <p class="hint" data-role-note="">
-                    "Your role can read the settings; an operator changes them."
-                </p>
-            </Show>
-        </div>
-        <fieldset class="settings-groups plain" disabled=move || !editable.get()>
-            {groups}
-        </fieldset>
     }
 }
 

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::api::SignIn as Credentials;
 
 use crate::api;
+use crate::components::action::on_success;
 use crate::components::notice::ErrorNotice;
 use crate::route::set_title;
 use crate::session::session;
@@ -19,11 +20,9 @@ pub fn SignIn() -> impl IntoView {
         let credentials = credentials.clone();
         async move { api::sign_in(&credentials).await }
     });
-    Effect::new(move || {
-        if let Some(Ok(view)) = sign_in.value().get() {
-            password.set(String::new());
-            session.set(Some(view));
-        }
+    on_success(sign_in, move |view| {
+        password.set(String::new());
+        session.set(Some(view.clone()));
     });
     let error = move || match sign_in.value().get() {
         Some(Err(failure)) if !sign_in.pending().get() => Some(failure.message),

@@ -14,6 +14,7 @@ use mosaic_core::wizard::view::summary;
 use super::{Flow, LAST};
 use crate::api;
 use crate::catalog::Catalog;
+use crate::components::action::on_success;
 use crate::components::retry::RetryNotice;
 use crate::route::Route;
 
@@ -33,10 +34,8 @@ pub(super) fn Finish(
     // answer that arrives after the operator left changes nothing (going to
     // the new environment would undo where they went).
     let navigate = leptos_router::hooks::use_navigate();
-    Effect::new(move || {
-        if let Some(Ok(cluster)) = create.value().get() {
-            navigate(&Route::Environment(cluster.id).path(), Default::default());
-        }
+    on_success(create, move |cluster| {
+        navigate(&Route::Environment(cluster.id).path(), Default::default())
     });
     let creating = create.pending();
     // The last try's failure, until the next try.
@@ -72,7 +71,38 @@ pub(super) fn Finish(
                 .collect_view()
         })
     };
-    let invalid = move || {
+    let shown = move || flow.step.get() == LAST;
+    view! {
+        <div class="pane-body" data-pane="finish" class:hidden=move || !shown()>
+            <div>
+                // Written while shown only: hidden, it follows no click.
+                <Show when=shown>
+                    <dl class="summary">
+                        <dt>"Name"</dt>
+                        <dd>{move || flow.name.get()}</dd>
+                        {chosen.clone()}
+                    </dl>
+                    <Invalid violations />
+                    {move || failure().map(|failure| view! { <RetryNotice failure retry=submit auto=false /> })}
+                    <button
+                        id="create"
+                        type="button"
+                        class="primary"
+                        disabled=blocked
+                        on:click=move |_| submit.run(())
+                    >
+                        {move || if creating.get() { "Creating…" } else { "Create environment" }}
+                    </button>
+                </Show>
+            </div>
+        </div>
+    }
+}
+
+/// Why the selection cannot be created, when it cannot.
+#[component]
+fn Invalid(violations: Memo<Vec<Violation>>) -> impl IntoView {
+    move || {
         violations.with(|violations| {
             (!violations.is_empty()).then(|| {
                 let items = violations
@@ -87,31 +117,5 @@ pub(super) fn Finish(
                 }
             })
         })
-    };
-    let shown = move || flow.step.get() == LAST;
-    view! {
-        <div class="pane-body" data-pane="finish" class:hidden=move || !shown()>
-            <div>
-                // Written while shown only: hidden, it follows no click.
-                <Show when=shown>
-                    <dl class="summary">
-                        <dt>"Name"</dt>
-                        <dd>{move || flow.name.get()}</dd>
-                        {chosen.clone()}
-                    </dl>
-                    {invalid}
-                    {move || failure().map(|failure| view! { <RetryNotice failure retry=submit auto=false /> })}
-                    <button
-                        id="create"
-                        type="button"
-                        class="primary"
-                        disabled=blocked
-                        on:click=move |_| submit.run(())
-                    >
-                        {move || if creating.get() { "Creating…" } else { "Create environment" }}
-                    </button>
-                </Show>
-            </div>
-        </div>
     }
 }
