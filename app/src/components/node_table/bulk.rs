@@ -112,10 +112,7 @@ fn fields(
         <label>
             "Role "
             <select class="bulk-role" on:change=move |ev| typed.role.set(event_target_value(&ev))>
-                <option value="" prop:selected=move || typed.role.with(String::is_empty)>
-                    "choose"
-                </option>
-                {role_options(roles, typed.role)}
+                {role_options(roles, typed.role, "choose")}
             </select>
         </label>
         {button("bulk-add-role", "Add role", BulkAction::AddRole)}

@@ -7,12 +7,14 @@ use mosaic_core::name::NodeStatus;
 
 use super::TableState;
 
-/// "any", then a role per option, by id.
+/// "any" or "choose" (`none`), then a role per option, by id.
 pub(super) fn role_options(
     roles: Signal<Vec<RoleView>>,
     chosen: RwSignal<String>,
+    none: &'static str,
 ) -> impl IntoView {
     view! {
+        <option value="" prop:selected=move || chosen.with(String::is_empty)>{none}</option>
         <For
             each=move || roles.get()
             key=|r| r.id.clone()
@@ -74,10 +76,7 @@ pub(super) fn Filters(
             <label>
                 "Role "
                 <select class="filter-role" on:change=move |ev| s.filter_by(s.role, event_target_value(&ev))>
-                    <option value="" prop:selected=move || s.role.with(String::is_empty)>
-                        "any"
-                    </option>
-                    {role_options(roles, s.role)}
+                    {role_options(roles, s.role, "any")}
                 </select>
             </label>
             <label>
