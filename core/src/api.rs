@@ -709,6 +709,21 @@ pub struct PluginInUse {
     pub nodes: Vec<String>,
 }
 
+impl std::fmt::Display for PluginInUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.nodes.len();
+        write!(
+            f,
+            "the plugin '{}' cannot be disabled: node{} {} {} its roles; remove them from the node{} first",
+            self.plugin,
+            crate::text::plural(n),
+            crate::text::quoted(&self.nodes),
+            crate::text::agree(n, "has", "have"),
+            crate::text::plural(n),
+        )
+    }
+}
+
 /// `PUT /api/v1/clusters/{id}/components`: the environment's new selection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -84,16 +84,6 @@ impl NodeSort {
     pub fn clicked(self, descending: bool, column: NodeSort) -> (NodeSort, bool) {
         (column, self == column && !descending)
     }
-
-    /// What `column`'s header says of the sort `self` (`descending`): its
-    /// `aria-sort` and the arrow after its label.
-    pub fn mark(self, descending: bool, column: NodeSort) -> (&'static str, &'static str) {
-        match (self == column, descending) {
-            (true, true) => ("descending", " ▼"),
-            (true, false) => ("ascending", " ▲"),
-            (false, _) => ("none", ""),
-        }
-    }
 }
 
 /// Rows on one page of the node table.
@@ -582,27 +572,7 @@ mod tests {
     }
 
     #[test]
-    fn pages_hold_fifty_nodes_and_the_last_one_the_rest() {
-        assert_eq!(page_count(0), 1);
-        assert_eq!(page_count(PAGE), 1);
-        assert_eq!(page_count(120), 3);
-        let items: Vec<usize> = (0..120).collect();
-        assert_eq!(page_of(&items, 1).first(), Some(&50));
-        assert_eq!(page_of(&items, 2).len(), 20);
-        assert!(page_of(&items, 9).is_empty());
-    }
-
-    #[test]
-    fn the_header_marks_the_sort() {
-        assert_eq!(
-            NodeSort::Name.mark(true, NodeSort::Name),
-            ("descending", " ▼")
-        );
-        assert_eq!(
-            NodeSort::Name.mark(false, NodeSort::Name),
-            ("ascending", " ▲")
-        );
-        assert_eq!(NodeSort::Name.mark(true, NodeSort::Status), ("none", ""));
+    fn a_click_sorts_by_its_column_ascending_then_descending() {
         assert_eq!(
             NodeSort::Name.clicked(false, NodeSort::Name),
             (NodeSort::Name, true)
@@ -611,6 +581,17 @@ mod tests {
             NodeSort::Name.clicked(true, NodeSort::Roles),
             (NodeSort::Roles, false)
         );
+    }
+
+    #[test]
+    fn pages_hold_fifty_nodes_and_the_last_one_the_rest() {
+        assert_eq!(page_count(0), 1);
+        assert_eq!(page_count(PAGE), 1);
+        assert_eq!(page_count(120), 3);
+        let items: Vec<usize> = (0..120).collect();
+        assert_eq!(page_of(&items, 1).first(), Some(&50));
+        assert_eq!(page_of(&items, 2).len(), 20);
+        assert!(page_of(&items, 9).is_empty());
     }
 
     #[test]

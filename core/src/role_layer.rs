@@ -329,13 +329,13 @@ pub enum RoleRefusal {
     Declared { name: RoleName, by: &'static str },
     #[error("role '{name}' is held by node{} {}: take it from {} first",
         crate::text::plural(.nodes.len()),
-        .nodes.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "),
-        if .nodes.len() == 1 { "it" } else { "them" })]
+        crate::text::quoted(.nodes),
+        crate::text::agree(.nodes.len(), "it", "them"))]
     Held { name: RoleName, nodes: Vec<String> },
     #[error("unknown tag{} {}: create {} on the release or the environment first",
         crate::text::plural(.0.len()),
-        .0.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", "),
-        if .0.len() == 1 { "it" } else { "them" })]
+        crate::text::quoted(.0),
+        crate::text::agree(.0.len(), "it", "them"))]
     UnknownTags(Vec<TagName>),
     #[error("{0}")]
     Invalid(String),

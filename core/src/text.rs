@@ -1,8 +1,20 @@
-//! Small helpers for the sentences Mosaic writes.
+//! Small helpers for the sentences Mosaic writes: words that agree with a
+//! count are chosen here, not by an `if` at each sentence.
 
 /// `""` for one, `"s"` for any other count.
 pub fn plural(count: usize) -> &'static str {
-    if count == 1 { "" } else { "s" }
+    agree(count, "", "s")
+}
+
+/// `one` for one, `many` for any other count: the word that agrees with
+/// `count` ("it"/"them", "holds"/"hold", "is"/"are").
+pub fn agree<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 { one } else { many }
+}
+
+/// `count` and `noun` agreeing with it: "1 error", "3 errors".
+pub fn counted(count: usize, noun: &str) -> String {
+    format!("{count} {noun}{}", plural(count))
 }
 
 /// `names` quoted and listed: `'a', 'b'`.
@@ -12,4 +24,19 @@ pub fn quoted<T: std::fmt::Display>(names: &[T]) -> String {
         .map(|n| format!("'{n}'"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_agree_with_their_count() {
+        assert_eq!(counted(1, "node"), "1 node");
+        assert_eq!(counted(0, "node"), "0 nodes");
+        assert_eq!(counted(2, "error"), "2 errors");
+        assert_eq!(agree(1, "it", "them"), "it");
+        assert_eq!(agree(3, "it", "them"), "them");
+        assert_eq!(quoted(&["a", "b"]), "'a', 'b'");
+    }
 }

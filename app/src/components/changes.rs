@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::TaskChange;
+use mosaic_core::text;
 
 use crate::api::ApiFailure;
 
@@ -47,7 +48,7 @@ pub fn task_item(change: TaskChange) -> impl IntoView {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let label = if nodes.len() == 1 { "Node" } else { "Nodes" };
+    let label = text::agree(nodes.len(), "Node", "Nodes");
     view! {
         <li data-nodes=nodes.join(",") data-added=list(&change.added) data-removed=list(&change.removed)>
             {format!("{label} {}: {}", nodes.join(", "), change.summary())}

@@ -52,7 +52,9 @@ pub fn OptionRow(
         .map(|plugin| view! { <span class="source">{format!("from plugin {plugin}")}</span> });
     view! {
         <div
-            class=move || parts.with(|p| p.class.clone())
+            class="option"
+            class:nested=move || parts.with(|p| p.nested)
+            class:unavailable=move || parts.with(|p| p.disabled)
             data-component=name.clone()
             data-state=move || parts.with(|p| p.state)
         >

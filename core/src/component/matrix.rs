@@ -5,7 +5,7 @@
 //! by component type, and as the app's table ([`Table`]) with the
 //! component it highlights ([`Highlight`]).
 
-use crate::svg::escape;
+use crate::svg::Markup;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -162,95 +162,125 @@ impl Matrix {
 
     /// The matrix as SVG: rows and columns grouped by type with a heading
     /// per group, dead components struck through, every cell's meaning in
-    /// its `<title>` (shown on hover).
+    /// its `<title>` (shown on hover). Written by [`Markup`], like every
+    /// SVG document of Mosaic's.
     pub fn to_svg(&self, registry: &Registry) -> String {
-        const CELL: usize = 18;
-        const LABEL: usize = 230;
-        const HEAD: usize = 150;
-        let order = type_order(registry);
-        let n = order.len();
+        let layout = SvgLayout::new(registry);
+        let n = layout.order.len();
         let groups = ComponentType::ALL.len();
-        let gap = 6;
-        let pos = |k: usize| -> usize {
-            let groups_before = ComponentType::ALL
+        let mut m = Markup::new();
+        m.open("svg").attr("xmlns", "http://www.w3.org/2000/svg");
+        m.num("width", SVG_LABEL + n * SVG_CELL + groups * SVG_GAP + 10);
+        m.num("height", SVG_HEAD + n * SVG_CELL + groups * SVG_GAP + 10);
+        m.attr("font-family", "sans-serif").attr("font-size", "11");
+        m.leaf("title", "Compatibility matrix");
+        self.svg_labels(&mut m, &layout);
+        self.svg_cells(&mut m, registry, &layout);
+        for kind in ComponentType::ALL {
+            let first = layout
+                .order
                 .iter()
-                .position(|t| *t == registry.get(order[k]).kind())
-                .unwrap_or(0);
-            k * CELL + groups_before * gap
-        };
-        let (width, height) = (
-            LABEL + n * CELL + groups * gap + 10,
-            HEAD + n * CELL + groups * gap + 10,
-        );
-        let mut out = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"11\">\n<title>Compatibility matrix</title>\n"
-        );
-        for (k, &i) in order.iter().enumerate() {
-            let name = escape(&self.components[i]);
-            let dead = self.dead.contains(&self.components[i]);
-            let deco = if dead {
-                " text-decoration=\"line-through\" fill=\"#b91c1c\""
-            } else {
-                ""
-            };
-            let y = HEAD + pos(k) + CELL - 5;
-            let x = LABEL + pos(k) + CELL / 2 + 4;
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\"{deco}><title>{name}{}</title>{name}</text>",
-                LABEL - 6,
-                if dead {
-                    " (dead: no valid selection can contain it)"
-                } else {
-                    ""
-                }
-            );
-            let _ = writeln!(
-                out,
-                "<text transform=\"translate({x},{}) rotate(-60)\"{deco}>{name}</text>",
-                HEAD - 4
-            );
+                .position(|&i| registry.get(i).kind() == kind);
+            if let Some(k) = first {
+                m.open("text").attr("x", "4");
+                m.num("y", SVG_HEAD + layout.pos[k] + SVG_CELL - 5);
+                m.attr("font-weight", "bold");
+                m.text(type_title(kind)).close("text");
+            }
         }
-        for (k, &i) in order.iter().enumerate() {
-            for (l, &j) in order.iter().enumerate() {
-                let c = self.cells[i][j];
-                let fill = match c {
+        m.close("svg");
+        m.into_string()
+    }
+
+    /// Each component's name, before its row and (turned) above its
+    /// column; a dead one struck through in red.
+    fn svg_labels(&self, m: &mut Markup, layout: &SvgLayout) {
+        for (k, &i) in layout.order.iter().enumerate() {
+            let name = &self.components[i];
+            let dead = self.dead.contains(name);
+            let strike = |m: &mut Markup| {
+                if dead {
+                    m.attr("text-decoration", "line-through")
+                        .attr("fill", "#b91c1c");
+                }
+            };
+            m.open("text").num("x", SVG_LABEL - 6);
+            m.num("y", SVG_HEAD + layout.pos[k] + SVG_CELL - 5);
+            m.attr("text-anchor", "end");
+            strike(m);
+            m.open("title").text(name);
+            if dead {
+                m.text(" (dead: no valid selection can contain it)");
+            }
+            m.close("title").text(name).close("text");
+            let x = SVG_LABEL + layout.pos[k] + SVG_CELL / 2 + 4;
+            let turn = format!("translate({x},{}) rotate(-60)", SVG_HEAD - 4);
+            m.open("text").attr("transform", &turn);
+            strike(m);
+            m.text(name).close("text");
+        }
+    }
+
+    /// One square per pair, coloured by its cell, its meaning in its title.
+    fn svg_cells(&self, m: &mut Markup, registry: &Registry, layout: &SvgLayout) {
+        for (k, &i) in layout.order.iter().enumerate() {
+            for (l, &j) in layout.order.iter().enumerate() {
+                let cell = self.cells[i][j];
+                let fill = match cell {
                     Cell::Incompatible => "#fecaca",
                     Cell::Requires => "#bfdbfe",
                     Cell::Compatible => "#bbf7d0",
                     Cell::Unknown if i == j => "#e2e8f0",
                     Cell::Unknown => "#ffffff",
                 };
-                let (x, y) = (LABEL + pos(l), HEAD + pos(k));
-                let title = escape(&self.explain(registry, i, j));
-                let _ = write!(
-                    out,
-                    "<g><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#cbd5e1\"/>"
-                );
+                let (x, y) = (SVG_LABEL + layout.pos[l], SVG_HEAD + layout.pos[k]);
+                m.open("g").open("rect").num("x", x).num("y", y);
+                m.num("width", SVG_CELL).num("height", SVG_CELL);
+                m.attr("fill", fill).attr("stroke", "#cbd5e1").close("rect");
+                let title = self.explain(registry, i, j);
                 if !title.is_empty() {
-                    let _ = write!(
-                        out,
-                        "<title>{title}</title><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                        x + CELL / 2,
-                        y + CELL - 5,
-                        c.as_str()
-                    );
+                    m.leaf("title", &title);
+                    m.open("text").num("x", x + SVG_CELL / 2);
+                    m.num("y", y + SVG_CELL - 5).attr("text-anchor", "middle");
+                    m.text(cell.as_str()).close("text");
                 }
-                out.push_str("</g>\n");
+                m.close("g");
             }
         }
-        for t in ComponentType::ALL {
-            if let Some(k) = order.iter().position(|&i| registry.get(i).kind() == t) {
-                let title = type_title(t);
-                let _ = writeln!(
-                    out,
-                    "<text x=\"4\" y=\"{}\" font-weight=\"bold\">{title}</text>",
-                    HEAD + pos(k) + CELL - 5
-                );
-            }
-        }
-        out.push_str("</svg>\n");
-        out
+    }
+}
+
+/// The SVG drawing's measures, in pixels: a cell's side, the room left
+/// of the rows for their labels, above the columns for theirs, and
+/// between two groups of components.
+const SVG_CELL: usize = 18;
+const SVG_LABEL: usize = 230;
+const SVG_HEAD: usize = 150;
+const SVG_GAP: usize = 6;
+
+/// Where each component sits in the SVG drawing: grouped by type, and
+/// each one's offset along the rows (and the columns), gaps included.
+struct SvgLayout {
+    order: Vec<usize>,
+    pos: Vec<usize>,
+}
+
+impl SvgLayout {
+    fn new(registry: &Registry) -> SvgLayout {
+        let order = type_order(registry);
+        let pos = order
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                let kind = registry.get(i).kind();
+                let groups_before = ComponentType::ALL
+                    .iter()
+                    .position(|t| *t == kind)
+                    .unwrap_or(0);
+                k * SVG_CELL + groups_before * SVG_GAP
+            })
+            .collect();
+        SvgLayout { order, pos }
     }
 }
 

@@ -756,10 +756,9 @@ impl<'e, 'a> Exporting<'e, 'a> {
             .collect();
         if !bare.is_empty() {
             out.push(format!(
-                "{} node{} declare{} no interfaces ({}): kolla-ansible uses its network_interface default (eth0) there",
-                bare.len(),
-                crate::text::plural(bare.len()),
-                if bare.len() == 1 { "s" } else { "" },
+                "{} declare{} no interfaces ({}): kolla-ansible uses its network_interface default (eth0) there",
+                crate::text::counted(bare.len(), "node"),
+                crate::text::agree(bare.len(), "s", ""),
                 listed(&bare)
             ));
         }

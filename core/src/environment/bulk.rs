@@ -73,12 +73,12 @@ pub enum BulkRefusal {
     #[error("unknown tag{} {}: create {} on the release or the environment first",
         crate::text::plural(.0.len()),
         quoted(.0),
-        if .0.len() == 1 { "it" } else { "them" })]
+        crate::text::agree(.0.len(), "it", "them"))]
     UnknownTags(Vec<TagName>),
     #[error("unknown role{} {}: neither the release nor an enabled plugin defines {}",
         crate::text::plural(.0.len()),
         quoted(.0),
-        if .0.len() == 1 { "it" } else { "them" })]
+        crate::text::agree(.0.len(), "it", "them"))]
     UnknownRoles(Vec<RoleName>),
     /// Problems of single nodes: nothing is changed.
     #[error("{} problem{} on the chosen nodes; nothing was changed",

@@ -79,8 +79,8 @@ impl NodeView {
 pub enum TagProblem {
     #[error("unknown tag{} {}: create {} on the release or the environment first",
         crate::text::plural(.0.len()),
-        .0.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", "),
-        if .0.len() == 1 { "it" } else { "them" })]
+        crate::text::quoted(.0),
+        crate::text::agree(.0.len(), "it", "them"))]
     Unknown(Vec<TagName>),
     #[error("the node does not have tag '{0}'")]
     NotCarried(TagName),
@@ -190,7 +190,7 @@ pub enum TagRefusal {
     RoleNamed(String),
     #[error("tag '{name}' is assigned to node{} {}: unassign it first",
         crate::text::plural(.nodes.len()),
-        .nodes.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "))]
+        crate::text::quoted(.nodes))]
     Carried { name: String, nodes: Vec<String> },
 }
 

@@ -22,7 +22,7 @@ use super::{Environment, Foundation, Spec};
 use crate::component::ComponentName;
 use crate::name::{PluginName, RoleName};
 use crate::settings::{Edits, Settings};
-use crate::text::{plural, quoted};
+use crate::text::{agree, plural, quoted};
 
 /// Every consequence of an upgrade (SEMANTICS §7.6), its dry run's answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,12 +99,8 @@ impl std::fmt::Display for UpgradeRefusal {
                 "the role '{role}' would disappear while node{} {} {} it; remove it from {} first",
                 plural(nodes.len()),
                 quoted(nodes),
-                if nodes.len() == 1 { "holds" } else { "hold" },
-                if nodes.len() == 1 {
-                    "that node"
-                } else {
-                    "those nodes"
-                },
+                agree(nodes.len(), "holds", "hold"),
+                agree(nodes.len(), "that node", "those nodes"),
             ),
             UpgradeRefusal::Plugin {
                 plugin,

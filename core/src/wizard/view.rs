@@ -73,8 +73,8 @@ pub struct OptionView<'a> {
 /// changes in them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OptionParts {
-    /// The row's `class`: `option`, then `nested`, `unavailable`.
-    pub class: String,
+    /// An ML2 driver under the ML2 core, shown indented.
+    pub nested: bool,
     /// `data-state`: `selected`, `available`, `blocked`, `dead`.
     pub state: &'static str,
     pub checked: bool,
@@ -107,15 +107,8 @@ impl OptionView<'_> {
         let compatible =
             self.advice.and_then(|a| a.compatibility) == Some(Compatibility::Compatible);
         let untested = untested(self.advice);
-        let mut class = String::from("option");
-        if self.nested {
-            class.push_str(" nested");
-        }
-        if unavailable {
-            class.push_str(" unavailable");
-        }
         OptionParts {
-            class,
+            nested: self.nested,
             state: state.as_str(),
             checked: state == State::Selected,
             disabled: unavailable,
@@ -298,7 +291,7 @@ mod tests {
             ..view(&registry, 1, &report)
         }
         .parts();
-        assert_eq!(parts.class, "option unavailable");
+        assert!(!parts.nested);
         assert_eq!(parts.state, "blocked");
         assert!(parts.disabled && !parts.checked);
         assert_eq!(parts.reasons, "Not with KVM; Nor NSX.");
@@ -345,7 +338,6 @@ mod tests {
         }
         .parts();
         assert!(parts.checked && parts.tested);
-        assert_eq!(parts.class, "option");
         assert_eq!((parts.untested.as_str(), parts.reasons.as_str()), ("", ""));
 
         let available = report("network:neutron:core:nsx", State::Available, &[]);
@@ -359,7 +351,7 @@ mod tests {
             ..view(&registry, 2, &available)
         }
         .parts();
-        assert_eq!(closed.class, "option nested");
+        assert!(closed.nested && !closed.disabled);
         assert!(!closed.tested);
         assert_eq!(closed.untested, "not tested with 1 choice");
         assert!(closed.list.is_empty(), "listed only while open");

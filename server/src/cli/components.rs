@@ -7,6 +7,7 @@ use mosaic_core::component::{
     Compatibility, ComponentFile, ComponentType, Engine, Evaluation, Matrix, Registry,
     RegistryReport, Severity, State, check_registry, load_registry,
 };
+use mosaic_core::text::counted;
 use mosaic_core::wizard::{Layout, defaults};
 
 use super::{Format, print_json};
@@ -290,12 +291,11 @@ fn render_registry(report: &RegistryReport) -> String {
         };
         let _ = writeln!(out, "{place}{severity}: {}", p.message);
     }
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let _ = writeln!(
         out,
         "{}, {}",
-        plural(report.errors, "error"),
-        plural(report.warnings, "warning")
+        counted(report.errors, "error"),
+        counted(report.warnings, "warning")
     );
     out
 }

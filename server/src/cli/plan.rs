@@ -10,6 +10,7 @@ use mosaic_core::environment::Environment;
 use mosaic_core::name::{GraphType, TagName};
 use mosaic_core::tag::{Selector, TagsMetadata};
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
+use mosaic_core::text::counted;
 use serde::Deserialize;
 
 use super::models::read_yaml;
@@ -158,9 +159,8 @@ fn print_text(plan: &Plan) {
             other => format!("node {other}"),
         };
         outln!(
-            "{name}: {} task{} — tags {}",
-            node.tasks.len(),
-            if node.tasks.len() == 1 { "" } else { "s" },
+            "{name}: {} — tags {}",
+            counted(node.tasks.len(), "task"),
             node.tags
                 .iter()
                 .map(TagName::as_str)
@@ -205,12 +205,9 @@ fn print_text(plan: &Plan) {
         );
     }
     outln!(
-        "{} node{}, {} error{}, {} warning{}",
-        plan.nodes.len(),
-        if plan.nodes.len() == 1 { "" } else { "s" },
-        plan.errors.len(),
-        if plan.errors.len() == 1 { "" } else { "s" },
-        plan.warnings.len(),
-        if plan.warnings.len() == 1 { "" } else { "s" },
+        "{}, {}, {}",
+        counted(plan.nodes.len(), "node"),
+        counted(plan.errors.len(), "error"),
+        counted(plan.warnings.len(), "warning"),
     );
 }

@@ -125,9 +125,8 @@ impl ApiError {
             }
             ApiError::InvalidSelection(violations) => {
                 let message = format!(
-                    "the selected components are not a valid combination ({} problem{})",
-                    violations.len(),
-                    if violations.len() == 1 { "" } else { "s" }
+                    "the selected components are not a valid combination ({})",
+                    mosaic_core::text::counted(violations.len(), "problem"),
                 );
                 let detail = detail(ErrorCode::InvalidSelection, message);
                 (

@@ -198,17 +198,9 @@ async fn save_with_addresses(
 }
 
 fn plugin_in_use(in_use: PluginInUse) -> ApiError {
-    let names: Vec<String> = in_use.nodes.iter().map(|n| format!("'{n}'")).collect();
     ApiError::Coded(
         StatusCode::CONFLICT,
         ErrorCode::PluginInUse,
-        format!(
-            "the plugin '{}' cannot be disabled: node{} {} {} its roles; remove them from the node{} first",
-            in_use.plugin,
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", "),
-            if names.len() == 1 { "has" } else { "have" },
-            if names.len() == 1 { "" } else { "s" },
-        ),
+        in_use.to_string(),
     )
 }

@@ -287,9 +287,11 @@ fn TableHead(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
 /// A column header that sorts by `column`: ascending, then descending.
 #[component]
 fn SortHeader(state: TableState, column: NodeSort, label: &'static str) -> impl IntoView {
-    let mark = Memo::new(move |_| {
-        let (sort, descending) = state.sort.get();
-        (sort == column, sort.mark(descending, column))
+    // This column's `aria-sort` and the arrow after its label.
+    let mark = Memo::new(move |_| match state.sort.get() {
+        (sort, _) if sort != column => (false, ("none", "")),
+        (_, true) => (true, ("descending", " ▼")),
+        (_, false) => (true, ("ascending", " ▲")),
     });
     let clicked = move |_| {
         state

@@ -244,7 +244,7 @@ impl Engine {
                     "{} requires {}, which {} not selected in {}.",
                     label(i),
                     either(&labels),
-                    if labels.len() == 1 { "is" } else { "are" },
+                    crate::text::agree(labels.len(), "is", "are"),
                     pane_title(pane)
                 ),
                 pane: Some(pane),
