@@ -43,6 +43,7 @@ pub fn App() -> impl IntoView {
     let session = Session::provide();
     api::on_unauthorized(move || session.set(None));
     let known = LocalResource::new(api::session);
+    FirstReleases::provide();
     let retry = Callback::new(move |()| known.refetch());
     view! {
         <Router>
@@ -165,7 +166,23 @@ pub(crate) fn home() -> AnyView {
 #[component]
 fn Home() -> impl IntoView {
     set_title("Environments");
-    let releases = LocalResource::new(|| api::get::<Vec<ReleaseSummary>>(api::path::releases()));
+    // The start's list for the first answer; a refetch asks anew.
+    let first = StoredValue::new_local(FirstReleases::take());
+    let releases = LocalResource::new(move || {
+        let first = first.try_update_value(Option::take).flatten();
+        async move {
+            match first {
+                // Untracked: a resource awaited in another's fetcher is
+                // tracked by it, and its answer would ask again.
+                Some(first) => match ScopedFuture::new_untracked(first.into_future()).await {
+                    Ok(list) => Ok(list),
+                    // Asked before a sign-in, say: ask again.
+                    Err(_) => api::get(api::path::releases()).await,
+                },
+                None => api::get(api::path::releases()).await,
+            }
+        }
+    });
     let installed = Callback::new(move |()| releases.refetch());
     let session = session::session();
     view! {
@@ -188,5 +205,33 @@ fn Home() -> impl IntoView {
                 Ok(view! { {start} <Environments /> }.into_any())
             })}
         </Loading>
+    }
+}
+
+type ReleaseList = LocalResource<Result<Vec<ReleaseSummary>, ApiFailure>>;
+
+/// The release list, asked for as the app starts, beside who is signed in
+/// (index.html preloads both while the WebAssembly downloads, and this
+/// request is answered from the preload): a first visit to `/` shows the
+/// wizard one round trip sooner (docs/benchmarks.md, "What a visit
+/// costs"). Only the home page the app opened on reads it; on any other
+/// first page it is dropped, so that no page shows a list older than
+/// itself, and every later home page asks anew.
+#[derive(Clone, Copy)]
+struct FirstReleases(StoredValue<Option<ReleaseList>, LocalStorage>);
+
+impl FirstReleases {
+    fn provide() {
+        // Asked for whatever the page, so that the preload is always used.
+        let list: ReleaseList = LocalResource::new(|| api::get(api::path::releases()));
+        let home = window().location().pathname().is_ok_and(|p| p == "/");
+        provide_context(FirstReleases(StoredValue::new_local(home.then_some(list))));
+    }
+
+    /// The list asked for at the start, once: `None` after the first call,
+    /// or when the app opened on another page.
+    fn take() -> Option<ReleaseList> {
+        use_context::<FirstReleases>()
+            .and_then(|FirstReleases(first)| first.try_update_value(Option::take).flatten())
     }
 }

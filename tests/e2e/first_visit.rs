@@ -43,7 +43,10 @@ const RESOURCES: &str = r#"
 const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
 return {
   usable: window.__usable,
-  resources: entries.map(e => ({name: e.name, transfer: e.transferSize, body: e.decodedBodySize})),
+  resources: entries.map(e => ({
+    name: e.name, transfer: e.transferSize, body: e.decodedBodySize,
+    start: Math.round(e.startTime), end: Math.round(e.responseEnd),
+  })),
 };
 "#;
 
@@ -125,6 +128,20 @@ async fn the_app_arrives_compressed_and_a_repeat_visit_downloads_no_asset() {
         lazy.is_empty(),
         "the first visit fetched lazy pages: {lazy:#?}"
     );
+    // index.html asks who is signed in, and the releases, while the app
+    // downloads; the app's own requests are answered from those, not sent
+    // again.
+    for path in ["/api/v1/session", "/api/v1/releases"] {
+        let asked: Vec<&Value> = cold
+            .iter()
+            .filter(|r| r["name"].as_str().unwrap_or_default().ends_with(path))
+            .collect();
+        assert_eq!(asked.len(), 1, "{path} is asked for once: {cold:#?}");
+        assert!(
+            asked[0]["start"].as_f64().unwrap() < wasm["end"].as_f64().unwrap(),
+            "{path} is asked for while the app downloads: {cold:#?}"
+        );
+    }
 
     browser
         .cdp("Network.setCacheDisabled", json!({"cacheDisabled": false}))
@@ -170,8 +187,8 @@ async fn first_visit_at_ten_megabits_and_forty_milliseconds() {
         if round == 0 {
             for r in &resources {
                 println!(
-                    "first_visit:   {:>9} bytes (decoded {:>9})  {}",
-                    r["transfer"], r["body"], r["name"]
+                    "first_visit:   {:>5}–{:>5} ms {:>9} bytes (decoded {:>9})  {}",
+                    r["start"], r["end"], r["transfer"], r["body"], r["name"]
                 );
             }
         }
