@@ -166,23 +166,7 @@ pub(crate) fn home() -> AnyView {
 #[component]
 fn Home() -> impl IntoView {
     set_title("Environments");
-    // The start's list for the first answer; a refetch asks anew.
-    let first = StoredValue::new_local(FirstReleases::take());
-    let releases = LocalResource::new(move || {
-        let first = first.try_update_value(Option::take).flatten();
-        async move {
-            match first {
-                // Untracked: a resource awaited in another's fetcher is
-                // tracked by it, and its answer would ask again.
-                Some(first) => match ScopedFuture::new_untracked(first.into_future()).await {
-                    Ok(list) => Ok(list),
-                    // Asked before a sign-in, say: ask again.
-                    Err(_) => api::get(api::path::releases()).await,
-                },
-                None => api::get(api::path::releases()).await,
-            }
-        }
-    });
+    let releases = LocalResource::new(FirstReleases::or_ask);
     let installed = Callback::new(move |()| releases.refetch());
     let session = session::session();
     view! {
@@ -228,10 +212,21 @@ impl FirstReleases {
         provide_context(FirstReleases(StoredValue::new_local(home.then_some(list))));
     }
 
-    /// The list asked for at the start, once: `None` after the first call,
-    /// or when the app opened on another page.
-    fn take() -> Option<ReleaseList> {
-        use_context::<FirstReleases>()
-            .and_then(|FirstReleases(first)| first.try_update_value(Option::take).flatten())
+    /// The release list: the one asked for at the start, the first time
+    /// and if it was answered; else asked for now (a refetch, another
+    /// first page, or a list refused before a sign-in).
+    fn or_ask() -> impl Future<Output = Result<Vec<ReleaseSummary>, ApiFailure>> {
+        let first = use_context::<FirstReleases>()
+            .and_then(|FirstReleases(first)| first.try_update_value(Option::take).flatten());
+        async move {
+            if let Some(first) = first {
+                // Untracked: a resource awaited in another's fetcher is
+                // tracked by it, and its answer would ask again.
+                if let Ok(list) = ScopedFuture::new_untracked(first.into_future()).await {
+                    return Ok(list);
+                }
+            }
+            api::get(api::path::releases()).await
+        }
     }
 }

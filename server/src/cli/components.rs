@@ -11,7 +11,7 @@ use mosaic_core::text::counted;
 use mosaic_core::wizard::{Layout, defaults};
 
 use super::{Format, print_json};
-use crate::out::out;
+use crate::out::{out, outln};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -134,7 +134,7 @@ fn matrix(args: MatrixArgs) -> i32 {
     match args.format {
         MatrixFormat::Json => print_json(&matrix),
         MatrixFormat::Text => out!("{}", matrix.to_text()),
-        MatrixFormat::Svg => out!("{}", matrix.to_svg(engine.registry())),
+        MatrixFormat::Svg => outln!("{}", matrix.to_svg(engine.registry())),
     }
     0
 }
