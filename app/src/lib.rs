@@ -25,15 +25,11 @@ use crate::components::action::on_answer;
 use crate::components::loading::Loading;
 use crate::components::retry::RetryNotice;
 use crate::environment::EnvironmentLayout;
-use crate::pages::components::ComponentsPage;
-use crate::pages::environment::EnvironmentNodes;
 use crate::pages::environments::Environments;
 use crate::pages::onboarding::Onboarding;
-use crate::pages::preview::EnvironmentPreview;
 use crate::pages::sign_in::SignIn;
-use crate::pages::tags::{EnvironmentTagsPage, ReleaseTagsPage};
 use crate::pages::wizard::Wizard;
-use crate::route::{NavSection, for_id, set_title};
+use crate::route::{NavSection, set_title};
 use crate::session::Session;
 
 /// The whole app: who is signed in (the sign-in page when nobody is),
@@ -93,15 +89,15 @@ fn Shell() -> impl IntoView {
                 <Route path=path!("/") view=Home />
                 // One frame for an environment's tabs, read once.
                 <ParentRoute path=path!("/environments/:id") view=EnvironmentLayout>
-                    <Route path=path!("") view=EnvironmentNodes />
-                    <Route path=path!("preview") view=EnvironmentPreview />
+                    <Route path=path!("") view={Lazy::<routes::NodesTab>::new()} />
+                    <Route path=path!("preview") view={Lazy::<routes::PreviewTab>::new()} />
                     <Route path=path!("networks") view={Lazy::<routes::NetworksTab>::new()} />
                     <Route path=path!("settings") view={Lazy::<routes::SettingsTab>::new()} />
-                    <Route path=path!("tags") view=EnvironmentTagsPage />
-                    <Route path=path!("components") view=ComponentsPage />
+                    <Route path=path!("tags") view={Lazy::<routes::TagsTab>::new()} />
+                    <Route path=path!("components") view={Lazy::<routes::ComponentsTab>::new()} />
                     <Route path=path!("deploy") view={Lazy::<routes::DeployTab>::new()} />
                 </ParentRoute>
-                <Route path=path!("/releases/:id/tags") view=ReleaseTagsRoute />
+                <Route path=path!("/releases/:id/tags") view={Lazy::<routes::ReleaseTags>::new()} />
                 <Route path=path!("/releases/:id/matrix") view={Lazy::<routes::ReleaseMatrix>::new()} />
                 <Route path=path!("/plugins") view={Lazy::<routes::PluginsRoute>::new()} />
                 <Route path=path!("/heat") view={Lazy::<routes::HeatRoute>::new()} />
@@ -148,11 +144,6 @@ fn Account() -> impl IntoView {
             </button>
         </span>
     }
-}
-
-#[component]
-fn ReleaseTagsRoute() -> impl IntoView {
-    for_id(|id| view! { <ReleaseTagsPage id /> })
 }
 
 /// What a path without a number where one belongs shows.

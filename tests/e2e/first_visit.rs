@@ -21,21 +21,33 @@ use fantoccini::Locator;
 use mosaic_e2e::Browser;
 use serde_json::{Value, json};
 
-use super::{Who, open_page_as};
+use super::admin::create_nodes;
+use super::{Who, create_environment_as, open_page_as};
 
 /// What a first visit should download at most (issue 29).
 const BUDGET_BYTES: u64 = 450_000;
 
-/// Notes in `window.__usable` when the wizard's Next button appears.
-const WATCH_USABLE: &str = r#"
+/// Notes in `window.__usable` when the first element `css` selects
+/// appears (`performance.now()`, from the start of navigation).
+fn watch_usable(css: &str) -> String {
+    format!(
+        r#"
 window.__usable = null;
-new MutationObserver((_, observer) => {
-  if (window.__usable === null && document.querySelector("[data-page='wizard'] #next")) {
+new MutationObserver((_, observer) => {{
+  if (window.__usable === null && document.querySelector({css:?})) {{
     window.__usable = performance.now();
     observer.disconnect();
-  }
-}).observe(document, {childList: true, subtree: true});
-"#;
+  }}
+}}).observe(document, {{childList: true, subtree: true}});
+"#
+    )
+}
+
+/// The wizard is usable when its Next button is on the page.
+const WIZARD_USABLE: &str = "[data-page='wizard'] #next";
+
+/// An environment's Nodes tab is usable when its first node row is.
+const NODES_USABLE: &str = "[data-page='environment'] tr.node-row";
 
 /// Every resource of the page: its URL, what it cost on the wire, and
 /// where it came from.
@@ -53,14 +65,20 @@ return {
 /// Opens the wizard in a new navigation and waits until it is usable: the
 /// milliseconds it took and the resources it loaded.
 async fn visit(browser: &Browser, url: &str) -> (f64, Vec<Value>) {
+    visit_until(browser, url, WIZARD_USABLE).await
+}
+
+/// Opens `url` in a new navigation and waits until `usable` selects an
+/// element (the watcher installed by `prepared` for the same selector).
+async fn visit_until(browser: &Browser, url: &str, usable: &str) -> (f64, Vec<Value>) {
     let c = &browser.client;
     c.goto("about:blank").await.unwrap();
     c.goto(url).await.unwrap();
     c.wait()
         .at_most(Duration::from_secs(60))
-        .for_element(Locator::Css("[data-page='wizard'] #next"))
+        .for_element(Locator::Css(usable))
         .await
-        .expect("the wizard");
+        .unwrap_or_else(|e| panic!("{usable} on {url}: {e}"));
     let found = c.execute(RESOURCES, vec![]).await.unwrap();
     let usable = found["usable"]
         .as_f64()
@@ -83,9 +101,16 @@ fn is_asset(resource: &Value) -> bool {
         .any(|ext| name.ends_with(ext))
 }
 
-/// Signed in, with the cache off and the watcher installed for every page.
+/// Signed in, with the cache off and the wizard's watcher installed for
+/// every page.
 async fn prepared(who: Who) -> (mosaic_e2e::Server, Browser) {
     let (server, browser) = open_page_as("/", who).await;
+    cold_and_watched(&browser, WIZARD_USABLE).await;
+    (server, browser)
+}
+
+/// The cache off, and a watcher for `usable` installed for every page.
+async fn cold_and_watched(browser: &Browser, usable: &str) {
     browser.cdp("Network.enable", json!({})).await;
     browser
         .cdp("Network.setCacheDisabled", json!({"cacheDisabled": true}))
@@ -93,10 +118,9 @@ async fn prepared(who: Who) -> (mosaic_e2e::Server, Browser) {
     browser
         .cdp(
             "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": WATCH_USABLE}),
+            json!({"source": watch_usable(usable)}),
         )
         .await;
-    (server, browser)
 }
 
 #[tokio::test]
@@ -165,6 +189,35 @@ async fn the_app_arrives_compressed_and_a_repeat_visit_downloads_no_asset() {
 #[ignore = "a measurement: run with --ignored (see the module's doc)"]
 async fn first_visit_at_ten_megabits_and_forty_milliseconds() {
     let (server, browser) = prepared(Who::Operator).await;
+    throttled(&browser).await;
+    let url = format!("{}/", server.url);
+    for round in 0..5 {
+        let (usable, resources) = visit(&browser, &url).await;
+        report("usable wizard", round, usable, &resources);
+    }
+    browser.close().await;
+}
+
+/// The same for an environment's page opened first (a bookmark, a link):
+/// its Nodes tab with twenty nodes, whose module is fetched when the app
+/// runs (app/src/routes.rs).
+#[tokio::test]
+#[ignore = "a measurement: run with --ignored (see the module's doc)"]
+async fn first_visit_to_an_environment_at_ten_megabits_and_forty_milliseconds() {
+    let (server, browser, _) = create_environment_as("first-visit", Who::Operator).await;
+    create_nodes(&browser.client, 1, 20).await;
+    cold_and_watched(&browser, NODES_USABLE).await;
+    throttled(&browser).await;
+    let url = format!("{}/environments/1", server.url);
+    for round in 0..5 {
+        let (usable, resources) = visit_until(&browser, &url, NODES_USABLE).await;
+        report("usable Nodes tab", round, usable, &resources);
+    }
+    browser.close().await;
+}
+
+/// 10 Mbit/s both ways and 40 ms round trips.
+async fn throttled(browser: &Browser) {
     browser
         .cdp(
             "Network.emulateNetworkConditions",
@@ -176,22 +229,21 @@ async fn first_visit_at_ten_megabits_and_forty_milliseconds() {
             }),
         )
         .await;
-    let url = format!("{}/", server.url);
-    for round in 0..5 {
-        let (usable, resources) = visit(&browser, &url).await;
-        let total = bytes(&resources);
-        println!(
-            "first_visit: round {round}: usable wizard after {usable:.0} ms, {total} bytes in {} requests (budget {BUDGET_BYTES})",
-            resources.len()
-        );
-        if round == 0 {
-            for r in &resources {
-                println!(
-                    "first_visit:   {:>5}–{:>5} ms {:>9} bytes (decoded {:>9})  {}",
-                    r["start"], r["end"], r["transfer"], r["body"], r["name"]
-                );
-            }
+}
+
+/// Prints a visit's time and bytes; the first round's requests one by one.
+fn report(what: &str, round: usize, usable: f64, resources: &[Value]) {
+    let total = bytes(resources);
+    println!(
+        "first_visit: round {round}: {what} after {usable:.0} ms, {total} bytes in {} requests (budget {BUDGET_BYTES})",
+        resources.len()
+    );
+    if round == 0 {
+        for r in resources {
+            println!(
+                "first_visit:   {:>5}–{:>5} ms {:>9} bytes (decoded {:>9})  {}",
+                r["start"], r["end"], r["transfer"], r["body"], r["name"]
+            );
         }
     }
-    browser.close().await;
 }
