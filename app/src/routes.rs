@@ -52,12 +52,16 @@ use crate::route::for_id;
 /// A page's module being fetched, then its view.
 type Load = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
 
-/// A lazy route: `$route` shows what `$body` builds (the function `$page_fn`),
-/// split off into the module `$module`; `$page` is the `data-page` its
-/// load failure is shown under (the environment's frame has its own).
-/// Routes that name one module share it: one download brings them all.
-macro_rules! lazy_page {
-    ($(#[$doc:meta])* $route:ident, $page_fn:ident in $module:ident, $page:expr, $body:expr) => {
+/// Lazy routes, each written `Route: function in module, page => body;`:
+/// `Route` shows what `body` builds (the function `function`), split off
+/// into `module`; `page` is the `data-page` its load failure is shown
+/// under (the environment's frame has its own). Routes that name one
+/// module share it: one download brings them all.
+macro_rules! lazy_pages {
+    ($(
+        $(#[$doc:meta])*
+        $route:ident: $page_fn:ident in $module:ident, $page:expr => $body:expr;
+    )*) => {$(
         $(#[$doc])*
         pub struct $route;
 
@@ -74,7 +78,7 @@ macro_rules! lazy_page {
                 lazily($page, || Box::pin($page_fn()))
             }
         }
-    };
+    )*};
 }
 
 /// The page `load` gives once its module arrived; until then the loading
@@ -106,90 +110,34 @@ fn lazily(page: Option<&'static str>, load: fn() -> Load) -> AnyView {
     .into_any()
 }
 
-lazy_page!(
+lazy_pages! {
+    // What an environment opens on, and its light tabs.
     /// An environment's Nodes tab.
-    NodesTab,
-    nodes_tab in environment,
-    None,
-    view! { <EnvironmentNodes /> }.into_any()
-);
-
-lazy_page!(
+    NodesTab: nodes_tab in environment, None => view! { <EnvironmentNodes /> }.into_any();
     /// An environment's Deployment preview tab.
-    PreviewTab,
-    preview_tab in environment,
-    None,
-    view! { <EnvironmentPreview /> }.into_any()
-);
-
-lazy_page!(
+    PreviewTab: preview_tab in environment, None => view! { <EnvironmentPreview /> }.into_any();
     /// An environment's Tags tab.
-    TagsTab,
-    tags_tab in environment,
-    None,
-    view! { <EnvironmentTagsPage /> }.into_any()
-);
-
-lazy_page!(
+    TagsTab: tags_tab in environment, None => view! { <EnvironmentTagsPage /> }.into_any();
     /// An environment's Components tab.
-    ComponentsTab,
-    components_tab in environment,
-    None,
-    view! { <ComponentsPage /> }.into_any()
-);
+    ComponentsTab: components_tab in environment, None => view! { <ComponentsPage /> }.into_any();
 
-lazy_page!(
+    // An environment's heavy tabs.
     /// An environment's Networks tab.
-    NetworksTab,
-    networks_tab in environment_more,
-    None,
-    view! { <NetworksPage /> }.into_any()
-);
-
-lazy_page!(
+    NetworksTab: networks_tab in environment_more, None => view! { <NetworksPage /> }.into_any();
     /// An environment's Settings tab.
-    SettingsTab,
-    settings_tab in environment_more,
-    None,
-    view! { <SettingsPage /> }.into_any()
-);
-
-lazy_page!(
+    SettingsTab: settings_tab in environment_more, None => view! { <SettingsPage /> }.into_any();
     /// An environment's Deploy tab.
-    DeployTab,
-    deploy_tab in environment_more,
-    None,
-    view! { <DeployPage /> }.into_any()
-);
+    DeployTab: deploy_tab in environment_more, None => view! { <DeployPage /> }.into_any();
 
-lazy_page!(
+    // What is installed: plugins, Heat template sets, releases.
     /// A release's tags.
-    ReleaseTags,
-    release_tags in catalog,
-    Some("tags"),
-    for_id(|id| view! { <ReleaseTagsPage id /> })
-);
-
-lazy_page!(
+    ReleaseTags: release_tags in catalog, Some("tags") =>
+        for_id(|id| view! { <ReleaseTagsPage id /> });
     /// A release's compatibility matrix.
-    ReleaseMatrix,
-    release_matrix in catalog,
-    Some("matrix"),
-    for_id(|id| view! { <MatrixPage id /> })
-);
-
-lazy_page!(
+    ReleaseMatrix: release_matrix in catalog, Some("matrix") =>
+        for_id(|id| view! { <MatrixPage id /> });
     /// The installed plugins.
-    PluginsRoute,
-    plugins in catalog,
-    Some("plugins"),
-    view! { <Plugins /> }.into_any()
-);
-
-lazy_page!(
+    PluginsRoute: plugins in catalog, Some("plugins") => view! { <Plugins /> }.into_any();
     /// The Heat template sets.
-    HeatRoute,
-    heat in catalog,
-    Some("heat"),
-    view! { <HeatPage /> }.into_any()
-);
+    HeatRoute: heat in catalog, Some("heat") => view! { <HeatPage /> }.into_any();
+}
