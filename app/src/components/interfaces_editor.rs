@@ -15,6 +15,7 @@ use mosaic_core::network::{InterfacesView, PortRow};
 
 use crate::api::{self, ApiFailure, Tagged};
 use crate::components::action::on_success;
+use crate::components::table::Table;
 
 /// The interfaces of node `id` (`node` as the table last loaded it: a
 /// change of it asks for its interfaces again), with the environment's
@@ -152,42 +153,35 @@ fn Ports(
             when=move || !rows().is_empty()
             fallback=|| view! { <p class="hint">"It declares no interfaces: add one to place its networks."</p> }
         >
-            <table class="ports-table">
-                <caption class="visually-hidden">"The node's interfaces and bonds"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Port"</th>
-                        <th scope="col">"MAC or bond"</th>
-                        <th scope="col">"Networks"</th>
-                        <th scope="col">"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For
-                        each=rows
-                        key=|row| row.clone()
-                        children=move |PortRow { name, what, networks, bond }| {
-                            let remove = (editable && !bond).then(|| {
-                                let port = name.clone();
-                                view! {
-                                    <button class="remove-interface link" on:click=move |_| {
-                                        change.make(|v| v.without_interface(&port));
-                                    }>"Remove"</button>
-                                }
-                            });
-                            let key = name.clone();
+            <Table
+                class="ports-table"
+                caption="The node's interfaces and bonds"
+                columns=&["Port", "MAC or bond", "Networks", "Actions"]
+            >
+                <For
+                    each=rows
+                    key=|row| row.clone()
+                    children=move |PortRow { name, what, networks, bond }| {
+                        let remove = (editable && !bond).then(|| {
+                            let port = name.clone();
                             view! {
-                                <tr data-port=key>
-                                    <th scope="row">{name}</th>
-                                    <td>{what}</td>
-                                    <td class="port-networks">{networks}</td>
-                                    <td>{remove}</td>
-                                </tr>
+                                <button class="remove-interface link" on:click=move |_| {
+                                    change.make(|v| v.without_interface(&port));
+                                }>"Remove"</button>
                             }
+                        });
+                        let key = name.clone();
+                        view! {
+                            <tr data-port=key>
+                                <th scope="row">{name}</th>
+                                <td>{what}</td>
+                                <td class="port-networks">{networks}</td>
+                                <td>{remove}</td>
+                            </tr>
                         }
-                    />
-                </tbody>
-            </table>
+                    }
+                />
+            </Table>
         </Show>
     }
 }
@@ -216,23 +210,17 @@ fn Placement(
         Memo::new(move |_| placed.with(|p| p.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()));
     view! {
         <Show when=move || !ports.with(Vec::is_empty)>
-            <table class="placement-table">
-                <caption class="visually-hidden">"Which port each network rides on"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Network"</th>
-                        <th scope="col">"Port"</th>
-                        <th scope="col">"Address"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For
-                        each=move || names.get()
-                        key=|n| n.clone()
-                        children=move |network| view! { <NetworkPort network shown ports placed editable change /> }
-                    />
-                </tbody>
-            </table>
+            <Table
+                class="placement-table"
+                caption="Which port each network rides on"
+                columns=&["Network", "Port", "Address"]
+            >
+                <For
+                    each=move || names.get()
+                    key=|n| n.clone()
+                    children=move |network| view! { <NetworkPort network shown ports placed editable change /> }
+                />
+            </Table>
         </Show>
     }
 }

@@ -15,4 +15,5 @@ pub mod pager;
 pub mod plugin_upload;
 pub mod retry;
 pub mod roles;
+pub mod table;
 pub mod upgrades;

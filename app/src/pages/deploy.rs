@@ -16,6 +16,7 @@ use mosaic_core::nodes::{count_line, page_count, page_of};
 use crate::api::{self, ApiFailure};
 use crate::components::loading::Loading;
 use crate::components::pager::Pager;
+use crate::components::table::Table;
 use crate::environment::env;
 use crate::route::Route;
 
@@ -169,17 +170,13 @@ fn Hosts(export: Export) -> impl IntoView {
                 }
             />
             <p class="node-count" aria-live="polite">{count}</p>
-            <table class="hosts-table">
-                <caption class="visually-hidden">"Each node's kolla groups and the services they bring"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Node"</th>
-                        <th scope="col">"Groups"</th>
-                        <th scope="col">"Services they bring"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
+            <Table
+                class="hosts-table"
+                caption="Each node's kolla groups and the services they bring"
+                columns=&["Node", "Groups", "Services they bring"]
+            >
+                {rows}
+            </Table>
             <Pager page pages label="Pages of hosts" />
         </div>
     }

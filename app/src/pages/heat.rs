@@ -13,6 +13,7 @@ use web_sys::{File, HtmlInputElement};
 use crate::api;
 use crate::components::action::on_success;
 use crate::components::notice::ErrorNotice;
+use crate::components::table::Table;
 
 /// What an environment looks like, in its empty text area.
 const PLACEHOLDER: &str = "requires:\n  deployment: puppet\nresource_registry:\n  \
@@ -112,44 +113,42 @@ pub fn TemplateSetSummary(set: TemplateSet) -> impl IntoView {
     } = set;
     view! {
         <h2>{format!("{name} — {} templates", templates.len())}</h2>
-        <Lists class="capabilities" key="Capability" values="Values" rows=summary.capabilities />
+        <Lists
+            class="capabilities"
+            caption="The set's capabilities and their values"
+            columns=&["Capability", "Values"]
+            rows=summary.capabilities
+        />
         <Lists
             class="resource-types"
-            key="Resource type"
-            values="Templates"
+            caption="The resource types the set's templates implement"
+            columns=&["Resource type", "Templates"]
             rows=summary.resource_types
         />
     }
 }
 
-/// A two-column table, a list of values per key.
+/// A two-column table (`columns`: the key's, the values'), a list of
+/// values per key.
 #[component]
 fn Lists(
     class: &'static str,
-    key: &'static str,
-    values: &'static str,
+    caption: &'static str,
+    columns: &'static [&'static str; 2],
     rows: BTreeMap<String, Vec<String>>,
 ) -> impl IntoView {
     view! {
-        <table class=class>
-            <thead>
-                <tr>
-                    <th>{key}</th>
-                    <th>{values}</th>
-                </tr>
-            </thead>
-            <tbody>
-                {rows
-                    .into_iter()
-                    .map(|(k, v)| view! {
-                        <tr>
-                            <td>{k}</td>
-                            <td>{v.join(", ")}</td>
-                        </tr>
-                    })
-                    .collect_view()}
-            </tbody>
-        </table>
+        <Table class caption columns>
+            {rows
+                .into_iter()
+                .map(|(k, v)| view! {
+                    <tr>
+                        <td>{k}</td>
+                        <td>{v.join(", ")}</td>
+                    </tr>
+                })
+                .collect_view()}
+        </Table>
     }
 }
 
@@ -280,26 +279,22 @@ pub fn Resolution(
                     </li>
                 </For>
             </ul>
-            <table class="registry">
-                <thead>
-                    <tr>
-                        <th>"Resource type"</th>
-                        <th>"Resolved to"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For
-                        each=move || registry.get()
-                        key=|row: &(String, String)| row.clone()
-                        children=|(kind, template)| view! {
-                            <tr>
-                                <td>{kind}</td>
-                                <td>{template}</td>
-                            </tr>
-                        }
-                    />
-                </tbody>
-            </table>
+            <Table
+                class="registry"
+                caption="The template each resource type resolves to"
+                columns=&["Resource type", "Resolved to"]
+            >
+                <For
+                    each=move || registry.get()
+                    key=|row: &(String, String)| row.clone()
+                    children=|(kind, template)| view! {
+                        <tr>
+                            <td>{kind}</td>
+                            <td>{template}</td>
+                        </tr>
+                    }
+                />
+            </Table>
             {move || {
                 download
                     .get()

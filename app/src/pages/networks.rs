@@ -26,6 +26,7 @@ use mosaic_core::text::plural;
 use crate::api::{self, ApiFailure, Tagged};
 use crate::components::action::{ActionError, Request, on_answer, on_success};
 use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
+use crate::components::table::Table;
 use crate::environment::{Env, env};
 use crate::session::session;
 
@@ -353,23 +354,17 @@ fn NodeGroups(
     view! {
         <section class="node-groups" aria-labelledby="node-groups-heading">
             <h2 id="node-groups-heading">"Node groups"</h2>
-            <table class="groups-table">
-                <caption class="visually-hidden">"The environment's node groups"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Networks shown"</th>
-                        <th scope="col">"Nodes"</th>
-                        <th scope="col">"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For
-                        each=move || groups.get()
-                        key=|g| g.id
-                        children=move |g| view! { <GroupRow group=g groups shown chosen troubled editable changed /> }
-                    />
-                </tbody>
-            </table>
+            <Table
+                class="groups-table"
+                caption="The environment's node groups"
+                columns=&["Networks shown", "Nodes", "Actions"]
+            >
+                <For
+                    each=move || groups.get()
+                    key=|g| g.id
+                    children=move |g| view! { <GroupRow group=g groups shown chosen troubled editable changed /> }
+                />
+            </Table>
             {editable.then(|| view! { <NewGroupForm cluster_id changed /> })}
         </section>
     }
@@ -845,34 +840,27 @@ fn Vips(current: Memo<Tagged<ConfigurationView>>) -> impl IntoView {
     view! {
         <section class="vips" aria-labelledby="vips-heading">
             <h2 id="vips-heading">"VIPs"</h2>
-            <table class="vips-table">
-                <caption class="visually-hidden">"The environment's virtual addresses"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"VIP"</th>
-                        <th scope="col">"Network"</th>
-                        <th scope="col">"Node group"</th>
-                        <th scope="col">"Address"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For
-                        each=move || vips.get()
-                        key=|vip| vip.clone()
-                        children=|(name, network, group, address)| {
-                            let key = name.clone();
-                            view! {
-                                <tr data-vip=key>
-                                    <th scope="row">{name}</th>
-                                    <td>{label(&network).to_owned()}</td>
-                                    <td>{group}</td>
-                                    <td class="vip-address">{address}</td>
-                                </tr>
-                            }
+            <Table
+                class="vips-table"
+                caption="The environment's virtual addresses"
+                columns=&["VIP", "Network", "Node group", "Address"]
+            >
+                <For
+                    each=move || vips.get()
+                    key=|vip| vip.clone()
+                    children=|(name, network, group, address)| {
+                        let key = name.clone();
+                        view! {
+                            <tr data-vip=key>
+                                <th scope="row">{name}</th>
+                                <td>{label(&network).to_owned()}</td>
+                                <td>{group}</td>
+                                <td class="vip-address">{address}</td>
+                            </tr>
                         }
-                    />
-                </tbody>
-            </table>
+                    }
+                />
+            </Table>
         </section>
     }
 }

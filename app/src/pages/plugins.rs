@@ -8,6 +8,7 @@ use crate::api::{self, ApiFailure};
 use crate::components::loading::Loading;
 use crate::components::notice::ErrorNotice;
 use crate::components::plugin_upload::PluginUpload;
+use crate::components::table::Table;
 use crate::records::{Record, Records};
 use crate::route::{Route, set_title};
 use crate::session::session;
@@ -51,8 +52,9 @@ pub fn Plugins() -> impl IntoView {
     }
 }
 
-const HEADS: [&str; 6] = [
-    "Plugin", "Version", "Kind", "Releases", "Used by", "Warnings",
+/// The plugin table's columns.
+const HEADS: [&str; 7] = [
+    "Plugin", "Version", "Kind", "Releases", "Used by", "Warnings", "Actions",
 ];
 
 /// The installed plugins, a row each, and for an admin the button
@@ -83,19 +85,11 @@ pub fn PluginTable(
             when=move || list.all().with(|list| !list.is_empty())
             fallback=|| view! { <p class="empty">"No plugin is installed."</p> }
         >
-            <table class="plugin-table">
-                <thead>
-                    <tr>
-                        {HEADS.map(|head| view! { <th>{head}</th> })}
-                        <th scope="col">"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For each=list.keys() key=|id| *id let:id>
-                        {list.row(&id).map(|row| view! { <PluginRow plugin=row.into() uninstalling /> })}
-                    </For>
-                </tbody>
-            </table>
+            <Table class="plugin-table" caption="The installed plugins" columns=&HEADS>
+                <For each=list.keys() key=|id| *id let:id>
+                    {list.row(&id).map(|row| view! { <PluginRow plugin=row.into() uninstalling /> })}
+                </For>
+            </Table>
         </Show>
     }
 }

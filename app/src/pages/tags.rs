@@ -14,6 +14,7 @@ use crate::components::loading::{Answer, Loading, outcome};
 use crate::components::new_tag_form::NewTagForm;
 use crate::components::notice::ErrorNotice;
 use crate::components::roles::RolesSection;
+use crate::components::table::Table;
 use crate::environment::env;
 use crate::records::{Record, Records};
 use crate::route::{Route, set_title};
@@ -166,23 +167,15 @@ pub fn TagTable(
     let names = list.keys();
     view! {
         <div>
-            <table class="tags-table">
-                <caption class="visually-hidden">"Tags"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Name"</th>
-                        <th scope="col">"Comes from"</th>
-                        <th scope="col">"Has a primary"</th>
-                        <th scope="col">"Nodes"</th>
-                        <th scope="col">"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <For each=names key=|name| name.clone() let(name)>
-                        <TagRow name list own editable failure changed />
-                    </For>
-                </tbody>
-            </table>
+            <Table
+                class="tags-table"
+                caption="Tags"
+                columns=&["Name", "Comes from", "Has a primary", "Nodes", "Actions"]
+            >
+                <For each=names key=|name| name.clone() let(name)>
+                    <TagRow name list own editable failure changed />
+                </For>
+            </Table>
         </div>
     }
 }
