@@ -4,7 +4,7 @@
 //! to one. The main module holds what a first visit to `/` shows: the
 //! sign-in page, the wizard and the environments, the onboarding, and an
 //! environment's frame. The rest is three modules (docs/benchmarks.md,
-//! "The split by route"):
+//! "Three modules"):
 //! - `environment`: the tabs an environment opens on and the light ones —
 //!   Nodes, Deployment preview, Tags, Components;
 //! - `environment_more`: its heavy tabs — Networks, Settings, Deploy;

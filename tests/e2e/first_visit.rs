@@ -4,10 +4,13 @@
 //! compressed on a first visit, and a repeat visit downloads no asset
 //! again. Measured, run on purpose against an optimized server: the time
 //! to a usable wizard at 10 Mbit/s and 40 ms round trips, and the bytes on
-//! the wire of that first visit against issue 29's budget of 450,000:
+//! the wire of that first visit against issue 29's budget of 450,000; the
+//! same for a first visit to an environment's Nodes tab. One at a time
+//! (`--test-threads=1`): two browsers at once share the machine and time
+//! each other.
 //!
 //!     cargo build --release -p mosaic-server && make app
-//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e --test e2e -- --ignored --nocapture first_visit
+//!     MOSAIC_BIN=$PWD/target/release/mosaic cargo test -p mosaic-e2e --test e2e -- --ignored --nocapture --test-threads=1 first_visit
 //!
 //! Bytes are the Resource Timing API's `transferSize` (headers and the
 //! body as sent, compressed) summed over the document and everything it
@@ -69,7 +72,7 @@ async fn visit(browser: &Browser, url: &str) -> (f64, Vec<Value>) {
 }
 
 /// Opens `url` in a new navigation and waits until `usable` selects an
-/// element (the watcher installed by `prepared` for the same selector).
+/// element (the watcher `cold_and_watched` installed for the same selector).
 async fn visit_until(browser: &Browser, url: &str, usable: &str) -> (f64, Vec<Value>) {
     let c = &browser.client;
     c.goto("about:blank").await.unwrap();
