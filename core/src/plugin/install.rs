@@ -152,7 +152,6 @@ fn error(file: &str, message: String) -> Diagnostic {
 /// Every reason `new` cannot be installed next to `installed`; warnings for
 /// what is odd but allowed (an extension no installed release can use).
 pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
     // Versions of one plugin install side by side (§7.6): an environment
     // is built from one of them, never from two, so another version of
     // the same plugin is not compared against.
@@ -161,6 +160,61 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
         .iter()
         .filter(|p| p.name != new.name)
         .collect();
+    let releases: Vec<(&Package, &Release)> = others
+        .iter()
+        .flat_map(|p| p.releases().map(move |r| (*p, r)))
+        .collect();
+    let mut out = installed_twice(new, installed, &releases);
+    if new.is_release_plugin() {
+        return out;
+    }
+    let targets: Vec<&(&Package, &Release)> =
+        releases.iter().filter(|(_, r)| new.extends(r)).collect();
+    if targets.is_empty() {
+        out.push(Diagnostic {
+            path: Some("releases".to_owned()),
+            ..warning(
+                "metadata.yaml",
+                "no installed release is compatible with this plugin; it will not be offered until one is".to_owned(),
+            )
+        });
+    }
+    for (owner, release) in targets {
+        out.extend(bind_warnings(new, release));
+        out.extend(mention_warnings(new, release, &others));
+        let neighbours: Vec<&Package> = others
+            .iter()
+            .copied()
+            .filter(|p| !p.is_release_plugin() && p.extends(release))
+            .collect();
+        let release_source = format!("release '{}' ({})", release.label(), owner.source());
+        out.extend(component_collisions(
+            new,
+            (&release_source, release),
+            &neighbours,
+        ));
+        out.extend(role_and_volume_collisions(
+            new,
+            (&release_source, release),
+            &neighbours,
+        ));
+        out.extend(network_role_collisions(
+            new,
+            (&release_source, release),
+            &neighbours,
+        ));
+        out.extend(unknown_mapped_volumes(new, release));
+    }
+    out
+}
+
+/// This version of the plugin, or a release it ships, installed already.
+fn installed_twice(
+    new: &Package,
+    installed: Installed<'_>,
+    releases: &[(&Package, &Release)],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if installed
         .plugins
         .iter()
@@ -171,12 +225,8 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
             format!("{} is already installed", new.source()),
         ));
     }
-    let releases: Vec<(&Package, &Release)> = others
-        .iter()
-        .flat_map(|p| p.releases().map(move |r| (*p, r)))
-        .collect();
     for release in new.releases() {
-        for (owner, existing) in &releases {
+        for (owner, existing) in releases {
             if existing.name == release.name && existing.version == release.version {
                 out.push(error(
                     "metadata.yaml",
@@ -189,125 +239,124 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
             }
         }
     }
-    if new.is_release_plugin() {
-        return out;
-    }
-    let targets: Vec<&(&Package, &Release)> =
-        releases.iter().filter(|(_, r)| new.extends(r)).collect();
-    if targets.is_empty() {
-        out.push(Diagnostic {
-            severity: Severity::Warning,
-            file: "metadata.yaml".to_owned(),
-            line: None,
-            path: Some("releases".to_owned()),
-            message: "no installed release is compatible with this plugin; it will not be offered until one is".to_owned(),
-        });
-    }
-    for (owner, release) in targets {
-        out.extend(bind_warnings(new, release));
-        out.extend(mention_warnings(new, release, &others));
-        let neighbours: Vec<&&Package> = others
-            .iter()
-            .filter(|p| !p.is_release_plugin() && p.extends(release))
-            .collect();
-        let release_source = format!("release '{}' ({})", release.label(), owner.source());
-        // Components (§2.2): one error per name, naming both sources.
-        for component in &new.components_metadata {
-            let name = &component.name;
-            if release.components_metadata.iter().any(|c| &c.name == name) {
+    out
+}
+
+/// Components (§2.2) the release or a neighbour defines too: one error per
+/// name and source, naming both sources.
+fn component_collisions(
+    new: &Package,
+    (release_source, release): (&str, &Release),
+    neighbours: &[&Package],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for component in &new.components_metadata {
+        let name = &component.name;
+        if release.components_metadata.iter().any(|c| &c.name == name) {
+            out.push(error(
+                "components.yaml",
+                format!(
+                    "component '{name}' is defined by both {release_source} and {}",
+                    new.source()
+                ),
+            ));
+        }
+        for other in neighbours {
+            if other.components_metadata.iter().any(|c| &c.name == name) {
                 out.push(error(
                     "components.yaml",
                     format!(
-                        "component '{name}' is defined by both {release_source} and {}",
-                        new.source()
+                        "component '{name}' is defined by both {} and {} (both extend release '{}')",
+                        other.source(),
+                        new.source(),
+                        release.label()
                     ),
                 ));
             }
-            for other in &neighbours {
-                if other.components_metadata.iter().any(|c| &c.name == name) {
-                    out.push(error(
-                        "components.yaml",
-                        format!(
-                            "component '{name}' is defined by both {} and {} (both extend release '{}')",
-                            other.source(),
-                            new.source(),
-                            release.label()
-                        ),
-                    ));
-                }
-            }
         }
-        // Roles and volumes (§4): one error per source listing every name.
-        let collisions = |mine: &[String], theirs: &[String]| -> Vec<String> {
-            let theirs: BTreeSet<&String> = theirs.iter().collect();
-            mine.iter()
-                .filter(|n| theirs.contains(n))
-                .cloned()
-                .collect()
-        };
-        let role_names = |roles: &crate::role::Roles| -> Vec<String> {
-            roles.names().map(ToString::to_string).collect()
-        };
-        let roles = role_names(&new.roles_metadata);
-        let volumes = new.volume_ids();
-        let mut against: Vec<(String, Vec<String>, Vec<String>)> = vec![(
-            release_source.clone(),
-            role_names(&release.roles_metadata),
-            release.volume_ids(),
-        )];
-        for other in &neighbours {
-            against.push((
-                other.source(),
-                role_names(&other.roles_metadata),
-                other.volume_ids(),
+    }
+    out
+}
+
+/// Roles and volumes (§4) the release or a neighbour defines too: one error
+/// per source and file, listing every name.
+fn role_and_volume_collisions(
+    new: &Package,
+    (release_source, release): (&str, &Release),
+    neighbours: &[&Package],
+) -> Vec<Diagnostic> {
+    let role_names = |roles: &crate::role::Roles| -> Vec<String> {
+        roles.names().map(ToString::to_string).collect()
+    };
+    let roles = role_names(&new.roles_metadata);
+    let volumes = new.volume_ids();
+    let against = std::iter::once((
+        release_source.to_owned(),
+        role_names(&release.roles_metadata),
+        release.volume_ids(),
+    ))
+    .chain(neighbours.iter().map(|other| {
+        (
+            other.source(),
+            role_names(&other.roles_metadata),
+            other.volume_ids(),
+        )
+    }));
+    let mut out = Vec::new();
+    for (source, their_roles, their_volumes) in against {
+        let r = shared_names(&roles, &their_roles);
+        if !r.is_empty() {
+            out.push(error(
+                "node_roles.yaml",
+                format!("roles already defined by {source}: {}", r.join(", ")),
             ));
         }
-        for (source, their_roles, their_volumes) in &against {
-            let r = collisions(&roles, their_roles);
-            if !r.is_empty() {
-                out.push(error(
-                    "node_roles.yaml",
-                    format!("roles already defined by {source}: {}", r.join(", ")),
-                ));
-            }
-            let v = collisions(&volumes, their_volumes);
-            if !v.is_empty() {
-                out.push(error(
-                    "volumes.yaml",
-                    format!("volumes already defined by {source}: {}", v.join(", ")),
-                ));
-            }
+        let v = shared_names(&volumes, &their_volumes);
+        if !v.is_empty() {
+            out.push(error(
+                "volumes.yaml",
+                format!("volumes already defined by {source}: {}", v.join(", ")),
+            ));
         }
-        out.extend(network_role_collisions(
-            new,
-            (&release_source, release),
-            &neighbours,
-        ));
-        // Volume mappings may name the release's volumes; they must exist.
-        let known: BTreeSet<String> = volumes
-            .iter()
-            .cloned()
-            .chain(release.volume_ids())
-            .collect();
-        if let Some(mapping) = new.volumes_metadata["volumes_roles_mapping"].as_object() {
-            for (role, list) in mapping {
-                for id in list
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|v| v["id"].as_str())
-                {
-                    if !known.contains(id) {
-                        out.push(error(
-                            "volumes.yaml",
-                            format!(
-                                "volumes_roles_mapping.{role}: volume '{id}' is defined neither by the plugin nor by release '{}'",
-                                release.label()
-                            ),
-                        ));
-                    }
-                }
-            }
+    }
+    out
+}
+
+/// The names of `mine` that `theirs` has too, in `mine`'s order.
+fn shared_names(mine: &[String], theirs: &[String]) -> Vec<String> {
+    let theirs: BTreeSet<&String> = theirs.iter().collect();
+    mine.iter()
+        .filter(|n| theirs.contains(n))
+        .cloned()
+        .collect()
+}
+
+/// Volume mappings may name the release's volumes; each named must exist,
+/// in the plugin or in `release`.
+fn unknown_mapped_volumes(new: &Package, release: &Release) -> Vec<Diagnostic> {
+    let known: BTreeSet<String> = new
+        .volume_ids()
+        .into_iter()
+        .chain(release.volume_ids())
+        .collect();
+    let Some(mapping) = new.volumes_metadata["volumes_roles_mapping"].as_object() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (role, list) in mapping {
+        let ids = list
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v["id"].as_str());
+        for id in ids.filter(|id| !known.contains(*id)) {
+            out.push(error(
+                "volumes.yaml",
+                format!(
+                    "volumes_roles_mapping.{role}: volume '{id}' is defined neither by the plugin nor by release '{}'",
+                    release.label()
+                ),
+            ));
         }
     }
     out
@@ -319,7 +368,7 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
 fn network_role_collisions(
     new: &Package,
     (release_source, release): (&str, &Release),
-    neighbours: &[&&Package],
+    neighbours: &[&Package],
 ) -> Vec<Diagnostic> {
     let mut theirs: Vec<(String, &crate::network::NetworkRole)> = release
         .network_roles_metadata
