@@ -216,6 +216,110 @@ fn at_most_one(cnf: &mut Cnf, lits: &[Lit], guard: Option<Lit>) {
     cnf.add(with_guard(vec![negate(lits[last]), Lit::neg(s[last - 1])]));
 }
 
+/// Encodes component `owner`'s requirements: each gets a variable `q`
+/// (owner → q) whose clauses say what the requirement asks.
+fn encode_requirements(
+    cnf: &mut Cnf,
+    requirements: Vec<Requirement>,
+    owner: usize,
+) -> Vec<Encoded> {
+    let mut encoded = Vec::new();
+    for requirement in requirements {
+        let q = cnf.new_var();
+        cnf.add(vec![Lit::neg(owner), Lit::pos(q)]);
+        let c = &requirement.candidates;
+        match requirement.quantifier {
+            Quantifier::AnyOf | Quantifier::OneOf => {
+                let mut clause = vec![Lit::neg(q)];
+                clause.extend(c.iter().map(|&j| Lit::pos(j)));
+                cnf.add(clause);
+                if requirement.quantifier == Quantifier::OneOf {
+                    let lits: Vec<Lit> = c.iter().map(|&j| Lit::pos(j)).collect();
+                    at_most_one(cnf, &lits, Some(Lit::pos(q)));
+                }
+            }
+            Quantifier::NoneOf => {
+                for &j in c {
+                    cnf.add(vec![Lit::neg(q), Lit::neg(j)]);
+                }
+            }
+            Quantifier::AllOf => {
+                for &j in c {
+                    cnf.add(vec![Lit::neg(q), Lit::pos(j)]);
+                }
+            }
+        }
+        encoded.push(Encoded {
+            requirement,
+            var: q,
+        });
+    }
+    encoded
+}
+
+/// What the wizard can produce: one network core, one member per radio
+/// group of drivers (already implied by the ML2 core's `one_of`) and per
+/// radio storage section (already implied by its conflicts), and ML2
+/// drivers only under the ML2 core.
+fn encode_wizard_shape(cnf: &mut Cnf, layout: &Layout) {
+    let cores: Vec<Lit> = layout.network.cores.iter().map(|&i| Lit::pos(i)).collect();
+    at_most_one(cnf, &cores, None);
+    let radio_storage = layout.storage.iter().filter(|s| s.radio);
+    let drivers = layout.network.driver_groups.iter().map(|g| &g.members);
+    let groups = drivers.chain(radio_storage.map(|s| &s.members));
+    for group in groups {
+        let members: Vec<Lit> = group.iter().map(|&i| Lit::pos(i)).collect();
+        at_most_one(cnf, &members, None);
+    }
+    if let Some(ml2) = layout.network.ml2_core {
+        for &d in &layout.network.drivers {
+            cnf.add(vec![Lit::neg(d), Lit::pos(ml2)]);
+        }
+    }
+}
+
+/// Per component, the `one_of`/`none_of` requirements (owner, index) it is
+/// a candidate of.
+fn watchers(requires: &[Vec<Encoded>], n: usize) -> Vec<Vec<(usize, usize)>> {
+    let mut watchers = vec![Vec::new(); n];
+    for (owner, encoded) in requires.iter().enumerate() {
+        for (k, e) in encoded.iter().enumerate() {
+            if matches!(
+                e.requirement.quantifier,
+                Quantifier::OneOf | Quantifier::NoneOf
+            ) {
+                for &c in &e.requirement.candidates {
+                    watchers[c].push((owner, k));
+                }
+            }
+        }
+    }
+    watchers
+}
+
+/// What each of the `vars` variables past the `n` components stands for: a
+/// requirement's, or else a counter of `at_most_one`.
+fn extras(requires: &[Vec<Encoded>], n: usize, vars: usize) -> Vec<Extra> {
+    let mut extra = vec![Extra::Counter; vars - n];
+    for (owner, encoded) in requires.iter().enumerate() {
+        for (k, e) in encoded.iter().enumerate() {
+            extra[e.var - n] = Extra::Requirement { owner, k };
+        }
+    }
+    extra
+}
+
+/// Per component, its place in name order.
+fn name_ranks(registry: &Registry) -> Vec<usize> {
+    let mut by_name: Vec<usize> = (0..registry.len()).collect();
+    by_name.sort_by_key(|&i| &registry.get(i).name);
+    let mut rank = vec![0; by_name.len()];
+    for (place, &i) in by_name.iter().enumerate() {
+        rank[i] = place;
+    }
+    rank
+}
+
 impl Engine {
     /// Compiles a registry: the CNF of every rule, and which components are dead.
     pub fn new(registry: Registry, required_types: &[ComponentType]) -> Engine {
@@ -225,50 +329,15 @@ impl Engine {
             vars: n,
             clauses: Vec::new(),
         };
-
         let conflicts = registry.conflict_graph();
         for (a, others) in conflicts.iter().enumerate() {
             for &b in others.iter().filter(|&&b| b > a) {
                 cnf.add(vec![Lit::neg(a), Lit::neg(b)]);
             }
         }
-
-        let mut requires = Vec::with_capacity(n);
-        for i in 0..n {
-            let mut encoded = Vec::new();
-            for requirement in requirements(&registry, i) {
-                let q = cnf.new_var();
-                cnf.add(vec![Lit::neg(i), Lit::pos(q)]);
-                let c = &requirement.candidates;
-                match requirement.quantifier {
-                    Quantifier::AnyOf | Quantifier::OneOf => {
-                        let mut clause = vec![Lit::neg(q)];
-                        clause.extend(c.iter().map(|&j| Lit::pos(j)));
-                        cnf.add(clause);
-                        if requirement.quantifier == Quantifier::OneOf {
-                            let lits: Vec<Lit> = c.iter().map(|&j| Lit::pos(j)).collect();
-                            at_most_one(&mut cnf, &lits, Some(Lit::pos(q)));
-                        }
-                    }
-                    Quantifier::NoneOf => {
-                        for &j in c {
-                            cnf.add(vec![Lit::neg(q), Lit::neg(j)]);
-                        }
-                    }
-                    Quantifier::AllOf => {
-                        for &j in c {
-                            cnf.add(vec![Lit::neg(q), Lit::pos(j)]);
-                        }
-                    }
-                }
-                encoded.push(Encoded {
-                    requirement,
-                    var: q,
-                });
-            }
-            requires.push(encoded);
-        }
-
+        let requires: Vec<Vec<Encoded>> = (0..n)
+            .map(|i| encode_requirements(&mut cnf, requirements(&registry, i), i))
+            .collect();
         for kind in required_types {
             let clause: Vec<Lit> = (0..n)
                 .filter(|&i| registry.get(i).kind() == *kind)
@@ -276,72 +345,26 @@ impl Engine {
                 .collect();
             cnf.add(clause);
         }
-
-        // What the wizard can produce: one network core, one member per
-        // radio group of drivers (already implied by the ML2 core's
-        // `one_of`) and per radio storage section (already implied by its
-        // conflicts), and ML2 drivers only under the ML2 core.
-        let cores: Vec<Lit> = layout.network.cores.iter().map(|&i| Lit::pos(i)).collect();
-        at_most_one(&mut cnf, &cores, None);
-        let radio_storage = layout.storage.iter().filter(|s| s.radio);
-        let drivers = layout.network.driver_groups.iter().map(|g| &g.members);
-        let groups = drivers.chain(radio_storage.map(|s| &s.members));
-        for group in groups {
-            let members: Vec<Lit> = group.iter().map(|&i| Lit::pos(i)).collect();
-            at_most_one(&mut cnf, &members, None);
-        }
-        if let Some(ml2) = layout.network.ml2_core {
-            for &d in &layout.network.drivers {
-                cnf.add(vec![Lit::neg(d), Lit::pos(ml2)]);
-            }
-        }
-
-        let peers = (0..n).map(|i| layout.radio_peers(i)).collect();
-        let compatible = registry.compatible_graph();
+        encode_wizard_shape(&mut cnf, &layout);
         let mut needs_ml2 = vec![None; n];
         for &d in &layout.network.drivers {
             needs_ml2[d] = layout.network.ml2_core;
         }
-        let mut watchers = vec![Vec::new(); n];
-        for (owner, encoded) in requires.iter().enumerate() {
-            for (k, e) in encoded.iter().enumerate() {
-                if matches!(
-                    e.requirement.quantifier,
-                    Quantifier::OneOf | Quantifier::NoneOf
-                ) {
-                    for &c in &e.requirement.candidates {
-                        watchers[c].push((owner, k));
-                    }
-                }
-            }
-        }
-        let mut extra = vec![Extra::Counter; cnf.vars - n];
-        for (owner, encoded) in requires.iter().enumerate() {
-            for (k, e) in encoded.iter().enumerate() {
-                extra[e.var - n] = Extra::Requirement { owner, k };
-            }
-        }
-        let mut by_name: Vec<usize> = (0..n).collect();
-        by_name.sort_by_key(|&i| &registry.get(i).name);
-        let mut rank = vec![0; n];
-        for (place, &i) in by_name.iter().enumerate() {
-            rank[i] = place;
-        }
         let mut engine = Engine {
+            peers: (0..n).map(|i| layout.radio_peers(i)).collect(),
+            compatible: registry.compatible_graph(),
+            watchers: watchers(&requires, n),
+            extra: extras(&requires, n, cnf.vars),
+            rank: name_ranks(&registry),
             registry,
             layout,
             required_types: required_types.to_vec(),
             cnf,
             requires,
             conflicts,
-            compatible,
-            peers,
-            watchers,
             needs_ml2,
             dead: vec![false; n],
             dead_reasons: vec![Vec::new(); n],
-            extra,
-            rank,
         };
         engine.dead = engine.find_dead();
         let mut solver = Queries::new(&engine);

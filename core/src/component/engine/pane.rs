@@ -292,31 +292,7 @@ impl Engine {
         let registry = &self.registry;
         let rank = |j: usize| self.rank[j];
         let picked = self.layout.pick_indices(selected, selection, i);
-        // Earlier panes' components may be toggled (a dead one is never
-        // worth selecting); this pane's kept choices may be deselected.
-        // In name order: the earlier panes' part is the same for every
-        // component of the pane.
-        let mut changes = frame
-            .changeable
-            .get_or_init(|| {
-                let mut earlier: Vec<usize> = (0..registry.len())
-                    .filter(|&j| frame.fixed[j].is_some_and(|on| on || !self.dead[j]))
-                    .collect();
-                earlier.sort_by_key(|&j| rank(j));
-                earlier
-            })
-            .clone();
-        let pane_kept: Vec<usize> = picked
-            .iter()
-            .copied()
-            .filter(|&j| {
-                j != i && selection[j] && frame.fixed[j].is_none() && frame.holds(registry, j)
-            })
-            .collect();
-        for &j in &pane_kept {
-            let at = changes.partition_point(|&x| rank(x) < rank(j));
-            changes.insert(at, j);
-        }
+        let (changes, pane_kept) = self.changeable(frame, &picked, selection, i);
         let is_change = |j: usize| changes.binary_search_by_key(&rank(j), |&x| rank(x)).is_ok();
         let as_core = |vars: Vec<usize>, hitting: &[usize]| {
             let mut core: Vec<usize> = vars
@@ -333,7 +309,7 @@ impl Engine {
             cores.push(first);
         }
         loop {
-            let hitting = best_hitting_set(&self.rank, selection, &cores);
+            let mut hitting = best_hitting_set(&self.rank, selection, &cores);
             // The earlier panes' values but the changed ones (the frame),
             // this pane's kept choices but the deselected ones, `i`, and
             // what picking `i` adds besides it (the ML2 core for a driver).
@@ -358,23 +334,8 @@ impl Engine {
             match solver.solve_in(frame, &free, &assumptions) {
                 Outcome::Sat(model) => {
                     // A change the witness did not make is not needed.
-                    let made: Vec<usize> = hitting
-                        .into_iter()
-                        .filter(|&j| model[j] != selection[j])
-                        .collect();
-                    let names = |want: bool| {
-                        let mut v: Vec<String> = made
-                            .iter()
-                            .filter(|&&j| selection[j] != want)
-                            .map(|&j| registry.get(j).name.to_string())
-                            .collect();
-                        v.sort();
-                        v
-                    };
-                    return Repair {
-                        select: names(true),
-                        deselect: names(false),
-                    };
+                    hitting.retain(|&j| model[j] != selection[j]);
+                    return self.repair_of(&hitting, selection);
                 }
                 Outcome::Unsat(core) => {
                     let core = as_core(core, &hitting);
@@ -385,6 +346,61 @@ impl Engine {
                     cores.push(core);
                 }
             }
+        }
+    }
+
+    /// What a repair of `i` in `frame` may change, in name order: earlier
+    /// panes' components may be toggled (a dead one is never worth
+    /// selecting; this part is the same for every component of the pane),
+    /// and this pane's kept choices (returned second) may be deselected.
+    fn changeable(
+        &self,
+        frame: &Frame,
+        picked: &[usize],
+        selection: &[bool],
+        i: usize,
+    ) -> (Vec<usize>, Vec<usize>) {
+        let registry = &self.registry;
+        let rank = |j: usize| self.rank[j];
+        let mut changes = frame
+            .changeable
+            .get_or_init(|| {
+                let mut earlier: Vec<usize> = (0..registry.len())
+                    .filter(|&j| frame.fixed[j].is_some_and(|on| on || !self.dead[j]))
+                    .collect();
+                earlier.sort_by_key(|&j| rank(j));
+                earlier
+            })
+            .clone();
+        let pane_kept: Vec<usize> = picked
+            .iter()
+            .copied()
+            .filter(|&j| {
+                j != i && selection[j] && frame.fixed[j].is_none() && frame.holds(registry, j)
+            })
+            .collect();
+        for &j in &pane_kept {
+            let at = changes.partition_point(|&x| rank(x) < rank(j));
+            changes.insert(at, j);
+        }
+        (changes, pane_kept)
+    }
+
+    /// The repair that makes the changes `made`: names to select, names to
+    /// deselect, each sorted.
+    fn repair_of(&self, made: &[usize], selection: &[bool]) -> Repair {
+        let names = |want: bool| {
+            let mut v: Vec<String> = made
+                .iter()
+                .filter(|&&j| selection[j] != want)
+                .map(|&j| self.registry.get(j).name.to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        Repair {
+            select: names(true),
+            deselect: names(false),
         }
     }
 }
