@@ -111,38 +111,9 @@ pub fn check_registry(
     files: &[ComponentFile<'_>],
     required_types: &[ComponentType],
 ) -> RegistryReport {
-    let mut problems = Vec::new();
-    let load_problem = |e: LoadError| Problem {
-        severity: Severity::Error,
-        kind: "load".to_owned(),
-        file: Some(e.file),
-        line: e.line,
-        component: None,
-        message: e.message,
-    };
-    let mut loaded = Vec::new();
-    for file in files {
-        match load_components(file) {
-            Ok(components) => loaded.push((file, components)),
-            Err(e) => problems.push(load_problem(e)),
-        }
-    }
-    let all_loaded = loaded.len() == files.len();
-    let registry = Registry::new(
-        loaded
-            .iter()
-            .map(|(f, c)| (Source(f.source.to_owned()), c.clone())),
-    );
-    let registry = match registry {
-        Ok(r) if all_loaded => r,
-        Ok(_) => return finish(problems),
-        Err(_) => {
-            // Report the duplicate with both places, through the loader.
-            if let Err(e) = load_registry(files) {
-                problems.push(load_problem(e));
-            }
-            return finish(problems);
-        }
+    let registry = match loaded_registry(files) {
+        Ok(registry) => registry,
+        Err(problems) => return finish(problems),
     };
     let engine = Engine::new(registry, required_types);
     let registry = engine.registry();
@@ -151,88 +122,158 @@ pub fn check_registry(
             .iter()
             .find(|f| f.source == registry.source(i).0)
             .expect("every source comes from a file");
-        (
-            Some(file.path.to_owned()),
-            declaration_line(file.text, registry.get(i).name.as_str(), 0),
-        )
+        Place {
+            file: Some(file.path.to_owned()),
+            line: declaration_line(file.text, registry.get(i).name.as_str(), 0),
+        }
     };
-
-    for (i, c) in registry.components().iter().enumerate() {
-        let mut patterns: Vec<(&str, &Pattern)> = Vec::new();
-        patterns.extend(c.compatible.iter().map(|r| ("compatible", &r.name)));
-        patterns.extend(c.incompatible.iter().map(|r| ("incompatible", &r.name)));
-        match &c.requires {
-            Requires::None => {}
-            Requires::Any(relations) => {
-                patterns.extend(relations.iter().map(|r| ("requires", &r.name)))
-            }
-            Requires::Predicates(predicates) => {
-                for p in predicates {
-                    patterns.extend(p.body.items.iter().map(|item| ("requires", item)));
-                }
-            }
-        }
-        for (key, pattern) in patterns {
-            if registry.matching(i, [pattern]).is_empty() {
-                let (file, line) = place(i);
-                problems.push(Problem {
-                    severity: Severity::Warning,
-                    kind: "unmatched_pattern".to_owned(),
-                    file,
-                    line,
-                    component: Some(c.name.to_string()),
-                    message: format!(
-                        "{}: pattern '{pattern}' in {key} matches no component",
-                        c.name
-                    ),
-                });
-            }
-        }
-        for requirement in requirements(registry, i) {
-            if requirement.quantifier == super::model::Quantifier::NoneOf {
-                continue;
-            }
-            for &b in &requirement.candidates {
-                if registry.conflict(i, b).is_some() {
-                    let (file, line) = place(i);
-                    problems.push(Problem {
-                        severity: Severity::Warning,
-                        kind: "contradiction".to_owned(),
-                        file,
-                        line,
-                        component: Some(c.name.to_string()),
-                        message: format!(
-                            "{} requires {} while the two are declared incompatible",
-                            c.name,
-                            registry.get(b).name
-                        ),
-                    });
-                }
-            }
-        }
-    }
-
+    let mut problems = Vec::new();
     for i in 0..registry.len() {
-        if engine.is_dead(i) {
-            let (file, line) = place(i);
-            let name = registry.get(i).name.to_string();
-            let why = engine
-                .dead_reasons(i)
-                .iter()
-                .map(|r| r.message.clone())
-                .collect::<Vec<_>>()
-                .join("; ");
-            problems.push(Problem {
-                severity: Severity::Error,
-                kind: "dead".to_owned(),
-                file,
-                line,
-                component: Some(name.clone()),
-                message: format!("{name} can never be selected: {why}"),
-            });
-        }
+        problems.extend(unmatched_patterns(registry, i, &place));
+        problems.extend(contradictions(registry, i, &place));
+    }
+    for i in (0..registry.len()).filter(|&i| engine.is_dead(i)) {
+        let name = registry.get(i).name.to_string();
+        let why = engine
+            .dead_reasons(i)
+            .iter()
+            .map(|r| r.message.clone())
+            .collect::<Vec<_>>()
+            .join("; ");
+        let message = format!("{name} can never be selected: {why}");
+        problems.push(place(i).problem(Severity::Error, "dead", name, message));
     }
     finish(problems)
+}
+
+/// Where a component is declared: its file, and the line of its name.
+struct Place {
+    file: Option<String>,
+    line: Option<usize>,
+}
+
+impl Place {
+    fn problem(
+        self,
+        severity: Severity,
+        kind: &str,
+        component: String,
+        message: String,
+    ) -> Problem {
+        Problem {
+            severity,
+            kind: kind.to_owned(),
+            file: self.file,
+            line: self.line,
+            component: Some(component),
+            message,
+        }
+    }
+}
+
+/// The registry of every file, or every reason it cannot be built: the
+/// files that do not load, or the name two of them declare.
+fn loaded_registry(files: &[ComponentFile<'_>]) -> Result<Registry, Vec<Problem>> {
+    let load_problem = |e: LoadError| Problem {
+        severity: Severity::Error,
+        kind: "load".to_owned(),
+        file: Some(e.file),
+        line: e.line,
+        component: None,
+        message: e.message,
+    };
+    let mut problems = Vec::new();
+    let mut loaded = Vec::new();
+    for file in files {
+        match load_components(file) {
+            Ok(components) => loaded.push((file, components)),
+            Err(e) => problems.push(load_problem(e)),
+        }
+    }
+    let registry = Registry::new(
+        loaded
+            .into_iter()
+            .map(|(f, c)| (Source(f.source.to_owned()), c)),
+    );
+    match registry {
+        Ok(r) if problems.is_empty() => Ok(r),
+        Ok(_) => Err(problems),
+        Err(_) => {
+            // Report the duplicate with both places, through the loader.
+            if let Err(e) = load_registry(files) {
+                problems.push(load_problem(e));
+            }
+            Err(problems)
+        }
+    }
+}
+
+/// Component `i`'s patterns (compatible, incompatible, requires) that match
+/// no component.
+fn unmatched_patterns(
+    registry: &Registry,
+    i: usize,
+    place: &impl Fn(usize) -> Place,
+) -> Vec<Problem> {
+    let c = registry.get(i);
+    let mut patterns: Vec<(&str, &Pattern)> = Vec::new();
+    patterns.extend(c.compatible.iter().map(|r| ("compatible", &r.name)));
+    patterns.extend(c.incompatible.iter().map(|r| ("incompatible", &r.name)));
+    match &c.requires {
+        Requires::None => {}
+        Requires::Any(relations) => {
+            patterns.extend(relations.iter().map(|r| ("requires", &r.name)))
+        }
+        Requires::Predicates(predicates) => {
+            for p in predicates {
+                patterns.extend(p.body.items.iter().map(|item| ("requires", item)));
+            }
+        }
+    }
+    patterns
+        .into_iter()
+        .filter(|(_, pattern)| registry.matching(i, [*pattern]).is_empty())
+        .map(|(key, pattern)| {
+            let message = format!(
+                "{}: pattern '{pattern}' in {key} matches no component",
+                c.name
+            );
+            place(i).problem(
+                Severity::Warning,
+                "unmatched_pattern",
+                c.name.to_string(),
+                message,
+            )
+        })
+        .collect()
+}
+
+/// Component `i`'s requirements that name a component it is declared
+/// incompatible with (`none_of` excepted: that is what it says).
+fn contradictions(registry: &Registry, i: usize, place: &impl Fn(usize) -> Place) -> Vec<Problem> {
+    let c = registry.get(i);
+    let mut out = Vec::new();
+    for requirement in requirements(registry, i) {
+        if requirement.quantifier == super::model::Quantifier::NoneOf {
+            continue;
+        }
+        for &b in &requirement.candidates {
+            if registry.conflict(i, b).is_some() {
+                let message = format!(
+                    "{} requires {} while the two are declared incompatible",
+                    c.name,
+                    registry.get(b).name
+                );
+                out.push(place(i).problem(
+                    Severity::Warning,
+                    "contradiction",
+                    c.name.to_string(),
+                    message,
+                ));
+            }
+        }
+    }
+    out
 }
 
 fn finish(problems: Vec<Problem>) -> RegistryReport {
