@@ -88,6 +88,24 @@ pub(crate) fn list<'n>(node: &'n Node, path: &str, sink: &mut Sink<'_>) -> Optio
     }
 }
 
+/// Checks with `check`, in order, each item of the list `node` (at `path`)
+/// that is a map, with its path; an error for the list, or for an item,
+/// that is something else.
+pub(crate) fn each_map<'n>(
+    node: &'n Node,
+    path: &str,
+    sink: &mut Sink<'_>,
+    mut check: impl FnMut(&str, &'n Node, &mut Sink<'_>),
+) {
+    let items = list(node, path, sink).unwrap_or_default();
+    for (i, item) in items.iter().enumerate() {
+        let at = index_path(path, i);
+        if map(item, &at, sink).is_some() {
+            check(&at, item, sink);
+        }
+    }
+}
+
 pub(crate) fn string(node: &Node, path: &str, sink: &mut Sink<'_>) -> Option<String> {
     match &node.value {
         Value::String(s) => Some(s.clone()),
@@ -262,54 +280,8 @@ fn volumes(root: &Node, sink: &mut Sink<'_>) {
                 };
                 for (i, volume) in items.iter().enumerate() {
                     let path = index_path("volumes", i);
-                    if map(volume, &path, sink).is_none() {
-                        continue;
-                    }
-                    require(volume, &path, &["id", "type"], sink);
-                    if let Some(id) = volume
-                        .get("id")
-                        .and_then(|n| string(n, &join_path(&path, "id"), sink))
-                    {
-                        if let Some(first) = ids.get(&id) {
-                            sink.error(
-                                volume.line,
-                                &path,
-                                format!("volume '{id}' is defined twice (first on line {first})"),
-                            );
-                        } else {
-                            ids.insert(id, volume.line);
-                        }
-                    }
-                    if let Some(kind) = volume
-                        .get("type")
-                        .and_then(|n| string(n, &join_path(&path, "type"), sink))
-                        && !VOLUME_TYPES.contains(&kind.as_str())
-                    {
-                        sink.error(
-                            volume.find("type").line,
-                            &join_path(&path, "type"),
-                            format!(
-                                "unknown volume type '{kind}' (expected one of {})",
-                                VOLUME_TYPES.join(", ")
-                            ),
-                        );
-                    }
-                    // Fuel spells a group's logical volumes `volumes`, the
-                    // role-as-a-plugin spec `items`.
-                    for key in ["volumes", "items"] {
-                        if let Some(lvs) = volume.get(key) {
-                            let lv_path = join_path(&path, key);
-                            for (j, lv) in list(lvs, &lv_path, sink)
-                                .unwrap_or_default()
-                                .iter()
-                                .enumerate()
-                            {
-                                let at = index_path(&lv_path, j);
-                                if map(lv, &at, sink).is_some() {
-                                    require(lv, &at, &["type"], sink);
-                                }
-                            }
-                        }
+                    if map(volume, &path, sink).is_some() {
+                        one_volume(volume, &path, &mut ids, sink);
                     }
                 }
             }
@@ -318,22 +290,11 @@ fn volumes(root: &Node, sink: &mut Sink<'_>) {
                     continue;
                 };
                 for role in roles {
-                    let path = join_path("volumes_roles_mapping", &role.key);
-                    for (i, item) in list(&role.value, &path, sink)
-                        .unwrap_or_default()
-                        .iter()
-                        .enumerate()
-                    {
-                        let at = index_path(&path, i);
-                        if map(item, &at, sink).is_some() {
-                            require(item, &at, &["id", "allocate_size"], sink);
-                            for key in ["id", "allocate_size"] {
-                                if let Some(v) = item.get(key) {
-                                    string(v, &join_path(&at, key), sink);
-                                }
-                            }
-                        }
-                    }
+                    role_volumes(
+                        &role.value,
+                        &join_path("volumes_roles_mapping", &role.key),
+                        sink,
+                    );
                 }
             }
             "rule_to_pick_boot_disk" => {}
@@ -344,6 +305,62 @@ fn volumes(root: &Node, sink: &mut Sink<'_>) {
             ),
         }
     }
+}
+
+/// One volume of a volumes file: an id not seen before (`ids`: the line of
+/// each id so far), a known type, logical volumes with a type each.
+fn one_volume(volume: &Node, path: &str, ids: &mut BTreeMap<String, usize>, sink: &mut Sink<'_>) {
+    require(volume, path, &["id", "type"], sink);
+    if let Some(id) = volume
+        .get("id")
+        .and_then(|n| string(n, &join_path(path, "id"), sink))
+    {
+        if let Some(first) = ids.get(&id) {
+            sink.error(
+                volume.line,
+                path,
+                format!("volume '{id}' is defined twice (first on line {first})"),
+            );
+        } else {
+            ids.insert(id, volume.line);
+        }
+    }
+    if let Some(kind) = volume
+        .get("type")
+        .and_then(|n| string(n, &join_path(path, "type"), sink))
+        && !VOLUME_TYPES.contains(&kind.as_str())
+    {
+        sink.error(
+            volume.find("type").line,
+            &join_path(path, "type"),
+            format!(
+                "unknown volume type '{kind}' (expected one of {})",
+                VOLUME_TYPES.join(", ")
+            ),
+        );
+    }
+    // Fuel spells a group's logical volumes `volumes`, the role-as-a-plugin
+    // spec `items`.
+    for key in ["volumes", "items"] {
+        if let Some(lvs) = volume.get(key) {
+            each_map(lvs, &join_path(path, key), sink, |at, lv, sink| {
+                require(lv, at, &["type"], sink);
+            });
+        }
+    }
+}
+
+/// A role's list in `volumes_roles_mapping`: maps with a string `id` and
+/// `allocate_size`.
+fn role_volumes(list_node: &Node, path: &str, sink: &mut Sink<'_>) {
+    each_map(list_node, path, sink, |at, item, sink| {
+        require(item, at, &["id", "allocate_size"], sink);
+        for key in ["id", "allocate_size"] {
+            if let Some(v) = item.get(key) {
+                string(v, &join_path(at, key), sink);
+            }
+        }
+    });
 }
 
 /// A list of tasks (a deployment graph, `deployment_tasks.yaml`).
@@ -380,88 +397,86 @@ pub(crate) fn tasks(root: &Node, prefix: &str, sink: &mut Sink<'_>) {
             .get("type")
             .and_then(|n| string(n, &join_path(&path, "type"), sink));
         if let Some(kind) = &kind {
-            match TASK_TYPES.iter().find(|(t, _)| t == kind) {
-                None => sink.error(
-                    task.find("type").line,
-                    &join_path(&path, "type"),
-                    format!(
-                        "task '{name}' has unknown type '{kind}' (expected one of {})",
-                        TASK_TYPES
-                            .iter()
-                            .map(|(t, _)| *t)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ),
-                Some((_, required)) if !required.is_empty() => {
-                    let at = join_path(&path, "parameters");
-                    match task.get("parameters") {
-                        None => sink.error(
-                            task.line,
-                            &path,
-                            format!(
-                                "{kind} task '{name}' needs parameters {}",
-                                required.join(", ")
-                            ),
-                        ),
-                        Some(parameters) => {
-                            if map(parameters, &at, sink).is_some() {
-                                for key in *required {
-                                    if parameters.get(key).is_none() {
-                                        sink.error(
-                                            parameters.line,
-                                            &at,
-                                            format!(
-                                                "{kind} task '{name}' is missing parameter '{key}'"
-                                            ),
-                                        );
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                Some(_) => {}
-            }
+            task_type(task, &path, (name, kind), sink);
         }
-        for entry in entries {
-            let at = join_path(&path, &entry.key);
-            match entry.key.as_str() {
-                "role" | "roles" | "groups" | "tags" | "requires" | "required_for" | "tasks" => {
-                    strings(&entry.value, &at, sink);
-                }
-                "cross-depends" | "cross-depended-by" => {
-                    for (j, dep) in list(&entry.value, &at, sink)
-                        .unwrap_or_default()
-                        .iter()
-                        .enumerate()
-                    {
-                        let dep_at = index_path(&at, j);
-                        if map(dep, &dep_at, sink).is_some() {
-                            require(dep, &dep_at, &["name"], sink);
-                        }
-                    }
-                }
-                "condition" => {
-                    if let Some(text) = entry.value.as_str()
-                        && let Err(e) = crate::expr::Expr::parse(text)
-                    {
-                        sink.error(
-                            entry.value.line,
-                            &at,
-                            format!("{}\n{}", e.message, e.render()),
-                        );
-                    }
-                }
-                _ => {}
-            }
-        }
+        task_fields(entries, &path, sink);
         // Shape errors come first; what the relations mean only once they read.
         if sink.out[errors_before..]
             .iter()
             .all(|d| d.severity != super::report::Severity::Error)
         {
             relations(task, &path, sink);
+        }
+    }
+}
+
+/// The task's type is one Fuel knows, and the task has the parameters
+/// that type needs.
+fn task_type(task: &Node, path: &str, (name, kind): (&str, &str), sink: &mut Sink<'_>) {
+    let Some((_, required)) = TASK_TYPES.iter().find(|(t, _)| *t == kind) else {
+        let known: Vec<&str> = TASK_TYPES.iter().map(|(t, _)| *t).collect();
+        sink.error(
+            task.find("type").line,
+            &join_path(path, "type"),
+            format!(
+                "task '{name}' has unknown type '{kind}' (expected one of {})",
+                known.join(", ")
+            ),
+        );
+        return;
+    };
+    if required.is_empty() {
+        return;
+    }
+    let at = join_path(path, "parameters");
+    let Some(parameters) = task.get("parameters") else {
+        sink.error(
+            task.line,
+            path,
+            format!(
+                "{kind} task '{name}' needs parameters {}",
+                required.join(", ")
+            ),
+        );
+        return;
+    };
+    if map(parameters, &at, sink).is_some() {
+        for key in required.iter().filter(|key| parameters.get(key).is_none()) {
+            sink.error(
+                parameters.line,
+                &at,
+                format!("{kind} task '{name}' is missing parameter '{key}'"),
+            );
+        }
+    }
+}
+
+/// The shape of a task's fields: lists of names, cross-dependencies with a
+/// name each, a condition that parses.
+fn task_fields(entries: &[crate::yaml::Entry], path: &str, sink: &mut Sink<'_>) {
+    for entry in entries {
+        let at = join_path(path, &entry.key);
+        match entry.key.as_str() {
+            "role" | "roles" | "groups" | "tags" | "requires" | "required_for" | "tasks" => {
+                strings(&entry.value, &at, sink);
+            }
+            "cross-depends" | "cross-depended-by" => {
+                each_map(&entry.value, &at, sink, |dep_at, dep, sink| {
+                    require(dep, dep_at, &["name"], sink);
+                });
+            }
+            "condition" => {
+                if let Some(text) = entry.value.as_str()
+                    && let Err(e) = crate::expr::Expr::parse(text)
+                {
+                    sink.error(
+                        entry.value.line,
+                        &at,
+                        format!("{}\n{}", e.message, e.render()),
+                    );
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -685,23 +700,15 @@ fn network_role_properties(node: &Node, path: &str, sink: &mut Sink<'_>) {
         return;
     };
     let vips_path = join_path(path, "vip");
-    for (i, vip) in list(vips, &vips_path, sink)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        let at = index_path(&vips_path, i);
-        if map(vip, &at, sink).is_none() {
-            continue;
-        }
-        require(vip, &at, &["name"], sink);
+    each_map(vips, &vips_path, sink, |at, vip, sink| {
+        require(vip, at, &["name"], sink);
         for key in ["name", "namespace", "alias"] {
             if let Some(value) = vip.get(key) {
-                string(value, &join_path(&at, key), sink);
+                string(value, &join_path(at, key), sink);
             }
         }
         if let Some(roles) = vip.get("node_roles") {
-            let roles_path = join_path(&at, "node_roles");
+            let roles_path = join_path(at, "node_roles");
             for role in strings(roles, &roles_path, sink) {
                 if crate::name::RoleName::new(&role).is_err() {
                     sink.error(
@@ -712,7 +719,7 @@ fn network_role_properties(node: &Node, path: &str, sink: &mut Sink<'_>) {
                 }
             }
         }
-    }
+    });
 }
 
 /// A release's `networks_path`: Neutron's networks, each read as Mosaic
@@ -961,38 +968,30 @@ fn expression(node: &Node, path: &str, sink: &mut Sink<'_>) {
 }
 
 fn computed_list(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>) {
-    for (i, item) in list(node, path, sink)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        let at = index_path(path, i);
-        if map(item, &at, sink).is_none() {
-            continue;
-        }
-        require(item, &at, required, sink);
+    each_map(node, path, sink, |at, item, sink| {
+        require(item, at, required, sink);
         match (item.get("value"), item.get("template")) {
-            (Some(value), None) => expression(value, &join_path(&at, "value"), sink),
-            (None, Some(template)) => template_parts(template, &join_path(&at, "template"), sink),
+            (Some(value), None) => expression(value, &join_path(at, "value"), sink),
+            (None, Some(template)) => template_parts(template, &join_path(at, "template"), sink),
             _ => sink.error(
                 item.line,
-                &at,
+                at,
                 "give exactly one of 'value' (an expression) and 'template'",
             ),
         }
         if let Some(when) = item.get("when") {
-            expression(when, &join_path(&at, "when"), sink);
+            expression(when, &join_path(at, "when"), sink);
         }
         if let Some(file) = item.get("file").and_then(Node::as_str)
             && super::files::confine(file).is_err()
         {
             sink.error(
                 item.line,
-                &join_path(&at, "file"),
+                &join_path(at, "file"),
                 format!("'{file}' leaves the export's directory"),
             );
         }
-    }
+    });
 }
 
 /// A template's `{expression}` parts, each parsed: in a string, or in
@@ -1034,16 +1033,8 @@ fn unsupported(node: &Node, path: &str, sink: &mut Sink<'_>) {
         let at = join_path(path, &entry.key);
         match entry.key.as_str() {
             "components" | "roles" => {
-                for (i, item) in list(&entry.value, &at, sink)
-                    .unwrap_or_default()
-                    .iter()
-                    .enumerate()
-                {
-                    let item_at = index_path(&at, i);
-                    if map(item, &item_at, sink).is_none() {
-                        continue;
-                    }
-                    require(item, &item_at, &["name", "reason"], sink);
+                each_map(&entry.value, &at, sink, |item_at, item, sink| {
+                    require(item, item_at, &["name", "reason"], sink);
                     let name = item.get("name").and_then(Node::as_str).unwrap_or_default();
                     let bad = match entry.key.as_str() {
                         "components" => crate::component::Pattern::new(name).is_err(),
@@ -1052,14 +1043,14 @@ fn unsupported(node: &Node, path: &str, sink: &mut Sink<'_>) {
                     if bad && !name.is_empty() {
                         sink.error(
                             item.line,
-                            &join_path(&item_at, "name"),
+                            &join_path(item_at, "name"),
                             format!(
                                 "'{name}' is not a {} name",
                                 &entry.key[..entry.key.len() - 1]
                             ),
                         );
                     }
-                }
+                });
             }
             "settings" => setting_rules(&entry.value, &at, sink),
             other => sink.error(
@@ -1072,18 +1063,10 @@ fn unsupported(node: &Node, path: &str, sink: &mut Sink<'_>) {
 }
 
 fn setting_rules(node: &Node, path: &str, sink: &mut Sink<'_>) {
-    for (i, item) in list(node, path, sink)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        let at = index_path(path, i);
-        if map(item, &at, sink).is_none() {
-            continue;
-        }
-        require(item, &at, &["setting", "when", "reason"], sink);
+    each_map(node, path, sink, |at, item, sink| {
+        require(item, at, &["setting", "when", "reason"], sink);
         if let Some(when) = item.get("when") {
-            expression(when, &join_path(&at, "when"), sink);
+            expression(when, &join_path(at, "when"), sink);
         }
-    }
+    });
 }
