@@ -210,45 +210,8 @@ impl<'a> Lexer<'a> {
                 self.pos = end + 1;
                 Token::Lit(Literal::Str(self.source[start + 1..end].to_owned()))
             }
-            b'-' | b'0'..=b'9' => {
-                let mut end = start + 1;
-                while end < bytes.len() && is_path_char(bytes[end]) {
-                    end += 1;
-                }
-                self.pos = end;
-                let text = &self.source[start..end];
-                // `parse` reads more than expressions write (`1e5`, `-inf`),
-                // and too many digits for a float are infinity, not an error.
-                match text.parse::<f64>() {
-                    Ok(n) if is_number(text) && n.is_finite() => Token::Lit(Literal::Num(n)),
-                    _ => {
-                        return Err(self.error(
-                            ErrorKind::Parse,
-                            (start, end),
-                            format!("invalid number '{text}'"),
-                        ));
-                    }
-                }
-            }
-            c if is_path_char(c) => {
-                let mut end = start;
-                while end < bytes.len() && is_path_char(bytes[end]) {
-                    end += 1;
-                }
-                let text = &self.source[start..end];
-                let optional = bytes.get(end) == Some(&b'?');
-                self.pos = end + usize::from(optional);
-                match (text, optional) {
-                    ("and", false) => Token::And,
-                    ("or", false) => Token::Or,
-                    ("not", false) => Token::Not,
-                    ("in", false) => Token::In,
-                    ("true", false) => Token::Lit(Literal::Bool(true)),
-                    ("false", false) => Token::Lit(Literal::Bool(false)),
-                    ("null", false) => Token::Lit(Literal::Null),
-                    _ => Token::Path { end, optional },
-                }
-            }
+            b'-' | b'0'..=b'9' => self.number(start)?,
+            c if is_path_char(c) => self.word(start),
             _ => {
                 let ch = self.source[start..].chars().next().unwrap_or_default();
                 let end = start + ch.len_utf8();
@@ -260,6 +223,50 @@ impl<'a> Lexer<'a> {
             }
         };
         Ok(Some((token, (start, self.pos))))
+    }
+
+    /// A number starting at `start`.
+    fn number(&mut self, start: usize) -> Result<Token, Fail> {
+        let bytes = self.source.as_bytes();
+        let mut end = start + 1;
+        while end < bytes.len() && is_path_char(bytes[end]) {
+            end += 1;
+        }
+        self.pos = end;
+        let text = &self.source[start..end];
+        // `parse` reads more than expressions write (`1e5`, `-inf`),
+        // and too many digits for a float are infinity, not an error.
+        match text.parse::<f64>() {
+            Ok(n) if is_number(text) && n.is_finite() => Ok(Token::Lit(Literal::Num(n))),
+            _ => Err(self.error(
+                ErrorKind::Parse,
+                (start, end),
+                format!("invalid number '{text}'"),
+            )),
+        }
+    }
+
+    /// A keyword, a literal word, or a path (with `?`, optional) starting at
+    /// `start`.
+    fn word(&mut self, start: usize) -> Token {
+        let bytes = self.source.as_bytes();
+        let mut end = start;
+        while end < bytes.len() && is_path_char(bytes[end]) {
+            end += 1;
+        }
+        let text = &self.source[start..end];
+        let optional = bytes.get(end) == Some(&b'?');
+        self.pos = end + usize::from(optional);
+        match (text, optional) {
+            ("and", false) => Token::And,
+            ("or", false) => Token::Or,
+            ("not", false) => Token::Not,
+            ("in", false) => Token::In,
+            ("true", false) => Token::Lit(Literal::Bool(true)),
+            ("false", false) => Token::Lit(Literal::Bool(false)),
+            ("null", false) => Token::Lit(Literal::Null),
+            _ => Token::Path { end, optional },
+        }
     }
 
     fn path(&self, text: &str, optional: bool, span: (usize, usize)) -> Result<Path, Fail> {

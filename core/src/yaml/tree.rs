@@ -477,88 +477,91 @@ impl Builder<'_> {
                 });
                 Ok(())
             }
-            Event::SequenceEnd => {
-                let Some(Frame::Seq {
-                    line,
-                    anchor,
-                    pairs,
-                    items,
-                }) = self.stack.pop()
-                else {
-                    unreachable!("the parser balances sequences")
-                };
-                let items = if pairs {
-                    items
-                        .into_iter()
-                        .map(|item| {
-                            pair(item).map_err(|line| LoadError {
-                                file: self.file.to_owned(),
-                                line: Some(line),
-                                column: None,
-                                message: "a !!pairs entry must be a map with exactly one key"
-                                    .to_owned(),
-                            })
-                        })
-                        .collect::<Result<_, _>>()?
-                } else {
-                    items
-                };
-                let size = 1 + items.iter().map(size_of).sum::<usize>();
-                self.finish(Node::new(Value::Seq(items), line), anchor, size, mark)
-            }
-            Event::MappingEnd => {
-                let Some(Frame::Map {
-                    line,
-                    anchor,
-                    mut entries,
-                    mut index,
-                    merges,
-                    ..
-                }) = self.stack.pop()
-                else {
-                    unreachable!("the parser balances mappings")
-                };
-                // Keys written in the map win over merged ones; among merged
-                // maps the first one listed wins.
-                for merged in merges {
-                    let sources = match merged.value {
-                        Value::Map(m) => vec![m],
-                        Value::Seq(items) => items
-                            .into_iter()
-                            .map(|i| match i.value {
-                                Value::Map(m) => Ok(m),
-                                _ => Err(i.line),
-                            })
-                            .collect::<Result<_, _>>()
-                            .map_err(|line| LoadError {
-                                file: self.file.to_owned(),
-                                line: Some(line),
-                                column: None,
-                                message: "a `<<` merge takes a map or a list of maps".to_owned(),
-                            })?,
-                        _ => {
-                            return Err(LoadError {
-                                file: self.file.to_owned(),
-                                line: Some(merged.line),
-                                column: None,
-                                message: "a `<<` merge takes a map or a list of maps".to_owned(),
-                            });
-                        }
-                    };
-                    for source in sources {
-                        for entry in source {
-                            if !index.contains_key(&entry.key) {
-                                index.insert(entry.key.clone(), entries.len());
-                                entries.push(entry);
-                            }
-                        }
-                    }
-                }
-                let size = 1 + entries.iter().map(|e| size_of(&e.value)).sum::<usize>();
-                self.finish(Node::new(Value::Map(entries), line), anchor, size, mark)
-            }
+            Event::SequenceEnd => self.end_sequence(mark),
+            Event::MappingEnd => self.end_mapping(mark),
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => Ok(()),
             Event::StreamEnd | Event::DocumentStart => Ok(()),
+        }
+    }
+
+    /// A sequence read: its items (each a one-key map under `!!pairs`).
+    fn end_sequence(&mut self, mark: Marker) -> Result<(), LoadError> {
+        let Some(Frame::Seq {
+            line,
+            anchor,
+            pairs,
+            items,
+        }) = self.stack.pop()
+        else {
+            unreachable!("the parser balances sequences")
+        };
+        let items = if pairs {
+            items
+                .into_iter()
+                .map(|item| {
+                    pair(item).map_err(|line| LoadError {
+                        file: self.file.to_owned(),
+                        line: Some(line),
+                        column: None,
+                        message: "a !!pairs entry must be a map with exactly one key".to_owned(),
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            items
+        };
+        let size = 1 + items.iter().map(size_of).sum::<usize>();
+        self.finish(Node::new(Value::Seq(items), line), anchor, size, mark)
+    }
+
+    /// A mapping read: its entries, then those of its `<<` merges that it
+    /// does not write itself.
+    fn end_mapping(&mut self, mark: Marker) -> Result<(), LoadError> {
+        let Some(Frame::Map {
+            line,
+            anchor,
+            mut entries,
+            mut index,
+            merges,
+            ..
+        }) = self.stack.pop()
+        else {
+            unreachable!("the parser balances mappings")
+        };
+        // Keys written in the map win over merged ones; among merged
+        // maps the first one listed wins.
+        for merged in merges {
+            for source in self.merge_sources(merged)? {
+                for entry in source {
+                    if !index.contains_key(&entry.key) {
+                        index.insert(entry.key.clone(), entries.len());
+                        entries.push(entry);
+                    }
+                }
+            }
+        }
+        let size = 1 + entries.iter().map(|e| size_of(&e.value)).sum::<usize>();
+        self.finish(Node::new(Value::Map(entries), line), anchor, size, mark)
+    }
+
+    /// The maps a `<<` merge names: a map, or a list of maps.
+    fn merge_sources(&self, merged: Node) -> Result<Vec<Vec<Entry>>, LoadError> {
+        let refused = |line| LoadError {
+            file: self.file.to_owned(),
+            line: Some(line),
+            column: None,
+            message: "a `<<` merge takes a map or a list of maps".to_owned(),
+        };
+        match merged.value {
+            Value::Map(m) => Ok(vec![m]),
+            Value::Seq(items) => items
+                .into_iter()
+                .map(|i| match i.value {
+                    Value::Map(m) => Ok(m),
+                    _ => Err(refused(i.line)),
+                })
+                .collect(),
+            _ => Err(refused(merged.line)),
         }
     }
 
