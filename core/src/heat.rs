@@ -288,6 +288,59 @@ pub fn check_candidate(
     (ok, reasons)
 }
 
+/// One candidate `path` (under `base`) for `resource_type`, and whether the
+/// path leaves the template root. A `single` registration is taken as it
+/// is; a candidate of a list is read, and matched against `env`'s
+/// `requires`.
+fn candidate(
+    env: &Environment,
+    resource_type: &str,
+    (base, path): (&str, &String),
+    single: bool,
+    files: &dyn Files,
+) -> Result<(Candidate, bool), LoadError> {
+    let joined = if base.is_empty() {
+        path.clone()
+    } else {
+        format!("{base}/{path}")
+    };
+    let confined = confine(&joined)
+        .ok()
+        .filter(|p| files.kind(p) != Some(Kind::Outside));
+    let Some(relative) = confined else {
+        let reasons = vec!["the path leaves the template root".to_owned()];
+        return Ok((
+            Candidate {
+                file: path.clone(),
+                matched: false,
+                reasons,
+            },
+            true,
+        ));
+    };
+    if single {
+        let kept = Candidate {
+            file: path.clone(),
+            matched: true,
+            reasons: Vec::new(),
+        };
+        return Ok((kept, false));
+    }
+    let text = files
+        .read(&relative)
+        .map_err(|why| LoadError::new(path, why))?;
+    let caps = template_capabilities(path, &text)?;
+    let (matched, reasons) = check_candidate(caps.as_ref(), &env.requires, resource_type);
+    Ok((
+        Candidate {
+            file: path.clone(),
+            matched,
+            reasons,
+        },
+        false,
+    ))
+}
+
 /// Resolves `env`, whose directory is `base` (relative to the root `files`
 /// is confined to). Unreadable or invalid candidate templates are a
 /// [`LoadError`].
@@ -306,41 +359,10 @@ pub fn resolve(env: &Environment, base: &str, files: &dyn Files) -> Result<Resol
         let mut candidates = Vec::new();
         let mut outside = false;
         for path in &paths {
-            let joined = if base.is_empty() {
-                path.clone()
-            } else {
-                format!("{base}/{path}")
-            };
-            let confined = confine(&joined)
-                .ok()
-                .filter(|p| files.kind(p) != Some(Kind::Outside));
-            let Some(relative) = confined else {
-                outside = true;
-                candidates.push(Candidate {
-                    file: path.clone(),
-                    matched: false,
-                    reasons: vec!["the path leaves the template root".to_owned()],
-                });
-                continue;
-            };
-            if matches!(value, Registered::One(_)) {
-                candidates.push(Candidate {
-                    file: path.clone(),
-                    matched: true,
-                    reasons: Vec::new(),
-                });
-                continue;
-            }
-            let text = files
-                .read(&relative)
-                .map_err(|why| LoadError::new(path, why))?;
-            let caps = template_capabilities(path, &text)?;
-            let (matched, reasons) = check_candidate(caps.as_ref(), &env.requires, resource_type);
-            candidates.push(Candidate {
-                file: path.clone(),
-                matched,
-                reasons,
-            });
+            let single = matches!(value, Registered::One(_));
+            let (candidate, leaves) = candidate(env, resource_type, (base, path), single, files)?;
+            outside |= leaves;
+            candidates.push(candidate);
         }
         let matched: Vec<&Candidate> = candidates.iter().filter(|c| c.matched).collect();
         let message = if outside {

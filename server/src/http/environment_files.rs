@@ -262,16 +262,12 @@ struct Checked {
     networks: (Vec<NodeGroup>, NetworkConfiguration, Vec<AddressRow>),
 }
 
-/// Reads and checks an environment file against what is installed (CPU
-/// work: run it off the async workers).
-fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Checked, ApiError> {
-    let file: EnvironmentFile = mosaic_core::yaml::parse("environment", body)
-        .map_err(|e| invalid_environment(e.to_string()))?;
-    if file.release.is_some() {
-        return Err(invalid_environment(
-            "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
-        ));
-    }
+/// The release an import names: by `release_name`, the newest of its line
+/// unless `release_version` names one; its id and the release.
+fn import_release<'a>(
+    file: &EnvironmentFile,
+    installed: &'a [StoredPlugin],
+) -> Result<(i64, &'a mosaic_core::release::Release), ApiError> {
     // Without a version, a release name means the newest of its line.
     let packages = || installed.iter().map(|p| &p.package);
     let releases: Vec<(i64, &mosaic_core::release::Release)> = installed
@@ -301,22 +297,45 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
     };
     let release = crate::environment::find_release(installed, release_id)
         .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("release {release_id} is gone")))?;
-    let pins = pinned(&file, installed, release)?;
-    let plugins = pinned_plugins(installed, release, &pins);
-    let mut listed: Vec<PluginName> = Vec::new();
-    for wanted in &file.plugins {
-        let plugin = plugins
-            .iter()
-            .find(|p| p.name == wanted.name())
-            .ok_or_else(|| {
+    Ok((release_id, release))
+}
+
+/// The names of the plugins the file lists, each an installed extension
+/// of `release` (among `plugins`, those the import pins).
+fn listed_plugins(
+    file: &EnvironmentFile,
+    plugins: &[mosaic_core::plugin::Package],
+    release: &mosaic_core::release::Release,
+) -> Result<Vec<PluginName>, ApiError> {
+    file.plugins
+        .iter()
+        .map(|wanted| {
+            let plugin = plugins.iter().find(|p| p.name == wanted.name());
+            plugin.map(|p| p.name.clone()).ok_or_else(|| {
                 invalid_environment(format!(
                     "plugins: no extension plugin '{}' compatible with release '{}' is installed",
                     wanted.name(),
                     release.name
                 ))
-            })?;
-        listed.push(plugin.name.clone());
+            })
+        })
+        .collect()
+}
+
+/// Reads and checks an environment file against what is installed (CPU
+/// work: run it off the async workers).
+fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Checked, ApiError> {
+    let file: EnvironmentFile = mosaic_core::yaml::parse("environment", body)
+        .map_err(|e| invalid_environment(e.to_string()))?;
+    if file.release.is_some() {
+        return Err(invalid_environment(
+            "release: an import names its release with release_name; release paths are for `mosaic plan`".to_owned(),
+        ));
     }
+    let (release_id, release) = import_release(&file, installed)?;
+    let pins = pinned(&file, installed, release)?;
+    let plugins = pinned_plugins(installed, release, &pins);
+    let listed = listed_plugins(&file, &plugins, release)?;
     let spec = file.spec(name, &listed);
     let tags = Default::default();
     let base = Base {

@@ -230,6 +230,13 @@ fn parameter_values(
         }
     }
     id_ranges(p, out);
+    dns_and_base_mac(p, out);
+}
+
+/// DNS servers given once each, and a base MAC that is one.
+fn dns_and_base_mac(p: &NetworkingParameters, out: &mut Vec<NetworkProblem>) {
+    let problem =
+        |kind, message: String, fields: &[&str]| NetworkProblem::new(kind, message).fields(fields);
     let valid: Vec<_> = p.dns_nameservers.iter().filter_map(Typed::valid).collect();
     let mut distinct = valid.clone();
     distinct.sort();
