@@ -249,7 +249,8 @@ fn network_fields(n: &NetworkView) -> Vec<Field> {
 }
 
 /// Neutron's parameters as fields: the segmentation's id range, then
-/// the rest; Ironic's only where the environment has them.
+/// the rest; Ironic's only where the environment has them. Long: one
+/// line per field, in the order the tab shows them.
 fn parameter_fields(p: &NetworkingParameters) -> Vec<Field> {
     let field = |key, label, section, kind, text| Field {
         owner: None,

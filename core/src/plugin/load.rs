@@ -386,6 +386,7 @@ impl Loader<'_> {
     }
 
     /// Checks the top-level keys of `metadata.yaml`, copying them into `tree`.
+    /// Long: one arm per key, so the file's top level reads as one table.
     fn metadata(&mut self, meta: &Node, tree: &mut Map<String, Json>) -> String {
         let mut sink = Sink {
             file: METADATA.to_owned(),
@@ -531,20 +532,7 @@ impl Loader<'_> {
             if map(record, &path, &mut self.sink(METADATA)).is_none() {
                 continue;
             }
-            let is_release = match record.get("is_release") {
-                None => false,
-                Some(n) => match n.as_bool() {
-                    Some(b) => b,
-                    None => {
-                        self.sink(METADATA).error(
-                            n.line,
-                            &join_path(&path, "is_release"),
-                            format!("must be true or false, not {}", n.kind()),
-                        );
-                        false
-                    }
-                },
-            };
+            let is_release = self.is_release(record, &path);
             let id = ReleaseId {
                 name: text_of(record, "release_name").or_empty(|| text_of(record, "name")),
                 version: text_of(record, "version"),
@@ -578,6 +566,35 @@ impl Loader<'_> {
             }
             ids.push(id);
         }
+        self.record_kinds(meta, node, &release_lines, &extension_lines);
+        (out, ids)
+    }
+
+    /// A record's `is_release` (absent: false).
+    fn is_release(&mut self, record: &Node, path: &str) -> bool {
+        let Some(n) = record.get("is_release") else {
+            return false;
+        };
+        n.as_bool().unwrap_or_else(|| {
+            self.sink(METADATA).error(
+                n.line,
+                &join_path(path, "is_release"),
+                format!("must be true or false, not {}", n.kind()),
+            );
+            false
+        })
+    }
+
+    /// How the records mix, given the lines of the release records and of
+    /// the extension records: never both kinds, one release at most
+    /// expected, and no `is_hotpluggable` for a release plugin.
+    fn record_kinds(
+        &mut self,
+        meta: &Node,
+        node: &Node,
+        release_lines: &[usize],
+        extension_lines: &[usize],
+    ) {
         let mut sink = self.sink(METADATA);
         if !release_lines.is_empty() && !extension_lines.is_empty() {
             sink.error(
@@ -585,8 +602,8 @@ impl Loader<'_> {
                 "releases",
                 format!(
                     "a plugin is either a release plugin or an extension: release records on lines {} and extension records on lines {}",
-                    join_lines(&release_lines),
-                    join_lines(&extension_lines)
+                    join_lines(release_lines),
+                    join_lines(extension_lines)
                 ),
             );
         }
@@ -597,7 +614,7 @@ impl Loader<'_> {
                 format!(
                     "{} release records in one plugin (lines {})",
                     release_lines.len(),
-                    join_lines(&release_lines)
+                    join_lines(release_lines)
                 ),
             );
         }
@@ -611,7 +628,6 @@ impl Loader<'_> {
                 "is_hotpluggable is ignored for release plugins",
             );
         }
-        (out, ids)
     }
 
     fn extension_record(&mut self, record: &Node, path: &str) -> Map<String, Json> {
@@ -666,6 +682,8 @@ impl Loader<'_> {
         out
     }
 
+    /// A release record: its own keys over its base release's. Long: one
+    /// arm per key of the record, so its schema reads as one table.
     fn release_record(&mut self, record: &Node, path: &str) -> Map<String, Json> {
         let mut sink = self.sink(METADATA);
         if record.get("release_name").is_none() {

@@ -96,6 +96,8 @@ impl ApiError {
         )
     }
 
+    /// The status and body of each error. Long: one arm per kind of error,
+    /// so that how every failure reaches a client reads in one place.
     fn parts(self) -> (StatusCode, ErrorDetail) {
         let detail = |code: ErrorCode, message: String| ErrorDetail {
             code: code.as_str().to_owned(),
