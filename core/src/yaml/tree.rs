@@ -602,6 +602,20 @@ impl Builder<'_> {
     }
 
     /// A complete node: remember its anchor and hand it to its parent.
+    /// The path of the map being read when a value for its pending key
+    /// arrives, without that key (empty elsewhere).
+    fn path_of_map(&self) -> String {
+        let Some(Frame::Map { key: Some(_), .. }) = self.stack.last() else {
+            return String::new();
+        };
+        let full = self.path();
+        match full.rfind('.') {
+            Some(at) => full[..at].to_owned(),
+            None if full.ends_with(']') => full,
+            None => String::new(),
+        }
+    }
+
     fn finish(
         &mut self,
         node: Node,
@@ -615,18 +629,7 @@ impl Builder<'_> {
             }
             self.anchors[anchor] = Some((node.clone(), size));
         }
-        let path_of_map = match self.stack.last() {
-            Some(Frame::Map { key: Some(_), .. }) => {
-                // The path of the map itself, without the pending key.
-                let full = self.path();
-                match full.rfind('.') {
-                    Some(at) => full[..at].to_owned(),
-                    None if full.ends_with(']') => full,
-                    None => String::new(),
-                }
-            }
-            _ => String::new(),
-        };
+        let path_of_map = self.path_of_map();
         match self.stack.last_mut() {
             None => {
                 self.root = Some(node);
@@ -645,16 +648,10 @@ impl Builder<'_> {
             }) => match key.take() {
                 None => {
                     let merge = matches!(&node.value, Value::String(s) if s == "<<");
-                    let text = match &node.value {
-                        Value::String(s) => s.clone(),
-                        Value::Null => "null".to_owned(),
-                        Value::Bool(b) => b.to_string(),
-                        Value::Int(i) => i.to_string(),
-                        Value::Float(f) => f.to_string(),
-                        Value::Seq(_) | Value::Map(_) => {
-                            return Err(self
-                                .error(mark, "map keys must be plain values, not lists or maps"));
-                        }
+                    let Some(text) = key_text(&node.value) else {
+                        return Err(
+                            self.error(mark, "map keys must be plain values, not lists or maps")
+                        );
                     };
                     *key = Some((text, node.line, merge));
                     Ok(())
@@ -697,6 +694,18 @@ fn pair(item: Node) -> Result<Node, usize> {
         }
         _ => Err(item.line),
     }
+}
+
+/// A map key's text: a plain value as written; none for a list or a map.
+fn key_text(value: &Value) -> Option<String> {
+    Some(match value {
+        Value::String(s) => s.clone(),
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::Seq(_) | Value::Map(_) => return None,
+    })
 }
 
 fn size_of(node: &Node) -> usize {
