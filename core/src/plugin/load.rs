@@ -1005,33 +1005,7 @@ impl Loader<'_> {
         };
         let kind = path_kind(key);
         if is_glob(&path) {
-            let matched = glob(self.files, &path);
-            if matched.is_empty() {
-                self.sink(METADATA).error(
-                    line,
-                    at,
-                    format!("{key}: '{value}' matches no file in the package"),
-                );
-                return None;
-            }
-            let mut trees = Vec::new();
-            for file in &matched {
-                if self.files.kind(file) == Some(Kind::Outside) {
-                    self.sink(METADATA).error(
-                        line,
-                        at,
-                        leaves(&format!("{file} is a link that leads out of the package")),
-                    );
-                    continue;
-                }
-                if let Some(tree) = self.data_file(file, kind) {
-                    trees.push((file.clone(), tree));
-                }
-            }
-            if trees.len() != matched.len() {
-                return None;
-            }
-            return self.merge(key, &value, line, at, trees);
+            return self.resolve_glob((key, &value), &path, (line, at), kind);
         }
         match self.files.kind(&path) {
             None => {
@@ -1070,6 +1044,45 @@ impl Loader<'_> {
     }
 
     /// One data file: parsed and checked as `kind`.
+    /// A path with a glob: every file it matches, read and merged; none
+    /// when it matches nothing or a match leads out of the package.
+    fn resolve_glob(
+        &mut self,
+        (key, value): (&str, &str),
+        path: &str,
+        (line, at): (usize, &str),
+        kind: Option<FileKind>,
+    ) -> Option<Resolved> {
+        let matched = glob(self.files, path);
+        if matched.is_empty() {
+            self.sink(METADATA).error(
+                line,
+                at,
+                format!("{key}: '{value}' matches no file in the package"),
+            );
+            return None;
+        }
+        let mut trees = Vec::new();
+        for file in &matched {
+            if self.files.kind(file) == Some(Kind::Outside) {
+                let why = format!("{file} is a link that leads out of the package");
+                self.sink(METADATA).error(
+                    line,
+                    at,
+                    format!("{key}: '{value}' leaves the package: {why}"),
+                );
+                continue;
+            }
+            if let Some(tree) = self.data_file(file, kind) {
+                trees.push((file.clone(), tree));
+            }
+        }
+        if trees.len() != matched.len() {
+            return None;
+        }
+        self.merge(key, value, line, at, trees)
+    }
+
     fn data_file(&mut self, file: &str, kind: Option<FileKind>) -> Option<Node> {
         let tree = self.parse(file)?;
         if let Some(kind) = kind {
