@@ -122,6 +122,27 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
     })
 }
 
+/// Stores an environment's node groups: the id each group had (as its
+/// file numbered it) and the id it has now.
+async fn insert_groups_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    cluster_id: i64,
+    groups: &[NodeGroup],
+) -> Result<BTreeMap<i64, i64>, DbError> {
+    let mut group_ids = BTreeMap::new();
+    for group in groups {
+        let new_id: i64 = sqlx::query_scalar(
+            "INSERT INTO node_groups (cluster_id, name) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(cluster_id)
+        .bind(&group.name)
+        .fetch_one(&mut **tx)
+        .await?;
+        group_ids.insert(group.id, new_id);
+    }
+    Ok(group_ids)
+}
+
 impl Db {
     pub async fn insert_cluster(
         &self,
@@ -184,22 +205,13 @@ impl Db {
         let owner = TagOwner::Cluster(id);
         super::roles::write_layer(&mut tx, owner, RoleLayer::none(), roles, Default::default())
             .await?;
-        let mut group_ids = BTreeMap::new();
-        for group in networks.groups {
-            let new_id: i64 = sqlx::query_scalar(
-                "INSERT INTO node_groups (cluster_id, name) VALUES ($1, $2) RETURNING id",
-            )
-            .bind(id)
-            .bind(&group.name)
-            .fetch_one(&mut *tx)
-            .await?;
-            group_ids.insert(group.id, new_id);
-        }
+        let group_ids = insert_groups_in(&mut tx, id, networks.groups).await?;
         let mut node_ids = BTreeMap::new();
         for node in nodes {
             let stored = super::nodes::insert_node_in(&mut tx, id, node).await?;
             node_ids.insert(node.id, stored.spec.id);
         }
+        // The file's numbers of groups and nodes become the database's.
         let rows: Vec<AddressRow> = networks
             .rows
             .iter()
