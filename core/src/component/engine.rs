@@ -783,7 +783,9 @@ impl Engine {
     }
 
     /// The work of `quick_witness` on a cleared `model`, recording in
-    /// `members` every component it sets.
+    /// `members` every component it sets. Long: one greedy pass whose
+    /// steps (`fits`, `add`) share `model` and `members`, on the engine's
+    /// hot path.
     fn try_witness(
         &self,
         chosen: &[usize],

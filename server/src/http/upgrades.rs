@@ -170,6 +170,9 @@ async fn upgrade(
     ApiJson(request): ApiJson<UpgradeRequest>,
 ) -> Result<Response, ApiError> {
     let expected = if_match(&headers, "settings")?;
+    // Long: one attempt reads, checks and stores in one piece, so that a
+    // store refused by a concurrent change is tried again on what is
+    // stored then, never on an older read.
     for _ in 0..ATTEMPTS {
         let stored = crate::environment::Stored::load_with_addresses(&state.db, id)
             .await?
