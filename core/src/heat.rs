@@ -295,12 +295,12 @@ pub fn check_candidate(
 fn candidate(
     env: &Environment,
     resource_type: &str,
-    (base, path): (&str, &String),
+    (base, path): (&str, &str),
     single: bool,
     files: &dyn Files,
 ) -> Result<(Candidate, bool), LoadError> {
     let joined = if base.is_empty() {
-        path.clone()
+        path.to_owned()
     } else {
         format!("{base}/{path}")
     };
@@ -311,7 +311,7 @@ fn candidate(
         let reasons = vec!["the path leaves the template root".to_owned()];
         return Ok((
             Candidate {
-                file: path.clone(),
+                file: path.to_owned(),
                 matched: false,
                 reasons,
             },
@@ -320,7 +320,7 @@ fn candidate(
     };
     if single {
         let kept = Candidate {
-            file: path.clone(),
+            file: path.to_owned(),
             matched: true,
             reasons: Vec::new(),
         };
@@ -333,7 +333,7 @@ fn candidate(
     let (matched, reasons) = check_candidate(caps.as_ref(), &env.requires, resource_type);
     Ok((
         Candidate {
-            file: path.clone(),
+            file: path.to_owned(),
             matched,
             reasons,
         },
@@ -358,8 +358,8 @@ pub fn resolve(env: &Environment, base: &str, files: &dyn Files) -> Result<Resol
         };
         let mut candidates = Vec::new();
         let mut outside = false;
+        let single = matches!(value, Registered::One(_));
         for path in &paths {
-            let single = matches!(value, Registered::One(_));
             let (candidate, leaves) = candidate(env, resource_type, (base, path), single, files)?;
             outside |= leaves;
             candidates.push(candidate);

@@ -735,13 +735,7 @@ fn networks(root: &Node, sink: &mut Sink<'_>) {
         return;
     }
     if let Some(nets) = neutron.get("networks") {
-        for (i, net) in list(nets, "neutron.networks", sink)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            network_meta(net, &index_path("neutron.networks", i), sink);
-        }
+        each_map(nets, "neutron.networks", sink, network_meta);
     }
     if let Some(config) = neutron.get("config")
         && let serde_json::Value::Object(map) = config.to_json()
@@ -755,10 +749,8 @@ fn networks(root: &Node, sink: &mut Sink<'_>) {
     }
 }
 
-fn network_meta(node: &Node, path: &str, sink: &mut Sink<'_>) {
-    if map(node, path, sink).is_none() {
-        return;
-    }
+/// One network of `neutron.networks` (a map: `each_map` checked it).
+fn network_meta(path: &str, node: &Node, sink: &mut Sink<'_>) {
     require(node, path, &["name"], sink);
     if let Err(e) = serde_json::from_value::<crate::network::NetworkMeta>(node.to_json()) {
         sink.error(node.line, path, format!("does not read as a network: {e}"));
@@ -855,12 +847,9 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
                 strings(value, &path, sink);
             }
             "inventory" => {
-                for (i, group) in list(value, &path, sink).unwrap_or_default().iter().enumerate() {
-                    let at = index_path(&path, i);
-                    if map(group, &at, sink).is_some() {
-                        require(group, &at, &["group"], sink);
-                    }
-                }
+                each_map(value, &path, sink, |at, group, sink| {
+                    require(group, at, &["group"], sink);
+                });
             }
             "tags" => {
                 for tag in map(value, &path, sink).unwrap_or_default() {
@@ -925,18 +914,10 @@ fn placements(node: &Node, path: &str, sink: &mut Sink<'_>) {
 /// The services a deployer runs: each `{service, groups, when}`, its
 /// groups a list of names or `a:&b` patterns, its condition parsed.
 fn deployed_services(node: &Node, path: &str, sink: &mut Sink<'_>) {
-    for (i, item) in list(node, path, sink)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        let at = index_path(path, i);
-        let Some(entries) = map(item, &at, sink) else {
-            continue;
-        };
-        require(item, &at, &["service", "groups"], sink);
-        for entry in entries {
-            let key = join_path(&at, &entry.key);
+    each_map(node, path, sink, |at, item, sink| {
+        require(item, at, &["service", "groups"], sink);
+        for entry in item.as_map().unwrap_or_default() {
+            let key = join_path(at, &entry.key);
             match entry.key.as_str() {
                 "service" => {
                     string(&entry.value, &key, sink);
@@ -955,7 +936,7 @@ fn deployed_services(node: &Node, path: &str, sink: &mut Sink<'_>) {
                 ),
             }
         }
-    }
+    });
 }
 
 /// An expression written at `node`, parsed (with its caret on error).
