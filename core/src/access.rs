@@ -145,12 +145,51 @@ pub fn required(method: &str, path: &str) -> Access {
         ["session"] => Access::Read,
         ["audit"] | ["users", ..] | ["tokens", ..] => Access::Administer,
         _ if is_safe(method) => Access::Read,
+        // The hosts' SSH key reaches every host of the environment.
+        ["clusters", _, "deployers", _, "ssh_key"] => Access::Administer,
         // Resolving an environment against a template set changes nothing,
         // nor does verifying a network configuration.
         ["heat", "template-sets", _, "resolve"] => Access::Read,
         ["clusters", _, "network_configuration", "neutron", "verify"] => Access::Read,
         ["plugins", ..] | ["releases", _, "tags" | "roles", ..] => Access::Administer,
         _ => Access::Operate,
+    }
+}
+
+/// What a change reaches that a deploying run freezes (SEMANTICS §15:
+/// while a run deploys an environment, what it deploys does not change).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    Cluster(i64),
+    Node(i64),
+    NodeGroup(i64),
+    /// Every environment of the release (its roles and tags).
+    Release(i64),
+}
+
+/// What the change `method path` reaches, when it changes what a run
+/// deploys: anything of an environment, its nodes and node groups, and a
+/// release's roles and tags — but starting, canceling and relaunching
+/// runs, the deployer's SSH key and verifying networks, which change
+/// nothing deployed.
+pub fn reach(method: &str, path: &str) -> Option<Reach> {
+    if is_safe(method) {
+        return None;
+    }
+    let parts: Vec<&str> = path
+        .trim_start_matches("/api/v1")
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let id = |text: &str| text.parse::<i64>().ok();
+    match parts.as_slice() {
+        ["clusters", _, "deployers", ..] => None,
+        ["clusters", _, "network_configuration", "neutron", "verify"] => None,
+        ["clusters", cluster, ..] => id(cluster).map(Reach::Cluster),
+        ["nodes", node, ..] => id(node).map(Reach::Node),
+        ["node_groups", group, ..] => id(group).map(Reach::NodeGroup),
+        ["releases", release, "roles" | "tags", ..] => id(release).map(Reach::Release),
+        _ => None,
     }
 }
 
@@ -270,6 +309,55 @@ mod tests {
         for (method, path, access) in cases {
             assert_eq!(required(method, path), access, "{method} {path}");
         }
+    }
+
+    #[test]
+    fn changes_to_what_a_run_deploys_reach_their_environment() {
+        for (method, path, reached) in [
+            ("PUT", "/api/v1/nodes/7", Some(Reach::Node(7))),
+            ("DELETE", "/api/v1/clusters/3", Some(Reach::Cluster(3))),
+            (
+                "PATCH",
+                "/api/v1/clusters/3/attributes",
+                Some(Reach::Cluster(3)),
+            ),
+            (
+                "POST",
+                "/api/v1/clusters/3/nodes/bulk",
+                Some(Reach::Cluster(3)),
+            ),
+            ("DELETE", "/api/v1/node_groups/4", Some(Reach::NodeGroup(4))),
+            (
+                "PUT",
+                "/api/v1/releases/1/roles/compute",
+                Some(Reach::Release(1)),
+            ),
+            (
+                "POST",
+                "/api/v1/clusters/3/deployers/kolla-ansible/runs",
+                None,
+            ),
+            (
+                "PUT",
+                "/api/v1/clusters/3/deployers/kolla-ansible/ssh_key",
+                None,
+            ),
+            (
+                "PUT",
+                "/api/v1/clusters/3/network_configuration/neutron/verify",
+                None,
+            ),
+            ("POST", "/api/v1/runs/9/cancel", None),
+            ("GET", "/api/v1/clusters/3", None),
+            ("POST", "/api/v1/plugins", None),
+        ] {
+            assert_eq!(reach(method, path), reached, "{method} {path}");
+        }
+        assert_eq!(
+            required("PUT", "/api/v1/clusters/3/deployers/kolla-ansible/ssh_key"),
+            Access::Administer
+        );
+        assert_eq!(required("POST", "/api/v1/runs/9/cancel"), Access::Operate);
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub use crate::tag::{InstanceNodes, TagView};
 use crate::network::{InterfacesView, NodeGroup};
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
-use crate::name::{Mode, NodeStatus, PluginName, RoleName, TagName};
+use crate::name::{EnvironmentStatus, Mode, NodeStatus, PluginName, RoleName, TagName};
 use crate::plugin::Report;
 use crate::settings::{Context, Problem};
 
@@ -99,6 +99,10 @@ pub struct Cluster {
     /// `None` only when that plugin is no longer installed.
     #[serde(default)]
     pub release: Option<ReleasePlugin>,
+    /// Where its deployment is (SEMANTICS §15): `new` until a run deploys
+    /// it.
+    #[serde(default)]
+    pub status: EnvironmentStatus,
 }
 
 /// A plugin an environment has switched on, and the version it pins.
@@ -261,6 +265,18 @@ pub enum ErrorCode {
     /// 409: an environment with something the deployer has no
     /// equivalent for (`problems`).
     NotExportable,
+    /// 409: a run of the environment has not ended: one run at a time,
+    /// and nothing it deploys changes while it runs.
+    DeploymentRunning,
+    /// 409: "deploy changes" with nothing changed since the last
+    /// successful deployment.
+    NoChanges,
+    /// 409: deployed hosts were removed (or left groups): kolla-ansible's
+    /// steps for removing them are in the message.
+    HostsRemoved,
+    /// 409: the deployer's virtual environment is not installed on this
+    /// server (`mosaic deployer install`).
+    DeployerNotInstalled,
     /// 412: `If-Match` names another version.
     PreconditionFailed,
     /// 413: a body over its limit.
@@ -317,6 +333,10 @@ impl ErrorCode {
             ErrorCode::NodeGroupExists => "node_group_exists",
             ErrorCode::NodeGroupInUse => "node_group_in_use",
             ErrorCode::NotExportable => "not_exportable",
+            ErrorCode::DeploymentRunning => "deployment_running",
+            ErrorCode::NoChanges => "no_changes",
+            ErrorCode::HostsRemoved => "hosts_removed",
+            ErrorCode::DeployerNotInstalled => "deployer_not_installed",
             ErrorCode::PreconditionFailed => "precondition_failed",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
@@ -595,7 +615,10 @@ impl UpdateNode {
     ) -> Result<crate::tag::NodeTags, String> {
         let mut next = node.clone();
         if let Some(status) = self.status {
-            next.status = status;
+            next.status = status.by_hand()?;
+            if status != crate::name::NodeStatus::Error {
+                next.error_type = None;
+            }
         }
         if let Some(roles) = &self.roles {
             next.roles = roles.clone();
@@ -894,6 +917,10 @@ mod tests {
             ErrorCode::NodeGroupExists,
             ErrorCode::NodeGroupInUse,
             ErrorCode::NotExportable,
+            ErrorCode::DeploymentRunning,
+            ErrorCode::NoChanges,
+            ErrorCode::HostsRemoved,
+            ErrorCode::DeployerNotInstalled,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
         }

@@ -21,6 +21,7 @@ pub mod release;
 pub mod restriction;
 pub mod role;
 pub mod role_layer;
+pub mod run;
 #[cfg(feature = "openapi")]
 mod schema;
 pub mod settings;

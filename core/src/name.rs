@@ -329,7 +329,41 @@ vocabulary!(
     NodeStatus, "status", default Discover {
         Discover => "discover",
         Provisioned => "provisioned",
+        Deploying => "deploying",
         Ready => "ready",
+        Error => "error",
+    }
+);
+
+impl NodeStatus {
+    /// The status as an operator may set it: any but `deploying`, which
+    /// only a run gives (SEMANTICS §15).
+    pub fn by_hand(self) -> Result<NodeStatus, String> {
+        if self == NodeStatus::Deploying {
+            Err("status 'deploying' is given by a deployment run, not by hand".to_owned())
+        } else {
+            Ok(self)
+        }
+    }
+}
+
+vocabulary!(
+    /// Why a node is in `error` (Fuel's `error_type`): `deploy`, a run
+    /// failed on it, was canceled or lost (SEMANTICS §15).
+    ErrorType, "error type", default Deploy {
+        Deploy => "deploy",
+    }
+);
+
+vocabulary!(
+    /// An environment's status (Fuel's cluster statuses, SEMANTICS §15):
+    /// `new` until a run deploys it, `deployment` while one does, then how
+    /// the last one left its nodes.
+    EnvironmentStatus, "environment status", default New {
+        New => "new",
+        Deployment => "deployment",
+        Operational => "operational",
+        PartiallyDeployed => "partially_deployed",
         Error => "error",
     }
 );
@@ -398,7 +432,7 @@ mod tests {
         assert_eq!(Mode::parse("multinode"), Ok(Mode::Multinode));
         assert_eq!(
             NodeStatus::parse("gone").unwrap_err().to_string(),
-            "status: 'gone' is not one of discover, provisioned, ready, error"
+            "status: 'gone' is not one of discover, provisioned, deploying, ready, error"
         );
         let parsed: NodeStatus = serde_json::from_str("\"ready\"").unwrap();
         assert_eq!(parsed, NodeStatus::Ready);

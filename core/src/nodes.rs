@@ -394,6 +394,7 @@ mod tests {
     fn view(id: i64, name: &str, roles: &[&str], tags: &[&str]) -> NodeView {
         NodeView {
             status: NodeStatus::Discover,
+            error_type: None,
             ..NodeView::sample(id, name, roles, tags, &[])
         }
     }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 
-use crate::name::{NodeStatus, RoleName, TagName};
+use crate::name::{ErrorType, NodeStatus, RoleName, TagName};
 use crate::role::Role;
 
 /// A tag in `GET /api/v1/releases/{id}/tags` and `/clusters/{id}/tags`:
@@ -309,6 +309,9 @@ pub struct NodeTags {
     pub name: Option<String>,
     #[serde(default)]
     pub status: NodeStatus,
+    /// Why it is in `error` (`deploy`: a run failed on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_type: Option<ErrorType>,
     #[serde(default)]
     pub roles: Vec<RoleName>,
     #[serde(default)]

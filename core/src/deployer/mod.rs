@@ -74,6 +74,33 @@ pub struct Deployer {
     /// holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_effect: Vec<SettingRule>,
+    /// What runs the deployer (release only): the Python packages of its
+    /// virtual environment, every one pinned (SEMANTICS §15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Runtime>,
+}
+
+/// The virtual environment a deployer runs in: the Python versions it
+/// takes and every package, pinned (`NAME==VERSION`), from PyPI.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Runtime {
+    /// The Python versions it runs on (`3.10`, `3.11`, …).
+    pub python: Vec<String>,
+    /// Every package, pinned.
+    pub requirements: Vec<String>,
+}
+
+impl Runtime {
+    /// The version pinned for package `name` (compared as pip does: case
+    /// and `-`/`_`/`.` aside).
+    pub fn pinned(&self, name: &str) -> Option<&str> {
+        let norm = |n: &str| n.to_ascii_lowercase().replace(['_', '.'], "-");
+        self.requirements.iter().find_map(|r| {
+            let (package, version) = r.split_once("==")?;
+            (norm(package.trim()) == norm(name)).then_some(version.trim())
+        })
+    }
 }
 
 /// A group of the inventory skeleton.

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::Environment;
-use crate::name::{NodeStatus, RoleName, TagName};
+use crate::name::{ErrorType, NodeStatus, RoleName, TagName};
 use crate::release::Release;
 use crate::role::{Role, Roles};
 use crate::tag::{self, InstanceNodes, NodeTags, RoleTags, TagMeta, TagView, TagsMetadata};
@@ -20,6 +20,9 @@ pub struct NodeView {
     pub cluster_id: i64,
     pub name: String,
     pub status: NodeStatus,
+    /// Why it is in `error` (`deploy`: a run failed on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_type: Option<ErrorType>,
     pub roles: Vec<RoleName>,
     pub pending_roles: Vec<RoleName>,
     /// The node's effective tags (`primary-*` included).
@@ -59,6 +62,7 @@ impl NodeView {
             cluster_id: 1,
             name: name.to_owned(),
             status: NodeStatus::Ready,
+            error_type: None,
             roles: roles.iter().map(|r| RoleName::new(*r).unwrap()).collect(),
             pending_roles: Vec::new(),
             tags: tags_of(tags),
@@ -464,6 +468,7 @@ fn node_view(cluster_id: i64, n: &NodeTags, tags: Vec<TagName>, roles: &RoleTags
         cluster_id,
         name: n.display_name(),
         status: n.status,
+        error_type: n.error_type,
         roles: n.roles.clone(),
         pending_roles: n.pending_roles.clone(),
         tags,

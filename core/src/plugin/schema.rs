@@ -861,11 +861,69 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
             "overrides" => computed_list(value, &path, &["file", "section", "name"], sink),
             "unsupported" => unsupported(value, &path, sink),
             "no_effect" => setting_rules(value, &path, sink),
+            "runtime" => runtime(value, &path, sink),
             other => sink.error(
                 entry.line,
                 &path,
-                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, services, globals, overrides, unsupported or no_effect)"),
+                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, services, globals, overrides, unsupported, no_effect or runtime)"),
             ),
+        }
+    }
+}
+
+/// A deployer's `runtime`: the Python versions (`3.11`) and the packages
+/// of its virtual environment, each pinned `NAME==VERSION` (an install
+/// resolves nothing anew).
+fn runtime(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    let Some(entries) = map(node, path, sink) else {
+        return;
+    };
+    require(node, path, &["python", "requirements"], sink);
+    for entry in entries {
+        let at = join_path(path, &entry.key);
+        let check: fn(&str) -> bool = match entry.key.as_str() {
+            "python" => |v| {
+                v.split_once('.').is_some_and(|(a, b)| {
+                    [a, b]
+                        .iter()
+                        .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
+                })
+            },
+            "requirements" => |v| {
+                v.split_once("==").is_some_and(|(name, version)| {
+                    !name.is_empty()
+                        && !version.is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+                        && version
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-_.+!".contains(c))
+                })
+            },
+            other => {
+                sink.error(
+                    entry.line,
+                    &at,
+                    format!("unknown key '{other}' (expected python or requirements)"),
+                );
+                continue;
+            }
+        };
+        let what = if entry.key == "python" {
+            "a Python version (3.11)"
+        } else {
+            "a pinned package (NAME==VERSION)"
+        };
+        for (i, item) in list(&entry.value, &at, sink)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            match item.as_str() {
+                Some(v) if check(v) => {}
+                _ => sink.error(item.line, &index_path(&at, i), format!("must be {what}")),
+            }
         }
     }
 }

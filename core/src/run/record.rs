@@ -1,0 +1,211 @@
+//! A run as the API answers it (SEMANTICS §15, Fuel 10's transaction):
+//! its steps with the command line each ran and its exit code, its
+//! progress, the history rows (Fuel's `deployment_history`) and the
+//! summary per host (Ansible's `playbook_on_stats`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::plan::RunKind;
+use super::snapshot::Changes;
+use super::status::{Connection, RunStatus, StepStatus, TaskStatus};
+
+/// A run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Run {
+    pub id: i64,
+    pub cluster_id: i64,
+    /// The deployer it runs (`kolla-ansible`).
+    pub deployer: String,
+    pub kind: RunKind,
+    pub status: RunStatus,
+    pub connection: Connection,
+    pub steps: Vec<Step>,
+    /// The nodes whose status follows the run (none when it only gathers
+    /// facts or checks).
+    pub nodes: Vec<i64>,
+    /// For "deploy changes": what differed from the last deployment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
+    /// The files it deployed: path → SHA-256.
+    pub files: BTreeMap<String, String>,
+    pub progress: Progress,
+    /// The sequence of its last event stored (0: none yet): the stream
+    /// after it is what is new.
+    pub last_seq: i64,
+    /// Why it ended as it did, when it did not succeed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Who started it (a user, or a token's label).
+    pub created_by: String,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+}
+
+impl Run {
+    /// Whether it deploys (a step other than facts and checks).
+    pub fn deploys(&self) -> bool {
+        self.steps.iter().any(|s| s.action.deploys())
+    }
+}
+
+/// One step: a kolla-ansible action and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Step {
+    pub index: u32,
+    pub action: Action,
+    /// The hosts it is limited to (every host when empty).
+    pub limit: Vec<String>,
+    pub status: StepStatus,
+    /// The `ansible-playbook` command line it ran (kolla-ansible's own
+    /// for the action).
+    pub argv: Vec<String>,
+    /// Its exit code, once it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rc: Option<i32>,
+    /// How many plays its playbook has.
+    pub plays: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+}
+
+/// How far a run is: plays started of the plays its steps' playbooks
+/// have.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Progress {
+    pub plays_started: u32,
+    pub plays_total: u32,
+}
+
+impl Progress {
+    /// The share done, 0–100 (100 once it ended, whatever was skipped).
+    pub fn percent(self, finished: bool) -> u32 {
+        if finished {
+            return 100;
+        }
+        (self.plays_started.saturating_mul(100))
+            .checked_div(self.plays_total)
+            .unwrap_or(0)
+            .min(99)
+    }
+}
+
+/// One row of a run's history: what a task did on a host (Fuel's
+/// `deployment_history`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HistoryRow {
+    pub task_name: String,
+    /// The node the host is (none for kolla-ansible's `localhost`).
+    pub node_id: Option<i64>,
+    pub status: TaskStatus,
+    pub time_start: Option<String>,
+    pub time_end: Option<String>,
+    pub play: Option<String>,
+    pub role: Option<String>,
+    /// The action of the step it ran in.
+    pub step: Action,
+    pub host: String,
+    /// A failure's message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl HistoryRow {
+    /// The CSV columns, in order (`task_name` first, as Fuel's).
+    pub const COLUMNS: [&'static str; 10] = [
+        "task_name",
+        "node_id",
+        "status",
+        "time_start",
+        "time_end",
+        "play",
+        "role",
+        "step",
+        "host",
+        "message",
+    ];
+
+    /// Its cells, in [`HistoryRow::COLUMNS`]' order.
+    pub fn cells(&self) -> [String; 10] {
+        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+        [
+            self.task_name.clone(),
+            self.node_id.map(|n| n.to_string()).unwrap_or_default(),
+            self.status.as_str().to_owned(),
+            opt(&self.time_start),
+            opt(&self.time_end),
+            opt(&self.play),
+            opt(&self.role),
+            self.step.as_str().to_owned(),
+            self.host.clone(),
+            opt(&self.message),
+        ]
+    }
+}
+
+/// What a run did on one host: Ansible's counts, and the task it is on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HostSummary {
+    pub host: String,
+    pub node_id: Option<i64>,
+    pub ok: u32,
+    pub changed: u32,
+    pub failures: u32,
+    pub unreachable: u32,
+    pub skipped: u32,
+    pub ignored: u32,
+    pub rescued: u32,
+    /// The task it is running now.
+    pub current_task: Option<String>,
+}
+
+impl HostSummary {
+    /// Whether a task failed there (not rescued, not ignored) or it was
+    /// unreachable.
+    pub fn failed(&self) -> bool {
+        self.failures > 0 || self.unreachable > 0
+    }
+}
+
+/// A failure of a run, as the live view lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Failure {
+    pub seq: i64,
+    pub host: String,
+    pub node_id: Option<i64>,
+    pub task: String,
+    pub status: TaskStatus,
+    pub message: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_is_a_share_of_the_plays_and_whole_at_the_end() {
+        let p = Progress {
+            plays_started: 3,
+            plays_total: 12,
+        };
+        assert_eq!(p.percent(false), 25);
+        assert_eq!(p.percent(true), 100);
+        assert_eq!(Progress::default().percent(false), 0);
+        let over = Progress {
+            plays_started: 13,
+            plays_total: 12,
+        };
+        assert_eq!(over.percent(false), 99);
+    }
+}
