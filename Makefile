@@ -18,7 +18,7 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/app/webdriver.json
 # and --bench instead; the e2e test target is not run by default (tests/Cargo.toml).
 NATIVE := -p mosaic-core -p mosaic-server -p mosaic-e2e
 
-.PHONY: help run test tools tools-test app server test-server lint unit kolla postgres schemathesis browser e2e app-size bench bench-test fuzz screenshot clean
+.PHONY: help run test tools tools-test app server test-server lint unit deployer-venv kolla runs postgres schemathesis browser e2e app-size bench bench-test fuzz screenshot clean
 
 help:
 	@echo "make run    build everything and serve Mosaic on http://127.0.0.1:8080"
@@ -64,18 +64,30 @@ unit:
 test-server:
 	cargo test --locked $(NATIVE) --no-run
 
-## The proof by kolla-ansible's own logic (docs/deployers.md, "The proof"): kolla-ansible 18 and
-## ansible-core 2.16 from PyPI into a virtual environment under target/kolla-venv/ (made when
-## missing, reused while scripts/kolla/requirements.txt is unchanged), then the kolla placement
-## test, which `cargo test` leaves out (it is ignored there: it needs that environment).
-kolla:
+## The deployer's virtual environment, as `mosaic deployer install kolla-ansible` makes it from the
+## bundled release's pins (kolla-ansible 18, ansible-core 2.16, ansible-runner, PyPI's ansible 9):
+## under target/deployer/, made when missing (≈ 40 s, PyPI) and reused otherwise.
+deployer-venv: test-server
+	scripts/deployer-venv.sh >/dev/null
+
+## The proof by kolla-ansible's own logic (docs/deployers.md, "The proof"): the deployer's virtual
+## environment, then the kolla placement test, which `cargo test` leaves out (it is ignored there:
+## it needs that environment).
+kolla: deployer-venv
 	scripts/kolla/venv.sh >/dev/null
 	cargo test --locked $(NATIVE) --test kolla -- --ignored
+
+## Deployments run by real ansible-runner and kolla-ansible (docs/deployers.md, "Running a
+## deployment"): kolla-ansible's own command lines, its syntax check of an export, kolla's
+## gather-facts and Mosaic's test playbooks over a local connection (nothing on this machine
+## changes), cancel, restarts; ignored by `cargo test` (they need the deployer's environment).
+runs: deployer-venv
+	MOSAIC_DEPLOYER_VENV=$$(scripts/deployer-venv.sh 2>/dev/null) cargo test --locked $(NATIVE) --test runs -- --ignored --test-threads=2
 
 ## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked $(NATIVE) --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers
+	scripts/with-postgres.sh cargo test --locked $(NATIVE) --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers --test deployments
 
 ## The API against its OpenAPI document: a real `mosaic serve`, the document validated, every
 ## operation called by schemathesis (PyPI, pinned, in a virtual environment under target/ made
@@ -98,7 +110,7 @@ e2e: tools-test app test-server
 app-size: app
 	scripts/app-size.sh
 
-test: tools-test lint unit kolla bench-test postgres schemathesis browser e2e app-size
+test: tools-test lint unit kolla runs bench-test postgres schemathesis browser e2e app-size
 	@echo "make test: all checks and tests passed"
 
 ## Every native benchmark once, untimed (criterion's test mode: `cargo test` runs a bench target

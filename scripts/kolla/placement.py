@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where kolla-ansible's own logic puts every service of an exported environment.
 
-Run with the Python of the virtual environment scripts/kolla-venv.sh makes
+Run with the Python of the virtual environment scripts/kolla/venv.sh makes
 (kolla-ansible and ansible-core installed there):
 
     VENV/bin/python scripts/kolla/placement.py EXPORT_DIR

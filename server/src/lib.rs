@@ -6,6 +6,7 @@ pub mod access;
 pub mod bundled;
 pub mod cli;
 pub mod db;
+pub mod deploy;
 pub mod environment;
 pub mod http;
 pub mod install;
@@ -40,14 +41,26 @@ pub struct AppState {
     /// Failed sign-ins: counted in the database on PostgreSQL (every
     /// replica's), in this replica's memory on SQLite.
     pub sign_in_throttle: Arc<SignInThrottle>,
+    /// The deployment runs this server drives (SEMANTICS §15).
+    pub deployments: Arc<deploy::Deployments>,
 }
 
 impl AppState {
+    /// A server that runs no deployments.
     pub fn new(db: Db, security: Security) -> AppState {
+        AppState::with_deployments(db, security, deploy::Deployments::disabled())
+    }
+
+    pub fn with_deployments(
+        db: Db,
+        security: Security,
+        deployments: deploy::Deployments,
+    ) -> AppState {
         AppState {
             sign_in_throttle: Arc::new(SignInThrottle::for_database(&db)),
             db,
             security: Arc::new(security),
+            deployments: Arc::new(deployments),
         }
     }
 }
@@ -141,6 +154,11 @@ pub struct ServeConfig {
     /// Mark the session cookie `Secure` (when a proxy serves Mosaic over HTTPS).
     #[arg(long, env = "MOSAIC_SECURE_COOKIE")]
     pub secure_cookie: bool,
+    /// The virtual environment deployment runs use (kolla-ansible,
+    /// ansible-runner); default: the one `mosaic deployer install` made
+    /// in the data directory for the release's pins.
+    #[arg(long, env = "MOSAIC_DEPLOYER_VENV")]
+    pub deployer_venv: Option<PathBuf>,
     /// Log a line per request answered (the access log). Off by default:
     /// under load it is most of the log. Refusals, server errors and the
     /// audit trail are logged either way. `MOSAIC_LOG=mosaic_access=info`
@@ -260,9 +278,15 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             security.allowed_hosts.as_deref().unwrap_or_default()
         );
     }
+    let deployments = deploy::Deployments::new(
+        Some(config.db.data_dir.clone()),
+        config.deployer_venv.clone(),
+    );
+    let state = AppState::with_deployments(db.clone(), security, deployments);
+    // Runs a stopped server left are taken up (their runners may still run).
+    state.deployments.resume(db);
     // The peer's address reaches the handlers (sign-in throttling).
-    let service =
-        app(AppState::new(db, security), dist).into_make_service_with_connect_info::<SocketAddr>();
+    let service = app(state, dist).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, service)
         .with_graceful_shutdown(shutdown())
         .await?;

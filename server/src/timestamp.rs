@@ -15,9 +15,35 @@ pub fn rfc3339(seconds: i64) -> String {
         .unwrap_or_else(|| seconds.to_string())
 }
 
+/// `millis` since 1970-01-01T00:00:00Z as RFC 3339, UTC, with
+/// milliseconds (a run's times).
+pub fn rfc3339_millis(millis: i64) -> String {
+    let nanos = i128::from(millis) * 1_000_000;
+    OffsetDateTime::from_unix_timestamp_nanos(nanos)
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_else(|| millis.to_string())
+}
+
+/// The clock now, in Unix milliseconds.
+pub fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::rfc3339;
+    use super::{rfc3339, rfc3339_millis};
+
+    #[test]
+    fn milliseconds() {
+        assert_eq!(
+            rfc3339_millis(1_795_340_245_123),
+            "2026-11-22T09:37:25.123Z"
+        );
+        assert_eq!(rfc3339_millis(0), "1970-01-01T00:00:00Z");
+    }
 
     #[test]
     fn known_instants() {

@@ -157,6 +157,25 @@ fn permit(
     Ok(())
 }
 
+/// Refuses a change to what a deploying run deploys while it runs
+/// (SEMANTICS §15): 409 `deployment_running`, naming the run.
+async fn frozen(state: &AppState, method: &str, path: &str) -> Result<(), ApiError> {
+    let Some(reach) = mosaic_core::access::reach(method, path) else {
+        return Ok(());
+    };
+    match state.db.deploying_run(reach).await? {
+        None => Ok(()),
+        Some(run) => Err(ApiError::Coded(
+            StatusCode::CONFLICT,
+            ErrorCode::DeploymentRunning,
+            format!(
+                "run {run} is deploying this environment: what it deploys cannot change until it ends \
+                 (GET /api/v1/runs/{run}; POST /api/v1/runs/{run}/cancel stops it)"
+            ),
+        )),
+    }
+}
+
 /// Guards every API route (see the module doc).
 pub async fn authorize(
     State(state): State<AppState>,
@@ -179,6 +198,9 @@ pub async fn authorize(
             actor = principal.as_ref().map_or("-", |p| &p.actor),
             "{method} {path} refused"
         );
+        return e.into_response();
+    }
+    if let Err(e) = frozen(&state, method.as_str(), &path).await {
         return e.into_response();
     }
     let route = request

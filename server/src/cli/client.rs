@@ -57,6 +57,8 @@ const MAX_ANSWER: u64 = 256 << 20;
 
 pub struct Client {
     agent: ureq::Agent,
+    /// For streams, which last as long as what they follow.
+    streaming: ureq::Agent,
     base: String,
     token: Option<String>,
 }
@@ -82,8 +84,13 @@ impl Client {
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(300)))
             .build();
+        let streaming = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_connect(Some(Duration::from_secs(30)))
+            .build();
         Client {
             agent: config.into(),
+            streaming: streaming.into(),
             base: remote.server.trim_end_matches('/').to_owned(),
             token: remote.token.clone().filter(|t| !t.is_empty()),
         }
@@ -140,6 +147,60 @@ impl Client {
         } else {
             Err(refusal(status, &bytes))
         }
+    }
+
+    /// A GET whose answer is `accept` (CSV, say): its bytes.
+    pub fn send_accepting(
+        &self,
+        method: &str,
+        path: &str,
+        accept: &str,
+    ) -> Result<Vec<u8>, Failure> {
+        let url = format!("{}{path}", self.base);
+        let request = match method {
+            "GET" => self.agent.get(&url),
+            other => return Err(Failure::Broken(format!("{other} is not a read"))),
+        };
+        let response = self
+            .authorized(request)
+            .header("accept", accept)
+            .call()
+            .map_err(|e| Failure::Broken(format!("cannot reach {}: {e}", self.base)))?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .into_body()
+            .with_config()
+            .limit(MAX_ANSWER)
+            .read_to_vec()
+            .map_err(|e| Failure::Broken(format!("cannot read the answer of {url}: {e}")))?;
+        if (200..300).contains(&status) {
+            Ok(bytes)
+        } else {
+            Err(refusal(status, &bytes))
+        }
+    }
+
+    /// A Server-Sent Events stream at `path`, after event `after`: its
+    /// body as it comes.
+    pub fn stream(&self, path: &str, after: i64) -> Result<impl std::io::Read + use<>, Failure> {
+        let url = format!("{}{path}", self.base);
+        let response = self
+            .authorized(self.streaming.get(&url))
+            .header("accept", "text/event-stream")
+            .header("last-event-id", after.to_string())
+            .call()
+            .map_err(|e| Failure::Broken(format!("cannot reach {}: {e}", self.base)))?;
+        let status = response.status().as_u16();
+        let body = response.into_body();
+        if !(200..300).contains(&status) {
+            let bytes = body
+                .into_with_config()
+                .limit(MAX_ANSWER)
+                .read_to_vec()
+                .unwrap_or_default();
+            return Err(refusal(status, &bytes));
+        }
+        Ok(body.into_with_config().limit(u64::MAX).reader())
     }
 
     /// Sends a JSON request and reads the JSON answer (`null` for none).

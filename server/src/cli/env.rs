@@ -37,6 +37,9 @@ pub enum EnvCommand {
     Upgrade(super::upgrade::EnvUpgrade),
     /// Show, download, upload or verify its network configuration.
     Networks(super::networks::EnvNetworks),
+    /// Deploy it with kolla-ansible (or what changed, or some actions),
+    /// and follow the run.
+    Deploy(super::runs::EnvDeploy),
 }
 
 #[derive(Debug, Args)]
@@ -164,6 +167,7 @@ pub fn env(command: EnvCommand) -> i32 {
             with_client(args.remote(), |c| super::upgrade::upgrade(c, &args))
         }
         EnvCommand::Networks(args) => super::networks::networks(&args),
+        EnvCommand::Deploy(args) => super::runs::env_deploy(args),
     }
 }
 

@@ -16,6 +16,7 @@ mod plan;
 mod plugin;
 mod role_changes;
 mod roles;
+mod runs;
 mod settings;
 mod tags;
 mod upgrade;
@@ -85,6 +86,13 @@ pub enum Command {
     Token(access::TokenCommand),
     /// The audit log: every successful change, newest first.
     Audit(access::AuditArgs),
+    /// Deployment runs on a server: list, show, follow, history, hosts,
+    /// output, cancel, relaunch.
+    #[command(subcommand)]
+    Run(runs::RunCommand),
+    /// What a deployer runs in on this machine: `install` makes it.
+    #[command(subcommand)]
+    Deployer(runs::DeployerCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,6 +139,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::User(command) => Ok(access::user(command).await),
         Command::Token(command) => Ok(access::token(command).await),
         Command::Audit(args) => Ok(access::audit(args).await),
+        Command::Run(command) => Ok(runs::run(command)),
+        Command::Deployer(command) => Ok(runs::deployer(command)),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use mosaic_core::api::{Cluster, PinnedPlugin, ReleasePlugin};
 use mosaic_core::component::ComponentName;
-use mosaic_core::name::{Mode, PluginName};
+use mosaic_core::name::{EnvironmentStatus, Mode, PluginName};
 use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
 use mosaic_core::tag::NodeTags;
@@ -67,7 +67,7 @@ impl StoredCluster {
 
 /// Every column of an environment, with the release plugin that its
 /// release comes from: `SELECT` it `FROM` [`TABLES`].
-pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.settings, \
+pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.status, c.settings, \
      c.settings_version, c.plugins, c.networks, c.networks_version, \
      p.name AS release_plugin, p.version AS release_plugin_version, \
      r.name AS release_name, r.version AS release_version";
@@ -109,6 +109,8 @@ pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
                 .map_err(|e| DbError::Corrupt(format!("clusters.mode: {e}")))?,
             plugins: PinnedPlugin::list(pins.as_ref().unwrap_or(&Pins::new())),
             release,
+            status: EnvironmentStatus::parse(&row.try_get::<String, _>("status")?)
+                .map_err(|e| DbError::Corrupt(format!("clusters.status: {e}")))?,
         },
         settings: serde_json::from_str(&settings).map_err(corrupt("settings"))?,
         settings_version: row.try_get("settings_version")?,

@@ -12,6 +12,7 @@ mod nodes;
 mod plugins;
 mod releases;
 mod roles;
+mod runs;
 mod snapshot;
 mod tags;
 mod throttle;
@@ -36,6 +37,7 @@ pub use plugins::StoredPlugin;
 pub use releases::release_summaries;
 
 pub use roles::{EnvironmentRows, RoleVersions, RolesSeen, version_of};
+pub use runs::{Batch, HistoryFilter, NewRun, Supervision};
 pub use snapshot::Snapshot;
 pub use tags::TagOwner;
 pub use throttle::Limit;
@@ -126,6 +128,9 @@ pub enum DbError {
     Sqlx(sqlx::Error),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// The environment has a run that has not ended (this one).
+    #[error("the environment has a run that has not ended: run {0}")]
+    RunActive(i64),
 }
 
 impl From<sqlx::Error> for DbError {

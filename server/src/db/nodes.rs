@@ -1,7 +1,7 @@
 //! Nodes of environments, with their roles and tag changes.
 
 use mosaic_core::environment::RoleCounts;
-use mosaic_core::name::{NodeStatus, RoleName};
+use mosaic_core::name::{ErrorType, NodeStatus, RoleName};
 use mosaic_core::tag::NodeTags;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -39,6 +39,11 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
             name: Some(row.try_get("name")?),
             status: NodeStatus::parse(&status)
                 .map_err(|e| DbError::Corrupt(format!("nodes.status: {e}")))?,
+            error_type: row
+                .try_get::<Option<String>, _>("error_type")?
+                .map(|t| ErrorType::parse(&t))
+                .transpose()
+                .map_err(|e| DbError::Corrupt(format!("nodes.error_type: {e}")))?,
             roles: list(row, "roles")?,
             pending_roles: list(row, "pending_roles")?,
             tags_added: list(row, "tags_added")?,
@@ -58,7 +63,7 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
     })
 }
 
-pub(super) const COLUMNS: &str = "id, cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version, interfaces, \
+pub(super) const COLUMNS: &str = "id, cluster_id, name, status, error_type, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version, interfaces, \
      (SELECT g.name FROM node_groups g WHERE g.id = nodes.group_id) AS group_name";
 
 /// `interfaces` as stored (NULL: none declared).
@@ -389,7 +394,7 @@ pub(super) async fn write_node(
         "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
          tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8, \
          tags_assigned = $10, interfaces = $11, group_id = (SELECT g.id FROM node_groups g \
-         WHERE g.cluster_id = nodes.cluster_id AND g.name = $12) WHERE id = $9",
+         WHERE g.cluster_id = nodes.cluster_id AND g.name = $12), error_type = $13 WHERE id = $9",
     )
     .bind(spec.status.as_str())
     .bind(json(&spec.roles))
@@ -403,6 +408,7 @@ pub(super) async fn write_node(
     .bind(json(&spec.tags_assigned))
     .bind(interfaces_json(spec))
     .bind(group_name(spec))
+    .bind(spec.error_type.map(ErrorType::as_str))
     .execute(&mut *conn)
     .await?;
     Ok(())

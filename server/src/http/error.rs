@@ -279,6 +279,13 @@ impl From<DbError> for ApiError {
                 m,
             ),
             DbError::Moved(m) => ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, m),
+            DbError::RunActive(run) => ApiError::Coded(
+                StatusCode::CONFLICT,
+                ErrorCode::DeploymentRunning,
+                format!(
+                    "run {run} of this environment has not ended: one run at a time (GET /api/v1/runs/{run})"
+                ),
+            ),
             DbError::PluginConflict(diagnostics) => ApiError::Plugin(
                 StatusCode::CONFLICT,
                 ErrorCode::PluginConflict,

@@ -14,6 +14,7 @@ pub mod openapi;
 mod plugins;
 mod releases;
 mod roles;
+mod runs;
 mod session;
 mod settings;
 mod tags;
@@ -81,6 +82,7 @@ fn operations(uploads: &Uploads) -> OpenApiRouter<AppState> {
         .merge(nodes::router())
         .merge(networks::router())
         .merge(deployers::router())
+        .merge(runs::router())
         .merge(settings::router())
         .merge(components::router())
         .merge(upgrades::router())

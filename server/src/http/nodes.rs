@@ -266,7 +266,11 @@ async fn create(
     };
     let spec = NodeTags {
         name,
-        status: request.status.unwrap_or_default(),
+        status: request
+            .status
+            .unwrap_or_default()
+            .by_hand()
+            .map_err(ApiError::BadRequest)?,
         roles: request.roles,
         interfaces,
         ..NodeTags::default()

@@ -34,6 +34,18 @@ pub struct Prepared {
 #[derive(Debug, Clone, Copy)]
 struct Complete;
 
+/// Marks an answer sent as it is made (a run's stream, its output, its
+/// history as CSV): no `ETag`, never read whole first.
+#[derive(Debug, Clone, Copy)]
+struct Streamed;
+
+/// `response`, sent as it is made.
+pub fn streamed(response: impl IntoResponse) -> Response {
+    let mut response = response.into_response();
+    response.extensions_mut().insert(Streamed);
+    response
+}
+
 impl Prepared {
     /// `value` as JSON.
     pub fn json<T: Serialize>(value: &T) -> Result<Prepared, serde_json::Error> {
@@ -93,8 +105,14 @@ pub async fn conditional(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     let wanted = request.headers().get(header::IF_NONE_MATCH).cloned();
-    let response = next.run(request).await;
+    let mut response = next.run(request).await;
     if response.status() != StatusCode::OK {
+        return response;
+    }
+    if response.extensions().get::<Streamed>().is_some() {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         return response;
     }
     let (mut parts, body) = response.into_parts();

@@ -3,6 +3,7 @@
 //! app driven through `oneshot`, and fixtures.
 #![allow(dead_code)]
 
+pub mod runner;
 pub mod serve;
 
 use axum::Router;
@@ -113,6 +114,24 @@ pub async fn fresh_database() -> (String, tempfile::TempDir) {
 
 pub async fn test_app() -> TestApp {
     test_app_with(Security::default()).await
+}
+
+/// The app with deployments on: its data directory the test's, runs made
+/// with the virtual environment `venv` (`runner::stand_in`, say).
+pub async fn test_app_deploying(venv: &std::path::Path) -> TestApp {
+    let mut test = test_app().await;
+    let data = test._dir.path().join("data");
+    let deployments = mosaic_server::deploy::Deployments::new(Some(data), Some(venv.to_path_buf()));
+    let state = AppState::with_deployments(test.db.clone(), Security::default(), deployments);
+    test.router = app(state, None);
+    test
+}
+
+impl TestApp {
+    /// The directory the test's files are in.
+    pub fn dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
 }
 
 pub async fn test_app_with(security: Security) -> TestApp {

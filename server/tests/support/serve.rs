@@ -16,6 +16,7 @@ pub struct Server {
     pub url: String,
     pub token: String,
     pub dir: tempfile::TempDir,
+    flags: Vec<String>,
 }
 
 impl Drop for Server {
@@ -34,9 +35,26 @@ pub fn start() -> Server {
 pub fn start_with(flags: &[&str], log: Option<&str>) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap().to_owned();
+    let (child, url) = launch(&data, flags, log);
+    let out = Command::new(MOSAIC)
+        .args(["token", "create", "--role", "admin", "--data-dir", &data])
+        .output()
+        .unwrap();
+    let token = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    Server {
+        child,
+        url,
+        token,
+        dir,
+        flags: flags.iter().map(|f| (*f).to_owned()).collect(),
+    }
+}
+
+/// `mosaic serve` on data directory `data`: the process and its URL.
+fn launch(data: &str, flags: &[&str], log: Option<&str>) -> (Child, String) {
     let mut command = Command::new(MOSAIC);
     command
-        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir", &data])
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir", data])
         .args(["--dist", &format!("{data}/no-app")])
         .args(flags)
         .env_remove("MOSAIC_LOG")
@@ -45,7 +63,11 @@ pub fn start_with(flags: &[&str], log: Option<&str>) -> Server {
     if let Some(log) = log {
         command.env("MOSAIC_LOG", log);
     }
-    let log_file = std::fs::File::create(dir.path().join("log.txt")).unwrap();
+    let log_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(std::path::Path::new(data).join("log.txt"))
+        .unwrap();
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(log_file)
@@ -57,20 +79,25 @@ pub fn start_with(flags: &[&str], log: Option<&str>) -> Server {
         .map(Result::unwrap)
         .find_map(|l| l.strip_prefix("mosaic: listening on ").map(str::to_owned))
         .expect("the server starts");
-    let out = Command::new(MOSAIC)
-        .args(["token", "create", "--role", "admin", "--data-dir", &data])
-        .output()
-        .unwrap();
-    let token = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-    Server {
-        child,
-        url,
-        token,
-        dir,
-    }
+    (child, url)
 }
 
 impl Server {
+    /// Kills the server at once (SIGKILL: nothing of it runs on).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the server again on its data directory (a new port), with
+    /// the flags it was started with.
+    pub fn restart(&mut self) {
+        let flags: Vec<&str> = self.flags.iter().map(String::as_str).collect();
+        let (child, url) = launch(self.dir.path().to_str().unwrap(), &flags, Some("info"));
+        self.child = child;
+        self.url = url;
+    }
+
     /// Runs `mosaic ARGS` against the server: (exit code, stdout, stderr).
     pub fn run(&self, args: &[&str]) -> (i32, String, String) {
         let out = Command::new(MOSAIC)
