@@ -101,8 +101,8 @@ browser: tools-test
 
 ## The real `mosaic serve` and the built app, driven over WebDriver; a test whose browser
 ## crashed under it runs once more (scripts/e2e.sh says which).
-e2e: tools-test app test-server
-	scripts/e2e.sh $(NATIVE)
+e2e: tools-test app test-server deployer-venv
+	MOSAIC_DEPLOYER_VENV=$$(scripts/deployer-venv.sh 2>/dev/null) scripts/e2e.sh $(NATIVE)
 
 ## A guard on the app's size: what a first visit downloads, the brotli files the server serves
 ## (dist's .wasm, .js, .css and index.html as NAME.br), summed, at most 650,000 bytes

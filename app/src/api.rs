@@ -7,9 +7,9 @@ use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
     CreateRole, CreateTag, ErrorProblem, InstanceTagChanges, NodeProblem, NodeTagsChange, NodeView,
-    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, SessionView, SignIn,
-    TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
-    UpgradeRequest,
+    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, Run, RunPlan, RunRequest,
+    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
+    UpgradeConsequences, UpgradeRequest,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::deployer::ExportProblem;
@@ -302,6 +302,20 @@ pub mod path {
     pub fn plugins() -> String {
         "/api/v1/plugins".to_owned()
     }
+
+    /// A run, or `what` of it (`hosts`, `history`, `stream`, `stdout`,
+    /// `cancel`).
+    pub fn run(id: i64, what: &str) -> String {
+        match what {
+            "" => format!("/api/v1/runs/{id}"),
+            what => format!("/api/v1/runs/{id}/{what}"),
+        }
+    }
+
+    /// Where environment `cluster`'s runs of kolla-ansible start.
+    pub fn runs_of(cluster: i64) -> String {
+        of_cluster(cluster, "deployers/kolla-ansible/runs")
+    }
 }
 
 async fn send<T: DeserializeOwned>(
@@ -471,6 +485,25 @@ pub async fn upgrade(
         .header("if-match", &format!("\"{version}\""))
         .json(upgrade);
     Ok(send::<Done>(request).await?.upgrade)
+}
+
+/// What run `request` would do (a dry run: nothing starts; a refusal
+/// says why).
+pub async fn plan_run(cluster: i64, request: &RunRequest) -> Result<RunPlan, ApiFailure> {
+    let request = Request::post(&path::runs_of(cluster))
+        .query([("dry_run", "true")])
+        .json(request);
+    send(request).await
+}
+
+/// Starts run `request`.
+pub async fn start_run(cluster: i64, request: &RunRequest) -> Result<Run, ApiFailure> {
+    send(Request::post(&path::runs_of(cluster)).json(request)).await
+}
+
+/// Asks run `id` to stop.
+pub async fn cancel_run(id: i64) -> Result<Run, ApiFailure> {
+    send(Request::post(&path::run(id, "cancel")).build()).await
 }
 
 pub async fn delete_cluster(id: i64) -> Result<(), ApiFailure> {

@@ -79,6 +79,13 @@ fn Frame(id: i64) -> impl IntoView {
             .and_then(|c| c.release)
             .map(|r| view! { <p class="muted environment-release">"Release: " {r.label()}</p> })
     };
+    // Where its deployment is (SEMANTICS §15), following every run's end.
+    let status = move || {
+        cluster.get().and_then(Result::ok).map(|c| {
+            let class = format!("environment-status status-{}", c.status.as_str());
+            view! { <p class=class data-status=c.status.as_str()>"Status: " {c.status.label()}</p> }
+        })
+    };
     let tab = move |tab: Tab| {
         let here = move || current.get() == tab;
         view! {
@@ -94,6 +101,7 @@ fn Frame(id: i64) -> impl IntoView {
         >
             <h1>{named}</h1>
             {release}
+            {status}
             <ul class="tabs" role="list">{Tab::ALL.map(tab)}</ul>
             <Outlet />
         </section>

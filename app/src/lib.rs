@@ -96,6 +96,7 @@ fn Shell() -> impl IntoView {
                     <Route path=path!("tags") view={Lazy::<routes::TagsTab>::new()} />
                     <Route path=path!("components") view={Lazy::<routes::ComponentsTab>::new()} />
                     <Route path=path!("deploy") view={Lazy::<routes::DeployTab>::new()} />
+                    <Route path=path!("history") view={Lazy::<routes::HistoryTab>::new()} />
                 </ParentRoute>
                 <Route path=path!("/releases/:id/tags") view={Lazy::<routes::ReleaseTags>::new()} />
                 <Route path=path!("/releases/:id/matrix") view={Lazy::<routes::ReleaseMatrix>::new()} />

@@ -26,6 +26,9 @@ pub enum Route {
     /// One environment handed to its deployer: the export's hosts, its
     /// problems or warnings, the archive.
     EnvironmentDeploy(i64),
+    /// One environment's runs: each task on each node, the hosts' counts,
+    /// the output.
+    EnvironmentHistory(i64),
     /// A release's tags.
     ReleaseTags(i64),
     /// A release's compatibility matrix.
@@ -45,6 +48,7 @@ impl Route {
             EnvTab::Tags => Route::EnvironmentTags(id),
             EnvTab::Components => Route::EnvironmentComponents(id),
             EnvTab::Deploy => Route::EnvironmentDeploy(id),
+            EnvTab::History => Route::EnvironmentHistory(id),
         }
     }
 
@@ -58,6 +62,7 @@ impl Route {
             Route::EnvironmentTags(id) => format!("/environments/{id}/tags"),
             Route::EnvironmentComponents(id) => format!("/environments/{id}/components"),
             Route::EnvironmentDeploy(id) => format!("/environments/{id}/deploy"),
+            Route::EnvironmentHistory(id) => format!("/environments/{id}/history"),
             Route::ReleaseTags(id) => format!("/releases/{id}/tags"),
             Route::ReleaseMatrix(id) => format!("/releases/{id}/matrix"),
             Route::Plugins => "/plugins".to_owned(),
@@ -126,6 +131,7 @@ pub fn page_of(tab: EnvTab) -> &'static str {
         EnvTab::Tags => "tags",
         EnvTab::Components => "components",
         EnvTab::Deploy => "deploy",
+        EnvTab::History => "history",
     }
 }
 
@@ -169,6 +175,7 @@ mod tests {
                 "/environments/7/components",
             ),
             (Route::EnvironmentDeploy(7), "/environments/7/deploy"),
+            (Route::EnvironmentHistory(7), "/environments/7/history"),
             (Route::ReleaseTags(3), "/releases/3/tags"),
             (Route::ReleaseMatrix(3), "/releases/3/matrix"),
             (Route::Plugins, "/plugins"),

@@ -7,7 +7,8 @@
 //! "Three modules"):
 //! - `environment`: the tabs an environment opens on and the light ones —
 //!   Nodes, Deployment preview, Tags, Components;
-//! - `environment_more`: its heavy tabs — Networks, Settings, Deploy;
+//! - `environment_more`: its heavy tabs — Networks, Settings, Deploy,
+//!   History;
 //! - `catalog`: the plugins, the Heat template sets, a release's tags and
 //!   its compatibility matrix.
 //!
@@ -41,6 +42,7 @@ use crate::pages::components::ComponentsPage;
 use crate::pages::deploy::DeployPage;
 use crate::pages::environment::EnvironmentNodes;
 use crate::pages::heat::HeatPage;
+use crate::pages::history::HistoryPage;
 use crate::pages::matrix::MatrixPage;
 use crate::pages::networks::NetworksPage;
 use crate::pages::plugins::Plugins;
@@ -128,6 +130,8 @@ lazy_pages! {
     SettingsTab: settings_tab in environment_more, None => view! { <SettingsPage /> }.into_any();
     /// An environment's Deploy tab.
     DeployTab: deploy_tab in environment_more, None => view! { <DeployPage /> }.into_any();
+    /// An environment's History tab.
+    HistoryTab: history_tab in environment_more, None => view! { <HistoryPage /> }.into_any();
 
     // What is installed: plugins, Heat template sets, releases.
     /// A release's tags.

@@ -37,6 +37,7 @@ fn node(id: i64, name: &str, tagged: &[&str]) -> NodeView {
         cluster_id: 1,
         name: name.to_owned(),
         status: NodeStatus::Ready,
+        error_type: None,
         roles: vec![RoleName::new("controller").unwrap()],
         pending_roles: Vec::new(),
         tags: tags(tagged),

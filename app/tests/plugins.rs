@@ -239,6 +239,7 @@ async fn environments_link_to_their_pages() {
         mode: Mode::default(),
         plugins: Vec::new(),
         release: None,
+        status: Default::default(),
     };
     let list = records(vec![lab]);
     let root = mounted(move || view! { <EnvironmentList list /> });

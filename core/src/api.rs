@@ -19,6 +19,11 @@ pub use crate::heat::{ResolveTemplates, TemplateResolution};
 pub use crate::network::GroupRef;
 pub use crate::plugin::UpgradeOffer;
 pub use crate::role_layer::{InstanceTagChanges, RoleView};
+pub use crate::run::{
+    Action, Changes, Connection, Failure, HistoryRow, HostSummary, PlannedStep, Progress, Relaunch,
+    RelaunchHosts, Run, RunEvent, RunKind, RunPlan, RunRequest, RunStatus, Runner, SshKey, Step,
+    StepStatus, TaskStatus,
+};
 pub use crate::settings::PatchAttributes;
 pub use crate::tag::{InstanceNodes, TagView};
 

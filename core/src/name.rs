@@ -335,6 +335,19 @@ vocabulary!(
     }
 );
 
+impl EnvironmentStatus {
+    /// How an environment's page says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            EnvironmentStatus::New => "New",
+            EnvironmentStatus::Deployment => "Deploying",
+            EnvironmentStatus::Operational => "Operational",
+            EnvironmentStatus::PartiallyDeployed => "Partially deployed",
+            EnvironmentStatus::Error => "Error",
+        }
+    }
+}
+
 impl NodeStatus {
     /// The status as an operator may set it: any but `deploying`, which
     /// only a run gives (SEMANTICS §15).

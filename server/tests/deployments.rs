@@ -825,3 +825,69 @@ async fn any_pool(url: &str) -> sqlx::AnyPool {
     sqlx::any::install_default_drivers();
     sqlx::AnyPool::connect(url).await.unwrap()
 }
+
+/// Another replica on `first`'s database: its own pool, its own
+/// supervisor, the same data directory.
+async fn second_replica(first: &TestApp, venv: &std::path::Path) -> support::Handle {
+    let db = mosaic_server::prepare(&first.url).await.unwrap();
+    let token = support::token_for(&db, "replica", mosaic_core::access::Role::Admin).await;
+    let deployments = mosaic_server::deploy::Deployments::new(
+        Some(first.dir().join("data")),
+        Some(venv.to_path_buf()),
+    );
+    let state = mosaic_server::AppState::with_deployments(
+        db,
+        mosaic_server::access::Security::default(),
+        deployments,
+    );
+    support::Handle {
+        router: mosaic_server::app(state, None),
+        token,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_replicas_starting_at_once_start_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let venv = stand_in(dir.path());
+    behave(
+        &venv,
+        &Behaviour {
+            seconds: 2,
+            ..Behaviour::default()
+        },
+    );
+    let app = test_app_deploying(&venv).await;
+    let second = second_replica(&app, &venv).await;
+    let env = environment(&app).await;
+    let path = runs_path(env);
+    let request = || {
+        Request::post(&path)
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"actions": ["deploy"]}"#))
+            .unwrap()
+    };
+    let first = app.handle();
+    let (a, b) = tokio::join!(first.send(request()), second.send(request()));
+    let mut codes = [a.0, b.0];
+    codes.sort();
+    assert_eq!(
+        codes,
+        [StatusCode::ACCEPTED, StatusCode::CONFLICT],
+        "{} {}",
+        a.1,
+        b.1
+    );
+    let refused = if a.0 == StatusCode::CONFLICT {
+        a.1
+    } else {
+        b.1
+    };
+    assert_eq!(refused["error"]["code"], "deployment_running");
+    let (_, runs) = app.get(&format!("/api/v1/clusters/{env}/runs")).await;
+    let run = ended(&app, runs[0]["id"].as_i64().unwrap()).await;
+    assert_eq!(
+        run["status"], "successful",
+        "driven to its end by the replica that started it"
+    );
+}

@@ -11,6 +11,7 @@ mod graphs;
 mod matrix;
 mod networks;
 mod roles;
+mod runs;
 mod scale;
 mod versions;
 mod wizard_latency;

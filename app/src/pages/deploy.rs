@@ -1,5 +1,7 @@
-//! An environment's Deploy tab (SEMANTICS §12): the deployer its release
-//! declares with its series, and the environment exported for it — each
+//! An environment's Deploy tab (SEMANTICS §12, §15): its deployment — the
+//! run under way, watched live, or the form that starts the next one —,
+//! then the deployer its release declares with its series, and the
+//! environment exported for it — each
 //! node with the kolla groups that place it and the services they bring,
 //! the warnings and a download of the files — or, when it is refused, every
 //! problem with a link to the tab that fixes it (core's
@@ -13,9 +15,13 @@ use leptos::prelude::*;
 use mosaic_core::deployer::{DeployerSummary, Export, ExportHost, ExportProblem};
 use mosaic_core::nodes::{count_line, page_count, page_of};
 
+use mosaic_core::api::Run;
+
 use crate::api::{self, ApiFailure};
+use crate::components::live_run::{LiveRun, read_live};
 use crate::components::loading::Loading;
 use crate::components::pager::Pager;
+use crate::components::run_start::RunStart;
 use crate::components::table::Table;
 use crate::environment::env;
 use crate::route::Route;
@@ -53,6 +59,7 @@ pub fn DeployPage() -> impl IntoView {
     let found = LocalResource::new(move || find(cluster_id));
     let retry = Callback::new(move |()| found.refetch());
     view! {
+            <Deployment cluster_id />
             <Loading label="Exporting the environment…" retry>
                 {move || Suspend::new(async move {
                     Ok::<_, ApiFailure>(match found.await? {
@@ -190,5 +197,63 @@ fn row(host: &ExportHost) -> impl IntoView + use<> {
             <td class="placed">{host.placed.join(", ")}</td>
             <td class="services">{host.services_summary()}</td>
         </tr>
+    }
+}
+
+/// The run under way (or the one just started) live, and the form that
+/// starts the next; the environment's page follows a run's end.
+#[component]
+fn Deployment(cluster_id: i64) -> impl IntoView {
+    let env = env();
+    let runs =
+        LocalResource::new(move || api::get::<Vec<Run>>(api::path::of_cluster(cluster_id, "runs")));
+    // The run shown live: one started here, else the one under way.
+    let started = RwSignal::new(None::<i64>);
+    let shown = Memo::new(move |_| {
+        started.get().or_else(|| {
+            runs.get()
+                .and_then(Result::ok)
+                .and_then(|runs| runs.iter().find(|r| !r.status.is_final()).map(|r| r.id))
+        })
+    });
+    let live = LocalResource::new(move || {
+        let id = shown.get();
+        async move {
+            match id {
+                Some(id) => read_live(id).await.map(Some),
+                None => Ok(None),
+            }
+        }
+    });
+    let ended = Callback::new(move |_run: Run| {
+        env.cluster.refetch();
+        runs.refetch();
+        live.refetch();
+    });
+    let on_started = Callback::new(move |run: Run| {
+        env.cluster.refetch();
+        started.set(Some(run.id));
+    });
+    let running = move || {
+        live.get()
+            .and_then(Result::ok)
+            .flatten()
+            .is_some_and(|(run, _)| !run.status.is_final())
+    };
+    let deployed = move || {
+        runs.get().and_then(Result::ok).is_some_and(|runs| {
+            runs.iter()
+                .any(|r| r.status == mosaic_core::api::RunStatus::Successful && r.deploys())
+        })
+    };
+    let history = Route::EnvironmentHistory(cluster_id).path();
+    view! {
+        <section class="deployment" aria-label="Deployment">
+            {move || live.get().and_then(Result::ok).flatten().map(|(run, hosts)| view! { <LiveRun run hosts ended /> })}
+            <Show when=move || runs.get().is_some() && !running()>
+                {move || view! { <RunStart cluster_id deployed=deployed() started=on_started /> }}
+            </Show>
+            <p class="muted"><a href=history.clone()>"Every run of this environment, task by task"</a></p>
+        </section>
     }
 }

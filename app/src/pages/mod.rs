@@ -5,6 +5,7 @@ pub mod deploy;
 pub mod environment;
 pub mod environments;
 pub mod heat;
+pub mod history;
 pub mod matrix;
 pub mod networks;
 pub mod onboarding;

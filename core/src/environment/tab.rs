@@ -16,13 +16,17 @@ pub enum EnvTab {
     Settings,
     Tags,
     Components,
-    /// The hand-off to a deployer (SEMANTICS §12).
+    /// The hand-off to a deployer (SEMANTICS §12), and its runs
+    /// (SEMANTICS §15).
     Deploy,
+    /// The runs that deployed it, each task on each node (Fuel's
+    /// deployment history).
+    History,
 }
 
 impl EnvTab {
     /// Every tab, in the tab bar's order.
-    pub const ALL: [EnvTab; 7] = [
+    pub const ALL: [EnvTab; 8] = [
         EnvTab::Nodes,
         EnvTab::Preview,
         EnvTab::Networks,
@@ -30,6 +34,7 @@ impl EnvTab {
         EnvTab::Tags,
         EnvTab::Components,
         EnvTab::Deploy,
+        EnvTab::History,
     ];
 
     /// What its link in the tab bar says.
@@ -42,6 +47,7 @@ impl EnvTab {
             EnvTab::Tags => "Tags",
             EnvTab::Components => "Components",
             EnvTab::Deploy => "Deploy",
+            EnvTab::History => "History",
         }
     }
 }

@@ -175,6 +175,64 @@ impl HostSummary {
     pub fn failed(&self) -> bool {
         self.failures > 0 || self.unreachable > 0
     }
+
+    /// Where the host is in a run (that ended, when `ended`), as the live
+    /// view shows it.
+    pub fn state(&self, ended: bool) -> HostState {
+        if self.unreachable > 0 {
+            HostState::Unreachable
+        } else if self.failures > 0 {
+            HostState::Failed
+        } else if let Some(task) = self.current_task.as_ref().filter(|_| !ended) {
+            HostState::Running(task.clone())
+        } else if ended {
+            HostState::Done
+        } else if self.ok + self.skipped + self.ignored + self.rescued > 0 {
+            HostState::Going
+        } else {
+            HostState::Waiting
+        }
+    }
+}
+
+/// Where a host is in a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostState {
+    /// No task reached it yet.
+    Waiting,
+    /// It runs this task now.
+    Running(String),
+    /// Its tasks so far went well.
+    Going,
+    /// The run ended, and nothing failed there.
+    Done,
+    Failed,
+    Unreachable,
+}
+
+impl HostState {
+    /// What the live view says of it.
+    pub fn label(&self) -> String {
+        match self {
+            HostState::Waiting => "waiting".to_owned(),
+            HostState::Running(task) => format!("running: {task}"),
+            HostState::Going => "ok so far".to_owned(),
+            HostState::Done => "ok".to_owned(),
+            HostState::Failed => "failed".to_owned(),
+            HostState::Unreachable => "unreachable".to_owned(),
+        }
+    }
+
+    /// A class name for its look.
+    pub fn class(&self) -> &'static str {
+        match self {
+            HostState::Waiting => "waiting",
+            HostState::Running(_) => "running",
+            HostState::Going | HostState::Done => "done",
+            HostState::Failed => "failed",
+            HostState::Unreachable => "unreachable",
+        }
+    }
 }
 
 /// A failure of a run, as the live view lists it.
@@ -189,9 +247,89 @@ pub struct Failure {
     pub message: Option<String>,
 }
 
+/// What a deployer needs on the server, and what it has
+/// (`GET …/deployers/{name}/runner`): never a secret, only whether it is
+/// there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Runner {
+    pub deployer: String,
+    /// Whether its virtual environment is there and whole.
+    pub installed: bool,
+    /// Where it is, when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venv: Option<String>,
+    /// What to do when it is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
+    /// Whether an admin set the hosts' SSH key for the environment
+    /// (without one, the server's own SSH setup is used).
+    pub ssh_key: bool,
+    /// Whether the environment's `passwords.yml` was made (by its first
+    /// run).
+    pub passwords: bool,
+}
+
+/// Which hosts a relaunch runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RelaunchHosts {
+    /// The hosts its steps were limited to (every host when they were
+    /// not).
+    All,
+    /// Those that failed or were unreachable.
+    Failed,
+}
+
+/// `POST /api/v1/runs/{id}/relaunch`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Relaunch {
+    pub hosts: RelaunchHosts,
+}
+
+/// `PUT …/deployers/{name}/ssh_key`: the private key (PEM or OpenSSH),
+/// never shown again (its `Debug` does not show it either).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SshKey {
+    pub private_key: String,
+}
+
+impl std::fmt::Debug for SshKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SshKey(********)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_host_is_failed_before_running_and_running_before_done() {
+        let mut host = HostSummary {
+            ok: 2,
+            current_task: Some("Pull images".into()),
+            ..HostSummary::default()
+        };
+        assert_eq!(host.state(false).label(), "running: Pull images");
+        assert_eq!(
+            host.state(true),
+            HostState::Done,
+            "nothing runs once the run ended"
+        );
+        host.current_task = None;
+        assert_eq!(host.state(false), HostState::Going);
+        host.failures = 1;
+        assert_eq!(host.state(false), HostState::Failed);
+        host.unreachable = 1;
+        assert_eq!(host.state(true).class(), "unreachable");
+        assert_eq!(HostSummary::default().state(false), HostState::Waiting);
+    }
 
     #[test]
     fn progress_is_a_share_of_the_plays_and_whole_at_the_end() {

@@ -15,7 +15,8 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use mosaic_core::run::{HostSummary, Run, RunEvent, RunStatus, RunView, TaskStatus};
+use mosaic_core::api::{HostSummary, Progress, Run, RunEvent, RunStatus, TaskStatus};
+use mosaic_core::run::RunView;
 use serde_json::{Value, json};
 
 use super::client::{Client, Failure, Remote, print, with_client};
@@ -98,6 +99,17 @@ pub struct RunId {
     remote: Remote,
 }
 
+/// `mosaic run history --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum HistoryFormat {
+    #[default]
+    Text,
+    Json,
+    /// Every row, `task_name` first, a header line (the API's
+    /// `Accept: text/csv`).
+    Csv,
+}
+
 #[derive(Debug, Args)]
 pub struct RunHistory {
     id: i64,
@@ -111,12 +123,28 @@ pub struct RunHistory {
     /// Only these tasks (by name).
     #[arg(long = "task")]
     tasks: Vec<String>,
-    /// Every row as CSV (`task_name` first, a header line), as the API's
-    /// `Accept: text/csv` answers it.
-    #[arg(long)]
-    csv: bool,
-    #[command(flatten)]
-    remote: Remote,
+    #[arg(long, value_enum, default_value_t)]
+    format: HistoryFormat,
+    /// The Mosaic server to talk to.
+    #[arg(long, env = "MOSAIC_SERVER", default_value = "http://127.0.0.1:8080")]
+    server: String,
+    /// An API token (`mosaic token create`).
+    #[arg(long, env = "MOSAIC_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+}
+
+impl RunHistory {
+    fn remote(&self) -> Remote {
+        Remote {
+            server: self.server.clone(),
+            token: self.token.clone(),
+            format: if self.format == HistoryFormat::Json {
+                Format::Json
+            } else {
+                Format::Text
+            },
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -317,7 +345,7 @@ pub fn run(command: RunCommand) -> i32 {
             });
             code.max(outcome)
         }
-        RunCommand::History(args) => with_client(&args.remote, |client| history(client, &args)),
+        RunCommand::History(args) => with_client(&args.remote(), |client| history(client, &args)),
         RunCommand::Hosts(args) => with_client(&args.remote, |client| {
             let hosts = client.json("GET", &format!("/api/v1/runs/{}/hosts", args.id), None)?;
             print(args.remote.format, &hosts, &HOST_COLUMNS);
@@ -388,14 +416,14 @@ fn history(client: &Client, args: &RunHistory) -> Result<(), Failure> {
         query.push(format!("tasks={}", tasks.join(",")));
     }
     let path = format!("/api/v1/runs/{}/history?{}", args.id, query.join("&"));
-    if args.csv {
+    if args.format == HistoryFormat::Csv {
         let bytes = client.send_accepting("GET", &path, "text/csv")?;
         out!("{}", String::from_utf8_lossy(&bytes));
         return Ok(());
     }
     let rows = client.json("GET", &format!("{path}&limit=10000"), None)?;
     print(
-        args.remote.format,
+        args.remote().format,
         &rows,
         &[
             "task_name",
@@ -419,7 +447,7 @@ fn follow_run(client: &Client, id: i64) -> Result<i32, Failure> {
             .map_err(not_a_run)?;
     let fresh = Run {
         last_seq: 0,
-        progress: mosaic_core::run::Progress {
+        progress: Progress {
             plays_started: 0,
             ..run.progress
         },
@@ -474,6 +502,7 @@ fn read_stream(client: &Client, id: i64, view: &mut RunView) -> Result<(), Strin
             Failure::Refused(m) | Failure::Broken(m) | Failure::Previewed(m, _) => m,
         })?;
     let mut message = SseMessage::default();
+    let mut width = 0;
     for line in BufReader::new(reader).lines() {
         let line = line.map_err(|e| e.to_string())?;
         if !line.is_empty() {
@@ -492,7 +521,7 @@ fn read_stream(client: &Client, id: i64, view: &mut RunView) -> Result<(), Strin
         }
         let event: RunEvent = serde_json::from_str(&done.data).map_err(|e| e.to_string())?;
         if view.apply(&event) {
-            print_event(view, &event);
+            print_event(view, &event, &mut width);
         }
     }
     Err("the stream ended before the run did".to_owned())
@@ -525,8 +554,9 @@ impl SseMessage {
     }
 }
 
-/// The line an event is, when it is one worth a line.
-fn print_event(view: &RunView, event: &RunEvent) {
+/// The line an event is, when it is one worth a line (host names padded to
+/// the longest seen so far, `width`).
+fn print_event(view: &RunView, event: &RunEvent, width: &mut usize) {
     let step = view.run.steps.get(event.step as usize);
     match event.event.as_str() {
         "step_start" => {
@@ -547,15 +577,17 @@ fn print_event(view: &RunView, event: &RunEvent) {
             };
             let host = event.host.as_deref().unwrap_or("?");
             let task = event.task.as_deref().unwrap_or_default();
+            *width = (*width).max(host.len());
+            let width = *width;
             match (&event.message, status) {
                 (Some(m), TaskStatus::Failed | TaskStatus::Unreachable) => {
                     outln!(
-                        "{:<11} {host}  {task}: {}",
+                        "{:<11} {host:<width$}  {task}: {}",
                         status.as_str(),
                         m.replace('\n', " ")
                     );
                 }
-                _ => outln!("{:<11} {host}  {task}", status.as_str()),
+                _ => outln!("{:<11} {host:<width$}  {task}", status.as_str()),
             }
         }
     }

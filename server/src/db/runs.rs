@@ -5,12 +5,13 @@
 //! only the run's supervisor may make; and its end, with what it does to
 //! nodes and the environment, in one more. Times are Unix milliseconds.
 
-use mosaic_core::name::{ErrorType, NodeStatus, RoleName};
-use mosaic_core::run::outcome::{self, NodeAfter, NodeBefore};
-use mosaic_core::run::{
+use mosaic_core::api::{
     Action, Changes, Connection, HistoryRow, HostSummary, Progress, Run, RunEvent, RunKind,
-    RunPlan, RunStatus, Snapshot, Step, StepStatus, TaskStatus,
+    RunPlan, RunStatus, Step, StepStatus, TaskStatus,
 };
+use mosaic_core::name::{ErrorType, NodeStatus, RoleName};
+use mosaic_core::run::Snapshot;
+use mosaic_core::run::outcome::{self, NodeAfter, NodeBefore};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 

@@ -10,11 +10,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use mosaic_core::api::{Run, RunEvent, RunStatus, StepStatus};
 use mosaic_core::run::outcome::failure_message;
-use mosaic_core::run::{
-    JobEvent, Paths, Redactor, Run, RunEvent, RunStatus, RunView, Snapshot, StepStatus,
-    command_line,
-};
+use mosaic_core::run::{JobEvent, Paths, Redactor, RunView, Snapshot, command_line};
 use rustix::process::Signal;
 use tokio_util::sync::CancellationToken;
 

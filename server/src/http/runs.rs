@@ -15,12 +15,12 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures_util::stream::{self, Stream};
-use mosaic_core::api::{ErrorBody, ErrorCode};
-use mosaic_core::run::playbook::count_plays;
-use mosaic_core::run::{
-    HistoryRow, HostSummary, Run, RunEvent, RunPlan, RunRefusal, RunRequest, Snapshot, TaskStatus,
-    outcome, plan,
+use mosaic_core::api::{
+    ErrorBody, ErrorCode, HistoryRow, HostSummary, Relaunch, RelaunchHosts, Run, RunEvent, RunPlan,
+    RunRequest, Runner, SshKey, TaskStatus,
 };
+use mosaic_core::run::playbook::count_plays;
+use mosaic_core::run::{RunRefusal, Snapshot, outcome, plan};
 use serde::{Deserialize, Serialize};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -298,6 +298,17 @@ struct HistoryQuery {
     /// Rows at most (JSON only): 1,000 by default, 10,000 at most.
     #[serde(default)]
     limit: Option<i64>,
+    /// `csv`: every row as CSV, as `Accept: text/csv` asks (for a link).
+    #[serde(default)]
+    format: Option<HistoryFormat>,
+}
+
+/// `GET …/history?format=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum HistoryFormat {
+    Json,
+    Csv,
 }
 
 /// The longest page of history rows.
@@ -340,8 +351,8 @@ impl HistoryQuery {
 
 /// A run's history: one row per task and host (Fuel's
 /// `deployment_history`), filtered by node, status and task; with
-/// `Accept: text/csv`, every row as CSV (the same columns, `task_name`
-/// first, a header line), streamed.
+/// `Accept: text/csv` (or `?format=csv`), every row as CSV (the same
+/// columns, `task_name` first, a header line), streamed.
 #[utoipa::path(
     get,
     path = "/api/v1/runs/{id}/history",
@@ -365,10 +376,11 @@ async fn history(
     if state.db.run_progress(id).await?.is_none() {
         return Err(not_found(id));
     }
-    let wants_csv = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.contains("text/csv"));
+    let wants_csv = query.format == Some(HistoryFormat::Csv)
+        || headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.contains("text/csv"));
     if wants_csv {
         return Ok(history_csv(state, id, filter));
     }
@@ -682,24 +694,9 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Re
     Ok((StatusCode::ACCEPTED, Json(run)).into_response())
 }
 
-/// Which hosts a relaunch runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-enum RelaunchHosts {
-    All,
-    Failed,
-}
-
-/// `POST …/relaunch`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-struct Relaunch {
-    hosts: RelaunchHosts,
-}
-
-/// Runs a run's actions again on the environment as it is now: on every
-/// host the run reached (`all`), or only on those that failed or were
-/// unreachable there (`failed`).
+/// Runs a run's actions again on the environment as it is now: on the
+/// hosts its steps were limited to (every host when they were not: `all`),
+/// or only on those that failed or were unreachable there (`failed`).
 #[utoipa::path(
     post,
     path = "/api/v1/runs/{id}/relaunch",
@@ -727,7 +724,16 @@ async fn relaunch(
         )));
     }
     let limit = match relaunch.hosts {
-        RelaunchHosts::All => run.nodes.clone(),
+        RelaunchHosts::All => {
+            let snapshot = state.db.run_snapshot(id).await?.unwrap_or_default();
+            run.steps
+                .iter()
+                .flat_map(|s| &s.limit)
+                .filter_map(|host| Some(snapshot.host(host)?.node))
+                .collect::<std::collections::BTreeSet<i64>>()
+                .into_iter()
+                .collect()
+        }
         RelaunchHosts::Failed => {
             let failed: Vec<i64> = state
                 .db
@@ -760,26 +766,6 @@ async fn relaunch(
         ApiJson(request),
     )
     .await
-}
-
-/// What a deployer needs on this server, and what it has.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-struct Runner {
-    deployer: String,
-    /// Whether its virtual environment is there and whole.
-    installed: bool,
-    /// Where it is, when it is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    venv: Option<String>,
-    /// What to do when it is not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    missing: Option<String>,
-    /// Whether an admin set the hosts' SSH key for the environment
-    /// (without one, the server's own SSH setup is used).
-    ssh_key: bool,
-    /// Whether the environment's `passwords.yml` was made (by its first
-    /// run).
-    passwords: bool,
 }
 
 /// Whether this server can run the deployer for the environment: its
@@ -821,19 +807,6 @@ async fn runner(
         passwords: exists(data_dir.map(|d| secrets::passwords_path(d, id, &name))),
         deployer: name,
     }))
-}
-
-/// `PUT …/ssh_key`: the private key (PEM or OpenSSH), never shown again.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-struct SshKey {
-    private_key: String,
-}
-
-impl std::fmt::Debug for SshKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SshKey(********)")
-    }
 }
 
 /// Sets the SSH key runs reach the environment's hosts with: kept in the
