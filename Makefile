@@ -150,6 +150,8 @@ screenshot: e2e
 	cp target/e2e/node-table.png docs/node-table.png
 	cp target/e2e/networks.png docs/networks.png
 	cp target/e2e/deploy.png docs/deploy.png
+	cp target/e2e/deploy-run.png docs/deploy-run.png
+	cp target/e2e/history.png docs/history.png
 
 clean:
 	rm -rf dist target/stylers target/e2e

@@ -46,10 +46,31 @@ if [ -z "${MOSAIC_BIN:-}" ]; then
   MOSAIC_BIN=$PWD/target/debug/mosaic
 fi
 BENCH_ROLE=admin
+# Runs are made with a stand-in runner (no Ansible): its "driver" writes a
+# task's start and result on node-1 and ends at once, so the runs'
+# operations (history, hosts, events, output, the stream, cancel,
+# relaunch) answer with real data.
+standin=$(mktemp -d)
+mkdir -p "$standin/bin" "$standin/lib/python3/site-packages/ansible_runner" \
+  "$standin/share/kolla-ansible/ansible" "$standin/share/kolla-ansible/etc_examples/kolla"
+echo "database_password: schemathesis-password-0123456789" > "$standin/share/kolla-ansible/etc_examples/kolla/passwords.yml"
+for p in site.yml kolla-host.yml gather-facts.yml post-deploy.yml; do echo "- hosts: all" > "$standin/share/kolla-ansible/ansible/$p"; done
+printf '#!/bin/sh\nexit 0\n' > "$standin/bin/kolla-genpwd"
+cat > "$standin/bin/python" <<'SH'
+#!/bin/sh
+step="$2"
+printf '%s\n' '{"counter": 1, "event": "runner_on_start", "event_data": {"host": "node-1", "task": "Gather facts"}}' \
+  '{"counter": 2, "event": "runner_on_ok", "stdout": "ok: [node-1]", "event_data": {"host": "node-1", "task": "Gather facts", "res": {"changed": false}}}' \
+  >> "$step/events.jsonl"
+printf '{"rc": 0, "canceled": false}' > "$step/driver.done"
+SH
+chmod +x "$standin/bin/python" "$standin/bin/kolla-genpwd"
+export MOSAIC_DEPLOYER_VENV=$standin
 # Installing by path works on packages of the tests' fixtures.
 export MOSAIC_PLUGIN_DIR=$PWD/server/tests/fixtures/plugins
 # shellcheck source=scripts/bench-serve.sh
 . scripts/bench-serve.sh
+trap 'cleanup; rm -rf "$standin"' EXIT
 
 document="$data/openapi.json"
 curl -fsS -o "$document" "$base/api/v1/openapi.json"
@@ -59,7 +80,7 @@ curl -fsS -o "$document" "$base/api/v1/openapi.json"
 # environment 1 with nodes 1 and 2 (one carrying an instance tag), a tag
 # and a role of its own, node groups `default` and `rack-2` (ids 1 and
 # 2), node 1 with interfaces and a bond; a tag and a role on release 1;
-# template set 1.
+# template set 1; run 1.
 api() {
   local method=$1 path=$2 type=$3 body=$4
   curl -fsS -o /dev/null -X "$method" -H "Authorization: Bearer $token" \
@@ -77,6 +98,12 @@ api POST /releases/1/tags application/json '{"name": "row", "has_primary": false
 api POST /releases/1/roles application/json '{"name": "gateway", "label": "Gateway", "tags": ["rabbitmq"]}'
 tar -czf "$data/heat.tar.gz" -C server/tests/fixtures heat
 api POST "/heat/template-sets?name=seeded" application/gzip "@$data/heat.tar.gz"
+# Run 1: facts gathered on environment 1 (ended before the calls begin).
+api POST /clusters/1/deployers/kolla-ansible/runs application/json '{"actions": ["gather-facts"]}'
+for _ in $(seq 100); do
+  curl -fsS -H "Authorization: Bearer $token" "$base/api/v1/runs/1" | grep -q '"status":"successful"' && break
+  sleep 0.1
+done
 
 started=$(date +%s)
 status=0

@@ -136,6 +136,10 @@ fn tags() -> Vec<Tag> {
             "deployers",
             "Handing an environment to a deployer: its files for kolla-ansible (docs/deployers.md)",
         ),
+        (
+            "runs",
+            "Deployments run by kolla-ansible through ansible-runner: start, watch, history, cancel (docs/deployers.md, \"Running a deployment\")",
+        ),
         ("tags", "Tags of releases and environments"),
         ("roles", "Roles over time, on releases and environments"),
         ("plugins", "Plugin packages: install, list, uninstall"),
@@ -197,6 +201,20 @@ fn shared(path: &str, method: &HttpMethod, operation: &mut Operation) {
             responses,
             "415",
             "`unsupported_media_type`: a body of a type this route does not take",
+        );
+    }
+    // The guard refuses a change to what a deploying run deploys (the
+    // path's ids stand for any).
+    let concrete: String = path
+        .split('/')
+        .map(|part| if part.starts_with('{') { "0" } else { part })
+        .collect::<Vec<_>>()
+        .join("/");
+    if mosaic_core::access::reach(name, &concrete).is_some() {
+        add(
+            responses,
+            "409",
+            "`deployment_running`: a run deploys the environment; what it deploys does not change until it ends",
         );
     }
     add(

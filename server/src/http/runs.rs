@@ -14,7 +14,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use futures_util::stream::{self, Stream};
+use futures_util::StreamExt;
+use futures_util::stream;
 use mosaic_core::api::{
     ErrorBody, ErrorCode, HistoryRow, HostSummary, Relaunch, RelaunchHosts, Run, RunEvent, RunPlan,
     RunRequest, Runner, SshKey, TaskStatus,
@@ -300,6 +301,7 @@ struct HistoryQuery {
     limit: Option<i64>,
     /// `csv`: every row as CSV, as `Accept: text/csv` asks (for a link).
     #[serde(default)]
+    #[param(inline)]
     format: Option<HistoryFormat>,
 }
 
@@ -416,7 +418,11 @@ fn history_csv(state: AppState, id: i64, filter: HistoryFilter) -> Response {
             }
         }
     });
-    let body = stream::once(async move { Ok(header_line) }).chain_pages(pages);
+    // Fused: a body may be polled once more after its end, which an
+    // `unfold` answers with a panic.
+    let body = stream::once(async move { Ok(header_line) })
+        .chain(pages)
+        .fuse();
     streamed((
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
@@ -437,15 +443,6 @@ fn csv_rows(rows: &[[String; 10]]) -> Vec<u8> {
     }
     writer.into_inner().expect("a Vec takes every write")
 }
-
-/// Streams one after the other.
-trait ChainPages: Stream + Sized {
-    fn chain_pages<S: Stream<Item = Self::Item>>(self, next: S) -> stream::Chain<Self, S> {
-        futures_util::StreamExt::chain(self, next)
-    }
-}
-
-impl<T: Stream> ChainPages for T {}
 
 /// What the run did on each host: Ansible's counts (its own
 /// `playbook_on_stats` once a step ended) and the task each is on.
@@ -555,7 +552,18 @@ async fn stdout(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Re
             }
         }
     });
-    Ok(streamed((headers, Body::from_stream(pages))))
+    Ok(streamed((headers, Body::from_stream(pages.fuse()))))
+}
+
+/// One Server-Sent Event of a run's stream.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct StreamEvent {
+    /// The event's sequence (none on `end`).
+    id: Option<String>,
+    /// `message` (or absent) for an event, `end` for the run's end.
+    event: Option<String>,
+    /// The event's JSON (`RunEvent`), or the run's on `end` (`Run`).
+    data: String,
 }
 
 /// How long a stream waits for news before it asks the database again
@@ -588,7 +596,7 @@ struct Streaming {
         ("Last-Event-ID" = Option<String>, Header, description = "The sequence of the last event received"),
     ),
     responses(
-        (status = 200, description = "`text/event-stream`: a `message` per event (its JSON, `id` its sequence), then `end` with the run", content((String = "text/event-stream"))),
+        (status = 200, description = "`text/event-stream`: a `message` per event (its JSON, `id` its sequence), then `end` with the run", content((StreamEvent = "text/event-stream"))),
         (status = 400, description = "`bad_request`: a `Last-Event-ID` that is no sequence", body = ErrorBody),
         (status = 404, description = "`not_found`: no such run", body = ErrorBody),
     )
@@ -625,7 +633,8 @@ async fn stream_events(
     let events = stream::unfold(streaming, |mut s| async move {
         let event = s.next().await?;
         Some((Ok::<_, Infallible>(event), s))
-    });
+    })
+    .fuse();
     let sse = Sse::new(events).keep_alive(
         KeepAlive::new()
             .interval(Duration::from_secs(15))
