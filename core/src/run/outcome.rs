@@ -36,10 +36,14 @@ pub struct NodeAfter {
 /// The nodes `ids` (a plan's) as they are now, each with its host name in
 /// `snapshot`.
 pub fn scope(ids: &[i64], snapshot: &Snapshot, nodes: &[NodeTags]) -> Vec<NodeBefore> {
+    let nodes: std::collections::BTreeMap<i64, &NodeTags> =
+        nodes.iter().map(|n| (n.id, n)).collect();
+    let hosts: std::collections::BTreeMap<i64, &super::snapshot::SnapshotHost> =
+        snapshot.hosts.iter().map(|h| (h.node, h)).collect();
     ids.iter()
         .filter_map(|id| {
-            let node = nodes.iter().find(|n| n.id == *id)?;
-            let host = snapshot.host_of(*id)?;
+            let node = nodes.get(id)?;
+            let host = hosts.get(id)?;
             Some(NodeBefore {
                 id: *id,
                 host: host.name.clone(),

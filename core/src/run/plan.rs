@@ -215,20 +215,54 @@ pub fn plan(
     Ok(with_nodes(kind, steps, now, None))
 }
 
+/// The run a relaunch of `run` (its snapshot `snapshot`, its hosts'
+/// counts `hosts`) asks for: its actions again, on the nodes its steps
+/// were limited to (every host when they were not), or on those that
+/// failed or were unreachable there; `None` when `failed` and none did.
+pub fn relaunch(
+    run: &crate::run::record::Run,
+    snapshot: &Snapshot,
+    hosts: &[crate::run::record::HostSummary],
+    failed: bool,
+) -> Option<RunRequest> {
+    let limit: Vec<i64> = if failed {
+        hosts
+            .iter()
+            .filter(|h| h.failed())
+            .filter_map(|h| h.node_id)
+            .collect()
+    } else {
+        let named: BTreeSet<i64> = run
+            .steps
+            .iter()
+            .flat_map(|s| &s.limit)
+            .filter_map(|host| Some(snapshot.host(host)?.node))
+            .collect();
+        named.into_iter().collect()
+    };
+    if failed && limit.is_empty() {
+        return None;
+    }
+    Some(RunRequest {
+        actions: Some(run.steps.iter().map(|s| s.action).collect()),
+        limit,
+        connection: run.connection,
+        ..RunRequest::default()
+    })
+}
+
 /// The host names of the nodes `ids`, in the inventory's order.
 fn limit_names(ids: &[i64], now: &Snapshot) -> Result<Vec<String>, RunRefusal> {
-    let unknown: Vec<i64> = ids
-        .iter()
-        .copied()
-        .filter(|id| now.host_of(*id).is_none())
-        .collect();
+    let wanted: BTreeSet<i64> = ids.iter().copied().collect();
+    let hosts: BTreeSet<i64> = now.hosts.iter().map(|h| h.node).collect();
+    let unknown: Vec<i64> = wanted.difference(&hosts).copied().collect();
     if !unknown.is_empty() {
         return Err(RunRefusal::UnknownNodes(unknown));
     }
     Ok(now
         .hosts
         .iter()
-        .filter(|h| ids.contains(&h.node))
+        .filter(|h| wanted.contains(&h.node))
         .map(|h| h.name.clone())
         .collect())
 }
@@ -301,13 +335,14 @@ fn change_steps(
     last: &Snapshot,
 ) -> Vec<PlannedStep> {
     let control: Vec<String> = now.control_hosts().map(|h| h.name.clone()).collect();
+    let controllers: BTreeSet<&String> = control.iter().collect();
     let arriving: BTreeSet<&String> = changes.added.iter().chain(changes.grown.keys()).collect();
     let mut steps = Vec::new();
     if !arriving.is_empty() {
         let limit: Vec<String> = now
             .hosts
             .iter()
-            .filter(|h| arriving.contains(&h.name) || control.contains(&h.name))
+            .filter(|h| arriving.contains(&h.name) || controllers.contains(&h.name))
             .map(|h| h.name.clone())
             .collect();
         for action in [
@@ -356,22 +391,18 @@ fn with_nodes(
         changes,
     };
     if plan.deploys() {
-        let everywhere = plan
-            .steps
-            .iter()
-            .any(|s| s.action.deploys() && s.limit.is_empty());
-        plan.nodes = now
+        let deploying = || plan.steps.iter().filter(|s| s.action.deploys());
+        let everywhere = deploying().any(|s| s.limit.is_empty());
+        let limited: BTreeSet<&str> = deploying()
+            .flat_map(|s| s.limit.iter().map(String::as_str))
+            .collect();
+        let nodes = now
             .hosts
             .iter()
-            .filter(|h| {
-                everywhere
-                    || plan
-                        .steps
-                        .iter()
-                        .any(|s| s.action.deploys() && s.limit.contains(&h.name))
-            })
+            .filter(|h| everywhere || limited.contains(h.name.as_str()))
             .map(|h| h.node)
             .collect();
+        plan.nodes = nodes;
     }
     plan
 }
@@ -565,6 +596,68 @@ mod tests {
             plan(&changes(), &now, Some(&three())),
             Err(RunRefusal::Upgrade { .. })
         ));
+    }
+
+    #[test]
+    fn a_relaunch_runs_the_same_actions_on_the_same_or_the_failed_hosts() {
+        let snapshot = three();
+        let plan = plan(
+            &RunRequest {
+                actions: Some(vec![Action::Prechecks, Action::Deploy]),
+                limit: vec![2, 3],
+                ..RunRequest::default()
+            },
+            &snapshot,
+            None,
+        )
+        .unwrap();
+        let step = |action, limit: &[String]| crate::run::record::Step {
+            index: 0,
+            action,
+            limit: limit.to_vec(),
+            status: crate::run::status::StepStatus::Failed,
+            argv: vec![],
+            rc: Some(2),
+            plays: 1,
+            started_at: None,
+            finished_at: None,
+        };
+        let run = crate::run::record::Run {
+            id: 4,
+            cluster_id: 1,
+            deployer: "kolla-ansible".into(),
+            kind: plan.kind,
+            status: crate::run::status::RunStatus::Failed,
+            connection: Connection::Local,
+            steps: plan
+                .steps
+                .iter()
+                .map(|s| step(s.action, &s.limit))
+                .collect(),
+            nodes: plan.nodes.clone(),
+            changes: None,
+            files: Default::default(),
+            progress: Default::default(),
+            last_seq: 0,
+            message: None,
+            created_by: "admin".into(),
+            created_at: "t".into(),
+            finished_at: None,
+        };
+        let failed = crate::run::record::HostSummary {
+            host: "cinder-1".into(),
+            node_id: Some(3),
+            failures: 1,
+            ..Default::default()
+        };
+        let all = relaunch(&run, &snapshot, &[failed.clone()], false).unwrap();
+        assert_eq!(all.actions, Some(vec![Action::Prechecks, Action::Deploy]));
+        assert_eq!((all.limit, all.connection), (vec![2, 3], Connection::Local));
+        assert_eq!(
+            relaunch(&run, &snapshot, &[failed], true).unwrap().limit,
+            [3]
+        );
+        assert_eq!(relaunch(&run, &snapshot, &[], true), None);
     }
 
     #[test]

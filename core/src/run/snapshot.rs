@@ -138,8 +138,11 @@ impl Changes {
     /// What differs from `last` to `now`.
     pub fn between(last: &Snapshot, now: &Snapshot) -> Changes {
         let mut changes = Changes::default();
+        let before_by_name: BTreeMap<&str, &SnapshotHost> =
+            last.hosts.iter().map(|h| (h.name.as_str(), h)).collect();
+        let now_names: BTreeSet<&str> = now.hosts.iter().map(|h| h.name.as_str()).collect();
         for host in &now.hosts {
-            let Some(before) = last.host(&host.name) else {
+            let Some(before) = before_by_name.get(host.name.as_str()) else {
                 changes.added.push(host.name.clone());
                 continue;
             };
@@ -159,7 +162,7 @@ impl Changes {
         changes.removed = last
             .hosts
             .iter()
-            .filter(|h| now.host(&h.name).is_none())
+            .filter(|h| !now_names.contains(h.name.as_str()))
             .map(|h| h.name.clone())
             .collect();
         let paths: BTreeSet<&String> = last.files.keys().chain(now.files.keys()).collect();

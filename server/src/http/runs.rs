@@ -316,6 +316,9 @@ enum HistoryFormat {
 /// The longest page of history rows.
 const HISTORY_PAGE: i64 = 10_000;
 
+/// The most values one filter of the history takes.
+const FILTER_VALUES: usize = 1_000;
+
 impl HistoryQuery {
     fn filter(&self) -> Result<HistoryFilter, ApiError> {
         let items = |text: &Option<String>| -> Vec<String> {
@@ -326,6 +329,17 @@ impl HistoryQuery {
                 .map(str::to_owned)
                 .collect()
         };
+        for (name, list) in [
+            ("nodes", &self.nodes),
+            ("statuses", &self.statuses),
+            ("tasks", &self.tasks),
+        ] {
+            if items(list).len() > FILTER_VALUES {
+                return Err(ApiError::BadRequest(format!(
+                    "{name}: at most {FILTER_VALUES} values"
+                )));
+            }
+        }
         let nodes = items(&self.nodes)
             .iter()
             .map(|n| {
@@ -732,40 +746,13 @@ async fn relaunch(
             "run {id} has not ended: cancel it or wait for its end"
         )));
     }
-    let limit = match relaunch.hosts {
-        RelaunchHosts::All => {
-            let snapshot = state.db.run_snapshot(id).await?.unwrap_or_default();
-            run.steps
-                .iter()
-                .flat_map(|s| &s.limit)
-                .filter_map(|host| Some(snapshot.host(host)?.node))
-                .collect::<std::collections::BTreeSet<i64>>()
-                .into_iter()
-                .collect()
-        }
-        RelaunchHosts::Failed => {
-            let failed: Vec<i64> = state
-                .db
-                .run_hosts(id)
-                .await?
-                .iter()
-                .filter(|h| h.failed())
-                .filter_map(|h| h.node_id)
-                .collect();
-            if failed.is_empty() {
-                return Err(ApiError::Conflict(format!(
-                    "no node failed or was unreachable in run {id}"
-                )));
-            }
-            failed
-        }
-    };
-    let request = RunRequest {
-        actions: Some(run.steps.iter().map(|s| s.action).collect()),
-        limit,
-        connection: run.connection,
-        ..RunRequest::default()
-    };
+    let snapshot = state.db.run_snapshot(id).await?.unwrap_or_default();
+    let hosts = state.db.run_hosts(id).await?;
+    let failed = relaunch.hosts == RelaunchHosts::Failed;
+    let request =
+        mosaic_core::run::plan::relaunch(&run, &snapshot, &hosts, failed).ok_or_else(|| {
+            ApiError::Conflict(format!("no node failed or was unreachable in run {id}"))
+        })?;
     let path = Path((run.cluster_id, run.deployer.clone()));
     start(
         State(state),
