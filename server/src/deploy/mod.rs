@@ -182,7 +182,10 @@ impl Deployments {
 
     /// Whether this server may take up `run`: nobody drives it (no
     /// supervisor, a silent one, or one of this host that is gone), and
-    /// its runner, if it has one, is on this host.
+    /// its runner, if it has one, is on this host — or it is elsewhere,
+    /// silent, and someone asked to cancel the run (its runner is then
+    /// lost to this server: the run ends as `error` instead of holding
+    /// the environment for ever).
     fn may_take(&self, run: &Supervision, now: i64) -> bool {
         if self
             .driving
@@ -192,12 +195,12 @@ impl Deployments {
         {
             return false;
         }
-        if run.runner_host.as_deref().is_some_and(|h| h != self.host) {
-            return false;
-        }
         let silent = run.heartbeat_at.is_none_or(|at| {
             now - at > i64::try_from(ORPHANED_AFTER.as_millis()).unwrap_or(i64::MAX)
         });
+        if run.runner_host.as_deref().is_some_and(|h| h != self.host) {
+            return silent && run.cancel_requested;
+        }
         let gone = run
             .supervisor
             .as_deref()

@@ -300,9 +300,16 @@ impl Driver {
         );
         let me = self.deployments.me().to_owned();
         let host = self.deployments.host.clone();
-        self.db
+        let stored = self
+            .db
             .step_started(self.run.id, &me, &event, pid, &host, now_millis())
-            .await?;
+            .await;
+        if let Err(e) = stored {
+            // Nobody would know of this runner: it does not run on.
+            process::signal(pid, Signal::KILL);
+            self.kill_leftovers().await;
+            return Err(e.into());
+        }
         self.view.apply(&event);
         self.deployments.publish(self.run.id, event.seq);
         self.follow(index, Some(child)).await
