@@ -357,6 +357,50 @@ fn kollas_gather_facts_runs_on_an_exported_environment_over_a_local_connection()
         &kolla_invocation(Action::GatherFacts, &paths, &[], Connection::Local),
     );
     assert_eq!(argv[1..], theirs[..]);
+    no_password_leaves(&server);
+}
+
+/// kolla-genpwd's passwords of environment 1 stay in the data directory:
+/// in no answer of run 1, stored event, kept output, line of the server's
+/// log or byte of its database.
+fn no_password_leaves(server: &Server) {
+    let passwords = server
+        .dir
+        .path()
+        .join("environments/1/kolla-ansible/passwords.yml");
+    let text = std::fs::read_to_string(&passwords).unwrap();
+    let secrets: Vec<String> = mosaic_core::run::secret::password_values(&text)
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.len() >= 8)
+        .collect();
+    assert!(secrets.len() > 50, "kolla-genpwd filled passwords.yml");
+    let mut said = String::new();
+    for path in [
+        "/api/v1/runs/1",
+        "/api/v1/runs/1/events?limit=10000",
+        "/api/v1/runs/1/history",
+        "/api/v1/runs/1/hosts",
+        "/api/v1/clusters/1/deployers/kolla-ansible",
+    ] {
+        said.push_str(&server.api(path).to_string());
+    }
+    let kept = |file: &str| std::fs::read_to_string(server.dir.path().join(file)).unwrap();
+    said.push_str(&kept("runs/1/stdout"));
+    said.push_str(&kept("log.txt"));
+    // The database and its write-ahead log, which holds the newest pages.
+    let mut database = std::fs::read(server.dir.path().join("mosaic.db")).unwrap();
+    database.extend(std::fs::read(server.dir.path().join("mosaic.db-wal")).unwrap_or_default());
+    for secret in &secrets {
+        assert!(
+            !said.contains(secret.as_str()),
+            "a password in an answer, the output or the log"
+        );
+        let stored = database
+            .windows(secret.len())
+            .any(|w| w == secret.as_bytes());
+        assert!(!stored, "a password in the database");
+    }
 }
 
 /// Mosaic's playbook that gives each host of the environment below one
