@@ -275,6 +275,36 @@ async fn deploy_changes_deploys_what_changed_since_the_last_deployment() {
     );
 }
 
+/// Two starts of one run at once, through `a` and `b` (one server, or two
+/// replicas): one starts (202), the other is refused (409
+/// `deployment_running`); the run started.
+async fn at_once(a: &support::Handle, b: &support::Handle, env: i64) -> Value {
+    let path = runs_path(env);
+    let request = || {
+        Request::post(&path)
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"actions": ["deploy"]}"#))
+            .unwrap()
+    };
+    let (one, two) = tokio::join!(a.send(request()), b.send(request()));
+    let mut codes = [one.0, two.0];
+    codes.sort();
+    assert_eq!(
+        codes,
+        [StatusCode::ACCEPTED, StatusCode::CONFLICT],
+        "{} {}",
+        one.1,
+        two.1
+    );
+    let (refused, started) = if one.0 == StatusCode::CONFLICT {
+        (one.1, two.1)
+    } else {
+        (two.1, one.1)
+    };
+    assert_eq!(refused["error"]["code"], "deployment_running");
+    started
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn one_run_at_a_time_and_what_it_deploys_stays_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
@@ -288,27 +318,7 @@ async fn one_run_at_a_time_and_what_it_deploys_stays_as_it_is() {
     );
     let app = test_app_deploying(&venv).await;
     let env = environment(&app).await;
-    let body = json!({"actions": ["deploy"]}).to_string();
-    let path = runs_path(env);
-    let (a, b) = tokio::join!(
-        app.call("POST", &path, Some(&body)),
-        app.call("POST", &path, Some(&body)),
-    );
-    let mut codes = [a.0, b.0];
-    codes.sort();
-    assert_eq!(
-        codes,
-        [StatusCode::ACCEPTED, StatusCode::CONFLICT],
-        "{} {}",
-        a.1,
-        b.1
-    );
-    let (refused, started) = if a.0 == StatusCode::CONFLICT {
-        (a.1, b.1)
-    } else {
-        (b.1, a.1)
-    };
-    assert_eq!(refused["error"]["code"], "deployment_running");
+    let started = at_once(&app.handle(), &app.handle(), env).await;
     let id = started["id"].as_i64().unwrap();
 
     assert_eq!(
@@ -860,30 +870,7 @@ async fn two_replicas_starting_at_once_start_one_run() {
     let app = test_app_deploying(&venv).await;
     let second = second_replica(&app, &venv).await;
     let env = environment(&app).await;
-    let path = runs_path(env);
-    let request = || {
-        Request::post(&path)
-            .header("content-type", "application/json")
-            .body(Body::from(r#"{"actions": ["deploy"]}"#))
-            .unwrap()
-    };
-    let first = app.handle();
-    let (a, b) = tokio::join!(first.send(request()), second.send(request()));
-    let mut codes = [a.0, b.0];
-    codes.sort();
-    assert_eq!(
-        codes,
-        [StatusCode::ACCEPTED, StatusCode::CONFLICT],
-        "{} {}",
-        a.1,
-        b.1
-    );
-    let refused = if a.0 == StatusCode::CONFLICT {
-        a.1
-    } else {
-        b.1
-    };
-    assert_eq!(refused["error"]["code"], "deployment_running");
+    at_once(&app.handle(), &second, env).await;
     let (_, runs) = app.get(&format!("/api/v1/clusters/{env}/runs")).await;
     let run = ended(&app, runs[0]["id"].as_i64().unwrap()).await;
     assert_eq!(

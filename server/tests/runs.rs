@@ -559,6 +559,29 @@ fn hosts_get_every_outcome_and_the_history_and_summary_say_so() {
     );
 }
 
+/// A server with Mosaic's `playbook` as kolla's `site.yml`, an
+/// environment of `nodes`, and a run of `deploy` started on it.
+struct Deploying {
+    _dir: tempfile::TempDir,
+    server: Server,
+    env: i64,
+    id: i64,
+}
+
+fn deploying(playbook: &str, nodes: &[(&str, &str)]) -> Deploying {
+    let dir = tempfile::tempdir().unwrap();
+    let venv = with_playbooks(dir.path(), &[("site.yml", playbook)]);
+    let server = server(&venv);
+    let env = environment(&server, nodes);
+    let id = start(&server, env, json!({"actions": ["deploy"]}));
+    Deploying {
+        _dir: dir,
+        server,
+        env,
+        id,
+    }
+}
+
 const SLEEP: &str = r#"
 - name: A long task
   hosts: baremetal
@@ -572,11 +595,9 @@ const SLEEP: &str = r#"
 #[test]
 #[ignore = "needs the deployer's virtual environment: make runs"]
 fn a_canceled_run_stops_within_seconds_and_leaves_nothing_running() {
-    let dir = tempfile::tempdir().unwrap();
-    let venv = with_playbooks(dir.path(), &[("site.yml", SLEEP)]);
-    let server = server(&venv);
-    let env = environment(&server, &[("ctl-1", "controller"), ("cmp-1", "compute")]);
-    let id = start(&server, env, json!({"actions": ["deploy"]}));
+    let Deploying {
+        _dir, server, id, ..
+    } = deploying(SLEEP, &[("ctl-1", "controller"), ("cmp-1", "compute")]);
     wait_for_event(&server, id, "runner_on_start", Some("Sleep"));
     let marker = mosaic_server::deploy::run_marker(id, server.dir.path());
     assert!(
@@ -620,11 +641,12 @@ const SLOW: &str = r#"
 #[test]
 #[ignore = "needs the deployer's virtual environment: make runs"]
 fn a_server_killed_mid_run_takes_it_up_again_when_it_starts() {
-    let dir = tempfile::tempdir().unwrap();
-    let venv = with_playbooks(dir.path(), &[("site.yml", SLOW)]);
-    let mut server = server(&venv);
-    let env = environment(&server, &[("ctl-1", "controller"), ("cmp-1", "compute")]);
-    let id = start(&server, env, json!({"actions": ["deploy"]}));
+    let Deploying {
+        _dir,
+        mut server,
+        env,
+        id,
+    } = deploying(SLOW, &[("ctl-1", "controller"), ("cmp-1", "compute")]);
     wait_for_event(&server, id, "runner_on_ok", Some("One"));
     server.kill();
     std::thread::sleep(Duration::from_secs(2));
@@ -656,11 +678,12 @@ fn a_server_killed_mid_run_takes_it_up_again_when_it_starts() {
 #[test]
 #[ignore = "needs the deployer's virtual environment: make runs"]
 fn a_runner_lost_while_the_server_was_down_ends_its_run_in_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let venv = with_playbooks(dir.path(), &[("site.yml", SLEEP)]);
-    let mut server = server(&venv);
-    let env = environment(&server, &[("ctl-1", "controller")]);
-    let id = start(&server, env, json!({"actions": ["deploy"]}));
+    let Deploying {
+        _dir,
+        mut server,
+        env,
+        id,
+    } = deploying(SLEEP, &[("ctl-1", "controller")]);
     wait_for_event(&server, id, "runner_on_start", Some("Sleep"));
     server.kill();
     let marker = mosaic_server::deploy::run_marker(id, server.dir.path());

@@ -149,37 +149,6 @@ impl Client {
         }
     }
 
-    /// A GET whose answer is `accept` (CSV, say): its bytes.
-    pub fn send_accepting(
-        &self,
-        method: &str,
-        path: &str,
-        accept: &str,
-    ) -> Result<Vec<u8>, Failure> {
-        let url = format!("{}{path}", self.base);
-        let request = match method {
-            "GET" => self.agent.get(&url),
-            other => return Err(Failure::Broken(format!("{other} is not a read"))),
-        };
-        let response = self
-            .authorized(request)
-            .header("accept", accept)
-            .call()
-            .map_err(|e| Failure::Broken(format!("cannot reach {}: {e}", self.base)))?;
-        let status = response.status().as_u16();
-        let bytes = response
-            .into_body()
-            .with_config()
-            .limit(MAX_ANSWER)
-            .read_to_vec()
-            .map_err(|e| Failure::Broken(format!("cannot read the answer of {url}: {e}")))?;
-        if (200..300).contains(&status) {
-            Ok(bytes)
-        } else {
-            Err(refusal(status, &bytes))
-        }
-    }
-
     /// A Server-Sent Events stream at `path`, after event `after`: its
     /// body as it comes.
     pub fn stream(&self, path: &str, after: i64) -> Result<impl std::io::Read + use<>, Failure> {

@@ -417,7 +417,7 @@ fn history(client: &Client, args: &RunHistory) -> Result<(), Failure> {
     }
     let path = format!("/api/v1/runs/{}/history?{}", args.id, query.join("&"));
     if args.format == HistoryFormat::Csv {
-        let bytes = client.send_accepting("GET", &path, "text/csv")?;
+        let bytes = client.send("GET", &format!("{path}&format=csv"), None)?;
         out!("{}", String::from_utf8_lossy(&bytes));
         return Ok(());
     }

@@ -354,24 +354,29 @@ impl Db {
     /// The snapshot of environment `cluster_id`'s last successful run that
     /// deployed.
     pub async fn last_deployed(&self, cluster_id: i64) -> Result<Option<Snapshot>, DbError> {
-        let text: Option<String> = sqlx::query_scalar(
-            "SELECT snapshot FROM runs WHERE cluster_id = $1 AND status = 'successful' \
-             AND deploys = 1 ORDER BY id DESC LIMIT 1",
+        self.snapshot_where(
+            "cluster_id = $1 AND status = 'successful' AND deploys = 1 ORDER BY id DESC LIMIT 1",
+            cluster_id,
         )
-        .bind(cluster_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        text.map(|t| serde_json::from_str(&t))
-            .transpose()
-            .map_err(corrupt("runs.snapshot"))
+        .await
     }
 
     /// Run `id`'s snapshot.
     pub async fn run_snapshot(&self, id: i64) -> Result<Option<Snapshot>, DbError> {
-        let text: Option<String> = sqlx::query_scalar("SELECT snapshot FROM runs WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        self.snapshot_where("id = $1", id).await
+    }
+
+    /// The snapshot of the run `condition` (on `$1`, `value`) finds.
+    async fn snapshot_where(
+        &self,
+        condition: &str,
+        value: i64,
+    ) -> Result<Option<Snapshot>, DbError> {
+        let text: Option<String> =
+            sqlx::query_scalar(&format!("SELECT snapshot FROM runs WHERE {condition}"))
+                .bind(value)
+                .fetch_optional(&self.pool)
+                .await?;
         text.map(|t| serde_json::from_str(&t))
             .transpose()
             .map_err(corrupt("runs.snapshot"))
