@@ -650,7 +650,7 @@ mod tests {
             failures: 1,
             ..Default::default()
         };
-        let all = relaunch(&run, &snapshot, &[failed.clone()], false).unwrap();
+        let all = relaunch(&run, &snapshot, std::slice::from_ref(&failed), false).unwrap();
         assert_eq!(all.actions, Some(vec![Action::Prechecks, Action::Deploy]));
         assert_eq!((all.limit, all.connection), (vec![2, 3], Connection::Local));
         assert_eq!(
