@@ -12,6 +12,7 @@ pub mod component;
 pub mod deployer;
 pub mod environment;
 pub mod expr;
+pub mod hardware;
 pub mod heat;
 pub mod name;
 pub mod network;

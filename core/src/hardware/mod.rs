@@ -1,0 +1,17 @@
+//! Nodes as they are found (SEMANTICS §13): their hardware — NICs, bonds,
+//! disks, memory, CPUs, the machine — read from the facts operators
+//! already have (Ansible's `setup`, Ironic's inspection), told apart by
+//! content, every problem with the file and host it comes from.
+
+pub mod ansible;
+pub mod ironic;
+pub mod matching;
+pub mod merge;
+pub mod model;
+pub mod read;
+
+pub use model::{Disk, FoundBond, FoundNic, Hardware, HardwareSource, LinkState, Lldp, System};
+pub use read::{Found, ReadProblem, read};
+
+#[cfg(test)]
+mod tests;

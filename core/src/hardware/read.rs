@@ -1,0 +1,73 @@
+//! A file of found hardware read, whatever it is: told apart by content
+//! (SEMANTICS §13) — Ironic's inspection data has an `inventory`, anything
+//! else with Ansible's keys is facts — every problem with the file (and
+//! the host) it comes from.
+
+use std::net::Ipv4Addr;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Hardware, HardwareSource};
+use super::{ansible, ironic};
+
+/// The largest file read (Ansible's facts of a host are ≈ 100 KiB; an
+/// inventory far less).
+pub const FILE_LIMIT: usize = 16 << 20;
+
+/// A host found in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub file: String,
+    /// Its inventory name: the facts file's name, an inventory's host
+    /// name (else its file's stem).
+    pub name: String,
+    /// The name the host gives itself.
+    pub host_name: Option<String>,
+    /// The address it was reached at (its default route's, or the one it
+    /// booted from).
+    pub address: Option<Ipv4Addr>,
+    /// When it was found, as the file says (RFC 3339).
+    pub found_at: Option<String>,
+    pub source: HardwareSource,
+    pub hardware: Hardware,
+}
+
+/// Why a file (or a host in it) cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReadProblem {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    pub message: String,
+}
+
+/// The host file `file` (its text `text`) describes.
+pub fn read(file: &str, text: &str) -> Result<Found, ReadProblem> {
+    let problem = |message: String| ReadProblem {
+        file: file.to_owned(),
+        host: None,
+        message,
+    };
+    if text.len() > FILE_LIMIT {
+        return Err(problem(format!(
+            "over {FILE_LIMIT} bytes: no facts file is that large"
+        )));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| problem(format!("not JSON: {e}")))?;
+    let Some(object) = value.as_object() else {
+        return Err(problem(
+            "not a JSON object: neither Ansible's facts nor Ironic's inspection data".to_owned(),
+        ));
+    };
+    if ironic::is_inspection(object) {
+        ironic::read(file, object)
+    } else if ansible::is_facts(object) {
+        ansible::read(file, object)
+    } else {
+        Err(problem(
+            "neither Ansible's facts (`ansible_facts`, or `ansible_*` keys) nor Ironic's inspection data (`inventory`)".to_owned(),
+        ))
+    }
+}
