@@ -8,6 +8,7 @@ pub mod ironic;
 pub mod matching;
 pub mod merge;
 pub mod model;
+pub mod place;
 pub mod read;
 
 pub use model::{Disk, FoundBond, FoundNic, Hardware, HardwareSource, LinkState, Lldp, System};
