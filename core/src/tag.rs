@@ -344,6 +344,10 @@ pub struct NodeTags {
     /// The stored node's version (storage keeps it; no rule reads it).
     #[serde(skip)]
     pub version: i64,
+    /// Where and when its hardware was found (storage keeps it; a file
+    /// does not carry it, as it carries no hardware).
+    #[serde(skip)]
+    pub found: Option<crate::hardware::HardwareStamp>,
 }
 
 impl NodeTags {

@@ -13,6 +13,7 @@ mod checks;
 mod components;
 mod file;
 mod graphs;
+mod hardware;
 mod instances;
 mod maximums;
 mod networks;

@@ -43,6 +43,11 @@ pub struct NodeView {
     /// Whether it declares interfaces (its layout: `GET …/interfaces`).
     #[serde(default)]
     pub interfaces: usize,
+    /// Where and when its hardware was found, and the switches LLDP
+    /// names; none before an import or a declaration (the hardware:
+    /// `GET /api/v1/nodes/{id}/hardware`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hardware: Option<crate::hardware::HardwareStamp>,
 }
 
 #[cfg(test)]
@@ -74,6 +79,7 @@ impl NodeView {
             version: 1,
             node_group: "default".to_owned(),
             interfaces: 0,
+            hardware: None,
         }
     }
 }
@@ -483,6 +489,7 @@ fn node_view(cluster_id: i64, n: &NodeTags, tags: Vec<TagName>, roles: &RoleTags
             .clone()
             .unwrap_or_else(|| crate::network::DEFAULT_GROUP.to_owned()),
         interfaces: n.interfaces.as_ref().map_or(0, |i| i.interfaces.len()),
+        hardware: n.found.clone(),
     }
 }
 

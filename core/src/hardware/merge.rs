@@ -28,6 +28,7 @@ pub fn interfaces_after(
         .map(|n| Nic {
             name: n.name.clone(),
             mac: n.mac.clone(),
+            speed_mbps: n.speed_mbps,
         })
         .collect();
     let Some(declared) = declared.filter(|d| !d.is_empty()) else {
@@ -277,6 +278,7 @@ mod tests {
                 .map(|(name, mac)| Nic {
                     name: (*name).to_owned(),
                     mac: mac.map(str::to_owned),
+                    speed_mbps: None,
                 })
                 .collect(),
             bonds: Vec::new(),

@@ -4,6 +4,8 @@
 //! content, every problem with the file and host it comes from.
 
 pub mod ansible;
+pub mod declare;
+pub mod import;
 pub mod ironic;
 pub mod matching;
 pub mod merge;
@@ -11,7 +13,10 @@ pub mod model;
 pub mod place;
 pub mod read;
 
-pub use model::{Disk, FoundBond, FoundNic, Hardware, HardwareSource, LinkState, Lldp, System};
+pub use model::{
+    Disk, FoundBond, FoundNic, Hardware, HardwareSource, HardwareStamp, LinkState, Lldp,
+    NodeHardware, System,
+};
 pub use read::{Found, ReadProblem, read};
 
 #[cfg(test)]

@@ -156,6 +156,99 @@ pub enum HardwareSource {
     Declared,
 }
 
+impl HardwareSource {
+    /// How people call it.
+    pub fn label(self) -> &'static str {
+        match self {
+            HardwareSource::Ansible => "Ansible facts",
+            HardwareSource::Ironic => "Ironic inspection",
+            HardwareSource::Declared => "declared by hand",
+        }
+    }
+}
+
+/// Where and when a node's hardware was found, and the switches its NICs
+/// are cabled to (LLDP): what a node's answer and the node table carry
+/// (the hardware itself is `GET /api/v1/nodes/{id}/hardware`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HardwareStamp {
+    pub source: HardwareSource,
+    /// When it was found (RFC 3339): as its file says, else when it was
+    /// imported or declared.
+    pub found_at: String,
+    /// The switches LLDP names, sorted, each once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<String>,
+}
+
+/// A node's hardware with where and when it was found (`GET/PUT
+/// /api/v1/nodes/{id}/hardware`): [`Hardware`]'s fields, and two the
+/// server says (a `PUT` may send them back; they are not read). Written
+/// out rather than flattened: serde's `flatten` would let an unknown
+/// field pass.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct NodeHardware {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(read_only))]
+    pub source: Option<HardwareSource>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(read_only))]
+    pub found_at: Option<String>,
+    #[serde(default)]
+    pub interfaces: Vec<FoundNic>,
+    #[serde(default)]
+    pub bonds: Vec<FoundBond>,
+    #[serde(default)]
+    pub disks: Vec<Disk>,
+    /// Memory, in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<u64>,
+    /// Logical CPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpus: Option<u32>,
+    #[serde(default)]
+    pub system: System,
+}
+
+impl NodeHardware {
+    /// `hardware` as found per `stamp`.
+    pub fn of(stamp: Option<&HardwareStamp>, hardware: Hardware) -> NodeHardware {
+        let Hardware {
+            interfaces,
+            bonds,
+            disks,
+            memory,
+            cpus,
+            system,
+        } = hardware;
+        NodeHardware {
+            source: stamp.map(|s| s.source),
+            found_at: stamp.map(|s| s.found_at.clone()),
+            interfaces,
+            bonds,
+            disks,
+            memory,
+            cpus,
+            system,
+        }
+    }
+
+    /// The hardware it names.
+    pub fn hardware(self) -> Hardware {
+        Hardware {
+            interfaces: self.interfaces,
+            bonds: self.bonds,
+            disks: self.disks,
+            memory: self.memory,
+            cpus: self.cpus,
+            system: self.system,
+        }
+    }
+}
+
 /// A MAC address in one spelling: six lowercase hex pairs joined by `:`.
 pub fn normal_mac(text: &str) -> Option<String> {
     let hex: String = text
@@ -175,6 +268,27 @@ impl Hardware {
     /// Its NICs' MACs.
     pub fn macs(&self) -> impl Iterator<Item = &str> {
         self.interfaces.iter().filter_map(|n| n.mac.as_deref())
+    }
+
+    /// The switches LLDP names, sorted, each once.
+    pub fn switches(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .interfaces
+            .iter()
+            .filter_map(|n| n.lldp.as_ref()?.switch.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Its stamp: from `source`, found at `found_at`.
+    pub fn stamp(&self, source: HardwareSource, found_at: &str) -> HardwareStamp {
+        HardwareStamp {
+            source,
+            found_at: found_at.to_owned(),
+            switches: self.switches(),
+        }
     }
 }
 
@@ -198,6 +312,19 @@ mod tests {
         );
         assert_eq!(normal_mac("00:00:00:00:00:00"), None);
         assert_eq!(normal_mac("xyz"), None);
+    }
+
+    #[test]
+    fn node_hardware_reads_back_whole_and_refuses_unknown_fields() {
+        let text = r#"{"source":"ansible","found_at":"2026-12-07T10:00:00Z","interfaces":[{"name":"eth0","mac":"52:54:00:00:00:01","state":"up"}],"bonds":[],"disks":[{"name":"sda","size":1000}],"memory":4096,"cpus":2,"system":{}}"#;
+        let read: NodeHardware = serde_json::from_str(text).unwrap();
+        assert_eq!(read.source, Some(HardwareSource::Ansible));
+        assert_eq!(read.clone().hardware().disks[0].size, 1000);
+        let again: NodeHardware =
+            serde_json::from_str(&serde_json::to_string(&read).unwrap()).unwrap();
+        assert_eq!(again, read);
+        let wrong = serde_json::from_str::<NodeHardware>(r#"{"memroy": 1}"#);
+        assert!(wrong.unwrap_err().to_string().contains("memroy"));
     }
 
     #[test]

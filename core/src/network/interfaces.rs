@@ -21,6 +21,9 @@ pub struct Nic {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
+    /// Its speed as found (SEMANTICS §13), in Mbit/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mbps: Option<u32>,
 }
 
 /// Fuel's bond modes (Linux bonding, and Open vSwitch's own).

@@ -98,6 +98,9 @@ pub struct PortView {
     /// An interface's MAC address (`aa:bb:cc:dd:ee:ff`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
+    /// An interface's speed as found, in Mbit/s (an import sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mbps: Option<u32>,
     /// A bond's mode (a bond needs one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<BondMode>,
@@ -188,6 +191,7 @@ impl InterfacesView {
             .map(|p| Nic {
                 name: p.name.clone(),
                 mac: p.mac.clone(),
+                speed_mbps: p.speed_mbps,
             })
             .collect();
         let bonds = self
@@ -251,6 +255,7 @@ impl InterfacesView {
                 .map(|n| PortView {
                     name: n.name.clone(),
                     mac: n.mac.clone(),
+                    speed_mbps: n.speed_mbps,
                     mode: None,
                     slaves: None,
                     networks: on(&n.name),
@@ -262,6 +267,7 @@ impl InterfacesView {
                 .map(|b| PortView {
                     name: b.name.clone(),
                     mac: None,
+                    speed_mbps: None,
                     mode: Some(b.mode),
                     slaves: Some(b.slaves.clone()),
                     networks: on(&b.name),
@@ -401,6 +407,7 @@ impl InterfacesView {
         next.interfaces.push(PortView {
             name: name.trim().to_owned(),
             mac: (!mac.is_empty()).then(|| mac.to_owned()),
+            speed_mbps: None,
             mode: None,
             slaves: None,
             networks: (!self.default_layout).then(Vec::new),

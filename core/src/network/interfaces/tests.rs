@@ -15,6 +15,7 @@ fn nics(names: &[&str]) -> NodeInterfaces {
             .map(|n| Nic {
                 name: (*n).to_owned(),
                 mac: None,
+                speed_mbps: None,
             })
             .collect(),
         bonds: Vec::new(),
