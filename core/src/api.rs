@@ -227,6 +227,12 @@ pub enum ErrorCode {
     InvalidNetworks,
     /// 400: a node's interfaces with problems (`problems`).
     InvalidInterfaces,
+    /// 400: an import of found hardware with problems (`problems`, each
+    /// with its file and host); nothing was stored.
+    InvalidImport,
+    /// 400: hardware declared by hand with problems (each in the message,
+    /// with its field).
+    InvalidHardware,
     /// 400: a `Host` the server does not answer to.
     HostNotAllowed,
     /// 401: no credentials, or wrong ones.
@@ -317,6 +323,8 @@ impl ErrorCode {
             ErrorCode::InvalidTemplate => "invalid_template",
             ErrorCode::InvalidNetworks => "invalid_networks",
             ErrorCode::InvalidInterfaces => "invalid_interfaces",
+            ErrorCode::InvalidImport => "invalid_import",
+            ErrorCode::InvalidHardware => "invalid_hardware",
             ErrorCode::HostNotAllowed => "host_not_allowed",
             ErrorCode::Unauthorized => "unauthorized",
             ErrorCode::Forbidden => "forbidden",
@@ -367,6 +375,10 @@ pub enum ErrorProblem {
     /// For `invalid_networks` and `invalid_interfaces`: a problem with its
     /// networks (ids) and fields.
     Network(crate::network::NetworkProblem),
+    /// For `invalid_import`: a file (and the host in it) and what is wrong.
+    /// Before `Export`, which a `file` would not stop (serde reads
+    /// untagged variants in order).
+    Import(crate::hardware::ReadProblem),
     /// For `not_exportable`: a component, role or setting with no
     /// equivalent in the deployer, or a node it cannot take, each with the
     /// tab where it is fixed.
@@ -926,6 +938,8 @@ mod tests {
             ErrorCode::NoChanges,
             ErrorCode::HostsRemoved,
             ErrorCode::DeployerNotInstalled,
+            ErrorCode::InvalidImport,
+            ErrorCode::InvalidHardware,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
         }
@@ -967,5 +981,19 @@ mod tests {
             r#"{"error":{"code":"invalid_nodes","message":"m","problems":[{"path":"a.b","message":"bad"},{"node":3,"message":"gone"}]}}"#
         );
         assert_eq!(serde_json::from_str::<ErrorBody>(&text).unwrap(), body);
+    }
+
+    #[test]
+    fn an_import_problem_reads_back_as_one() {
+        let problem = ErrorProblem::Import(crate::hardware::ReadProblem {
+            file: "facts/cmp-1".to_owned(),
+            host: None,
+            message: "not JSON".to_owned(),
+        });
+        let text = serde_json::to_string(&problem).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ErrorProblem>(&text).unwrap(),
+            problem
+        );
     }
 }

@@ -26,6 +26,8 @@ pub struct NodeFilter {
     pub status: Option<NodeStatus>,
     /// Its node group (rack), by name.
     pub node_group: Option<String>,
+    /// A switch one of its NICs is cabled to (LLDP), by name.
+    pub switch: Option<String>,
     /// Only these nodes (the ones a check names); empty: any.
     pub only: Vec<i64>,
 }
@@ -47,8 +49,29 @@ impl NodeFilter {
                 .node_group
                 .as_ref()
                 .is_none_or(|g| node.node_group == *g)
+            && self
+                .switch
+                .as_ref()
+                .is_none_or(|s| switches(node).contains(s))
             && (self.only.is_empty() || self.only.contains(&node.id))
     }
+}
+
+/// The switches LLDP names for `node`'s NICs (none before its hardware is
+/// found).
+pub fn switches(node: &NodeView) -> &[String] {
+    node.hardware
+        .as_ref()
+        .map_or(&[], |h| h.switches.as_slice())
+}
+
+/// Every switch `nodes` are cabled to, sorted, each once: the switch
+/// filter's choices.
+pub fn all_switches(nodes: &[NodeView]) -> Vec<String> {
+    let mut names: Vec<String> = nodes.iter().flat_map(|n| switches(n).to_vec()).collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The column nodes are sorted by.
@@ -454,6 +477,25 @@ mod tests {
             ..NodeFilter::default()
         };
         assert_eq!(ids(&rack, NodeSort::Id), [1, 4]);
+        let cabled = |id: i64, switch: &str| NodeView {
+            hardware: Some(crate::hardware::HardwareStamp {
+                source: crate::hardware::HardwareSource::Ansible,
+                found_at: String::new(),
+                switches: vec![switch.to_owned()],
+            }),
+            ..view(id, "n", &[], &[])
+        };
+        let found = [cabled(1, "sw-a"), cabled(2, "sw-b"), view(3, "m", &[], &[])];
+        assert_eq!(all_switches(&found), ["sw-a", "sw-b"]);
+        let on_b = NodeFilter {
+            switch: Some("sw-b".to_owned()),
+            ..NodeFilter::default()
+        };
+        let picked: Vec<i64> = select(&found, &on_b, NodeSort::Id, false)
+            .iter()
+            .map(|n| n.id)
+            .collect();
+        assert_eq!(picked, [2]);
         let none = NodeFilter {
             node_group: Some("rack".to_owned()),
             ..NodeFilter::default()

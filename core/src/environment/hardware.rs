@@ -6,7 +6,7 @@
 use super::Environment;
 use crate::hardware::declare;
 use crate::hardware::import::{self, Existing, ImportPlan, Landing, Outcome};
-use crate::hardware::merge::interfaces_after;
+use crate::hardware::merge::{interfaces_after, with_known_macs};
 use crate::hardware::{Found, Hardware, HardwareSource, ReadProblem};
 use crate::network::NetworkConfiguration;
 use crate::tag::NodeTags;
@@ -43,19 +43,20 @@ impl Environment<'_> {
         plan
     }
 
-    /// `node` with `hardware` declared by hand at time `now` (its
-    /// interfaces following the NICs as an import's would), the hardware
-    /// as stored; or every problem.
+    /// `node` (its hardware `before`, if declared before) with `hardware`
+    /// declared by hand at time `now` (its interfaces following the NICs
+    /// as an import's would), the hardware as stored; or every problem.
     pub fn with_declared_hardware(
         &self,
         config: &NetworkConfiguration,
-        node: &NodeTags,
+        (node, before): (&NodeTags, Option<&Hardware>),
         hardware: Hardware,
         now: &str,
     ) -> Result<(NodeTags, Hardware), Vec<String>> {
         let hardware = declare::checked(hardware)?;
         let name = node.display_name();
-        let interfaces = interfaces_after(&name, node.interfaces.as_ref(), &hardware)?;
+        let declared = node.interfaces.as_ref().map(|i| with_known_macs(i, before));
+        let interfaces = interfaces_after(&name, declared.as_ref(), &hardware)?;
         let next = NodeTags {
             interfaces,
             found: Some(hardware.stamp(HardwareSource::Declared, now)),

@@ -13,7 +13,7 @@ use crate::network::{Network, NodeGroup};
 use crate::tag::NodeTags;
 
 use super::matching::{Known, Match, match_hosts};
-use super::merge::{changes, interfaces_after};
+use super::merge::{changes, interfaces_after, with_known_macs};
 use super::model::{Hardware, normal_mac};
 use super::place::node_group_of;
 use super::read::{Found, ReadProblem};
@@ -133,16 +133,20 @@ fn planned(
     landing: Landing<'_>,
 ) -> Result<Planned, Vec<ReadProblem>> {
     let name = existing.map_or_else(|| host.name.clone(), |e| e.node.display_name());
-    let declared = existing.and_then(|e| e.node.interfaces.as_ref());
-    let interfaces = interfaces_after(&name, declared, &host.hardware).map_err(|lost| {
-        lost.into_iter()
-            .map(|message| ReadProblem {
-                file: host.file.clone(),
-                host: Some(host.name.clone()),
-                message,
-            })
-            .collect::<Vec<_>>()
-    })?;
+    let declared = existing.and_then(|e| {
+        let interfaces = e.node.interfaces.as_ref()?;
+        Some(with_known_macs(interfaces, e.hardware.as_ref()))
+    });
+    let interfaces =
+        interfaces_after(&name, declared.as_ref(), &host.hardware).map_err(|lost| {
+            lost.into_iter()
+                .map(|message| ReadProblem {
+                    file: host.file.clone(),
+                    host: Some(host.name.clone()),
+                    message,
+                })
+                .collect::<Vec<_>>()
+        })?;
     let found_at = host.found_at.as_deref().unwrap_or(landing.now);
     let stamp = host.hardware.stamp(host.source, found_at);
     let (node, outcome) = match existing {
@@ -206,6 +210,21 @@ pub struct Updated {
 }
 
 impl ImportReport {
+    /// "3 new nodes, 1 updated, 40 unchanged; 2 problems".
+    pub fn summary(&self) -> String {
+        use crate::text::counted;
+        let mut line = format!(
+            "{}, {} updated, {} unchanged",
+            counted(self.created.len(), "new node"),
+            self.updated.len(),
+            self.unchanged.len()
+        );
+        if !self.problems.is_empty() {
+            line.push_str(&format!("; {}", counted(self.problems.len(), "problem")));
+        }
+        line
+    }
+
     /// The report of `plan`.
     pub fn of(plan: &ImportPlan) -> ImportReport {
         let mut report = ImportReport {
@@ -296,6 +315,7 @@ mod tests {
         );
         assert_eq!(report.unchanged, ["ctl-1"]);
         assert!(report.problems.is_empty());
+        assert_eq!(report.summary(), "1 new node, 1 updated, 1 unchanged");
         let new = &plan.planned[2].node;
         assert_eq!(new.node_group.as_deref(), Some("default"));
         assert_eq!(new.status, NodeStatus::Discover);

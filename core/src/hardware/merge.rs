@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use crate::network::{Bond, BondMode, Nic, NodeInterfaces};
 
 use super::model::{Hardware, normal_mac};
+use super::view::size;
 
 /// The node's interfaces once `found` is its hardware (`declared`: what it
 /// has now), or every problem.
@@ -67,6 +68,24 @@ pub fn interfaces_after(
         bonds,
         networks,
     }))
+}
+
+/// `declared` with the MAC its NIC had when last found on each interface
+/// that names none (a layout saved without MACs): a NIC renamed since is
+/// then still told by its MAC.
+pub fn with_known_macs(declared: &NodeInterfaces, before: Option<&Hardware>) -> NodeInterfaces {
+    let mut out = declared.clone();
+    let Some(before) = before else {
+        return out;
+    };
+    for nic in out.interfaces.iter_mut().filter(|n| n.mac.is_none()) {
+        nic.mac = before
+            .interfaces
+            .iter()
+            .find(|f| f.name == nic.name)
+            .and_then(|f| f.mac.clone());
+    }
+    out
 }
 
 /// Each declared interface's name → the found NIC it is (by MAC, then by
@@ -182,11 +201,13 @@ pub fn changes(before: Option<&Hardware>, after: &Hardware) -> Vec<String> {
     nic_changes(before, after, &mut lines);
     for disk in &after.disks {
         match before.disks.iter().find(|d| d.name == disk.name) {
-            None => lines.push(format!("disk {} found ({} bytes)", disk.name, disk.size)),
+            None => lines.push(format!("disk {} found ({})", disk.name, size(disk.size))),
             Some(old) if old.size != disk.size => {
                 lines.push(format!(
-                    "disk {}: {} → {} bytes",
-                    disk.name, old.size, disk.size
+                    "disk {}: {} → {}",
+                    disk.name,
+                    size(old.size),
+                    size(disk.size)
                 ));
             }
             Some(_) => {}
@@ -201,9 +222,9 @@ pub fn changes(before: Option<&Hardware>, after: &Hardware) -> Vec<String> {
     }
     if before.memory != after.memory {
         lines.push(format!(
-            "memory: {} → {} bytes",
-            shown(before.memory),
-            shown(after.memory)
+            "memory: {} → {}",
+            shown(before.memory.map(size)),
+            shown(after.memory.map(size))
         ));
     }
     if before.cpus != after.cpus {
@@ -313,6 +334,17 @@ mod tests {
     }
 
     #[test]
+    fn an_interface_saved_without_its_mac_is_told_by_the_mac_last_found() {
+        let before = declared(&[("eth1", None)], &[("eth1", &["storage"])]);
+        let last = found(&[("eth1", M2)]);
+        let known = with_known_macs(&before, Some(&last));
+        let after = interfaces_after("n", Some(&known), &found(&[("ens4", M2)]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(after.networks.unwrap()["ens4"], ["storage"]);
+    }
+
+    #[test]
     fn a_nic_carrying_networks_that_is_gone_is_a_problem() {
         let before = declared(
             &[("eth0", Some(M1)), ("eth2", None)],
@@ -365,7 +397,7 @@ mod tests {
             [
                 "NIC eth0 renamed ens0",
                 "NIC eth1 no longer found",
-                "memory: unknown → 1073741824 bytes"
+                "memory: unknown → 1.0 GiB"
             ]
         );
         assert!(changes(Some(&before), &before).is_empty());

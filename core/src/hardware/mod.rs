@@ -12,12 +12,13 @@ pub mod merge;
 pub mod model;
 pub mod place;
 pub mod read;
+pub mod view;
 
 pub use model::{
     Disk, FoundBond, FoundNic, Hardware, HardwareSource, HardwareStamp, LinkState, Lldp,
     NodeHardware, System,
 };
-pub use read::{Found, ReadProblem, read};
+pub use read::{Found, ReadProblem, read, read_value};
 
 #[cfg(test)]
 mod tests;

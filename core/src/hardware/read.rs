@@ -44,20 +44,22 @@ pub struct ReadProblem {
 
 /// The host file `file` (its text `text`) describes.
 pub fn read(file: &str, text: &str) -> Result<Found, ReadProblem> {
-    let problem = |message: String| ReadProblem {
-        file: file.to_owned(),
-        host: None,
-        message,
-    };
     if text.len() > FILE_LIMIT {
-        return Err(problem(format!(
-            "over {FILE_LIMIT} bytes: no facts file is that large"
-        )));
+        return Err(problem(
+            file,
+            format!("over {FILE_LIMIT} bytes: no facts file is that large"),
+        ));
     }
     let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| problem(format!("not JSON: {e}")))?;
+        serde_json::from_str(text).map_err(|e| problem(file, format!("not JSON: {e}")))?;
+    read_value(file, &value)
+}
+
+/// The host file `file` describes, its JSON already read.
+pub fn read_value(file: &str, value: &serde_json::Value) -> Result<Found, ReadProblem> {
     let Some(object) = value.as_object() else {
         return Err(problem(
+            file,
             "not a JSON object: neither Ansible's facts nor Ironic's inspection data".to_owned(),
         ));
     };
@@ -67,7 +69,17 @@ pub fn read(file: &str, text: &str) -> Result<Found, ReadProblem> {
         ansible::read(file, object)
     } else {
         Err(problem(
+            file,
             "neither Ansible's facts (`ansible_facts`, or `ansible_*` keys) nor Ironic's inspection data (`inventory`)".to_owned(),
         ))
+    }
+}
+
+/// A problem of the file as a whole.
+pub fn problem(file: &str, message: String) -> ReadProblem {
+    ReadProblem {
+        file: file.to_owned(),
+        host: None,
+        message,
     }
 }

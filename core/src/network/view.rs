@@ -284,7 +284,8 @@ impl InterfacesView {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PortRow {
     pub name: String,
-    /// An interface's MAC, or "bond (active-backup) of eth1, eth2".
+    /// An interface's MAC and its speed as found ("52:54:00:00:00:01, 10
+    /// Gbit/s"), or "bond (active-backup) of eth1, eth2".
     pub what: String,
     /// The networks on it, by label, comma separated.
     pub networks: String,
@@ -306,7 +307,11 @@ impl InterfacesView {
                             .unwrap_or_default();
                         format!("bond ({mode}) of {}", slaves.join(", "))
                     }
-                    _ => p.mac.clone().unwrap_or_default(),
+                    _ => {
+                        let speed = p.speed_mbps.map(|s| crate::hardware::view::speed(Some(s)));
+                        let parts: Vec<String> = p.mac.iter().cloned().chain(speed).collect();
+                        parts.join(", ")
+                    }
                 };
                 let networks: Vec<&str> = p.networks.iter().flatten().map(|n| label(n)).collect();
                 PortRow {
