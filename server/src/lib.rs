@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod deploy;
 pub mod environment;
+pub mod facts;
 pub mod http;
 pub mod install;
 mod out;

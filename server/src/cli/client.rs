@@ -30,6 +30,8 @@ pub struct Remote {
 #[derive(Debug)]
 pub enum Failure {
     Refused(String),
+    /// Refused as not found (404): what was asked for does not exist.
+    Missing(String),
     /// Refused, with the consequences the change would have had (the
     /// error body's `consequences` or `upgrade`; a dry run prints them).
     Previewed(String, Box<Value>),
@@ -40,7 +42,9 @@ impl Failure {
     /// Prints the failure and returns its exit code.
     pub fn report(self) -> i32 {
         match self {
-            Failure::Refused(message) | Failure::Previewed(message, _) => {
+            Failure::Refused(message)
+            | Failure::Missing(message)
+            | Failure::Previewed(message, _) => {
                 eprintln!("mosaic: {message}");
                 1
             }
@@ -215,6 +219,10 @@ fn refusal(status: u16, bytes: &[u8]) -> Failure {
     for item in error["problems"].as_array().into_iter().flatten() {
         let place = match (&item["path"], &item["node"]) {
             (Value::String(path), _) => path.clone(),
+            _ if item["file"].is_string() => match item["host"].as_str() {
+                Some(host) => format!("{} ({host})", item["file"].as_str().unwrap_or_default()),
+                None => item["file"].as_str().unwrap_or_default().to_owned(),
+            },
             (_, Value::Number(id)) => match item["name"].as_str() {
                 Some(name) => format!("node {id} ({name})"),
                 None => format!("node {id}"),
@@ -259,6 +267,7 @@ fn refusal(status: u16, bytes: &[u8]) -> Failure {
     }
     let message = lines.join("\n");
     match ["consequences", "upgrade"].map(|key| &error[key]) {
+        [Value::Null, Value::Null] if status == 404 => Failure::Missing(message),
         [Value::Null, Value::Null] => Failure::Refused(message),
         [Value::Null, preview] | [preview, _] => {
             Failure::Previewed(message, Box::new(preview.clone()))

@@ -364,6 +364,11 @@ pub enum NodeCommand {
     /// Show a node's interfaces, the networks on them and its addresses;
     /// put networks on its ports.
     Interfaces(super::networks::NodeInterfaces),
+    /// Import nodes' hardware from Ansible facts or Ironic inspection data
+    /// (files or directories): each host matched to its node or added.
+    Import(super::hardware::NodeImport),
+    /// Show a node and its hardware (NICs, bonds, disks, memory, CPUs).
+    Show(super::hardware::NodeShow),
 }
 
 #[derive(Debug, Args)]
@@ -431,6 +436,8 @@ pub fn node(command: NodeCommand) -> i32 {
         }),
         NodeCommand::Update(args) => update(args),
         NodeCommand::Interfaces(args) => super::networks::interfaces(&args),
+        NodeCommand::Import(args) => super::hardware::import(args),
+        NodeCommand::Show(args) => super::hardware::show(args),
         NodeCommand::Delete(args) => with_client(&args.remote, |c| {
             c.json("DELETE", &format!("/api/v1/nodes/{}", args.id), None)?;
             done(args.remote.format, &format!("deleted node {}", args.id));

@@ -9,6 +9,7 @@ mod deploy;
 mod env;
 mod envfile;
 mod expr;
+mod hardware;
 mod heat;
 mod models;
 mod networks;

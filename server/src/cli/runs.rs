@@ -499,7 +499,10 @@ fn read_stream(client: &Client, id: i64, view: &mut RunView) -> Result<(), Strin
     let reader = client
         .stream(&path, view.run.last_seq)
         .map_err(|f| match f {
-            Failure::Refused(m) | Failure::Broken(m) | Failure::Previewed(m, _) => m,
+            Failure::Refused(m)
+            | Failure::Missing(m)
+            | Failure::Broken(m)
+            | Failure::Previewed(m, _) => m,
         })?;
     let mut message = SseMessage::default();
     let mut width = 0;

@@ -5,6 +5,7 @@
 mod accounts;
 mod clusters;
 mod generations;
+mod hardware;
 mod heat;
 mod holders;
 mod networks;

@@ -1,6 +1,7 @@
 //! Nodes of environments, with their roles and tag changes.
 
 use mosaic_core::environment::RoleCounts;
+use mosaic_core::hardware::{HardwareSource, HardwareStamp};
 use mosaic_core::name::{ErrorType, NodeStatus, RoleName};
 use mosaic_core::tag::NodeTags;
 use serde::Serialize;
@@ -59,12 +60,50 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
                 .transpose()
                 .map_err(|e| DbError::Corrupt(format!("nodes.interfaces: {e}")))?,
             addresses: Default::default(),
+            found: stamp(row)?,
         },
     })
 }
 
+/// Where and when a node's hardware was found, as stored on its row.
+fn stamp(row: &AnyRow) -> Result<Option<HardwareStamp>, DbError> {
+    let Some(source) = row.try_get::<Option<String>, _>("hardware_source")? else {
+        return Ok(None);
+    };
+    let corrupt = |e: serde_json::Error| DbError::Corrupt(format!("nodes.hardware_source: {e}"));
+    let source: HardwareSource =
+        serde_json::from_value(serde_json::Value::String(source)).map_err(corrupt)?;
+    let switches = match row.try_get::<Option<String>, _>("switches")? {
+        Some(text) => serde_json::from_str(&text)
+            .map_err(|e| DbError::Corrupt(format!("nodes.switches: {e}")))?,
+        None => Vec::new(),
+    };
+    Ok(Some(HardwareStamp {
+        source,
+        found_at: row
+            .try_get::<Option<String>, _>("hardware_found_at")?
+            .unwrap_or_default(),
+        switches,
+    }))
+}
+
+/// The stamp's columns as stored: source, found at, switches.
+fn stamp_columns(spec: &NodeTags) -> (Option<String>, Option<String>, Option<String>) {
+    let Some(found) = &spec.found else {
+        return (None, None, None);
+    };
+    let source = serde_json::to_value(found.source)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned));
+    (
+        source,
+        Some(found.found_at.clone()),
+        Some(json(&found.switches)),
+    )
+}
+
 pub(super) const COLUMNS: &str = "id, cluster_id, name, status, error_type, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version, interfaces, \
-     (SELECT g.name FROM node_groups g WHERE g.id = nodes.group_id) AS group_name";
+     hardware_source, hardware_found_at, switches, (SELECT g.name FROM node_groups g WHERE g.id = nodes.group_id) AS group_name";
 
 /// `interfaces` as stored (NULL: none declared).
 fn interfaces_json(spec: &NodeTags) -> Option<String> {
@@ -88,7 +127,7 @@ fn group_name(spec: &NodeTags) -> &str {
 /// settings version the change was checked against (which roles exist and
 /// may be given depends on the settings and components); `Moved` when they
 /// have changed since, for the caller to check again.
-async fn lock_environment(
+pub(super) async fn lock_environment(
     conn: &mut sqlx::AnyConnection,
     cluster_id: i64,
     checked_at: Option<i64>,
@@ -390,11 +429,13 @@ pub(super) async fn write_node(
     conn: &mut sqlx::AnyConnection,
     spec: &NodeTags,
 ) -> Result<(), DbError> {
+    let (source, found_at, switches) = stamp_columns(spec);
     sqlx::query(
         "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
          tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8, \
          tags_assigned = $10, interfaces = $11, group_id = (SELECT g.id FROM node_groups g \
-         WHERE g.cluster_id = nodes.cluster_id AND g.name = $12), error_type = $13 WHERE id = $9",
+         WHERE g.cluster_id = nodes.cluster_id AND g.name = $12), error_type = $13, \
+         hardware_source = $14, hardware_found_at = $15, switches = $16 WHERE id = $9",
     )
     .bind(spec.status.as_str())
     .bind(json(&spec.roles))
@@ -409,6 +450,9 @@ pub(super) async fn write_node(
     .bind(interfaces_json(spec))
     .bind(group_name(spec))
     .bind(spec.error_type.map(ErrorType::as_str))
+    .bind(source)
+    .bind(found_at)
+    .bind(switches)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -440,11 +484,18 @@ pub(super) async fn insert_node_in(
     .await?
     .try_get(0)?;
     let name = spec.name.clone().unwrap_or_else(|| format!("node-{id}"));
-    sqlx::query("UPDATE nodes SET name = $1 WHERE id = $2")
-        .bind(&name)
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
+    let (source, found_at, switches) = stamp_columns(spec);
+    sqlx::query(
+        "UPDATE nodes SET name = $1, hardware_source = $3, hardware_found_at = $4, \
+         switches = $5 WHERE id = $2",
+    )
+    .bind(&name)
+    .bind(id)
+    .bind(source)
+    .bind(found_at)
+    .bind(switches)
+    .execute(&mut **tx)
+    .await?;
     Ok(StoredNode {
         cluster_id,
         spec: NodeTags {

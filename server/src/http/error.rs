@@ -55,6 +55,9 @@ pub enum ApiError {
     /// An environment with something a deployer has no equivalent for
     /// (409 `not_exportable`): every problem.
     NotExportable(ExportRefusal),
+    /// An import of found hardware with problems (400 `invalid_import`):
+    /// every one, with its file and host.
+    InvalidImport(Vec<mosaic_core::hardware::ReadProblem>),
     Internal(anyhow::Error),
 }
 
@@ -215,6 +218,17 @@ impl ApiError {
                     },
                 )
             }
+            ApiError::InvalidImport(problems) => {
+                let message = import_problems(&problems);
+                let problems = problems.into_iter().map(ErrorProblem::Import).collect();
+                (
+                    StatusCode::BAD_REQUEST,
+                    ErrorDetail {
+                        problems,
+                        ..detail(ErrorCode::InvalidImport, message)
+                    },
+                )
+            }
             ApiError::Internal(e) => {
                 tracing::error!("internal error: {e:#}");
                 let message = "internal server error; see the server log".to_owned();
@@ -225,6 +239,32 @@ impl ApiError {
             }
         }
     }
+}
+
+/// How many problems an import's message names; `problems` has them all.
+const NAMED_PROBLEMS: usize = 5;
+
+/// An import's problems in one line: the first few (`file (host):
+/// message; …`) and how many more.
+fn import_problems(problems: &[mosaic_core::hardware::ReadProblem]) -> String {
+    let named: Vec<String> = problems
+        .iter()
+        .take(NAMED_PROBLEMS)
+        .map(|p| match &p.host {
+            Some(host) => format!("{} ({host}): {}", p.file, p.message),
+            None => format!("{}: {}", p.file, p.message),
+        })
+        .collect();
+    let more = problems.len().saturating_sub(NAMED_PROBLEMS);
+    let tail = if more > 0 {
+        format!("; and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "the import is refused, nothing was stored: {}{tail}",
+        named.join("; ")
+    )
 }
 
 /// Settings problems in one line: `group.attr: message; …`.

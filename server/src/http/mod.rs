@@ -6,6 +6,7 @@ mod components;
 mod deployers;
 mod environment_files;
 mod error;
+mod hardware;
 mod heat;
 mod limits;
 mod networks;
@@ -80,6 +81,7 @@ fn operations(uploads: &Uploads) -> OpenApiRouter<AppState> {
         .merge(tags::router())
         .merge(roles::router())
         .merge(nodes::router())
+        .merge(hardware::router(uploads))
         .merge(networks::router())
         .merge(deployers::router())
         .merge(runs::router())
