@@ -80,9 +80,11 @@ kolla: deployer-venv
 ## Deployments run by real ansible-runner and kolla-ansible (docs/deployers.md, "Running a
 ## deployment"): kolla-ansible's own command lines, its syntax check of an export, kolla's
 ## gather-facts and Mosaic's test playbooks over a local connection (nothing on this machine
-## changes), cancel, restarts; ignored by `cargo test` (they need the deployer's environment).
+## changes), cancel, restarts; and this machine's facts gathered by that Ansible, imported and
+## checked against /sys (docs/hardware.md). Ignored by `cargo test` (they need the deployer's
+## environment).
 runs: deployer-venv
-	MOSAIC_DEPLOYER_VENV=$$(scripts/deployer-venv.sh 2>/dev/null) cargo test --locked $(NATIVE) --test runs -- --ignored --test-threads=2
+	MOSAIC_DEPLOYER_VENV=$$(scripts/deployer-venv.sh 2>/dev/null) cargo test --locked $(NATIVE) --test runs --test hardware -- --ignored --test-threads=2
 
 ## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).

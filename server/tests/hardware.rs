@@ -387,3 +387,136 @@ async fn a_thousand_hosts_are_one_import() {
     assert_eq!(report["created"].as_array().unwrap().len(), 1000);
     assert_eq!(nodes(&app, env).await.len(), 1000);
 }
+
+/// What Linux says of this machine's NICs (those with a device: no
+/// loopback, bridge, ifb or veth), by name with their MACs.
+fn sys_nics() -> Vec<(String, String)> {
+    let mut nics: Vec<(String, String)> = std::fs::read_dir("/sys/class/net")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("device").exists())
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let own = e.path().join("bonding_slave/perm_hwaddr");
+            let mac = std::fs::read_to_string(&own)
+                .or_else(|_| std::fs::read_to_string(e.path().join("address")))
+                .unwrap();
+            (name, mac.trim().to_lowercase())
+        })
+        .collect();
+    nics.sort();
+    nics
+}
+
+/// What Linux says of this machine's disks: every block device that is
+/// not a loop, RAM, device-mapper, zram, NBD, optical, floppy or MD one
+/// and has a size, with its size in bytes (sysfs counts 512-byte sectors).
+fn sys_disks() -> Vec<(String, u64)> {
+    let not_disks = ["loop", "ram", "dm-", "zram", "nbd", "sr", "fd", "md"];
+    let mut disks: Vec<(String, u64)> = std::fs::read_dir("/sys/block")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let sectors: u64 = std::fs::read_to_string(e.path().join("size"))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()?;
+            let disk = !not_disks.iter().any(|p| name.starts_with(p)) && sectors > 0;
+            disk.then_some((name, sectors * 512))
+        })
+        .collect();
+    disks.sort();
+    disks
+}
+
+/// This very machine's facts, gathered by real Ansible (the ansible-core
+/// of the deployer's virtual environment, `MOSAIC_DEPLOYER_VENV`) over a
+/// local connection — a play that changes nothing — imported, and checked
+/// against what Linux says in `/sys` and `/proc`.
+#[tokio::test]
+#[ignore = "needs the deployer's virtual environment: make runs"]
+async fn this_machines_facts_gathered_by_ansible_are_what_linux_says() {
+    let venv = std::env::var("MOSAIC_DEPLOYER_VENV")
+        .expect("MOSAIC_DEPLOYER_VENV: the deployer's virtual environment (make runs sets it)");
+    let venv = std::path::Path::new(&venv);
+    let tree = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(venv.join("bin/ansible"))
+        .args([
+            "localhost",
+            "-c",
+            "local",
+            "-i",
+            "localhost,",
+            "-m",
+            "setup",
+            "--tree",
+        ])
+        .arg(tree.path())
+        .arg("-e")
+        .arg(format!(
+            "ansible_python_interpreter={}",
+            venv.join("bin/python").display()
+        ))
+        .env("ANSIBLE_NOCOLOR", "1")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(tree.path().join("localhost")).unwrap();
+
+    let app = test_app().await;
+    let (env, _) = app.environment("this").await;
+    let files = json!({"facts/localhost": text});
+    let (status, report) = app.post(&import_path(env, false), &files).await;
+    assert_eq!(status, StatusCode::OK, "{report:#}");
+    assert_eq!(report["created"], json!(["localhost"]));
+    let id = nodes(&app, env).await[0]["id"].as_i64().unwrap();
+    let (_, hardware) = app.get(&format!("/api/v1/nodes/{id}/hardware")).await;
+
+    let nics: Vec<(String, String)> = hardware["interfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["name"].as_str().unwrap().to_owned(),
+                n["mac"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(nics, sys_nics(), "{hardware:#}");
+    let disks: Vec<(String, u64)> = hardware["disks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["name"].as_str().unwrap().to_owned(),
+                d["size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(disks, sys_disks(), "{hardware:#}");
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert_eq!(
+        hardware["memory"],
+        (kib / 1024) << 20,
+        "Ansible's MiB, in bytes"
+    );
+    let cpus = std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    assert_eq!(hardware["cpus"], cpus);
+}

@@ -5,7 +5,8 @@
 //! a device, not a bridge, a bond, a VLAN, a loopback or a virtual
 //! device); a bond's slaves report the bond's MAC, so a NIC's MAC is its
 //! `perm_macaddress` when it has one; a speed of -1 is unknown; a disk's
-//! size is `sectors × sectorsize` (the `size` text is not read) and loop,
+//! size is `sectors × 512` (the `size` text is not read; see
+//! [`SYSFS_SECTOR`]) and loop,
 //! RAM, device-mapper, zram, NBD, optical and floppy devices are no disks.
 
 use std::net::Ipv4Addr;
@@ -28,6 +29,12 @@ const VIRTUAL_DRIVERS: [&str; 10] = [
     "openvswitch",
     "geneve",
 ];
+
+/// The unit of `sectors`: Linux's `/sys/block/X/size`, which counts
+/// 512-byte sectors whatever the disk's logical block size (`sectorsize`):
+/// `sectors × sectorsize` would make a 4Kn disk eight times its size.
+/// Ansible's own `size` text is `sectors × 512` too (its `linux.py`).
+const SYSFS_SECTOR: u64 = 512;
 
 /// Names of devices that are not disks, by prefix.
 const NOT_DISKS: [&str; 8] = ["loop", "ram", "dm-", "zram", "nbd", "sr", "fd", "md"];
@@ -241,8 +248,7 @@ fn disks(facts: &Map<String, Value>) -> Vec<Disk> {
         .iter()
         .filter(|(name, _)| !NOT_DISKS.iter().any(|p| name.starts_with(p)))
         .filter_map(|(name, device)| {
-            let size =
-                number(device.get("sectors"))?.checked_mul(number(device.get("sectorsize"))?)?;
+            let size = number(device.get("sectors"))?.checked_mul(SYSFS_SECTOR)?;
             (size > 0).then(|| Disk {
                 name: name.clone(),
                 size,

@@ -241,3 +241,12 @@ fn a_file_that_says_no_host_is_a_problem_naming_it() {
         assert_eq!(problem.file, "f");
     }
 }
+
+#[test]
+fn a_4kn_disk_is_its_size_not_eight_times_it() {
+    // sysfs counts 512-byte sectors whatever the logical block size.
+    let text = r#"{"ansible_facts": {"ansible_interfaces": [], "ansible_devices": {
+        "sdb": {"sectors": "7814037168", "sectorsize": "4096", "rotational": "1"}}}}"#;
+    let host = found("facts/stor-1", text);
+    assert_eq!(host.hardware.disks[0].size, 7_814_037_168 * 512);
+}
