@@ -154,6 +154,8 @@ screenshot: e2e
 	cp target/e2e/deploy.png docs/deploy.png
 	cp target/e2e/deploy-run.png docs/deploy-run.png
 	cp target/e2e/history.png docs/history.png
+	cp target/e2e/hardware-import.png docs/hardware-import.png
+	cp target/e2e/node-hardware.png docs/node-hardware.png
 
 clean:
 	rm -rf dist target/stylers target/e2e

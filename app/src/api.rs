@@ -82,7 +82,7 @@ fn unauthorized() {
 }
 
 impl ApiFailure {
-    fn plain(message: String) -> ApiFailure {
+    pub(crate) fn plain(message: String) -> ApiFailure {
         ApiFailure {
             message,
             violations: Vec::new(),
@@ -252,6 +252,13 @@ fn refusal(body: Refusal, status: u16) -> ApiFailure {
             }),
             ErrorProblem::Network(n) => networks.push(n),
             ErrorProblem::Export(e) => export.push(e),
+            ErrorProblem::Import(i) => {
+                let place = match &i.host {
+                    Some(host) => format!("{} ({host})", i.file),
+                    None => i.file.clone(),
+                };
+                failure.problems.push(Problem::new(place, i.message));
+            }
         }
     }
     if !networks.is_empty() {
@@ -700,6 +707,34 @@ pub async fn upload_plugin(
 
 pub async fn uninstall_plugin(id: i64) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("/api/v1/plugins/{id}")).build()).await
+}
+
+/// What importing `files` (file name → text, as a JSON object) into
+/// environment `cluster` does, or with `dry_run` would do.
+pub async fn import_nodes(
+    cluster: i64,
+    files: &serde_json::Map<String, serde_json::Value>,
+    dry_run: bool,
+) -> Result<mosaic_core::hardware::import::ImportReport, ApiFailure> {
+    let path = path::of_cluster(cluster, "nodes/import");
+    let request = Request::post(&path);
+    let request = if dry_run {
+        request.query([("dry_run", "true")])
+    } else {
+        request
+    };
+    send(request.json(files)).await
+}
+
+/// Node `id`'s hardware; none before it is found or declared (404).
+pub async fn node_hardware(
+    id: i64,
+) -> Result<Option<mosaic_core::hardware::NodeHardware>, ApiFailure> {
+    match get(format!("/api/v1/nodes/{id}/hardware")).await {
+        Ok(hardware) => Ok(Some(hardware)),
+        Err(failure) if failure.status == 404 => Ok(None),
+        Err(failure) => Err(failure),
+    }
 }
 
 /// The path of environment `cluster`'s network configuration.

@@ -247,7 +247,7 @@ fn lower(text: &str) -> String {
 }
 
 /// A sort key that orders runs of digits by their value.
-fn natural(text: &str) -> Vec<(String, u64)> {
+pub(crate) fn natural(text: &str) -> Vec<(String, u64)> {
     let mut key = Vec::new();
     let mut letters = String::new();
     let mut chars = text.chars().peekable();

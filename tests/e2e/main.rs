@@ -8,6 +8,7 @@ mod components;
 mod deploy;
 mod first_visit;
 mod graphs;
+mod hardware;
 mod matrix;
 mod networks;
 mod roles;

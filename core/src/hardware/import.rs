@@ -225,7 +225,7 @@ impl ImportReport {
         line
     }
 
-    /// The report of `plan`.
+    /// The report of `plan`, each list in the node table's name order.
     pub fn of(plan: &ImportPlan) -> ImportReport {
         let mut report = ImportReport {
             problems: plan.problems.clone(),
@@ -242,6 +242,10 @@ impl ImportReport {
                 Outcome::Unchanged => report.unchanged.push(name),
             }
         }
+        let natural = crate::nodes::natural;
+        report.created.sort_by_cached_key(|n| natural(n));
+        report.unchanged.sort_by_cached_key(|n| natural(n));
+        report.updated.sort_by_cached_key(|u| natural(&u.node));
         report
     }
 }

@@ -139,6 +139,15 @@ fn capitalized(text: &str) -> String {
     })
 }
 
+/// The machine's serial, a placeholder said to be one.
+fn serial(system: &super::model::System) -> Option<String> {
+    let serial = system.serial.as_deref()?;
+    Some(match system.real_serial() {
+        Some(real) => real.to_owned(),
+        None => format!("{serial} (a placeholder: it names no machine)"),
+    })
+}
+
 fn facts(hardware: &Hardware) -> Vec<(&'static str, String)> {
     let system = &hardware.system;
     let machine: Vec<&str> = [system.vendor.as_deref(), system.product.as_deref()]
@@ -155,7 +164,7 @@ fn facts(hardware: &Hardware) -> Vec<(&'static str, String)> {
                 .then(|| format!("{}, {} in all", hardware.disks.len(), size(total))),
         ),
         ("Machine", (!machine.is_empty()).then(|| machine.join(" "))),
-        ("Serial", system.serial.clone()),
+        ("Serial", serial(system)),
     ]
     .into_iter()
     .filter_map(|(label, value)| Some((label, value?)))

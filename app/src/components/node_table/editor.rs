@@ -5,6 +5,7 @@ use mosaic_core::api::{NodeView, RoleView, UpdateNode};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::nodes::TagOrigin;
 
+use super::hardware::NodeHardwarePanel;
 use super::role_boxes::RoleBoxes;
 use super::toggle;
 use crate::api::{self, ApiFailure};
@@ -99,6 +100,7 @@ pub(super) fn NodeEditor(
                 </div>
             })}
             <ActionError action=send />
+            <NodeHardwarePanel id node />
             <InterfacesEditor id node networks editable changed />
         </div>
     }

@@ -31,7 +31,8 @@ pub(super) fn role_options(
     }
 }
 
-/// "any" or "choose" (`none`), then a node group per option, by name.
+/// "any" or "choose" (`none`), then a node group (or a switch) per
+/// option, by name.
 pub(super) fn group_options(
     groups: Signal<Vec<String>>,
     chosen: RwSignal<String>,
@@ -51,13 +52,16 @@ pub(super) fn group_options(
 }
 
 /// The filters: name, role, tag (from the page's `known-tags` list),
-/// status and node group; and, while a check narrowed the table, the way
+/// status, node group and switch; and, while a check narrowed the table, the way
 /// back to all.
 #[component]
 pub(super) fn Filters(
     state: TableState,
     roles: Signal<Vec<RoleView>>,
     groups: Signal<Vec<String>>,
+    /// The switches the nodes are cabled to (LLDP); the filter shows once
+    /// there is one.
+    switches: Memo<Vec<String>>,
 ) -> impl IntoView {
     let s = state;
     let only = Memo::new(move |_| s.only.with(Vec::len));
@@ -114,6 +118,14 @@ pub(super) fn Filters(
                     {group_options(groups, s.group, "any")}
                 </select>
             </label>
+            <Show when=move || switches.with(|s| !s.is_empty())>
+                <label>
+                    "Switch "
+                    <select class="filter-switch" on:change=move |ev| s.filter_by(s.switch, event_target_value(&ev))>
+                        {group_options(switches.into(), s.switch, "any")}
+                    </select>
+                </label>
+            </Show>
             <Show when=move || { only.get() > 0 }>
                 <button class="show-all" on:click=move |_| s.only.set(Vec::new())>
                     "Showing the "

@@ -1,8 +1,8 @@
 //! An environment's nodes as a table that stays fast with a thousand of
-//! them: filtered by name, role, tag, status and node group, sorted, fifty
+//! them: filtered by name, role, tag, status, node group and switch, sorted, fifty
 //! to a page, many selected at once, with bulk actions (one all-or-nothing
 //! request: tags, roles, a node group, networks on a port); adding a node,
-//! and the editor of the node being edited in the row under it, with its
+//! importing nodes' hardware, and the editor of the node being edited in the row under it, with its
 //! interfaces. Filtering, sorting and what the count line says are core's
 //! (`mosaic_core::nodes`).
 //!
@@ -16,6 +16,8 @@ mod add_node;
 mod bulk;
 mod editor;
 mod filters;
+mod hardware;
+mod import;
 mod role_boxes;
 mod row;
 
@@ -29,6 +31,7 @@ use crate::records::{Record, Records};
 use add_node::AddNode;
 use bulk::BulkBar;
 use filters::Filters;
+use import::ImportHardware;
 use row::NodeRow;
 
 impl Record for NodeView {
@@ -59,6 +62,8 @@ pub struct TableState {
     pub status: RwSignal<String>,
     /// A node group, by name; empty: any.
     pub group: RwSignal<String>,
+    /// A switch (LLDP), by name; empty: any.
+    pub switch: RwSignal<String>,
     /// Only these nodes (from a pre-deployment check); empty: all.
     pub only: RwSignal<Vec<i64>>,
     pub sort: RwSignal<(NodeSort, bool)>,
@@ -75,6 +80,7 @@ impl TableState {
             tag: RwSignal::new(String::new()),
             status: RwSignal::new(String::new()),
             group: RwSignal::new(String::new()),
+            switch: RwSignal::new(String::new()),
             only: RwSignal::new(Vec::new()),
             sort: RwSignal::new((NodeSort::Name, false)),
             page: RwSignal::new(0),
@@ -90,6 +96,7 @@ impl TableState {
             tag: self.tag.with(|t| TagName::new(t).ok()),
             status: self.status.with(|s| NodeStatus::parse(s).ok()),
             node_group: self.group.with(|g| (!g.is_empty()).then(|| g.clone())),
+            switch: self.switch.with(|s| (!s.is_empty()).then(|| s.clone())),
             only: self.only.get(),
         }
     }
@@ -107,6 +114,7 @@ impl TableState {
         self.tag.set(String::new());
         self.status.set(String::new());
         self.group.set(String::new());
+        self.switch.set(String::new());
         self.only.set(nodes);
         self.page.set(0);
     }
@@ -215,13 +223,19 @@ pub fn NodeTable(
     let error = RwSignal::new(None::<String>);
     // A change to one node: the list is asked for again.
     let reload = Callback::new(move |()| changed.run(NodesChanged::Unknown));
+    let switches = Memo::new(move |_| all.with(|nodes| mosaic_core::nodes::all_switches(nodes)));
     let row = move |id: i64| {
         view! { <NodeRow id nodes roles networks state editable changed=reload error /> }
     };
     view! {
         <div class="node-table">
-            {editable.then(|| view! { <AddNode cluster_id roles changed=reload /> })}
-            <Filters state roles groups />
+            {editable.then(|| view! {
+                <div class="node-actions">
+                    <AddNode cluster_id roles changed=reload />
+                    <ImportHardware cluster_id changed=reload />
+                </div>
+            })}
+            <Filters state roles groups switches />
             {editable.then(|| view! { <BulkBar cluster_id state roles groups networks changed /> })}
             <datalist id="known-networks">
                 <For each=move || networks.get() key=|n| n.clone() children=|n| view! { <option value=n></option> } />
@@ -277,6 +291,7 @@ fn TableHead(state: TableState, shown: Memo<Vec<i64>>) -> impl IntoView {
                     .into_iter()
                     .map(|(column, label)| view! { <SortHeader state column label /> })
                     .collect_view()}
+                <th scope="col">"Switch"</th>
                 <th scope="col">"Tags"</th>
                 <th scope="col">"Actions"</th>
             </tr>

@@ -47,6 +47,7 @@ pub(super) fn NodeRow(
             <td class="node-roles">
                 {read(|n| n.roles.iter().map(RoleName::as_str).collect::<Vec<_>>().join(", "))}
             </td>
+            <td class="node-switch">{read(|n| mosaic_core::nodes::switches(n).join(", "))}</td>
             <td>
                 <RowChips node />
             </td>
@@ -54,7 +55,7 @@ pub(super) fn NodeRow(
         </tr>
         <Show when=move || editing.get()>
             <tr class="node-editor">
-                <td colspan="7">
+                <td colspan="8">
                     <NodeEditor id node roles networks editable changed />
                 </td>
             </tr>
