@@ -187,6 +187,19 @@ impl<'de> Visitor<'de> for Files {
     }
 }
 
+/// The hosts of a directory of facts files (ansible-runner's jsonfile
+/// fact cache: a file per host), each file read as it is reached.
+pub fn from_dir(dir: &Path) -> Result<Gathered, String> {
+    let mut gathered = Gathered::default();
+    for (path, name) in directory_files(dir)? {
+        gathered.room()?;
+        let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        gathered
+            .take(text(&name, &mut std::io::BufReader::new(file)).and_then(|t| read(&name, &t)));
+    }
+    Ok(gathered)
+}
+
 /// Files and directories on disk as one `.tar.gz`, each file under its
 /// name (a directory's files under the directory's name): what `mosaic
 /// node import` sends. Hidden files and links are left out.

@@ -878,3 +878,71 @@ async fn two_replicas_starting_at_once_start_one_run() {
         "driven to its end by the replica that started it"
     );
 }
+
+/// The jsonfile fact cache's file of a host with `nics` (name, MAC).
+fn cached_facts(nics: &[(&str, &str)]) -> String {
+    let mut facts = json!({
+        "ansible_interfaces": nics.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        "ansible_memtotal_mb": 32768,
+        "ansible_processor_vcpus": 16,
+        "ansible_devices": {"sda": {"sectors": "937703088", "sectorsize": "512", "rotational": "0"}},
+        "_ansible_facts_gathered": true
+    });
+    for (name, mac) in nics {
+        facts[format!("ansible_{name}")] = json!({"device": name, "type": "ether", "macaddress": mac, "module": "ixgbe", "active": true, "speed": 10000});
+    }
+    facts.to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_facts_a_run_gathers_become_its_nodes_hardware() {
+    let dir = tempfile::tempdir().unwrap();
+    let venv = stand_in(dir.path());
+    let nics = [
+        ("eth0", "52:54:00:0f:00:01"),
+        ("eth1", "52:54:00:0f:00:02"),
+        ("eth2", "52:54:00:0f:00:03"),
+    ];
+    behave(
+        &venv,
+        &Behaviour {
+            facts: vec![
+                ("ctl-1".to_owned(), cached_facts(&nics)),
+                (
+                    "stranger".to_owned(),
+                    cached_facts(&[("eth0", "52:54:00:0f:00:09")]),
+                ),
+            ],
+            ..Behaviour::default()
+        },
+    );
+    let app = test_app_deploying(&venv).await;
+    let env = environment(&app).await;
+    let run = start(&app, env, json!({"actions": ["gather-facts"]})).await;
+    let run = ended(&app, run["id"].as_i64().unwrap()).await;
+    assert_eq!(run["status"], "successful", "{run:#}");
+
+    let (_, nodes) = app.get(&format!("/api/v1/clusters/{env}/nodes")).await;
+    let nodes = nodes.as_array().unwrap();
+    assert_eq!(nodes.len(), 2, "a host that is no node stays none");
+    let ctl = nodes.iter().find(|n| n["name"] == "ctl-1").unwrap();
+    assert_eq!(ctl["hardware"]["source"], "ansible", "{ctl:#}");
+    let id = ctl["id"].as_i64().unwrap();
+    let (_, hardware) = app.get(&format!("/api/v1/nodes/{id}/hardware")).await;
+    assert_eq!(hardware["memory"], 32u64 << 30);
+    let (_, ports) = app.get(&format!("/api/v1/nodes/{id}/interfaces")).await;
+    let eth1 = ports["interfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "eth1")
+        .unwrap();
+    assert_eq!(eth1["mac"], "52:54:00:0f:00:02");
+    assert_eq!(
+        eth1["networks"],
+        json!(["public", "management", "storage"]),
+        "the networks stay where they were"
+    );
+    let cmp = nodes.iter().find(|n| n["name"] == "cmp-1").unwrap();
+    assert!(cmp.get("hardware").is_none(), "cmp-1 gathered nothing");
+}

@@ -86,6 +86,24 @@ pub struct ImportPlan {
     pub problems: Vec<ReadProblem>,
 }
 
+impl ImportPlan {
+    /// The plan without its new nodes: what a deployment's own facts
+    /// change (SEMANTICS §15: a run updates the hardware of the nodes it
+    /// deploys; a host that is no node is not one because Ansible
+    /// reached it).
+    pub fn known_only(mut self) -> ImportPlan {
+        let new: std::collections::HashSet<String> = self
+            .planned
+            .iter()
+            .filter(|p| p.outcome == Outcome::Create)
+            .map(|p| p.file.clone())
+            .collect();
+        self.planned.retain(|p| p.outcome != Outcome::Create);
+        self.problems.retain(|p| !new.contains(&p.file));
+        self
+    }
+}
+
 /// Where an import lands: the environment's networks and node groups
 /// (which rack a new node is in), and the time it is made (RFC 3339; the
 /// found time of a file that does not say).

@@ -8,6 +8,7 @@
 //! works on it, and only while it holds it (`runs.supervisor`, renewed by
 //! a heartbeat).
 
+mod found;
 mod process;
 pub mod runtime;
 pub mod secrets;

@@ -236,6 +236,7 @@ impl Driver {
             };
             if step.status != status {
                 self.end_step(index, status, end).await?;
+                self.hardware_found(index).await;
             }
             match end {
                 StepEnd::Succeeded => {}
@@ -264,6 +265,31 @@ impl Driver {
         }
         self.finish(RunStatus::Successful, None, StepStatus::Successful)
             .await
+    }
+
+    /// The nodes' hardware from the facts step `index` gathered; what
+    /// refuses it is logged (the run goes on).
+    async fn hardware_found(&self, index: usize) {
+        let run = self.run.id;
+        match super::found::import_found(&self.db, self.run.cluster_id, &self.step_dir(index)).await
+        {
+            Ok(None) => {}
+            Ok(Some(report)) if report.problems.is_empty() => {
+                tracing::info!("run {run}: hardware from the facts: {}", report.summary());
+            }
+            Ok(Some(report)) => {
+                let problems: Vec<String> = report
+                    .problems
+                    .iter()
+                    .map(|p| format!("{}: {}", p.file, p.message))
+                    .collect();
+                tracing::warn!(
+                    "run {run}: the facts gathered were not imported: {}",
+                    problems.join("; ")
+                );
+            }
+            Err(e) => tracing::warn!("run {run}: importing the facts gathered: {e:#}"),
+        }
     }
 
     fn seq(&mut self) -> i64 {

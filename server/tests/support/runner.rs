@@ -15,6 +15,9 @@ pub struct Behaviour {
     pub seconds: u32,
     pub rc: i32,
     pub events: Vec<String>,
+    /// The facts it gathers: (host, the jsonfile fact cache's file), kept
+    /// where ansible-runner keeps them.
+    pub facts: Vec<(String, String)>,
 }
 
 const STAND_IN: &str = r#"#!/bin/sh
@@ -22,6 +25,10 @@ const STAND_IN: &str = r#"#!/bin/sh
 venv=$(cd "$(dirname "$0")/.." && pwd)
 step="$2"
 [ -f "$venv/events.jsonl" ] && cat "$venv/events.jsonl" >> "$step/events.jsonl"
+if [ -d "$venv/fact_cache" ]; then
+  mkdir -p "$step/artifacts/runner"
+  cp -r "$venv/fact_cache" "$step/artifacts/runner/fact_cache"
+fi
 seconds=$(cat "$venv/seconds" 2>/dev/null || echo 0)
 [ "$seconds" != 0 ] && sleep "$seconds"
 rc=$(cat "$venv/rc" 2>/dev/null || echo 0)
@@ -75,6 +82,11 @@ pub fn behave(venv: &Path, behaviour: &Behaviour) {
     write(&venv.join("rc"), &behaviour.rc.to_string());
     let events: String = behaviour.events.iter().map(|e| format!("{e}\n")).collect();
     write(&venv.join("events.jsonl"), &events);
+    let cache = venv.join("fact_cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    for (host, facts) in &behaviour.facts {
+        write(&cache.join(host), facts);
+    }
 }
 
 /// The virtual environment `mosaic deployer install kolla-ansible` made
