@@ -49,6 +49,7 @@ fn node(id: i64, name: &str, tagged: &[&str]) -> NodeView {
         version: 1,
         node_group: "default".to_owned(),
         interfaces: 0,
+        hardware: None,
     }
 }
 
