@@ -18,6 +18,10 @@ use serde::de::{DeserializeSeed, MapAccess, Visitor};
 
 /// The most files one import reads.
 pub const MAX_FILES: usize = 10_000;
+/// The most NICs, bonds and disks one import keeps, every host's together
+/// (≈ 200 bytes each).
+const MAX_ITEMS: usize = 500_000;
+
 /// The most bytes an import unpacks to (a thousand hosts' facts are
 /// ≈ 100 MiB).
 const MAX_UNPACKED: u64 = 2 << 30;
@@ -28,14 +32,26 @@ const MAX_UNPACKED: u64 = 2 << 30;
 pub struct Gathered {
     pub found: Vec<Found>,
     pub problems: Vec<ReadProblem>,
+    /// The NICs, bonds and disks kept so far.
+    items: usize,
 }
 
 impl Gathered {
-    fn take(&mut self, found: Result<Found, ReadProblem>) {
+    fn take(&mut self, found: Result<Found, ReadProblem>) -> Result<(), String> {
         match found {
-            Ok(host) => self.found.push(host),
+            Ok(host) => {
+                let hw = &host.hardware;
+                self.items += hw.interfaces.len() + hw.bonds.len() + hw.disks.len();
+                if self.items > MAX_ITEMS {
+                    return Err(format!(
+                        "more than {MAX_ITEMS} NICs, bonds and disks in one import"
+                    ));
+                }
+                self.found.push(host);
+            }
             Err(problem) => self.problems.push(problem),
         }
+        Ok(())
     }
 
     fn files(&self) -> usize {
@@ -110,10 +126,10 @@ pub fn from_archive(bytes: &[u8]) -> Result<Gathered, String> {
             gathered.take(Err(problem(
                 &path,
                 "not a regular file (a link?): not read".to_owned(),
-            )));
+            )))?;
             continue;
         }
-        gathered.take(text(&path, &mut entry).and_then(|t| read(&path, &t)));
+        gathered.take(text(&path, &mut entry).and_then(|t| read(&path, &t)))?;
     }
     gathered.ended()
 }
@@ -178,10 +194,12 @@ impl<'de> Visitor<'de> for Files {
         while let Some(file) = map.next_key::<String>()? {
             gathered.room().map_err(serde::de::Error::custom)?;
             let value: serde_json::Value = map.next_value()?;
-            gathered.take(match &value {
-                serde_json::Value::String(text) => read(&file, text),
-                json => read_value(&file, json),
-            });
+            gathered
+                .take(match &value {
+                    serde_json::Value::String(text) => read(&file, text),
+                    json => read_value(&file, json),
+                })
+                .map_err(serde::de::Error::custom)?;
         }
         Ok(gathered)
     }
@@ -194,8 +212,8 @@ pub fn from_dir(dir: &Path) -> Result<Gathered, String> {
     for (path, name) in directory_files(dir)? {
         gathered.room()?;
         let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        gathered
-            .take(text(&name, &mut std::io::BufReader::new(file)).and_then(|t| read(&name, &t)));
+        let mut reader = std::io::BufReader::new(file);
+        gathered.take(text(&name, &mut reader).and_then(|t| read(&name, &t)))?;
     }
     Ok(gathered)
 }

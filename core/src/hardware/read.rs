@@ -55,8 +55,31 @@ pub fn read(file: &str, text: &str) -> Result<Found, ReadProblem> {
     read_value(file, &value)
 }
 
+/// The most NICs, bonds or disks one host has: more is no machine's facts
+/// (and would let one file hold an import's memory).
+pub const ITEM_LIMIT: usize = 1024;
+
 /// The host file `file` describes, its JSON already read.
 pub fn read_value(file: &str, value: &serde_json::Value) -> Result<Found, ReadProblem> {
+    let found = read_any(file, value)?;
+    let hw = &found.hardware;
+    for (what, count) in [
+        ("NICs", hw.interfaces.len()),
+        ("bonds", hw.bonds.len()),
+        ("disks", hw.disks.len()),
+    ] {
+        if count > ITEM_LIMIT {
+            return Err(ReadProblem {
+                file: file.to_owned(),
+                host: Some(found.name.clone()),
+                message: format!("{count} {what}: more than {ITEM_LIMIT} is no machine's facts"),
+            });
+        }
+    }
+    Ok(found)
+}
+
+fn read_any(file: &str, value: &serde_json::Value) -> Result<Found, ReadProblem> {
     let Some(object) = value.as_object() else {
         return Err(problem(
             file,

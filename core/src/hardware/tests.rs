@@ -243,6 +243,25 @@ fn a_file_that_says_no_host_is_a_problem_naming_it() {
 }
 
 #[test]
+fn a_host_of_thousands_of_disks_is_no_machine() {
+    let devices: serde_json::Map<String, serde_json::Value> = (0..1100)
+        .map(|i| {
+            (
+                format!("sd{i}"),
+                serde_json::json!({"sectors": "8", "sectorsize": "512"}),
+            )
+        })
+        .collect();
+    let text = serde_json::json!({"ansible_facts": {"ansible_devices": devices}}).to_string();
+    let problem = read("facts/odd", &text).unwrap_err();
+    assert!(
+        problem.message.starts_with("1100 disks"),
+        "{}",
+        problem.message
+    );
+}
+
+#[test]
 fn a_4kn_disk_is_its_size_not_eight_times_it() {
     // sysfs counts 512-byte sectors whatever the logical block size.
     let text = r#"{"ansible_facts": {"ansible_interfaces": [], "ansible_devices": {
