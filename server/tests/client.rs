@@ -551,3 +551,73 @@ fn the_access_log_is_opt_in() {
         assert_eq!(lines, expected, "{flags:?}: {log}");
     }
 }
+
+/// A `--tree` file of a host with one NIC.
+fn tree_file(mac: &str) -> String {
+    serde_json::json!({"ansible_facts": {
+        "ansible_interfaces": ["eth0"],
+        "ansible_eth0": {"type": "ether", "macaddress": mac, "module": "ixgbe", "active": true, "speed": 10000},
+        "ansible_memtotal_mb": 65536, "ansible_processor_vcpus": 32,
+        "ansible_devices": {"sda": {"sectors": "937703088", "sectorsize": "512", "model": "MZ7LH480", "rotational": "0"}}
+    }})
+    .to_string()
+}
+
+#[test]
+fn nodes_hardware_from_the_command_line() {
+    let server = start();
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let env = server.json(&[
+        "env", "create", "--name", "lab", "--release", &release, "--component",
+        "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,network:neutron:ml2:ovs,storage:block:backend:lvm",
+    ]);
+    let id = env["id"].to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let facts = dir.path().join("facts");
+    std::fs::create_dir(&facts).unwrap();
+    std::fs::write(facts.join("cmp-1"), tree_file("52:54:00:00:0c:01")).unwrap();
+    std::fs::write(facts.join("cmp-2"), tree_file("52:54:00:00:0c:02")).unwrap();
+    let path = facts.to_str().unwrap();
+
+    let (code, out, err) = server.run(&["node", "import", "--env", &id, path, "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "cmp-1: created\ncmp-2: created\n");
+    assert_eq!(
+        server.api(&format!("/api/v1/clusters/{id}/nodes")),
+        serde_json::json!([])
+    );
+    let (code, out, err) = server.run(&["node", "import", "--env", &id, path]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "cmp-1: created\ncmp-2: created\n");
+
+    // A broken file and a host whose MAC is another's: exit 1, each on stderr.
+    std::fs::write(facts.join("broken"), "{").unwrap();
+    std::fs::write(facts.join("cmp-3"), tree_file("52:54:00:00:0c:02")).unwrap();
+    let (code, _, err) = server.run(&["node", "import", "--env", &id, path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("invalid_import"), "{err}");
+    assert!(err.contains("facts/broken: not JSON"), "{err}");
+    assert!(err.contains("facts/cmp-3 (cmp-3)"), "{err}");
+    let (code, _, err) = server.run(&["node", "import", "--env", &id, path, "--dry-run"]);
+    assert_eq!(code, 1, "a dry run that would be refused: {err}");
+    assert!(err.contains("would be refused: 3 problems"), "{err}");
+
+    let node = server.api(&format!("/api/v1/clusters/{id}/nodes"))[0]["id"].to_string();
+    let (code, out, err) = server.run(&["node", "show", &node]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("hardware: Ansible facts, found "), "{out}");
+    assert!(out.contains("Memory: 64.0 GiB"), "{out}");
+    assert!(
+        out.contains("52:54:00:00:0c:01") && out.contains("10 Gbit/s"),
+        "{out}"
+    );
+    assert!(
+        out.contains("447.1 GiB") && out.contains("MZ7LH480"),
+        "{out}"
+    );
+    let (code, _, err) = server.run(&["node", "show", "999"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not_found"), "{err}");
+    let (code, _, err) = server.run(&["node", "import", "--env", &id, "/no/such/dir"]);
+    assert_eq!(code, 2, "{err}");
+}
