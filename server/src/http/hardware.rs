@@ -102,6 +102,7 @@ async fn import(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<ImportReport>, ApiError> {
+    head(&state, id).await?;
     let gathered = gathered(&headers, body).await?;
     for _ in 0..ATTEMPTS {
         let stored = head(&state, id).await?;
