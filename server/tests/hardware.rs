@@ -520,3 +520,116 @@ async fn this_machines_facts_gathered_by_ansible_are_what_linux_says() {
         .count();
     assert_eq!(hardware["cpus"], cpus);
 }
+
+/// A node's `meta` as Fuel's agent reported it, in the shape of two nodes
+/// of fuel-web's `nailgun/fixtures/sample_environment.json` (rewritten
+/// here: a Supermicro server — its placeholder serial, two igb NICs, one
+/// of unknown speed, four disks and two zero-size virtual devices — and a
+/// laptop, a MAC in mixed case).
+fn fuel_meta(server: bool) -> Value {
+    if server {
+        json!({
+            "cpu": {"real": 2, "total": 24},
+            "interfaces": [
+                {"name": "eth0", "mac": "00:25:90:6a:b1:10", "current_speed": 1000, "max_speed": 1000, "driver": "igb", "bus_info": "0000:01:00.0"},
+                {"name": "eth1", "mac": "00:25:90:6a:b1:11", "current_speed": null, "max_speed": 1000, "driver": "igb", "bus_info": "0000:02:00.0"}
+            ],
+            "disks": [
+                {"name": "sda", "model": "TOSHIBA MK1002TS", "size": 1000204886016u64},
+                {"name": "sdb", "model": "TOSHIBA MK1002TS", "size": 1000204886016u64},
+                {"name": "sdc", "model": "TOSHIBA MK1002TS", "size": 1000204886016u64},
+                {"name": "sdd", "model": "TOSHIBA MK1002TS", "size": 1000204886016u64},
+                {"name": "sde", "model": "Virtual Floppy0", "size": 0},
+                {"name": "sdf", "model": "Virtual HDisk0", "size": 0}
+            ],
+            "system": {"manufacturer": "Supermicro", "product": "X9DRW", "serial": "0123456789"},
+            "memory": {"total": 137455730688u64}
+        })
+    } else {
+        json!({
+            "cpu": {"real": 1, "total": 8},
+            "interfaces": [
+                {"name": "eth0", "mac": "24:b6:fd:53:63:00", "current_speed": 10, "driver": "igb", "bus_info": "0000:04:00.0"},
+                {"name": "wlan0", "mac": "58:91:cF:2a:c4:1b", "current_speed": null, "driver": "igb", "bus_info": "0000:03:00.0"}
+            ],
+            "disks": [{"name": "sda", "model": "WDC WD3200BPVT-7", "size": 320072933376u64}],
+            "system": {"manufacturer": "80AD", "product": "Inspiron N5110", "serial": "044ED881"},
+            "memory": {"total": 8589934592u64}
+        })
+    }
+}
+
+/// Fuel's `meta` in §13's shape, field by field.
+fn from_fuel(meta: &Value) -> Value {
+    let nics: Vec<Value> = meta["interfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let mut nic = json!({"name": i["name"], "mac": i["mac"], "driver": i["driver"], "pci": i["bus_info"]});
+            if let Some(speed) = i["current_speed"].as_u64() {
+                nic["speed_mbps"] = json!(speed);
+            }
+            nic
+        })
+        .collect();
+    let disks: Vec<Value> = meta["disks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| json!({"name": d["name"], "size": d["size"], "model": d["model"]}))
+        .collect();
+    json!({
+        "interfaces": nics, "disks": disks,
+        "memory": meta["memory"]["total"], "cpus": meta["cpu"]["total"],
+        "system": {"vendor": meta["system"]["manufacturer"], "product": meta["system"]["product"], "serial": meta["system"]["serial"]}
+    })
+}
+
+#[tokio::test]
+async fn the_shapes_fuels_agent_reported_are_declared_hardware() {
+    let app = test_app().await;
+    let (env, _) = app.environment("fuel").await;
+    let mut ids = Vec::new();
+    for name in ["srv08", "lab-10"] {
+        let (_, node) = app
+            .post(
+                &format!("/api/v1/clusters/{env}/nodes"),
+                &json!({"name": name}),
+            )
+            .await;
+        ids.push(node["id"].as_i64().unwrap());
+    }
+    // Fuel kept zero-size virtual devices as disks; Mosaic names them.
+    let server = from_fuel(&fuel_meta(true));
+    let uri = format!("/api/v1/nodes/{}/hardware", ids[0]);
+    let (status, refused) = app.put(&uri, &server).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("disks[4].size: 0 bytes") && message.contains("disks[5].size: 0 bytes"),
+        "{message}"
+    );
+    let mut real = server.clone();
+    real["disks"].as_array_mut().unwrap().truncate(4);
+    let (status, saved) = app.put(&uri, &real).await;
+    assert_eq!(status, StatusCode::OK, "{saved:#}");
+    assert_eq!(saved["cpus"], 24);
+    assert!(saved["interfaces"][1].get("speed_mbps").is_none());
+
+    let laptop = from_fuel(&fuel_meta(false));
+    let uri = format!("/api/v1/nodes/{}/hardware", ids[1]);
+    let (status, saved) = app.put(&uri, &laptop).await;
+    assert_eq!(status, StatusCode::OK, "{saved:#}");
+    assert_eq!(
+        saved["interfaces"][1]["mac"], "58:91:cf:2a:c4:1b",
+        "one spelling"
+    );
+
+    // Its Ansible facts come later: the placeholder serial tells nothing,
+    // the MAC does.
+    let files = json!({"srv08-renamed": facts(&[("eth0", "00:25:90:6a:b1:10", 1000), ("eth1", "00:25:90:6a:b1:11", 1000)], "10.0.0.8", "0123456789")});
+    let (status, report) = import(&app, env, &files, true).await;
+    assert_eq!(status, StatusCode::OK, "{report:#}");
+    assert_eq!(report["updated"][0]["node"], "srv08", "{report:#}");
+}
