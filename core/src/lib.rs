@@ -10,6 +10,7 @@ pub mod access;
 pub mod api;
 pub mod component;
 pub mod deployer;
+pub mod disks;
 pub mod environment;
 pub mod expr;
 pub mod hardware;

@@ -341,6 +341,10 @@ pub struct NodeTags {
     /// keeps them so that an import keeps them).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub addresses: std::collections::BTreeMap<String, std::net::Ipv4Addr>,
+    /// Its disk layout (SEMANTICS §14): its roles' volumes on its found
+    /// or declared disks, as Configure Disks left it; none: no disks known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disks: Option<crate::disks::DiskLayout>,
     /// The stored node's version (storage keeps it; no rule reads it).
     #[serde(skip)]
     pub version: i64,

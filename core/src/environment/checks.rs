@@ -23,7 +23,7 @@ pub enum CheckSeverity {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Check {
     pub severity: CheckSeverity,
-    /// `plan`, `untagged`, `role_limit`, `network` or `node_roles`.
+    /// `plan`, `untagged`, `role_limit`, `network`, `node_roles` or `disks`.
     pub kind: String,
     pub message: String,
     #[serde(default)]
@@ -95,7 +95,45 @@ impl Environment<'_> {
                 )
             }));
         }
+        out.extend(self.disk_checks());
         out.sort_by_key(|c| c.severity);
+        out
+    }
+
+    /// Each node short of disk space (an error with Fuel's lines), and the
+    /// nodes whose disks are unknown (one warning): SEMANTICS §14.
+    fn disk_checks(&self) -> Vec<Check> {
+        use CheckSeverity::{Error, Warning};
+        let meta = match self.volumes_metadata() {
+            Ok(meta) => meta,
+            Err(errors) => {
+                return errors
+                    .iter()
+                    .map(|e| check(Error, "disks", e.to_string(), Vec::new()))
+                    .collect();
+            }
+        };
+        let (short, unknown) = self.disk_shortages(&meta);
+        let mut out: Vec<Check> = short
+            .iter()
+            .map(|s| check(Error, "disks", s.message(), vec![s.node_id]))
+            .collect();
+        if !unknown.is_empty() {
+            let count = unknown.len();
+            let message = format!(
+                "{count} node{} {} no known disks: {} volumes are not checked until {} hardware is imported or declared.",
+                crate::text::plural(count),
+                if count == 1 { "has" } else { "have" },
+                if count == 1 { "its" } else { "their" },
+                if count == 1 { "its" } else { "their" },
+            );
+            out.push(check(
+                Warning,
+                "disks",
+                message,
+                unknown.iter().map(|n| n.id).collect(),
+            ));
+        }
         out
     }
 }

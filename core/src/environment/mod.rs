@@ -11,6 +11,7 @@ mod bulk;
 mod carry;
 mod checks;
 mod components;
+pub mod disks;
 mod file;
 mod graphs;
 mod hardware;

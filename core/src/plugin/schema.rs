@@ -345,8 +345,22 @@ fn one_volume(volume: &Node, path: &str, ids: &mut BTreeMap<String, usize>, sink
         if let Some(lvs) = volume.get(key) {
             each_map(lvs, &join_path(path, key), sink, |at, lv, sink| {
                 require(lv, at, &["type"], sink);
+                size(lv, &join_path(at, "size"), sink);
             });
         }
+    }
+    size(volume, &join_path(path, "min_size"), sink);
+}
+
+/// A size (`min_size`, a logical volume's `size`): a number or one of the
+/// volume manager's generators with its arguments (SEMANTICS §14).
+fn size(parent: &Node, path: &str, sink: &mut Sink<'_>) {
+    let key = path.rsplit('.').next().unwrap_or(path);
+    let Some(node) = parent.get(key) else {
+        return;
+    };
+    if let Err(message) = crate::disks::generator::Amount::read(&node.to_json()) {
+        sink.error(node.line, path, message);
     }
 }
 
@@ -359,6 +373,19 @@ fn role_volumes(list_node: &Node, path: &str, sink: &mut Sink<'_>) {
             if let Some(v) = item.get(key) {
                 string(v, &join_path(at, key), sink);
             }
+        }
+        let allocate = item.get("allocate_size").map(|v| (v.line, v.to_json()));
+        if let Some((line, serde_json::Value::String(text))) = allocate
+            && crate::disks::metadata::AllocateSize::parse(&text).is_none()
+        {
+            sink.error(
+                line,
+                &join_path(at, "allocate_size"),
+                format!(
+                    "'{text}' is none of {}",
+                    crate::disks::metadata::AllocateSize::NAMES.join(", ")
+                ),
+            );
         }
     });
 }
