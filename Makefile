@@ -122,12 +122,12 @@ test: tools-test lint unit kolla runs bench-test postgres schemathesis browser e
 ## The WASM benchmark's runner has no test mode: its cases run once in the browser instead
 ## (app/tests/bench_cases.rs, in `make browser`), and `make lint` builds it.
 bench-test: tools
-	cargo test --locked $(NATIVE) --bench engine --bench expr --bench plan
+	cargo test --locked $(NATIVE) --bench engine --bench expr --bench plan --bench disks
 
 ## Benchmarks (not part of make test): native criterion, then the same cases
 ## in WASM (wasm-bindgen-test's criterion port, in Node.js). See docs/benchmarks.md.
 bench: tools
-	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan
+	cargo bench --locked -p mosaic-core --bench engine --bench expr --bench plan --bench disks
 	cargo bench --locked -p mosaic-app --bench engine --target wasm32-unknown-unknown
 
 ## Long fuzz runs (not part of make test, which runs a short count of each): the YAML loader,

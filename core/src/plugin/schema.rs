@@ -339,6 +339,7 @@ fn one_volume(volume: &Node, path: &str, ids: &mut BTreeMap<String, usize>, sink
             ),
         );
     }
+    size(volume, &join_path(path, "min_size"), sink);
     // Fuel spells a group's logical volumes `volumes`, the role-as-a-plugin
     // spec `items`.
     for key in ["volumes", "items"] {
@@ -349,7 +350,6 @@ fn one_volume(volume: &Node, path: &str, ids: &mut BTreeMap<String, usize>, sink
             });
         }
     }
-    size(volume, &join_path(path, "min_size"), sink);
 }
 
 /// A size (`min_size`, a logical volume's `size`): a number or one of the

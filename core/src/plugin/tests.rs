@@ -881,3 +881,31 @@ fn a_deployers_services_name_their_groups_and_conditions() {
         );
     }
 }
+
+/// SEMANTICS §14: a volume's sizes name generators the volume manager
+/// knows, with their arguments, and a role's `allocate_size` is one of
+/// Fuel's three — refused at the line, before the package is installed.
+#[test]
+fn volume_sizes_and_allocations_are_checked_at_their_line() {
+    let volumes = "\
+volumes:
+  - id: db
+    type: vg
+    min_size: {generator: calc_gb_to_tb, generator_args: [1]}
+    volumes:
+      - {mount: /db, type: lv, name: db, size: {generator: calc_total_vg}}
+volumes_roles_mapping:
+  mine:
+    - {id: os, allocate_size: most}
+";
+    let loaded = load(&extension(&[("volumes.yaml", volumes)]));
+    let got = lines(&loaded);
+    assert_eq!(
+        got,
+        [
+            "volumes.yaml:4: error: volumes[0].min_size: unknown generator 'calc_gb_to_tb'",
+            "volumes.yaml:6: error: volumes[0].volumes[0].size: calc_total_vg: unexpected generator_args []",
+            "volumes.yaml:9: error: volumes_roles_mapping.mine[0].allocate_size: 'most' is none of min, all, full-disk",
+        ]
+    );
+}
