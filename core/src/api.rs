@@ -15,6 +15,7 @@ pub use crate::environment::{
     ReleaseCarry, RoleChanges, RoleInUse, RoleLoss, SettingChange, SettingChanges, TaskChange,
     UpgradeConsequences, UpgradeRefusal, node_name,
 };
+pub use crate::disks::{DiskEntry, VolumeEntry, VolumeInfo};
 pub use crate::heat::{ResolveTemplates, TemplateResolution};
 pub use crate::network::GroupRef;
 pub use crate::plugin::UpgradeOffer;
@@ -233,6 +234,9 @@ pub enum ErrorCode {
     /// 400: hardware declared by hand with problems (each in the message,
     /// with its field).
     InvalidHardware,
+    /// 400: a disk layout with problems (`problems`: each with its `path`,
+    /// or by node for many nodes at once); nothing was stored.
+    InvalidDisks,
     /// 400: a `Host` the server does not answer to.
     HostNotAllowed,
     /// 401: no credentials, or wrong ones.
@@ -325,6 +329,7 @@ impl ErrorCode {
             ErrorCode::InvalidInterfaces => "invalid_interfaces",
             ErrorCode::InvalidImport => "invalid_import",
             ErrorCode::InvalidHardware => "invalid_hardware",
+            ErrorCode::InvalidDisks => "invalid_disks",
             ErrorCode::HostNotAllowed => "host_not_allowed",
             ErrorCode::Unauthorized => "unauthorized",
             ErrorCode::Forbidden => "forbidden",
@@ -582,6 +587,25 @@ fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
+}
+
+/// `PUT /api/v1/clusters/{id}/disks`: one layout (Fuel's simple format,
+/// sizes in MB) for several nodes alike, by disk position.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"nodes": [1, 2], "layout": [{"id": "sda", "size": 101772, "bootable": true, "volumes": [{"name": "os", "size": 24576}, {"name": "vm", "size": 77196}]}]})))]
+pub struct ClusterDisks {
+    pub nodes: Vec<i64>,
+    pub layout: Vec<DiskEntry>,
+}
+
+/// A node's layout as stored by `PUT /api/v1/clusters/{id}/disks`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeDisks {
+    pub node: i64,
+    pub disks: Vec<DiskEntry>,
 }
 
 /// `POST /api/v1/clusters/{id}/nodes`.
@@ -940,6 +964,7 @@ mod tests {
             ErrorCode::DeployerNotInstalled,
             ErrorCode::InvalidImport,
             ErrorCode::InvalidHardware,
+            ErrorCode::InvalidDisks,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
         }

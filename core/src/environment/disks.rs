@@ -4,9 +4,13 @@
 //! space — what the checks, a refused export and a run's start say.
 
 use super::Environment;
+use super::bulk::{MAX_BULK_NODES, NodeProblem};
 use crate::disks::{
-    DiskLayout, DiskShortage, Machine, MachineDisk, MetadataError, NodeVolumes, VolumesMetadata,
+    DiskEntry, DiskLayout, DiskShortage, LayoutProblem, Machine, MachineDisk, MetadataError,
+    NodeVolumes, Selected, VolumesMetadata, by_position, same_capacities,
 };
+use crate::hardware::import::{ImportPlan, Outcome};
+use crate::hardware::read::ReadProblem;
 use crate::tag::NodeTags;
 
 impl Environment<'_> {
@@ -42,6 +46,134 @@ impl Environment<'_> {
             images_ceph: self.images_ceph(),
         }
         .defaults(machine)
+    }
+
+    /// What a node's volumes depend on besides its disks: `meta`, its
+    /// `roles` (roles, then pending roles) and where images are kept.
+    pub fn node_volumes<'m>(
+        &self,
+        meta: &'m VolumesMetadata,
+        roles: &'m [&'m str],
+    ) -> NodeVolumes<'m> {
+        NodeVolumes {
+            meta,
+            roles,
+            images_ceph: self.images_ceph(),
+        }
+    }
+
+    /// `node`'s layout once its hardware shows `machine` (SEMANTICS §14):
+    /// none without a disk, the layout it has when that was made for
+    /// this machine, else the defaults of its roles on it.
+    pub fn layout_on(
+        &self,
+        meta: &VolumesMetadata,
+        node: &NodeTags,
+        machine: &Machine,
+    ) -> Option<DiskLayout> {
+        if !lays_out_again(node, machine) {
+            return node.disks.clone();
+        }
+        (!machine.disks.is_empty()).then(|| {
+            let roles: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
+            self.disk_defaults(meta, &roles, machine)
+        })
+    }
+
+    /// The nodes of an import laid out on the disks found
+    /// ([`Self::layout_on`]); a node whose hardware is as it was but whose
+    /// layout is not made for it (never laid out yet) is updated for it.
+    /// The volumes metadata is read only when a layout is made; when it
+    /// cannot be, its problems are the import's (nothing is stored).
+    pub fn lay_out_import(&self, plan: &mut ImportPlan) {
+        let mut meta = None;
+        for p in &mut plan.planned {
+            let machine = Machine::of(&p.hardware);
+            if !lays_out_again(&p.node, &machine) {
+                continue;
+            }
+            let meta = match meta.get_or_insert_with(|| self.volumes_metadata()) {
+                Ok(meta) => meta,
+                Err(errors) => {
+                    let problems = errors.iter().map(|e| ReadProblem {
+                        file: p.file.clone(),
+                        host: Some(p.host.clone()),
+                        message: format!("its disks cannot be laid out: {e}"),
+                    });
+                    plan.problems.extend(problems);
+                    return;
+                }
+            };
+            let line = match p.node.disks {
+                Some(_) => "disk layout made again from its roles' defaults",
+                None => "disks laid out for its roles",
+            };
+            p.node.disks = self.layout_on(meta, &p.node, &machine);
+            match &mut p.outcome {
+                Outcome::Create => {}
+                Outcome::Update(lines) => lines.push(line.to_owned()),
+                Outcome::Unchanged => p.outcome = Outcome::Update(vec![line.to_owned()]),
+            }
+        }
+    }
+
+    /// One layout `sent` for the nodes `ids` (`PUT /api/v1/clusters/{id}/
+    /// disks`; `nodes`: the environment's), by disk position: every node
+    /// laid out, or why not — nodes not here or with no known disks,
+    /// nodes unlike in roles or disk sizes (Fuel's "Selected nodes have
+    /// different disk capacities."), a layout of another number of disks,
+    /// or every problem of the layout on each node.
+    pub fn lay_out_many(
+        &self,
+        meta: &VolumesMetadata,
+        (ids, nodes): (&[i64], &[NodeTags]),
+        sent: &[DiskEntry],
+    ) -> Result<Vec<NodeTags>, DisksRefusal> {
+        let picked = picked_nodes(ids, nodes)?;
+        let roles: Vec<Vec<&str>> = picked
+            .iter()
+            .map(|(n, _)| n.all_roles().map(|r| r.as_str()).collect())
+            .collect();
+        let names: Vec<String> = picked.iter().map(|(n, _)| n.display_name()).collect();
+        let selected: Vec<Selected<'_>> = picked
+            .iter()
+            .zip(&roles)
+            .zip(&names)
+            .map(|(((_, layout), roles), name)| Selected {
+                name,
+                roles,
+                layout,
+            })
+            .collect();
+        same_capacities(&selected).map_err(DisksRefusal::Capacities)?;
+        let disks = selected.first().map_or(0, |s| s.layout.disks.len());
+        if sent.len() != disks {
+            return Err(DisksRefusal::Request(format!(
+                "layout: {} disk{} sent; the selected nodes have {disks}",
+                sent.len(),
+                crate::text::plural(sent.len())
+            )));
+        }
+        let mut problems = Vec::new();
+        let mut changed = Vec::new();
+        for (((node, layout), roles), name) in picked.iter().zip(&roles).zip(&names) {
+            let volumes = self.node_volumes(meta, roles);
+            match volumes.apply(layout, &by_position(sent, layout)) {
+                Ok(laid) => changed.push(NodeTags {
+                    disks: Some(laid),
+                    ..(*node).clone()
+                }),
+                Err(found) => problems.extend(found.iter().map(|p| NodeProblem {
+                    node: node.id,
+                    name: Some(name.clone()),
+                    message: layout_problem(p),
+                })),
+            }
+        }
+        match problems.is_empty() {
+            true => Ok(changed),
+            false => Err(DisksRefusal::Nodes(problems)),
+        }
     }
 
     /// Every node short of disk space, in the environment's order, and
@@ -92,6 +224,124 @@ pub fn machine_of(layout: &DiskLayout) -> Machine {
     }
 }
 
+/// Why one layout cannot be given to many nodes at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DisksRefusal {
+    /// The request itself: no node, too many, a layout of another number
+    /// of disks.
+    Request(String),
+    /// "Selected nodes have different disk capacities. Unlike …".
+    Capacities(String),
+    /// Every node that cannot take it, with why.
+    Nodes(Vec<NodeProblem>),
+}
+
+impl std::fmt::Display for DisksRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DisksRefusal::Request(m) | DisksRefusal::Capacities(m) => f.write_str(m),
+            DisksRefusal::Nodes(problems) => write!(
+                f,
+                "{} cannot take the layout: {}; nothing was changed",
+                crate::text::counted(problems.len(), "problem"),
+                problems
+                    .iter()
+                    .take(5)
+                    .map(|p| format!("{}: {}", p.name.as_deref().unwrap_or("?"), p.message))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        }
+    }
+}
+
+/// "No known disks" of a node, as every disk route says it.
+pub fn no_known_disks(node: &NodeTags) -> String {
+    format!(
+        "Node '{}' has no known disks: import its hardware or declare its disks",
+        node.display_name()
+    )
+}
+
+/// A layout's problem in one line: `[0].volumes[1].size: message`.
+pub fn layout_problem(p: &LayoutProblem) -> String {
+    match p.path.is_empty() {
+        true => p.message.clone(),
+        false => format!("{}: {}", p.path, p.message),
+    }
+}
+
+/// The nodes `ids` names among `nodes`, each with its layout, in the
+/// order named (once each): refused when none is named, more than
+/// [`MAX_BULK_NODES`], or any is not here or has no known disks.
+fn picked_nodes<'n>(
+    ids: &[i64],
+    nodes: &'n [NodeTags],
+) -> Result<Vec<(&'n NodeTags, &'n DiskLayout)>, DisksRefusal> {
+    if ids.is_empty() {
+        return Err(DisksRefusal::Request("nodes: name at least one node".into()));
+    }
+    if ids.len() > MAX_BULK_NODES {
+        return Err(DisksRefusal::Request(format!(
+            "nodes: at most {MAX_BULK_NODES} nodes in one change (got {})",
+            ids.len()
+        )));
+    }
+    let by_id: std::collections::HashMap<i64, &NodeTags> =
+        nodes.iter().map(|n| (n.id, n)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut picked = Vec::new();
+    let mut problems = Vec::new();
+    for &id in ids.iter().filter(|id| seen.insert(**id)) {
+        match by_id.get(&id) {
+            None => problems.push(NodeProblem {
+                node: id,
+                name: None,
+                message: format!("node {id} is not in this environment"),
+            }),
+            Some(node) => match &node.disks {
+                Some(layout) if !layout.disks.is_empty() => picked.push((*node, layout)),
+                _ => problems.push(NodeProblem {
+                    node: id,
+                    name: Some(node.display_name()),
+                    message: no_known_disks(node),
+                }),
+            },
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(picked),
+        false => Err(DisksRefusal::Nodes(problems)),
+    }
+}
+
+/// Whether `node`'s layout is made again now that its hardware shows
+/// `machine`: it has disks but no layout made for them (the same disks,
+/// sizes and memory: [`Machine::made`]), or a layout but no disk.
+pub fn lays_out_again(node: &NodeTags, machine: &Machine) -> bool {
+    match &node.disks {
+        None => !machine.disks.is_empty(),
+        Some(layout) => !machine.made(layout),
+    }
+}
+
+/// Whether a change of `node`'s roles from `before` (its roles, then
+/// pending roles, before the change) lays its disks out again: it has a
+/// layout, and its roles differ as sets (deploying a pending role changes
+/// none).
+pub fn relays(before: &[&str], node: &NodeTags) -> bool {
+    if node.disks.is_none() {
+        return false;
+    }
+    let mut now: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
+    let mut before = before.to_vec();
+    for roles in [&mut now, &mut before] {
+        roles.sort_unstable();
+        roles.dedup();
+    }
+    now != before
+}
+
 /// A node's layout after a change of its roles (`before` its roles, then
 /// pending roles, before the change): made again from its disks when the
 /// roles differ (as sets: deploying a pending role changes none), as Fuel did, discarding edits (SEMANTICS §14). `None`:
@@ -104,11 +354,6 @@ pub fn relaid(
 ) -> Option<DiskLayout> {
     let layout = node.disks.as_ref()?;
     let roles: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
-    fn sorted<'r>(roles: &[&'r str]) -> Vec<&'r str> {
-        let mut roles = roles.to_vec();
-        roles.sort_unstable();
-        roles
-    }
     // Pending roles becoming deployed ones change no volume.
-    (sorted(&roles) != sorted(before)).then(|| env.disk_defaults(meta, &roles, &machine_of(layout)))
+    relays(before, node).then(|| env.disk_defaults(meta, &roles, &machine_of(layout)))
 }

@@ -48,6 +48,10 @@ pub struct NodeView {
     /// `GET /api/v1/nodes/{id}/hardware`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hardware: Option<crate::hardware::HardwareStamp>,
+    /// In a change's answer only: its disk layout was made again from its
+    /// roles' defaults by this change (SEMANTICS §14), its edits gone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disks_reset: bool,
 }
 
 #[cfg(test)]
@@ -80,6 +84,7 @@ impl NodeView {
             node_group: "default".to_owned(),
             interfaces: 0,
             hardware: None,
+            disks_reset: false,
         }
     }
 }
@@ -490,6 +495,7 @@ fn node_view(cluster_id: i64, n: &NodeTags, tags: Vec<TagName>, roles: &RoleTags
             .unwrap_or_else(|| crate::network::DEFAULT_GROUP.to_owned()),
         interfaces: n.interfaces.as_ref().map_or(0, |i| i.interfaces.len()),
         hardware: n.found.clone(),
+        disks_reset: false,
     }
 }
 
