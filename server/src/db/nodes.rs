@@ -60,6 +60,11 @@ pub(super) fn node(row: &AnyRow) -> Result<StoredNode, DbError> {
                 .transpose()
                 .map_err(|e| DbError::Corrupt(format!("nodes.interfaces: {e}")))?,
             addresses: Default::default(),
+            disks: row
+                .try_get::<Option<String>, _>("disks")?
+                .map(|t| serde_json::from_str(&t))
+                .transpose()
+                .map_err(|e| DbError::Corrupt(format!("nodes.disks: {e}")))?,
             found: stamp(row)?,
         },
     })
@@ -102,14 +107,40 @@ fn stamp_columns(spec: &NodeTags) -> (Option<String>, Option<String>, Option<Str
     )
 }
 
-pub(super) const COLUMNS: &str = "id, cluster_id, name, status, error_type, roles, pending_roles, tags_added, tags_removed, primary_tags, tags_assigned, pending_deletion, version, interfaces, \
-     hardware_source, hardware_found_at, switches, (SELECT g.name FROM node_groups g WHERE g.id = nodes.group_id) AS group_name";
+/// A node's columns, its layout read as `$disks` says.
+macro_rules! node_columns {
+    ($disks:literal) => {
+        concat!(
+            "id, cluster_id, name, status, error_type, roles, pending_roles, tags_added, tags_removed, \
+             primary_tags, tags_assigned, pending_deletion, version, interfaces, hardware_source, \
+             hardware_found_at, switches, ",
+            $disks,
+            ", (SELECT g.name FROM node_groups g WHERE g.id = nodes.group_id) AS group_name"
+        )
+    };
+}
+
+/// Every column of a node: what every path that reads a node to write it
+/// back reads, so that none loses what it does not change.
+pub(super) const COLUMNS: &str = node_columns!("disks");
+
+/// A node's columns but its layout (read as none): what the node list
+/// shows, which carries no layout and should not parse ten thousand of
+/// them. A node read so is never written back.
+const LISTED_COLUMNS: &str = node_columns!("CAST(NULL AS TEXT) AS disks");
 
 /// `interfaces` as stored (NULL: none declared).
 fn interfaces_json(spec: &NodeTags) -> Option<String> {
     spec.interfaces
         .as_ref()
         .map(|i| serde_json::to_string(i).expect("interfaces serialize"))
+}
+
+/// `disks` as stored (NULL: no disk known).
+fn disks_json(spec: &NodeTags) -> Option<String> {
+    spec.disks
+        .as_ref()
+        .map(|d| serde_json::to_string(d).expect("layouts serialize"))
 }
 
 /// The node group a node is stored in: its group's name, `default` when it
@@ -205,6 +236,18 @@ impl Db {
     pub async fn nodes(&self, cluster_id: i64) -> Result<Vec<StoredNode>, DbError> {
         let rows = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM nodes WHERE cluster_id = $1 ORDER BY id"
+        ))
+        .bind(cluster_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(node).collect()
+    }
+
+    /// Environment `cluster_id`'s nodes as the node list shows them:
+    /// without their layouts (`disks` none), to be shown, never written.
+    pub async fn listed_nodes(&self, cluster_id: i64) -> Result<Vec<StoredNode>, DbError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {LISTED_COLUMNS} FROM nodes WHERE cluster_id = $1 ORDER BY id"
         ))
         .bind(cluster_id)
         .fetch_all(&self.pool)
@@ -435,7 +478,7 @@ pub(super) async fn write_node(
          tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8, \
          tags_assigned = $10, interfaces = $11, group_id = (SELECT g.id FROM node_groups g \
          WHERE g.cluster_id = nodes.cluster_id AND g.name = $12), error_type = $13, \
-         hardware_source = $14, hardware_found_at = $15, switches = $16 WHERE id = $9",
+         hardware_source = $14, hardware_found_at = $15, switches = $16, disks = $17 WHERE id = $9",
     )
     .bind(spec.status.as_str())
     .bind(json(&spec.roles))
@@ -453,6 +496,7 @@ pub(super) async fn write_node(
     .bind(source)
     .bind(found_at)
     .bind(switches)
+    .bind(disks_json(spec))
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -487,13 +531,14 @@ pub(super) async fn insert_node_in(
     let (source, found_at, switches) = stamp_columns(spec);
     sqlx::query(
         "UPDATE nodes SET name = $1, hardware_source = $3, hardware_found_at = $4, \
-         switches = $5 WHERE id = $2",
+         switches = $5, disks = $6 WHERE id = $2",
     )
     .bind(&name)
     .bind(id)
     .bind(source)
     .bind(found_at)
     .bind(switches)
+    .bind(disks_json(spec))
     .execute(&mut **tx)
     .await?;
     Ok(StoredNode {

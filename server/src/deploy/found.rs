@@ -50,7 +50,9 @@ pub(super) async fn import_found(
             .import_hardware(cluster_id, checked, true, |existing| {
                 let mut plan = env.import_plan(&config, found, existing, &now);
                 plan.problems.extend(gathered.problems.iter().cloned());
-                plan.known_only()
+                let mut plan = plan.known_only();
+                env.lay_out_import(&mut plan);
+                plan
             })
             .await;
         match planned {

@@ -58,6 +58,9 @@ pub enum ApiError {
     /// An import of found hardware with problems (400 `invalid_import`):
     /// every one, with its file and host.
     InvalidImport(Vec<mosaic_core::hardware::ReadProblem>),
+    /// A disk layout with problems (400 `invalid_disks`): every one, by
+    /// its place in the layout sent or by node; nothing stored.
+    InvalidDisks(String, Vec<ErrorProblem>),
     Internal(anyhow::Error),
 }
 
@@ -229,6 +232,13 @@ impl ApiError {
                     },
                 )
             }
+            ApiError::InvalidDisks(message, problems) => (
+                StatusCode::BAD_REQUEST,
+                ErrorDetail {
+                    problems,
+                    ..detail(ErrorCode::InvalidDisks, message)
+                },
+            ),
             ApiError::Internal(e) => {
                 tracing::error!("internal error: {e:#}");
                 let message = "internal server error; see the server log".to_owned();

@@ -118,6 +118,7 @@ async fn import(
                 let mut plan = env.import_plan(&config, found, existing, &now);
                 plan.problems
                     .splice(0..0, gathered.problems.iter().cloned());
+                env.lay_out_import(&mut plan);
                 plan
             })
             .await
@@ -203,14 +204,17 @@ async fn declare(
         .db
         .declare_hardware(id, expected, |node, before| {
             may_declare(node.spec.found.as_ref()).map_err(ApiError::Conflict)?;
-            env.with_declared_hardware(&config, (&node.spec, before.as_ref()), hardware, &now)
+            let (mut next, hardware) = env
+                .with_declared_hardware(&config, (&node.spec, before.as_ref()), hardware, &now)
                 .map_err(|problems| {
                     ApiError::Coded(
                         StatusCode::BAD_REQUEST,
                         ErrorCode::InvalidHardware,
                         problems.join("; "),
                     )
-                })
+                })?;
+            next.disks = super::disks::layout_on(&env, &next, &hardware)?;
+            Ok::<_, ApiError>((next, hardware))
         })
         .await?;
     let answer = NodeHardware::of(stored.spec.found.as_ref(), hardware);

@@ -4,6 +4,7 @@ mod assets;
 mod clusters;
 mod components;
 mod deployers;
+mod disks;
 mod environment_files;
 mod error;
 mod hardware;
@@ -82,6 +83,7 @@ fn operations(uploads: &Uploads) -> OpenApiRouter<AppState> {
         .merge(roles::router())
         .merge(nodes::router())
         .merge(hardware::router(uploads))
+        .merge(disks::router())
         .merge(networks::router())
         .merge(deployers::router())
         .merge(runs::router())

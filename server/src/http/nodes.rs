@@ -19,6 +19,7 @@ use mosaic_core::network::{DEFAULT_GROUP, NetworkConfiguration};
 use mosaic_core::tag::NodeTags;
 use mosaic_core::task::Plan;
 use serde::Deserialize;
+use std::collections::HashSet;
 
 use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
@@ -232,7 +233,7 @@ async fn list(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<NodeView>>, ApiError> {
-    let stored = stored_environment(&state, id).await?;
+    let stored = listed_environment(&state, id).await?;
     Ok(Json(stored.environment()?.node_views(id)))
 }
 
@@ -366,18 +367,24 @@ async fn update(
             || request.roles.as_ref().is_some_and(|r| env.any_maximum(r));
         let addressing = super::networks::addressing(&env)?;
         let checked = (stored.row.settings_version, &addressing);
+        let mut reset = false;
         let changed = state
             .db
             .change_node_roles(id, expected, checked, counted, |node, counts| {
-                let spec = env.node_with_instances(applied(&node.spec)?, &others);
+                let mut spec = env.node_with_instances(applied(&node.spec)?, &others);
                 check_interfaces(&env, &spec)?;
                 check_maximums(&env, counts, Some(&node.spec), &spec)?;
+                reset = super::disks::after_roles(&env, &mut None, &node.spec, &mut spec)?;
                 Ok::<_, ApiError>(spec)
             })
             .await;
         match changed {
             Err(e) if e.is_busy() => continue,
-            changed => return answer(&state, &env, stored.id(), &changed?.spec).await,
+            changed => {
+                let mut view = view_of(&state, &env, stored.id(), &changed?.spec).await?;
+                view.disks_reset = reset;
+                return Ok(versions::with_etag(view.version, view));
+            }
         }
     }
     Err(ApiError::busy("the environment's settings"))
@@ -480,18 +487,18 @@ async fn bulk(
 ) -> Result<Json<Vec<NodeView>>, ApiError> {
     change.check().map_err(bulk_refusal)?;
     let mut attempts = 0;
+    let mut reset = HashSet::new();
     let (before, changed) = loop {
-        let stored = stored_environment(&state, id).await?;
+        let stored = listed_environment(&state, id).await?;
         let version = stored.row.settings_version;
         let changed = state
             .db
             .change_nodes(id, version, |nodes| {
                 let mut spec = stored.spec.clone();
                 spec.nodes = nodes;
-                let changed = stored
-                    .with_spec(&spec)?
-                    .bulk_change(&change)
-                    .map_err(bulk_refusal)?;
+                let env = stored.with_spec(&spec)?;
+                let mut changed = env.bulk_change(&change).map_err(bulk_refusal)?;
+                reset = relaid_nodes(&env, &mut changed)?;
                 let networks = addresses_after(&stored, &spec, &changed)?;
                 Ok::<_, ApiError>(NodesChanged {
                     nodes: changed,
@@ -505,15 +512,45 @@ async fn bulk(
             changed => break (stored, changed?),
         }
     };
-    let changed: std::collections::HashSet<i64> = changed.iter().map(|n| n.id).collect();
-    let after = stored_environment(&state, id)
+    let changed: HashSet<i64> = changed.iter().map(|n| n.id).collect();
+    let after = listed_environment(&state, id)
         .await?
         .environment()?
         .node_views(id);
     let before = before.environment()?.node_views(id);
-    Ok(Json(mosaic_core::nodes::views_changed(
-        &before, after, &changed,
-    )))
+    let mut views = mosaic_core::nodes::views_changed(&before, after, &changed);
+    super::disks::mark_reset(&mut views, &reset);
+    Ok(Json(views))
+}
+
+/// The nodes of a bulk change laid out again where their roles changed
+/// (their roles before: `env`'s nodes'): the ids of those reset.
+fn relaid_nodes(env: &Environment<'_>, changed: &mut [NodeTags]) -> Result<HashSet<i64>, ApiError> {
+    let before: std::collections::HashMap<i64, &NodeTags> =
+        env.spec.nodes.iter().map(|n| (n.id, n)).collect();
+    let mut meta = None;
+    let mut reset = HashSet::new();
+    for next in changed.iter_mut() {
+        let Some(was) = before.get(&next.id) else {
+            continue;
+        };
+        if super::disks::after_roles(env, &mut meta, was, next)? {
+            reset.insert(next.id);
+        }
+    }
+    Ok(reset)
+}
+
+/// Environment `id` with its nodes as the node list shows them (without
+/// their layouts, [`crate::db::Db::listed_nodes`]): to answer with, never
+/// to store.
+async fn listed_environment(state: &AppState, id: i64) -> Result<Stored, ApiError> {
+    let mut stored = environment_head(state, id).await?;
+    stored.spec.nodes = (state.db.listed_nodes(id).await?)
+        .into_iter()
+        .map(|n| n.spec)
+        .collect();
+    Ok(stored)
 }
 
 /// A node's effective tags.
