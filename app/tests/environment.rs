@@ -50,6 +50,7 @@ fn node(id: i64, name: &str, tagged: &[&str]) -> NodeView {
         node_group: "default".to_owned(),
         interfaces: 0,
         hardware: None,
+        disks_reset: false,
     }
 }
 
