@@ -5,11 +5,11 @@ use std::cell::RefCell;
 
 use gloo_net::http::Request;
 use mosaic_core::api::{
-    Attributes, BulkNodes, ChangeComponents, Cluster, Consequences, CreateCluster, CreateNode,
-    CreateRole, CreateTag, ErrorProblem, InstanceTagChanges, NodeProblem, NodeTagsChange, NodeView,
-    PatchAttributes, PluginSummary, ResolveTemplates, RoleTags, RoleView, Run, RunPlan, RunRequest,
-    SessionView, SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag,
-    UpgradeConsequences, UpgradeRequest,
+    Attributes, BulkNodes, ChangeComponents, Cluster, ClusterDisks, Consequences, CreateCluster,
+    CreateNode, CreateRole, CreateTag, DiskEntry, ErrorProblem, InstanceTagChanges, NodeDisks,
+    NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
+    RoleTags, RoleView, Run, RunPlan, RunRequest, SessionView, SignIn, TagView, TemplateResolution,
+    TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest, VolumeInfo,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::deployer::ExportProblem;
@@ -521,7 +521,8 @@ pub async fn delete_node(id: i64) -> Result<(), ApiFailure> {
     send_empty(Request::delete(&format!("/api/v1/nodes/{id}")).build()).await
 }
 
-/// One change to many nodes, all or nothing: the nodes that changed.
+/// One change to many nodes, all or nothing: the nodes that changed (each
+/// saying whether its disk layout was reset: `disks_reset`).
 pub async fn bulk_nodes(cluster: i64, change: &BulkNodes) -> Result<Vec<NodeView>, ApiFailure> {
     send(Request::post(&path::of_cluster(cluster, "nodes/bulk")).json(change)).await
 }
@@ -803,6 +804,51 @@ pub async fn put_interfaces(
             .json(view),
     )
     .await
+}
+
+/// Node `id`'s disks as the API shows them (Fuel's simple format, MB),
+/// with the node's `ETag`; none before its disks are known.
+pub async fn node_disks(id: i64) -> Result<Tagged<Vec<DiskEntry>>, ApiFailure> {
+    get_tagged(format!("/api/v1/nodes/{id}/disks")).await
+}
+
+/// Stores `disks` as node `id`'s layout if the node is still at `etag`:
+/// the layout stored, or 400 `invalid_disks` with every problem.
+pub async fn put_node_disks(
+    id: i64,
+    disks: &[DiskEntry],
+    etag: &str,
+) -> Result<Tagged<Vec<DiskEntry>>, ApiFailure> {
+    send_tagged(
+        Request::put(&format!("/api/v1/nodes/{id}/disks"))
+            .header("if-match", etag)
+            .json(&disks),
+    )
+    .await
+}
+
+/// The layout Fuel's allocation gives node `id` now (not stored).
+pub async fn disk_defaults(id: i64) -> Result<Vec<DiskEntry>, ApiFailure> {
+    get(format!("/api/v1/nodes/{id}/disks/defaults")).await
+}
+
+/// The volumes node `id` has, each with its minimum over all its disks.
+pub async fn node_volumes(id: i64) -> Result<Vec<VolumeInfo>, ApiFailure> {
+    get(format!("/api/v1/nodes/{id}/volumes")).await
+}
+
+/// `layout` given to every node of `nodes` by disk position (nodes with
+/// the same roles and the same disk sizes): each node's layout stored.
+pub async fn put_cluster_disks(
+    cluster: i64,
+    nodes: &[i64],
+    layout: &[DiskEntry],
+) -> Result<Vec<NodeDisks>, ApiFailure> {
+    let body = ClusterDisks {
+        nodes: nodes.to_vec(),
+        layout: layout.to_vec(),
+    };
+    send(Request::put(&path::of_cluster(cluster, "disks")).json(&body)).await
 }
 
 #[cfg(test)]

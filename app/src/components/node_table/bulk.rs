@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::api::{NodeView, RoleView};
 use mosaic_core::environment::{BulkAction, BulkInput, LISTED_PROBLEMS};
 
+use super::disks::{BulkDisks, ResetWarning, has_layout, reset_notice};
 use super::filters::{group_options, role_options};
 use super::{NodesChanged, Selection, TableState};
 use crate::api::{self, ApiFailure};
@@ -34,12 +35,15 @@ impl Typed {
 
 /// The changes to every node selected — assign or unassign tags, add or
 /// remove a role, move them to a node group, put networks on a port of
-/// theirs, clear the selection —, shown while nodes are selected; then a
-/// refused change's problems, by node. What was typed stays while the bar
-/// is hidden.
+/// theirs, configure their disks, clear the selection —, shown while nodes
+/// are selected; then a refused change's problems, by node. What was typed
+/// stays while the bar is hidden. A role chosen warns that it resets the
+/// layouts of nodes that have one; the nodes a change reset are named.
 #[component]
 pub(super) fn BulkBar(
     cluster_id: i64,
+    /// The environment's nodes (`nodes`' whole list).
+    nodes: Signal<Vec<NodeView>>,
     state: TableState,
     roles: Signal<Vec<RoleView>>,
     groups: Signal<Vec<String>>,
@@ -57,11 +61,28 @@ pub(super) fn BulkBar(
             api::bulk_nodes(cluster_id, &change).await
         }
     });
-    on_success(run, move |nodes| {
+    // The nodes whose layout the last change reset, by name.
+    let reset = RwSignal::new(None::<String>);
+    on_success(run, move |answer| {
         typed.tags.set(String::new());
-        changed.run(NodesChanged::These(nodes.clone()));
+        let names: Vec<String> = answer
+            .iter()
+            .filter(|n| n.disks_reset)
+            .map(|n| n.name.clone())
+            .collect();
+        reset.set(reset_notice(&names));
+        changed.run(NodesChanged::These(answer.clone()));
     });
     let selected = Memo::new(move |_| state.selected.with(Selection::len));
+    let ids = Memo::new(move |_| state.selected.with(|s| s.ids().to_vec()));
+    let disks = RwSignal::new(None::<Vec<i64>>);
+    let warn = Signal::derive(move || {
+        !typed.role.with(String::is_empty)
+            && ids.with(|ids| {
+                nodes.with(|all| all.iter().any(|n| ids.contains(&n.id) && has_layout(n)))
+            })
+    });
+    let reload = Callback::new(move |()| changed.run(NodesChanged::Unknown));
     let failure = move || {
         run.value()
             .with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()))
@@ -72,6 +93,13 @@ pub(super) fn BulkBar(
                 <strong>{selected}" selected:"</strong>
                 {fields(typed, roles, groups, networks, run)}
                 <button
+                    class="bulk-configure-disks"
+                    data-bulk="bulk-configure-disks"
+                    on:click=move |_| disks.set(Some(ids.get_untracked()))
+                >
+                    "Configure disks"
+                </button>
+                <button
                     class="bulk-clear"
                     data-bulk="bulk-clear"
                     on:click=move |_| state.selected.set(Selection::default())
@@ -79,8 +107,11 @@ pub(super) fn BulkBar(
                     "Clear selection"
                 </button>
             </div>
+            <ResetWarning shown=warn />
         </Show>
+        {move || reset.get().map(|m| view! { <p class="notice notice-warn disks-reset" role="status">{m}</p> })}
         {move || failure().map(|f| view! { <BulkProblems failure=f /> })}
+        <BulkDisks cluster_id nodes selected=ids open=disks changed=reload />
     }
 }
 

@@ -5,6 +5,7 @@ use mosaic_core::api::{NodeView, RoleView, UpdateNode};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::nodes::TagOrigin;
 
+use super::disks::{NodeDisks, ResetWarning, has_layout, reset_notice};
 use super::hardware::NodeHardwarePanel;
 use super::role_boxes::RoleBoxes;
 use super::toggle;
@@ -21,28 +22,29 @@ enum NodeChange {
 }
 
 impl NodeChange {
-    /// Sends the change for node `id`.
-    async fn send(self, id: i64) -> Result<(), ApiFailure> {
+    /// Sends the change for node `id`: whether it reset the node's disk
+    /// layout (a change of roles may).
+    async fn send(self, id: i64) -> Result<bool, ApiFailure> {
         match self {
             NodeChange::Roles(roles) => {
                 let change = UpdateNode {
                     roles: Some(roles),
                     ..UpdateNode::default()
                 };
-                api::update_node(id, &change).await
+                api::update_node(id, &change).await.map(|n| n.disks_reset)
             }
-            NodeChange::Tag(tag) => api::assign_tags(id, vec![tag]).await,
-            NodeChange::Untag(tag) => api::unassign_tags(id, vec![tag]).await,
+            NodeChange::Tag(tag) => api::assign_tags(id, vec![tag]).await.map(|_| false),
+            NodeChange::Untag(tag) => api::unassign_tags(id, vec![tag]).await.map(|_| false),
         }
-        .map(drop)
     }
 }
 
 /// One node's editor: its roles to save, its tags — each saying where it
 /// comes from, the ones added by hand or by a role removable —, a tag
-/// to add, and its interfaces with the networks on them. The roles ticked
-/// are the node's until the admin ticks others, and again once the node
-/// changed (its version moved on).
+/// to add, its hardware, its disks, and its interfaces with the networks on
+/// them. The roles ticked are the node's until the admin ticks others, and
+/// again once the node changed (its version moved on); roles other than
+/// the node's warn that Save resets its disk layout, when it has one.
 #[component]
 pub(super) fn NodeEditor(
     id: i64,
@@ -64,10 +66,27 @@ pub(super) fn NodeEditor(
         toggle(&mut now, &role);
         ticked.set(Some((version(), now)));
     });
+    let other_roles = Memo::new(move |_| {
+        let mut now = chosen.get();
+        let mut had = node.with(|n| n.as_ref().map(|n| n.roles.clone()).unwrap_or_default());
+        now.sort();
+        had.sort();
+        now != had && node.with(|n| n.as_ref().is_some_and(has_layout))
+    });
     let typed = RwSignal::new(String::new());
-    let send: Request<NodeChange, ()> =
+    let send: Request<NodeChange, bool> =
         Action::new_unsync(move |change: &NodeChange| change.clone().send(id));
-    on_success(send, move |()| changed.run(()));
+    // The last change's word on the disk layout it reset.
+    let reset = RwSignal::new(None::<String>);
+    on_success(send, move |disks_reset| {
+        let name = node.with_untracked(|n| n.as_ref().map(|n| n.name.clone()).unwrap_or_default());
+        reset.set(if *disks_reset {
+            reset_notice(&[name])
+        } else {
+            None
+        });
+        changed.run(());
+    });
     let add_tag = move |_| {
         let tag = typed.get_untracked().trim().to_owned();
         if !tag.is_empty() {
@@ -88,10 +107,12 @@ pub(super) fn NodeEditor(
                 <RoleBoxes roles chosen toggle />
             </fieldset>
             {editable.then(|| view! {
+                <ResetWarning shown=other_roles />
                 <button class="save-roles" on:click=move |_| {
                     send.dispatch(NodeChange::Roles(chosen.get_untracked()));
                 }>"Save roles"</button>
             })}
+            {move || reset.get().map(|m| view! { <p class="notice notice-warn disks-reset" role="status">{m}</p> })}
             <EditorChips node editable send />
             {editable.then(|| view! {
                 <div class="add-tag-row">
@@ -101,6 +122,7 @@ pub(super) fn NodeEditor(
             })}
             <ActionError action=send />
             <NodeHardwarePanel id node />
+            <NodeDisks id node editable changed />
             <InterfacesEditor id node networks editable changed />
         </div>
     }
@@ -112,7 +134,7 @@ pub(super) fn NodeEditor(
 fn EditorChips(
     node: Memo<Option<NodeView>>,
     editable: bool,
-    send: Request<NodeChange, ()>,
+    send: Request<NodeChange, bool>,
 ) -> impl IntoView {
     let chips = Memo::new(move |_| {
         node.with(|n| {

@@ -1,8 +1,9 @@
 //! An environment's nodes as a table that stays fast with a thousand of
 //! them: filtered by name, role, tag, status, node group and switch, sorted, fifty
 //! to a page, many selected at once, with bulk actions (one all-or-nothing
-//! request: tags, roles, a node group, networks on a port); adding a node,
-//! importing nodes' hardware, and the editor of the node being edited in the row under it, with its
+//! request: tags, roles, a node group, networks on a port) and Configure
+//! disks for them; adding a node, importing nodes' hardware, and the editor
+//! of the node being edited in the row under it, with its disks and its
 //! interfaces. Filtering, sorting and what the count line says are core's
 //! (`mosaic_core::nodes`).
 //!
@@ -14,6 +15,7 @@
 
 mod add_node;
 mod bulk;
+pub mod disks;
 mod editor;
 mod filters;
 mod hardware;
@@ -236,7 +238,7 @@ pub fn NodeTable(
                 </div>
             })}
             <Filters state roles groups switches />
-            {editable.then(|| view! { <BulkBar cluster_id state roles groups networks changed /> })}
+            {editable.then(|| view! { <BulkBar cluster_id nodes=all state roles groups networks changed /> })}
             <datalist id="known-networks">
                 <For each=move || networks.get() key=|n| n.clone() children=|n| view! { <option value=n></option> } />
             </datalist>
