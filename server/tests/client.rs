@@ -621,3 +621,66 @@ fn nodes_hardware_from_the_command_line() {
     let (code, _, err) = server.run(&["node", "import", "--env", &id, "/no/such/dir"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_nodes_disks_from_the_command_line() {
+    let server = start();
+    let release = server.api("/api/v1/releases")[0]["id"].to_string();
+    let env = server.json(&[
+        "env", "create", "--name", "lab", "--release", &release, "--component",
+        "hypervisor:libvirt:kvm,network:neutron:core:ml2,network:neutron:ml2:vlan,network:neutron:ml2:ovs,storage:block:backend:lvm",
+    ]);
+    let env = env["id"].to_string();
+    let node = server.json(&[
+        "node", "add", "--env", &env, "--name", "cmp-1", "--role", "compute",
+    ]);
+    let id = node["id"].to_string();
+    let (code, out, err) = server.run(&["node", "disks", &id]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("no disks known"), "{out}");
+
+    let gib = 1u64 << 30;
+    let hardware = serde_json::json!({"disks": [{"name": "sda", "size": 100 * gib}], "memory": 4 * gib});
+    server.expect("PUT", &format!("/api/v1/nodes/{id}/hardware"), Some(&hardware));
+    let (code, out, err) = server.run(&["node", "disks", &id]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "disk sda: 101772 MB for volumes, boot disk\n  os               24576 MB\n  vm               77196 MB\n"
+    );
+
+    // A layout saved from a file, as `--format json` prints it.
+    let (code, json, err) = server.run(&["node", "disks", &id, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let mut layout: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(layout, server.api(&format!("/api/v1/nodes/{id}/disks")));
+    layout[0]["volumes"][1]["size"] = serde_json::json!(50000);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("layout.json");
+    std::fs::write(&file, layout.to_string()).unwrap();
+    let (code, out, err) = server.run(&["node", "disks", &id, "--set", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  vm               50000 MB\n"), "{out}");
+    assert!(out.contains("  unallocated      27196 MB\n"), "{out}");
+    let (code, out, err) = server.run(&["node", "disks", &id, "--defaults"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  vm               77196 MB\n"), "{out}");
+
+    // Refused: every problem on stderr, exit 1; a file that is no layout,
+    // or both flags: exit 2.
+    layout[0]["volumes"][1]["size"] = serde_json::json!(-1);
+    std::fs::write(&file, layout.to_string()).unwrap();
+    let (code, _, err) = server.run(&["node", "disks", &id, "--set", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("invalid_disks"), "{err}");
+    assert!(err.contains("[0].volumes[1].size: The size of volume 'vm'"), "{err}");
+    std::fs::write(&file, "{\"disks\": 1}").unwrap();
+    let (code, _, err) = server.run(&["node", "disks", &id, "--set", file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a layout"), "{err}");
+    let (code, _, _) = server.run(&["node", "disks", &id, "--defaults", "--set", "x"]);
+    assert_eq!(code, 2);
+    let (code, _, err) = server.run(&["node", "disks", "999"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not_found"), "{err}");
+}

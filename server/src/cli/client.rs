@@ -114,7 +114,20 @@ impl Client {
         path: &str,
         body: Option<Body<'_>>,
     ) -> Result<Vec<u8>, Failure> {
+        self.send_if(method, path, body, None)
+    }
+
+    /// [`Self::send`], made on version `if_match` of what it changes
+    /// (`If-Match`: refused, 412, when it moved on).
+    fn send_if(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Body<'_>>,
+        if_match: Option<i64>,
+    ) -> Result<Vec<u8>, Failure> {
         let url = format!("{}{path}", self.base);
+        let tag = if_match.map(|v| format!("\"{v}\""));
         let sent = match (method, body) {
             ("GET", _) => self.authorized(self.agent.get(&url)).call(),
             ("DELETE", None) => self.authorized(self.agent.delete(&url)).call(),
@@ -127,11 +140,14 @@ impl Client {
                     content_type: "application/json",
                     bytes: Vec::new(),
                 });
-                let builder = if method == "PUT" {
+                let mut builder = if method == "PUT" {
                     self.agent.put(&url)
                 } else {
                     self.agent.post(&url)
                 };
+                if let Some(tag) = &tag {
+                    builder = builder.header("if-match", tag);
+                }
                 self.authorized(builder)
                     .header("content-type", b.content_type)
                     .send(&b.bytes[..])
@@ -179,6 +195,20 @@ impl Client {
     /// Sends a JSON request and reads the JSON answer (`null` for none).
     pub fn json(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, Failure> {
         self.json_of(method, path, body.map(Body::json))
+    }
+
+    /// Sends a JSON change made on version `version` of what it changes
+    /// (`If-Match`) and reads the JSON answer.
+    pub fn json_at(
+        &self,
+        method: &str,
+        path: &str,
+        body: &Value,
+        version: i64,
+    ) -> Result<Value, Failure> {
+        let bytes = self.send_if(method, path, Some(Body::json(body)), Some(version))?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Failure::Broken(format!("the server's answer is not JSON: {e}")))
     }
 
     /// Sends `body` (any type) and reads the JSON answer (`null` for none).

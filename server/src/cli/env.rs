@@ -369,6 +369,8 @@ pub enum NodeCommand {
     Import(super::hardware::NodeImport),
     /// Show a node and its hardware (NICs, bonds, disks, memory, CPUs).
     Show(super::hardware::NodeShow),
+    /// Show a node's disk layout (or its defaults); save one from a file.
+    Disks(super::disks::NodeDisks),
 }
 
 #[derive(Debug, Args)]
@@ -438,6 +440,7 @@ pub fn node(command: NodeCommand) -> i32 {
         NodeCommand::Interfaces(args) => super::networks::interfaces(&args),
         NodeCommand::Import(args) => super::hardware::import(args),
         NodeCommand::Show(args) => super::hardware::show(args),
+        NodeCommand::Disks(args) => super::disks::disks(args),
         NodeCommand::Delete(args) => with_client(&args.remote, |c| {
             c.json("DELETE", &format!("/api/v1/nodes/{}", args.id), None)?;
             done(args.remote.format, &format!("deleted node {}", args.id));

@@ -6,6 +6,7 @@ mod access;
 mod client;
 mod components;
 mod deploy;
+mod disks;
 mod env;
 mod envfile;
 mod expr;
