@@ -9,13 +9,13 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::disks::{DiskEntry, VolumeEntry, VolumeInfo};
 pub use crate::environment::{
     BulkNodes, CarriedChange, ChangeKind, ComponentChanges, Consequences, GraphSource,
     GraphSummary, NodeProblem, NodeView, NotCarried, NotCarriedReason, PluginSwitches,
     ReleaseCarry, RoleChanges, RoleInUse, RoleLoss, SettingChange, SettingChanges, TaskChange,
     UpgradeConsequences, UpgradeRefusal, node_name,
 };
-pub use crate::disks::{DiskEntry, VolumeEntry, VolumeInfo};
 pub use crate::heat::{ResolveTemplates, TemplateResolution};
 pub use crate::network::GroupRef;
 pub use crate::plugin::UpgradeOffer;

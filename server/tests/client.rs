@@ -640,8 +640,13 @@ fn a_nodes_disks_from_the_command_line() {
     assert!(out.starts_with("no disks known"), "{out}");
 
     let gib = 1u64 << 30;
-    let hardware = serde_json::json!({"disks": [{"name": "sda", "size": 100 * gib}], "memory": 4 * gib});
-    server.expect("PUT", &format!("/api/v1/nodes/{id}/hardware"), Some(&hardware));
+    let hardware =
+        serde_json::json!({"disks": [{"name": "sda", "size": 100 * gib}], "memory": 4 * gib});
+    server.expect(
+        "PUT",
+        &format!("/api/v1/nodes/{id}/hardware"),
+        Some(&hardware),
+    );
     let (code, out, err) = server.run(&["node", "disks", &id]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
@@ -673,7 +678,10 @@ fn a_nodes_disks_from_the_command_line() {
     let (code, _, err) = server.run(&["node", "disks", &id, "--set", file.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("invalid_disks"), "{err}");
-    assert!(err.contains("[0].volumes[1].size: The size of volume 'vm'"), "{err}");
+    assert!(
+        err.contains("[0].volumes[1].size: The size of volume 'vm'"),
+        "{err}"
+    );
     std::fs::write(&file, "{\"disks\": 1}").unwrap();
     let (code, _, err) = server.run(&["node", "disks", &id, "--set", file.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");

@@ -62,9 +62,7 @@ async fn layout(app: &TestApp, id: i64) -> Value {
 }
 
 async fn defaults(app: &TestApp, id: i64) -> Value {
-    let (status, layout) = app
-        .get(&format!("/api/v1/nodes/{id}/disks/defaults"))
-        .await;
+    let (status, layout) = app.get(&format!("/api/v1/nodes/{id}/disks/defaults")).await;
     assert_eq!(status, StatusCode::OK, "{layout:#}");
     layout
 }
@@ -143,7 +141,11 @@ async fn declared_disks_are_laid_out_as_fuel_did_and_a_saved_layout_is_kept() {
         .await;
     assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{stale:#}");
     assert_eq!(stale["error"]["code"], "precondition_failed");
-    assert_eq!(layout(&app, id).await, laid, "a stale change stores nothing");
+    assert_eq!(
+        layout(&app, id).await,
+        laid,
+        "a stale change stores nothing"
+    );
     let (status, saved) = app
         .call_with(
             "PUT",
@@ -165,7 +167,11 @@ async fn declared_disks_are_laid_out_as_fuel_did_and_a_saved_layout_is_kept() {
     assert_eq!(layout(&app, id).await, saved, "made for this machine: kept");
     declare(&app, id, &[("sda", 200)], 4).await;
     let again = layout(&app, id).await;
-    assert_eq!(again, defaults(&app, id).await, "another disk: its defaults");
+    assert_eq!(
+        again,
+        defaults(&app, id).await,
+        "another disk: its defaults"
+    );
     assert_eq!(size(&again, 0, "os"), 40960 + 4096, "root: 20 % of 200 GiB");
 }
 
@@ -173,7 +179,14 @@ async fn declared_disks_are_laid_out_as_fuel_did_and_a_saved_layout_is_kept() {
 async fn a_bad_layout_is_refused_with_every_problem_and_nothing_is_stored() {
     let app = test_app().await;
     let (env, _) = app.environment("lab").await;
-    let id = node(&app, env, "cmp-2", &["compute"], &[("sda", 100), ("sdb", 50)]).await;
+    let id = node(
+        &app,
+        env,
+        "cmp-2",
+        &["compute"],
+        &[("sda", 100), ("sdb", 50)],
+    )
+    .await;
     let laid = layout(&app, id).await;
     let before = version(&app, id).await;
     let mut bad = with_size(laid.clone(), 0, "os", -5);
@@ -186,9 +199,7 @@ async fn a_bad_layout_is_refused_with_every_problem_and_nothing_is_stored() {
     bad.as_array_mut()
         .unwrap()
         .push(json!({"id": "sdz", "size": 10, "volumes": []}));
-    let (status, refused) = app
-        .put(&format!("/api/v1/nodes/{id}/disks"), &bad)
-        .await;
+    let (status, refused) = app.put(&format!("/api/v1/nodes/{id}/disks"), &bad).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
     assert_eq!(refused["error"]["code"], "invalid_disks");
     let problems = refused["error"]["problems"].as_array().unwrap();
@@ -198,7 +209,10 @@ async fn a_bad_layout_is_refused_with_every_problem_and_nothing_is_stored() {
             .any(|p| p["path"] == path && p["message"].as_str().unwrap().contains(words))
     };
     assert!(said("[0].volumes[0].size", "negative"), "{refused:#}");
-    assert!(said("[0].volumes[2].name", "Unknown volume 'nope'"), "{refused:#}");
+    assert!(
+        said("[0].volumes[2].name", "Unknown volume 'nope'"),
+        "{refused:#}"
+    );
     assert!(said("[2].id", "Unknown disk 'sdz'"), "{refused:#}");
     assert!(
         said("", "can not be selected as bootable at the same time"),
@@ -214,7 +228,10 @@ async fn a_bad_layout_is_refused_with_every_problem_and_nothing_is_stored() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
     let message = refused["error"]["message"].as_str().unwrap();
-    assert!(message.contains("Not enough free space on disk: sda"), "{message}");
+    assert!(
+        message.contains("Not enough free space on disk: sda"),
+        "{message}"
+    );
     let (status, _) = app
         .put(&format!("/api/v1/nodes/{id}/disks"), &json!({"disks": []}))
         .await;
@@ -229,10 +246,13 @@ async fn sizes_past_any_disk_are_refused_not_a_failure() {
     let (env, _) = app.environment("lab").await;
     let id = node(&app, env, "cmp-9", &["compute"], &[("sda", 100)]).await;
     let laid = layout(&app, id).await;
-    let huge = with_size(with_size(laid.clone(), 0, "os", i64::MAX), 0, "vm", i64::MAX);
-    let (status, refused) = app
-        .put(&format!("/api/v1/nodes/{id}/disks"), &huge)
-        .await;
+    let huge = with_size(
+        with_size(laid.clone(), 0, "os", i64::MAX),
+        0,
+        "vm",
+        i64::MAX,
+    );
+    let (status, refused) = app.put(&format!("/api/v1/nodes/{id}/disks"), &huge).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
     assert_eq!(layout(&app, id).await, laid, "nothing stored");
 }
@@ -245,9 +265,7 @@ async fn a_node_whose_disks_are_unknown_has_no_layout_to_save() {
     assert_eq!(layout(&app, id).await, json!([]));
     assert_eq!(defaults(&app, id).await, json!([]));
     let sent = json!([{"id": "sda", "size": 100, "volumes": [{"name": "os", "size": 100}]}]);
-    let (status, refused) = app
-        .put(&format!("/api/v1/nodes/{id}/disks"), &sent)
-        .await;
+    let (status, refused) = app.put(&format!("/api/v1/nodes/{id}/disks"), &sent).await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused:#}");
     assert_eq!(
         refused["error"]["message"],
@@ -262,7 +280,10 @@ async fn a_node_whose_disks_are_unknown_has_no_layout_to_save() {
     }
     let (listed_status, listed) = app.get(&format!("/api/v1/clusters/{env}/nodes")).await;
     assert_eq!(listed_status, StatusCode::OK);
-    assert!(listed[0].get("disks").is_none(), "the list carries no layout");
+    assert!(
+        listed[0].get("disks").is_none(),
+        "the list carries no layout"
+    );
 }
 
 #[tokio::test]
@@ -276,9 +297,7 @@ async fn a_role_change_resets_the_layout_and_says_so_single_and_bulk() {
     ];
     for id in &ids[..2] {
         let edited = with_size(layout(&app, *id).await, 0, "vm", 1000);
-        let (status, saved) = app
-            .put(&format!("/api/v1/nodes/{id}/disks"), &edited)
-            .await;
+        let (status, saved) = app.put(&format!("/api/v1/nodes/{id}/disks"), &edited).await;
         assert_eq!(status, StatusCode::OK, "{saved:#}");
     }
 
@@ -318,7 +337,11 @@ async fn a_role_change_resets_the_layout_and_says_so_single_and_bulk() {
         .filter(|v| v["disks_reset"] == true)
         .map(|v| v["id"].as_i64().unwrap())
         .collect();
-    assert_eq!(reset, [ids[1]], "n-1 had cinder, n-3 has no disks: {views:#}");
+    assert_eq!(
+        reset,
+        [ids[1]],
+        "n-1 had cinder, n-3 has no disks: {views:#}"
+    );
     assert_eq!(layout(&app, ids[1]).await, defaults(&app, ids[1]).await);
     assert_eq!(layout(&app, ids[2]).await, json!([]));
 
@@ -370,7 +393,10 @@ async fn one_layout_is_given_to_nodes_alike_and_refused_for_an_unlike_one() {
     let before = layout(&app, unlike).await;
     let again = with_size(edited.clone(), 0, "vm", 10000);
     let (status, refused) = app
-        .put(&uri, &json!({"nodes": [alike[0], alike[1], unlike], "layout": again}))
+        .put(
+            &uri,
+            &json!({"nodes": [alike[0], alike[1], unlike], "layout": again}),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
     assert_eq!(refused["error"]["code"], "invalid_disks");
@@ -391,12 +417,16 @@ async fn one_layout_is_given_to_nodes_alike_and_refused_for_an_unlike_one() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
     let problems = refused["error"]["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 3, "{refused:#}");
-    assert!(problems.iter().all(|p| p["message"]
-        .as_str()
-        .unwrap()
-        .contains("negative")));
+    assert!(
+        problems
+            .iter()
+            .all(|p| p["message"].as_str().unwrap().contains("negative"))
+    );
     let (status, refused) = app
-        .put(&uri, &json!({"nodes": [alike[0], stranger], "layout": edited}))
+        .put(
+            &uri,
+            &json!({"nodes": [alike[0], stranger], "layout": edited}),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused:#}");
     assert_eq!(refused["error"]["problems"][0]["node"], stranger);
@@ -441,10 +471,7 @@ async fn the_checks_name_a_node_short_of_disk_space_and_warn_of_unknown_disks() 
         message.contains("Volume group 'Virtual Storage' requires a minimum of 5120MB"),
         "{message}"
     );
-    assert_eq!(
-        disks.iter().filter(|c| c["severity"] == "error").count(),
-        1
-    );
+    assert_eq!(disks.iter().filter(|c| c["severity"] == "error").count(), 1);
     let warning = disks
         .iter()
         .find(|c| c["severity"] == "warning")
@@ -462,11 +489,16 @@ async fn the_checks_name_a_node_short_of_disk_space_and_warn_of_unknown_disks() 
 async fn layouts_go_through_the_environment_file() {
     let app = test_app().await;
     let (env, _) = app.environment("lab").await;
-    let id = node(&app, env, "kept", &["compute"], &[("sda", 100), ("sdb", 50)]).await;
+    let id = node(
+        &app,
+        env,
+        "kept",
+        &["compute"],
+        &[("sda", 100), ("sdb", 50)],
+    )
+    .await;
     let edited = with_size(layout(&app, id).await, 1, "vm", 12345);
-    let (status, saved) = app
-        .put(&format!("/api/v1/nodes/{id}/disks"), &edited)
-        .await;
+    let (status, saved) = app.put(&format!("/api/v1/nodes/{id}/disks"), &edited).await;
     assert_eq!(status, StatusCode::OK, "{saved:#}");
     let (status, file) = app
         .text(
@@ -515,9 +547,7 @@ async fn found_hardware_lays_a_node_out_and_a_re_import_keeps_its_edits() {
     assert_eq!(size(&laid, 0, "os"), 102400 - 300 - 200 - 64, "{laid:#}");
 
     let edited = with_size(laid.clone(), 0, "os", 50000);
-    let (status, _) = app
-        .put(&format!("/api/v1/nodes/{id}/disks"), &edited)
-        .await;
+    let (status, _) = app.put(&format!("/api/v1/nodes/{id}/disks"), &edited).await;
     assert_eq!(status, StatusCode::OK);
     let (status, again) = app.post(&uri, &files).await;
     assert_eq!(status, StatusCode::OK, "{again:#}");

@@ -279,7 +279,9 @@ fn picked_nodes<'n>(
     nodes: &'n [NodeTags],
 ) -> Result<Vec<(&'n NodeTags, &'n DiskLayout)>, DisksRefusal> {
     if ids.is_empty() {
-        return Err(DisksRefusal::Request("nodes: name at least one node".into()));
+        return Err(DisksRefusal::Request(
+            "nodes: name at least one node".into(),
+        ));
     }
     if ids.len() > MAX_BULK_NODES {
         return Err(DisksRefusal::Request(format!(

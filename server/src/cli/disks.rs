@@ -64,8 +64,8 @@ pub fn disks(args: NodeDisks) -> i32 {
 fn read_layout(path: &std::path::Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
     serde_json::from_value::<Vec<DiskEntry>>(value.clone()).map_err(|e| {
         format!(
             "{} is not a layout (a list of disks, each with its volumes): {e}",

@@ -8,9 +8,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use mosaic_core::api::{
-    ClusterDisks, DiskEntry, ErrorBody, ErrorProblem, NodeDisks, VolumeInfo,
-};
+use mosaic_core::api::{ClusterDisks, DiskEntry, ErrorBody, ErrorProblem, NodeDisks, VolumeInfo};
 use mosaic_core::disks::layout::simple;
 use mosaic_core::disks::{DiskLayout, LayoutProblem, Machine, VolumesMetadata};
 use mosaic_core::environment::Environment;

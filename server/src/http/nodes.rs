@@ -334,10 +334,10 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
         ("If-Match" = Option<String>, Header, description = "The node's version the change was made on: 412 when it moved on")),
     request_body = UpdateNode,
     responses(
-        (status = 200, description = "Changed (its addresses follow its roles and node group)", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
+        (status = 200, description = "Changed (its addresses follow its roles and node group; when its roles changed, its disk layout is its new roles' defaults, and `disks_reset` says so)", body = NodeView, headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
         (status = 400, description = "`bad_request`: a status, role or tag name that is not one, a node group the environment does not have, a bond without its mode or slaves; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum; `invalid_interfaces`: every problem of its interfaces (`problems`)", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
-        (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's settings kept changing; `conflict`: its roles changed, it has disks, and the volumes of the environment's plugins cannot be worked out to lay them out again", body = ErrorBody),
         (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
     )
 )]
@@ -474,10 +474,10 @@ fn addresses_after(
     params(("id" = i64, Path, description = "The environment's id")),
     request_body = BulkNodes,
     responses(
-        (status = 200, description = "Done, in one transaction (every address of the environment worked out again when roles, node groups or deletion marks changed): the nodes that changed, and any other whose view changed with them (a primary tag moved)", body = Vec<NodeView>),
+        (status = 200, description = "Done, in one transaction (every address of the environment worked out again when roles, node groups or deletion marks changed): the nodes that changed, and any other whose view changed with them (a primary tag moved); `disks_reset` on each whose disk layout its new roles reset", body = Vec<NodeView>),
         (status = 400, description = "`bad_request`: no node, nothing to change, more than 10,000 nodes, a name both added and removed, a node group the environment does not have; `unknown_tag`; `invalid_roles`; `invalid_nodes`: every node that cannot take the change (`problems`: its roles, its interfaces — none declared to put networks on, or a problem of the layout), or a role past its maximum", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
-        (status = 409, description = "`busy`: the environment's settings kept changing", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's settings kept changing; `conflict`: roles changed on nodes with disks and the volumes of the environment's plugins cannot be worked out", body = ErrorBody),
     )
 )]
 async fn bulk(
