@@ -41,7 +41,8 @@ impl Route {
     /// The page of tab `tab` of environment `id`.
     pub fn of_tab(tab: EnvTab, id: i64) -> Route {
         match tab {
-            EnvTab::Nodes => Route::Environment(id),
+            // Configure Disks opens from the Nodes tab.
+            EnvTab::Nodes | EnvTab::Disks => Route::Environment(id),
             EnvTab::Preview => Route::EnvironmentPreview(id),
             EnvTab::Networks => Route::EnvironmentNetworks(id),
             EnvTab::Settings => Route::EnvironmentSettings(id),
@@ -124,7 +125,7 @@ pub fn tab_of(path: &str) -> EnvTab {
 /// the page by.
 pub fn page_of(tab: EnvTab) -> &'static str {
     match tab {
-        EnvTab::Nodes => "environment",
+        EnvTab::Nodes | EnvTab::Disks => "environment",
         EnvTab::Preview => "preview",
         EnvTab::Networks => "networks",
         EnvTab::Settings => "settings",

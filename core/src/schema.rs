@@ -222,6 +222,7 @@ pub(crate) fn export_problem() -> RefOr<Schema> {
                 "tags",
                 "components",
                 "deploy",
+                "disks",
             ],
             "The tab of the environment's page where it is fixed (absent: a mistake of the \
              deployer's data, which no change to the environment fixes)",

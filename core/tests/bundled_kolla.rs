@@ -7,6 +7,7 @@ mod common;
 
 use mosaic_core::component::ComponentName;
 use mosaic_core::deployer::{Export, ExportRefusal, Subject};
+use mosaic_core::disks::{Machine, MachineDisk, NodeVolumes, VolumesMetadata};
 use mosaic_core::environment::{Base, EnvTab, Environment, Spec};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::network::{HolderKey, NetworkConfiguration};
@@ -266,4 +267,90 @@ fn a_node_without_its_management_address_is_fixed_on_the_networks_tab() {
         .find(|p| p.message.starts_with("kolla_internal_vip_address"))
         .unwrap_or_else(|| panic!("{refusal:#?}"));
     assert_eq!(vip.fixed_on(), Some(EnvTab::Networks));
+}
+
+/// `node` with its roles' default layout on `disks` (name, MiB), 8 GiB of
+/// memory, images not in Ceph.
+fn with_disks(mut node: NodeTags, release: &Release, disks: &[(&str, i64)]) -> NodeTags {
+    let meta = VolumesMetadata::merged([("release".to_owned(), &release.volumes_metadata)]).unwrap();
+    let machine = Machine {
+        disks: disks
+            .iter()
+            .map(|(name, size)| MachineDisk {
+                id: (*name).to_owned(),
+                name: (*name).to_owned(),
+                size: *size,
+                extra: Vec::new(),
+            })
+            .collect(),
+        memory: Some(8 << 30),
+    };
+    let roles: Vec<&str> = node.roles.iter().map(|r| r.as_str()).collect();
+    let layout = NodeVolumes {
+        meta: &meta,
+        roles: &roles,
+        images_ceph: false,
+    }
+    .defaults(&machine);
+    node.disks = Some(layout);
+    node
+}
+
+const GIB: i64 = 1024;
+
+#[test]
+fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
+    let release = common::bundled::release();
+    let nodes = vec![
+        with_disks(node(1, "ctl-1", &["controller"]), &release, &[("sda", 200 * GIB)]),
+        with_disks(node(2, "cmp-1", &["compute"]), &release, &[("sda", 20 * GIB)]),
+        with_disks(node(3, "cinder-1", &["cinder"]), &release, &[("sda", 10 * GIB)]),
+        node(4, "cmp-2", &["compute"]),
+    ];
+    let refusal = export(&release, &LVM, nodes).unwrap_err();
+    let disks: Vec<(&Option<Subject>, &str)> = refusal
+        .problems
+        .iter()
+        .filter(|p| p.fixed_on() == Some(EnvTab::Disks))
+        .map(|p| (&p.subject, p.message.as_str()))
+        .collect();
+    // Fuel's check_disk_space_for_deployment, then Fuel 9's line per
+    // volume group short of its minimum (SEMANTICS §14).
+    assert_eq!(
+        disks,
+        [
+            (
+                &Some(Subject::Node(2)),
+                "Node 'cmp-1' has insufficient disk space\nVolume group 'Base System' requires a minimum of 23552MB\nVolume group 'Virtual Storage' requires a minimum of 5120MB"
+            ),
+            (
+                &Some(Subject::Node(3)),
+                "Node 'cinder-1' has insufficient disk space\nVolume group 'Base System' requires a minimum of 23552MB\nVolume group 'Cinder' requires a minimum of 1536MB"
+            ),
+        ],
+        "{refusal:#?}"
+    );
+    assert_eq!(refusal.problems.len(), 2, "{refusal:#?}");
+    // The answer names the place it is fixed: Configure Disks, opened on
+    // the Nodes tab.
+    let json = serde_json::to_value(&refusal.problems[0]).unwrap();
+    assert_eq!(json["fixed_on"], "disks");
+    assert_eq!(json["node"], 2);
+    assert_eq!(EnvTab::Disks.label(), "Nodes");
+    assert!(!EnvTab::ALL.contains(&EnvTab::Disks));
+}
+
+#[test]
+fn nodes_without_a_layout_are_a_warning() {
+    let release = common::bundled::release();
+    let nodes = vec![node(1, "ctl-1", &["controller"]), node(2, "cinder-1", &["cinder"])];
+    let export = export(&release, &LVM, nodes).unwrap();
+    assert!(
+        export
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("2 nodes have no known disks (ctl-1, cinder-1): their volumes")),
+        "{:?}",
+        export.warnings
+    );
 }

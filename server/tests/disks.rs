@@ -554,3 +554,32 @@ async fn found_hardware_lays_a_node_out_and_a_re_import_keeps_its_edits() {
     assert_eq!(again["unchanged"], json!(["found-1"]), "{again:#}");
     assert_eq!(size(&layout(&app, id).await, 0, "os"), 50000, "edits kept");
 }
+
+#[tokio::test]
+async fn a_change_of_a_roles_tags_rewrites_its_nodes_and_keeps_their_layouts() {
+    let app = test_app().await;
+    let (env, _) = app.environment("lab").await;
+    let id = node(&app, env, "ctl-1", &["controller"], &[("sda", 200)]).await;
+    let edited = with_size(layout(&app, id).await, 0, "image", 6000);
+    let (status, saved) = app.put(&format!("/api/v1/nodes/{id}/disks"), &edited).await;
+    assert_eq!(status, StatusCode::OK, "{saved:#}");
+    let tags = format!("/api/v1/clusters/{env}/tags");
+    app.post(&tags, &json!({"name": "mysql", "instances": 2}))
+        .await;
+    let (status, changed) = app
+        .put(
+            &format!("/api/v1/clusters/{env}/roles/controller"),
+            &json!({"tags": ["controller", "database", "mysql"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed:#}");
+    let stored = app.db.node(id).await.unwrap().unwrap();
+    let assigned: Vec<String> = stored
+        .spec
+        .tags_assigned
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(assigned, ["mysql:1"], "the node was written again");
+    assert_eq!(layout(&app, id).await, saved, "with its layout");
+}

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::write::{Inventory, README, globals_yaml, ini};
 use super::{Computed, DeployedService, Deployer, DeployerSummary, tab_read_by};
 use crate::component::Pattern;
+use crate::disks::VolumesMetadata;
 use crate::environment::{EnvTab, Environment};
 use crate::expr::{Expr, JsonModels};
 use crate::name::TagName;
@@ -283,6 +284,8 @@ impl<'e, 'a> Exporting<'e, 'a> {
     fn export(self) -> Result<Export, ExportRefusal> {
         let mut problems = self.unsupported();
         problems.extend(self.node_problems());
+        let (_meta, mut more, unknown_disks) = self.disks();
+        problems.append(&mut more);
         let (placements, mut more) = self.placements();
         problems.append(&mut more);
         let (globals, mut more) = self.computed(&self.deployer.globals);
@@ -303,7 +306,8 @@ impl<'e, 'a> Exporting<'e, 'a> {
             .map(|(n, _)| (n.display_name(), self.host_vars(n)))
             .collect();
         let inventory = self.inventory(&placements);
-        let warnings = self.warnings(&inventory);
+        let mut warnings = self.warnings(&inventory);
+        warnings.extend(unknown_disks_warning(&unknown_disks));
         let mut files = BTreeMap::new();
         files.insert("inventory".to_owned(), inventory.text(self.header(), &vars));
         files.insert(
@@ -426,6 +430,29 @@ impl<'e, 'a> Exporting<'e, 'a> {
             }
         }
         out
+    }
+
+    /// The volumes metadata, with every node short of disk space (Fuel's
+    /// lines, fixed on Configure Disks) or, when it cannot be merged, its
+    /// problems; and the names of the nodes whose disks are unknown.
+    fn disks(&self) -> (Option<VolumesMetadata>, Vec<ExportProblem>, Vec<String>) {
+        let meta = match self.env.volumes_metadata() {
+            Ok(meta) => meta,
+            Err(errors) => {
+                let problems = errors
+                    .iter()
+                    .map(|e| problem(format!("disks: {e}"), None))
+                    .collect();
+                return (None, problems, Vec::new());
+            }
+        };
+        let (short, unknown) = self.env.disk_shortages(&meta);
+        let problems = short
+            .iter()
+            .map(|s| fixed_on(EnvTab::Disks, s.message(), Some(Subject::Node(s.node_id))))
+            .collect();
+        let unknown = unknown.iter().map(|n| n.display_name()).collect();
+        (Some(meta), problems, unknown)
     }
 
     /// The groups each tag places here (tag, group): those without a
@@ -817,6 +844,20 @@ fn running_on(groups: &[String], services: &[&DeployedService]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The warning for nodes whose disks are unknown, if any.
+fn unknown_disks_warning(names: &[String]) -> Option<String> {
+    let n = names.len();
+    (n > 0).then(|| {
+        format!(
+            "{} {} no known disks ({}): {} volumes are not checked",
+            crate::text::counted(n, "node"),
+            crate::text::agree(n, "has", "have"),
+            listed(names),
+            crate::text::agree(n, "its", "their"),
+        )
+    })
 }
 
 /// Up to ten names, then how many more.

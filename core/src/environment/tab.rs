@@ -22,6 +22,10 @@ pub enum EnvTab {
     /// The runs that deployed it, each task on each node (Fuel's
     /// deployment history).
     History,
+    /// A node's disks: Configure Disks, opened from the Nodes tab — a
+    /// place a problem names (a node short of disk space), not a tab of
+    /// the bar (not in [`EnvTab::ALL`]).
+    Disks,
 }
 
 impl EnvTab {
@@ -37,7 +41,8 @@ impl EnvTab {
         EnvTab::History,
     ];
 
-    /// What its link in the tab bar says.
+    /// What its link in the tab bar says (Configure Disks: the Nodes tab,
+    /// where it opens).
     pub fn label(self) -> &'static str {
         match self {
             EnvTab::Nodes => "Nodes",
@@ -48,6 +53,7 @@ impl EnvTab {
             EnvTab::Components => "Components",
             EnvTab::Deploy => "Deploy",
             EnvTab::History => "History",
+            EnvTab::Disks => "Nodes",
         }
     }
 }
