@@ -272,7 +272,8 @@ fn a_node_without_its_management_address_is_fixed_on_the_networks_tab() {
 /// `node` with its roles' default layout on `disks` (name, MiB), 8 GiB of
 /// memory, images not in Ceph.
 fn with_disks(mut node: NodeTags, release: &Release, disks: &[(&str, i64)]) -> NodeTags {
-    let meta = VolumesMetadata::merged([("release".to_owned(), &release.volumes_metadata)]).unwrap();
+    let meta =
+        VolumesMetadata::merged([("release".to_owned(), &release.volumes_metadata)]).unwrap();
     let machine = Machine {
         disks: disks
             .iter()
@@ -302,9 +303,21 @@ const GIB: i64 = 1024;
 fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
     let release = common::bundled::release();
     let nodes = vec![
-        with_disks(node(1, "ctl-1", &["controller"]), &release, &[("sda", 200 * GIB)]),
-        with_disks(node(2, "cmp-1", &["compute"]), &release, &[("sda", 20 * GIB)]),
-        with_disks(node(3, "cinder-1", &["cinder"]), &release, &[("sda", 10 * GIB)]),
+        with_disks(
+            node(1, "ctl-1", &["controller"]),
+            &release,
+            &[("sda", 200 * GIB)],
+        ),
+        with_disks(
+            node(2, "cmp-1", &["compute"]),
+            &release,
+            &[("sda", 20 * GIB)],
+        ),
+        with_disks(
+            node(3, "cinder-1", &["cinder"]),
+            &release,
+            &[("sda", 10 * GIB)],
+        ),
         node(4, "cmp-2", &["compute"]),
     ];
     let refusal = export(&release, &LVM, nodes).unwrap_err();
@@ -343,7 +356,10 @@ fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
 #[test]
 fn nodes_without_a_layout_are_a_warning() {
     let release = common::bundled::release();
-    let nodes = vec![node(1, "ctl-1", &["controller"]), node(2, "cinder-1", &["cinder"])];
+    let nodes = vec![
+        node(1, "ctl-1", &["controller"]),
+        node(2, "cinder-1", &["cinder"]),
+    ];
     let export = export(&release, &LVM, nodes).unwrap();
     assert!(
         export
