@@ -354,13 +354,91 @@ fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
 }
 
 #[test]
-fn nodes_without_a_layout_are_a_warning() {
+fn the_disks_are_handed_to_kolla_ansible_before_bootstrap_servers() {
+    let release = common::bundled::release();
+    let ctl = |id, name| {
+        with_disks(
+            node(id, name, &["controller"]),
+            &release,
+            &[("sda", 200 * GIB)],
+        )
+    };
+    let nodes = vec![
+        ctl(1, "ctl-1"),
+        ctl(2, "ctl-2"),
+        ctl(3, "ctl-3"),
+        with_disks(
+            node(4, "cmp-1", &["compute"]),
+            &release,
+            &[("sda", 100 * GIB), ("sdb", 200 * GIB)],
+        ),
+        with_disks(
+            node(5, "cinder-1", &["cinder"]),
+            &release,
+            &[("sda", 100 * GIB), ("sdb", 100 * GIB)],
+        ),
+        node(6, "cmp-2", &["compute"]),
+    ];
+    let export = export(&release, &LVM, nodes).unwrap();
+    let vars = |name: &str| &export.hosts.iter().find(|h| h.name == name).unwrap().vars;
+    assert_eq!(vars("cinder-1")["cinder_volume_group"], "cinder-volumes");
+    assert_eq!(
+        vars("cmp-1")["nova_instance_datadir_volume"],
+        "/var/lib/nova"
+    );
+    assert!(!vars("cmp-2").contains_key("nova_instance_datadir_volume"));
+    // Images in Swift: Glance's file store is not used, its directory may
+    // be each controller's own.
+    for ctl in ["ctl-1", "ctl-2", "ctl-3"] {
+        assert_eq!(vars(ctl)["mariadb_datadir_volume"], "/var/lib/mysql");
+        assert_eq!(vars(ctl)["glance_file_datadir_volume"], "/var/lib/glance");
+    }
+    let inventory = &export.files["inventory"];
+    assert!(
+        inventory.contains(" cinder_volume_group=cinder-volumes"),
+        "{inventory}"
+    );
+    let playbook = &export.files["prepare-disks.yml"];
+    for host in ["ctl-1:", "ctl-3:", "cmp-1:", "cinder-1:"] {
+        assert!(
+            playbook.contains(&format!("\n      {host}\n")),
+            "{playbook}"
+        );
+    }
+    assert!(!playbook.contains("cmp-2"), "{playbook}");
+    let readme = &export.files["README.md"];
+    assert!(
+        readme.contains("## Before kolla-ansible: the disks"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains(
+            "kolla-ansible install-deps\nansible-playbook -i inventory prepare-disks.yml"
+        ),
+        "{readme}"
+    );
+    assert_eq!(
+        export
+            .warnings
+            .iter()
+            .filter(|w| w.contains("disks"))
+            .collect::<Vec<_>>(),
+        [
+            "1 node has no known disks (cmp-2): its volumes are not checked, and prepare-disks.yml prepares nothing there"
+        ]
+    );
+}
+
+#[test]
+fn without_a_layout_nothing_is_prepared() {
     let release = common::bundled::release();
     let nodes = vec![
         node(1, "ctl-1", &["controller"]),
         node(2, "cinder-1", &["cinder"]),
     ];
     let export = export(&release, &LVM, nodes).unwrap();
+    assert!(!export.files.contains_key("prepare-disks.yml"));
+    assert!(!export.files["README.md"].contains("prepare-disks"));
     assert!(
         export
             .warnings
@@ -369,4 +447,44 @@ fn nodes_without_a_layout_are_a_warning() {
         "{:?}",
         export.warnings
     );
+}
+
+#[test]
+fn with_glances_file_back_end_its_datadir_stays_kollas_own() {
+    let release = common::bundled::release();
+    let components = [
+        "hypervisor:libvirt:kvm",
+        "network:neutron:core:ml2",
+        "network:neutron:ml2:ovs",
+        "network:neutron:ml2:vlan",
+        "storage:block:backend:lvm",
+    ];
+    let nodes = vec![
+        with_disks(
+            node(1, "ctl-1", &["controller"]),
+            &release,
+            &[("sda", 200 * GIB)],
+        ),
+        with_disks(
+            node(2, "ctl-2", &["controller"]),
+            &release,
+            &[("sda", 200 * GIB)],
+        ),
+    ];
+    let export = export(&release, &components, nodes).unwrap();
+    let host = &export.hosts[0];
+    assert_eq!(host.vars["mariadb_datadir_volume"], "/var/lib/mysql");
+    assert!(
+        !host.vars.contains_key("glance_file_datadir_volume"),
+        "{host:?}"
+    );
+    assert!(
+        export.warnings.iter().any(|w| w.starts_with(
+            "glance_file_datadir_volume is not set for the Image Storage made on ctl-1, ctl-2 (/var/lib/glance): with Glance's file back end"
+        )),
+        "{:?}",
+        export.warnings
+    );
+    // The volume is made and mounted all the same.
+    assert!(export.files["prepare-disks.yml"].contains("mount: /var/lib/glance"));
 }

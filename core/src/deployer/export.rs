@@ -10,7 +10,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::write::{Inventory, README, globals_yaml, ini};
+use super::hand_off::{HandOff, PLAYBOOK, hand_off};
+use super::write::{
+    DISKS_README, Inventory, PREPARE_LINE, README, globals_yaml, ini, prepare_disks,
+};
 use super::{Computed, DeployedService, Deployer, DeployerSummary, tab_read_by};
 use crate::component::Pattern;
 use crate::disks::VolumesMetadata;
@@ -145,7 +148,8 @@ pub struct Export {
     pub deployer: String,
     pub series: String,
     pub openstack_release: String,
-    /// Path → text: `inventory`, `globals.yml`, `config/…`, `README.md`.
+    /// Path → text: `inventory`, `globals.yml`, `config/…`,
+    /// `prepare-disks.yml` (when a host's disks are prepared), `README.md`.
     pub files: BTreeMap<String, String>,
     pub hosts: Vec<ExportHost>,
     pub warnings: Vec<String>,
@@ -284,8 +288,10 @@ impl<'e, 'a> Exporting<'e, 'a> {
     fn export(self) -> Result<Export, ExportRefusal> {
         let mut problems = self.unsupported();
         problems.extend(self.node_problems());
-        let (_meta, mut more, unknown_disks) = self.disks();
+        let (meta, mut more, unknown_disks) = self.disks();
         problems.append(&mut more);
+        let hand_off = meta.as_ref().map(|m| self.hand_off(m)).unwrap_or_default();
+        problems.extend(hand_off.problems.iter().cloned());
         let (placements, mut more) = self.placements();
         problems.append(&mut more);
         let (globals, mut more) = self.computed(&self.deployer.globals);
@@ -303,11 +309,17 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let vars: HostVars = self
             .nodes
             .iter()
-            .map(|(n, _)| (n.display_name(), self.host_vars(n)))
+            .map(|(n, _)| {
+                let name = n.display_name();
+                let mut vars = self.host_vars(n);
+                vars.extend(hand_off.vars.get(&name).cloned().unwrap_or_default());
+                (name, vars)
+            })
             .collect();
         let inventory = self.inventory(&placements);
         let mut warnings = self.warnings(&inventory);
         warnings.extend(unknown_disks_warning(&unknown_disks));
+        warnings.extend(hand_off.warnings.iter().cloned());
         let mut files = BTreeMap::new();
         files.insert("inventory".to_owned(), inventory.text(self.header(), &vars));
         files.insert(
@@ -315,7 +327,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
             globals_yaml(&self.header(), &globals),
         );
         files.extend(overrides);
-        files.insert("README.md".to_owned(), self.readme());
+        let prepares = !hand_off.hosts.is_empty();
+        if prepares {
+            let playbook = prepare_disks(&self.header(), &hand_off.hosts);
+            files.insert(PLAYBOOK.to_owned(), playbook);
+        }
+        files.insert("README.md".to_owned(), self.readme(prepares));
         Ok(Export {
             deployer: self.deployer.name.clone(),
             series: self.deployer.series.clone(),
@@ -453,6 +470,15 @@ impl<'e, 'a> Exporting<'e, 'a> {
             .collect();
         let unknown = unknown.iter().map(|n| n.display_name()).collect();
         (Some(meta), problems, unknown)
+    }
+
+    /// What the nodes' disk layouts hand to the deployer (SEMANTICS §14).
+    fn hand_off(&self, meta: &VolumesMetadata) -> HandOff {
+        let laid_out = self.nodes.iter().filter_map(|(n, _)| {
+            let layout = n.disks.as_ref().filter(|l| !l.disks.is_empty())?;
+            Some((n.display_name(), layout))
+        });
+        hand_off(&self.deployer.disks, meta, laid_out, &|w| self.holds(w))
     }
 
     /// The groups each tag places here (tag, group): those without a
@@ -827,9 +853,18 @@ impl<'e, 'a> Exporting<'e, 'a> {
         out
     }
 
-    fn readme(&self) -> String {
+    /// The README: with the section on the disks and the line running
+    /// `prepare-disks.yml` when the export `prepares` some.
+    fn readme(&self, prepares: bool) -> String {
+        let (disks, prepare) = if prepares {
+            (DISKS_README, PREPARE_LINE)
+        } else {
+            ("", "")
+        };
         README
             .replace("{header}", &self.header())
+            .replace("{disks}", disks)
+            .replace("{prepare}", prepare)
             .replace("{series}", &self.deployer.series)
             .replace("{release}", &self.deployer.openstack_release)
     }
@@ -851,7 +886,7 @@ fn unknown_disks_warning(names: &[String]) -> Option<String> {
     let n = names.len();
     (n > 0).then(|| {
         format!(
-            "{} {} no known disks ({}): {} volumes are not checked",
+            "{} {} no known disks ({}): {} volumes are not checked, and {PLAYBOOK} prepares nothing there",
             crate::text::counted(n, "node"),
             crate::text::agree(n, "has", "have"),
             listed(names),
@@ -861,7 +896,7 @@ fn unknown_disks_warning(names: &[String]) -> Option<String> {
 }
 
 /// Up to ten names, then how many more.
-fn listed(names: &[String]) -> String {
+pub(super) fn listed(names: &[String]) -> String {
     match names.len() {
         0..=10 => names.join(", "),
         n => format!("{}, and {} more", names[..10].join(", "), n - 10),

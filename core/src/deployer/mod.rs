@@ -8,6 +8,7 @@
 //! ([`export`]).
 
 pub mod export;
+pub mod hand_off;
 mod write;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 pub use export::{Export, ExportHost, ExportProblem, ExportRefusal, Subject};
+pub use hand_off::{DiskUse, Prepare};
 
 /// A release's or a plugin's `deployers.yaml`: deployer name → its
 /// declaration, in the order written.
@@ -74,6 +76,10 @@ pub struct Deployer {
     /// holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_effect: Vec<SettingRule>,
+    /// The volumes of the disk layouts the deployer uses, and how they are
+    /// prepared before it runs (SEMANTICS §14, the hand-off).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<DiskUse>,
     /// What runs the deployer (release only): the Python packages of its
     /// virtual environment, every one pinned (SEMANTICS §15).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -348,8 +354,9 @@ impl<'de> Deserialize<'de> for Deployers {
 
 impl Deployer {
     /// This declaration with a plugin's entries for the same deployer
-    /// added: its tags, globals, overrides, services and what it says has no
-    /// equivalent (a tag or global the release declares is the release's).
+    /// added: its tags, globals, overrides, services, what it says has no
+    /// equivalent and the volumes it uses (a tag, global or volume the
+    /// release declares is the release's).
     pub fn with(&self, extension: &Deployer) -> Deployer {
         let mut merged = self.clone();
         for (tag, groups) in &extension.tags {
@@ -376,6 +383,11 @@ impl Deployer {
             .settings
             .extend(u.settings.iter().cloned());
         merged.no_effect.extend(extension.no_effect.iter().cloned());
+        for use_ in &extension.disks {
+            if !merged.disks.iter().any(|d| d.volume == use_.volume) {
+                merged.disks.push(use_.clone());
+            }
+        }
         merged
     }
 }

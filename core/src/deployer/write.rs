@@ -1,12 +1,13 @@
 //! The export's files as text: the Ansible inventory (INI), `globals.yml`,
-//! the configuration overrides (INI) and the README saying what to run
-//! next.
+//! the configuration overrides (INI), the playbook preparing the disks and
+//! the README saying what to run next.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
 use super::Deployer;
+use super::hand_off::{HostDisks, PreparedDisk, PreparedGroup};
 use crate::tag::NodeTags;
 
 /// One group of the written inventory.
@@ -227,7 +228,7 @@ Each node's host networking — its interfaces, bonds, VLAN interfaces
 `network_interface`, `api_interface`, `storage_interface`,
 `tunnel_interface` and `neutron_external_interface` name them.
 
-Next, on the deployment host, with kolla-ansible {series} installed:
+{disks}Next, on the deployment host, with kolla-ansible {series} installed:
 
 ```sh
 sudo mkdir -p /etc/kolla && sudo cp globals.yml /etc/kolla/
@@ -235,9 +236,128 @@ sudo cp -r config /etc/kolla/ 2>/dev/null || true
 cp \"$(python3 -c 'import kolla_ansible, os; print(os.path.dirname(kolla_ansible.__file__))')/../../../share/kolla-ansible/etc_examples/kolla/passwords.yml\" /etc/kolla/passwords.yml
 kolla-genpwd                                   # the passwords, in /etc/kolla/passwords.yml
 kolla-ansible install-deps
-kolla-ansible bootstrap-servers -i inventory   # Docker and what the hosts need
+{prepare}kolla-ansible bootstrap-servers -i inventory   # Docker and what the hosts need
 kolla-ansible prechecks -i inventory
 kolla-ansible deploy -i inventory
 kolla-ansible post-deploy -i inventory         # admin-openrc.sh
 ```
 ";
+
+/// The README's section on the disks, when the export prepares some.
+pub const DISKS_README: &str = "## Before kolla-ansible: the disks
+
+kolla-ansible prepares no disks, yet expects some ready: the LVM volume
+group its Cinder LVM back end names (`cinder_volume_group`, which its
+prechecks look for), Swift's partitions, and the file systems Mosaic's
+host variables point Glance's, Nova's and MariaDB's data at
+(`glance_file_datadir_volume`, `nova_instance_datadir_volume`,
+`mariadb_datadir_volume`). `prepare-disks.yml` makes them on each host
+from the node's disk layout (Configure Disks): each partition where the
+layout places it and of its size in MiB (GPT), the volume groups, the
+logical volumes, their file systems and their mounts (in `/etc/fstab`).
+Run it once the operating system is installed, before `bootstrap-servers`
+(after `install-deps`, which brings the Ansible collections it uses):
+
+```sh
+ansible-playbook -i inventory prepare-disks.yml --check   # what it would do
+ansible-playbook -i inventory prepare-disks.yml
+```
+
+The rest of each disk is the operating system's: its installer lays out
+the layout's other volumes (Base System, Logs, …) before Mosaic's
+partitions, whose places the playbook lists (`start`, MiB). A host with
+anything in the way — a disk of another size or identity, a file system on
+a whole disk, a partition table other than GPT, a partition where one of
+Mosaic's goes, a volume group or a mount point in use, files where a file
+system would be mounted — is left untouched, every reason listed. Nothing
+is ever removed, shrunk or formatted over, and a second run changes
+nothing. The hosts need `parted`, `lvm2` and the file systems' tools
+(`xfsprogs`, `e2fsprogs`).
+
+";
+
+/// The README's line running `prepare-disks.yml`, when the export has it.
+pub const PREPARE_LINE: &str =
+    "ansible-playbook -i inventory prepare-disks.yml   # the disks, first (above)\n";
+
+/// `prepare-disks.yml`: the playbook with each host's disks.
+pub fn prepare_disks(header: &str, hosts: &[(String, HostDisks)]) -> String {
+    let mut layouts = String::new();
+    for (host, prepared) in hosts {
+        layouts.push_str(&format!("      {}:\n        disks:\n", scalar(host)));
+        for disk in &prepared.disks {
+            disk_lines(&mut layouts, disk);
+        }
+        if prepared.volume_groups.is_empty() {
+            layouts.push_str("        volume_groups: []\n");
+        } else {
+            layouts.push_str("        volume_groups:\n");
+            for group in &prepared.volume_groups {
+                group_lines(&mut layouts, group);
+            }
+        }
+    }
+    include_str!("prepare-disks.yml")
+        .replace("{header}", header)
+        .replace("{layouts}\n", &layouts)
+}
+
+fn disk_lines(out: &mut String, disk: &PreparedDisk) {
+    out.push_str(&format!(
+        "          - device: {}\n            prefix: {}\n            size: {}\n",
+        scalar(&disk.device),
+        scalar(&disk.prefix),
+        disk.size
+    ));
+    let ids: Vec<String> = disk.ids.iter().map(|i| scalar(i)).collect();
+    out.push_str(&format!("            ids: [{}]\n", ids.join(", ")));
+    out.push_str("            partitions:\n");
+    for p in &disk.partitions {
+        let mut fields = vec![
+            ("name", scalar(&p.name)),
+            ("start", p.start.to_string()),
+            ("end", p.end.to_string()),
+        ];
+        fields.extend(p.vg.as_deref().map(|vg| ("vg", scalar(vg))));
+        fields.extend(p.label.as_deref().map(|l| ("label", scalar(l))));
+        out.push_str(&format!("              - {}\n", flow(&fields)));
+    }
+}
+
+fn group_lines(out: &mut String, group: &PreparedGroup) {
+    out.push_str(&format!("          - name: {}\n", scalar(&group.name)));
+    if group.lvs.is_empty() {
+        out.push_str("            lvs: []\n");
+        return;
+    }
+    out.push_str("            lvs:\n");
+    for lv in &group.lvs {
+        let mut fields = vec![
+            ("name", scalar(&lv.name)),
+            ("size", scalar(&lv.size)),
+            ("device", scalar(&lv.device)),
+        ];
+        fields.extend(lv.fs.as_deref().map(|f| ("fs", scalar(f))));
+        fields.extend(lv.mount.as_deref().map(|m| ("mount", scalar(m))));
+        out.push_str(&format!("              - {}\n", flow(&fields)));
+    }
+}
+
+/// `{key: value, …}`.
+fn flow(fields: &[(&str, String)]) -> String {
+    let parts: Vec<String> = fields.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// A string as a YAML scalar that reads back as the same string in a flow
+/// collection too: plain when the emitter writes it plain and it holds no
+/// flow indicator, else double-quoted.
+fn scalar(text: &str) -> String {
+    let block = crate::yaml::to_string(&Value::from(text));
+    let block = block.trim_end_matches('\n');
+    if block.starts_with('"') || !text.contains([',', '[', ']', '{', '}']) {
+        block.to_owned()
+    } else {
+        serde_json::to_string(text).unwrap_or_default()
+    }
+}

@@ -889,13 +889,43 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
             "unsupported" => unsupported(value, &path, sink),
             "no_effect" => setting_rules(value, &path, sink),
             "runtime" => runtime(value, &path, sink),
+            "disks" => disk_uses(value, &path, sink),
             other => sink.error(
                 entry.line,
                 &path,
-                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, services, globals, overrides, unsupported, no_effect or runtime)"),
+                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, services, globals, overrides, unsupported, no_effect, runtime or disks)"),
             ),
         }
     }
+}
+
+/// A deployer's `disks`: the volumes it uses and how each is prepared
+/// (SEMANTICS §14, the hand-off) — `volume_group` and `swift_partitions`
+/// with a `name`, `volume_group` and `mounted` with a `variable`; a `when`
+/// (parsed) with its `reason`.
+fn disk_uses(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    each_map(node, path, sink, |at, item, sink| {
+        require(item, at, &["volume", "prepare"], sink);
+        let needs: &[&str] = match item.get("prepare").and_then(Node::as_str) {
+            Some("volume_group") => &["name", "variable"],
+            Some("mounted") => &["variable"],
+            Some("swift_partitions") => &["name"],
+            Some(other) => {
+                sink.error(
+                    item.line,
+                    &join_path(at, "prepare"),
+                    format!("'{other}' is none of volume_group, mounted and swift_partitions"),
+                );
+                &[]
+            }
+            None => &[],
+        };
+        require(item, at, needs, sink);
+        if let Some(when) = item.get("when") {
+            expression(when, &join_path(at, "when"), sink);
+            require(item, at, &["reason"], sink);
+        }
+    });
 }
 
 /// A deployer's `runtime`: the Python versions (`3.11`) and the packages

@@ -882,6 +882,39 @@ fn a_deployers_services_name_their_groups_and_conditions() {
     }
 }
 
+/// SEMANTICS §14, the hand-off: a plugin's volume the deployer uses, and
+/// how it is prepared; what each way needs, and its condition parsed.
+#[test]
+fn a_deployers_disks_say_how_each_volume_is_prepared() {
+    let good = "kolla-ansible:\n  disks:\n    - {volume: swift, prepare: swift_partitions, name: KOLLA_SWIFT_DATA}\n    - {volume: db, prepare: mounted, variable: db_dir, when: \"settings:demo.on.value\", reason: not shared}\n";
+    let loaded = load(&extension(&[("deployers.yaml", good)]));
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    let package = loaded.package.unwrap();
+    let deployer = package.deployers_metadata.get("kolla-ansible").unwrap();
+    assert_eq!(
+        deployer.disks[0].prepare,
+        crate::deployer::Prepare::SwiftPartitions
+    );
+    assert_eq!(deployer.disks[1].variable.as_deref(), Some("db_dir"));
+
+    let bad = "kolla-ansible:\n  disks:\n    - {volume: a, prepare: volume_group, variable: v}\n    - {volume: b, prepare: formatted}\n    - {volume: c, prepare: mounted, variable: v, when: \"settings:x ==\"}\n    - {prepare: mounted, variable: v}\n";
+    let loaded = load(&extension(&[("deployers.yaml", bad)]));
+    let got = lines(&loaded);
+    for expected in [
+        "deployers.yaml:3: error: kolla-ansible.disks[0]: missing required key 'name'",
+        "deployers.yaml:4: error: kolla-ansible.disks[1].prepare: 'formatted' is none of volume_group, mounted and swift_partitions",
+        "deployers.yaml:5: error: kolla-ansible.disks[2].when:",
+        "deployers.yaml:5: error: kolla-ansible.disks[2]: missing required key 'reason'",
+        "deployers.yaml:6: error: kolla-ansible.disks[3]: missing required key 'volume'",
+    ] {
+        assert!(
+            got.iter().any(|l| l.starts_with(expected)),
+            "missing {expected:?} in\n{}",
+            got.join("\n")
+        );
+    }
+}
+
 /// SEMANTICS §14: a volume's sizes name generators the volume manager
 /// knows, with their arguments, and a role's `allocate_size` is one of
 /// Fuel's three — refused at the line, before the package is installed.

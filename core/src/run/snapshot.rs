@@ -110,9 +110,12 @@ impl Snapshot {
 }
 
 /// The files whose difference is a change of configuration: everything
-/// but the inventory (its hosts are compared one by one) and the README.
+/// but the inventory (its hosts are compared one by one), the README and
+/// the playbook preparing the disks, which the operator runs before
+/// kolla-ansible (its host variables are compared with the hosts).
 fn is_configuration(path: &str) -> bool {
-    path != "inventory" && path != "README.md"
+    use crate::deployer::hand_off::PLAYBOOK;
+    !["inventory", "README.md", PLAYBOOK].contains(&path)
 }
 
 /// What differs from the last snapshot deployed to the one now.
@@ -264,5 +267,19 @@ pub(crate) mod tests {
             changes.files.is_empty(),
             "the inventory is compared host by host"
         );
+    }
+
+    #[test]
+    fn the_disks_playbook_is_no_configuration_of_kolla_ansible() {
+        let last = snapshot(&[("cinder-1", &["storage"])], "");
+        let mut now = last.clone();
+        let playbook = SnapshotFile {
+            sha256: sha256_hex("- hosts: all"),
+            content: "- hosts: all".to_owned(),
+        };
+        let path = crate::deployer::hand_off::PLAYBOOK;
+        now.files.insert(path.to_owned(), playbook);
+        // What it makes shows in the hosts' variables, compared host by host.
+        assert!(Changes::between(&last, &now).is_empty());
     }
 }
