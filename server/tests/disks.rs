@@ -240,7 +240,6 @@ async fn a_bad_layout_is_refused_with_every_problem_and_nothing_is_stored() {
 
 /// Sizes no disk holds, however large, are refused, not a failure.
 #[tokio::test]
-#[ignore = "core/src/disks/validate.rs adds the sizes sent unchecked: two of i64::MAX overflow (a 500); reported for the lead to fix in core"]
 async fn sizes_past_any_disk_are_refused_not_a_failure() {
     let app = test_app().await;
     let (env, _) = app.environment("lab").await;

@@ -46,7 +46,10 @@ pub fn bounds(draft: &[DiskEntry], volumes: &[VolumeInfo]) -> Vec<DiskBounds> {
 
 fn disk_bounds(draft: &[DiskEntry], i: usize, volumes: &[VolumeInfo]) -> DiskBounds {
     let disk = &draft[i];
-    let taken: i64 = disk.volumes.iter().map(|v| v.size).sum();
+    let taken = disk
+        .volumes
+        .iter()
+        .fold(0i64, |t, v| t.saturating_add(v.size));
     let rows: Vec<VolumeBounds> = disk
         .volumes
         .iter()
@@ -57,21 +60,20 @@ fn disk_bounds(draft: &[DiskEntry], i: usize, volumes: &[VolumeInfo]) -> DiskBou
                 .enumerate()
                 .filter(|(j, _)| *j != i)
                 .flat_map(|(_, d)| d.volumes.iter().filter(|x| x.name == v.name))
-                .map(|x| x.size)
-                .sum();
-            let min = info.map_or(0, |x| x.min_size) - elsewhere;
+                .fold(0i64, |t, x| t.saturating_add(x.size));
+            let min = info.map_or(0, |x| x.min_size).saturating_sub(elsewhere);
             VolumeBounds {
                 name: v.name.clone(),
                 label: info.map_or_else(|| v.name.clone(), |x| x.label.clone()),
                 size: v.size,
                 min,
-                max: disk.size - (taken - v.size),
+                max: disk.size.saturating_sub(taken.saturating_sub(v.size)),
                 error: (v.size < min).then(|| too_small(min)),
             }
         })
         .collect();
     let required: i64 = rows.iter().map(|r| r.min.max(0)).sum();
-    let unallocated = disk.size - taken;
+    let unallocated = disk.size.saturating_sub(taken);
     let error = if unallocated < 0 {
         Some(format!(
             "The total size of volume groups exceeds available space of {} MB.",
@@ -112,13 +114,12 @@ pub fn with_size(draft: &[DiskEntry], disk: usize, volume: &str, size: i64) -> V
     let Some(d) = out.get_mut(disk) else {
         return out;
     };
-    let taken: i64 = d
+    let taken = d
         .volumes
         .iter()
         .filter(|v| v.name != volume)
-        .map(|v| v.size)
-        .sum();
-    let max = (d.size - taken).max(0);
+        .fold(0i64, |t, v| t.saturating_add(v.size));
+    let max = d.size.saturating_sub(taken).max(0);
     if let Some(v) = d.volumes.iter_mut().find(|v| v.name == volume) {
         v.size = size.clamp(0, max);
     }

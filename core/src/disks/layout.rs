@@ -194,7 +194,47 @@ pub fn simple(layout: &DiskLayout) -> Vec<DiskEntry> {
     layout.disks.iter().map(LaidDisk::entry).collect()
 }
 
+/// The largest disk a layout may name: 2^40 MB (an exbibyte). Sizes past
+/// it are no disk, and sums of them stay far from overflowing.
+pub const MAX_DISK_MB: i64 = 1 << 40;
+
 impl DiskLayout {
+    /// What makes a layout read from outside (an environment file) no
+    /// layout Mosaic could have made: a disk past [`MAX_DISK_MB`] or
+    /// named twice, a negative space, spaces larger than their disk, LVM
+    /// metadata larger than its physical volume. Each with its place.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, d) in self.disks.iter().enumerate() {
+            let at = format!("disks[{i}] ({})", d.id);
+            if self.disks[..i].iter().any(|e| e.id == d.id) {
+                out.push(format!("{at}: disk '{}' is named twice", d.id));
+            }
+            if !(0..=MAX_DISK_MB).contains(&d.size) {
+                out.push(format!("{at}: size {} MB is no disk's", d.size));
+                continue;
+            }
+            let mut total = 0i64;
+            for (j, v) in d.volumes.iter().enumerate() {
+                let meta = match v {
+                    Space::Pv { lvm_meta_size, .. } => *lvm_meta_size,
+                    _ => 0,
+                };
+                if !(0..=d.size).contains(&v.size()) || !(0..=v.size()).contains(&meta) {
+                    out.push(format!(
+                        "{at}.volumes[{j}]: size {} MB does not fit the disk",
+                        v.size()
+                    ));
+                }
+                total = total.saturating_add(v.size());
+            }
+            if total > d.size {
+                out.push(format!("{at}: its spaces take {total} MB of {} MB", d.size));
+            }
+        }
+        out
+    }
+
     /// What a volume holds over every disk (`get_total_allocated_size`,
     /// LVM metadata counted as Fuel counts it).
     pub fn allocated(&self, volume: &str) -> i64 {

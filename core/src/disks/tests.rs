@@ -408,3 +408,29 @@ fn one_layout_fits_nodes_with_the_same_disks_only() {
     assert_eq!(moved[0].id, "vda");
     assert!(n.apply(&b, &moved).is_ok());
 }
+
+/// A layout read from a file is held to what Mosaic could have made.
+#[test]
+fn a_layout_no_allocation_could_make_is_named() {
+    let meta = bundled();
+    let n = node(&meta, &["compute"]);
+    let mut layout = n.defaults(&machine(&[("sda", 100_000)], 4096));
+    assert!(layout.problems().is_empty());
+    layout.disks[0].volumes[0] = Space::Boot { size: i64::MAX };
+    layout.disks.push(LaidDisk {
+        size: -1,
+        ..layout.disks[0].clone()
+    });
+    assert_eq!(
+        layout.problems(),
+        [
+            format!(
+                "disks[0] (sda).volumes[0]: size {} MB does not fit the disk",
+                i64::MAX
+            ),
+            "disks[0] (sda): its spaces take 9223372036854775807 MB of 100000 MB".into(),
+            "disks[1] (sda): disk 'sda' is named twice".into(),
+            "disks[1] (sda): size -1 MB is no disk's".into(),
+        ]
+    );
+}

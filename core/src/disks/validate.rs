@@ -69,7 +69,11 @@ pub fn check(stored: &DiskLayout, sent: &[DiskEntry]) -> Vec<LayoutProblem> {
         }
         // `sum_of_volumes_not_greater_than_disk_size`, against the disk's
         // real room, not the size sent.
-        let total: i64 = disk.volumes.iter().map(|v| v.size).sum();
+        // Saturating: a hostile size must not overflow the sum.
+        let total = disk
+            .volumes
+            .iter()
+            .fold(0i64, |t, v| t.saturating_add(v.size));
         if total > entry.size {
             out.push(problem(
                 format!("[{i}].volumes"),

@@ -125,6 +125,10 @@ impl Environment<'_> {
             }
         }
         problems.extend(self.import_network_problems());
+        for node in &self.spec.nodes {
+            let layout = node.disks.iter().flat_map(|l| l.problems());
+            problems.extend(layout.map(|p| format!("node {}: disks: {p}", node.id)));
+        }
         problems
     }
 
