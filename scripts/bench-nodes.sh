@@ -8,7 +8,8 @@
 # time — each given its addresses — and the median of their answer times
 # is printed;
 # for the largest size also the import, the node list, a bulk tag change
-# over every node, the plan, and the server's peak memory.
+# over every node, the plan, a role change that lays 12 disks out again
+# (issue 52), and the server's peak memory.
 #
 #   scripts/bench-nodes.sh                                 # SQLite
 #   scripts/with-postgres.sh scripts/bench-nodes.sh        # PostgreSQL
@@ -75,6 +76,21 @@ def widen_networks(cluster):
     given = {n["name"]: n["used"] for n in saved["networks"]}
     return took, given
 
+def role_changes(ids):
+    """Issue 52: each added node given twelve disks (declared), then a
+    role change on each — compute to compute and cinder, and back — which
+    lays its disks out again: the median of the changes."""
+    disks = [{"name": f"sd{chr(97 + d)}", "size": (500_000 + 100_000 * d) << 20} for d in range(12)]
+    for i in ids:
+        call("PUT", f"/api/v1/nodes/{i}/hardware", json.dumps({"disks": disks, "memory": 128 << 30}))
+    times = []
+    for k, i in enumerate(ids):
+        roles = ["compute", "cinder"] if k % 2 == 0 else ["compute"]
+        took, view = call("PUT", f"/api/v1/nodes/{i}", json.dumps({"roles": roles}))
+        if not view.get("disks_reset"):
+            sys.exit(f"node {i}: its layout was not made again")
+        times.append(took)
+    return statistics.median(times)
 failures, medians, figures = [], {}, {}
 for n in sizes:
     took, env = call("POST", f"/api/v1/clusters/import?name=bench-{n}", environment_file(n), "application/yaml")
@@ -94,6 +110,8 @@ for n in sizes:
     print(f"single-node add with {n:>6} nodes: median {medians[n]:.2f} ms, "
           f"p90 {statistics.quantiles(times, n=10)[-1]:.2f} ms ({adds} adds)")
     if n == max(sizes):
+        added = [node["id"] for node in call("GET", f"/api/v1/clusters/{cluster}/nodes")[1]][-adds:]
+        figures["roles"] = role_changes(added)
         took, nodes = call("GET", f"/api/v1/clusters/{cluster}/nodes")
         figures["list"] = took
         ids = [node["id"] for node in nodes][:n]  # a bulk change takes at most 10,000
@@ -108,6 +126,7 @@ print(f"network save giving {big} nodes their addresses: {figures['networks']:.0
 print(f"GET nodes ({big + adds}): {figures['list']:.0f} ms")
 print(f"bulk tag change over {big} nodes: {figures['bulk']:.0f} ms")
 print(f"plan over HTTP ({big + adds} nodes): {figures['plan']:.0f} ms")
+print(f"role change laying out 12 disks, with {big} nodes: median {figures['roles']:.2f} ms")
 print(f"server peak memory: {peak_mib():.0f} MiB")
 
 def target(ok, what):
@@ -115,6 +134,7 @@ def target(ok, what):
         failures.append(what)
 target(medians[big] <= 5, f"single add at {big} nodes <= 5 ms")
 target(medians[big] <= 1.5 * medians[small], f"single add at {big} <= 1.5x at {small}")
+target(figures["roles"] <= 5, f"role change at {big} nodes <= 5 ms (issue 52)")
 target(figures["import"] <= 10_000, "import <= 10 s")
 target(figures["networks"] <= 10_000, "network save <= 10 s")
 target(figures["list"] <= 300, "node list <= 300 ms")
