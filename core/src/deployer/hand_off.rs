@@ -23,10 +23,9 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::export::ExportProblem;
-use crate::disks::generator::{Amount, Generator, Sizes};
+use crate::disks::manager::{LvSize, logical_volumes};
 use crate::disks::metadata::{SpaceKind, VolumeSpace, VolumesMetadata};
 use crate::disks::{DiskLayout, LaidDisk, Space};
 
@@ -377,15 +376,10 @@ fn group(c: &Checked<'_>, layout: &DiskLayout) -> PreparedGroup {
     };
     let mut lvs: Vec<PreparedVolume> = Vec::new();
     if c.use_.prepare == Prepare::Mounted {
-        for lv in &c.space.volumes {
-            let size = match &lv.size {
-                Amount::Generated {
-                    generator: Generator::TotalVg,
-                    args,
-                } if args.first().and_then(Value::as_str) == Some(c.space.id.as_str()) => {
-                    "100%FREE".to_owned()
-                }
-                amount => format!("{}m", amount.value(&LayoutSizes(layout))),
+        for (lv, size) in logical_volumes(c.space, layout) {
+            let size = match size {
+                LvSize::Rest => "100%FREE".to_owned(),
+                LvSize::Mb(mb) => format!("{mb}m"),
             };
             lvs.push(PreparedVolume {
                 device: format!("/dev/mapper/{}-{}", mapper(&name), mapper(&lv.name)),
@@ -425,24 +419,6 @@ fn by_id(disk: &LaidDisk) -> Vec<String> {
         .filter_map(|e| e.strip_prefix("disk/by-id/"))
         .map(str::to_owned)
         .collect()
-}
-
-/// Fuel's generators read against a stored layout, as its volume manager
-/// reads them against the same disks.
-struct LayoutSizes<'l>(&'l DiskLayout);
-
-impl Sizes for LayoutSizes<'_> {
-    fn ram(&self) -> Option<u64> {
-        self.0.memory
-    }
-
-    fn first_disk(&self) -> Option<i64> {
-        self.0.disks.first().map(|d| d.size)
-    }
-
-    fn total_vg(&self, vg: &str) -> i64 {
-        self.0.total_vg(vg)
-    }
 }
 
 #[cfg(test)]

@@ -4,9 +4,12 @@
 //! otherwise (§14's decisions) the line says so. Nothing else in Mosaic
 //! decides a size.
 
+use super::generator::{Amount, Generator};
 use super::generator::{BOOT_RECORDS_SIZE, BOOT_SIZE, LVM_META_SIZE, Sizes};
 use super::layout::{DiskLayout, LaidDisk, Space};
-use super::metadata::{AllocateSize, BootRule, SpaceKind, VolumeSpace, VolumesMetadata};
+use super::metadata::{
+    AllocateSize, BootRule, LogicalVolume, SpaceKind, VolumeSpace, VolumesMetadata,
+};
 use crate::hardware::Hardware;
 
 /// The operating system's volume group: never spread over two disks by
@@ -596,4 +599,53 @@ impl<'m> VolumeManager<'m> {
             disks: self.disks.iter().map(|d| d.disk.clone()).collect(),
         }
     }
+}
+
+/// Fuel's generators read against a stored layout, as the volume manager
+/// reads them against the same disks.
+impl Sizes for DiskLayout {
+    fn ram(&self) -> Option<u64> {
+        self.memory
+    }
+
+    fn first_disk(&self) -> Option<i64> {
+        self.disks.first().map(|d| d.size)
+    }
+
+    fn total_vg(&self, vg: &str) -> i64 {
+        DiskLayout::total_vg(self, vg)
+    }
+}
+
+/// A logical volume's size on a laid-out node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LvSize {
+    /// What its group holds less the volumes before it: the one volume
+    /// whose size is `calc_total_vg` of its own group.
+    Rest,
+    Mb(i64),
+}
+
+/// A volume group's logical volumes with their sizes on a laid-out node
+/// (`expand_generators` of the group, as Fuel sent it to its agent).
+pub fn logical_volumes<'s>(
+    space: &'s VolumeSpace,
+    layout: &DiskLayout,
+) -> Vec<(&'s LogicalVolume, LvSize)> {
+    space
+        .volumes
+        .iter()
+        .map(|lv| {
+            let size = match &lv.size {
+                Amount::Generated {
+                    generator: Generator::TotalVg,
+                    args,
+                } if args.first().and_then(serde_json::Value::as_str) == Some(&space.id) => {
+                    LvSize::Rest
+                }
+                amount => LvSize::Mb(amount.value(layout)),
+            };
+            (lv, size)
+        })
+        .collect()
 }
