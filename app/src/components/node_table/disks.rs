@@ -20,6 +20,7 @@ use mosaic_core::api::NodeView;
 use mosaic_core::disks::edit::{self, DiskBounds, VolumeBounds};
 use mosaic_core::disks::{DiskEntry, VolumeInfo};
 use mosaic_core::hardware::view::size as readable;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 
 use crate::api::{self, ApiFailure, Tagged};
@@ -93,8 +94,10 @@ impl DisksFor {
 pub fn ConfigureDisks(
     target: DisksFor,
     #[prop(into)] version: Signal<i64>,
-    /// Its own title as a heading (the bulk bar's panel); in a node's
-    /// editor the section's heading names it.
+    /// The bulk bar's panel: its own title as a heading, and brought into
+    /// view under the bar (sticky: it may be clicked far down the table)
+    /// when it opens. In a node's editor the section's heading names it,
+    /// and it opens where Configure disks was clicked.
     heading: bool,
     changed: Callback<()>,
     close: Callback<()>,
@@ -134,8 +137,16 @@ pub fn ConfigureDisks(
     });
     let title = target.title();
     let label = title.clone();
+    let section = NodeRef::<leptos::html::Section>::new();
+    Effect::new(move || {
+        if let Some(panel) = section.get()
+            && heading
+        {
+            under_the_bar(&panel);
+        }
+    });
     view! {
-        <section class="configure-disks" aria-label=label>
+        <section class="configure-disks" aria-label=label node_ref=section>
             <div class="disks-head">
                 {heading.then(|| view! { <h3>{title}</h3> })}
                 <button class="close-disks" on:click=move |_| close.run(())>"Close"</button>
@@ -148,6 +159,19 @@ pub fn ConfigureDisks(
             </Show>
         </section>
     }
+}
+
+/// Scrolls `panel` to the top of the window, under the bulk bar stuck
+/// there.
+fn under_the_bar(panel: &web_sys::HtmlElement) {
+    panel.scroll_into_view();
+    let bar = document()
+        .query_selector(".bulk-bar")
+        .ok()
+        .flatten()
+        .and_then(|bar| bar.dyn_into::<web_sys::HtmlElement>().ok())
+        .map_or(0, |bar| bar.offset_height());
+    window().scroll_by_with_x_and_y(0.0, -f64::from(bar + 8));
 }
 
 /// The draft as the operator changes it: what is shown (the draft made on
