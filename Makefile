@@ -156,6 +156,7 @@ screenshot: e2e
 	cp target/e2e/history.png docs/history.png
 	cp target/e2e/hardware-import.png docs/hardware-import.png
 	cp target/e2e/node-hardware.png docs/node-hardware.png
+	cp target/e2e/configure-disks.png docs/configure-disks.png
 
 clean:
 	rm -rf dist target/stylers target/e2e

@@ -6,6 +6,7 @@ mod admin;
 mod api_docs;
 mod components;
 mod deploy;
+mod disks;
 mod first_visit;
 mod graphs;
 mod hardware;
