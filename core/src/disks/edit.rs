@@ -19,7 +19,8 @@ pub struct VolumeBounds {
     pub min: i64,
     /// `getMaxSize`: the disk less the other volumes on it.
     pub max: i64,
-    /// "The size is too small. Allocate at least N MB."
+    /// "The size is too small. Allocate at least N MB." — on the rows
+    /// that can change (a size, or room to grow).
     pub error: Option<String>,
 }
 
@@ -62,13 +63,16 @@ fn disk_bounds(draft: &[DiskEntry], i: usize, volumes: &[VolumeInfo]) -> DiskBou
                 .flat_map(|(_, d)| d.volumes.iter().filter(|x| x.name == v.name))
                 .fold(0i64, |t, x| t.saturating_add(x.size));
             let min = info.map_or(0, |x| x.min_size).saturating_sub(elsewhere);
+            let max = disk.size.saturating_sub(taken.saturating_sub(v.size));
+            // Said where the operator can act: not on a row with no room.
+            let changeable = v.size > 0 || max > 0;
             VolumeBounds {
                 name: v.name.clone(),
                 label: info.map_or_else(|| v.name.clone(), |x| x.label.clone()),
                 size: v.size,
                 min,
-                max: disk.size.saturating_sub(taken.saturating_sub(v.size)),
-                error: (v.size < min).then(|| too_small(min)),
+                max,
+                error: (changeable && v.size < min).then(|| too_small(min)),
             }
         })
         .collect();

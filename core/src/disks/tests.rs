@@ -434,3 +434,26 @@ fn a_layout_no_allocation_could_make_is_named() {
         ]
     );
 }
+
+/// A volume too small is said on the rows the operator can change, not on
+/// a disk with no room for it.
+#[test]
+fn too_small_is_said_where_the_operator_can_act() {
+    let meta = bundled();
+    let n = node(&meta, &["compute"]);
+    let stored = n.defaults(&machine(&[("sda", 100_000), ("sdb", 50_000)], 4096));
+    let info = n.info(&stored);
+    // sdb all vm: the OS has no room there.
+    let draft = edit::with_size(&simple(&stored), 0, "os", 1000);
+    let bounds = edit::bounds(&draft, &info);
+    let os = |d: usize| {
+        bounds[d]
+            .volumes
+            .iter()
+            .find(|v| v.name == "os")
+            .unwrap()
+            .clone()
+    };
+    assert!(os(0).error.is_some());
+    assert_eq!((os(1).size, os(1).max, os(1).error), (0, 0, None));
+}
