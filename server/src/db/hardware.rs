@@ -125,7 +125,7 @@ impl Db {
     pub async fn declare_hardware<E: From<DbError>>(
         &self,
         id: i64,
-        if_version: Option<i64>,
+        if_version: Option<&super::Seen>,
         change: impl FnOnce(&StoredNode, Option<Hardware>) -> Result<(NodeTags, Hardware), E>,
     ) -> Result<(StoredNode, Hardware), E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
@@ -145,7 +145,7 @@ impl Db {
             .await
             .map_err(DbError::from)?;
         let stored = node(&row)?;
-        if let Some(expected) = if_version.filter(|v| *v != stored.spec.version) {
+        if let Some(expected) = if_version.filter(|v| !v.allows(stored.spec.version)) {
             return Err(DbError::Stale(format!(
                 "node {id} changed since version {expected} (it is at version {}); reload it",
                 stored.spec.version

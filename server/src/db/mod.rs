@@ -105,6 +105,27 @@ impl std::ops::Deref for Installed {
     }
 }
 
+/// The versions a change was made on: `If-Match`'s entity-tags (RFC 9110
+/// §13.1.1), of which the stored version must be one. Tags the server
+/// never issued name no version, so they never match.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Seen(pub Vec<i64>);
+
+impl Seen {
+    /// Whether a change made on these versions may apply at `version`.
+    pub fn allows(&self, version: i64) -> bool {
+        self.0.contains(&version)
+    }
+}
+
+impl std::fmt::Display for Seen {
+    /// `3`, or `3 or 5`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let texts: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&texts.join(" or "))
+    }
+}
+
 /// Errors a caller may want to tell apart from "the database failed".
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

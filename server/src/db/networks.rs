@@ -191,7 +191,7 @@ impl Db {
 /// the nodes (ids and versions) its addresses were decided for.
 #[derive(Debug, Clone, Default)]
 pub struct Checked {
-    pub version: Option<i64>,
+    pub version: Option<super::Seen>,
     pub nodes: Vec<(i64, i64)>,
 }
 
@@ -211,7 +211,7 @@ async fn lock_checked(
     .await?;
     let version = version
         .ok_or_else(|| DbError::NotFound(format!("environment {cluster_id} does not exist")))?;
-    if let Some(expected) = checked.version.filter(|v| *v != version) {
+    if let Some(expected) = checked.version.as_ref().filter(|v| !v.allows(version)) {
         return Err(DbError::Stale(format!(
             "the network configuration of environment {cluster_id} changed since version {expected} (it is at version {version}); reload it"
         )));

@@ -271,7 +271,7 @@ impl Db {
     pub async fn change_node<E: From<DbError>>(
         &self,
         id: i64,
-        if_version: Option<i64>,
+        if_version: Option<&super::Seen>,
         change: impl FnOnce(&StoredNode) -> Result<NodeTags, E>,
     ) -> Result<StoredNode, E> {
         self.change_node_with(id, if_version, None, false, |node, _| change(node))
@@ -284,7 +284,7 @@ impl Db {
     pub async fn change_node_roles<E: From<DbError>>(
         &self,
         id: i64,
-        if_version: Option<i64>,
+        if_version: Option<&super::Seen>,
         checked: (i64, &Addressing),
         counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
@@ -296,7 +296,7 @@ impl Db {
     async fn change_node_with<E: From<DbError>>(
         &self,
         id: i64,
-        if_version: Option<i64>,
+        if_version: Option<&super::Seen>,
         checked: Option<(i64, &Addressing)>,
         counted: bool,
         change: impl FnOnce(&StoredNode, &RoleCounts) -> Result<NodeTags, E>,
@@ -339,7 +339,7 @@ impl Db {
             .await
             .map_err(DbError::from)?;
         let stored = node(&row)?;
-        if let Some(expected) = if_version.filter(|v| *v != stored.spec.version) {
+        if let Some(expected) = if_version.filter(|v| !v.allows(stored.spec.version)) {
             return Err(DbError::Stale(format!(
                 "node {id} changed since version {expected} (it is at version {}); reload it",
                 stored.spec.version

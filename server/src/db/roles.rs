@@ -124,7 +124,7 @@ impl Db {
     pub async fn change_roles<E: From<DbError>>(
         &self,
         owner: TagOwner,
-        (expected, dry_run): (Option<(&str, i64)>, bool),
+        (expected, dry_run): (Option<(&str, &super::Seen)>, bool),
         change: impl FnOnce(RolesSeen) -> Result<(RoleLayer, Vec<NodeTags>), E>,
     ) -> Result<RoleVersions, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
@@ -141,7 +141,7 @@ impl Db {
         let (before, versions) = layer_in(&mut tx, owner).await?;
         if let Some((name, seen)) = expected {
             let now = version_of(&versions, name);
-            if now != seen {
+            if !seen.allows(now) {
                 return Err(DbError::Stale(format!(
                     "role '{name}' changed here since version {seen} (it is at version {now}); \
                      reload it"

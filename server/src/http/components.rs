@@ -59,7 +59,7 @@ pub(super) struct Options {
         (status = 400, description = "`bad_request`; `invalid_selection` (`violations`); `invalid_settings` (`problems`, and the change's `consequences`): nothing is stored; a dry run is refused the same way", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
         (status = 409, description = "`components_in_use`: nodes hold roles the change takes away (`problems`: those, then any problem of the settings; and the change's `consequences`), a dry run refused the same way; `busy`: the settings, components or nodes kept changing", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another settings version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no settings version they are at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn change(
@@ -75,7 +75,7 @@ async fn change(
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
         let version = stored.row.settings_version;
-        still_at(expected, version, "settings")?;
+        still_at(expected.as_ref(), version, "settings")?;
         let before = stored.environment()?;
         let spec = before
             .with_components(&request.components)

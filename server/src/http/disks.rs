@@ -182,7 +182,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
         (status = 400, description = "`bad_request`: a body that is not a layout; `invalid_disks`: every problem (`problems`, each with its `path`: Fuel's validator's messages, an unknown disk or volume, a negative size), nothing stored", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
         (status = 409, description = "`conflict`: none of the node's disks is known (import its hardware or declare its disks), or the volumes of the environment's plugins cannot be worked out", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn save(
@@ -197,7 +197,7 @@ async fn save(
     let meta = volumes_metadata(&env)?;
     let stored = state
         .db
-        .change_node(id, expected, |node| {
+        .change_node(id, expected.as_ref(), |node| {
             let layout = (node.spec.disks.as_ref())
                 .filter(|l| !l.disks.is_empty())
                 .ok_or_else(|| ApiError::Conflict(no_known_disks(&node.spec)))?;

@@ -185,7 +185,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
         (status = 400, description = "`bad_request`: a body that is not the hardware's shape; `invalid_hardware`: every problem, each with its field (`interfaces[1].mac: …`), or of the interfaces it leaves", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
         (status = 409, description = "`conflict`: an import found the node's hardware (import again to change it); `busy`: the environment kept changing", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn declare(
@@ -202,7 +202,7 @@ async fn declare(
     let hardware = request.hardware();
     let (stored, hardware) = state
         .db
-        .declare_hardware(id, expected, |node, before| {
+        .declare_hardware(id, expected.as_ref(), |node, before| {
             may_declare(node.spec.found.as_ref()).map_err(ApiError::Conflict)?;
             let (mut next, hardware) = env
                 .with_declared_hardware(&config, (&node.spec, before.as_ref()), hardware, &now)

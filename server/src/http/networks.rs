@@ -22,7 +22,7 @@ use utoipa_axum::routes;
 use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
-use crate::db::Checked;
+use crate::db::{Checked, Seen};
 use crate::environment::Stored;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -83,9 +83,9 @@ pub(super) fn rebuilt(
 }
 
 /// What a change of the whole environment's networks was worked out from.
-fn checked(stored: &Stored, version: Option<i64>) -> Checked {
+fn checked(stored: &Stored, version: Option<&Seen>) -> Checked {
     Checked {
-        version,
+        version: version.cloned(),
         nodes: stored.node_versions(),
     }
 }
@@ -146,10 +146,10 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
     responses(
         (status = 200, description = "Saved: the configuration", body = ConfigurationView,
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
-        (status = 400, description = "`bad_request`: a body that is not a change, an `If-Match` that names no version; `invalid_networks`: every problem of the change and of the configuration it makes (`problems`: kind, message, networks, fields, nodes); nothing is stored", body = ErrorBody),
+        (status = 400, description = "`bad_request`: a body that is not a change; `invalid_networks`: every problem of the change and of the configuration it makes (`problems`: kind, message, networks, fields, nodes); nothing is stored", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
         (status = 409, description = "`busy`: the environment's nodes kept changing", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn save(
@@ -161,7 +161,7 @@ async fn save(
     let expected = versions::if_match(&headers, "network configuration")?;
     for _ in 0..ATTEMPTS {
         let stored = whole(&state, id).await?;
-        let done = store_change(&state, &stored, &change, expected).await;
+        let done = store_change(&state, &stored, &change, expected.as_ref()).await;
         if !again(&done) {
             done?;
             return show(State(state), Path(id)).await;
@@ -175,7 +175,7 @@ async fn store_change(
     state: &AppState,
     stored: &Stored,
     change: &ConfigurationChange,
-    expected: Option<i64>,
+    expected: Option<&Seen>,
 ) -> Result<(), ApiError> {
     let env = stored.environment()?;
     let config = env
@@ -448,9 +448,9 @@ async fn interfaces(
     responses(
         (status = 200, description = "Declared: its interfaces", body = InterfacesView,
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
-        (status = 400, description = "`bad_request`: a body that is not interfaces, a bond without its mode or slaves, an `If-Match` that names no version; `invalid_interfaces`: every problem of its interfaces and their layout (`problems`); nothing is stored", body = ErrorBody),
+        (status = 400, description = "`bad_request`: a body that is not interfaces, a bond without its mode or slaves; `invalid_interfaces`: every problem of its interfaces and their layout (`problems`); nothing is stored", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn set_interfaces(
@@ -466,7 +466,7 @@ async fn set_interfaces(
     let config = configuration(&env)?;
     let changed = state
         .db
-        .change_node(id, expected, |node| {
+        .change_node(id, expected.as_ref(), |node| {
             let next = NodeTags {
                 interfaces: declared.clone(),
                 ..node.spec.clone()

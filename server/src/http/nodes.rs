@@ -338,7 +338,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
         (status = 400, description = "`bad_request`: a status, role or tag name that is not one, a node group the environment does not have, a bond without its mode or slaves; `invalid_roles`: every problem of the roles (unknown, in conflict, restricted, of a plugin that is off), or a role past its maximum; `invalid_interfaces`: every problem of its interfaces (`problems`)", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
         (status = 409, description = "`busy`: the environment's settings kept changing; `conflict`: its roles changed, it has disks, and the volumes of the environment's plugins cannot be worked out to lay them out again", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn update(
@@ -370,7 +370,7 @@ async fn update(
         let mut reset = false;
         let changed = state
             .db
-            .change_node_roles(id, expected, checked, counted, |node, counts| {
+            .change_node_roles(id, expected.as_ref(), checked, counted, |node, counts| {
                 let mut spec = env.node_with_instances(applied(&node.spec)?, &others);
                 check_interfaces(&env, &spec)?;
                 check_maximums(&env, counts, Some(&node.spec), &spec)?;

@@ -28,7 +28,7 @@ use super::components::Options;
 use super::error::{ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
-use crate::db::{RolesSeen, TagOwner, version_of};
+use crate::db::{RolesSeen, Seen, TagOwner, version_of};
 use crate::environment::{ReleaseBase, Stored};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -93,7 +93,7 @@ type EnvChange<'c> =
 async fn change_cluster(
     state: &AppState,
     id: i64,
-    (name, expected, dry_run): (&str, Option<i64>, bool),
+    (name, expected, dry_run): (&str, Option<&Seen>, bool),
     change: &EnvChange<'_>,
 ) -> Result<Outcome, ApiError> {
     let installed = state.db.plugins().await?;
@@ -102,7 +102,7 @@ async fn change_cluster(
         .db
         .change_roles(
             TagOwner::Cluster(id),
-            (expected.map(|v| (name, v)), dry_run),
+            (expected.map(|seen| (name, seen)), dry_run),
             |seen: RolesSeen| {
                 let rows = seen.environments.into_iter().next();
                 let rows = rows.ok_or_else(|| ApiError::NotFound(format!("environment {id}")))?;
@@ -143,7 +143,7 @@ async fn change_cluster(
         (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment or role", body = ErrorBody),
         (status = 409, description = "`conflict`; `busy`", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile, or `If-Match` names a tag never issued", body = ErrorBody),
     )
 )]
 async fn put_cluster(
@@ -155,7 +155,7 @@ async fn put_cluster(
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "role")?;
     let tags = request.tags;
-    let how = (name.as_str(), expected, options.dry_run);
+    let how = (name.as_str(), expected.as_ref(), options.dry_run);
     let outcome = change_cluster(&state, id, how, &|env, level| {
         level.set_tags(&name, tags.clone(), |t| env.knows_tag(t))
     })
@@ -209,7 +209,7 @@ async fn create_cluster(
         (status = 204, description = "A role created here, deleted"),
         (status = 404, description = "`not_found`: no such environment or role", body = ErrorBody),
         (status = 409, description = "`conflict`: nodes hold a created role (named), or the owner has no change of that role; `busy`", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile, or `If-Match` names a tag never issued", body = ErrorBody),
     )
 )]
 async fn delete_cluster(
@@ -219,7 +219,7 @@ async fn delete_cluster(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "role")?;
-    let how = (name.as_str(), expected, options.dry_run);
+    let how = (name.as_str(), expected.as_ref(), options.dry_run);
     let outcome = change_cluster(&state, id, how, &|env, level| {
         level.reset(&name, env.holders(&name))
     })
@@ -249,7 +249,7 @@ type ReleaseChange<'c> = dyn Fn(LevelView<'_>, &dyn Fn(&TagName) -> bool, Vec<St
 async fn change_release(
     state: &AppState,
     id: i64,
-    (name, expected, dry_run): (&str, Option<i64>, bool),
+    (name, expected, dry_run): (&str, Option<&Seen>, bool),
     change: &ReleaseChange<'_>,
 ) -> Result<Outcome, ApiError> {
     let base = release_base(state, id).await?;
@@ -259,7 +259,7 @@ async fn change_release(
         .db
         .change_roles(
             TagOwner::Release(id),
-            (expected.map(|v| (name, v)), dry_run),
+            (expected.map(|seen| (name, seen)), dry_run),
             |seen: RolesSeen| {
                 let roles = ReleaseRoles::new(&base.foundation, &seen.layer);
                 let tags = &seen.release_tags;
@@ -366,7 +366,7 @@ async fn list_release(
         (status = 400, description = "`bad_request`; `unknown_tag`: tags nothing declares", body = ErrorBody),
         (status = 404, description = "`not_found`: no such release or role", body = ErrorBody),
         (status = 409, description = "`conflict`; `busy`", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile, or `If-Match` names a tag never issued", body = ErrorBody),
     )
 )]
 async fn put_release(
@@ -378,7 +378,7 @@ async fn put_release(
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "role")?;
     let tags = request.tags;
-    let how = (name.as_str(), expected, options.dry_run);
+    let how = (name.as_str(), expected.as_ref(), options.dry_run);
     let outcome = change_release(&state, id, how, &|level, known, _| {
         level.set_tags(&name, tags.clone(), known)
     })
@@ -432,7 +432,7 @@ async fn create_release(
         (status = 204, description = "A role created here, deleted"),
         (status = 404, description = "`not_found`: no such release or role", body = ErrorBody),
         (status = 409, description = "`conflict`: nodes hold a created role (named), or the owner has no change of that role; `busy`", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: the role changed on this owner meanwhile, or `If-Match` names a tag never issued", body = ErrorBody),
     )
 )]
 async fn delete_release(
@@ -442,7 +442,7 @@ async fn delete_release(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "role")?;
-    let how = (name.as_str(), expected, options.dry_run);
+    let how = (name.as_str(), expected.as_ref(), options.dry_run);
     let outcome = change_release(&state, id, how, &|level, _, holders| {
         level.reset(&name, holders)
     })

@@ -88,7 +88,7 @@ fn merge(base: &mut Map<String, Value>, over: Map<String, Value>) {
         (status = 400, description = "`bad_request`; `invalid_settings`: every problem by `group.attr` (`problems`); nothing is stored", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
         (status = 409, description = "`plugin_in_use`: a plugin switched off while nodes have its roles; `busy`", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn change(
@@ -102,16 +102,7 @@ async fn change(
     for _ in 0..ATTEMPTS {
         let stored = stored_environment(&state, id).await?;
         let version = stored.row.settings_version;
-        if expected.is_some_and(|v| v != version) {
-            return Err(ApiError::Coded(
-                StatusCode::PRECONDITION_FAILED,
-                ErrorCode::PreconditionFailed,
-                format!(
-                    "the settings changed since version {}: they are at version {version}; reload them",
-                    expected.unwrap_or_default()
-                ),
-            ));
-        }
+        super::versions::still_at(expected.as_ref(), version, "settings")?;
         let mut merged = stored.spec.edits.clone();
         merge(&mut merged, edits.clone());
         let spec = Spec {

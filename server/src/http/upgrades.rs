@@ -159,7 +159,7 @@ async fn release_changes(
         (status = 400, description = "`bad_request`; `invalid_settings`: the settings on the new version have problems (`problems`, and the consequences as `upgrade`); a dry run is refused the same way", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment, or a plugin or version it cannot move to", body = ErrorBody),
         (status = 409, description = "`upgrade_refused`: something the environment uses would disappear (`refusals`, `upgrade`, and any problem of the settings as `problems`), a dry run refused the same way; `busy`", body = ErrorBody),
-        (status = 412, description = "`precondition_failed`: `If-Match` names another settings version", body = ErrorBody),
+        (status = 412, description = "`precondition_failed`: `If-Match` names no settings version they are at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
 async fn upgrade(
@@ -178,7 +178,7 @@ async fn upgrade(
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
         let version = stored.row.settings_version;
-        still_at(expected, version, "settings")?;
+        still_at(expected.as_ref(), version, "settings")?;
         let installed = state.db.plugins().await?;
         let (release_id, pins) = moved(&installed, &stored, &request)?;
         let base = ReleaseBase::shared(&installed, release_id, &pins)?

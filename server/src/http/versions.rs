@@ -15,6 +15,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::ApiError;
+use crate::db::Seen;
 
 /// `body` as JSON with `version` as the start of its `ETag` (the
 /// [`conditional`] layer appends the body's digest).
@@ -144,9 +145,12 @@ pub async fn conditional(request: Request, next: Next) -> Response {
     Response::from_parts(parts, body)
 }
 
-/// The version an `If-Match` header asks for (`"3"`, `W/"3"` or `3`);
-/// `*` or none: any. `what` names the resource in the error.
-pub fn if_match(headers: &HeaderMap, what: &str) -> Result<Option<i64>, ApiError> {
+/// The versions an `If-Match` header names (RFC 9110 §13.1.1): a list of
+/// entity-tags, each `"N"` or the whole `ETag` `"N-DIGEST"` (`W/` or no
+/// quotes taken too); `*` or none: any. A header none of whose tags the
+/// server could have issued (`"stale-0"`) can never match: 412, as a
+/// stale one. `what` names the resource in the error.
+pub fn if_match(headers: &HeaderMap, what: &str) -> Result<Option<Seen>, ApiError> {
     let Some(value) = headers.get(header::IF_MATCH) else {
         return Ok(None);
     };
@@ -154,25 +158,32 @@ pub fn if_match(headers: &HeaderMap, what: &str) -> Result<Option<i64>, ApiError
     if text == "*" {
         return Ok(None);
     }
-    let tag = text.trim_start_matches("W/").trim_matches('"');
-    // The whole `ETag` (`"N-DIGEST"`) or the version alone.
-    tag.split('-')
-        .next()
-        .unwrap_or_default()
-        .parse()
-        .map(Some)
-        .map_err(|_| {
-            ApiError::BadRequest(format!(
-                "If-Match: expected the {what} version, such as \"3\" (got '{text}')"
-            ))
-        })
+    let versions: Vec<i64> = text.split(',').filter_map(issued_version).collect();
+    if versions.is_empty() {
+        return Err(ApiError::Coded(
+            StatusCode::PRECONDITION_FAILED,
+            ErrorCode::PreconditionFailed,
+            format!("If-Match: {text} names no version the {what} ever had: reload it"),
+        ));
+    }
+    Ok(Some(Seen(versions)))
+}
+
+/// The version an entity-tag names when it is one the server issues.
+fn issued_version(tag: &str) -> Option<i64> {
+    let tag = tag.trim().trim_start_matches("W/").trim_matches('"');
+    let digits = tag.split('-').next().unwrap_or_default();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// Refuses a change made on `expected` (from `If-Match`) when the
 /// resource is at `version` now: 412 `precondition_failed`.
-pub fn still_at(expected: Option<i64>, version: i64, what: &str) -> Result<(), ApiError> {
+pub fn still_at(expected: Option<&Seen>, version: i64, what: &str) -> Result<(), ApiError> {
     match expected {
-        Some(seen) if seen != version => Err(ApiError::Coded(
+        Some(seen) if !seen.allows(version) => Err(ApiError::Coded(
             StatusCode::PRECONDITION_FAILED,
             ErrorCode::PreconditionFailed,
             format!(
