@@ -534,7 +534,10 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let text = entry.value.as_deref().unwrap_or("null");
         let expr = Expr::parse(text).map_err(|e| e.message)?;
         let value = expr.eval(&self.models).map_err(|e| e.message)?.to_json();
-        Ok(Some(value))
+        Ok(Some(match (&entry.booleans, value) {
+            (Some([yes, no]), Value::Bool(b)) => Value::from(if b { yes } else { no }.as_str()),
+            (_, value) => value,
+        }))
     }
 
     /// `template` with every string in it filled.

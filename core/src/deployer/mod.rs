@@ -203,6 +203,11 @@ pub struct Computed {
     pub template: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// How a boolean value is written when not `"yes"`/`"no"`: `[true's,
+    /// false's]`, as the series documents the value's valid options
+    /// (kolla-ansible's `openstack_logging_debug`: `["True", "False"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub booleans: Option<[String; 2]>,
 }
 
 impl Computed {

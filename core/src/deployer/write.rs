@@ -179,7 +179,8 @@ fn members<'g>(
 }
 
 /// `globals.yml`: the header as a comment, then each value (booleans as
-/// `"yes"`/`"no"`, as kolla-ansible writes them).
+/// `"yes"`/`"no"`, as kolla-ansible writes most of them; a value whose
+/// valid options are other words has them already, `Computed::booleans`).
 pub fn globals_yaml(header: &str, values: &[(String, Value)]) -> String {
     let mut map = Map::new();
     for (name, value) in values {

@@ -1078,6 +1078,19 @@ fn computed_list(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>
         if let Some(when) = item.get("when") {
             expression(when, &join_path(at, "when"), sink);
         }
+        if let Some(forms) = item.get("booleans") {
+            let json = forms.to_json();
+            let two = json
+                .as_array()
+                .filter(|a| a.len() == 2 && a.iter().all(|v| v.is_string()));
+            if two.is_none() {
+                sink.error(
+                    forms.line,
+                    &join_path(at, "booleans"),
+                    "how true and false are written: a list of two strings, such as [\"True\", \"False\"]",
+                );
+            }
+        }
         if let Some(file) = item.get("file").and_then(Node::as_str)
             && super::files::confine(file).is_err()
         {

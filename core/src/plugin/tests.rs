@@ -942,3 +942,21 @@ volumes_roles_mapping:
         ]
     );
 }
+
+/// A global's `booleans` say how true and false are written where the
+/// series documents other words than yes and no: two strings, at its line.
+#[test]
+fn a_globals_boolean_forms_are_two_strings() {
+    let good = "kolla-ansible:\n  globals:\n    - {name: debug, value: 'true', booleans: ['True', 'False']}\n";
+    let loaded = load(&extension(&[("deployers.yaml", good)]));
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    let bad =
+        "kolla-ansible:\n  globals:\n    - {name: debug, value: 'true', booleans: ['True']}\n";
+    let loaded = load(&extension(&[("deployers.yaml", bad)]));
+    assert_eq!(
+        lines(&loaded),
+        [
+            "deployers.yaml:3: error: kolla-ansible.globals[0].booleans: how true and false are written: a list of two strings, such as [\"True\", \"False\"]"
+        ]
+    );
+}
