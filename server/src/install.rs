@@ -70,13 +70,16 @@ pub async fn uninstall(db: &Db, id: i64) -> Result<(), DbError> {
             return Ok(());
         }
         let quoted: Vec<String> = users.iter().map(ToString::to_string).collect();
-        Err(DbError::InUse(format!(
-            "{} is used by the environment{} {}; delete {} first",
-            plugin.package.source(),
-            if users.len() == 1 { "" } else { "s" },
-            quoted.join(", "),
-            if users.len() == 1 { "it" } else { "them" },
-        )))
+        Err(DbError::InUse(
+            crate::db::InUse::Plugin,
+            format!(
+                "{} is used by the environment{} {}; delete {} first",
+                plugin.package.source(),
+                if users.len() == 1 { "" } else { "s" },
+                quoted.join(", "),
+                if users.len() == 1 { "it" } else { "them" },
+            ),
+        ))
     })
     .await
 }

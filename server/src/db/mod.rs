@@ -126,6 +126,15 @@ impl std::fmt::Display for Seen {
     }
 }
 
+/// What a refused deletion found still in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InUse {
+    /// A plugin version environments still pin.
+    Plugin,
+    /// A node group that still has nodes.
+    NodeGroup,
+}
+
 /// Errors a caller may want to tell apart from "the database failed".
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -133,9 +142,9 @@ pub enum DbError {
     Conflict(String),
     #[error("{0}")]
     NotFound(String),
-    /// A plugin an environment still uses.
-    #[error("{0}")]
-    InUse(String),
+    /// What cannot go while something still uses it, and why.
+    #[error("{1}")]
+    InUse(InUse, String),
     /// A plugin that collides with installed ones: every collision.
     #[error("the plugin collides with installed plugins")]
     PluginConflict(Vec<mosaic_core::plugin::Diagnostic>),

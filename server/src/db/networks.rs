@@ -449,7 +449,7 @@ impl Db {
         if !nodes.is_empty() {
             let more = if nodes.len() > 10 { ", …" } else { "" };
             let listed: Vec<&str> = nodes.iter().take(10).map(String::as_str).collect();
-            return Err(DbError::InUse(format!(
+            return Err(DbError::InUse(super::InUse::NodeGroup, format!(
                 "node group {id} still has nodes ({}{more}): move them to another node group first",
                 listed.join(", ")
             ))

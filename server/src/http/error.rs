@@ -18,7 +18,7 @@ use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;
 
-use crate::db::DbError;
+use crate::db::{DbError, InUse};
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -322,7 +322,13 @@ impl From<DbError> for ApiError {
         match e {
             DbError::Conflict(m) => ApiError::Conflict(m),
             DbError::NotFound(m) => ApiError::NotFound(m),
-            DbError::InUse(m) => ApiError::Coded(StatusCode::CONFLICT, ErrorCode::PluginInUse, m),
+            DbError::InUse(what, m) => {
+                let code = match what {
+                    InUse::Plugin => ErrorCode::PluginInUse,
+                    InUse::NodeGroup => ErrorCode::NodeGroupInUse,
+                };
+                ApiError::Coded(StatusCode::CONFLICT, code, m)
+            }
             DbError::Stale(m) => ApiError::Coded(
                 StatusCode::PRECONDITION_FAILED,
                 ErrorCode::PreconditionFailed,

@@ -380,18 +380,12 @@ async fn remove_group(state: &AppState, stored: &Stored, group: i64) -> Result<(
         network: Some(next.clone()),
         ..stored.spec.clone()
     };
-    let deleted = state
+    state
         .db
         .delete_group(stored.id(), group, &checked(stored, None), || {
             rows_for(stored, &spec, &next)
         })
-        .await;
-    deleted.map_err(|e| match e {
-        ApiError::Coded(_, ErrorCode::PluginInUse, m) => {
-            ApiError::Coded(StatusCode::CONFLICT, ErrorCode::NodeGroupInUse, m)
-        }
-        other => other,
-    })
+        .await
 }
 
 /// A node's interfaces, the networks on them and its addresses.
