@@ -593,7 +593,7 @@ impl Environment<'_> {
         }
     }
 
-    /// The management address of every node that has one.
+    /// One node's management address, when it has one.
     pub fn management_address(&self, node: &NodeTags) -> Option<Ipv4Addr> {
         node.addresses
             .get(crate::network::metadata::MANAGEMENT)

@@ -297,8 +297,9 @@ impl NetworkingParameters {
     }
 }
 
-/// What a network needs to exist in an environment: its metadata applies
-/// to the segmentation, and its restrictions hold.
+/// Whether a network's metadata applies to a segmentation: it names none,
+/// or this one. Its restrictions are not read here: whether it exists in
+/// an environment is `Environment::network_metas`' to say.
 pub fn applies(meta: &NetworkMeta, segmentation: Segmentation) -> bool {
     meta.seg_type.is_none_or(|s| s == segmentation)
 }
