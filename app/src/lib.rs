@@ -10,7 +10,7 @@ pub mod environment;
 pub mod pages;
 pub mod records;
 pub mod route;
-pub mod routes;
+pub mod lazy_pages;
 pub mod session;
 
 use leptos::prelude::*;
@@ -89,19 +89,19 @@ fn Shell() -> impl IntoView {
                 <Route path=path!("/") view=Home />
                 // One frame for an environment's tabs, read once.
                 <ParentRoute path=path!("/environments/:id") view=EnvironmentLayout>
-                    <Route path=path!("") view={Lazy::<routes::NodesTab>::new()} />
-                    <Route path=path!("preview") view={Lazy::<routes::PreviewTab>::new()} />
-                    <Route path=path!("networks") view={Lazy::<routes::NetworksTab>::new()} />
-                    <Route path=path!("settings") view={Lazy::<routes::SettingsTab>::new()} />
-                    <Route path=path!("tags") view={Lazy::<routes::TagsTab>::new()} />
-                    <Route path=path!("components") view={Lazy::<routes::ComponentsTab>::new()} />
-                    <Route path=path!("deploy") view={Lazy::<routes::DeployTab>::new()} />
-                    <Route path=path!("history") view={Lazy::<routes::HistoryTab>::new()} />
+                    <Route path=path!("") view={Lazy::<lazy_pages::NodesTab>::new()} />
+                    <Route path=path!("preview") view={Lazy::<lazy_pages::PreviewTab>::new()} />
+                    <Route path=path!("networks") view={Lazy::<lazy_pages::NetworksTab>::new()} />
+                    <Route path=path!("settings") view={Lazy::<lazy_pages::SettingsTab>::new()} />
+                    <Route path=path!("tags") view={Lazy::<lazy_pages::TagsTab>::new()} />
+                    <Route path=path!("components") view={Lazy::<lazy_pages::ComponentsTab>::new()} />
+                    <Route path=path!("deploy") view={Lazy::<lazy_pages::DeployTab>::new()} />
+                    <Route path=path!("history") view={Lazy::<lazy_pages::HistoryTab>::new()} />
                 </ParentRoute>
-                <Route path=path!("/releases/:id/tags") view={Lazy::<routes::ReleaseTags>::new()} />
-                <Route path=path!("/releases/:id/matrix") view={Lazy::<routes::ReleaseMatrix>::new()} />
-                <Route path=path!("/plugins") view={Lazy::<routes::PluginsRoute>::new()} />
-                <Route path=path!("/heat") view={Lazy::<routes::HeatRoute>::new()} />
+                <Route path=path!("/releases/:id/tags") view={Lazy::<lazy_pages::ReleaseTags>::new()} />
+                <Route path=path!("/releases/:id/matrix") view={Lazy::<lazy_pages::ReleaseMatrix>::new()} />
+                <Route path=path!("/plugins") view={Lazy::<lazy_pages::PluginsRoute>::new()} />
+                <Route path=path!("/heat") view={Lazy::<lazy_pages::HeatRoute>::new()} />
             </Routes>
         </main>
     }
