@@ -906,7 +906,7 @@ mod tests {
         let tabs: Vec<Option<EnvTab>> = failure
             .export_problems()
             .iter()
-            .map(|p| p.fixed_on())
+            .map(|p| p.fixed_on)
             .collect();
         assert_eq!(
             tabs,

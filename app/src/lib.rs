@@ -7,10 +7,10 @@ pub mod api;
 pub mod catalog;
 pub mod components;
 pub mod environment;
+pub mod lazy_pages;
 pub mod pages;
 pub mod records;
 pub mod route;
-pub mod lazy_pages;
 pub mod session;
 
 use leptos::prelude::*;

@@ -226,7 +226,7 @@ fn what_has_no_equivalent_and_a_bad_host_name_are_refused_together() {
             Some(Subject::Node(_) | Subject::Role(_)) => EnvTab::Nodes,
             other => panic!("{other:?} in {refusal:#?}"),
         };
-        assert_eq!(problem.fixed_on(), Some(tab), "{problem:?}");
+        assert_eq!(problem.fixed_on, Some(tab), "{problem:?}");
     }
 }
 
@@ -260,13 +260,13 @@ fn a_node_without_its_management_address_is_fixed_on_the_networks_tab() {
         .find(|p| p.message.contains("no management address"))
         .unwrap_or_else(|| panic!("{refusal:#?}"));
     assert_eq!(address.subject, Some(Subject::Node(1)));
-    assert_eq!(address.fixed_on(), Some(EnvTab::Networks));
+    assert_eq!(address.fixed_on, Some(EnvTab::Networks));
     let vip = refusal
         .problems
         .iter()
         .find(|p| p.message.starts_with("kolla_internal_vip_address"))
         .unwrap_or_else(|| panic!("{refusal:#?}"));
-    assert_eq!(vip.fixed_on(), Some(EnvTab::Networks));
+    assert_eq!(vip.fixed_on, Some(EnvTab::Networks));
 }
 
 /// `node` with its roles' default layout on `disks` (name, MiB), 8 GiB of
@@ -324,7 +324,7 @@ fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
     let disks: Vec<(&Option<Subject>, &str)> = refusal
         .problems
         .iter()
-        .filter(|p| p.fixed_on() == Some(EnvTab::Disks))
+        .filter(|p| p.fixed_on == Some(EnvTab::Disks))
         .map(|p| (&p.subject, p.message.as_str()))
         .collect();
     // Fuel's check_disk_space_for_deployment, then Fuel 9's line per

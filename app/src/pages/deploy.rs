@@ -113,7 +113,7 @@ fn problems(
     let items: Vec<_> = problems
         .iter()
         .map(|p| {
-            let fix = p.fixed_on().map(|tab| {
+            let fix = p.fixed_on.map(|tab| {
                 let href = Route::of_tab(tab, cluster_id).path();
                 view! { " " <a class="fix" href=href>{format!("Fix on the {} tab", tab.label())}</a> }
             });

@@ -39,7 +39,7 @@ impl Subject {
     /// The tab of the environment's page where what it names is changed:
     /// a component on Components, a role a node holds and a node's name on
     /// Nodes, a setting on Settings.
-    pub fn fixed_on(&self) -> EnvTab {
+    pub fn tab(&self) -> EnvTab {
         match self {
             Subject::Component(_) => EnvTab::Components,
             Subject::Role(_) | Subject::Node(_) => EnvTab::Nodes,
@@ -56,18 +56,11 @@ pub struct ExportProblem {
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<Subject>,
     /// The tab of the environment's page where it is fixed: its subject's
-    /// ([`Subject::fixed_on`]) but for addresses and values worked out from
+    /// ([`Subject::tab`]) but for addresses and values worked out from
     /// the networks (Networks); none for the deployer data's own mistakes,
     /// which no change to the environment fixes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed_on: Option<EnvTab>,
-}
-
-impl ExportProblem {
-    /// The tab of the environment's page where it is fixed.
-    pub fn fixed_on(&self) -> Option<EnvTab> {
-        self.fixed_on
-    }
 }
 
 // Written by hand: the derive would make the flattened `Option<Subject>`
@@ -158,14 +151,14 @@ pub struct Export {
 /// A problem fixed where its subject is changed.
 fn problem(message: String, subject: Option<Subject>) -> ExportProblem {
     ExportProblem {
-        fixed_on: subject.as_ref().map(Subject::fixed_on),
+        fixed_on: subject.as_ref().map(Subject::tab),
         message,
         subject,
     }
 }
 
 /// A problem fixed on tab `tab`, whatever its subject.
-fn fixed_on(tab: EnvTab, message: String, subject: Option<Subject>) -> ExportProblem {
+fn problem_on(tab: EnvTab, message: String, subject: Option<Subject>) -> ExportProblem {
     ExportProblem {
         fixed_on: Some(tab),
         message,
@@ -256,7 +249,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
     fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
         let refuse = |message: String| ExportRefusal {
             deployer: deployer.name.clone(),
-            problems: vec![fixed_on(EnvTab::Networks, message, None)],
+            problems: vec![problem_on(EnvTab::Networks, message, None)],
         };
         let (config, _) = env.network_configuration().map_err(refuse)?;
         let mut models = env.models().clone();
@@ -439,7 +432,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 ));
             }
             if !node.addresses.contains_key(MANAGEMENT) {
-                out.push(fixed_on(
+                out.push(problem_on(
                     EnvTab::Networks,
                     format!("node '{name}': it has no management address (ansible_host); see the environment's network checks"),
                     subject,
@@ -466,7 +459,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let (short, unknown) = self.env.disk_shortages(&meta);
         let problems = short
             .iter()
-            .map(|s| fixed_on(EnvTab::Disks, s.message(), Some(Subject::Node(s.node_id))))
+            .map(|s| problem_on(EnvTab::Disks, s.message(), Some(Subject::Node(s.node_id))))
             .collect();
         let unknown = unknown.iter().map(|n| n.display_name()).collect();
         (Some(meta), problems, unknown)
