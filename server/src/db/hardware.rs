@@ -129,29 +129,7 @@ impl Db {
         change: impl FnOnce(&StoredNode, Option<Hardware>) -> Result<(NodeTags, Hardware), E>,
     ) -> Result<(StoredNode, Hardware), E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
-        let missing = || DbError::NotFound(format!("node {id} does not exist"));
-        let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await
-            .map_err(DbError::from)?
-            .rows_affected();
-        if locked == 0 {
-            return Err(missing().into());
-        }
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM nodes WHERE id = $1"))
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(DbError::from)?;
-        let stored = node(&row)?;
-        if let Some(expected) = if_version.filter(|v| !v.allows(stored.spec.version)) {
-            return Err(DbError::Stale(format!(
-                "node {id} changed since version {expected} (it is at version {}); reload it",
-                stored.spec.version
-            ))
-            .into());
-        }
+        let stored = super::nodes::locked_node(&mut tx, id, if_version).await?;
         let text: Option<String> =
             sqlx::query_scalar("SELECT hardware FROM node_hardware WHERE node_id = $1")
                 .bind(id)

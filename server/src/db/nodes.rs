@@ -319,33 +319,12 @@ impl Db {
         if checked.is_some_and(|(v, _)| v != now) {
             return Err(moved(cluster_id).into());
         }
-        let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await
-            .map_err(DbError::from)?
-            .rows_affected();
-        if locked == 0 {
-            return Err(missing().into());
-        }
+        let stored = locked_node(&mut tx, id, if_version).await?;
         let counts = if counted {
             role_counts(&mut tx, cluster_id).await?
         } else {
             RoleCounts::default()
         };
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM nodes WHERE id = $1"))
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(DbError::from)?;
-        let stored = node(&row)?;
-        if let Some(expected) = if_version.filter(|v| !v.allows(stored.spec.version)) {
-            return Err(DbError::Stale(format!(
-                "node {id} changed since version {expected} (it is at version {}); reload it",
-                stored.spec.version
-            ))
-            .into());
-        }
         let mut next = change(&stored, &counts)?;
         next.id = id;
         next.version = stored.spec.version + 1;
@@ -465,6 +444,36 @@ impl Db {
 pub struct NodesChanged {
     pub nodes: Vec<NodeTags>,
     pub networks: Option<(NetworkConfiguration, Vec<AddressRow>)>,
+}
+
+/// Node `id` with its row locked (a write: SQLite's write lock,
+/// PostgreSQL's row lock), as stored; refused (`Stale`) when `if_version`
+/// names none of its version, `NotFound` when there is no such node.
+pub(super) async fn locked_node(
+    tx: &mut Transaction<'_, Any>,
+    id: i64,
+    if_version: Option<&super::Seen>,
+) -> Result<StoredNode, DbError> {
+    let locked = sqlx::query("UPDATE nodes SET version = version WHERE id = $1")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if locked == 0 {
+        return Err(DbError::NotFound(format!("node {id} does not exist")));
+    }
+    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM nodes WHERE id = $1"))
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let stored = node(&row)?;
+    if let Some(expected) = if_version.filter(|v| !v.allows(stored.spec.version)) {
+        return Err(DbError::Stale(format!(
+            "node {id} changed since version {expected} (it is at version {}); reload it",
+            stored.spec.version
+        )));
+    }
+    Ok(stored)
 }
 
 /// Stores `spec` (its version included) for node `spec.id`.

@@ -124,11 +124,7 @@ fn refused(refusal: DisksRefusal) -> ApiError {
 /// node, and Fuel's words for a node that is in no environment (in
 /// Mosaic a node always is; its environment can be deleted meanwhile).
 async fn node_in_environment(state: &AppState, id: i64) -> Result<(Stored, NodeTags), ApiError> {
-    let node = state
-        .db
-        .node(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
+    let node = super::nodes::stored_node(state, id).await?;
     let head = Stored::head(&state.db, node.cluster_id)
         .await?
         .ok_or_else(|| {
@@ -155,13 +151,16 @@ async fn node_in_environment(state: &AppState, id: i64) -> Result<(Stored, NodeT
     )
 )]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
-    let node = state
-        .db
-        .node(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
-    let layout = node.spec.disks.as_ref().map(simple).unwrap_or_default();
-    Ok(versions::with_etag(node.spec.version, layout))
+    let node = super::nodes::stored_node(&state, id).await?;
+    Ok(versions::with_etag(
+        node.spec.version,
+        simple_layout(&node.spec),
+    ))
+}
+
+/// `node`'s layout as the API shows it: `[]` while none is known.
+fn simple_layout(node: &NodeTags) -> Vec<DiskEntry> {
+    node.disks.as_ref().map(simple).unwrap_or_default()
 }
 
 /// Saves a node's disk layout.
@@ -212,8 +211,10 @@ async fn save(
             })
         })
         .await?;
-    let layout = stored.spec.disks.as_ref().map(simple).unwrap_or_default();
-    Ok(versions::with_etag(stored.spec.version, layout))
+    Ok(versions::with_etag(
+        stored.spec.version,
+        simple_layout(&stored.spec),
+    ))
 }
 
 /// A node's default disk layout, not stored.
@@ -304,9 +305,7 @@ async fn save_many(
     ApiJson(request): ApiJson<ClusterDisks>,
 ) -> Result<Json<Vec<NodeDisks>>, ApiError> {
     for _ in 0..ATTEMPTS {
-        let head = Stored::head(&state.db, id)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+        let head = super::nodes::environment_head(&state, id).await?;
         let env = head.environment()?;
         let meta = volumes_metadata(&env)?;
         let changed = state
@@ -328,7 +327,7 @@ async fn save_many(
                     .iter()
                     .map(|n| NodeDisks {
                         node: n.id,
-                        disks: n.disks.as_ref().map(simple).unwrap_or_default(),
+                        disks: simple_layout(n),
                     })
                     .collect();
                 return Ok(Json(answer));

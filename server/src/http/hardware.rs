@@ -156,11 +156,7 @@ async fn head(state: &AppState, id: i64) -> Result<Stored, ApiError> {
     )
 )]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
-    let node = state
-        .db
-        .node(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
+    let node = super::nodes::stored_node(&state, id).await?;
     let hardware = state.db.node_hardware(id).await?.ok_or_else(|| {
         ApiError::NotFound(format!(
             "node {id} has no hardware yet: import its facts, or declare it (PUT)"

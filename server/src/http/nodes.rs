@@ -25,7 +25,7 @@ use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions;
 use crate::AppState;
-use crate::db::NodesChanged;
+use crate::db::{NodesChanged, StoredNode};
 use crate::environment::Stored;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -48,17 +48,22 @@ pub(super) async fn node_context(
     state: &AppState,
     id: i64,
 ) -> Result<(Stored, NodeTags), ApiError> {
-    let node = state
-        .db
-        .node(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))?;
+    let node = stored_node(state, id).await?;
     let stored = environment_head(state, node.cluster_id).await?;
     Ok((stored, node.spec))
 }
 
+/// Node `id` as stored, or 404.
+pub(super) async fn stored_node(state: &AppState, id: i64) -> Result<StoredNode, ApiError> {
+    state
+        .db
+        .node(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))
+}
+
 /// Environment `id` without its nodes, or 404.
-async fn environment_head(state: &AppState, id: i64) -> Result<Stored, ApiError> {
+pub(super) async fn environment_head(state: &AppState, id: i64) -> Result<Stored, ApiError> {
     Stored::head(&state.db, id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
