@@ -189,6 +189,35 @@ impl LaidDisk {
     }
 }
 
+/// `get_total_allocated_size`: what a volume holds over `disks`, LVM
+/// metadata counted as Fuel counts it.
+pub fn allocated<'d>(disks: impl IntoIterator<Item = &'d LaidDisk>, volume: &str) -> i64 {
+    disks
+        .into_iter()
+        .flat_map(|d| &d.volumes)
+        .filter(|v| v.volume() == Some(volume))
+        .map(Space::size)
+        .sum()
+}
+
+/// `_calc_total_vg`: what a volume group holds over `disks`, its physical
+/// volumes less their metadata.
+pub fn total_vg<'d>(disks: impl IntoIterator<Item = &'d LaidDisk>, vg: &str) -> i64 {
+    disks
+        .into_iter()
+        .flat_map(|d| &d.volumes)
+        .filter_map(|v| match v {
+            Space::Pv {
+                vg: g,
+                size,
+                lvm_meta_size,
+                ..
+            } if g == vg => Some(size - lvm_meta_size),
+            _ => None,
+        })
+        .sum()
+}
+
 /// `format_disks_to_simple`: the layout as the API shows it.
 pub fn simple(layout: &DiskLayout) -> Vec<DiskEntry> {
     layout.disks.iter().map(LaidDisk::entry).collect()
@@ -235,32 +264,9 @@ impl DiskLayout {
         out
     }
 
-    /// What a volume holds over every disk (`get_total_allocated_size`,
-    /// LVM metadata counted as Fuel counts it).
-    pub fn allocated(&self, volume: &str) -> i64 {
-        self.disks
-            .iter()
-            .flat_map(|d| &d.volumes)
-            .filter(|v| v.volume() == Some(volume))
-            .map(Space::size)
-            .sum()
-    }
-
     /// `_calc_total_vg`: a group's physical volumes less their metadata.
     pub fn total_vg(&self, vg: &str) -> i64 {
-        self.disks
-            .iter()
-            .flat_map(|d| &d.volumes)
-            .filter_map(|v| match v {
-                Space::Pv {
-                    vg: g,
-                    size,
-                    lvm_meta_size,
-                    ..
-                } if g == vg => Some(size - lvm_meta_size),
-                _ => None,
-            })
-            .sum()
+        total_vg(&self.disks, vg)
     }
 
     /// The disks' sizes, smallest first: what nodes laid out alike share.

@@ -6,7 +6,7 @@
 
 use super::generator::{Amount, Generator};
 use super::generator::{BOOT_RECORDS_SIZE, BOOT_SIZE, LVM_META_SIZE, Sizes};
-use super::layout::{DiskLayout, LaidDisk, Space};
+use super::layout::{self, DiskLayout, LaidDisk, Space};
 use super::metadata::{
     AllocateSize, BootRule, LogicalVolume, SpaceKind, VolumeSpace, VolumesMetadata,
 };
@@ -301,19 +301,7 @@ impl Sizes for VolumeManager<'_> {
     }
 
     fn total_vg(&self, vg: &str) -> i64 {
-        self.disks
-            .iter()
-            .flat_map(|d| &d.disk.volumes)
-            .filter_map(|v| match v {
-                Space::Pv {
-                    vg: g,
-                    size,
-                    lvm_meta_size,
-                    ..
-                } if g == vg => Some(size - lvm_meta_size),
-                _ => None,
-            })
-            .sum()
+        layout::total_vg(self.disks.iter().map(|d| &d.disk), vg)
     }
 }
 
@@ -575,13 +563,7 @@ impl<'m> VolumeManager<'m> {
             .iter()
             .filter_map(|a| {
                 let min_size = self.min_size(a.space);
-                let given: i64 = self
-                    .disks
-                    .iter()
-                    .flat_map(|d| &d.disk.volumes)
-                    .filter(|v| v.volume() == Some(&a.space.id))
-                    .map(Space::size)
-                    .sum();
+                let given = layout::allocated(self.disks.iter().map(|d| &d.disk), &a.space.id);
                 (given < min_size).then(|| {
                     format!(
                         "Volume group '{}' requires a minimum of {min_size}MB",
