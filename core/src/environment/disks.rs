@@ -40,12 +40,7 @@ impl Environment<'_> {
         roles: &[&str],
         machine: &Machine,
     ) -> DiskLayout {
-        NodeVolumes {
-            meta,
-            roles,
-            images_ceph: self.images_ceph(),
-        }
-        .defaults(machine)
+        self.node_volumes(meta, roles).defaults(machine)
     }
 
     /// What a node's volumes depend on besides its disks: `meta`, its
@@ -75,7 +70,7 @@ impl Environment<'_> {
             return node.disks.clone();
         }
         (!machine.disks.is_empty()).then(|| {
-            let roles: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
+            let roles = roles_of(node);
             self.disk_defaults(meta, &roles, machine)
         })
     }
@@ -130,10 +125,7 @@ impl Environment<'_> {
         sent: &[DiskEntry],
     ) -> Result<Vec<NodeTags>, DisksRefusal> {
         let picked = picked_nodes(ids, nodes)?;
-        let roles: Vec<Vec<&str>> = picked
-            .iter()
-            .map(|(n, _)| n.all_roles().map(|r| r.as_str()).collect())
-            .collect();
+        let roles: Vec<Vec<&str>> = picked.iter().map(|(n, _)| roles_of(n)).collect();
         let names: Vec<String> = picked.iter().map(|(n, _)| n.display_name()).collect();
         let selected: Vec<Selected<'_>> = picked
             .iter()
@@ -188,7 +180,7 @@ impl Environment<'_> {
                 unknown.push(node);
                 continue;
             };
-            let roles: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
+            let roles = roles_of(node);
             let volumes = NodeVolumes {
                 meta,
                 roles: &roles,
@@ -317,6 +309,11 @@ fn picked_nodes<'n>(
     }
 }
 
+/// `node`'s roles, then its pending roles: what its volumes come from.
+pub fn roles_of(node: &NodeTags) -> Vec<&str> {
+    node.all_roles().map(|r| r.as_str()).collect()
+}
+
 /// Whether `node`'s layout is made again now that its hardware shows
 /// `machine`: it has disks but no layout made for them (the same disks,
 /// sizes and memory: [`Machine::made`]), or a layout but no disk.
@@ -335,7 +332,7 @@ pub fn relays(before: &[&str], node: &NodeTags) -> bool {
     if node.disks.is_none() {
         return false;
     }
-    let mut now: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
+    let mut now = roles_of(node);
     let mut before = before.to_vec();
     for roles in [&mut now, &mut before] {
         roles.sort_unstable();
@@ -346,8 +343,9 @@ pub fn relays(before: &[&str], node: &NodeTags) -> bool {
 
 /// A node's layout after a change of its roles (`before` its roles, then
 /// pending roles, before the change): made again from its disks when the
-/// roles differ (as sets: deploying a pending role changes none), as Fuel did, discarding edits (SEMANTICS §14). `None`:
-/// nothing to do — no disks known, or the same roles.
+/// roles differ (as sets: deploying a pending role changes none), as Fuel
+/// did, discarding edits (SEMANTICS §14). `None`: nothing to do — no disks
+/// known, or the same roles.
 pub fn relaid(
     env: &Environment<'_>,
     meta: &VolumesMetadata,
@@ -355,7 +353,7 @@ pub fn relaid(
     node: &NodeTags,
 ) -> Option<DiskLayout> {
     let layout = node.disks.as_ref()?;
-    let roles: Vec<&str> = node.all_roles().map(|r| r.as_str()).collect();
+    let roles = roles_of(node);
     // Pending roles becoming deployed ones change no volume.
     relays(before, node).then(|| env.disk_defaults(meta, &roles, &machine_of(layout)))
 }

@@ -14,6 +14,7 @@ use mosaic_core::disks::{DiskLayout, LayoutProblem, Machine, VolumesMetadata};
 use mosaic_core::environment::Environment;
 use mosaic_core::environment::disks::{
     DisksRefusal, layout_problem, lays_out_again, machine_of, no_known_disks, relaid, relays,
+    roles_of,
 };
 use mosaic_core::hardware::Hardware;
 use mosaic_core::settings::Problem;
@@ -48,11 +49,6 @@ pub(super) fn volumes_metadata(env: &Environment<'_>) -> Result<VolumesMetadata,
             problems.join("; ")
         ))
     })
-}
-
-/// `node`'s roles, then its pending roles.
-fn roles_of(node: &NodeTags) -> Vec<&str> {
-    node.all_roles().map(|r| r.as_str()).collect()
 }
 
 /// `node`'s layout once its hardware is `hardware` (SEMANTICS §14): kept
