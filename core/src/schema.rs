@@ -6,7 +6,7 @@
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
-    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type,
+    AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type,
 };
 
 /// A string matching `pattern` (anchored), described by `description`.
@@ -58,36 +58,6 @@ macro_rules! schema {
     };
 }
 pub(crate) use schema;
-
-/// `requires` as declared: a list of `{name, message?}`, or of predicates
-/// `{one_of|any_of|none_of|all_of: {items, message?, message_invalid?}}`.
-pub(crate) fn requires() -> RefOr<Schema> {
-    use crate::component::{PredicateBody, Quantifier, Relation};
-    use utoipa::PartialSchema;
-    let mut predicate = OneOfBuilder::new();
-    for q in [
-        Quantifier::OneOf,
-        Quantifier::AnyOf,
-        Quantifier::NoneOf,
-        Quantifier::AllOf,
-    ] {
-        predicate = predicate.item(
-            ObjectBuilder::new()
-                .property(q.as_str(), PredicateBody::schema())
-                .required(q.as_str())
-                .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false))),
-        );
-    }
-    // Any of: an empty list is both.
-    AnyOfBuilder::new()
-        .item(ArrayBuilder::new().items(Relation::schema()))
-        .item(ArrayBuilder::new().items(predicate))
-        .description(Some(
-            "The components required, in the format they were declared in: \
-             a list of {name, message?}, or of predicates",
-        ))
-        .into()
-}
 
 /// A plan's node: a node's id, or `"master"` (Fuel's master pseudo-node).
 pub(crate) fn node_id() -> RefOr<Schema> {

@@ -11,17 +11,19 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::layout::Layout;
 use super::model::Quantifier;
 use super::name::ComponentType;
 use super::registry::Registry;
 use super::sat::{Cnf, Lit, Outcome, Solver};
 use super::validate::{Requirement, Violation, requirements, validate_selection};
-use crate::wizard::Layout;
 
+mod frame;
 mod pane;
 mod queries;
 
-use pane::{Cache, Ctx, Frame};
+use frame::Frame;
+use pane::{Cache, Ctx};
 use queries::{Extra, Queries};
 
 /// Which components an evaluation judges.

@@ -11,11 +11,11 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::engine::Engine;
+use super::layout::Pane;
 use super::model::Quantifier;
 use super::name::ComponentType;
 use super::registry::Registry;
 use super::validate::requirements;
-use crate::wizard::Pane;
 
 /// One cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

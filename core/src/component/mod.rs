@@ -3,6 +3,7 @@
 //! patterns, the registry of one release, and validation of a selection.
 
 mod engine;
+pub mod layout;
 mod load;
 pub mod matrix;
 mod model;

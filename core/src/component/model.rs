@@ -228,7 +228,40 @@ impl<'de> Deserialize<'de> for Requires {
 }
 
 #[cfg(feature = "openapi")]
-crate::schema::schema!(Requires, crate::schema::requires());
+crate::schema::schema!(Requires, requires_schema());
+
+#[cfg(feature = "openapi")]
+/// `requires` as declared: a list of `{name, message?}`, or of predicates
+/// `{one_of|any_of|none_of|all_of: {items, message?, message_invalid?}}`.
+fn requires_schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::PartialSchema;
+    use utoipa::openapi::schema::{
+        AdditionalProperties, AnyOfBuilder, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema,
+    };
+    let mut predicate = OneOfBuilder::new();
+    for q in [
+        Quantifier::OneOf,
+        Quantifier::AnyOf,
+        Quantifier::NoneOf,
+        Quantifier::AllOf,
+    ] {
+        predicate = predicate.item(
+            ObjectBuilder::new()
+                .property(q.as_str(), PredicateBody::schema())
+                .required(q.as_str())
+                .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false))),
+        );
+    }
+    // Any of: an empty list is both.
+    AnyOfBuilder::new()
+        .item(ArrayBuilder::new().items(Relation::schema()))
+        .item(ArrayBuilder::new().items(predicate))
+        .description(Some(
+            "The components required, in the format they were declared in: \
+             a list of {name, message?}, or of predicates",
+        ))
+        .into()
+}
 
 /// The model a `bind` entry writes into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

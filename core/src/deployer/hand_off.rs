@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::export::ExportProblem;
+use super::problem::{ExportProblem, listed};
 use crate::disks::manager::{LvSize, logical_volumes};
 use crate::disks::metadata::{SpaceKind, VolumeSpace, VolumesMetadata};
 use crate::disks::{DiskLayout, LaidDisk, Space};
@@ -227,7 +227,7 @@ pub fn hand_off<'n>(
             "{} is not set for the {} made on {} ({}): {}",
             c.use_.variable.as_deref().unwrap_or_default(),
             c.space.label,
-            super::export::listed(&hosts),
+            listed(&hosts),
             first_mount(c.space).unwrap_or_else(|| c.space.id.clone()),
             c.use_
                 .reason

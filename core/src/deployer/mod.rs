@@ -9,6 +9,7 @@
 
 pub mod export;
 pub mod hand_off;
+mod problem;
 mod write;
 
 use std::collections::BTreeMap;
@@ -17,8 +18,9 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-pub use export::{Export, ExportHost, ExportProblem, ExportRefusal, Subject};
+pub use export::{Export, ExportHost};
 pub use hand_off::{DiskUse, Prepare};
+pub use problem::{ExportProblem, ExportRefusal, Subject};
 
 /// A release's or a plugin's `deployers.yaml`: deployer name → its
 /// declaration, in the order written.

@@ -25,7 +25,7 @@ use crate::component::{BindModel, ComponentName, Registry, Violation, validate_s
 use crate::name::{PluginName, RoleName, TaskId};
 use crate::plugin::Package;
 use crate::role::Role;
-use crate::settings::{Edits, bind_key};
+use crate::settings::{Edits, Settings, bind_key};
 use crate::tag::NodeTags;
 use crate::task::Plan;
 
@@ -204,7 +204,7 @@ impl Environment<'_> {
     /// environment with other components) does.
     pub fn consequences(&self, after: &Environment<'_>) -> Consequences {
         Consequences {
-            settings: super::upgrade::settings_diff(self, after).changed,
+            settings: settings_diff(self, after).changed,
             plugins: self.plugin_switches(after),
             roles: self
                 .roles_lost(after)
@@ -351,4 +351,73 @@ pub(super) fn task_changes(before: &Plan, after: &Plan) -> Vec<TaskChange> {
         }
     }
     changes
+}
+
+/// Settings (`group.attr`) that appear, that disappear, and whose values
+/// change, in the settings' order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SettingChanges {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<SettingChange>,
+}
+
+/// The settings of `after` that `before` does not have, those it no longer
+/// has (`group.attr`), and those whose values differ, matched by name: an
+/// attribute's value, and the switch of a group that is no plugin's
+/// (`group.enabled`; a plugin's is its switching on or off).
+pub(super) fn settings_diff(before: &Environment<'_>, after: &Environment<'_>) -> SettingChanges {
+    let mut diff = SettingChanges::default();
+    let paths = |settings: &Settings, group: &str| -> Vec<String> {
+        settings
+            .tree
+            .group(group)
+            .map(|g| {
+                g.attributes
+                    .iter()
+                    .map(|a| format!("{group}.{}", a.name))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for old in &before.settings.tree.groups {
+        let Some(new) = after.settings.tree.group(&old.name) else {
+            diff.removed.extend(paths(&before.settings, &old.name));
+            continue;
+        };
+        let plugin = before.plugins.iter().any(|p| p.name.as_str() == old.name);
+        if !plugin && old.meta.enabled != new.meta.enabled {
+            diff.changed.push(SettingChange {
+                path: format!("{}.enabled", old.name),
+                before: old.meta.enabled.map_or(Value::Null, Value::Bool),
+                after: new.meta.enabled.map_or(Value::Null, Value::Bool),
+            });
+        }
+        for a in &old.attributes {
+            let path = format!("{}.{}", old.name, a.name);
+            match new.attribute(&a.name) {
+                None => diff.removed.push(path),
+                Some(b) if a.value != b.value => diff.changed.push(SettingChange {
+                    path,
+                    before: a.value.clone(),
+                    after: b.value.clone(),
+                }),
+                Some(_) => {}
+            }
+        }
+        let known: BTreeSet<&str> = old.attributes.iter().map(|a| a.name.as_str()).collect();
+        diff.added.extend(
+            new.attributes
+                .iter()
+                .filter(|b| !known.contains(b.name.as_str()))
+                .map(|b| format!("{}.{}", new.name, b.name)),
+        );
+    }
+    for new in &after.settings.tree.groups {
+        if before.settings.tree.group(&new.name).is_none() {
+            diff.added.extend(paths(&after.settings, &new.name));
+        }
+    }
+    diff
 }

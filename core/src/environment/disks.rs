@@ -9,8 +9,8 @@ use crate::disks::{
     DiskEntry, DiskLayout, DiskShortage, LayoutProblem, Machine, MachineDisk, MetadataError,
     NodeVolumes, Selected, VolumesMetadata, by_position, same_capacities,
 };
+use crate::hardware::ReadProblem;
 use crate::hardware::import::{ImportPlan, Outcome};
-use crate::hardware::read::ReadProblem;
 use crate::tag::NodeTags;
 
 impl Environment<'_> {

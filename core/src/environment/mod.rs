@@ -39,7 +39,8 @@ pub use carry::{
 };
 pub use checks::{Check, CheckSeverity, UNFOLDED_WARNINGS, headline};
 pub use components::{
-    Consequences, PluginSwitches, RoleInUse, RoleLoss, SettingChange, TaskChange, node_name,
+    Consequences, PluginSwitches, RoleInUse, RoleLoss, SettingChange, SettingChanges, TaskChange,
+    node_name,
 };
 pub use file::{EnvironmentFile, PluginEntry};
 pub use graphs::{GraphSource, GraphSummary};
@@ -52,9 +53,7 @@ pub use tags::{
     NamedTags, NodeView, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers,
     not_own, release_tag_views,
 };
-pub use upgrade::{
-    ComponentChanges, RoleChanges, SettingChanges, Upgrade, UpgradeConsequences, UpgradeRefusal,
-};
+pub use upgrade::{ComponentChanges, RoleChanges, Upgrade, UpgradeConsequences, UpgradeRefusal};
 
 use crate::component::{
     BindModel, ComponentName, DuplicateComponent, Registry, Source, Violation,

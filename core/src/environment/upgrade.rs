@@ -11,13 +11,11 @@
 //! that becomes unavailable, and, moving to a new release record, an
 //! enabled plugin that is not compatible with it.
 
-use std::collections::BTreeSet;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::carry::ReleaseCarry;
-use super::components::{RoleLoss, SettingChange, TaskChange};
+use super::components::{RoleLoss, SettingChanges, TaskChange, settings_diff};
 use super::{Environment, Foundation, Spec};
 use crate::component::ComponentName;
 use crate::name::{PluginName, RoleName};
@@ -49,16 +47,6 @@ pub struct UpgradeConsequences {
 pub struct ComponentChanges {
     pub added: Vec<ComponentName>,
     pub removed: Vec<ComponentName>,
-}
-
-/// Settings (`group.attr`) that appear, that disappear, and whose values
-/// change, in the settings' order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct SettingChanges {
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
-    pub changed: Vec<SettingChange>,
 }
 
 /// Roles that become available, and those that stop being, with the nodes
@@ -221,65 +209,6 @@ fn component_changes(before: &Environment<'_>, after: &Environment<'_>) -> Compo
         added: new.iter().filter(|c| !old.contains(c)).cloned().collect(),
         removed: old.iter().filter(|c| !new.contains(c)).cloned().collect(),
     }
-}
-
-/// The settings of `after` that `before` does not have, those it no longer
-/// has (`group.attr`), and those whose values differ, matched by name: an
-/// attribute's value, and the switch of a group that is no plugin's
-/// (`group.enabled`; a plugin's is its switching on or off).
-pub(super) fn settings_diff(before: &Environment<'_>, after: &Environment<'_>) -> SettingChanges {
-    let mut diff = SettingChanges::default();
-    let paths = |settings: &Settings, group: &str| -> Vec<String> {
-        settings
-            .tree
-            .group(group)
-            .map(|g| {
-                g.attributes
-                    .iter()
-                    .map(|a| format!("{group}.{}", a.name))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    for old in &before.settings.tree.groups {
-        let Some(new) = after.settings.tree.group(&old.name) else {
-            diff.removed.extend(paths(&before.settings, &old.name));
-            continue;
-        };
-        let plugin = before.plugins.iter().any(|p| p.name.as_str() == old.name);
-        if !plugin && old.meta.enabled != new.meta.enabled {
-            diff.changed.push(SettingChange {
-                path: format!("{}.enabled", old.name),
-                before: old.meta.enabled.map_or(Value::Null, Value::Bool),
-                after: new.meta.enabled.map_or(Value::Null, Value::Bool),
-            });
-        }
-        for a in &old.attributes {
-            let path = format!("{}.{}", old.name, a.name);
-            match new.attribute(&a.name) {
-                None => diff.removed.push(path),
-                Some(b) if a.value != b.value => diff.changed.push(SettingChange {
-                    path,
-                    before: a.value.clone(),
-                    after: b.value.clone(),
-                }),
-                Some(_) => {}
-            }
-        }
-        let known: BTreeSet<&str> = old.attributes.iter().map(|a| a.name.as_str()).collect();
-        diff.added.extend(
-            new.attributes
-                .iter()
-                .filter(|b| !known.contains(b.name.as_str()))
-                .map(|b| format!("{}.{}", new.name, b.name)),
-        );
-    }
-    for new in &after.settings.tree.groups {
-        if before.settings.tree.group(&new.name).is_none() {
-            diff.added.extend(paths(&after.settings, &new.name));
-        }
-    }
-    diff
 }
 
 /// `edits` without the groups and attributes `settings` does not have.

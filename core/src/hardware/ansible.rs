@@ -13,8 +13,9 @@ use std::net::Ipv4Addr;
 
 use serde_json::{Map, Value};
 
-use super::model::{Disk, FoundBond, FoundNic, Hardware, LinkState, System, normal_mac};
-use super::read::{Found, ReadProblem};
+use super::model::{
+    Disk, Found, FoundBond, FoundNic, Hardware, LinkState, ReadProblem, System, normal_mac,
+};
 
 /// Drivers of devices that are not NICs.
 const VIRTUAL_DRIVERS: [&str; 10] = [

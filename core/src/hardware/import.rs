@@ -14,9 +14,9 @@ use crate::tag::NodeTags;
 
 use super::matching::{Known, Match, match_hosts};
 use super::merge::{changes, interfaces_after, with_known_macs};
+use super::model::{Found, ReadProblem};
 use super::model::{Hardware, normal_mac};
 use super::place::node_group_of;
-use super::read::{Found, ReadProblem};
 
 /// A node of the environment as an import sees it: as stored, with its
 /// hardware as last found (or declared).

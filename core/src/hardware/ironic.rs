@@ -12,8 +12,10 @@ use std::net::Ipv4Addr;
 
 use serde_json::{Map, Value};
 
-use super::model::{Disk, FoundNic, Hardware, HardwareSource, LinkState, Lldp, System, normal_mac};
-use super::read::{Found, ReadProblem};
+use super::model::{
+    Disk, Found, FoundNic, Hardware, HardwareSource, LinkState, Lldp, ReadProblem, System,
+    normal_mac,
+};
 
 /// Whether `value` is Ironic's inspection data.
 pub fn is_inspection(value: &Map<String, Value>) -> bool {

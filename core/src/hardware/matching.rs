@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::read::{Found, ReadProblem};
+use super::model::{Found, ReadProblem};
 
 /// A node of the environment as matching sees it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -15,10 +15,10 @@ pub mod read;
 pub mod view;
 
 pub use model::{
-    Disk, FoundBond, FoundNic, Hardware, HardwareSource, HardwareStamp, LinkState, Lldp,
-    NodeHardware, System,
+    Disk, Found, FoundBond, FoundNic, Hardware, HardwareSource, HardwareStamp, LinkState, Lldp,
+    NodeHardware, ReadProblem, System,
 };
-pub use read::{Found, ReadProblem, read, read_value};
+pub use read::{read, read_value};
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,37 @@
 //! (sizes in bytes as found), its memory and CPUs, the machine, and where
 //! and when all of it was found.
 
+use std::net::Ipv4Addr;
+
 use serde::{Deserialize, Serialize};
+
+/// A host found in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub file: String,
+    /// Its inventory name: the facts file's name, an inventory's host
+    /// name (else its file's stem).
+    pub name: String,
+    /// The name the host gives itself.
+    pub host_name: Option<String>,
+    /// The address it was reached at (its default route's, or the one it
+    /// booted from).
+    pub address: Option<Ipv4Addr>,
+    /// When it was found, as the file says (RFC 3339).
+    pub found_at: Option<String>,
+    pub source: HardwareSource,
+    pub hardware: Hardware,
+}
+
+/// Why a file (or a host in it) cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReadProblem {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    pub message: String,
+}
 
 /// A node's hardware.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,44 +3,12 @@
 //! else with Ansible's keys is facts — every problem with the file (and
 //! the host) it comes from.
 
-use std::net::Ipv4Addr;
-
-use serde::{Deserialize, Serialize};
-
-use super::model::{Hardware, HardwareSource};
+use super::model::{Found, ReadProblem};
 use super::{ansible, ironic};
 
 /// The largest file read (Ansible's facts of a host are ≈ 100 KiB; an
 /// inventory far less).
 pub const FILE_LIMIT: usize = 16 << 20;
-
-/// A host found in a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    pub file: String,
-    /// Its inventory name: the facts file's name, an inventory's host
-    /// name (else its file's stem).
-    pub name: String,
-    /// The name the host gives itself.
-    pub host_name: Option<String>,
-    /// The address it was reached at (its default route's, or the one it
-    /// booted from).
-    pub address: Option<Ipv4Addr>,
-    /// When it was found, as the file says (RFC 3339).
-    pub found_at: Option<String>,
-    pub source: HardwareSource,
-    pub hardware: Hardware,
-}
-
-/// Why a file (or a host in it) cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ReadProblem {
-    pub file: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host: Option<String>,
-    pub message: String,
-}
 
 /// The host file `file` (its text `text`) describes.
 pub fn read(file: &str, text: &str) -> Result<Found, ReadProblem> {

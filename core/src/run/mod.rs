@@ -19,12 +19,14 @@ pub mod view;
 
 pub use action::{Action, Paths, command_line};
 pub use event::{JobEvent, RunEvent};
-pub use plan::{PlannedStep, RunKind, RunPlan, RunRefusal, RunRequest, plan};
+pub use plan::{PlannedStep, RunPlan, RunRefusal, RunRequest, plan};
 pub use record::{
     Failure, HistoryRow, HostState, HostSummary, Progress, Relaunch, RelaunchHosts, Run, Runner,
     SshKey, Step,
 };
 pub use secret::Redactor;
 pub use snapshot::{Changes, Snapshot};
-pub use status::{Connection, EnvironmentStatus, ErrorType, RunStatus, StepStatus, TaskStatus};
+pub use status::{
+    Connection, EnvironmentStatus, ErrorType, RunKind, RunStatus, StepStatus, TaskStatus,
+};
 pub use view::RunView;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::snapshot::{Changes, Snapshot};
-use super::status::Connection;
+use super::status::{Connection, RunKind};
 
 /// A run as asked for (`POST …/deployers/kolla-ansible/runs`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,36 +35,6 @@ pub struct RunRequest {
     /// changes" goes on without them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
-}
-
-/// Which kind of run a request makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum RunKind {
-    /// The whole deployment: bootstrap, prechecks, pull, deploy,
-    /// post-deploy.
-    Deploy,
-    /// What changed since the last successful deployment.
-    Changes,
-    /// The actions asked for.
-    Actions,
-}
-
-impl RunKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunKind::Deploy => "deploy",
-            RunKind::Changes => "changes",
-            RunKind::Actions => "actions",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<RunKind> {
-        [RunKind::Deploy, RunKind::Changes, RunKind::Actions]
-            .into_iter()
-            .find(|k| k.as_str() == text)
-    }
 }
 
 /// One step as planned: an action and the hosts it is limited to (every

@@ -8,9 +8,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
-use super::plan::RunKind;
 use super::snapshot::Changes;
-use super::status::{Connection, RunStatus, StepStatus, TaskStatus};
+use super::status::{Connection, RunKind, RunStatus, StepStatus, TaskStatus};
 
 /// A run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

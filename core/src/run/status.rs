@@ -1,6 +1,6 @@
 //! Where a run, a step, a host's task and an environment are (SEMANTICS
-//! §15): the vocabularies the rest of `run` and the API share, and which
-//! of them are final.
+//! §15), and which kind of run it is: the vocabularies the rest of `run`
+//! and the API share, and which of them are final.
 
 use serde::{Deserialize, Serialize};
 
@@ -171,6 +171,36 @@ impl Connection {
 }
 
 pub use crate::name::{EnvironmentStatus, ErrorType};
+
+/// Which kind of run a request makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RunKind {
+    /// The whole deployment: bootstrap, prechecks, pull, deploy,
+    /// post-deploy.
+    Deploy,
+    /// What changed since the last successful deployment.
+    Changes,
+    /// The actions asked for.
+    Actions,
+}
+
+impl RunKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Deploy => "deploy",
+            RunKind::Changes => "changes",
+            RunKind::Actions => "actions",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<RunKind> {
+        [RunKind::Deploy, RunKind::Changes, RunKind::Actions]
+            .into_iter()
+            .find(|k| k.as_str() == text)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -299,9 +299,9 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::super::action::Action;
-    use super::super::plan::RunKind;
     use super::super::record::{Progress, Step};
     use super::super::status::Connection;
+    use super::super::status::RunKind;
     use super::*;
 
     fn run() -> Run {

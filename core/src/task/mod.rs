@@ -8,15 +8,16 @@ mod graph;
 mod order;
 mod pairs;
 mod plan;
+mod planned;
 mod relation;
 
 pub use condition::{Condition, Outcome, Tri, Yaql};
 pub use def::{TASK_TYPES, TaskDef, deserialize_tasks};
 pub use graph::{Drawing, drawing, graph_svg};
-pub use pairs::Unresolved;
-pub use plan::{
-    CrossWait, Definitions, NodePlan, NodeTask, Origin, Placement, Plan, PlanError, PlanErrorKind,
-    PlanInput, PlanNode, Skipped, Task, plan,
+pub use plan::{Definitions, Placement, PlanInput, PlanNode, plan};
+pub use planned::{
+    CrossWait, NodePlan, NodeTask, Origin, Plan, PlanError, PlanErrorKind, Skipped, Task,
+    Unresolved, WarningKind,
 };
 pub use relation::{Policy, Relation, Role, Scope, TaskName, relations};
 

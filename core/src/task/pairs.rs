@@ -6,52 +6,10 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-
 use super::order::{Look, Pair, PairScope};
-use super::plan::{PlanError, PlanErrorKind, Task};
+use super::planned::{PlanError, PlanErrorKind, Task, Unresolved, WarningKind};
 use super::relation::{Relation, Role, Scope, TaskName};
-use crate::name::TaskId;
 use crate::tag::{MatcherId, Matchers};
-
-/// The kind of an [`Unresolved`] warning, as plan errors carry theirs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum WarningKind {
-    #[default]
-    UnresolvedDependency,
-}
-
-/// A relation entry that names no task of the plan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Unresolved {
-    /// Always `unresolved_dependency`.
-    #[serde(default)]
-    pub kind: WarningKind,
-    pub task: TaskId,
-    /// `requires`, `required_for`, `cross-depends` or `cross-depended-by`.
-    pub relation: String,
-    /// The entry as written: an id or a `/re/` pattern.
-    pub entry: String,
-}
-
-impl Unresolved {
-    /// The warning people read.
-    pub fn message(&self) -> String {
-        let verb = match self.relation.as_str() {
-            "requires" => "requires",
-            "required_for" => "is required for",
-            "cross-depends" => "cross-depends on",
-            _ => "is cross-depended on by",
-        };
-        format!(
-            "unresolved dependency: task '{}' {verb} '{}', which names no task of this plan; the entry is ignored",
-            self.task, self.entry
-        )
-    }
-}
 
 /// What relations resolve to.
 #[derive(Debug, Default)]

@@ -14,7 +14,7 @@ use super::super::model::Quantifier;
 use super::super::sat::{Lit, Outcome, Solver};
 use super::super::validate::Requirement;
 use super::Engine;
-use super::pane::Frame;
+use super::frame::Frame;
 
 /// What a variable of the engine's formula past the components stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

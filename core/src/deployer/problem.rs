@@ -1,0 +1,84 @@
+//! Why an environment cannot be exported (SEMANTICS §12): each problem
+//! with what it is about and the tab of the environment's page where it is
+//! fixed, and the refusal that carries them all.
+
+use serde::{Deserialize, Serialize};
+
+use crate::environment::EnvTab;
+
+/// What a problem is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Subject {
+    Component(String),
+    Role(String),
+    Setting(String),
+    Node(i64),
+}
+
+impl Subject {
+    /// The tab of the environment's page where what it names is changed:
+    /// a component on Components, a role a node holds and a node's name on
+    /// Nodes, a setting on Settings.
+    pub fn tab(&self) -> EnvTab {
+        match self {
+            Subject::Component(_) => EnvTab::Components,
+            Subject::Role(_) | Subject::Node(_) => EnvTab::Nodes,
+            Subject::Setting(_) => EnvTab::Settings,
+        }
+    }
+}
+
+/// Why an environment cannot be exported: `{"message",
+/// "component"|"role"|"setting"|"node", "fixed_on"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportProblem {
+    pub message: String,
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<Subject>,
+    /// The tab of the environment's page where it is fixed: its subject's
+    /// ([`Subject::tab`]) but for addresses and values worked out from
+    /// the networks (Networks); none for the deployer data's own mistakes,
+    /// which no change to the environment fixes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_on: Option<EnvTab>,
+}
+
+// Written by hand: the derive would make the flattened `Option<Subject>`
+// required (an `allOf` with it), which a problem without a subject is not.
+#[cfg(feature = "openapi")]
+crate::schema::schema!(ExportProblem, crate::schema::export_problem());
+
+/// Every reason an export is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the environment cannot be exported for {deployer}: {}", .problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join("; "))]
+pub struct ExportRefusal {
+    pub deployer: String,
+    pub problems: Vec<ExportProblem>,
+}
+
+/// A problem fixed where its subject is changed.
+pub(super) fn problem(message: String, subject: Option<Subject>) -> ExportProblem {
+    ExportProblem {
+        fixed_on: subject.as_ref().map(Subject::tab),
+        message,
+        subject,
+    }
+}
+
+/// A problem fixed on tab `tab`, whatever its subject.
+pub(super) fn problem_on(tab: EnvTab, message: String, subject: Option<Subject>) -> ExportProblem {
+    ExportProblem {
+        fixed_on: Some(tab),
+        message,
+        subject,
+    }
+}
+
+/// Up to ten names, then how many more.
+pub(super) fn listed(names: &[String]) -> String {
+    match names.len() {
+        0..=10 => names.join(", "),
+        n => format!("{}, and {} more", names[..10].join(", "), n - 10),
+    }
+}
