@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 
 use gloo_net::http::Request;
+use mosaic_core::api::ExportProblem;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, ClusterDisks, Consequences, CreateCluster,
     CreateNode, CreateRole, CreateTag, DiskEntry, ErrorProblem, InstanceTagChanges, NodeDisks,
@@ -12,7 +13,6 @@ use mosaic_core::api::{
     TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest, VolumeInfo,
 };
 use mosaic_core::component::Violation;
-use mosaic_core::deployer::ExportProblem;
 use mosaic_core::name::{GraphType, TagName};
 use mosaic_core::network::{
     ConfigurationChange, ConfigurationView, InterfacesView, NetworkProblem, NewGroup, NodeGroup,
@@ -716,7 +716,7 @@ pub async fn import_nodes(
     cluster: i64,
     files: &serde_json::Map<String, serde_json::Value>,
     dry_run: bool,
-) -> Result<mosaic_core::hardware::import::ImportReport, ApiFailure> {
+) -> Result<mosaic_core::node_import::ImportReport, ApiFailure> {
     let path = path::of_cluster(cluster, "nodes/import");
     let request = Request::post(&path);
     let request = if dry_run {
@@ -855,8 +855,8 @@ pub async fn put_cluster_disks(
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    use mosaic_core::api::Subject;
     use mosaic_core::api::{ErrorProblem, UpgradeConsequences};
-    use mosaic_core::deployer::Subject;
     use mosaic_core::environment::EnvTab;
     use mosaic_core::settings::Problem;
     use serde_json::json;

@@ -16,6 +16,7 @@ pub use crate::environment::{
     ReleaseCarry, RoleChanges, RoleInUse, RoleLoss, SettingChange, SettingChanges, TaskChange,
     UpgradeConsequences, UpgradeRefusal, node_name,
 };
+pub use crate::export::{Export, ExportHost, ExportProblem, Subject};
 pub use crate::heat::{ResolveTemplates, TemplateResolution};
 pub use crate::network::GroupRef;
 pub use crate::plugin::UpgradeOffer;
@@ -387,7 +388,7 @@ pub enum ErrorProblem {
     /// For `not_exportable`: a component, role or setting with no
     /// equivalent in the deployer, or a node it cannot take, each with the
     /// tab where it is fixed.
-    Export(crate::deployer::ExportProblem),
+    Export(crate::export::ExportProblem),
 }
 
 /// An installed plugin in `GET /api/v1/plugins`.

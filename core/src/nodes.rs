@@ -13,7 +13,7 @@ use crate::environment::NodeView;
 use crate::name::{NodeStatus, RoleName, TagName, TaskId};
 use crate::role_layer::RoleView;
 use crate::task::{NodePlan, Plan};
-use crate::text::plural;
+use crate::text::{natural, plural};
 
 /// Which nodes to show. Empty fields match every node.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -244,27 +244,6 @@ pub fn name_matches(filter: &str, name: &str) -> bool {
 
 fn lower(text: &str) -> String {
     text.chars().flat_map(char::to_lowercase).collect()
-}
-
-/// A sort key that orders runs of digits by their value.
-pub(crate) fn natural(text: &str) -> Vec<(String, u64)> {
-    let mut key = Vec::new();
-    let mut letters = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_ascii_digit() {
-            let mut number = u64::from(c.to_digit(10).unwrap_or(0));
-            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                number = number.saturating_mul(10).saturating_add(u64::from(d));
-                chars.next();
-            }
-            key.push((std::mem::take(&mut letters), number));
-        } else {
-            letters.extend(c.to_lowercase());
-        }
-    }
-    key.push((letters, 0));
-    key
 }
 
 /// Nodes whose plans are the same: their ids, the tags all of them carry,

@@ -172,7 +172,7 @@ fn int64() -> ObjectBuilder {
 }
 
 /// Why an environment cannot be exported for a deployer
-/// ([`crate::deployer::ExportProblem`]): its message, at most one of what
+/// ([`crate::export::ExportProblem`]): its message, at most one of what
 /// it is about (`Subject`, flattened in) — none for a value the deployer's
 /// data cannot work out — and the tab where it is fixed. A node's problem
 /// always names its tab, which sets it apart from a [`node_problem`]

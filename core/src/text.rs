@@ -1,5 +1,6 @@
 //! Small helpers for the sentences Mosaic writes: words that agree with a
-//! count are chosen here, not by an `if` at each sentence.
+//! count are chosen here, not by an `if` at each sentence; and the order
+//! names are listed in (`natural`: `node-2` before `node-10`).
 
 /// `""` for one, `"s"` for any other count.
 pub fn plural(count: usize) -> &'static str {
@@ -24,6 +25,27 @@ pub fn quoted<T: std::fmt::Display>(names: &[T]) -> String {
         .map(|n| format!("'{n}'"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A sort key that orders runs of digits by their value.
+pub fn natural(text: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let mut letters = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut number = u64::from(c.to_digit(10).unwrap_or(0));
+            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                number = number.saturating_mul(10).saturating_add(u64::from(d));
+                chars.next();
+            }
+            key.push((std::mem::take(&mut letters), number));
+        } else {
+            letters.extend(c.to_lowercase());
+        }
+    }
+    key.push((letters, 0));
+    key
 }
 
 #[cfg(test)]

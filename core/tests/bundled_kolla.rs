@@ -6,9 +6,9 @@
 mod common;
 
 use mosaic_core::component::ComponentName;
-use mosaic_core::deployer::{Export, ExportRefusal, Subject};
 use mosaic_core::disks::{Machine, MachineDisk, NodeVolumes, VolumesMetadata};
 use mosaic_core::environment::{Base, EnvTab, Environment, Spec};
+use mosaic_core::export::{Export, ExportRefusal, Subject};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::network::{HolderKey, NetworkConfiguration};
 use mosaic_core::release::Release;

@@ -7,10 +7,7 @@
 //! the export of an environment from the plan Mosaic already computes
 //! ([`export`]).
 
-pub mod export;
-pub mod hand_off;
-mod problem;
-mod write;
+mod disks;
 
 use std::collections::BTreeMap;
 
@@ -18,9 +15,7 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-pub use export::{Export, ExportHost};
-pub use hand_off::{DiskUse, Prepare};
-pub use problem::{ExportProblem, ExportRefusal, Subject};
+pub use disks::{DiskUse, Prepare};
 
 /// A release's or a plugin's `deployers.yaml`: deployer name → its
 /// declaration, in the order written.
@@ -210,69 +205,6 @@ pub struct Computed {
     /// (kolla-ansible's `openstack_logging_debug`: `["True", "False"]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booleans: Option<[String; 2]>,
-}
-
-impl Computed {
-    /// The tab where what its expressions read is changed, when one cannot
-    /// be worked out: the networks' (Networks) before the settings'
-    /// (Settings) before the components' (`cluster:`, Components); none
-    /// when it reads none of them or does not parse (the deployer data's
-    /// own mistake).
-    pub fn reads(&self) -> Option<crate::environment::EnvTab> {
-        let mut sources: Vec<&str> = self
-            .when
-            .iter()
-            .chain(&self.value)
-            .map(String::as_str)
-            .collect();
-        if let Some(template) = &self.template {
-            template_parts(template, &mut sources);
-        }
-        tab_read_by(sources)
-    }
-}
-
-/// The tab where what `sources` (expressions) read is changed: the
-/// networks' (Networks) before the settings' (Settings) before the
-/// components' (`cluster:`, Components); none when they read none of
-/// them or one does not parse (the deployer data's own mistake).
-pub(crate) fn tab_read_by<'s>(
-    sources: impl IntoIterator<Item = &'s str>,
-) -> Option<crate::environment::EnvTab> {
-    use crate::environment::EnvTab;
-    use crate::expr::{Expr, Model};
-    let mut models = Vec::new();
-    for source in sources {
-        let expr = Expr::parse(source).ok()?;
-        models.extend(expr.paths().iter().map(|p| p.model));
-    }
-    [
-        (Model::NetworkingParameters, EnvTab::Networks),
-        (Model::Settings, EnvTab::Settings),
-        (Model::Cluster, EnvTab::Components),
-    ]
-    .into_iter()
-    .find(|(model, _)| models.contains(model))
-    .map(|(_, tab)| tab)
-}
-
-/// The `{expression}` parts of every string in a template.
-fn template_parts<'t>(template: &'t serde_json::Value, out: &mut Vec<&'t str>) {
-    match template {
-        serde_json::Value::String(text) => {
-            let mut rest = text.as_str();
-            while let Some((_, after)) = rest.split_once('{') {
-                let Some((part, next)) = after.split_once('}') else {
-                    return;
-                };
-                out.push(part);
-                rest = next;
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|i| template_parts(i, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| template_parts(v, out)),
-        _ => {}
-    }
 }
 
 /// One key of a configuration file the export writes.

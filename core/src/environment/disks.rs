@@ -10,7 +10,7 @@ use crate::disks::{
     NodeVolumes, Selected, VolumesMetadata, by_position, same_capacities,
 };
 use crate::hardware::ReadProblem;
-use crate::hardware::import::{ImportPlan, Outcome};
+use crate::node_import::{ImportPlan, Outcome};
 use crate::tag::NodeTags;
 
 impl Environment<'_> {

@@ -1,14 +1,14 @@
 //! Found hardware brought into an environment (SEMANTICS §13): an
-//! import's plan ([`crate::hardware::import`]) and a declaration by hand,
+//! import's plan ([`crate::node_import`]) and a declaration by hand,
 //! each node's interfaces then checked as a change by hand would be, so
 //! that nothing stored by an import could not have been typed.
 
 use super::Environment;
 use crate::hardware::declare;
-use crate::hardware::import::{self, Existing, ImportPlan, Landing, Outcome};
-use crate::hardware::merge::{interfaces_after, with_known_macs};
 use crate::hardware::{Found, Hardware, HardwareSource, ReadProblem};
 use crate::network::NetworkConfiguration;
+use crate::node_import::merge::{interfaces_after, with_known_macs};
+use crate::node_import::{self, Existing, ImportPlan, Landing, Outcome};
 use crate::tag::NodeTags;
 
 impl Environment<'_> {
@@ -27,7 +27,7 @@ impl Environment<'_> {
             groups: &groups,
             now,
         };
-        let mut plan = import::plan(found, nodes, landing);
+        let mut plan = node_import::plan(found, nodes, landing);
         for p in &plan.planned {
             if p.outcome == Outcome::Unchanged {
                 continue;

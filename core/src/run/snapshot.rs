@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::deployer::Export;
+use crate::export::Export;
 
 /// kolla-ansible's group of the control nodes: a change of hosts is
 /// deployed to the hosts it adds and these (kolla-ansible's "Adding and
@@ -114,7 +114,7 @@ impl Snapshot {
 /// the playbook preparing the disks, which the operator runs before
 /// kolla-ansible (its host variables are compared with the hosts).
 fn is_configuration(path: &str) -> bool {
-    use crate::deployer::hand_off::PLAYBOOK;
+    use crate::export::PLAYBOOK;
     !["inventory", "README.md", PLAYBOOK].contains(&path)
 }
 
@@ -277,7 +277,7 @@ pub(crate) mod tests {
             sha256: sha256_hex("- hosts: all"),
             content: "- hosts: all".to_owned(),
         };
-        let path = crate::deployer::hand_off::PLAYBOOK;
+        let path = crate::export::PLAYBOOK;
         now.files.insert(path.to_owned(), playbook);
         // What it makes shows in the hosts' variables, compared host by host.
         assert!(Changes::between(&last, &now).is_empty());

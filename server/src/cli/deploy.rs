@@ -4,7 +4,7 @@
 
 use std::path::{Component, Path};
 
-use mosaic_core::deployer::Export;
+use mosaic_core::api::Export;
 
 use super::Format;
 use super::client::{Client, Failure};

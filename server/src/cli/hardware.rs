@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use mosaic_core::hardware::import::ImportReport;
 use mosaic_core::hardware::view::HardwareView;
 use mosaic_core::hardware::{Hardware, NodeHardware};
+use mosaic_core::node_import::ImportReport;
 use serde_json::{Value, json};
 
 use super::client::{Body, Failure, Remote, with_client};

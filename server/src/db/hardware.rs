@@ -5,7 +5,7 @@
 
 use mosaic_core::environment::Addressing;
 use mosaic_core::hardware::Hardware;
-use mosaic_core::hardware::import::{Existing, ImportPlan, Outcome};
+use mosaic_core::node_import::{Existing, ImportPlan, Outcome};
 use mosaic_core::tag::NodeTags;
 use sqlx::{AnyConnection, Row};
 

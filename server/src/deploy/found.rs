@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use mosaic_core::hardware::import::ImportReport;
+use mosaic_core::node_import::ImportReport;
 
 use crate::db::{Db, DbError};
 use crate::environment::Stored;

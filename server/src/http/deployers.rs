@@ -8,8 +8,9 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use mosaic_core::api::Export;
 use mosaic_core::api::{ErrorBody, ErrorCode};
-use mosaic_core::deployer::{DeployerSummary, Export};
+use mosaic_core::deployer::DeployerSummary;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -11,8 +11,8 @@ use mosaic_core::api::{
     UpgradeConsequences,
 };
 use mosaic_core::component::Violation;
-use mosaic_core::deployer::ExportRefusal;
 use mosaic_core::environment::Upgrade;
+use mosaic_core::export::ExportRefusal;
 use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;

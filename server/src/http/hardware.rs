@@ -11,7 +11,7 @@ use axum::response::Response;
 use mosaic_core::api::{ErrorBody, ErrorCode};
 use mosaic_core::hardware::NodeHardware;
 use mosaic_core::hardware::declare::may_declare;
-use mosaic_core::hardware::import::ImportReport;
+use mosaic_core::node_import::ImportReport;
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::model::{Found, ReadProblem};
+use crate::hardware::{Found, ReadProblem};
 
 /// A node of the environment as matching sees it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -196,8 +196,8 @@ fn taken_twice(found: &[Found], matches: &[Match], nodes: &[Known]) -> Vec<ReadP
 
 #[cfg(test)]
 mod tests {
-    use super::super::model::{FoundNic, Hardware, HardwareSource, System};
     use super::*;
+    use crate::hardware::{FoundNic, Hardware, HardwareSource, System};
 
     fn host(name: &str, macs: &[&str], serial: Option<&str>) -> Found {
         Found {

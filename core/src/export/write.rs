@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::Deployer;
 use super::hand_off::{HostDisks, PreparedDisk, PreparedGroup};
+use crate::deployer::Deployer;
 use crate::tag::NodeTags;
 
 /// One group of the written inventory.

@@ -2,7 +2,9 @@
 //! (SEMANTICS §13: all or nothing, every problem at once): each host read,
 //! matched to its node or made a new one (in the rack its address says),
 //! its interfaces worked out as a re-import may change them; what each
-//! host becomes, as a dry run answers it.
+//! host becomes, as a dry run answers it. The hardware itself, and reading
+//! it, is `crate::hardware`'s; this module is where it meets an
+//! environment's nodes, networks and racks.
 
 use std::collections::HashMap;
 
@@ -12,11 +14,15 @@ use crate::name::NodeStatus;
 use crate::network::{Network, NodeGroup};
 use crate::tag::NodeTags;
 
-use super::matching::{Known, Match, match_hosts};
-use super::merge::{changes, interfaces_after, with_known_macs};
-use super::model::{Found, ReadProblem};
-use super::model::{Hardware, normal_mac};
-use super::place::node_group_of;
+pub mod matching;
+pub mod merge;
+pub mod place;
+
+use crate::hardware::model::normal_mac;
+use crate::hardware::{Found, Hardware, ReadProblem};
+use matching::{Known, Match, match_hosts};
+use merge::{changes, interfaces_after, with_known_macs};
+use place::node_group_of;
 
 /// A node of the environment as an import sees it: as stored, with its
 /// hardware as last found (or declared).
@@ -260,7 +266,7 @@ impl ImportReport {
                 Outcome::Unchanged => report.unchanged.push(name),
             }
         }
-        let natural = crate::nodes::natural;
+        let natural = crate::text::natural;
         report.created.sort_by_cached_key(|n| natural(n));
         report.unchanged.sort_by_cached_key(|n| natural(n));
         report.updated.sort_by_cached_key(|u| natural(&u.node));
@@ -270,8 +276,8 @@ impl ImportReport {
 
 #[cfg(test)]
 mod tests {
-    use super::super::read::read;
     use super::*;
+    use crate::hardware::read;
 
     fn facts(name: &str, nics: &[(&str, &str)], memory_mb: u64) -> Found {
         let mut facts = serde_json::json!({

@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 
 use crate::network::{Bond, BondMode, Nic, NodeInterfaces};
 
-use super::model::{Hardware, normal_mac};
-use super::view::size;
+use crate::hardware::Hardware;
+use crate::hardware::model::normal_mac;
+use crate::hardware::view::size;
 
 /// The node's interfaces once `found` is its hardware (`declared`: what it
 /// has now), or every problem.
@@ -275,8 +276,8 @@ fn nic_changes(before: &Hardware, after: &Hardware, lines: &mut Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::model::{FoundBond, FoundNic};
     use super::*;
+    use crate::hardware::{FoundBond, FoundNic};
 
     fn found(nics: &[(&str, &str)]) -> Hardware {
         Hardware {

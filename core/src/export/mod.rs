@@ -3,20 +3,26 @@
 //! included), its addresses and its interfaces' layout, the VIPs, the
 //! components, settings and networking parameters. Refused with every
 //! problem at once when something has no equivalent there; nothing is
-//! partial.
+//! partial. `hand_off.rs` prepares the hosts' disks, `write.rs` writes the
+//! files, `problem.rs` says why an export is refused; the deployer data they
+//! read is `crate::deployer`'s.
+
+mod hand_off;
+mod problem;
+mod write;
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::hand_off::{HandOff, PLAYBOOK, hand_off};
-use super::problem::{ExportProblem, ExportRefusal, Subject, listed, problem, problem_on};
-use super::write::{
-    DISKS_README, Inventory, PREPARE_LINE, README, globals_yaml, ini, prepare_disks,
+pub use hand_off::{
+    HostDisks, PLAYBOOK, PreparedDisk, PreparedGroup, PreparedPartition, PreparedVolume,
 };
-use super::{Computed, DeployedService, Deployer, DeployerSummary, tab_read_by};
+pub use problem::{ExportProblem, ExportRefusal, Subject};
+
 use crate::component::Pattern;
+use crate::deployer::{Computed, DeployedService, Deployer, DeployerSummary};
 use crate::disks::VolumesMetadata;
 use crate::environment::{EnvTab, Environment};
 use crate::expr::{Expr, JsonModels};
@@ -25,6 +31,9 @@ use crate::network::NetworkConfiguration;
 use crate::network::interfaces::untagged;
 use crate::network::metadata::{MANAGEMENT, NetworkMeta, PRIVATE, PUBLIC, STORAGE, Segmentation};
 use crate::tag::NodeTags;
+use hand_off::{HandOff, hand_off};
+use problem::{listed, problem, problem_on, reads, tab_read_by};
+use write::{DISKS_README, Inventory, PREPARE_LINE, README, globals_yaml, ini, prepare_disks};
 
 /// One host of the export: its node, its host name, every group it is in
 /// (directly or through a group's children), the groups that list it by
@@ -441,7 +450,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 Err(e) => problems.push(ExportProblem {
                     message: format!("{}: {e}", entry.name),
                     subject: None,
-                    fixed_on: entry.reads(),
+                    fixed_on: reads(entry),
                 }),
             }
         }
@@ -527,7 +536,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 Err(e) => problems.push(ExportProblem {
                     message: format!("{} [{}] {}: {e}", entry.file, entry.section, entry.key.name),
                     subject: None,
-                    fixed_on: entry.key.reads(),
+                    fixed_on: reads(&entry.key),
                 }),
             }
         }
