@@ -307,7 +307,7 @@ async fn first_admin(db: &Db, data_dir: &std::path::Path, local: SocketAddr) -> 
         let password = password.clone();
         tokio::task::spawn_blocking(move || access::secret::hash_password(&password)).await??
     };
-    if !db.create_first_admin(&hash, access::secret::now()).await? {
+    if !db.create_first_admin(&hash, timestamp::now()).await? {
         return Ok(());
     }
     std::fs::create_dir_all(data_dir)

@@ -109,7 +109,7 @@ async fn import(
         let env = stored.environment()?;
         let config = super::networks::configuration(&env)?;
         let addressing = super::networks::addressing(&env)?;
-        let now = timestamp::rfc3339(crate::access::secret::now());
+        let now = timestamp::rfc3339(timestamp::now());
         let found = gathered.found.clone();
         let checked = (stored.row.settings_version, &addressing);
         let planned = state
@@ -194,7 +194,7 @@ async fn declare(
     let (head, _) = super::nodes::node_context(&state, id).await?;
     let env = head.environment()?;
     let config = super::networks::configuration(&env)?;
-    let now = timestamp::rfc3339(crate::access::secret::now());
+    let now = timestamp::rfc3339(timestamp::now());
     let hardware = request.hardware();
     let (stored, hardware) = state
         .db
