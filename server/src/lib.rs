@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod deploy;
 pub mod environment;
+pub mod error;
 pub mod facts;
 pub mod http;
 pub mod install;
@@ -105,7 +106,7 @@ fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
     tracing::error!("a request panicked: {what}");
-    http::ApiError::Coded(
+    error::ApiError::Coded(
         StatusCode::INTERNAL_SERVER_ERROR,
         ErrorCode::Internal,
         "internal server error; see the server log".to_owned(),

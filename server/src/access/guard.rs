@@ -15,7 +15,7 @@ use super::secret::secret_hash;
 use super::{Principal, SESSION_COOKIE};
 use crate::AppState;
 use crate::db::AuditRecord;
-use crate::http::ApiError;
+use crate::error::ApiError;
 use crate::timestamp::now;
 
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {

@@ -13,10 +13,10 @@ use mosaic_core::deployer::{DeployerSummary, Export};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::ApiError;
 use super::openapi::Archive;
 use crate::AppState;
 use crate::environment::Stored;
+use crate::error::ApiError;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

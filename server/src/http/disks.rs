@@ -22,11 +22,11 @@ use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
 use crate::db::NodesChanged;
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -16,11 +16,11 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::openapi::Archive;
 use super::{blocking, versions};
 use crate::AppState;
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 use crate::facts::{self, Gathered};
 use crate::timestamp;
 

@@ -19,11 +19,11 @@ use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
 use crate::db::{Checked, Seen};
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -21,12 +21,12 @@ use mosaic_core::task::Plan;
 use serde::Deserialize;
 use std::collections::HashSet;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::tags::stored_environment;
 use super::versions;
 use crate::AppState;
 use crate::db::{NodesChanged, StoredNode};
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -12,10 +12,10 @@ use mosaic_core::environment::{
 };
 use mosaic_core::tag::{TagMeta, valid_tag_name};
 
-use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::TagOwner;
 use crate::environment::Stored;
+use crate::error::{ApiError, ApiJson};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
