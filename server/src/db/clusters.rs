@@ -210,7 +210,7 @@ impl Db {
         let group_ids = insert_groups_in(&mut tx, id, networks.groups).await?;
         let mut node_ids = BTreeMap::new();
         for node in nodes {
-            let stored = super::nodes::insert_node_in(&mut tx, id, node).await?;
+            let stored = super::node_row::insert_node_in(&mut tx, id, node).await?;
             node_ids.insert(node.id, stored.spec.id);
         }
         // The file's numbers of groups and nodes become the database's.

@@ -9,6 +9,7 @@ mod hardware;
 mod heat;
 mod holders;
 mod networks;
+mod node_row;
 mod nodes;
 mod plugins;
 mod releases;
@@ -33,7 +34,8 @@ pub use accounts::{AuditRecord, StoredToken, StoredUser};
 pub use clusters::{Carry, InsertCluster, NewNetworks, Selection, StoredCluster};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use networks::{Checked, StoredNetworks};
-pub use nodes::{NodesChanged, StoredNode};
+pub use node_row::StoredNode;
+pub use nodes::NodesChanged;
 pub use plugins::StoredPlugin;
 pub use releases::release_summaries;
 

@@ -72,12 +72,12 @@ pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, Db
     .collect::<Result<_, _>>()?;
     let nodes = sqlx::query(&format!(
         "SELECT {} FROM nodes ORDER BY id",
-        super::nodes::COLUMNS
+        super::node_row::COLUMNS
     ))
     .fetch_all(&mut *conn)
     .await?
     .iter()
-    .map(super::nodes::node)
+    .map(super::node_row::node)
     .collect::<Result<_, _>>()?;
     let tags = sqlx::query(
         "SELECT owner_kind, owner_id, name, has_primary, instances FROM tags ORDER BY id",
