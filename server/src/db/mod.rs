@@ -3,6 +3,7 @@
 //! functions. Queries use `$N` parameters, which both back-ends accept.
 
 mod accounts;
+mod cluster_row;
 mod clusters;
 mod generations;
 mod hardware;
@@ -31,7 +32,8 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{Carry, InsertCluster, NewNetworks, Selection, StoredCluster};
+pub use cluster_row::StoredCluster;
+pub use clusters::{Carry, InsertCluster, NewNetworks, Selection};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use networks::{Checked, StoredNetworks};
 pub use node_row::StoredNode;

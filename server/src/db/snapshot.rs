@@ -62,13 +62,13 @@ pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, Db
     let plugins = plugins_in(conn).await?;
     let clusters = sqlx::query(&format!(
         "SELECT {} FROM {} ORDER BY c.id",
-        super::clusters::COLUMNS,
-        super::clusters::TABLES
+        super::cluster_row::COLUMNS,
+        super::cluster_row::TABLES
     ))
     .fetch_all(&mut *conn)
     .await?
     .iter()
-    .map(super::clusters::stored)
+    .map(super::cluster_row::stored)
     .collect::<Result<_, _>>()?;
     let nodes = sqlx::query(&format!(
         "SELECT {} FROM nodes ORDER BY id",
