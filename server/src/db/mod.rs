@@ -12,6 +12,7 @@ mod holders;
 mod networks;
 mod node_row;
 mod nodes;
+mod plugin_row;
 mod plugins;
 mod releases;
 mod roles;
@@ -38,7 +39,7 @@ pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use networks::{Checked, StoredNetworks};
 pub use node_row::StoredNode;
 pub use nodes::NodesChanged;
-pub use plugins::StoredPlugin;
+pub use plugin_row::StoredPlugin;
 pub use releases::release_summaries;
 
 pub use roles::{EnvironmentRows, RoleVersions, RolesSeen, version_of};

@@ -8,7 +8,7 @@ use mosaic_core::role_layer::{RoleChange, RoleLayer};
 use mosaic_core::tag::{TagMeta, TagsMetadata};
 use sqlx::{AnyConnection, Row};
 
-use super::plugins::plugins_in;
+use super::plugin_row::plugins_in;
 use super::{DbError, StoredCluster, StoredNode, StoredPlugin, TagOwner};
 
 #[derive(Debug, Clone)]
