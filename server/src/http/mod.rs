@@ -9,6 +9,7 @@ mod environment_files;
 mod hardware;
 mod heat;
 mod limits;
+mod lookup;
 mod networks;
 mod nodes;
 pub mod openapi;

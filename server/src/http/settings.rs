@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::tags::stored_environment;
+use super::lookup::stored_environment;
 use crate::AppState;
 use crate::environment::Stored;
 use crate::error::{ATTEMPTS, ApiError, ApiJson};

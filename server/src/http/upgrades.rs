@@ -26,7 +26,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::components::Options;
-use super::tags::stored_environment;
+use super::lookup::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::{Carry, Installed, RolesSeen, Selection, StoredPlugin, TagOwner};
