@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod deploy;
 pub mod environment;
+pub mod error;
 pub mod facts;
 pub mod http;
 pub mod install;
@@ -105,7 +106,7 @@ fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
     tracing::error!("a request panicked: {what}");
-    http::ApiError::Coded(
+    error::ApiError::Coded(
         StatusCode::INTERNAL_SERVER_ERROR,
         ErrorCode::Internal,
         "internal server error; see the server log".to_owned(),
@@ -307,7 +308,7 @@ async fn first_admin(db: &Db, data_dir: &std::path::Path, local: SocketAddr) -> 
         let password = password.clone();
         tokio::task::spawn_blocking(move || access::secret::hash_password(&password)).await??
     };
-    if !db.create_first_admin(&hash, access::secret::now()).await? {
+    if !db.create_first_admin(&hash, timestamp::now()).await? {
         return Ok(());
     }
     std::fs::create_dir_all(data_dir)

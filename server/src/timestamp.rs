@@ -1,6 +1,7 @@
-//! Stored instants as people and scripts read them: Unix seconds to
-//! RFC 3339 UTC (`2026-11-22T09:30:00Z`), written by the `time` crate. The
-//! caller reads the clock (`access::secret::now`); this only formats.
+//! Instants: the clock read in Unix seconds (`now`) or milliseconds
+//! (`now_millis`, a run's times), and stored instants as people and
+//! scripts read them, RFC 3339 UTC (`2026-11-22T09:30:00Z`), written by
+//! the `time` crate.
 
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -23,6 +24,13 @@ pub fn rfc3339_millis(millis: i64) -> String {
         .ok()
         .and_then(|t| t.format(&Rfc3339).ok())
         .unwrap_or_else(|| millis.to_string())
+}
+
+/// The clock now, in Unix seconds.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// The clock now, in Unix milliseconds.

@@ -9,7 +9,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use mosaic_core::access::Role;
 use mosaic_server::access::Security;
-use mosaic_server::access::secret::{hash_password, now};
+use mosaic_server::access::secret::hash_password;
+use mosaic_server::timestamp::now;
 use serde_json::{Value, json};
 use support::{SELECTION, TestApp, test_app, test_app_with, token_for};
 

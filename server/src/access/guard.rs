@@ -11,11 +11,12 @@ use mosaic_core::access::{
 };
 use mosaic_core::api::ErrorCode;
 
-use super::secret::{now, secret_hash};
+use super::secret::secret_hash;
 use super::{Principal, SESSION_COOKIE};
 use crate::AppState;
 use crate::db::AuditRecord;
-use crate::http::ApiError;
+use crate::error::ApiError;
+use crate::timestamp::now;
 
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())

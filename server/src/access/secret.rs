@@ -56,13 +56,6 @@ pub fn new_password() -> anyhow::Result<String> {
         .collect())
 }
 
-/// Now, in Unix seconds.
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

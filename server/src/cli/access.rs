@@ -11,10 +11,10 @@ use mosaic_core::access::{Role, check_password, check_token_label, check_usernam
 
 use super::Format;
 use crate::DbConfig;
-use crate::access::secret::{hash_password, new_secret, now, secret_hash};
+use crate::access::secret::{hash_password, new_secret, secret_hash};
 use crate::db::{Db, DbError};
 use crate::out::outln;
-use crate::timestamp::rfc3339;
+use crate::timestamp::{now, rfc3339};
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {

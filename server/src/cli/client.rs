@@ -342,6 +342,14 @@ pub fn print(format: Format, value: &Value, columns: &[&str]) {
     print_rows(Format::Text, &rows, columns);
 }
 
+/// After a change with no answer to show: a line for people, nothing for
+/// scripts (the exit code says it).
+pub fn done(format: Format, line: &str) {
+    if format == Format::Text {
+        eprintln!("mosaic: {line}");
+    }
+}
+
 /// Runs `work` with a client for `remote`; its failure is reported.
 pub fn with_client(remote: &Remote, work: impl FnOnce(&Client) -> Result<(), Failure>) -> i32 {
     match work(&Client::new(remote)) {

@@ -4,14 +4,14 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use mosaic_core::api::{Consequences, ReleasePlugin, TaskChange};
+use mosaic_core::api::Consequences;
 use mosaic_core::name::PluginName;
-use mosaic_core::text::plural;
 
-use super::client::{Body, Client, Failure, Remote, dry_run, print, with_client};
-use super::{Format, print_json};
+use super::client::{Body, Client, Failure, Remote, done, dry_run, print, with_client};
+use super::environments::{environment_id, print_envs};
+use super::preview::{not_a_preview, section, task_line};
 use crate::out::out;
 
 #[derive(Debug, Subcommand)]
@@ -112,31 +112,6 @@ pub struct EnvComponents {
     remote: Remote,
 }
 
-/// An environment's row in a table; `release` is its release's name and
-/// version ([`print_envs`]).
-const ENV_COLUMNS: &[&str] = &["id", "name", "release_id", "release", "mode", "components"];
-
-/// Environments (one, or a list) as `print` prints them, each release
-/// named as core names releases (name and version), so that two versions
-/// of one release read apart; with `--format json`, the API's answer.
-pub(super) fn print_envs(format: Format, answer: &Value) {
-    if format == Format::Json {
-        print_json(answer);
-        return;
-    }
-    let mut rows = answer.clone();
-    let all: Vec<&mut Value> = match &mut rows {
-        Value::Array(items) => items.iter_mut().collect(),
-        other => vec![other],
-    };
-    for env in all {
-        let label = serde_json::from_value::<ReleasePlugin>(env["release"].clone())
-            .map_or(Value::Null, |r| Value::from(r.label()));
-        env["release"] = label;
-    }
-    print(format, &rows, ENV_COLUMNS);
-}
-
 pub fn env(command: EnvCommand) -> i32 {
     match command {
         EnvCommand::List(remote) => with_client(&remote, |c| {
@@ -168,14 +143,6 @@ pub fn env(command: EnvCommand) -> i32 {
         }
         EnvCommand::Networks(args) => super::networks::networks(&args),
         EnvCommand::Deploy(args) => super::runs::env_deploy(args),
-    }
-}
-
-/// After a change with no answer to show: a line for people, nothing for
-/// scripts (the exit code says it).
-pub(super) fn done(format: Format, line: &str) {
-    if format == Format::Text {
-        eprintln!("mosaic: {line}");
     }
 }
 
@@ -234,21 +201,6 @@ fn import(client: &Client, args: &EnvImport) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The id of environment `env`: a number as it is, otherwise the
-/// environment of that name.
-pub(super) fn environment_id(client: &Client, env: &str) -> Result<i64, Failure> {
-    if let Ok(id) = env.parse() {
-        return Ok(id);
-    }
-    let all = client.json("GET", "/api/v1/clusters", None)?;
-    all.as_array()
-        .into_iter()
-        .flatten()
-        .find(|e| e["name"] == env)
-        .and_then(|e| e["id"].as_i64())
-        .ok_or_else(|| Failure::Refused(format!("there is no environment named '{env}'")))
-}
-
 fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
     let id = environment_id(client, &args.env)?;
     let body = json!({"components": args.components});
@@ -273,11 +225,6 @@ fn components(client: &Client, args: &EnvComponents) -> Result<(), Failure> {
         &format!("changed the components of environment {id}"),
     );
     Ok(())
-}
-
-/// A dry run's answer that is not the preview it should be.
-pub(super) fn not_a_preview(e: serde_json::Error) -> Failure {
-    Failure::Broken(format!("the server's answer is not a preview: {e}"))
 }
 
 /// A dry run's consequences for people: settings, plugins, roles, tasks.
@@ -314,28 +261,6 @@ fn preview(c: &Consequences) -> String {
     section("Tasks", c.tasks.iter().map(task_line).collect());
     section("Networks", c.networks.lines());
     out
-}
-
-/// One section of a preview: its title, then a line each, or `none`.
-pub(super) fn section(out: &mut String, title: &str, lines: Vec<String>) {
-    if lines.is_empty() {
-        out.push_str(&format!("{title}: none\n"));
-        return;
-    }
-    out.push_str(&format!("{title}:\n"));
-    for line in lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-}
-
-pub(super) fn task_line(change: &TaskChange) -> String {
-    let nodes = change.node_names();
-    format!(
-        "node{} {}: {}",
-        plural(nodes.len()),
-        nodes.join(", "),
-        change.summary()
-    )
 }
 
 /// `text` for a URL query: unreserved characters as they are, the rest

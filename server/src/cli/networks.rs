@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use mosaic_core::network::{ConfigurationView, NetworkProblem};
 
-use super::client::{Client, Failure, Remote, with_client};
-use super::env::{done, environment_id};
+use super::client::{Client, Failure, Remote, done, with_client};
+use super::environments::environment_id;
 use super::{Format, print_json, print_rows};
 use crate::out::outln;
 

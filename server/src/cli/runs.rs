@@ -20,7 +20,7 @@ use mosaic_core::run::RunView;
 use serde_json::{Value, json};
 
 use super::client::{Client, Failure, Remote, print, with_client};
-use super::env::environment_id;
+use super::environments::environment_id;
 use super::{Format, print_json};
 use crate::out::{out, outln};
 

@@ -7,8 +7,9 @@ use serde_json::json;
 
 use mosaic_core::api::UpgradeConsequences;
 
-use super::client::{Client, Failure, Remote, dry_run, print};
-use super::env::{done, environment_id, not_a_preview, print_envs, section, task_line};
+use super::client::{Client, Failure, Remote, done, dry_run, print};
+use super::environments::{environment_id, print_envs};
+use super::preview::{not_a_preview, section, task_line};
 
 #[derive(Debug, Args)]
 pub struct EnvUpgrades {

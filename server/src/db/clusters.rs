@@ -1,10 +1,11 @@
 //! Environments (clusters): what is stored of each — release, components,
-//! mode, the operator's settings changes with their version — and its own
-//! tags and nodes.
+//! mode, the operator's settings changes with their version (saved alone,
+//! or with the networks when the save moves addresses) — and its own tags
+//! and nodes. Their row is `cluster_row`'s.
 
-use mosaic_core::api::{Cluster, PinnedPlugin, ReleasePlugin};
+use mosaic_core::api::Cluster;
 use mosaic_core::component::ComponentName;
-use mosaic_core::name::{EnvironmentStatus, Mode, PluginName};
+use mosaic_core::name::Mode;
 use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
 use mosaic_core::tag::NodeTags;
@@ -13,9 +14,10 @@ use std::collections::BTreeMap;
 use mosaic_core::environment::AddressRow;
 use mosaic_core::network::{HolderKey, NetworkConfiguration, NodeGroup};
 use sqlx::Row;
-use sqlx::any::AnyRow;
 
 use super::TagOwner;
+use super::cluster_row::{COLUMNS, StoredCluster, TABLES, stored};
+use super::networks::{Checked, lock_checked};
 use super::{Db, DbError, RolesSeen};
 use mosaic_core::environment::ReleaseChanges;
 use mosaic_core::role_layer::RoleLayer;
@@ -38,90 +40,6 @@ pub struct InsertCluster<'a> {
     pub mode: Mode,
     pub settings: &'a Edits,
     pub pins: &'a Pins,
-}
-
-/// An environment's row.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredCluster {
-    pub cluster: Cluster,
-    /// The operator's settings changes.
-    pub settings: Edits,
-    /// Incremented by every settings change.
-    pub settings_version: i64,
-    /// The versions it pins; `None` for a row stored before versions were
-    /// pinned and not pinned since ([`Db::pin`]).
-    pub pins: Option<Pins>,
-    /// Its network configuration without the VIPs' addresses (those are
-    /// rows of their own); `None` before its networks were built.
-    pub networks: Option<mosaic_core::network::NetworkConfiguration>,
-    /// Moved on by every change of the network configuration.
-    pub networks_version: i64,
-}
-
-impl StoredCluster {
-    /// The versions it pins (none for a row not pinned yet).
-    pub fn pinned(&self) -> Pins {
-        self.pins.clone().unwrap_or_default()
-    }
-}
-
-/// Every column of an environment, with the release plugin that its
-/// release comes from: `SELECT` it `FROM` [`TABLES`].
-pub(super) const COLUMNS: &str = "c.id, c.name, c.release_id, c.components, c.mode, c.status, c.settings, \
-     c.settings_version, c.plugins, c.networks, c.networks_version, \
-     p.name AS release_plugin, p.version AS release_plugin_version, \
-     r.name AS release_name, r.version AS release_version";
-pub(super) const TABLES: &str = "clusters c LEFT JOIN releases r ON r.id = c.release_id \
-     LEFT JOIN plugins p ON p.id = r.plugin_id";
-
-fn corrupt(what: &str) -> impl Fn(serde_json::Error) -> DbError + '_ {
-    move |e| DbError::Corrupt(format!("clusters.{what}: {e}"))
-}
-
-pub(super) fn stored(row: &AnyRow) -> Result<StoredCluster, DbError> {
-    let components: String = row.try_get("components")?;
-    let mode: String = row.try_get("mode")?;
-    let settings: String = row.try_get("settings")?;
-    let pins: Option<String> = row.try_get("plugins")?;
-    let pins: Option<Pins> = pins
-        .map(|p| serde_json::from_str(&p))
-        .transpose()
-        .map_err(corrupt("plugins"))?;
-    let release_plugin: Option<String> = row.try_get("release_plugin")?;
-    let plugin_version: Option<String> = row.try_get("release_plugin_version")?;
-    let release = match (release_plugin, plugin_version) {
-        (Some(plugin), Some(version)) => Some(ReleasePlugin {
-            plugin: PluginName::new(plugin)
-                .map_err(|e| DbError::Corrupt(format!("plugins.name: {e}")))?,
-            version,
-            name: row.try_get("release_name")?,
-            release_version: row.try_get("release_version")?,
-        }),
-        _ => None,
-    };
-    Ok(StoredCluster {
-        cluster: Cluster {
-            id: row.try_get("id")?,
-            name: row.try_get("name")?,
-            release_id: row.try_get("release_id")?,
-            components: serde_json::from_str(&components).map_err(corrupt("components"))?,
-            mode: Mode::parse(&mode)
-                .map_err(|e| DbError::Corrupt(format!("clusters.mode: {e}")))?,
-            plugins: PinnedPlugin::list(pins.as_ref().unwrap_or(&Pins::new())),
-            release,
-            status: EnvironmentStatus::parse(&row.try_get::<String, _>("status")?)
-                .map_err(|e| DbError::Corrupt(format!("clusters.status: {e}")))?,
-        },
-        settings: serde_json::from_str(&settings).map_err(corrupt("settings"))?,
-        settings_version: row.try_get("settings_version")?,
-        pins,
-        networks: row
-            .try_get::<Option<String>, _>("networks")?
-            .map(|t| serde_json::from_str(&t))
-            .transpose()
-            .map_err(corrupt("networks"))?,
-        networks_version: row.try_get("networks_version")?,
-    })
 }
 
 /// Stores an environment's node groups: the id each group had (as its
@@ -210,7 +128,7 @@ impl Db {
         let group_ids = insert_groups_in(&mut tx, id, networks.groups).await?;
         let mut node_ids = BTreeMap::new();
         for node in nodes {
-            let stored = super::nodes::insert_node_in(&mut tx, id, node).await?;
+            let stored = super::node_row::insert_node_in(&mut tx, id, node).await?;
             node_ids.insert(node.id, stored.spec.id);
         }
         // The file's numbers of groups and nodes become the database's.
@@ -299,6 +217,28 @@ impl Db {
         {
             return Ok(None);
         }
+        tx.commit().await?;
+        Ok(Some(expected + 1))
+    }
+
+    /// A settings save that moves addresses (the public network given to
+    /// every node, or no longer): the settings at version `expected`
+    /// (`None` when they moved on), the networks and every address over
+    /// the nodes `checked` names (`Moved` otherwise), in one transaction.
+    pub async fn update_settings_and_networks(
+        &self,
+        id: i64,
+        (settings, pins, expected): (&Edits, &Pins, i64),
+        checked: &Checked,
+        config: &NetworkConfiguration,
+        rows: &[AddressRow],
+    ) -> Result<Option<i64>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        if !write_settings(&mut tx, id, (settings, pins), expected).await? {
+            return Ok(None);
+        }
+        lock_checked(&mut tx, id, checked).await?;
+        super::networks::store_in(&mut tx, id, config, rows).await?;
         tx.commit().await?;
         Ok(Some(expected + 1))
     }
@@ -410,7 +350,7 @@ pub struct Carry<'a> {
 /// Writes environment `id`'s settings and pins inside `tx` if its settings
 /// version is still `expected` (its row taken); `false` (nothing written)
 /// otherwise.
-pub(super) async fn write_settings(
+async fn write_settings(
     tx: &mut sqlx::AnyConnection,
     id: i64,
     (settings, pins): (&Edits, &Pins),

@@ -10,7 +10,8 @@ use mosaic_core::tag::NodeTags;
 use sqlx::{AnyConnection, Row};
 
 use super::networks::after_node_change;
-use super::nodes::{COLUMNS, insert_node_in, lock_environment, node, write_node};
+use super::node_row::{COLUMNS, insert_node_in, node, write_node};
+use super::nodes::lock_environment;
 use super::{Db, DbError, StoredNode};
 
 fn corrupt(e: serde_json::Error) -> DbError {

@@ -6,7 +6,7 @@
 
 use mosaic_core::name::{RoleName, TagName};
 
-use super::nodes::{COLUMNS, node};
+use super::node_row::{COLUMNS, node};
 use super::{Db, DbError, StoredNode};
 
 /// The `LIKE` pattern of `name` as an element of a stored JSON array.

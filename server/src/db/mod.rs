@@ -3,13 +3,16 @@
 //! functions. Queries use `$N` parameters, which both back-ends accept.
 
 mod accounts;
+mod cluster_row;
 mod clusters;
 mod generations;
 mod hardware;
 mod heat;
 mod holders;
 mod networks;
+mod node_row;
 mod nodes;
+mod plugin_row;
 mod plugins;
 mod releases;
 mod roles;
@@ -30,11 +33,13 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions};
 
 pub use accounts::{AuditRecord, StoredToken, StoredUser};
-pub use clusters::{Carry, InsertCluster, NewNetworks, Selection, StoredCluster};
+pub use cluster_row::StoredCluster;
+pub use clusters::{Carry, InsertCluster, NewNetworks, Selection};
 pub use generations::{DEFAULT_MAX_AGE, Generations};
 pub use networks::{Checked, StoredNetworks};
-pub use nodes::{NodesChanged, StoredNode};
-pub use plugins::StoredPlugin;
+pub use node_row::StoredNode;
+pub use nodes::NodesChanged;
+pub use plugin_row::StoredPlugin;
 pub use releases::release_summaries;
 
 pub use roles::{EnvironmentRows, RoleVersions, RolesSeen, version_of};

@@ -198,7 +198,7 @@ pub struct Checked {
 /// Takes environment `cluster_id`'s row, refuses a stale `If-Match`
 /// (`Stale`) and nodes that moved since they were read (`Moved`, to check
 /// again).
-async fn lock_checked(
+pub(super) async fn lock_checked(
     conn: &mut AnyConnection,
     cluster_id: i64,
     checked: &Checked,
@@ -331,32 +331,6 @@ impl Db {
         store_in(&mut tx, cluster_id, config, rows).await?;
         tx.commit().await?;
         Ok(())
-    }
-
-    /// A settings save that moves addresses (the public network given to
-    /// every node, or no longer): the settings at version `expected`
-    /// (`None` when they moved on), the networks and every address over
-    /// the nodes `checked` names (`Moved` otherwise), in one transaction.
-    pub async fn update_settings_and_networks(
-        &self,
-        id: i64,
-        (settings, pins, expected): (
-            &mosaic_core::settings::Edits,
-            &mosaic_core::plugin::Pins,
-            i64,
-        ),
-        checked: &Checked,
-        config: &NetworkConfiguration,
-        rows: &[AddressRow],
-    ) -> Result<Option<i64>, DbError> {
-        let mut tx = self.pool.begin().await?;
-        if !super::clusters::write_settings(&mut tx, id, (settings, pins), expected).await? {
-            return Ok(None);
-        }
-        lock_checked(&mut tx, id, checked).await?;
-        store_in(&mut tx, id, config, rows).await?;
-        tx.commit().await?;
-        Ok(Some(expected + 1))
     }
 
     /// Creates node group `name` in environment `cluster_id` and stores the

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Row};
 
-use super::clusters::{COLUMNS as CLUSTER_COLUMNS, StoredCluster, TABLES, stored};
-use super::nodes::{COLUMNS, node, write_node};
+use super::cluster_row::{COLUMNS as CLUSTER_COLUMNS, StoredCluster, TABLES, stored};
+use super::node_row::{COLUMNS, node, write_node};
 use super::{Db, DbError, TagOwner};
 
 /// A row: its owner, its role, and its change (none: undone).

@@ -8,7 +8,7 @@ use mosaic_core::role_layer::{RoleChange, RoleLayer};
 use mosaic_core::tag::{TagMeta, TagsMetadata};
 use sqlx::{AnyConnection, Row};
 
-use super::plugins::plugins_in;
+use super::plugin_row::plugins_in;
 use super::{DbError, StoredCluster, StoredNode, StoredPlugin, TagOwner};
 
 #[derive(Debug, Clone)]
@@ -62,22 +62,22 @@ pub(super) async fn snapshot_in(conn: &mut AnyConnection) -> Result<Snapshot, Db
     let plugins = plugins_in(conn).await?;
     let clusters = sqlx::query(&format!(
         "SELECT {} FROM {} ORDER BY c.id",
-        super::clusters::COLUMNS,
-        super::clusters::TABLES
+        super::cluster_row::COLUMNS,
+        super::cluster_row::TABLES
     ))
     .fetch_all(&mut *conn)
     .await?
     .iter()
-    .map(super::clusters::stored)
+    .map(super::cluster_row::stored)
     .collect::<Result<_, _>>()?;
     let nodes = sqlx::query(&format!(
         "SELECT {} FROM nodes ORDER BY id",
-        super::nodes::COLUMNS
+        super::node_row::COLUMNS
     ))
     .fetch_all(&mut *conn)
     .await?
     .iter()
-    .map(super::nodes::node)
+    .map(super::node_row::node)
     .collect::<Result<_, _>>()?;
     let tags = sqlx::query(
         "SELECT owner_kind, owner_id, name, has_primary, instances FROM tags ORDER BY id",

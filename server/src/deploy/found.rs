@@ -43,7 +43,7 @@ pub(super) async fn import_found(
         let env = stored.environment()?;
         let (config, _) = env.network_configuration().map_err(anyhow::Error::msg)?;
         let addressing = env.addressing(&config);
-        let now = timestamp::rfc3339(crate::access::secret::now());
+        let now = timestamp::rfc3339(timestamp::now());
         let found = gathered.found.clone();
         let checked = (stored.row.settings_version, &addressing);
         let planned = db

@@ -11,10 +11,10 @@ use mosaic_core::component::{ComponentName, validate_selection};
 use mosaic_core::environment::{Base, Environment, Spec, registry};
 use mosaic_core::tag::TagsMetadata;
 
-use super::error::{ApiError, ApiJson};
 use crate::AppState;
 use crate::db::{InsertCluster, NewNetworks};
 use crate::environment::{find_release, plugins_for};
+use crate::error::{ApiError, ApiJson};
 use mosaic_core::network::NetworkConfiguration;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

@@ -20,10 +20,10 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::Selection;
+use crate::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(change))

@@ -14,10 +14,10 @@ use mosaic_core::deployer::DeployerSummary;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::ApiError;
 use super::openapi::Archive;
 use crate::AppState;
 use crate::environment::Stored;
+use crate::error::ApiError;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -22,11 +22,11 @@ use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
 use crate::db::NodesChanged;
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -120,7 +120,7 @@ fn refused(refusal: DisksRefusal) -> ApiError {
 /// node, and Fuel's words for a node that is in no environment (in
 /// Mosaic a node always is; its environment can be deleted meanwhile).
 async fn node_in_environment(state: &AppState, id: i64) -> Result<(Stored, NodeTags), ApiError> {
-    let node = super::nodes::stored_node(state, id).await?;
+    let node = super::lookup::stored_node(state, id).await?;
     let head = Stored::head(&state.db, node.cluster_id)
         .await?
         .ok_or_else(|| {
@@ -147,7 +147,7 @@ async fn node_in_environment(state: &AppState, id: i64) -> Result<(Stored, NodeT
     )
 )]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
-    let node = super::nodes::stored_node(&state, id).await?;
+    let node = super::lookup::stored_node(&state, id).await?;
     Ok(versions::with_etag(
         node.spec.version,
         simple_layout(&node.spec),
@@ -187,7 +187,7 @@ async fn save(
     ApiJson(sent): ApiJson<Vec<DiskEntry>>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
-    let (head, _) = super::nodes::node_context(&state, id).await?;
+    let (head, _) = super::lookup::node_context(&state, id).await?;
     let env = head.environment()?;
     let meta = volumes_metadata(&env)?;
     let stored = state
@@ -233,7 +233,7 @@ async fn defaults(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Vec<DiskEntry>>, ApiError> {
-    let (head, node) = super::nodes::node_context(&state, id).await?;
+    let (head, node) = super::lookup::node_context(&state, id).await?;
     let Some(layout) = node.disks.as_ref() else {
         return Ok(Json(Vec::new()));
     };
@@ -301,7 +301,7 @@ async fn save_many(
     ApiJson(request): ApiJson<ClusterDisks>,
 ) -> Result<Json<Vec<NodeDisks>>, ApiError> {
     for _ in 0..ATTEMPTS {
-        let head = super::nodes::environment_head(&state, id).await?;
+        let head = super::lookup::environment_head(&state, id).await?;
         let env = head.environment()?;
         let meta = volumes_metadata(&env)?;
         let changed = state

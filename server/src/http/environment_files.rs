@@ -19,11 +19,11 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::ApiError;
 use crate::AppState;
 use crate::db::StoredPlugin;
 use crate::db::{InsertCluster, NewNetworks};
 use crate::environment::pinned_plugins;
+use crate::error::ApiError;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -16,11 +16,11 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::openapi::Archive;
 use super::{blocking, versions};
 use crate::AppState;
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 use crate::facts::{self, Gathered};
 use crate::timestamp;
 
@@ -109,7 +109,7 @@ async fn import(
         let env = stored.environment()?;
         let config = super::networks::configuration(&env)?;
         let addressing = super::networks::addressing(&env)?;
-        let now = timestamp::rfc3339(crate::access::secret::now());
+        let now = timestamp::rfc3339(timestamp::now());
         let found = gathered.found.clone();
         let checked = (stored.row.settings_version, &addressing);
         let planned = state
@@ -156,7 +156,7 @@ async fn head(state: &AppState, id: i64) -> Result<Stored, ApiError> {
     )
 )]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
-    let node = super::nodes::stored_node(&state, id).await?;
+    let node = super::lookup::stored_node(&state, id).await?;
     let hardware = state.db.node_hardware(id).await?.ok_or_else(|| {
         ApiError::NotFound(format!(
             "node {id} has no hardware yet: import its facts, or declare it (PUT)"
@@ -191,10 +191,10 @@ async fn declare(
     ApiJson(request): ApiJson<NodeHardware>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
-    let (head, _) = super::nodes::node_context(&state, id).await?;
+    let (head, _) = super::lookup::node_context(&state, id).await?;
     let env = head.environment()?;
     let config = super::networks::configuration(&env)?;
-    let now = timestamp::rfc3339(crate::access::secret::now());
+    let now = timestamp::rfc3339(timestamp::now());
     let hardware = request.hardware();
     let (stored, hardware) = state
         .db

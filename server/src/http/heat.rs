@@ -16,9 +16,9 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiJson};
 use super::openapi::Archive;
 use crate::AppState;
+use crate::error::{ApiError, ApiJson};
 use crate::package;
 
 pub fn router(uploads: &super::Uploads) -> OpenApiRouter<AppState> {

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 use utoipa_axum::router::UtoipaMethodRouter;
 
-use super::ApiError;
 use crate::AppState;
+use crate::error::ApiError;
 
 /// The largest JSON (or YAML) request body.
 pub const JSON_LIMIT: usize = 1 << 20;

@@ -6,10 +6,10 @@ mod components;
 mod deployers;
 mod disks;
 mod environment_files;
-mod error;
 mod hardware;
 mod heat;
 mod limits;
+mod lookup;
 mod networks;
 mod nodes;
 pub mod openapi;
@@ -37,11 +37,11 @@ use tower_http::compression::CompressionLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub use error::{ApiError, ApiJson};
 pub use limits::{ARCHIVE_TYPES, JSON_LIMIT, Uploads, content_type};
 
 use crate::AppState;
 use crate::access;
+use crate::error::{self, ApiError};
 
 /// Every route: the API (guarded, JSON errors, bodies up to
 /// [`JSON_LIMIT`] unless a route allows more, answers compressed when the

@@ -19,11 +19,11 @@ use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
 use crate::db::{Checked, Seen};
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -422,7 +422,7 @@ async fn interfaces(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
-    let (head, node) = super::nodes::node_context(&state, id).await?;
+    let (head, node) = super::lookup::node_context(&state, id).await?;
     interfaces_of(&state, &head.environment()?, &node).await
 }
 
@@ -455,7 +455,7 @@ async fn set_interfaces(
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
     let declared = body.declared().map_err(ApiError::BadRequest)?;
-    let (head, _) = super::nodes::node_context(&state, id).await?;
+    let (head, _) = super::lookup::node_context(&state, id).await?;
     let env = head.environment()?;
     let config = configuration(&env)?;
     let changed = state

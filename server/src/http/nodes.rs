@@ -21,12 +21,12 @@ use mosaic_core::task::Plan;
 use serde::Deserialize;
 use std::collections::HashSet;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
-use super::tags::stored_environment;
+use super::lookup::{environment_head, node_context, stored_environment};
 use super::versions;
 use crate::AppState;
-use crate::db::{NodesChanged, StoredNode};
+use crate::db::NodesChanged;
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -40,33 +40,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(roles))
         .routes(routes!(show, update, remove))
         .routes(routes!(tags, assign, unassign))
-}
-
-/// A node's environment without its nodes ([`Stored::head`]), and the
-/// node: what a change of one node is checked against.
-pub(super) async fn node_context(
-    state: &AppState,
-    id: i64,
-) -> Result<(Stored, NodeTags), ApiError> {
-    let node = stored_node(state, id).await?;
-    let stored = environment_head(state, node.cluster_id).await?;
-    Ok((stored, node.spec))
-}
-
-/// Node `id` as stored, or 404.
-pub(super) async fn stored_node(state: &AppState, id: i64) -> Result<StoredNode, ApiError> {
-    state
-        .db
-        .node(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("node {id} does not exist")))
-}
-
-/// Environment `id` without its nodes, or 404.
-pub(super) async fn environment_head(state: &AppState, id: i64) -> Result<Stored, ApiError> {
-    Stored::head(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
 /// `node` in the node group `group` names (`default` when none), its

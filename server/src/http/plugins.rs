@@ -10,12 +10,12 @@ use mosaic_core::api::{
 };
 use mosaic_core::plugin::Files;
 
-use super::error::ApiError;
 use super::openapi::Archive;
 use crate::AppState;
 use crate::db::Snapshot;
 use crate::db::StoredPlugin;
 use crate::environment::plugin_users;
+use crate::error::ApiError;
 use crate::install::{InstallError, install};
 use crate::package;
 use utoipa_axum::router::OpenApiRouter;

@@ -6,11 +6,11 @@ use axum::extract::{Path, State};
 use mosaic_core::api::{ComponentView, ErrorBody, ReleaseSummary, component_views};
 use mosaic_core::environment::registry;
 
-use super::error::ApiError;
 use super::versions::Prepared;
 use crate::AppState;
 use crate::db::{Installed, release_summaries};
 use crate::environment::{find_release, plugins_for};
+use crate::error::ApiError;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -25,11 +25,11 @@ use mosaic_core::name::TagName;
 use mosaic_core::role_layer::{LevelView, RoleLayer, RoleRefusal};
 
 use super::components::Options;
-use super::error::{ApiError, ApiJson};
 use super::versions;
 use crate::AppState;
 use crate::db::{RolesSeen, Seen, TagOwner, version_of};
 use crate::environment::{ReleaseBase, Stored};
+use crate::error::{ApiError, ApiJson};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -26,13 +26,13 @@ use serde::{Deserialize, Serialize};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiJson};
 use super::versions::streamed;
 use crate::AppState;
 use crate::access::Principal;
 use crate::db::{HistoryFilter, NewRun};
 use crate::deploy::{Venv, secrets};
 use crate::environment::Stored;
+use crate::error::{ApiError, ApiJson};
 
 /// The deployer Mosaic runs (the only one it has a runner for).
 const RUNNABLE: &str = "kolla-ansible";

@@ -13,11 +13,12 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiJson};
 use crate::AppState;
-use crate::access::secret::{new_secret, now, secret_hash, verify_password};
+use crate::access::secret::{new_secret, secret_hash, verify_password};
 use crate::access::throttle::Throttled;
 use crate::access::{Principal, SESSION_COOKIE, SESSION_SECONDS};
+use crate::error::{ApiError, ApiJson};
+use crate::timestamp::now;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -16,10 +16,10 @@ use serde_json::{Map, Value};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ATTEMPTS, ApiError, ApiJson};
-use super::tags::stored_environment;
+use super::lookup::stored_environment;
 use crate::AppState;
 use crate::environment::Stored;
+use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(show, change))

@@ -12,10 +12,11 @@ use mosaic_core::environment::{
 };
 use mosaic_core::tag::{TagMeta, valid_tag_name};
 
-use super::error::{ApiError, ApiJson};
+use super::lookup::stored_environment;
 use crate::AppState;
 use crate::db::TagOwner;
 use crate::environment::Stored;
+use crate::error::{ApiError, ApiJson};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -70,13 +71,6 @@ async fn reach(
             Ok((env.tag_views_over(&nodes), nodes))
         }
     }
-}
-
-/// Environment `id` as stored, or 404.
-pub(super) async fn stored_environment(state: &AppState, id: i64) -> Result<Stored, ApiError> {
-    Stored::load(&state.db, id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
 async fn create(

@@ -26,12 +26,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::components::Options;
-use super::error::{ATTEMPTS, ApiError, ApiJson, Preview};
-use super::tags::stored_environment;
+use super::lookup::stored_environment;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::{Carry, Installed, RolesSeen, Selection, StoredPlugin, TagOwner};
 use crate::environment::{ReleaseBase, Stored};
+use crate::error::{ATTEMPTS, ApiError, ApiJson, Preview};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

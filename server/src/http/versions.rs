@@ -14,8 +14,8 @@ use mosaic_core::api::ErrorCode;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::ApiError;
 use crate::db::Seen;
+use crate::error::ApiError;
 
 /// `body` as JSON with `version` as the start of its `ETag` (the
 /// [`conditional`] layer appends the body's digest).

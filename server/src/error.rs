@@ -1,5 +1,8 @@
-//! One error type for every handler: client errors carry structured data,
-//! internal errors are logged and answered with a generic message.
+//! The API's error answers, for its handlers (`http`) and for the guard
+//! in front of them (`access`) alike: one error type, whose client errors
+//! carry structured data and whose internal errors are logged and answered
+//! with a generic message; the JSON extractor whose rejections use the
+//! same body, and every other refusal rewritten into it.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -73,19 +76,19 @@ pub enum Preview {
 
 impl ApiError {
     /// This refusal, with the consequences the change would have had.
-    pub(super) fn previewed(self, preview: Preview) -> ApiError {
+    pub(crate) fn previewed(self, preview: Preview) -> ApiError {
         ApiError::Previewed(Box::new(self), Box::new(preview))
     }
 }
 
 /// How often a change is checked again when what it was checked against
 /// (the settings, the components, the nodes) keeps changing under it.
-pub(super) const ATTEMPTS: usize = 8;
+pub(crate) const ATTEMPTS: usize = 8;
 
 impl ApiError {
     /// 409 `busy`: `what` kept changing under a change for [`ATTEMPTS`]
     /// tries.
-    pub(super) fn busy(what: &str) -> ApiError {
+    pub(crate) fn busy(what: &str) -> ApiError {
         ApiError::Coded(
             StatusCode::CONFLICT,
             ErrorCode::Busy,
@@ -95,7 +98,7 @@ impl ApiError {
 
     /// Whether this is a `busy` refusal (also [`DbError::Moved`]'s): the
     /// change may be checked again.
-    pub(super) fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         matches!(
             self,
             ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, _)
