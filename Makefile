@@ -42,7 +42,7 @@ run: app server
 	@echo "in mosaic-data/initial-admin-password. Add accounts with: mosaic user create NAME --role operator"
 	cargo run --locked -q -p mosaic-server --bin mosaic -- serve
 
-## Formatting, lints (native and wasm32), and core building for wasm32.
+## Formatting, lints (native and wasm32), core building for wasm32, and the modules' layering.
 lint: tools
 	cargo fmt --all --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
@@ -54,6 +54,10 @@ lint: tools
 	@# The app's pages import components, never another page (a page's own submodules excepted).
 	@if grep -rnE 'crate::pages::' app/src/pages app/src/components | grep -vE '^app/src/pages/([a-z_]+)/.*crate::pages::\1::'; then \
 		echo "a page or a component imports a page: move what they share to app/src/components/" >&2; exit 1; fi
+	@# No loops between module files in core, the server or the app, core's layers, and wire types
+	@# named through core::api only (ARCHITECTURE.md, "Layers of core"): each test also holds its own
+	@# reading to made-up cases. Built as `make unit` builds them (the same packages and features).
+	cargo test --locked $(NATIVE) --test loops --test layering
 
 ## Core and server tests (server tests drive the API with app().oneshot).
 unit:

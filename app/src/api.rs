@@ -4,20 +4,18 @@
 use std::cell::RefCell;
 
 use gloo_net::http::Request;
-use mosaic_core::api::ExportProblem;
 use mosaic_core::api::{
-    Attributes, BulkNodes, ChangeComponents, Cluster, ClusterDisks, Consequences, CreateCluster,
-    CreateNode, CreateRole, CreateTag, DiskEntry, ErrorProblem, InstanceTagChanges, NodeDisks,
-    NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary, ResolveTemplates,
-    RoleTags, RoleView, Run, RunPlan, RunRequest, SessionView, SignIn, TagView, TemplateResolution,
-    TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest, VolumeInfo,
+    Attributes, BulkNodes, ChangeComponents, Cluster, ClusterDisks, ConfigurationChange,
+    ConfigurationView, Consequences, CreateCluster, CreateNode, CreateRole, CreateTag, DiskEntry,
+    ErrorProblem, ExportProblem, InstanceTagChanges, InterfacesView, NetworkProblem, NewGroup,
+    NodeDisks, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
+    ResolveTemplates, RoleTags, RoleView, Run, RunPlan, RunRequest, SessionView, SignIn, TagView,
+    TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest,
+    Verification, VolumeInfo,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
-use mosaic_core::network::{
-    ConfigurationChange, ConfigurationView, InterfacesView, NetworkProblem, NewGroup, NodeGroup,
-    Verification,
-};
+use mosaic_core::network::NodeGroup;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
@@ -716,7 +714,7 @@ pub async fn import_nodes(
     cluster: i64,
     files: &serde_json::Map<String, serde_json::Value>,
     dry_run: bool,
-) -> Result<mosaic_core::node_import::ImportReport, ApiFailure> {
+) -> Result<mosaic_core::api::ImportReport, ApiFailure> {
     let path = path::of_cluster(cluster, "nodes/import");
     let request = Request::post(&path);
     let request = if dry_run {
@@ -728,9 +726,7 @@ pub async fn import_nodes(
 }
 
 /// Node `id`'s hardware; none before it is found or declared (404).
-pub async fn node_hardware(
-    id: i64,
-) -> Result<Option<mosaic_core::hardware::NodeHardware>, ApiFailure> {
+pub async fn node_hardware(id: i64) -> Result<Option<mosaic_core::api::NodeHardware>, ApiFailure> {
     match get(format!("/api/v1/nodes/{id}/hardware")).await {
         Ok(hardware) => Ok(Some(hardware)),
         Err(failure) if failure.status == 404 => Ok(None),

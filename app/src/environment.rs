@@ -7,8 +7,7 @@
 use leptos::prelude::*;
 use leptos_router::components::Outlet;
 use leptos_router::hooks::use_location;
-use mosaic_core::api::Cluster;
-use mosaic_core::network::ConfigurationView;
+use mosaic_core::api::{Cluster, ConfigurationView};
 
 use crate::api::{self, Tagged};
 use crate::components::loading::Answer;

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::deployer::DeployerSummary;
 pub use crate::disks::{DiskEntry, VolumeEntry, VolumeInfo};
 pub use crate::environment::{
     BulkNodes, CarriedChange, ChangeKind, ComponentChanges, Consequences, GraphSource,
@@ -17,8 +18,13 @@ pub use crate::environment::{
     UpgradeConsequences, UpgradeRefusal, node_name,
 };
 pub use crate::export::{Export, ExportHost, ExportProblem, Subject};
+pub use crate::hardware::{Hardware, NodeHardware};
 pub use crate::heat::{ResolveTemplates, TemplateResolution};
-pub use crate::network::GroupRef;
+pub use crate::network::{
+    ConfigurationChange, ConfigurationView, GroupRef, GroupView, InterfacesView, NetworkProblem,
+    NewGroup, Verification,
+};
+pub use crate::node_import::ImportReport;
 pub use crate::plugin::UpgradeOffer;
 pub use crate::role_layer::{InstanceTagChanges, RoleView};
 pub use crate::run::{
@@ -29,7 +35,7 @@ pub use crate::run::{
 pub use crate::settings::PatchAttributes;
 pub use crate::tag::{InstanceNodes, TagView};
 
-use crate::network::{InterfacesView, NodeGroup};
+use crate::network::NodeGroup;
 
 use crate::component::{Component, ComponentName, ComponentType, Relation, Requires, Violation};
 use crate::name::{EnvironmentStatus, Mode, NodeStatus, PluginName, RoleName, TagName};

@@ -5,8 +5,15 @@
 //! every source file of `core/src` and names, by file and line, each
 //! `crate::…` or `super::…` path that goes the wrong way, so that a new
 //! import circle fails here rather than in review.
+//!
+//! It also holds the server and the app to `api`: a wire type — one `api`
+//! writes or re-exports — named there through another module of core
+//! (`mosaic_core::network::ConfigurationView`) fails, by file and line.
 
-use std::path::{Path, PathBuf};
+mod source;
+
+use std::collections::BTreeSet;
+use std::path::Path;
 
 /// The modules everything may import; they import only each other (and
 /// `schema`, the OpenAPI schemas of the `openapi` feature) outside their
@@ -29,7 +36,7 @@ struct Reference {
 fn core_modules_import_one_way() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut wrong = Vec::new();
-    for file in rust_files(&root) {
+    for file in source::rust_files(&root) {
         let module = module_path(&root, &file);
         let text = std::fs::read_to_string(&file).unwrap();
         for reference in references(&module, &text) {
@@ -61,21 +68,6 @@ fn forbidden(module: &[String], reference: &Reference) -> Option<String> {
     let foundation = |m: &str| FOUNDATION.contains(&m);
     (foundation(from) && !foundation(to) && to != "schema" && !reference.in_tests)
         .then(|| format!("`{from}` is a foundation module and imports `{to}`, a domain module"))
-}
-
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out.sort();
-    out
 }
 
 /// The module a file is: `src/environment/tags.rs` is
@@ -214,4 +206,122 @@ fn paths_are_read_to_the_module_they_lead_to() {
         "#[cfg(test)]\nmod tests {\n    use crate::component::C;\n}",
     );
     assert!(tests[0].in_tests);
+}
+
+#[test]
+fn the_server_and_the_app_name_wire_types_through_api() {
+    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let api = std::fs::read_to_string(core.join("src/api.rs")).unwrap();
+    let wire = wire_types(&api);
+    assert!(wire.contains("ConfigurationView") && wire.contains("ReleaseSummary"));
+    let mut wrong = Vec::new();
+    for krate in ["server", "app"] {
+        let src = core.join("..").join(krate).join("src");
+        for file in source::rust_files(&src) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let shown = format!("{krate}/src/{}", file.strip_prefix(&src).unwrap().display());
+            for (line, name, path) in named_outside_api(&text, &wire) {
+                wrong.push(format!(
+                    "{shown}:{line}: `{path}` is a wire type: name it `mosaic_core::api::{name}`"
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "wire types named outside core::api (ARCHITECTURE.md, \"Layers of core\"):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn wire_types_named_elsewhere_are_found() {
+    let wire = wire_types(
+        "pub use crate::network::{ConfigurationView, GroupView as Group};\npub struct ReleaseSummary {}",
+    );
+    assert_eq!(
+        wire,
+        BTreeSet::from([
+            "ConfigurationView".into(),
+            "Group".into(),
+            "ReleaseSummary".into()
+        ])
+    );
+    let found = |text: &str| -> Vec<(usize, String)> {
+        named_outside_api(text, &wire)
+            .into_iter()
+            .map(|(line, name, _)| (line, name))
+            .collect()
+    };
+    assert_eq!(
+        found("use mosaic_core::network::{\n    ConfigurationView,\n    NodeGroup,\n};"),
+        [(1, "ConfigurationView".to_owned())]
+    );
+    assert_eq!(
+        found("use mosaic_core::{api::ReleaseSummary, network::ConfigurationView};"),
+        [(1, "ConfigurationView".to_owned())]
+    );
+    assert_eq!(
+        found("fn f() {\n    let v: mosaic_core::network::ConfigurationView = todo!();\n}"),
+        [(2, "ConfigurationView".to_owned())]
+    );
+    assert!(found("use mosaic_core::api::{ConfigurationView, ReleaseSummary};").is_empty());
+    assert!(found("use mosaic_core::network::NetworkConfiguration;").is_empty());
+}
+
+/// The names of the types `api.rs` writes (`pub struct`, `pub enum`) or
+/// re-exports (`pub use`, under their exported name).
+fn wire_types(api: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (_, statement) in source::use_statements(api) {
+        if !statement.starts_with("pub ") {
+            continue;
+        }
+        for path in source::expand(&statement) {
+            let last = path.last().cloned().unwrap_or_default();
+            let name = last.rsplit(" as ").next().unwrap_or_default().trim();
+            if name.starts_with(char::is_uppercase) {
+                out.insert(name.to_owned());
+            }
+        }
+    }
+    for line in api.lines() {
+        let line = line.trim_start();
+        for start in ["pub struct ", "pub enum "] {
+            if let Some(rest) = line.strip_prefix(start) {
+                out.insert(first_name(rest));
+            }
+        }
+    }
+    out
+}
+
+/// Each wire type of `wire` that `text` names through `mosaic_core::` but
+/// not `api`: its line, its name and the path written.
+fn named_outside_api(text: &str, wire: &BTreeSet<String>) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    let mut check = |line: usize, path: &[String]| {
+        let [root, module, .., name] = path else {
+            return;
+        };
+        if root == "mosaic_core" && module != "api" && wire.contains(name) {
+            out.push((line, name.clone(), path.join("::")));
+        }
+    };
+    let mut in_use = BTreeSet::new();
+    for (first, last, statement) in source::use_spans(text) {
+        in_use.extend(first..=last);
+        for path in source::expand(&statement) {
+            check(first, &path);
+        }
+    }
+    for (number, line) in text.lines().enumerate() {
+        if in_use.contains(&(number + 1)) || line.trim_start().starts_with("//") {
+            continue;
+        }
+        for path in source::paths(line) {
+            check(number + 1, &path);
+        }
+    }
+    out
 }

@@ -10,13 +10,12 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mosaic_core::api::{
-    Consequences, ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NodeProblem, RoleInUse,
-    UpgradeConsequences,
+    Consequences, ErrorBody, ErrorCode, ErrorDetail, ErrorProblem, NetworkProblem, NodeProblem,
+    RoleInUse, UpgradeConsequences,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::environment::Upgrade;
 use mosaic_core::export::ExportRefusal;
-use mosaic_core::network::NetworkProblem;
 use mosaic_core::plugin::Report;
 use mosaic_core::settings::Problem;
 use serde::de::DeserializeOwned;

@@ -9,9 +9,9 @@
 //! (`InterfacesView::placements`, `with_network_on`, …).
 
 use leptos::prelude::*;
-use mosaic_core::api::NodeView;
+use mosaic_core::api::{InterfacesView, NodeView};
+use mosaic_core::network::PortRow;
 use mosaic_core::network::metadata::label;
-use mosaic_core::network::{InterfacesView, PortRow};
 
 use crate::api::{self, ApiFailure, Tagged};
 use crate::components::action::on_success;

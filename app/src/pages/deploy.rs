@@ -12,11 +12,8 @@
 //! of plain text.
 
 use leptos::prelude::*;
-use mosaic_core::api::{Export, ExportHost, ExportProblem};
-use mosaic_core::deployer::DeployerSummary;
+use mosaic_core::api::{DeployerSummary, Export, ExportHost, ExportProblem, Run};
 use mosaic_core::nodes::{count_line, page_count, page_of};
-
-use mosaic_core::api::Run;
 
 use crate::api::{self, ApiFailure};
 use crate::components::live_run::{LiveRun, read_live};

@@ -15,9 +15,8 @@
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::{NodeView, RoleView, TagView};
+use mosaic_core::api::{ConfigurationView, NodeView, RoleView, TagView};
 use mosaic_core::environment::{Check, UNFOLDED_WARNINGS, headline};
-use mosaic_core::network::ConfigurationView;
 
 use crate::api::{self, TagOwner};
 use crate::components::action::{ActionError, Request, on_success};

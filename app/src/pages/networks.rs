@@ -16,11 +16,9 @@
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
+use mosaic_core::api::{ConfigurationChange, ConfigurationView, GroupView, NetworkProblem};
 use mosaic_core::network::metadata::label;
-use mosaic_core::network::{
-    ConfigurationChange, ConfigurationView, Edit, Edits, FieldKey, FormCheck, GroupView,
-    NetworkProblem, NetworksForm, Section, Text,
-};
+use mosaic_core::network::{Edit, Edits, FieldKey, FormCheck, NetworksForm, Section, Text};
 use mosaic_core::text::plural;
 
 use crate::api::{self, ApiFailure, Tagged};
@@ -867,10 +865,10 @@ fn Vips(current: Memo<Tagged<ConfigurationView>>) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    use mosaic_core::api::GroupView;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::{shown_group, summary};
-    use mosaic_core::network::GroupView;
 
     #[wasm_bindgen_test]
     fn the_bar_counts_changes_and_problems() {

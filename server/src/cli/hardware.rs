@@ -5,9 +5,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use mosaic_core::api::{Hardware, ImportReport, NodeHardware};
 use mosaic_core::hardware::view::HardwareView;
-use mosaic_core::hardware::{Hardware, NodeHardware};
-use mosaic_core::node_import::ImportReport;
 use serde_json::{Value, json};
 
 use super::client::{Body, Failure, Remote, with_client};

@@ -3,12 +3,11 @@
 //! network --download/--upload/--verify`), and a node's interfaces with
 //! the networks on them and its addresses (docs/cli.md).
 
+use mosaic_core::api::{ConfigurationView, NetworkProblem};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::{Value, json};
-
-use mosaic_core::network::{ConfigurationView, NetworkProblem};
 
 use super::client::{Client, Failure, Remote, done, with_client};
 use super::environments::environment_id;

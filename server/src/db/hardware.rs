@@ -3,8 +3,8 @@
 //! table reads the stamp on the node's row); an import stored whole or
 //! not at all.
 
+use mosaic_core::api::Hardware;
 use mosaic_core::environment::Addressing;
-use mosaic_core::hardware::Hardware;
 use mosaic_core::node_import::{Existing, ImportPlan, Outcome};
 use mosaic_core::tag::NodeTags;
 use sqlx::{AnyConnection, Row};

@@ -7,9 +7,8 @@
 //! is left alone. What refuses it is the run's server log's, not the
 //! run's: hardware is what was found, the deployment goes on.
 
+use mosaic_core::api::ImportReport;
 use std::path::Path;
-
-use mosaic_core::node_import::ImportReport;
 
 use crate::db::{Db, DbError};
 use crate::environment::Stored;

@@ -8,9 +8,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use mosaic_core::api::Export;
-use mosaic_core::api::{ErrorBody, ErrorCode};
-use mosaic_core::deployer::DeployerSummary;
+use mosaic_core::api::{DeployerSummary, ErrorBody, ErrorCode, Export};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

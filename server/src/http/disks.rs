@@ -8,7 +8,9 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use mosaic_core::api::{ClusterDisks, DiskEntry, ErrorBody, ErrorProblem, NodeDisks, VolumeInfo};
+use mosaic_core::api::{
+    ClusterDisks, DiskEntry, ErrorBody, ErrorProblem, Hardware, NodeDisks, VolumeInfo,
+};
 use mosaic_core::disks::layout::simple;
 use mosaic_core::disks::{DiskLayout, LayoutProblem, Machine, VolumesMetadata};
 use mosaic_core::environment::Environment;
@@ -16,7 +18,6 @@ use mosaic_core::environment::disks::{
     DisksRefusal, layout_problem, lays_out_again, machine_of, no_known_disks, relaid, relays,
     roles_of,
 };
-use mosaic_core::hardware::Hardware;
 use mosaic_core::settings::Problem;
 use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;

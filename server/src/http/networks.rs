@@ -9,12 +9,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use mosaic_core::api::{ErrorBody, ErrorCode};
-use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
-use mosaic_core::network::{
-    ConfigurationChange, ConfigurationView, GroupView, InterfacesView, NetworkConfiguration,
-    NewGroup, NodeGroup, Verification,
+use mosaic_core::api::{
+    ConfigurationChange, ConfigurationView, ErrorBody, ErrorCode, GroupView, InterfacesView,
+    NewGroup, Verification,
 };
+use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
+use mosaic_core::network::{NetworkConfiguration, NodeGroup};
 use mosaic_core::tag::NodeTags;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

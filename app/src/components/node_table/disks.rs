@@ -16,9 +16,8 @@
 //! resets the layout, and the notice naming the nodes it was reset on.
 
 use leptos::prelude::*;
-use mosaic_core::api::NodeView;
+use mosaic_core::api::{DiskEntry, NodeView, VolumeInfo};
 use mosaic_core::disks::edit::{self, DiskBounds, VolumeBounds};
-use mosaic_core::disks::{DiskEntry, VolumeInfo};
 use mosaic_core::hardware::view::size as readable;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;

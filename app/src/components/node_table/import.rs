@@ -4,7 +4,7 @@
 //! changes, unchanged — and every problem, then Import stores it all.
 
 use leptos::prelude::*;
-use mosaic_core::node_import::ImportReport;
+use mosaic_core::api::ImportReport;
 use serde_json::{Map, Value};
 use web_sys::HtmlInputElement;
 
