@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Expression;
 use crate::disks::metadata::SpaceKind;
 
 /// A volume of the disk layouts the deployer uses, and how it is prepared
@@ -25,7 +26,7 @@ pub struct DiskUse {
     /// The variable is set only when this holds (an expression); the
     /// volume is prepared all the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
+    pub when: Option<Expression>,
     /// Why the variable is not set when `when` does not hold: the export's
     /// warning.
     #[serde(default, skip_serializing_if = "Option::is_none")]

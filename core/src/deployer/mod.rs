@@ -8,6 +8,7 @@
 //! ([`export`]).
 
 mod disks;
+mod expression;
 
 use std::collections::BTreeMap;
 
@@ -15,7 +16,11 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
+use crate::component::Pattern;
+use crate::name::RoleName;
+
 pub use disks::{DiskUse, Prepare};
+pub use expression::{Expression, GroupPattern, Part, Template, TemplateError, parts};
 
 /// A release's or a plugin's `deployers.yaml`: deployer name → its
 /// declaration, in the order written.
@@ -126,22 +131,22 @@ pub struct InventoryGroup {
 #[serde(deny_unknown_fields)]
 pub struct DeployedService {
     pub service: String,
-    pub groups: Vec<String>,
+    pub groups: Vec<GroupPattern>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
+    pub when: Option<Expression>,
 }
 
 impl DeployedService {
     /// Whether a host in `groups` is in one of its groups.
     pub fn maps_to(&self, groups: &[String]) -> bool {
-        self.groups
-            .iter()
-            .any(|pattern| pattern.split(":&").all(|g| groups.iter().any(|h| h == g)))
+        self.groups.iter().any(|pattern| pattern.matches(groups))
     }
 
     /// The groups its patterns name.
     pub fn group_names(&self) -> impl Iterator<Item = &str> {
-        self.groups.iter().flat_map(|p| p.split(":&"))
+        self.groups
+            .iter()
+            .flat_map(|p| p.groups().iter().map(String::as_str))
     }
 }
 
@@ -151,7 +156,7 @@ impl DeployedService {
 #[serde(from = "PlacementForm", into = "PlacementForm")]
 pub struct Placement {
     pub group: String,
-    pub when: Option<String>,
+    pub when: Option<Expression>,
 }
 
 /// How a [`Placement`] is written.
@@ -162,7 +167,7 @@ enum PlacementForm {
     When {
         group: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        when: Option<String>,
+        when: Option<Expression>,
     },
 }
 
@@ -195,11 +200,11 @@ impl From<Placement> for PlacementForm {
 pub struct Computed {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
+    pub value: Option<Expression>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub template: Option<serde_json::Value>,
+    pub template: Option<Template>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
+    pub when: Option<Expression>,
     /// How a boolean value is written when not `"yes"`/`"no"`: `[true's,
     /// false's]`, as the series documents the value's valid options
     /// (kolla-ansible's `openstack_logging_debug`: `["True", "False"]`).
@@ -224,10 +229,10 @@ pub struct Override {
 pub struct Unsupported {
     /// Components (names or `*` patterns) an environment may not choose.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub components: Vec<Reasoned>,
+    pub components: Vec<Reasoned<Pattern>>,
     /// Roles no node may hold.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub roles: Vec<Reasoned>,
+    pub roles: Vec<Reasoned<RoleName>>,
     /// Settings that may not have a value (their `when` holds).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<SettingRule>,
@@ -240,20 +245,20 @@ impl Unsupported {
 }
 
 /// A name and why it has no equivalent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Reasoned {
-    pub name: String,
+pub struct Reasoned<N> {
+    pub name: N,
     pub reason: String,
 }
 
 /// A setting (`group.attr`), the condition under which it matters, and
 /// why.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SettingRule {
     pub setting: String,
-    pub when: String,
+    pub when: Expression,
     pub reason: String,
 }
 

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::problem::{ExportProblem, listed, tab_read_by};
-use crate::deployer::{DiskUse, Prepare};
+use crate::deployer::{DiskUse, Expression, Prepare};
 use crate::disks::manager::{LvSize, logical_volumes};
 use crate::disks::metadata::{SpaceKind, VolumeSpace, VolumesMetadata};
 use crate::disks::{DiskLayout, LaidDisk, Space};
@@ -119,7 +119,7 @@ pub fn hand_off<'n>(
     uses: &[DiskUse],
     meta: &VolumesMetadata,
     nodes: impl IntoIterator<Item = (String, &'n DiskLayout)>,
-    holds: &dyn Fn(&str) -> Result<bool, String>,
+    holds: &dyn Fn(&Expression) -> Result<bool, String>,
 ) -> HandOff {
     let mut out = HandOff::default();
     let mut checked = Vec::new();
@@ -130,7 +130,7 @@ pub fn hand_off<'n>(
             Err(message) => out.problems.push(ExportProblem {
                 message: format!("disks: volume '{}': {message}", use_.volume),
                 subject: None,
-                fixed_on: use_.when.as_deref().and_then(|w| tab_read_by([w])),
+                fixed_on: tab_read_by(&use_.when),
             }),
         }
     }
@@ -184,7 +184,7 @@ pub fn hand_off<'n>(
 fn check<'u>(
     use_: &'u DiskUse,
     meta: &'u VolumesMetadata,
-    holds: &dyn Fn(&str) -> Result<bool, String>,
+    holds: &dyn Fn(&Expression) -> Result<bool, String>,
 ) -> Result<Option<Checked<'u>>, String> {
     let Some(space) = meta.space(&use_.volume) else {
         return Ok(None);
@@ -431,7 +431,7 @@ mod tests {
         .defaults(&machine)
     }
 
-    fn holds(answer: bool) -> impl Fn(&str) -> Result<bool, String> {
+    fn holds(answer: bool) -> impl Fn(&Expression) -> Result<bool, String> {
         move |_| Ok(answer)
     }
 

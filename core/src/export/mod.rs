@@ -21,11 +21,12 @@ pub use hand_off::{
 };
 pub use problem::{ExportProblem, ExportRefusal, Subject};
 
-use crate::component::Pattern;
-use crate::deployer::{Computed, DeployedService, Deployer, DeployerSummary};
+use crate::deployer::{
+    Computed, DeployedService, Deployer, DeployerSummary, Expression, Part, Template,
+};
 use crate::disks::VolumesMetadata;
 use crate::environment::{EnvTab, Environment};
-use crate::expr::{Expr, JsonModels};
+use crate::expr::JsonModels;
 use crate::name::TagName;
 use crate::network::NetworkConfiguration;
 use crate::network::interfaces::untagged;
@@ -287,13 +288,14 @@ impl<'e, 'a> Exporting<'e, 'a> {
         )
     }
 
-    fn holds(&self, condition: &str) -> Result<bool, String> {
-        let expr = Expr::parse(condition).map_err(|e| e.message)?;
-        expr.holds(&self.models, true).map_err(|e| e.message)
+    fn holds(&self, condition: &Expression) -> Result<bool, String> {
+        (condition.expr())
+            .holds(&self.models, true)
+            .map_err(|e| e.message)
     }
 
     /// Whether an optional condition holds (always without one).
-    fn holds_if(&self, condition: Option<&str>) -> Result<bool, String> {
+    fn holds_if(&self, condition: Option<&Expression>) -> Result<bool, String> {
         condition.map_or(Ok(true), |c| self.holds(c))
     }
 
@@ -304,10 +306,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let mut out = Vec::new();
         let chosen = self.env.selected_names();
         for rule in &u.components {
-            let Ok(pattern) = Pattern::new(&rule.name) else {
-                continue;
-            };
-            for name in chosen.iter().filter(|c| pattern.matches(c)) {
+            for name in chosen.iter().filter(|c| rule.name.matches(c)) {
                 out.push(problem(
                     format!("component '{name}': {}", rule.reason),
                     Some(Subject::Component(name.to_string())),
@@ -318,7 +317,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
             let holders: Vec<String> = self
                 .nodes
                 .iter()
-                .filter(|(n, _)| n.all_roles().any(|r| r.as_str() == rule.name))
+                .filter(|(n, _)| n.all_roles().any(|r| *r == rule.name))
                 .map(|(n, _)| n.display_name())
                 .collect();
             if !holders.is_empty() {
@@ -329,7 +328,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                         holders.join(", "),
                         rule.reason
                     ),
-                    Some(Subject::Role(rule.name.clone())),
+                    Some(Subject::Role(rule.name.to_string())),
                 ));
             }
         }
@@ -423,7 +422,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let mut problems = Vec::new();
         for (tag, list) in &self.deployer.tags {
             for placement in list {
-                match self.holds_if(placement.when.as_deref()) {
+                match self.holds_if(placement.when.as_ref()) {
                     Ok(true) => out.push((tag.as_str(), placement.group.as_str())),
                     Ok(false) => {}
                     Err(e) => problems.push(problem(
@@ -459,59 +458,64 @@ impl<'e, 'a> Exporting<'e, 'a> {
 
     /// An entry's value (`None` when its `when` does not hold).
     fn value_of(&self, entry: &Computed) -> Result<Option<Value>, String> {
-        if !self.holds_if(entry.when.as_deref())? {
+        if !self.holds_if(entry.when.as_ref())? {
             return Ok(None);
         }
         if let Some(template) = &entry.template {
             return self.filled(template).map(Some);
         }
-        let text = entry.value.as_deref().unwrap_or("null");
-        let expr = Expr::parse(text).map_err(|e| e.message)?;
-        let value = expr.eval(&self.models).map_err(|e| e.message)?.to_json();
+        let value = match &entry.value {
+            Some(expression) => self.value(expression)?,
+            None => Value::Null,
+        };
         Ok(Some(match (&entry.booleans, value) {
             (Some([yes, no]), Value::Bool(b)) => Value::from(if b { yes } else { no }.as_str()),
             (_, value) => value,
         }))
     }
 
+    /// An expression's value.
+    fn value(&self, expression: &Expression) -> Result<Value, String> {
+        let value = expression
+            .expr()
+            .eval(&self.models)
+            .map_err(|e| e.message)?;
+        Ok(value.to_json())
+    }
+
     /// `template` with every string in it filled.
-    fn filled(&self, template: &Value) -> Result<Value, String> {
+    fn filled(&self, template: &Template) -> Result<Value, String> {
         Ok(match template {
-            Value::String(text) => Value::String(self.fill(text)?),
-            Value::Array(items) => Value::Array(
+            Template::Text(parts) => Value::String(self.fill(parts)?),
+            Template::List(items) => Value::Array(
                 items
                     .iter()
                     .map(|i| self.filled(i))
                     .collect::<Result<_, _>>()?,
             ),
-            Value::Object(map) => Value::Object(
-                map.iter()
+            Template::Map(entries) => Value::Object(
+                entries
+                    .iter()
                     .map(|(k, v)| Ok((k.clone(), self.filled(v)?)))
                     .collect::<Result<_, String>>()?,
             ),
-            other => other.clone(),
+            Template::Plain(value) => value.clone(),
         })
     }
 
-    /// `template` with each `{expression}` replaced by its value.
-    fn fill(&self, template: &str) -> Result<String, String> {
+    /// A template's string with each `{expression}` replaced by its value.
+    fn fill(&self, parts: &[Part]) -> Result<String, String> {
         let mut out = String::new();
-        let mut rest = template;
-        while let Some(start) = rest.find('{') {
-            out.push_str(&rest[..start]);
-            let end = rest[start..]
-                .find('}')
-                .ok_or_else(|| format!("'{template}': a '{{' without its '}}'"))?;
-            let expr = Expr::parse(&rest[start + 1..start + end]).map_err(|e| e.message)?;
-            let value = expr.eval(&self.models).map_err(|e| e.message)?.to_json();
-            out.push_str(&match value {
-                Value::String(s) => s,
-                Value::Null => String::new(),
-                other => other.to_string(),
-            });
-            rest = &rest[start + end + 1..];
+        for part in parts {
+            match part {
+                Part::Literal(text) => out.push_str(text),
+                Part::Expression(expression) => match self.value(expression)? {
+                    Value::String(s) => out.push_str(&s),
+                    Value::Null => {}
+                    other => out.push_str(&other.to_string()),
+                },
+            }
         }
-        out.push_str(rest);
         Ok(out)
     }
 
@@ -677,7 +681,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 ));
                 continue;
             }
-            match self.holds_if(service.when.as_deref()) {
+            match self.holds_if(service.when.as_ref()) {
                 Ok(true) => out.push(service),
                 Ok(false) => {}
                 Err(e) => problems.push(ExportProblem {
@@ -686,7 +690,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                         service.service
                     ),
                     subject: None,
-                    fixed_on: tab_read_by(service.when.as_deref()),
+                    fixed_on: tab_read_by(&service.when),
                 }),
             }
         }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::deployer::Computed;
+use crate::deployer::{Computed, Expression, Template};
 use crate::environment::EnvTab;
 
 /// What a problem is about.
@@ -87,32 +87,23 @@ pub(super) fn listed(names: &[String]) -> String {
 /// The tab where what a computed value's expressions read is changed,
 /// when one cannot be worked out: the networks' (Networks) before the
 /// settings' (Settings) before the components' (`cluster:`, Components);
-/// none when it reads none of them or does not parse (the deployer data's
-/// own mistake).
+/// none when it reads none of them (the deployer data's own mistake).
 pub(super) fn reads(computed: &Computed) -> Option<EnvTab> {
-    let mut sources: Vec<&str> = computed
-        .when
-        .iter()
-        .chain(&computed.value)
-        .map(String::as_str)
-        .collect();
-    if let Some(template) = &computed.template {
-        template_parts(template, &mut sources);
-    }
-    tab_read_by(sources)
+    let template = computed.template.iter().flat_map(Template::expressions);
+    tab_read_by(computed.when.iter().chain(&computed.value).chain(template))
 }
 
-/// The tab where what `sources` (expressions) read is changed: the
-/// networks' (Networks) before the settings' (Settings) before the
-/// components' (`cluster:`, Components); none when they read none of
-/// them or one does not parse (the deployer data's own mistake).
-pub(super) fn tab_read_by<'s>(sources: impl IntoIterator<Item = &'s str>) -> Option<EnvTab> {
-    use crate::expr::{Expr, Model};
-    let mut models = Vec::new();
-    for source in sources {
-        let expr = Expr::parse(source).ok()?;
-        models.extend(expr.paths().iter().map(|p| p.model));
-    }
+/// The tab where what `expressions` read is changed: the networks'
+/// (Networks) before the settings' (Settings) before the components'
+/// (`cluster:`, Components); none when they read none of them.
+pub(super) fn tab_read_by<'e>(
+    expressions: impl IntoIterator<Item = &'e Expression>,
+) -> Option<EnvTab> {
+    use crate::expr::Model;
+    let models: Vec<Model> = expressions
+        .into_iter()
+        .flat_map(|e| e.expr().paths().iter().map(|p| p.model))
+        .collect();
     [
         (Model::NetworkingParameters, EnvTab::Networks),
         (Model::Settings, EnvTab::Settings),
@@ -121,23 +112,4 @@ pub(super) fn tab_read_by<'s>(sources: impl IntoIterator<Item = &'s str>) -> Opt
     .into_iter()
     .find(|(model, _)| models.contains(model))
     .map(|(_, tab)| tab)
-}
-
-/// The `{expression}` parts of every string in a template.
-fn template_parts<'t>(template: &'t serde_json::Value, out: &mut Vec<&'t str>) {
-    match template {
-        serde_json::Value::String(text) => {
-            let mut rest = text.as_str();
-            while let Some((_, after)) = rest.split_once('{') {
-                let Some((part, next)) = after.split_once('}') else {
-                    return;
-                };
-                out.push(part);
-                rest = next;
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|i| template_parts(i, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| template_parts(v, out)),
-        _ => {}
-    }
 }

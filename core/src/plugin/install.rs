@@ -204,6 +204,35 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
             &neighbours,
         ));
         out.extend(unknown_mapped_volumes(new, release));
+        out.extend(unknown_deployer_groups(new, release));
+    }
+    out
+}
+
+/// The groups the plugin's deployer entries name that the inventory of
+/// `release`'s deployer of that name does not have: an export would
+/// refuse every environment using them, so the install refuses the plugin.
+/// (Entries for a deployer the release does not declare are never read.)
+fn unknown_deployer_groups(new: &Package, release: &Release) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for mention in &new.deployer_groups {
+        let Some(deployer) = release.deployers_metadata.get(&mention.deployer) else {
+            continue;
+        };
+        if !deployer.inventory.iter().any(|g| g.group == mention.group) {
+            out.push(Diagnostic {
+                severity: Severity::Error,
+                file: mention.file.clone(),
+                line: Some(mention.line),
+                path: Some(mention.path.clone()),
+                message: format!(
+                    "group '{}' is no group of release '{}''s {} inventory",
+                    mention.group,
+                    release.label(),
+                    mention.deployer
+                ),
+            });
+        }
     }
     out
 }

@@ -35,6 +35,18 @@ pub use version::Version;
 /// A package as loaded: metadata, its `releases:` records with their files
 /// read in, and the fixed files under their stored names (what the server
 /// stores and `mosaic plugin show` prints).
+/// A group named by deployer data (`deployers.yaml`): a tag's placement,
+/// a service's group pattern, `own_roles_under`, an inventory group's
+/// children — with its place, for the install's report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupMention {
+    pub deployer: String,
+    pub group: String,
+    pub file: String,
+    pub line: usize,
+    pub path: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Package {
     pub name: PluginName,
@@ -93,6 +105,11 @@ pub struct Package {
         deserialize_with = "crate::release::null_as_default"
     )]
     pub deployers_metadata: crate::deployer::Deployers,
+    /// Every group its deployer entries name, where: what an install
+    /// checks against the inventories of the releases it extends (known
+    /// only as a package is loaded, not stored).
+    #[serde(skip)]
+    pub deployer_groups: Vec<GroupMention>,
     /// `node_tags.yaml`.
     #[serde(
         default,

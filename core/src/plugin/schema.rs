@@ -851,12 +851,102 @@ fn deployers(root: &Node, sink: &mut Sink<'_>) {
             );
         }
         deployer(&entry.value, &at, sink);
+        if entry.value.get("inventory").is_some() {
+            unknown_groups(&entry.value, &at, sink);
+        }
     }
     if !sink.has_errors()
         && let Err(e) = serde_json::from_value::<crate::deployer::Deployers>(root.to_json())
     {
         sink.error(root.line, "", format!("does not read as deployers: {e}"));
     }
+}
+
+/// A release's deployer declaration names only groups of its own
+/// inventory: in a tag's placements, a service's patterns,
+/// `own_roles_under` and the inventory's children.
+fn unknown_groups(node: &Node, at: &str, sink: &mut Sink<'_>) {
+    let inventory = node
+        .get("inventory")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let known: Vec<&str> = inventory
+        .iter()
+        .filter_map(|g| g.get("group").and_then(Node::as_str))
+        .collect();
+    for mention in mentions(node, at) {
+        if !known.contains(&mention.group.as_str()) {
+            sink.error(
+                mention.line,
+                &mention.path,
+                format!("group '{}' is no group of the inventory", mention.group),
+            );
+        }
+    }
+}
+
+/// Every group `deployers.yaml` (`root`, read from `file`) names, with
+/// where (see [`super::GroupMention`]).
+pub(super) fn group_mentions(root: &Node, file: &str) -> Vec<super::GroupMention> {
+    let mut out = Vec::new();
+    for entry in root.as_map().unwrap_or_default() {
+        for mut mention in mentions(&entry.value, &entry.key) {
+            mention.deployer = entry.key.clone();
+            mention.file = file.to_owned();
+            out.push(mention);
+        }
+    }
+    out
+}
+
+/// The groups one deployer's declaration names (`deployer` and `file`
+/// left for the caller).
+fn mentions(node: &Node, at: &str) -> Vec<super::GroupMention> {
+    let mut out = Vec::new();
+    let mut named = |name: &Node, path: String| {
+        for group in name.as_str().unwrap_or_default().split(":&") {
+            out.push(super::GroupMention {
+                deployer: String::new(),
+                group: group.to_owned(),
+                file: String::new(),
+                line: name.line,
+                path: path.clone(),
+            });
+        }
+    };
+    let items = |key: &str| node.get(key).and_then(Node::as_seq).unwrap_or_default();
+    for tag in node.get("tags").and_then(Node::as_map).unwrap_or_default() {
+        let tag_at = join_path(&join_path(at, "tags"), &tag.key);
+        for (i, placement) in tag.value.as_seq().unwrap_or_default().iter().enumerate() {
+            let group = placement.get("group").unwrap_or(placement);
+            named(group, index_path(&tag_at, i));
+        }
+    }
+    for (i, service) in items("services").iter().enumerate() {
+        let service_at = join_path(&index_path(&join_path(at, "services"), i), "groups");
+        let groups = service
+            .get("groups")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for (j, group) in groups.iter().enumerate() {
+            named(group, index_path(&service_at, j));
+        }
+    }
+    for (i, group) in items("own_roles_under").iter().enumerate() {
+        named(group, index_path(&join_path(at, "own_roles_under"), i));
+    }
+    for (i, group) in items("inventory").iter().enumerate() {
+        let children_at = join_path(&index_path(&join_path(at, "inventory"), i), "children");
+        let children = group
+            .get("children")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for (j, child) in children.iter().enumerate() {
+            named(child, index_path(&children_at, j));
+        }
+    }
+    out.retain(|m| !m.group.is_empty());
+    out
 }
 
 fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
@@ -1124,16 +1214,10 @@ fn template_parts(node: &Node, path: &str, sink: &mut Sink<'_>) {
     let Some(text) = string(node, path, sink) else {
         return;
     };
-    let mut rest = text.as_str();
-    while let Some(start) = rest.find('{') {
-        let Some(end) = rest[start..].find('}') else {
-            sink.error(node.line, path, "a '{' without its '}'");
-            return;
-        };
-        if let Err(e) = crate::restriction::parse_expr(path, &rest[start + 1..start + end]) {
-            sink.error(node.line, path, e.message);
-        }
-        rest = &rest[start + end + 1..];
+    // The deployer's own reading (`deployer::parts`): what installs is what
+    // exports read.
+    if let Err(e) = crate::deployer::parts(&text) {
+        sink.error(node.line, path, e.to_string());
     }
 }
 

@@ -832,7 +832,7 @@ fn a_deployers_tag_places_groups_always_or_under_a_condition() {
             },
             crate::deployer::Placement {
                 group: "demo-volume".into(),
-                when: Some("settings:demo.on.value".into())
+                when: Some(crate::deployer::Expression::parse("settings:demo.on.value").unwrap())
             },
         ]
     );
@@ -880,6 +880,79 @@ fn a_deployers_services_name_their_groups_and_conditions() {
             got.join("\n")
         );
     }
+}
+
+/// Issue 53: deployer data is loaded once, at install, and every mistake
+/// is the plugin's, with its line — an unknown group (of its own inventory
+/// for a release, of the release's for a plugin), an expression that does
+/// not parse, an unclosed template.
+#[test]
+fn deployer_data_mistakes_refuse_the_install_with_their_lines() {
+    let inventory = "kolla-ansible:\n  inventory:\n    - {group: control}\n    - {group: compute}\n    - {group: baremetal, children: [control, storage]}\n  own_roles_under: [baremetal]\n";
+    let release_files = |deployers: &str| {
+        package(&[
+            (
+                "metadata.yaml",
+                &RELEASE
+                    .replace("os: CentOS", "os: ubuntu")
+                    .replace("version: '2.0'", "version: '2024.1-x'")
+                    .replace(
+                        "    base_release_path: base.yaml\n",
+                        "    base_release_path: base.yaml\n    deployers_path: kolla.yaml\n",
+                    ),
+            ),
+            ("components.yaml", "[]\n"),
+            ("roles.yaml", "{}\n"),
+            ("graphs/a.yaml", "[]"),
+            ("base.yaml", "components: []\n"),
+            ("kolla.yaml", deployers),
+        ])
+    };
+    let own: Vec<String> = lines(&load(&release_files(inventory)))
+        .into_iter()
+        .filter(|l| l.contains("error"))
+        .collect();
+    assert_eq!(
+        own,
+        [
+            "kolla.yaml:5: error: kolla-ansible.inventory[2].children[1]: group 'storage' is no group of the inventory"
+        ]
+    );
+    let release = installed(release_files(&inventory.replace(", storage", "")));
+
+    let broken = "kolla-ansible:\n  globals:\n    - {name: a, value: \"cluster:mode ==\"}\n    - {name: b, template: [ok, \"x {cluster:mode\"]}\n";
+    let got = lines(&load(&extension(&[("deployers.yaml", broken)])));
+    for expected in [
+        "deployers.yaml:3: error: kolla-ansible.globals[0].value: ",
+        "deployers.yaml:4: error: kolla-ansible.globals[1].template[1]: a '{' without its '}'",
+    ] {
+        assert!(
+            got.iter().any(|l| l.starts_with(expected)),
+            "missing {expected:?} in {got:#?}"
+        );
+    }
+
+    let groups = "kolla-ansible:\n  tags:\n    demo: [compute, {group: demo-api, when: 'true'}]\n  services:\n    - {service: demo, groups: ['compute:&nowhere']}\n";
+    let plugin = installed(extension(&[("deployers.yaml", groups)]));
+    let problems = check_install(
+        &plugin,
+        Installed {
+            plugins: std::slice::from_ref(&release),
+        },
+    );
+    let got: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let inventory_of = "no group of release 'stack (2024.1-x)''s kolla-ansible inventory";
+    assert_eq!(
+        got,
+        [
+            format!(
+                "deployers.yaml:3: error: kolla-ansible.tags.demo[1]: group 'demo-api' is {inventory_of}"
+            ),
+            format!(
+                "deployers.yaml:5: error: kolla-ansible.services[0].groups[0]: group 'nowhere' is {inventory_of}"
+            ),
+        ]
+    );
 }
 
 /// SEMANTICS §14, the hand-off: a plugin's volume the deployer uses, and
