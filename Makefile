@@ -93,7 +93,7 @@ runs: deployer-venv
 ## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
 ## postgresql when missing).
 postgres:
-	scripts/with-postgres.sh cargo test --locked $(NATIVE) --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers --test deployments --test hardware --test disks
+	scripts/with-postgres.sh cargo test --locked $(NATIVE) --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers --test deployments --test hardware --test disks --test preconditions
 
 ## The API against its OpenAPI document: a real `mosaic serve`, the document validated, every
 ## operation called by schemathesis (PyPI, pinned, in a virtual environment under target/ made

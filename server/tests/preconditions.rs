@@ -133,4 +133,32 @@ async fn a_tag_never_issued_is_412_and_a_list_passes_on_any_of_its_tags() {
     let (status, code, current) = send(&app, &tags, "*").await;
     assert!(status.is_success(), "a role's tags with *: {status} {code}");
     holds_to_rfc_9110(&app, "a role's tags", &tags, &current).await;
+
+    // The components: the same selection saved again, under the settings'
+    // version (the components change holds to it).
+    let (_, env) = app.get(&format!("/api/v1/clusters/{cluster}")).await;
+    let same = Change {
+        method: "PUT",
+        uri: format!("/api/v1/clusters/{cluster}/components"),
+        body: json!({"components": env["components"]}),
+    };
+    holds_to_rfc_9110(&app, "the components", &same, &etag(&app, &settings).await).await;
+
+    // Hardware declared by hand, under the node's version.
+    let declared = Change {
+        method: "PUT",
+        uri: format!("{node_uri}/hardware"),
+        body: json!({
+            "interfaces": [{"name": "eth0", "mac": "52:54:00:aa:bb:01"}],
+            "disks": [{"name": "sda", "size": 480103981056u64}],
+            "memory": 68719476736u64, "cpus": 16
+        }),
+    };
+    holds_to_rfc_9110(
+        &app,
+        "a node's hardware",
+        &declared,
+        &etag(&app, &node_uri).await,
+    )
+    .await;
 }
