@@ -890,10 +890,10 @@ mod tests {
             "code": "not_exportable",
             "message": "the environment cannot be exported for kolla-ansible: …",
             "problems": [
-                {"message": "component 'x': none", "component": "x", "fixed_on": "components"},
-                {"message": "node 'bad name': …", "node": 3, "fixed_on": "nodes"},
-                {"message": "node 'b': no management address", "node": 4, "fixed_on": "networks"},
-                {"message": "tag 't' placing group 'g': …"},
+                {"kind": "unsupported_component", "message": "component 'x': none", "component": "x", "fixed_on": "components"},
+                {"kind": "host_name", "message": "node 'bad name': …", "node": 3, "fixed_on": "nodes"},
+                {"kind": "no_management_address", "message": "node 'b': no management address", "node": 4, "fixed_on": "networks"},
+                {"kind": "condition", "message": "tag 't' placing group 'g': …"},
             ],
         }});
         let read: Refusal = serde_json::from_str(&body.to_string()).expect("an error answer reads");

@@ -17,7 +17,7 @@ pub use crate::environment::{
     ReleaseCarry, RoleChanges, RoleInUse, RoleLoss, SettingChange, SettingChanges, TaskChange,
     UpgradeConsequences, UpgradeRefusal, node_name,
 };
-pub use crate::export::{Export, ExportHost, ExportProblem, Subject};
+pub use crate::export::{Export, ExportHost, ExportProblem, ExportProblemKind, Subject};
 pub use crate::hardware::{Hardware, NodeHardware};
 pub use crate::heat::{ResolveTemplates, TemplateResolution};
 pub use crate::network::{

@@ -199,7 +199,13 @@ pub(crate) fn export_problem() -> RefOr<Schema> {
         )
     };
     let closed = || Some(AdditionalProperties::<Schema>::FreeForm(false));
+    let kind = || {
+        use utoipa::PartialSchema;
+        crate::export::ExportProblemKind::schema()
+    };
     let about = ObjectBuilder::new()
+        .property("kind", kind())
+        .required("kind")
         .property("message", ObjectBuilder::new().schema_type(Type::String))
         .required("message")
         .property(
@@ -215,9 +221,11 @@ pub(crate) fn export_problem() -> RefOr<Schema> {
             text("A setting (`group.attr`) whose value has no equivalent"),
         )
         .property("fixed_on", tab())
-        .max_properties(Some(3))
+        .max_properties(Some(4))
         .additional_properties(closed());
     let node = ObjectBuilder::new()
+        .property("kind", kind())
+        .required("kind")
         .property("message", ObjectBuilder::new().schema_type(Type::String))
         .required("message")
         .property(
@@ -234,8 +242,9 @@ pub(crate) fn export_problem() -> RefOr<Schema> {
         .item(about)
         .item(node)
         .description(Some(
-            "A problem of an export: its message, at most one of what it is about \
-             (`component`, `role`, `setting` or `node`) and the tab where it is fixed (`fixed_on`)",
+            "A problem of an export: the rule it breaks (`kind`), its message, at most one of \
+             what it is about (`component`, `role`, `setting` or `node`) and the tab where it is \
+             fixed (`fixed_on`)",
         ))
         .into()
 }

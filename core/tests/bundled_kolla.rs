@@ -8,7 +8,7 @@ mod common;
 use mosaic_core::component::ComponentName;
 use mosaic_core::disks::{Machine, MachineDisk, NodeVolumes, VolumesMetadata};
 use mosaic_core::environment::{Base, EnvTab, Environment, Spec};
-use mosaic_core::export::{Export, ExportRefusal, Subject};
+use mosaic_core::export::{Export, ExportProblemKind as Kind, ExportRefusal, Subject};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::network::{HolderKey, NetworkConfiguration};
 use mosaic_core::release::Release;
@@ -219,14 +219,19 @@ fn what_has_no_equivalent_and_a_bad_host_name_are_refused_together() {
         subjects.contains(&&Subject::Role("mongo".to_owned())),
         "{refusal:#?}"
     );
-    // Each names the tab that fixes it.
+    // Each names the rule it breaks and the tab that fixes it.
     for problem in &refusal.problems {
-        let tab = match &problem.subject {
-            Some(Subject::Component(_)) => EnvTab::Components,
-            Some(Subject::Node(_) | Subject::Role(_)) => EnvTab::Nodes,
+        let (kind, tab) = match &problem.subject {
+            Some(Subject::Component(_)) => (Kind::UnsupportedComponent, EnvTab::Components),
+            Some(Subject::Node(_)) => (Kind::HostName, EnvTab::Nodes),
+            Some(Subject::Role(_)) => (Kind::UnsupportedRole, EnvTab::Nodes),
             other => panic!("{other:?} in {refusal:#?}"),
         };
-        assert_eq!(problem.fixed_on, Some(tab), "{problem:?}");
+        assert_eq!(
+            (problem.kind, problem.fixed_on),
+            (kind, Some(tab)),
+            "{problem:?}"
+        );
     }
 }
 
@@ -260,12 +265,14 @@ fn a_node_without_its_management_address_is_fixed_on_the_networks_tab() {
         .find(|p| p.message.contains("no management address"))
         .unwrap_or_else(|| panic!("{refusal:#?}"));
     assert_eq!(address.subject, Some(Subject::Node(1)));
+    assert_eq!(address.kind, Kind::NoManagementAddress);
     assert_eq!(address.fixed_on, Some(EnvTab::Networks));
     let vip = refusal
         .problems
         .iter()
         .find(|p| p.message.starts_with("kolla_internal_vip_address"))
         .unwrap_or_else(|| panic!("{refusal:#?}"));
+    assert_eq!(vip.kind, Kind::Value);
     assert_eq!(vip.fixed_on, Some(EnvTab::Networks));
 }
 
@@ -324,7 +331,7 @@ fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
     let disks: Vec<(&Option<Subject>, &str)> = refusal
         .problems
         .iter()
-        .filter(|p| p.fixed_on == Some(EnvTab::Disks))
+        .filter(|p| p.kind == Kind::DiskSpace && p.fixed_on == Some(EnvTab::Disks))
         .map(|p| (&p.subject, p.message.as_str()))
         .collect();
     // Fuel's check_disk_space_for_deployment, then Fuel 9's line per
@@ -347,6 +354,7 @@ fn nodes_short_of_disk_space_are_refused_each_with_fuels_lines() {
     // The answer names the place it is fixed: Configure Disks, opened on
     // the Nodes tab.
     let json = serde_json::to_value(&refusal.problems[0]).unwrap();
+    assert_eq!(json["kind"], "disk_space");
     assert_eq!(json["fixed_on"], "disks");
     assert_eq!(json["node"], 2);
     assert_eq!(EnvTab::Disks.label(), "Nodes");

@@ -148,11 +148,12 @@ async fn contrail_and_a_node_named_bad_name_are_refused_together() {
     assert!(problems.iter().any(|p| p["node"] == bad), "{body:#}");
     // Each says the tab of the environment's page that fixes it.
     for problem in problems {
-        let tab = if problem["component"].is_string() {
-            "components"
+        let (kind, tab) = if problem["component"].is_string() {
+            ("unsupported_component", "components")
         } else {
-            "nodes"
+            ("host_name", "nodes")
         };
+        assert_eq!(problem["kind"], kind, "{problem:#}");
         assert_eq!(problem["fixed_on"], tab, "{problem:#}");
     }
     let (status, _) = app

@@ -642,6 +642,7 @@ fn a_run_is_refused_while_a_node_is_short_of_disk_space() {
     let cmp = node(&server, env, "cmp-1", &["compute"], &[]);
     declare(&server, cmp, &[], &[("sda", 20)]);
     let expected = json!([{
+        "kind": "disk_space",
         "message": "Node 'cmp-1' has insufficient disk space\nVolume group 'Base System' requires a minimum of 23552MB\nVolume group 'Virtual Storage' requires a minimum of 5120MB",
         "node": cmp,
         "fixed_on": "disks",

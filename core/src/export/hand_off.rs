@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::problem::{ExportProblem, listed, tab_read_by};
+use super::problem::{ExportProblem, ExportProblemKind, listed, tab_read_by};
 use crate::deployer::{DiskUse, Expression, Prepare};
 use crate::disks::manager::{LvSize, logical_volumes};
 use crate::disks::metadata::{SpaceKind, VolumeSpace, VolumesMetadata};
@@ -128,6 +128,7 @@ pub fn hand_off<'n>(
             Ok(Some(c)) => checked.push(c),
             Ok(None) => {}
             Err(message) => out.problems.push(ExportProblem {
+                kind: ExportProblemKind::Disks,
                 message: format!("disks: volume '{}': {message}", use_.volume),
                 subject: None,
                 fixed_on: tab_read_by(&use_.when),

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 pub use hand_off::{
     HostDisks, PLAYBOOK, PreparedDisk, PreparedGroup, PreparedPartition, PreparedVolume,
 };
-pub use problem::{ExportProblem, ExportRefusal, Subject};
+pub use problem::{ExportProblem, ExportProblemKind, ExportRefusal, Subject};
 
 use crate::deployer::{
     Computed, DeployedService, Deployer, DeployerSummary, Expression, Part, Template,
@@ -191,7 +191,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
     fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
         let refuse = |message: String| ExportRefusal {
             deployer: deployer.name.clone(),
-            problems: vec![problem_on(EnvTab::Networks, message, None)],
+            problems: vec![problem_on(
+                ExportProblemKind::Networks,
+                Some(EnvTab::Networks),
+                message,
+                None,
+            )],
         };
         let (config, _) = env.network_configuration().map_err(refuse)?;
         let mut models = env.models().clone();
@@ -308,6 +313,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         for rule in &u.components {
             for name in chosen.iter().filter(|c| rule.name.matches(c)) {
                 out.push(problem(
+                    ExportProblemKind::UnsupportedComponent,
                     format!("component '{name}': {}", rule.reason),
                     Some(Subject::Component(name.to_string())),
                 ));
@@ -322,6 +328,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 .collect();
             if !holders.is_empty() {
                 out.push(problem(
+                    ExportProblemKind::UnsupportedRole,
                     format!(
                         "role '{}' (held by {}): {}",
                         rule.name,
@@ -336,10 +343,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
             match self.holds(&rule.when) {
                 Ok(false) => {}
                 Ok(true) => out.push(problem(
+                    ExportProblemKind::UnsupportedSetting,
                     format!("setting '{}': {}", rule.setting, rule.reason),
                     Some(Subject::Setting(rule.setting.clone())),
                 )),
                 Err(e) => out.push(problem(
+                    ExportProblemKind::Condition,
                     format!(
                         "setting '{}': its condition cannot be evaluated: {e}",
                         rule.setting
@@ -361,19 +370,22 @@ impl<'e, 'a> Exporting<'e, 'a> {
             let subject = Some(Subject::Node(node.id));
             if !valid_host_name(&name) {
                 out.push(problem(
+                    ExportProblemKind::HostName,
                     format!("node '{name}': its name is not a valid host name (letters, digits, '-' and '.', labels of at most 63 characters, no '-' at either end)"),
                     subject.clone(),
                 ));
             }
             if let Some(other) = seen.insert(name.to_ascii_lowercase(), node.id) {
                 out.push(problem(
+                    ExportProblemKind::SameHostName,
                     format!("node '{name}': node {other} has the same host name"),
                     subject.clone(),
                 ));
             }
             if !node.addresses.contains_key(MANAGEMENT) {
                 out.push(problem_on(
-                    EnvTab::Networks,
+                    ExportProblemKind::NoManagementAddress,
+                    Some(EnvTab::Networks),
                     format!("node '{name}': it has no management address (ansible_host); see the environment's network checks"),
                     subject,
                 ));
@@ -391,7 +403,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
             Err(errors) => {
                 let problems = errors
                     .iter()
-                    .map(|e| problem(format!("disks: {e}"), None))
+                    .map(|e| problem(ExportProblemKind::Disks, format!("disks: {e}"), None))
                     .collect();
                 return (None, problems, Vec::new());
             }
@@ -399,7 +411,15 @@ impl<'e, 'a> Exporting<'e, 'a> {
         let (short, unknown) = self.env.disk_shortages(&meta);
         let problems = short
             .iter()
-            .map(|s| problem_on(EnvTab::Disks, s.message(), Some(Subject::Node(s.node_id))))
+            .map(|s| {
+                let node = Some(Subject::Node(s.node_id));
+                problem_on(
+                    ExportProblemKind::DiskSpace,
+                    Some(EnvTab::Disks),
+                    s.message(),
+                    node,
+                )
+            })
             .collect();
         let unknown = unknown.iter().map(|n| n.display_name()).collect();
         (Some(meta), problems, unknown)
@@ -426,6 +446,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                     Ok(true) => out.push((tag.as_str(), placement.group.as_str())),
                     Ok(false) => {}
                     Err(e) => problems.push(problem(
+                        ExportProblemKind::Condition,
                         format!(
                             "tag '{tag}' placing group '{}': its condition cannot be evaluated: {e}",
                             placement.group
@@ -446,11 +467,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
             match self.value_of(entry) {
                 Ok(Some(value)) => values.push((entry.name.clone(), value)),
                 Ok(None) => {}
-                Err(e) => problems.push(ExportProblem {
-                    message: format!("{}: {e}", entry.name),
-                    subject: None,
-                    fixed_on: reads(entry),
-                }),
+                Err(e) => problems.push(problem_on(
+                    ExportProblemKind::Value,
+                    reads(entry),
+                    format!("{}: {e}", entry.name),
+                    None,
+                )),
             }
         }
         (values, problems)
@@ -537,11 +559,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
                     ));
                 }
                 Ok(None) => {}
-                Err(e) => problems.push(ExportProblem {
-                    message: format!("{} [{}] {}: {e}", entry.file, entry.section, entry.key.name),
-                    subject: None,
-                    fixed_on: reads(&entry.key),
-                }),
+                Err(e) => problems.push(problem_on(
+                    ExportProblemKind::Value,
+                    reads(&entry.key),
+                    format!("{} [{}] {}: {e}", entry.file, entry.section, entry.key.name),
+                    None,
+                )),
             }
         }
         let texts = files
@@ -673,6 +696,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         for service in &self.deployer.services {
             if let Some(group) = service.group_names().find(|g| !known(g)) {
                 problems.push(problem(
+                    ExportProblemKind::UnknownGroup,
                     format!(
                         "service '{}': group '{group}' is no group of the inventory",
                         service.service
@@ -684,14 +708,15 @@ impl<'e, 'a> Exporting<'e, 'a> {
             match self.holds_if(service.when.as_ref()) {
                 Ok(true) => out.push(service),
                 Ok(false) => {}
-                Err(e) => problems.push(ExportProblem {
-                    message: format!(
+                Err(e) => problems.push(problem_on(
+                    ExportProblemKind::Condition,
+                    tab_read_by(&service.when),
+                    format!(
                         "service '{}': its condition cannot be evaluated: {e}",
                         service.service
                     ),
-                    subject: None,
-                    fixed_on: tab_read_by(&service.when),
-                }),
+                    None,
+                )),
             }
         }
         (out, problems)

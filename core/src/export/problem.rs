@@ -30,10 +30,44 @@ impl Subject {
     }
 }
 
-/// Why an environment cannot be exported: `{"message",
+/// Which rule an export's problem breaks (tests and scripts read it; the
+/// message says it to people).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum ExportProblemKind {
+    /// A chosen component the deployer has no equivalent for.
+    UnsupportedComponent,
+    /// A role a node holds that the deployer has no equivalent for.
+    UnsupportedRole,
+    /// A setting whose value has no equivalent.
+    UnsupportedSetting,
+    /// A node's name is no host name.
+    HostName,
+    /// Two nodes have the same host name.
+    SameHostName,
+    /// A node has no management address.
+    NoManagementAddress,
+    /// The network configuration cannot be worked out.
+    Networks,
+    /// A node is short of disk space for its roles' volumes.
+    DiskSpace,
+    /// The volumes metadata, or a volume the deployer data uses, does not
+    /// fit (the data's mistake).
+    Disks,
+    /// A condition of the deployer data cannot be evaluated here.
+    Condition,
+    /// A value of `globals.yml` or a configuration file cannot be worked out.
+    Value,
+    /// A service names a group the inventory does not have.
+    UnknownGroup,
+}
+
+/// Why an environment cannot be exported: `{"kind", "message",
 /// "component"|"role"|"setting"|"node", "fixed_on"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportProblem {
+    pub kind: ExportProblemKind,
     pub message: String,
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<Subject>,
@@ -59,18 +93,30 @@ pub struct ExportRefusal {
 }
 
 /// A problem fixed where its subject is changed.
-pub(super) fn problem(message: String, subject: Option<Subject>) -> ExportProblem {
+pub(super) fn problem(
+    kind: ExportProblemKind,
+    message: String,
+    subject: Option<Subject>,
+) -> ExportProblem {
     ExportProblem {
+        kind,
         fixed_on: subject.as_ref().map(Subject::tab),
         message,
         subject,
     }
 }
 
-/// A problem fixed on tab `tab`, whatever its subject.
-pub(super) fn problem_on(tab: EnvTab, message: String, subject: Option<Subject>) -> ExportProblem {
+/// A problem fixed on tab `tab` (none: the deployer data's own mistake),
+/// whatever its subject.
+pub(super) fn problem_on(
+    kind: ExportProblemKind,
+    tab: Option<EnvTab>,
+    message: String,
+    subject: Option<Subject>,
+) -> ExportProblem {
     ExportProblem {
-        fixed_on: Some(tab),
+        kind,
+        fixed_on: tab,
         message,
         subject,
     }
