@@ -7,8 +7,8 @@ use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, ClusterDisks, ConfigurationChange,
     ConfigurationView, Consequences, CreateCluster, CreateNode, CreateRole, CreateTag, DiskEntry,
-    ErrorProblem, ExportProblem, InstanceTagChanges, InterfacesView, NetworkProblem, NewGroup,
-    NodeDisks, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
+    ErrorCode, ErrorProblem, ExportProblem, InstanceTagChanges, InterfacesView, NetworkProblem,
+    NewGroup, NodeDisks, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
     ResolveTemplates, RoleTags, RoleView, Run, RunPlan, RunRequest, SessionView, SignIn, TagView,
     TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest,
     Verification, VolumeInfo,
@@ -21,6 +21,7 @@ use mosaic_core::settings::Problem;
 use mosaic_core::task::{Plan, PlanError, PlanErrorKind};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiFailure {
@@ -39,6 +40,9 @@ pub struct ApiFailure {
     pub offline: bool,
     /// The HTTP status (0 when there was no answer).
     pub status: u16,
+    /// The API's error code (none when the answer was not the API's, or
+    /// names a code this app does not know): what pages branch on.
+    pub code: Option<ErrorCode>,
     /// What a refusal of one of the rarer kinds carries besides its
     /// message (boxed: most failures carry none, and a failure stays small
     /// enough to be returned by value).
@@ -89,6 +93,7 @@ impl ApiFailure {
             node_problems: Vec::new(),
             offline: false,
             status: 0,
+            code: None,
             refused: None,
         }
     }
@@ -201,9 +206,8 @@ async fn exchange_tagged(
 }
 
 /// The parts of the API's error answer (core's `ErrorBody`) that the app
-/// reads; serde skips the rest. Its `code` and `refusals` (an upgrade's
-/// reasons) are not read: the message says them, and their readers would
-/// only add to the download.
+/// reads; serde skips the rest. Its `refusals` (an upgrade's reasons) are
+/// not read: the message says them.
 #[derive(Deserialize)]
 struct Refusal {
     error: RefusalDetail,
@@ -211,6 +215,10 @@ struct Refusal {
 
 #[derive(Deserialize)]
 struct RefusalDetail {
+    /// Read apart (`ErrorCode`), so that a code newer than the app still
+    /// leaves the rest of the answer readable.
+    #[serde(default)]
+    code: Value,
     message: String,
     #[serde(default)]
     violations: Vec<Violation>,
@@ -231,6 +239,7 @@ fn refusal(body: Refusal, status: u16) -> ApiFailure {
         violations: body.error.violations,
         report: body.error.report.map(Box::new),
         status,
+        code: serde_json::from_value(body.error.code).ok(),
         refused: match (body.error.consequences, body.error.upgrade) {
             (Some(c), _) => Some(Box::new(Refused::Components(c))),
             (None, Some(u)) => Some(Box::new(Refused::Upgrade(u))),
@@ -396,10 +405,9 @@ pub async fn plan(cluster: i64, graph: GraphType) -> Result<Plan, ApiFailure> {
         .query([("graph", graph.as_str())])
         .build();
     match send(request).await {
-        Err(failure) if failure.status == 404 => Ok(Plan::failed(PlanError::new(
-            PlanErrorKind::UnknownGraph,
-            failure.message,
-        ))),
+        Err(failure) if failure.code == Some(ErrorCode::UnknownGraph) => Ok(Plan::failed(
+            PlanError::new(PlanErrorKind::UnknownGraph, failure.message),
+        )),
         answer => answer,
     }
 }
@@ -729,7 +737,7 @@ pub async fn import_nodes(
 pub async fn node_hardware(id: i64) -> Result<Option<mosaic_core::api::NodeHardware>, ApiFailure> {
     match get(format!("/api/v1/nodes/{id}/hardware")).await {
         Ok(hardware) => Ok(Some(hardware)),
-        Err(failure) if failure.status == 404 => Ok(None),
+        Err(failure) if failure.code == Some(ErrorCode::NotFound) => Ok(None),
         Err(failure) => Err(failure),
     }
 }
@@ -852,7 +860,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use mosaic_core::api::Subject;
-    use mosaic_core::api::{ErrorProblem, UpgradeConsequences};
+    use mosaic_core::api::{ErrorCode, ErrorProblem, UpgradeConsequences};
     use mosaic_core::environment::EnvTab;
     use mosaic_core::settings::Problem;
     use serde_json::json;
@@ -883,6 +891,14 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
+    fn a_code_newer_than_the_app_leaves_the_rest_of_the_answer() {
+        let body = json!({"error": {"code": "from_the_future", "message": "no"}});
+        let read: Refusal = serde_json::from_str(&body.to_string()).expect("an error answer reads");
+        let failure = refusal(read, 409);
+        assert_eq!((failure.code, failure.message.as_str()), (None, "no"));
+    }
+
+    #[wasm_bindgen_test]
     fn an_export_refusal_keeps_every_problem_with_the_tab_that_fixes_it() {
         // As the server sends it: a node's problem names its tab too, which
         // sets it apart from a bulk change's node problem.
@@ -898,6 +914,11 @@ mod tests {
         }});
         let read: Refusal = serde_json::from_str(&body.to_string()).expect("an error answer reads");
         let failure = refusal(read, 409);
+        assert_eq!(
+            failure.code,
+            Some(ErrorCode::NotExportable),
+            "pages branch on the code"
+        );
         assert!(failure.node_problems.is_empty());
         let tabs: Vec<Option<EnvTab>> = failure
             .export_problems()

@@ -103,8 +103,18 @@ async fn the_networks_tab_flags_an_overlapping_cidr_before_save_and_saves_a_fixe
     })
     .await;
     assert!(!invalid(c, &management).await);
+    let ranges = "fieldset.network[data-network='storage'] .network-derived";
+    let before = text_of(c, ranges).await;
+    assert!(before.starts_with("IP ranges: 192.168.1."), "{before}");
     click(c, "button.save-networks").await;
     text_of(c, "[data-saved]").await;
+    // The card's line follows the saved configuration, without a reload.
+    eventually("the ranges line follows the Save", || async {
+        text_of(c, ranges)
+            .await
+            .starts_with("IP ranges: 192.168.5.")
+    })
+    .await;
     c.refresh().await.unwrap();
     text_of(c, &storage).await;
     assert_eq!(value(c, &storage).await, "192.168.5.0/24");

@@ -12,7 +12,7 @@
 //! of plain text.
 
 use leptos::prelude::*;
-use mosaic_core::api::{DeployerSummary, Export, ExportHost, ExportProblem, Run};
+use mosaic_core::api::{DeployerSummary, ErrorCode, Export, ExportHost, ExportProblem, Run};
 use mosaic_core::nodes::{count_line, page_count, page_of};
 
 use crate::api::{self, ApiFailure};
@@ -46,7 +46,9 @@ async fn find(cluster_id: i64) -> Result<Found, ApiFailure> {
     let what = format!("deployers/{}", deployer.name);
     match api::get::<Export>(api::path::of_cluster(cluster_id, &what)).await {
         Ok(export) => Ok(Found::Exported(deployer, export)),
-        Err(failure) if failure.status == 409 => Ok(Found::Refused(deployer, failure)),
+        Err(failure) if failure.code == Some(ErrorCode::NotExportable) => {
+            Ok(Found::Refused(deployer, failure))
+        }
         Err(failure) => Err(failure),
     }
 }

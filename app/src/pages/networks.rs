@@ -16,7 +16,9 @@
 
 use leptos::prelude::*;
 use mosaic_core::access::Role;
-use mosaic_core::api::{ConfigurationChange, ConfigurationView, GroupView, NetworkProblem};
+use mosaic_core::api::{
+    ConfigurationChange, ConfigurationView, ErrorCode, GroupView, NetworkProblem,
+};
 use mosaic_core::network::metadata::label;
 use mosaic_core::network::{Edit, Edits, FieldKey, FormCheck, NetworksForm, Section, Text};
 use mosaic_core::text::plural;
@@ -234,7 +236,7 @@ fn summary(unsaved: usize, problems: usize) -> String {
 
 /// A refused Save or Verify as the tab says it.
 fn refusal(failure: &ApiFailure, describe: impl Fn(&[NetworkProblem]) -> Vec<String>) -> Outcome {
-    if failure.status == 412 {
+    if failure.code == Some(ErrorCode::PreconditionFailed) {
         return Outcome::Stale(failure.message.clone());
     }
     Outcome::Refused(
@@ -549,7 +551,21 @@ fn NetworkCard(id: i64, draft: Draft) -> impl IntoView {
             view! { <FieldControl at draft invalid messages /> }
         })
         .collect_view();
-    let derived = derived_lines(&network, &row);
+    // What is not typed follows the configuration: a Save that moves the
+    // CIDR moves the ranges line with it.
+    let derived = Memo::new(move |_| {
+        draft.current.with(|c| {
+            let rows = c.value.rows();
+            let at = c.value.networks.iter().position(|n| n.network.id == id);
+            at.map(|i| derived_lines(&c.value.networks[i], &rows[i]))
+                .unwrap_or_default()
+        })
+    });
+    let derived = move || {
+        (derived.get().into_iter())
+            .map(|l| view! { <p class="network-derived">{l}</p> })
+            .collect_view()
+    };
     let rest = move || placed.with(|(_, rest)| rest.clone());
     view! {
         <fieldset
@@ -576,7 +592,7 @@ fn NetworkCard(id: i64, draft: Draft) -> impl IntoView {
 fn derived_lines(
     network: &mosaic_core::network::NetworkView,
     row: &mosaic_core::network::view::NetworkRow,
-) -> impl IntoView {
+) -> Vec<String> {
     let meta = &network.meta;
     let mut lines = Vec::new();
     if !meta.is_addressed() {
@@ -592,9 +608,6 @@ fn derived_lines(
         lines.push("Its values come from the release.".to_owned());
     }
     lines
-        .into_iter()
-        .map(|l| view! { <p class="network-derived">{l}</p> })
-        .collect_view()
 }
 
 /// The id of field `at`'s first control.
