@@ -182,6 +182,29 @@ function isLink(name) {
   return /^__wasm_split-[0-9a-f]{16}\.js$/.test(name);
 }
 
+// Each lazy module (`split_NAME.wasm`: NAME) with the files its load
+// fetches: its own and the chunks the splitter's link module lists it
+// under (each chunk's comment names the modules that use it).
+function lazyModules(link, modules) {
+  const lazy = {};
+  for (const module of modules) {
+    const name = /^split_(.+)\.wasm$/.exec(module);
+    if (name) lazy[name[1]] = [module];
+  }
+  const chunk = /\/\* ([a-z_, ]+) \*\/\s*const __chunk_\d+ = makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/(chunk_\d+\.wasm)"/g;
+  let chunks = 0;
+  for (const [, users, file] of link.matchAll(chunk)) {
+    chunks++;
+    for (const user of users.split(", ")) {
+      if (!lazy[user]) fail(`the link module's ${file} names ${user}, no lazy module`);
+      lazy[user].push(file);
+    }
+  }
+  const all = modules.filter((m) => m.startsWith("chunk_")).length;
+  if (chunks !== all) fail(`read ${chunks} of the link module's ${all} chunks: its form changed`);
+  return lazy;
+}
+
 // Step 0: cargo's module split, bound and optimized, in place of Trunk's.
 async function split() {
   const profile = release ? "wasm-release" : "debug";
@@ -221,6 +244,8 @@ async function split() {
     await optimize([mainWasm].concat(modules.map((m) => join(work, m))));
   }
   let link = readFileSync(join(work, placeholder), "utf8");
+  const lazy = lazyModules(link, modules);
+  const names = {};
   for (const module of modules) {
     const bytes = readFileSync(join(work, module));
     const named = hashed(module, bytes);
@@ -230,7 +255,15 @@ async function split() {
     }
     link = link.replace(before, `"./${named}"`);
     writeFileSync(join(staging, named), bytes);
+    names[module] = named;
   }
+  // What each lazy module downloads, under the names served: the server
+  // names them with the document of a page that needs one (a `Link`
+  // preload, server/src/http/assets.rs), so they download with the main module.
+  for (const files of Object.values(lazy)) {
+    files.forEach((file, i) => (files[i] = names[file]));
+  }
+  writeFileSync(join(staging, "lazy-modules.json"), JSON.stringify(lazy));
   if (release) {
     link = (await minify(link, { module: true, compress: { passes: 2 }, mangle: true })).code;
   }

@@ -67,6 +67,12 @@ macro_rules! lazy_pages {
         $(#[$doc])*
         pub struct $route;
 
+        impl $route {
+            /// The module its page is split into.
+            #[allow(dead_code)]
+            pub const MODULE: &str = stringify!($module);
+        }
+
         impl LazyRoute for $route {
             fn data() -> Self {
                 $route
@@ -144,4 +150,37 @@ lazy_pages! {
     PluginsRoute: plugins in catalog, Some("plugins") => view! { <Plugins /> }.into_any();
     /// The Heat template sets.
     HeatRoute: heat in catalog, Some("heat") => view! { <HeatPage /> }.into_any();
+}
+
+#[cfg(test)]
+mod tests {
+    use mosaic_core::environment::lazy_module;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::route::Route;
+
+    /// The server preloads the module core's `lazy_module` names for a
+    /// path: each lazy page must be split into that one.
+    #[wasm_bindgen_test]
+    fn each_lazy_page_is_in_the_module_core_names_for_its_path() {
+        let pages = [
+            (Route::Environment(1), NodesTab::MODULE),
+            (Route::EnvironmentPreview(1), PreviewTab::MODULE),
+            (Route::EnvironmentTags(1), TagsTab::MODULE),
+            (Route::EnvironmentComponents(1), ComponentsTab::MODULE),
+            (Route::EnvironmentNetworks(1), NetworksTab::MODULE),
+            (Route::EnvironmentSettings(1), SettingsTab::MODULE),
+            (Route::EnvironmentDeploy(1), DeployTab::MODULE),
+            (Route::EnvironmentHistory(1), HistoryTab::MODULE),
+            (Route::ReleaseTags(1), ReleaseTags::MODULE),
+            (Route::ReleaseMatrix(1), ReleaseMatrix::MODULE),
+            (Route::Plugins, PluginsRoute::MODULE),
+            (Route::Heat, HeatRoute::MODULE),
+        ];
+        for (route, module) in pages {
+            assert_eq!(lazy_module(&route.path()), Some(module), "{route:?}");
+        }
+        assert_eq!(lazy_module(&Route::Environments.path()), None);
+    }
 }

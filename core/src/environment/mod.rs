@@ -48,7 +48,7 @@ pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
 pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
 pub use roles::ReleaseRoles;
-pub use tab::EnvTab;
+pub use tab::{EnvTab, lazy_module};
 pub use tags::{
     NamedTags, NodeView, TagProblem, TagRefusal, carriers, check_tag_deletion, count_carriers,
     not_own, release_tag_views,

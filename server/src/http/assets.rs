@@ -6,8 +6,17 @@
 //! `index.html`, which names the current assets, is asked for again on
 //! every visit (`no-cache`: a conditional request, answered 304 when it has
 //! not changed).
+//!
+//! A page split off the main module (app/src/lazy_pages.rs) is fetched once
+//! the app runs; a first visit that starts on such a page would wait for
+//! it after the main module. So `index.html` answered for that page's path
+//! names the module's files in a `Link` preload (the build lists them in
+//! `lazy-modules.json`; core's `lazy_module` says which module a path
+//! needs), and they download with the main module.
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::Request;
@@ -31,21 +40,74 @@ pub fn service(dist: &Path) -> Router {
     let index = ServeFile::new(dist.join("index.html"))
         .precompressed_br()
         .precompressed_gzip();
+    let preloads = Arc::new(preloads(dist));
     Router::new()
-        .fallback(move |request: Request| serve(files.clone(), index.clone(), request))
+        .fallback(move |request: Request| {
+            serve(files.clone(), index.clone(), preloads.clone(), request)
+        })
         .layer(from_fn(cache_control))
 }
 
-async fn serve(files: ServeDir, index: ServeFile, request: Request) -> Response {
-    let last = request.uri().path().rsplit('/').next().unwrap_or_default();
-    let answer = match last.contains('.') {
-        true => files.oneshot(request).await,
-        false => index.oneshot(request).await,
-    };
-    match answer {
-        Ok(response) => response.into_response(),
-        Err(never) => match never {},
+async fn serve(
+    files: ServeDir,
+    index: ServeFile,
+    preloads: Arc<Preloads>,
+    request: Request,
+) -> Response {
+    let path = request.uri().path().to_owned();
+    let last = path.rsplit('/').next().unwrap_or_default();
+    if last.contains('.') {
+        let Ok(response) = files.oneshot(request).await;
+        return response.into_response();
     }
+    let Ok(response) = index.oneshot(request).await;
+    let mut response = response.into_response();
+    let link = mosaic_core::environment::lazy_module(&path).and_then(|m| preloads.get(m));
+    if let Some(link) = link {
+        response.headers_mut().insert(header::LINK, link.clone());
+    }
+    response
+}
+
+/// Lazy module → the `Link` header that preloads its files.
+type Preloads = HashMap<String, HeaderValue>;
+
+/// The preloads of `dist/lazy-modules.json` (module → its files); none
+/// when the build wrote none (an app not split) or it cannot be read,
+/// which costs a first visit time, not a page: the app fetches a module
+/// itself all the same.
+fn preloads(dist: &Path) -> Preloads {
+    let Ok(text) = std::fs::read_to_string(dist.join("lazy-modules.json")) else {
+        return Preloads::new();
+    };
+    let modules: HashMap<String, Vec<String>> = match serde_json::from_str(&text) {
+        Ok(modules) => modules,
+        Err(e) => {
+            tracing::warn!("dist/lazy-modules.json does not read ({e}): no preloads");
+            return Preloads::new();
+        }
+    };
+    modules
+        .into_iter()
+        .filter_map(|(module, files)| Some((module, link_header(&files)?)))
+        .collect()
+}
+
+/// `</a.wasm>; rel=preload; as=fetch; crossorigin=anonymous, …`: fetched
+/// as the app's own `fetch` asks for them, so that it is answered from them.
+fn link_header(files: &[String]) -> Option<HeaderValue> {
+    let safe = |f: &String| {
+        f.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    let links: Vec<String> = files
+        .iter()
+        .filter(|f| safe(f))
+        .map(|f| format!("</{f}>; rel=preload; as=fetch; crossorigin=anonymous"))
+        .collect();
+    (!links.is_empty())
+        .then(|| HeaderValue::from_str(&links.join(", ")).ok())
+        .flatten()
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {
@@ -81,7 +143,23 @@ fn is_hashed(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_hashed;
+    use super::{is_hashed, link_header};
+
+    #[test]
+    fn a_modules_files_are_named_in_one_link_header() {
+        let files = [
+            "split_environment-0a.wasm".to_owned(),
+            "chunk_4-1b.wasm".to_owned(),
+        ];
+        assert_eq!(
+            link_header(&files).unwrap(),
+            "</split_environment-0a.wasm>; rel=preload; as=fetch; crossorigin=anonymous, \
+             </chunk_4-1b.wasm>; rel=preload; as=fetch; crossorigin=anonymous"
+        );
+        // A name that would break the header out of its angle brackets is left out.
+        let odd = ["a>; rel=x.wasm".to_owned()];
+        assert_eq!(link_header(&odd), None);
+    }
 
     #[test]
     fn hashed_names_are_told_from_the_rest() {
