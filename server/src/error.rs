@@ -95,6 +95,16 @@ impl ApiError {
         )
     }
 
+    /// 409 with the code of what is in use (`plugin_in_use`,
+    /// `node_group_in_use`): a refusal the database's or a handler's.
+    pub(crate) fn in_use(what: InUse, message: String) -> ApiError {
+        let code = match what {
+            InUse::Plugin => ErrorCode::PluginInUse,
+            InUse::NodeGroup => ErrorCode::NodeGroupInUse,
+        };
+        ApiError::Coded(StatusCode::CONFLICT, code, message)
+    }
+
     /// Whether this is a `busy` refusal (also [`DbError::Moved`]'s): the
     /// change may be checked again.
     pub(crate) fn is_busy(&self) -> bool {
@@ -324,13 +334,7 @@ impl From<DbError> for ApiError {
         match e {
             DbError::Conflict(m) => ApiError::Conflict(m),
             DbError::NotFound(m) => ApiError::NotFound(m),
-            DbError::InUse(what, m) => {
-                let code = match what {
-                    InUse::Plugin => ErrorCode::PluginInUse,
-                    InUse::NodeGroup => ErrorCode::NodeGroupInUse,
-                };
-                ApiError::Coded(StatusCode::CONFLICT, code, m)
-            }
+            DbError::InUse(what, m) => ApiError::in_use(what, m),
             DbError::Stale(m) => ApiError::Coded(
                 StatusCode::PRECONDITION_FAILED,
                 ErrorCode::PreconditionFailed,

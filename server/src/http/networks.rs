@@ -21,7 +21,7 @@ use utoipa_axum::routes;
 
 use super::versions;
 use crate::AppState;
-use crate::db::{Checked, Seen};
+use crate::db::{Checked, InUse, Seen};
 use crate::environment::Stored;
 use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
@@ -349,11 +349,8 @@ async fn delete_group(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("node group {group} does not exist")))?;
     if name == mosaic_core::network::DEFAULT_GROUP {
-        return Err(ApiError::Coded(
-            StatusCode::CONFLICT,
-            ErrorCode::NodeGroupInUse,
-            "the default node group cannot be deleted".to_owned(),
-        ));
+        let message = "the default node group cannot be deleted".to_owned();
+        return Err(ApiError::in_use(InUse::NodeGroup, message));
     }
     for _ in 0..ATTEMPTS {
         let stored = whole(&state, id).await?;

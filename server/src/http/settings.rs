@@ -6,9 +6,9 @@
 //! `If-Match` makes the change conditional on the version the client saw.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
-use mosaic_core::api::{Attributes, ErrorBody, ErrorCode, PatchAttributes, PluginInUse};
+use mosaic_core::api::{Attributes, ErrorBody, PatchAttributes, PluginInUse};
 use mosaic_core::environment::{Environment, PUBLIC_TO_ALL, Spec};
 use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
@@ -18,6 +18,7 @@ use utoipa_axum::routes;
 
 use super::lookup::stored_environment;
 use crate::AppState;
+use crate::db::InUse;
 use crate::environment::Stored;
 use crate::error::{ATTEMPTS, ApiError, ApiJson};
 
@@ -116,10 +117,11 @@ async fn change(
             return Err(ApiError::InvalidSettings(problems));
         }
         if let Some((plugin, nodes)) = before.plugins_still_in_use(&after).into_iter().next() {
-            return Err(plugin_in_use(PluginInUse {
+            let in_use = PluginInUse {
                 plugin: plugin.to_string(),
                 nodes,
-            }));
+            };
+            return Err(ApiError::in_use(InUse::Plugin, in_use.to_string()));
         }
         // A plugin switched off was checked against the nodes: stored only
         // over those very nodes, as a components change is (issue 43).
@@ -186,12 +188,4 @@ async fn save_with_addresses(
         Err(crate::db::DbError::Moved(_)) => Ok(None),
         saved => Ok(saved?),
     }
-}
-
-fn plugin_in_use(in_use: PluginInUse) -> ApiError {
-    ApiError::Coded(
-        StatusCode::CONFLICT,
-        ErrorCode::PluginInUse,
-        in_use.to_string(),
-    )
 }
