@@ -23,7 +23,7 @@ use super::versions;
 use crate::AppState;
 use crate::db::{Checked, InUse, Seen};
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -90,12 +90,6 @@ fn checked(stored: &Stored, version: Option<&Seen>) -> Checked {
     }
 }
 
-/// Whether an attempt is to be made again: what it was worked out from
-/// moved on under it.
-fn again<T>(done: &Result<T, ApiError>) -> bool {
-    matches!(done, Err(e) if e.is_busy())
-}
-
 /// The answer of `GET …/network_configuration/neutron` for `stored`.
 async fn view(state: &AppState, stored: &Stored) -> Result<ConfigurationView, ApiError> {
     let env = stored.environment()?;
@@ -159,15 +153,14 @@ async fn save(
     ApiJson(change): ApiJson<ConfigurationChange>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "network configuration")?;
-    for _ in 0..ATTEMPTS {
+    retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
-        let done = store_change(&state, &stored, &change, expected.as_ref()).await;
-        if !again(&done) {
-            done?;
-            return show(State(state), Path(id)).await;
-        }
-    }
-    Err(ApiError::busy("the environment's nodes"))
+        store_change(&state, &stored, &change, expected.as_ref())
+            .await
+            .map(Some)
+    })
+    .await?;
+    show(State(state), Path(id)).await
 }
 
 /// `change` made to `stored`'s networks, stored with every address.
@@ -281,14 +274,12 @@ async fn create_group(
 ) -> Result<(StatusCode, Json<NodeGroup>), ApiError> {
     let name = new.name.trim().to_owned();
     NodeGroup::check_name(&name).map_err(ApiError::BadRequest)?;
-    for _ in 0..ATTEMPTS {
+    let made = retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
-        let made = add_group(&state, &stored, &name).await;
-        if !again(&made) {
-            return Ok((StatusCode::CREATED, Json(made?)));
-        }
-    }
-    Err(ApiError::busy("the environment's nodes"))
+        add_group(&state, &stored, &name).await.map(Some)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
 }
 
 /// Group `name` added to `stored`, with its networks and every address.
@@ -352,15 +343,12 @@ async fn delete_group(
         let message = "the default node group cannot be deleted".to_owned();
         return Err(ApiError::in_use(InUse::NodeGroup, message));
     }
-    for _ in 0..ATTEMPTS {
+    retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
-        let done = remove_group(&state, &stored, group).await;
-        if !again(&done) {
-            done?;
-            return Ok(StatusCode::NO_CONTENT);
-        }
-    }
-    Err(ApiError::busy("the environment's nodes"))
+        remove_group(&state, &stored, group).await?;
+        Ok(Some(StatusCode::NO_CONTENT))
+    })
+    .await
 }
 
 /// Group `group` removed from `stored`, with every address.

@@ -20,7 +20,7 @@ use super::lookup::stored_environment;
 use crate::AppState;
 use crate::db::InUse;
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(show, change))
@@ -100,7 +100,7 @@ async fn change(
 ) -> Result<Response, ApiError> {
     let edits = patch.edits().map_err(ApiError::InvalidSettings)?;
     let expected = super::versions::if_match(&headers, "settings")?;
-    for _ in 0..ATTEMPTS {
+    retried("the settings", || async {
         let stored = stored_environment(&state, id).await?;
         let version = stored.row.settings_version;
         super::versions::still_at(expected.as_ref(), version, "settings")?;
@@ -137,11 +137,14 @@ async fn change(
                 save_with_addresses(&state, id, &spec, (changes, version), seen.as_deref()).await?
             }
         };
-        if saved.is_some() {
-            return Ok(answer(document(&stored_environment(&state, id).await?)?));
+        if saved.is_none() {
+            return Ok(None);
         }
-    }
-    Err(ApiError::busy("the settings"))
+        Ok(Some(answer(document(
+            &stored_environment(&state, id).await?,
+        )?)))
+    })
+    .await
 }
 
 /// Whether a save moves addresses: it gives every node a public address,
@@ -154,8 +157,9 @@ fn moves_addresses(before: &Environment<'_>, after: &Environment<'_>) -> bool {
 }
 
 /// Stores a save that moves addresses with every address, worked out from
-/// the environment with its nodes' addresses (`None` when the settings or
-/// the nodes moved on meanwhile: check again).
+/// the environment with its nodes' addresses (`None`, or a `busy`
+/// refusal, when the settings or the nodes moved on meanwhile: check
+/// again).
 async fn save_with_addresses(
     state: &AppState,
     id: i64,
@@ -180,12 +184,8 @@ async fn save_with_addresses(
         version: None,
         nodes,
     };
-    match state
-        .db
+    let saved = (state.db)
         .update_settings_and_networks(id, (edits, pins, version), &checked, &config, &rows)
-        .await
-    {
-        Err(crate::db::DbError::Moved(_)) => Ok(None),
-        saved => Ok(saved?),
-    }
+        .await?;
+    Ok(saved)
 }
