@@ -82,12 +82,37 @@ impl ApiError {
 
 /// How often a change is checked again when what it was checked against
 /// (the settings, the components, the nodes) keeps changing under it.
-pub(crate) const ATTEMPTS: usize = 8;
+const ATTEMPTS: usize = 8;
+
+/// A change made by `attempt` — read, check, store — tried again while it
+/// loses a race: while what it was checked against moved on before it was
+/// stored, which it reports as `Ok(None)` (a store that found another
+/// change first) or as a `busy` refusal ([`DbError::Moved`]'s). After
+/// [`ATTEMPTS`] lost races, 409 `busy` saying that `what` keep changing.
+/// Any other refusal is the answer at once.
+///
+/// `attempt` is a closure returning a future, not an async closure: the
+/// future of an async closure borrows the closure, and the compiler cannot
+/// yet prove such a future `Send`, which a handler's must be.
+pub(crate) async fn retried<T, F>(what: &str, mut attempt: impl FnMut() -> F) -> Result<T, ApiError>
+where
+    F: Future<Output = Result<Option<T>, ApiError>>,
+{
+    for _ in 0..ATTEMPTS {
+        match attempt().await {
+            Ok(Some(done)) => return Ok(done),
+            Ok(None) => {}
+            Err(e) if e.is_busy() => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(ApiError::busy(what))
+}
 
 impl ApiError {
     /// 409 `busy`: `what` kept changing under a change for [`ATTEMPTS`]
     /// tries.
-    pub(crate) fn busy(what: &str) -> ApiError {
+    fn busy(what: &str) -> ApiError {
         ApiError::Coded(
             StatusCode::CONFLICT,
             ErrorCode::Busy,
@@ -95,9 +120,19 @@ impl ApiError {
         )
     }
 
+    /// 409 with the code of what is in use (`plugin_in_use`,
+    /// `node_group_in_use`): a refusal the database's or a handler's.
+    pub(crate) fn in_use(what: InUse, message: String) -> ApiError {
+        let code = match what {
+            InUse::Plugin => ErrorCode::PluginInUse,
+            InUse::NodeGroup => ErrorCode::NodeGroupInUse,
+        };
+        ApiError::Coded(StatusCode::CONFLICT, code, message)
+    }
+
     /// Whether this is a `busy` refusal (also [`DbError::Moved`]'s): the
     /// change may be checked again.
-    pub(crate) fn is_busy(&self) -> bool {
+    fn is_busy(&self) -> bool {
         matches!(
             self,
             ApiError::Coded(StatusCode::CONFLICT, ErrorCode::Busy, _)
@@ -324,13 +359,7 @@ impl From<DbError> for ApiError {
         match e {
             DbError::Conflict(m) => ApiError::Conflict(m),
             DbError::NotFound(m) => ApiError::NotFound(m),
-            DbError::InUse(what, m) => {
-                let code = match what {
-                    InUse::Plugin => ErrorCode::PluginInUse,
-                    InUse::NodeGroup => ErrorCode::NodeGroupInUse,
-                };
-                ApiError::Coded(StatusCode::CONFLICT, code, m)
-            }
+            DbError::InUse(what, m) => ApiError::in_use(what, m),
             DbError::Stale(m) => ApiError::Coded(
                 StatusCode::PRECONDITION_FAILED,
                 ErrorCode::PreconditionFailed,
@@ -443,4 +472,55 @@ pub async fn json_errors(response: Response) -> Response {
         }
     }
     answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[tokio::test]
+    async fn a_change_that_keeps_losing_is_busy_naming_what_kept_changing() {
+        let tries = Cell::new(0);
+        let done: Result<(), ApiError> = retried("the settings", || async {
+            tries.set(tries.get() + 1);
+            Ok(None)
+        })
+        .await;
+        let (status, detail) = done.unwrap_err().parts();
+        assert_eq!(tries.get(), ATTEMPTS);
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(detail.code, ErrorCode::Busy.as_str());
+        assert_eq!(
+            detail.message,
+            "the settings keep changing under this request; try again"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_moved_refusal_is_a_lost_race_and_the_next_try_may_win() {
+        let tries = Cell::new(0);
+        let done = retried("the environment's nodes", || async {
+            tries.set(tries.get() + 1);
+            match tries.get() {
+                1 => Err(DbError::Moved("the nodes changed".into()).into()),
+                2 => Ok(None),
+                n => Ok(Some(n)),
+            }
+        })
+        .await;
+        assert_eq!(done.unwrap(), 3);
+    }
+
+    #[tokio::test]
+    async fn any_other_refusal_is_the_answer_at_once() {
+        let tries = Cell::new(0);
+        let done: Result<(), ApiError> = retried("the settings", || async {
+            tries.set(tries.get() + 1);
+            Err(DbError::Stale("version 3".into()).into())
+        })
+        .await;
+        let (status, _) = done.unwrap_err().parts();
+        assert_eq!((status, tries.get()), (StatusCode::PRECONDITION_FAILED, 1));
+    }
 }

@@ -265,6 +265,7 @@ async fn a_node_group_cannot_be_deleted_while_nodes_are_in_it() {
     assert_eq!(status, StatusCode::CREATED, "{group:#}");
     let (status, again) = app.post(&uri, &json!({"name": "rack-2"})).await;
     assert_eq!(status, StatusCode::CONFLICT, "{again:#}");
+    assert_eq!(again["error"]["code"], "node_group_exists");
     let (status, bad) = app.post(&uri, &json!({"name": "rack 2"})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{bad:#}");
     let group = group["id"].as_i64().unwrap();
@@ -319,10 +320,11 @@ async fn a_node_group_cannot_be_deleted_while_nodes_are_in_it() {
     assert_eq!(names(&config(&app, cluster).await).len(), 5);
     let (_, groups) = app.get(&uri).await;
     let default = groups[0]["id"].as_i64().unwrap();
-    let (status, _) = app
+    let (status, kept) = app
         .delete(&format!("/api/v1/node_groups/{default}"), None)
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(kept["error"]["code"], "node_group_in_use");
     let (status, unknown) = app
         .post(
             &format!("/api/v1/clusters/{cluster}/nodes"),

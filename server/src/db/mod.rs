@@ -131,12 +131,14 @@ impl std::fmt::Display for Seen {
     }
 }
 
-/// What a refused deletion found still in use.
+/// What a refused change found still in use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InUse {
-    /// A plugin version environments still pin.
+    /// A plugin environments still use (an uninstall), or one a settings
+    /// save would switch off while nodes have its roles.
     Plugin,
-    /// A node group that still has nodes.
+    /// A node group that still has nodes, or `default`, which an
+    /// environment always keeps.
     NodeGroup,
 }
 

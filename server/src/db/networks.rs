@@ -335,13 +335,14 @@ impl Db {
 
     /// Creates node group `name` in environment `cluster_id` and stores the
     /// networks `make` works out with it (given the new group's id), over
-    /// what `checked` says; returns the group.
+    /// what `checked` says; returns the group. `make` is async so that it
+    /// may hand its work to another thread while the transaction waits.
     pub async fn create_group<E: From<DbError>>(
         &self,
         cluster_id: i64,
         name: &str,
         checked: &Checked,
-        make: impl FnOnce(i64) -> Result<(NetworkConfiguration, Vec<AddressRow>), E>,
+        make: impl AsyncFnOnce(i64) -> Result<(NetworkConfiguration, Vec<AddressRow>), E>,
     ) -> Result<NodeGroup, E> {
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
         lock_checked(&mut tx, cluster_id, checked).await?;
@@ -358,7 +359,7 @@ impl Db {
             }
             other => other,
         })?;
-        let (config, rows) = make(id)?;
+        let (config, rows) = make(id).await?;
         store_in(&mut tx, cluster_id, &config, &rows).await?;
         tx.commit().await.map_err(DbError::from)?;
         Ok(NodeGroup {
@@ -402,46 +403,45 @@ impl Db {
             .transpose()
     }
 
-    /// Deletes node group `id` of environment `cluster_id` and stores the
-    /// networks `make` works out without it; refused (`InUse`) while nodes
-    /// are in it, and for the `default` group.
-    pub async fn delete_group<E: From<DbError>>(
+    /// Deletes node group `id` of environment `cluster_id` and stores
+    /// `config` and `rows`, its networks and every address without it, over
+    /// what `checked` says they were worked out from; refused (`InUse`)
+    /// while nodes are in it.
+    pub async fn delete_group(
         &self,
         cluster_id: i64,
         id: i64,
         checked: &Checked,
-        make: impl FnOnce() -> Result<(NetworkConfiguration, Vec<AddressRow>), E>,
-    ) -> Result<(), E> {
-        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        (config, rows): (&NetworkConfiguration, &[AddressRow]),
+    ) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
         lock_checked(&mut tx, cluster_id, checked).await?;
         let nodes: Vec<String> =
             sqlx::query_scalar("SELECT name FROM nodes WHERE group_id = $1 ORDER BY id LIMIT 11")
                 .bind(id)
                 .fetch_all(&mut *tx)
-                .await
-                .map_err(DbError::from)?;
+                .await?;
         if !nodes.is_empty() {
             let more = if nodes.len() > 10 { ", …" } else { "" };
             let listed: Vec<&str> = nodes.iter().take(10).map(String::as_str).collect();
-            return Err(DbError::InUse(super::InUse::NodeGroup, format!(
-                "node group {id} still has nodes ({}{more}): move them to another node group first",
-                listed.join(", ")
-            ))
-            .into());
+            return Err(DbError::InUse(
+                super::InUse::NodeGroup,
+                format!(
+                    "node group {id} still has nodes ({}{more}): move them to another node group first",
+                    listed.join(", ")
+                ),
+            ));
         }
-        let (config, rows) = make()?;
         sqlx::query("DELETE FROM ip_addrs WHERE group_id = $1")
             .bind(id)
             .execute(&mut *tx)
-            .await
-            .map_err(DbError::from)?;
-        store_in(&mut tx, cluster_id, &config, &rows).await?;
+            .await?;
+        store_in(&mut tx, cluster_id, config, rows).await?;
         sqlx::query("DELETE FROM node_groups WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
-            .await
-            .map_err(DbError::from)?;
-        tx.commit().await.map_err(DbError::from)?;
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 }

@@ -23,7 +23,7 @@ use utoipa_axum::routes;
 use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::Selection;
-use crate::error::{ATTEMPTS, ApiError, ApiJson, Preview};
+use crate::error::{ApiError, ApiJson, Preview, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(change))
@@ -70,7 +70,7 @@ async fn change(
     ApiJson(request): ApiJson<ChangeComponents>,
 ) -> Result<Response, ApiError> {
     let expected = if_match(&headers, "settings")?;
-    for _ in 0..ATTEMPTS {
+    retried("the settings", || async {
         let stored = crate::environment::Stored::load_with_addresses(&state.db, id)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
@@ -95,7 +95,8 @@ async fn change(
             return Err(refusal.previewed(Preview::Components(consequences)));
         }
         if options.dry_run {
-            return Ok(Json(ComponentsAnswer::DryRun(consequences)).into_response());
+            let answer = Json(ComponentsAnswer::DryRun(consequences));
+            return Ok(Some(answer.into_response()));
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let selection = Selection {
@@ -109,15 +110,16 @@ async fn change(
             .db
             .store_selection(id, selection, version, &stored.node_versions())
             .await?;
-        if let Some(version) = stored_now {
-            let row = state.db.cluster(id).await?;
-            let cluster =
-                row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
-            return Ok(with_etag(
-                version,
-                ComponentsAnswer::Stored(cluster.cluster),
-            ));
-        }
-    }
-    Err(ApiError::busy("the settings"))
+        let Some(version) = stored_now else {
+            return Ok(None);
+        };
+        let row = state.db.cluster(id).await?;
+        let cluster =
+            row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+        Ok(Some(with_etag(
+            version,
+            ComponentsAnswer::Stored(cluster.cluster),
+        )))
+    })
+    .await
 }

@@ -27,7 +27,7 @@ use super::versions;
 use crate::AppState;
 use crate::db::NodesChanged;
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -301,7 +301,7 @@ async fn save_many(
     Path(id): Path<i64>,
     ApiJson(request): ApiJson<ClusterDisks>,
 ) -> Result<Json<Vec<NodeDisks>>, ApiError> {
-    for _ in 0..ATTEMPTS {
+    retried("the environment's settings", || async {
         let head = super::lookup::environment_head(&state, id).await?;
         let env = head.environment()?;
         let meta = volumes_metadata(&env)?;
@@ -316,22 +316,17 @@ async fn save_many(
                     networks: None,
                 })
             })
-            .await;
-        match changed {
-            Err(e) if e.is_busy() => continue,
-            changed => {
-                let answer = changed?
-                    .iter()
-                    .map(|n| NodeDisks {
-                        node: n.id,
-                        disks: simple_layout(n),
-                    })
-                    .collect();
-                return Ok(Json(answer));
-            }
-        }
-    }
-    Err(ApiError::busy("the environment's settings"))
+            .await?;
+        let answer = changed
+            .iter()
+            .map(|n| NodeDisks {
+                node: n.id,
+                disks: simple_layout(n),
+            })
+            .collect();
+        Ok(Some(Json(answer)))
+    })
+    .await
 }
 
 /// Marks the nodes of a change's answer whose layout it reset.

@@ -18,7 +18,7 @@ use super::openapi::Archive;
 use super::{blocking, versions};
 use crate::AppState;
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 use crate::facts::{self, Gathered};
 use crate::timestamp;
 
@@ -102,7 +102,7 @@ async fn import(
 ) -> Result<Json<ImportReport>, ApiError> {
     head(&state, id).await?;
     let gathered = gathered(&headers, body).await?;
-    for _ in 0..ATTEMPTS {
+    retried("the environment's settings", || async {
         let stored = head(&state, id).await?;
         let env = stored.environment()?;
         let config = super::networks::configuration(&env)?;
@@ -119,18 +119,13 @@ async fn import(
                 env.lay_out_import(&mut plan);
                 plan
             })
-            .await
-            .map_err(ApiError::from);
-        match planned {
-            Err(e) if e.is_busy() => continue,
-            Err(e) => return Err(e),
-            Ok(plan) if !query.dry_run && !plan.problems.is_empty() => {
-                return Err(ApiError::InvalidImport(plan.problems));
-            }
-            Ok(plan) => return Ok(Json(ImportReport::of(&plan))),
+            .await?;
+        if !query.dry_run && !planned.problems.is_empty() {
+            return Err(ApiError::InvalidImport(planned.problems));
         }
-    }
-    Err(ApiError::busy("the environment's settings"))
+        Ok(Some(Json(ImportReport::of(&planned))))
+    })
+    .await
 }
 
 /// Environment `id` without its nodes, or 404.

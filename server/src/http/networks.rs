@@ -3,7 +3,11 @@
 //! problem at once, nothing stored on a problem) and its verification, its
 //! node groups, and a node's interfaces with the networks on them and its
 //! addresses. Core decides everything; changes of the whole environment's
-//! addresses are stored over the nodes they were worked out for.
+//! addresses are stored over the nodes they were worked out for. What core
+//! works out over every node (checks, addresses) runs on the blocking
+//! pool, from what was read before the change's transaction begins; the
+//! transaction then holds the nodes and the version to those read. A new
+//! group's addresses alone are worked out inside it: they need its id.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -16,14 +20,17 @@ use mosaic_core::api::{
 use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
 use mosaic_core::network::{NetworkConfiguration, NodeGroup};
 use mosaic_core::tag::NodeTags;
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+use std::sync::Arc;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::versions;
+use super::{blocking, versions};
 use crate::AppState;
-use crate::db::{Checked, Seen};
+use crate::db::{Checked, InUse, Seen};
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -90,23 +97,20 @@ fn checked(stored: &Stored, version: Option<&Seen>) -> Checked {
     }
 }
 
-/// Whether an attempt is to be made again: what it was worked out from
-/// moved on under it.
-fn again<T>(done: &Result<T, ApiError>) -> bool {
-    matches!(done, Err(e) if e.is_busy())
-}
-
 /// The answer of `GET …/network_configuration/neutron` for `stored`.
-async fn view(state: &AppState, stored: &Stored) -> Result<ConfigurationView, ApiError> {
-    let env = stored.environment()?;
-    let config = configuration(&env)?;
+async fn view(state: &AppState, stored: Stored) -> Result<ConfigurationView, ApiError> {
     let counts = state.db.address_counts(stored.id()).await?;
-    let used = config
-        .networks
-        .iter()
-        .filter_map(|n| Some((n.id, *counts.get(&(n.group_id?, n.name.clone()))?)))
-        .collect();
-    Ok(env.configuration_view(&config, &used))
+    blocking(move || {
+        let env = stored.environment()?;
+        let config = configuration(&env)?;
+        let used = config
+            .networks
+            .iter()
+            .filter_map(|n| Some((n.id, *counts.get(&(n.group_id?, n.name.clone()))?)))
+            .collect();
+        Ok(env.configuration_view(&config, &used))
+    })
+    .await
 }
 
 /// The environment's network configuration (Fuel's shape): its networks
@@ -126,7 +130,7 @@ async fn view(state: &AppState, stored: &Stored) -> Result<ConfigurationView, Ap
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     let stored = whole(&state, id).await?;
     let version = stored.row.networks_version;
-    let body = view(&state, &stored).await?;
+    let body = view(&state, stored).await?;
     Ok(versions::with_etag(version, body))
 }
 
@@ -159,24 +163,27 @@ async fn save(
     ApiJson(change): ApiJson<ConfigurationChange>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "network configuration")?;
-    for _ in 0..ATTEMPTS {
+    let change = Arc::new(change);
+    retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
-        let done = store_change(&state, &stored, &change, expected.as_ref()).await;
-        if !again(&done) {
-            done?;
-            return show(State(state), Path(id)).await;
-        }
-    }
-    Err(ApiError::busy("the environment's nodes"))
+        let checked = checked(&stored, expected.as_ref());
+        let change = change.clone();
+        let (config, rows) = blocking(move || changed(&stored, &change)).await?;
+        (state.db)
+            .store_networks(id, &checked, &config, &rows)
+            .await?;
+        Ok(Some(()))
+    })
+    .await?;
+    show(State(state), Path(id)).await
 }
 
-/// `change` made to `stored`'s networks, stored with every address.
-async fn store_change(
-    state: &AppState,
+/// `change` made to `stored`'s networks, with every address; or every
+/// problem of it.
+fn changed(
     stored: &Stored,
     change: &ConfigurationChange,
-    expected: Option<&Seen>,
-) -> Result<(), ApiError> {
+) -> Result<(NetworkConfiguration, Vec<AddressRow>), ApiError> {
     let env = stored.environment()?;
     let config = env
         .changed_networks(change)
@@ -185,12 +192,7 @@ async fn store_change(
         network: Some(config.clone()),
         ..stored.spec.clone()
     };
-    let (config, rows) = rows_for(stored, &spec, &config)?;
-    state
-        .db
-        .store_networks(stored.id(), &checked(stored, expected), &config, &rows)
-        .await?;
-    Ok(())
+    rows_for(stored, &spec, &config)
 }
 
 /// Every problem a save of the body would have; nothing is stored.
@@ -213,8 +215,11 @@ async fn verify(
     ApiJson(change): ApiJson<ConfigurationChange>,
 ) -> Result<Json<Verification>, ApiError> {
     let stored = whole(&state, id).await?;
-    let env = stored.environment()?;
-    let problems = env.changed_networks(&change).err().unwrap_or_default();
+    let problems = blocking(move || {
+        let env = stored.environment()?;
+        Ok(env.changed_networks(&change).err().unwrap_or_default())
+    })
+    .await?;
     Ok(Json(Verification { problems }))
 }
 
@@ -281,38 +286,25 @@ async fn create_group(
 ) -> Result<(StatusCode, Json<NodeGroup>), ApiError> {
     let name = new.name.trim().to_owned();
     NodeGroup::check_name(&name).map_err(ApiError::BadRequest)?;
-    for _ in 0..ATTEMPTS {
+    let made = retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
-        let made = add_group(&state, &stored, &name).await;
-        if !again(&made) {
-            return Ok((StatusCode::CREATED, Json(made?)));
-        }
-    }
-    Err(ApiError::busy("the environment's nodes"))
+        add_group(&state, stored, &name).await.map(Some)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(made)))
 }
 
 /// Group `name` added to `stored`, with its networks and every address.
-async fn add_group(state: &AppState, stored: &Stored, name: &str) -> Result<NodeGroup, ApiError> {
-    let env = stored.environment()?;
-    let config = configuration(&env)?;
-    let metas = env.network_metas();
-    let mut groups = env.node_groups();
-    let template = groups.first().map(|g| g.id).unwrap_or(1);
+/// Those are worked out inside the transaction, on the blocking pool: they
+/// need the group's id, which only the insert of its row gives.
+async fn add_group(state: &AppState, stored: Stored, name: &str) -> Result<NodeGroup, ApiError> {
+    let checked = checked(&stored, None);
+    let stored = Arc::new(stored);
     let made = state
         .db
-        .create_group(stored.id(), name, &checked(stored, None), |new_id| {
-            groups.push(NodeGroup {
-                id: new_id,
-                name: name.to_owned(),
-            });
-            let mut next = config.clone();
-            next.add_group(&metas, new_id, template, groups.len());
-            let spec = Spec {
-                node_groups: groups.clone(),
-                network: Some(next.clone()),
-                ..stored.spec.clone()
-            };
-            rows_for(stored, &spec, &next)
+        .create_group(stored.id(), name, &checked, async |new_id| {
+            let (stored, name) = (stored.clone(), name.to_owned());
+            blocking(move || with_group(&stored, NodeGroup { id: new_id, name })).await
         })
         .await;
     made.map_err(|e| match e {
@@ -321,6 +313,27 @@ async fn add_group(state: &AppState, stored: &Stored, name: &str) -> Result<Node
         }
         other => other,
     })
+}
+
+/// `stored`'s networks with `group` added (its networks copy the first
+/// group's), and every address.
+fn with_group(
+    stored: &Stored,
+    group: NodeGroup,
+) -> Result<(NetworkConfiguration, Vec<AddressRow>), ApiError> {
+    let env = stored.environment()?;
+    let mut next = configuration(&env)?;
+    let mut groups = env.node_groups();
+    let template = groups.first().map(|g| g.id).unwrap_or(1);
+    let new_id = group.id;
+    groups.push(group);
+    next.add_group(&env.network_metas(), new_id, template, groups.len());
+    let spec = Spec {
+        node_groups: groups,
+        network: Some(next.clone()),
+        ..stored.spec.clone()
+    };
+    rows_for(stored, &spec, &next)
 }
 
 /// Deletes a node group with its networks (not while nodes are in it, never `default`).
@@ -349,25 +362,29 @@ async fn delete_group(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("node group {group} does not exist")))?;
     if name == mosaic_core::network::DEFAULT_GROUP {
-        return Err(ApiError::Coded(
-            StatusCode::CONFLICT,
-            ErrorCode::NodeGroupInUse,
-            "the default node group cannot be deleted".to_owned(),
-        ));
+        let message = "the default node group cannot be deleted".to_owned();
+        return Err(ApiError::in_use(InUse::NodeGroup, message));
     }
-    for _ in 0..ATTEMPTS {
+    retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
-        let done = remove_group(&state, &stored, group).await;
-        if !again(&done) {
-            done?;
-            return Ok(StatusCode::NO_CONTENT);
-        }
-    }
-    Err(ApiError::busy("the environment's nodes"))
+        let checked = checked(&stored, None);
+        // Worked out before the transaction, even for a group that still
+        // has nodes: the transaction, which holds the nodes to those read,
+        // refuses that one.
+        let (config, rows) = blocking(move || without_group(&stored, group)).await?;
+        (state.db)
+            .delete_group(id, group, &checked, (&config, &rows))
+            .await?;
+        Ok(Some(StatusCode::NO_CONTENT))
+    })
+    .await
 }
 
-/// Group `group` removed from `stored`, with every address.
-async fn remove_group(state: &AppState, stored: &Stored, group: i64) -> Result<(), ApiError> {
+/// `stored`'s networks without group `group`, and every address.
+fn without_group(
+    stored: &Stored,
+    group: i64,
+) -> Result<(NetworkConfiguration, Vec<AddressRow>), ApiError> {
     let env = stored.environment()?;
     let mut next = configuration(&env)?;
     next.remove_group(group);
@@ -380,29 +397,24 @@ async fn remove_group(state: &AppState, stored: &Stored, group: i64) -> Result<(
         network: Some(next.clone()),
         ..stored.spec.clone()
     };
-    state
-        .db
-        .delete_group(stored.id(), group, &checked(stored, None), || {
-            rows_for(stored, &spec, &next)
-        })
-        .await
+    rows_for(stored, &spec, &next)
 }
 
-/// A node's interfaces, the networks on them and its addresses.
-async fn interfaces_of(
-    state: &AppState,
+/// A node's interfaces, the networks on them under `config` and its
+/// `addresses`.
+fn interfaces_of(
     env: &Environment<'_>,
+    config: &NetworkConfiguration,
     node: &NodeTags,
-) -> Result<Response, ApiError> {
-    let config = configuration(env)?;
+    addresses: &BTreeMap<String, Ipv4Addr>,
+) -> Response {
     let layout = env
-        .node_layout(&config, node)
+        .node_layout(config, node)
         .map(|l| l.layout)
         .unwrap_or_default();
-    let addresses = state.db.addresses_of(node.id).await?;
     let group = node.node_group.clone().unwrap_or_default();
-    let view = InterfacesView::of(node.interfaces.as_ref(), &layout, &addresses, &group);
-    Ok(versions::with_etag(node.version, view))
+    let view = InterfacesView::of(node.interfaces.as_ref(), &layout, addresses, &group);
+    versions::with_etag(node.version, view)
 }
 
 /// A node's interfaces and bonds, the networks on each, and its addresses.
@@ -423,7 +435,13 @@ async fn interfaces(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     let (head, node) = super::lookup::node_context(&state, id).await?;
-    interfaces_of(&state, &head.environment()?, &node).await
+    let addresses = state.db.addresses_of(id).await?;
+    blocking(move || {
+        let env = head.environment()?;
+        let config = configuration(&env)?;
+        Ok(interfaces_of(&env, &config, &node, &addresses))
+    })
+    .await
 }
 
 /// Declares a node's interfaces and bonds, and the networks on them (none named: the default layout).
@@ -458,6 +476,9 @@ async fn set_interfaces(
     let (head, _) = super::lookup::node_context(&state, id).await?;
     let env = head.environment()?;
     let config = configuration(&env)?;
+    // One node's check, against the node as the transaction holds it: made
+    // there, on this worker. On the blocking pool it would cost a second
+    // build of the environment for work of one node's size.
     let changed = state
         .db
         .change_node(id, expected.as_ref(), |node| {
@@ -476,5 +497,6 @@ async fn set_interfaces(
             }
         })
         .await?;
-    interfaces_of(&state, &env, &changed.spec).await
+    let addresses = state.db.addresses_of(id).await?;
+    Ok(interfaces_of(&env, &config, &changed.spec, &addresses))
 }

@@ -26,7 +26,7 @@ use super::versions;
 use crate::AppState;
 use crate::db::NodesChanged;
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -254,7 +254,7 @@ async fn create(
         interfaces,
         ..NodeTags::default()
     };
-    for _ in 0..ATTEMPTS {
+    retried("the environment's settings", || async {
         let stored = environment_head(&state, id).await?;
         let env = stored.environment()?;
         check_roles(&env, &spec.roles)?;
@@ -268,16 +268,11 @@ async fn create(
             .insert_node(id, &spec, checked, counted, |counts| {
                 check_maximums(&env, counts, None, &spec)
             })
-            .await;
-        match inserted {
-            Err(e) if e.is_busy() => continue,
-            inserted => {
-                let view = view_of(&state, &env, id, &inserted?.spec).await?;
-                return Ok((StatusCode::CREATED, Json(view)));
-            }
-        }
-    }
-    Err(ApiError::busy("the environment's settings"))
+            .await?;
+        let view = view_of(&state, &env, id, &inserted.spec).await?;
+        Ok(Some((StatusCode::CREATED, Json(view))))
+    })
+    .await
 }
 
 /// One node.
@@ -326,7 +321,7 @@ async fn update(
     ApiJson(request): ApiJson<UpdateNode>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
-    for _ in 0..ATTEMPTS {
+    retried("the environment's settings", || async {
         let (stored, read) = node_context(&state, id).await?;
         let env = stored.environment()?;
         if let Some(roles) = &request.roles {
@@ -355,17 +350,12 @@ async fn update(
                 reset = super::disks::after_roles(&env, &mut None, &node.spec, &mut spec)?;
                 Ok::<_, ApiError>(spec)
             })
-            .await;
-        match changed {
-            Err(e) if e.is_busy() => continue,
-            changed => {
-                let mut view = view_of(&state, &env, stored.id(), &changed?.spec).await?;
-                view.disks_reset = reset;
-                return Ok(versions::with_etag(view.version, view));
-            }
-        }
-    }
-    Err(ApiError::busy("the environment's settings"))
+            .await?;
+        let mut view = view_of(&state, &env, stored.id(), &changed.spec).await?;
+        view.disks_reset = reset;
+        Ok(Some(versions::with_etag(view.version, view)))
+    })
+    .await
 }
 
 /// Deletes a node, whatever it carries.
@@ -464,11 +454,10 @@ async fn bulk(
     ApiJson(change): ApiJson<BulkNodes>,
 ) -> Result<Json<Vec<NodeView>>, ApiError> {
     change.check().map_err(bulk_refusal)?;
-    let mut attempts = 0;
-    let mut reset = HashSet::new();
-    let (before, changed) = loop {
+    let (before, changed, reset) = retried("the environment's settings", || async {
         let stored = listed_environment(&state, id).await?;
         let version = stored.row.settings_version;
+        let mut reset = HashSet::new();
         let changed = state
             .db
             .change_nodes(id, version, |nodes| {
@@ -483,13 +472,10 @@ async fn bulk(
                     networks,
                 })
             })
-            .await;
-        attempts += 1;
-        match changed {
-            Err(e) if e.is_busy() && attempts < ATTEMPTS => continue,
-            changed => break (stored, changed?),
-        }
-    };
+            .await?;
+        Ok(Some((stored, changed, reset)))
+    })
+    .await?;
     let changed: HashSet<i64> = changed.iter().map(|n| n.id).collect();
     let after = listed_environment(&state, id)
         .await?

@@ -6,9 +6,9 @@
 //! `If-Match` makes the change conditional on the version the client saw.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
-use mosaic_core::api::{Attributes, ErrorBody, ErrorCode, PatchAttributes, PluginInUse};
+use mosaic_core::api::{Attributes, ErrorBody, PatchAttributes, PluginInUse};
 use mosaic_core::environment::{Environment, PUBLIC_TO_ALL, Spec};
 use mosaic_core::plugin::Pins;
 use mosaic_core::settings::Edits;
@@ -18,8 +18,9 @@ use utoipa_axum::routes;
 
 use super::lookup::stored_environment;
 use crate::AppState;
+use crate::db::InUse;
 use crate::environment::Stored;
-use crate::error::{ATTEMPTS, ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(show, change))
@@ -99,7 +100,7 @@ async fn change(
 ) -> Result<Response, ApiError> {
     let edits = patch.edits().map_err(ApiError::InvalidSettings)?;
     let expected = super::versions::if_match(&headers, "settings")?;
-    for _ in 0..ATTEMPTS {
+    retried("the settings", || async {
         let stored = stored_environment(&state, id).await?;
         let version = stored.row.settings_version;
         super::versions::still_at(expected.as_ref(), version, "settings")?;
@@ -116,10 +117,11 @@ async fn change(
             return Err(ApiError::InvalidSettings(problems));
         }
         if let Some((plugin, nodes)) = before.plugins_still_in_use(&after).into_iter().next() {
-            return Err(plugin_in_use(PluginInUse {
+            let in_use = PluginInUse {
                 plugin: plugin.to_string(),
                 nodes,
-            }));
+            };
+            return Err(ApiError::in_use(InUse::Plugin, in_use.to_string()));
         }
         // A plugin switched off was checked against the nodes: stored only
         // over those very nodes, as a components change is (issue 43).
@@ -135,11 +137,14 @@ async fn change(
                 save_with_addresses(&state, id, &spec, (changes, version), seen.as_deref()).await?
             }
         };
-        if saved.is_some() {
-            return Ok(answer(document(&stored_environment(&state, id).await?)?));
+        if saved.is_none() {
+            return Ok(None);
         }
-    }
-    Err(ApiError::busy("the settings"))
+        Ok(Some(answer(document(
+            &stored_environment(&state, id).await?,
+        )?)))
+    })
+    .await
 }
 
 /// Whether a save moves addresses: it gives every node a public address,
@@ -152,8 +157,9 @@ fn moves_addresses(before: &Environment<'_>, after: &Environment<'_>) -> bool {
 }
 
 /// Stores a save that moves addresses with every address, worked out from
-/// the environment with its nodes' addresses (`None` when the settings or
-/// the nodes moved on meanwhile: check again).
+/// the environment with its nodes' addresses (`None`, or a `busy`
+/// refusal, when the settings or the nodes moved on meanwhile: check
+/// again).
 async fn save_with_addresses(
     state: &AppState,
     id: i64,
@@ -178,20 +184,8 @@ async fn save_with_addresses(
         version: None,
         nodes,
     };
-    match state
-        .db
+    let saved = (state.db)
         .update_settings_and_networks(id, (edits, pins, version), &checked, &config, &rows)
-        .await
-    {
-        Err(crate::db::DbError::Moved(_)) => Ok(None),
-        saved => Ok(saved?),
-    }
-}
-
-fn plugin_in_use(in_use: PluginInUse) -> ApiError {
-    ApiError::Coded(
-        StatusCode::CONFLICT,
-        ErrorCode::PluginInUse,
-        in_use.to_string(),
-    )
+        .await?;
+    Ok(saved)
 }

@@ -31,7 +31,7 @@ use super::versions::{if_match, still_at, with_etag};
 use crate::AppState;
 use crate::db::{Carry, Installed, RolesSeen, Selection, StoredPlugin, TagOwner};
 use crate::environment::{ReleaseBase, Stored};
-use crate::error::{ATTEMPTS, ApiError, ApiJson, Preview};
+use crate::error::{ApiError, ApiJson, Preview, retried};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -173,7 +173,7 @@ async fn upgrade(
     // Long: one attempt reads, checks and stores in one piece, so that a
     // store refused by a concurrent change is tried again on what is
     // stored then, never on an older read.
-    for _ in 0..ATTEMPTS {
+    retried("the settings", || async {
         let stored = crate::environment::Stored::load_with_addresses(&state.db, id)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
@@ -215,7 +215,8 @@ async fn upgrade(
             return Err(ApiError::InvalidSettings(problems).previewed(preview));
         }
         if options.dry_run {
-            return Ok(Json(UpgradeAnswer::DryRun(upgrade.consequences)).into_response());
+            let answer = Json(UpgradeAnswer::DryRun(upgrade.consequences));
+            return Ok(Some(answer.into_response()));
         }
         let (config, rows) = super::networks::rebuilt(&after)?;
         let upgraded = Selection {
@@ -236,18 +237,19 @@ async fn upgrade(
                 reassign_instances(&installed, seen)
             })
             .await?;
-        if let Some(version) = stored_now {
-            let row = state.db.cluster(id).await?;
-            let row =
-                row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
-            let answer = Upgraded {
-                cluster: row.cluster,
-                upgrade: upgrade.consequences,
-            };
-            return Ok(with_etag(version, UpgradeAnswer::Stored(answer)));
-        }
-    }
-    Err(ApiError::busy("the settings"))
+        let Some(version) = stored_now else {
+            return Ok(None);
+        };
+        let row = state.db.cluster(id).await?;
+        let row =
+            row.ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))?;
+        let answer = Upgraded {
+            cluster: row.cluster,
+            upgrade: upgrade.consequences,
+        };
+        Ok(Some(with_etag(version, UpgradeAnswer::Stored(answer))))
+    })
+    .await
 }
 
 /// The nodes of the environments an upgrade reaches (read inside its
