@@ -14,7 +14,9 @@
 //    module (release; Trunk's is off in index.html). Trunk's two files are
 //    replaced under their names, and their integrity in index.html. Every
 //    build needs this step: Trunk's own glue imports the splitter's
-//    placeholder module and would not start.
+//    placeholder module and would not start. What each lazy module
+//    downloads is listed in `lazy-modules.json`, from which the server
+//    preloads a page's module with the document.
 // 1. The CSS that stylers collected from the app's `style!` blocks
 //    (`target/stylers/mosaic-app.css`, written by app/build.rs while Trunk
 //    builds the app) is copied in under a name with its content hash, and
