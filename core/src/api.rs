@@ -675,10 +675,16 @@ impl UpdateNode {
             next.pending_deletion = pending;
         }
         if let Some(group) = &self.node_group {
-            next.node_group = Some(group.resolve(groups)?.name.clone());
+            next.node_group = Some(
+                group
+                    .resolve(groups)
+                    .map_err(|e| e.to_string())?
+                    .name
+                    .clone(),
+            );
         }
         if let Some(interfaces) = &self.interfaces {
-            next.interfaces = interfaces.declared()?;
+            next.interfaces = interfaces.declared().map_err(|e| e.to_string())?;
         }
         Ok(next)
     }

@@ -438,7 +438,8 @@ fn NewGroupForm(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
     let create: Request<String, ()> = Action::new_unsync(move |name: &String| {
         let name = name.clone();
         async move {
-            mosaic_core::network::NodeGroup::check_name(&name).map_err(ApiFailure::message)?;
+            mosaic_core::network::NodeGroup::check_name(&name)
+                .map_err(|e| ApiFailure::message(e.to_string()))?;
             api::create_group(cluster_id, name).await.map(drop)
         }
     });

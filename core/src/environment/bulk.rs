@@ -208,7 +208,7 @@ fn group(name: &str) -> Result<GroupRef, String> {
     if name.is_empty() {
         return Err("node group: choose the node group to move the nodes to".to_owned());
     }
-    NodeGroup::check_name(name)?;
+    NodeGroup::check_name(name).map_err(|e| e.to_string())?;
     Ok(GroupRef::Name(name.to_owned()))
 }
 
@@ -253,7 +253,7 @@ impl Environment<'_> {
             Some(group) => Some(
                 group
                     .resolve(&self.node_groups())
-                    .map_err(BulkRefusal::Request)?
+                    .map_err(|e| BulkRefusal::Request(e.to_string()))?
                     .name
                     .clone(),
             ),

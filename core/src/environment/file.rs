@@ -133,6 +133,9 @@ impl EnvironmentFile {
             .as_ref()
             .map(|n| n.configuration().1)
             .unwrap_or_default()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     /// Without `networks:`, the node groups its nodes name: `default`,

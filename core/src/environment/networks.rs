@@ -119,6 +119,7 @@ impl Environment<'_> {
             self.segmentation(),
             self.uses_ironic(),
         )
+        .map_err(|e| e.to_string())
     }
 
     /// Its network configuration: the stored one with exactly the networks

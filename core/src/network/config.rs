@@ -27,24 +27,42 @@ pub enum GroupRef {
 
 impl GroupRef {
     /// The group of `groups` it names, or why none.
-    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, String> {
+    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, UnknownGroup> {
         let found = groups.iter().find(|g| match self {
             GroupRef::Id(id) => g.id == *id,
             GroupRef::Name(name) => &g.name == name,
         });
-        found.ok_or_else(|| {
-            let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
-            let what = match self {
-                GroupRef::Id(id) => format!("{id}"),
-                GroupRef::Name(name) => format!("'{name}'"),
-            };
-            format!(
-                "node_group: the environment has no node group {what} (it has {})",
-                names.join(", ")
-            )
+        found.ok_or_else(|| UnknownGroup {
+            wanted: self.clone(),
+            known: groups.iter().map(|g| g.name.clone()).collect(),
         })
     }
 }
+
+/// How messages name a node group a request names: its id, or its name
+/// quoted.
+impl std::fmt::Display for GroupRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GroupRef::Id(id) => write!(f, "{id}"),
+            GroupRef::Name(name) => write!(f, "'{name}'"),
+        }
+    }
+}
+
+/// A node group the environment does not have: the one named, and the
+/// names of those it has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("node_group: the environment has no node group {wanted} (it has {})", .known.join(", "))]
+pub struct UnknownGroup {
+    pub wanted: GroupRef,
+    pub known: Vec<String>,
+}
+
+/// A name a node group may not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a node group name: use 1 to 50 letters, digits, '-', '_' or '.'")]
+pub struct InvalidGroupName(pub String);
 
 /// The node group every environment has.
 pub const DEFAULT_GROUP: &str = "default";
@@ -59,7 +77,7 @@ pub struct NodeGroup {
 
 impl NodeGroup {
     /// What a node group may be called: 1–50 letters, digits, `-`, `_`, `.`.
-    pub fn check_name(name: &str) -> Result<(), String> {
+    pub fn check_name(name: &str) -> Result<(), InvalidGroupName> {
         let ok = !name.is_empty()
             && name.len() <= 50
             && name
@@ -68,9 +86,7 @@ impl NodeGroup {
         if ok {
             Ok(())
         } else {
-            Err(format!(
-                "'{name}' is not a node group name: use 1 to 50 letters, digits, '-', '_' or '.'"
-            ))
+            Err(InvalidGroupName(name.to_owned()))
         }
     }
 }
@@ -211,6 +227,14 @@ pub struct NetworkingParameters {
     pub baremetal_gateway: Option<Addr>,
 }
 
+/// A release's networking parameters (its `config` over Fuel's defaults)
+/// that do not read as [`NetworkingParameters`]: why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the release's networking parameters do not read: {reason}")]
+pub struct UnreadableParameters {
+    pub reason: String,
+}
+
 fn ovs() -> String {
     "ovs".to_owned()
 }
@@ -242,7 +266,7 @@ impl NetworkingParameters {
         config: &Map<String, Value>,
         segmentation: Segmentation,
         with_ironic: bool,
-    ) -> Result<NetworkingParameters, String> {
+    ) -> Result<NetworkingParameters, UnreadableParameters> {
         let mut map = fuel_defaults();
         for (key, value) in config {
             if key != "parameters" {
@@ -254,8 +278,9 @@ impl NetworkingParameters {
             map.remove("baremetal_range");
             map.remove("baremetal_gateway");
         }
-        serde_json::from_value(Value::Object(map))
-            .map_err(|e| format!("the release's networking parameters do not read: {e}"))
+        serde_json::from_value(Value::Object(map)).map_err(|e| UnreadableParameters {
+            reason: e.to_string(),
+        })
     }
 
     /// These parameters for what `defaults` says now: its segmentation,
@@ -585,4 +610,36 @@ pub struct ConfigurationChange {
     /// read-only, so not read.
     #[serde(flatten, skip_serializing)]
     pub other: Map<String, Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_not_found_or_misnamed_says_which_as_data() {
+        let groups = [NodeGroup {
+            id: 1,
+            name: DEFAULT_GROUP.to_owned(),
+        }];
+        let wanted = GroupRef::Name("rack-2".to_owned());
+        let err = wanted.resolve(&groups).unwrap_err();
+        assert_eq!(
+            err,
+            UnknownGroup {
+                wanted,
+                known: vec![DEFAULT_GROUP.to_owned()]
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "node_group: the environment has no node group 'rack-2' (it has default)"
+        );
+        assert_eq!(GroupRef::Id(1).resolve(&groups), Ok(&groups[0]));
+        assert_eq!(
+            NodeGroup::check_name("rack 2"),
+            Err(InvalidGroupName("rack 2".to_owned()))
+        );
+        assert_eq!(NodeGroup::check_name("rack-2.a_b"), Ok(()));
+    }
 }

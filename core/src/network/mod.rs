@@ -25,8 +25,9 @@ pub use address::{
 };
 pub use check::{Input, NetworkProblem, ProblemKind, check, render};
 pub use config::{
-    ConfigurationChange, DEFAULT_GROUP, GroupRef, Network, NetworkChange, NetworkConfiguration,
-    NetworkingParameters, NodeGroup, Rebuilt, VipAddress,
+    ConfigurationChange, DEFAULT_GROUP, GroupRef, InvalidGroupName, Network, NetworkChange,
+    NetworkConfiguration, NetworkingParameters, NodeGroup, Rebuilt, UnknownGroup,
+    UnreadableParameters, VipAddress,
 };
 pub use form::{Edit, Edits, Field, FieldKey, FormCheck, Kind, NetworksForm, Section, Text};
 pub use interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces, NodeLayout};
@@ -36,6 +37,6 @@ pub use metadata::{
     Segmentation, VipMeta,
 };
 pub use view::{
-    ConfigurationView, GroupView, InterfacesView, NetworkView, NewGroup, PortRow, PortView,
-    Verification, VipView,
+    ConfigurationView, GroupView, IncompleteBond, InterfacesView, NetworkView, NewGroup, PortRow,
+    PortView, Verification, VipView,
 };

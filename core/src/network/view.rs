@@ -177,11 +177,17 @@ impl utoipa::ToSchema for InterfacesView {
     }
 }
 
+/// A bond sent without its mode or its slaves (named): what a save of
+/// interfaces cannot read as a bond at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bonds: bond '{0}' needs a mode and its slaves")]
+pub struct IncompleteBond(pub String);
+
 impl InterfacesView {
     /// What it declares: its interfaces and bonds, and the networks on
     /// each when any port names its networks (none: the default layout);
     /// none at all when it lists no interface and no bond.
-    pub fn declared(&self) -> Result<Option<NodeInterfaces>, String> {
+    pub fn declared(&self) -> Result<Option<NodeInterfaces>, IncompleteBond> {
         if self.interfaces.is_empty() && self.bonds.is_empty() {
             return Ok(None);
         }
@@ -203,12 +209,9 @@ impl InterfacesView {
                     mode,
                     slaves: slaves.clone(),
                 }),
-                _ => Err(format!(
-                    "bonds: bond '{}' needs a mode and its slaves",
-                    b.name
-                )),
+                _ => Err(IncompleteBond(b.name.clone())),
             })
-            .collect::<Result<Vec<Bond>, String>>()?;
+            .collect::<Result<Vec<Bond>, IncompleteBond>>()?;
         let ports = self.interfaces.iter().chain(&self.bonds);
         let own = ports.clone().any(|p| p.networks.is_some());
         let networks = own.then(|| {

@@ -280,7 +280,7 @@ async fn create_group(
     ApiJson(new): ApiJson<NewGroup>,
 ) -> Result<(StatusCode, Json<NodeGroup>), ApiError> {
     let name = new.name.trim().to_owned();
-    NodeGroup::check_name(&name).map_err(ApiError::BadRequest)?;
+    NodeGroup::check_name(&name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     for _ in 0..ATTEMPTS {
         let stored = whole(&state, id).await?;
         let made = add_group(&state, &stored, &name).await;
@@ -454,7 +454,9 @@ async fn set_interfaces(
     ApiJson(body): ApiJson<InterfacesView>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
-    let declared = body.declared().map_err(ApiError::BadRequest)?;
+    let declared = body
+        .declared()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let (head, _) = super::lookup::node_context(&state, id).await?;
     let env = head.environment()?;
     let config = configuration(&env)?;

@@ -344,3 +344,34 @@ fn a_network_that_is_not_configurable_is_not_edited() {
     form.edit(&mut edits, (None, "base_mac"), Edit::AddRow);
     assert!(edits.is_empty());
 }
+
+#[test]
+fn text_that_is_no_value_says_why_as_data() {
+    let field = |kind| Field {
+        owner: None,
+        key: "vlan_range",
+        label: "VLAN ID range",
+        section: Section::NeutronL2,
+        kind,
+        editable: true,
+        text: Text::One(String::new()),
+    };
+    let pair = |a: &str, b: &str| Text::Pair([a.to_owned(), b.to_owned()]);
+    assert_eq!(
+        read(&field(Kind::Number), &pair("1o2", "3")),
+        Err(Unreadable::NotANumber {
+            label: "VLAN ID range",
+            text: "1o2".to_owned()
+        })
+    );
+    assert_eq!(
+        read(&field(Kind::Address), &pair("10.0.0.1", " ")),
+        Err(Unreadable::HalfRange {
+            label: "VLAN ID range"
+        })
+    );
+    assert_eq!(
+        read(&field(Kind::Number), &pair("1", "2")),
+        Ok(json!([1, 2]))
+    );
+}
