@@ -262,7 +262,7 @@ impl Environment<'_> {
         let config = match change.interfaces {
             Some(_) => Some(
                 self.network_configuration()
-                    .map_err(BulkRefusal::Request)?
+                    .map_err(|e| BulkRefusal::Request(e.to_string()))?
                     .0,
             ),
             None => None,

@@ -46,7 +46,7 @@ pub use file::{EnvironmentFile, PluginEntry};
 pub use graphs::{GraphSource, GraphSummary};
 pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
-pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
+pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, ReleaseNetworksError, Vip};
 pub use roles::ReleaseRoles;
 pub use tab::EnvTab;
 pub use tags::{

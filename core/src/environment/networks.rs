@@ -15,7 +15,7 @@ use crate::network::address::{self, Addresses, Demand, Holder, HolderKey};
 use crate::network::check::{self, Input, NetworkProblem};
 use crate::network::config::{
     ConfigurationChange, DEFAULT_GROUP, Network, NetworkConfiguration, NetworkingParameters,
-    NodeGroup, Rebuilt, VipAddress, applies,
+    NodeGroup, Rebuilt, UnreadableParameters, VipAddress, applies,
 };
 use crate::network::interfaces::{NodeInterfaces, NodeLayout};
 use crate::network::ip::IpRange;
@@ -28,6 +28,17 @@ use crate::tag::NodeTags;
 
 /// The setting that gives every node a public address (Fuel's).
 pub const PUBLIC_TO_ALL: (&str, &str) = ("public_network_assignment", "assign_to_all_nodes");
+
+/// A release whose networking parameters do not read: the release's data
+/// at fault, which no change to an environment on it fixes (a release
+/// installed before its parameters were checked at install).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{release} declares networking parameters that do not read: {}", .error.reason)]
+pub struct ReleaseNetworksError {
+    /// The release (`release NAME VERSION`).
+    pub release: String,
+    pub error: UnreadableParameters,
+}
 
 /// One address given: to whom, on which network of which node group.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -113,19 +124,24 @@ impl Environment<'_> {
     }
 
     /// The networking parameters a fresh configuration starts from.
-    pub fn default_parameters(&self) -> Result<NetworkingParameters, String> {
+    pub fn default_parameters(&self) -> Result<NetworkingParameters, ReleaseNetworksError> {
         NetworkingParameters::defaults(
             &self.release.networks_metadata.neutron.config,
             self.segmentation(),
             self.uses_ironic(),
         )
-        .map_err(|e| e.to_string())
+        .map_err(|error| ReleaseNetworksError {
+            release: self.release.source(),
+            error,
+        })
     }
 
     /// Its network configuration: the stored one with exactly the networks
     /// that exist now (see [`NetworkConfiguration::rebuilt`]), or the
     /// release's defaults; and what differs from the stored one.
-    pub fn network_configuration(&self) -> Result<(NetworkConfiguration, Rebuilt), String> {
+    pub fn network_configuration(
+        &self,
+    ) -> Result<(NetworkConfiguration, Rebuilt), ReleaseNetworksError> {
         let metas = self.network_metas();
         let groups = self.node_groups();
         let defaults = self.default_parameters()?;
@@ -422,7 +438,7 @@ impl Environment<'_> {
         });
         if let Err(e) = self.network_roles() {
             out.push(NetworkProblem::new(
-                check::ProblemKind::InvalidValue,
+                check::ProblemKind::ReleaseData,
                 e.to_string(),
             ));
         }
@@ -518,9 +534,12 @@ impl Environment<'_> {
         &self,
         change: &ConfigurationChange,
     ) -> Result<NetworkConfiguration, Vec<NetworkProblem>> {
-        let (current, _) = self
-            .network_configuration()
-            .map_err(|e| vec![NetworkProblem::new(check::ProblemKind::InvalidValue, e)])?;
+        let (current, _) = self.network_configuration().map_err(|e| {
+            vec![NetworkProblem::new(
+                check::ProblemKind::ReleaseData,
+                e.to_string(),
+            )]
+        })?;
         let metas = self.network_metas();
         let (next, mut problems) = current.with_change(change, &metas);
         problems.extend(self.network_problems(&next, true));

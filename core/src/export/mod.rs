@@ -188,11 +188,11 @@ type HostVars = BTreeMap<String, BTreeMap<String, String>>;
 
 impl<'e, 'a> Exporting<'e, 'a> {
     fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
-        let refuse = |message: String| ExportRefusal {
+        // The release's data at fault: no tab of the environment fixes it.
+        let (config, _) = env.network_configuration().map_err(|e| ExportRefusal {
             deployer: deployer.name.clone(),
-            problems: vec![problem_on(EnvTab::Networks, message, None)],
-        };
-        let (config, _) = env.network_configuration().map_err(refuse)?;
+            problems: vec![problem(e.to_string(), None)],
+        })?;
         let mut models = env.models().clone();
         let vips: Map<String, Value> = config
             .vips

@@ -67,6 +67,10 @@ pub enum ProblemKind {
     /// A network the node needs on none of its ports.
     NetworkOnNoPort,
     VipGroups,
+    /// The release's or a plugin's networking data cannot be used (its
+    /// networking parameters do not read, a network role two of them
+    /// declare): no change to the environment fixes it.
+    ReleaseData,
 }
 
 /// One failure.

@@ -41,11 +41,19 @@ async fn whole(state: &AppState, id: i64) -> Result<Stored, ApiError> {
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
-/// The environment's network configuration as core works it out.
+/// The environment's network configuration as core works it out; 409
+/// `invalid_release`, naming the release, when its networking data does
+/// not read (the release's to fix, not the server's nor the request's).
 pub(super) fn configuration(env: &Environment<'_>) -> Result<NetworkConfiguration, ApiError> {
     env.network_configuration()
         .map(|(config, _)| config)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
+        .map_err(|e| {
+            ApiError::Coded(
+                StatusCode::CONFLICT,
+                ErrorCode::InvalidRelease,
+                e.to_string(),
+            )
+        })
 }
 
 /// What a single node's change decides its addresses with.
