@@ -71,7 +71,7 @@ fn view(groups: i64) -> ConfigurationView {
         .collect();
     let vip = VipView {
         network_role: "mgmt/vip".into(),
-        network: "management".into(),
+        network: mosaic_core::name::NetworkName::new("management").unwrap(),
         node_group: Some("default".into()),
         namespace: Some("haproxy".into()),
         ipaddr: Some("192.168.0.2".parse().unwrap()),

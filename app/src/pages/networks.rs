@@ -512,7 +512,7 @@ fn NetworkCard(id: i64, draft: Draft) -> impl IntoView {
     let (Some(network), Some(row)) = (network, row) else {
         return ().into_any();
     };
-    let name = network.network.name.clone();
+    let name = network.network.name.to_string();
     let fields: Vec<FieldKey> = draft
         .form
         .with_untracked(|f| f.of_network(id).map(|f| f.at()).collect());

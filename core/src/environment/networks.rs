@@ -10,7 +10,7 @@ use std::net::Ipv4Addr;
 use serde_json::Value;
 
 use super::Environment;
-use crate::name::RoleName;
+use crate::name::{NetworkName, RoleName};
 use crate::network::address::{self, Addresses, Demand, Holder, HolderKey};
 use crate::network::check::{self, Input, NetworkProblem};
 use crate::network::config::{
@@ -44,7 +44,7 @@ pub struct ReleaseNetworksError {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct AddressRow {
     pub holder: HolderKey,
-    pub network: String,
+    pub network: NetworkName,
     pub group: i64,
     pub ip: Ipv4Addr,
 }
@@ -54,7 +54,7 @@ pub struct AddressRow {
 pub struct Vip {
     pub name: String,
     pub role: String,
-    pub network: String,
+    pub network: NetworkName,
     pub meta: VipMeta,
 }
 
@@ -62,7 +62,7 @@ pub struct Vip {
 /// pool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AddressNeed {
-    pub network: String,
+    pub network: NetworkName,
     pub group: i64,
     pub pool: Vec<IpRange>,
 }
@@ -397,7 +397,7 @@ impl Environment<'_> {
             group,
             declared: declared.clone(),
             layout: declared.layout(&networks),
-            needed: networks.iter().map(|(n, _)| n.name.clone()).collect(),
+            needed: networks.iter().map(|(n, _)| n.name.to_string()).collect(),
         })
     }
 
@@ -629,7 +629,7 @@ pub struct Addressing {
     groups: Vec<NodeGroup>,
     /// Each addressed network's pool by node group and name (the admin
     /// network left out: the PXE server's DHCP hands out its addresses).
-    pools: BTreeMap<(i64, String), Vec<IpRange>>,
+    pools: BTreeMap<(i64, NetworkName), Vec<IpRange>>,
     public_roles: Vec<RoleName>,
     public_to_all: bool,
     vips: Vec<Vip>,

@@ -18,6 +18,7 @@ use super::config::{Network, NetworkConfiguration, NodeGroup};
 use super::ip::{IpRange, without};
 use super::metadata::{NetworkMeta, Notation};
 use super::problem::{NetworkProblem, ProblemKind};
+use crate::name::NetworkName;
 
 /// The addresses `network` gives nodes and VIPs: its ranges (those of a
 /// CIDR follow it) less its gateway; none for a network without L3.
@@ -67,16 +68,16 @@ pub fn capacity(pool: &[IpRange]) -> u64 {
 /// How many addresses are needed where: per node group and network name,
 /// the nodes that need one and the VIPs placed there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Demand(pub BTreeMap<(i64, String), u64>);
+pub struct Demand(pub BTreeMap<(i64, NetworkName), u64>);
 
 impl Demand {
-    pub fn add(&mut self, group: i64, network: &str, count: u64) {
-        *self.0.entry((group, network.to_owned())).or_default() += count;
+    pub fn add(&mut self, group: i64, network: &NetworkName, count: u64) {
+        *self.0.entry((group, network.clone())).or_default() += count;
     }
 
-    pub fn get(&self, group: i64, network: &str) -> u64 {
+    pub fn get(&self, group: i64, network: &NetworkName) -> u64 {
         self.0
-            .get(&(group, network.to_owned()))
+            .get(&(group, network.clone()))
             .copied()
             .unwrap_or_default()
     }
@@ -233,13 +234,13 @@ pub enum HolderKey {
 pub struct Holder {
     pub key: HolderKey,
     pub group: i64,
-    pub networks: Vec<String>,
-    pub current: BTreeMap<String, Ipv4Addr>,
+    pub networks: Vec<NetworkName>,
+    pub current: BTreeMap<NetworkName, Ipv4Addr>,
 }
 
 /// Every holder's addresses: by holder, network → address (a holder
 /// without one where its pool is full has none there).
-pub type Addresses = BTreeMap<HolderKey, BTreeMap<String, Ipv4Addr>>;
+pub type Addresses = BTreeMap<HolderKey, BTreeMap<NetworkName, Ipv4Addr>>;
 
 /// The addresses of every holder in `holders` (in the order given: VIPs
 /// first, then nodes by id, is what the server uses): each keeps the
@@ -251,9 +252,9 @@ pub fn allocate(
     holders: &[Holder],
 ) -> Addresses {
     let pools = Pools::new(config, metas);
-    let mut used: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    let mut used: BTreeMap<NetworkName, BTreeSet<u32>> = BTreeMap::new();
     let mut out: Addresses = BTreeMap::new();
-    let mut missing: Vec<(&Holder, &String)> = Vec::new();
+    let mut missing: Vec<(&Holder, &NetworkName)> = Vec::new();
     for holder in holders {
         let mine = out.entry(holder.key.clone()).or_default();
         for network in &holder.networks {
@@ -301,7 +302,7 @@ pub fn take(pool: &[IpRange], taken: &mut BTreeSet<u32>) -> Option<Ipv4Addr> {
 
 /// Every network's pool, by node group and name.
 #[derive(Debug, Clone, Default)]
-pub struct Pools(BTreeMap<(i64, String), Vec<IpRange>>);
+pub struct Pools(BTreeMap<(i64, NetworkName), Vec<IpRange>>);
 
 impl Pools {
     pub fn new(config: &NetworkConfiguration, metas: &[&NetworkMeta]) -> Pools {
@@ -319,9 +320,9 @@ impl Pools {
     }
 
     /// Network `name`'s pool in group `group` (empty when there is none).
-    pub fn of(&self, group: i64, name: &str) -> Vec<IpRange> {
+    pub fn of(&self, group: i64, name: &NetworkName) -> Vec<IpRange> {
         self.0
-            .get(&(group, name.to_owned()))
+            .get(&(group, name.clone()))
             .cloned()
             .unwrap_or_default()
     }

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::ip::{Addr, Cidr, IpRange, RangeField, Typed, hosts, without};
 use super::metadata::{ADMIN, NetworkMeta, Notation, Segmentation};
+use crate::name::NetworkName;
 
 /// A node group named by its name or its id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,7 +100,7 @@ pub struct Network {
     pub id: i64,
     /// Its node group; none: the admin network.
     pub group_id: Option<i64>,
-    pub name: String,
+    pub name: NetworkName,
     #[serde(default)]
     pub cidr: Option<Cidr>,
     #[serde(default)]
@@ -514,8 +515,8 @@ impl NetworkConfiguration {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Rebuilt {
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
+    pub added: Vec<NetworkName>,
+    pub removed: Vec<NetworkName>,
 }
 
 impl Rebuilt {

@@ -11,7 +11,7 @@ use serde_json::Map;
 
 use super::config::{Network, NetworkConfiguration, NetworkingParameters, NodeGroup, VipAddress};
 use super::ip::{Addr, Cidr, RangeField};
-use super::metadata::ADMIN;
+use crate::name::NetworkName;
 
 /// One network's values.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,7 +86,7 @@ impl FileNetworks {
             let mut networks = Map::new();
             for network in config.of_group(group.id) {
                 let value = serde_json::to_value(values(network)).unwrap_or_default();
-                networks.insert(network.name.clone(), value);
+                networks.insert(network.name.to_string(), value);
             }
             node_groups.insert(group.name.clone(), networks.into());
         }
@@ -128,11 +128,11 @@ impl FileNetworks {
     pub fn configuration(&self) -> (NetworkConfiguration, Vec<FileProblem>) {
         let mut problems = Vec::new();
         let mut networks = Vec::new();
-        let mut push = |group: Option<i64>, name: &str, v: FileNetwork| {
+        let mut push = |group: Option<i64>, name: NetworkName, v: FileNetwork| {
             networks.push(Network {
                 id: networks.len() as i64 + 1,
                 group_id: group,
-                name: name.to_owned(),
+                name,
                 cidr: v.cidr,
                 gateway: v.gateway,
                 vlan_start: v.vlan_start,
@@ -140,7 +140,7 @@ impl FileNetworks {
             });
         };
         if let Some(admin) = &self.admin {
-            push(None, ADMIN, admin.clone());
+            push(None, NetworkName::admin(), admin.clone());
         }
         let groups = self.groups();
         for (group, (name, nets)) in groups.iter().zip(&self.node_groups) {
@@ -151,12 +151,18 @@ impl FileNetworks {
                 continue;
             };
             for (network, value) in nets {
-                match serde_json::from_value::<FileNetwork>(value.clone()) {
-                    Ok(v) => push(Some(group.id), network, v),
-                    Err(e) => problems.push(FileProblem::Network {
+                let read = NetworkName::new(network.as_str())
+                    .map_err(|e| e.to_string())
+                    .and_then(|n| {
+                        let v = serde_json::from_value::<FileNetwork>(value.clone());
+                        v.map(|v| (n, v)).map_err(|e| e.to_string())
+                    });
+                match read {
+                    Ok((network, v)) => push(Some(group.id), network, v),
+                    Err(reason) => problems.push(FileProblem::Network {
                         group: name.clone(),
                         network: network.clone(),
-                        reason: e.to_string(),
+                        reason,
                     }),
                 }
             }

@@ -177,7 +177,7 @@ pub fn default_layout(ports: &[String], networks: &[(&Network, &NetworkMeta)]) -
                 .unwrap_or(layout.len() - 1);
             with_untagged[current] = true;
         }
-        layout[current].1.push(network.name.clone());
+        layout[current].1.push(network.name.to_string());
     }
     layout
 }
@@ -399,7 +399,7 @@ fn untagged_problem(
                 .filter(|n| {
                     config
                         .find(node.group, n)
-                        .zip(metas.iter().find(|m| &&m.name == n))
+                        .zip(metas.iter().find(|m| m.name == n.as_str()))
                         .is_some_and(|(net, meta)| untagged(net, meta))
                 })
                 .map(|n| format!("\"{}\"", label(n)))

@@ -16,6 +16,7 @@ use super::config::{
 };
 use super::interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces};
 use super::metadata::{NetworkMeta, label};
+use crate::name::NetworkName;
 
 /// One network with its metadata (`meta`, as Fuel's) and its addresses:
 /// how many its pool holds, how many are needed and how many are given.
@@ -54,7 +55,7 @@ impl NetworkView {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VipView {
     pub network_role: String,
-    pub network: String,
+    pub network: NetworkName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_group: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -124,7 +125,7 @@ pub struct InterfacesView {
     /// only, as the two below: an answer reads back whole (the browser
     /// shows them), and a save takes only the ports ([`Self::declared`]).
     #[serde(default)]
-    pub addresses: BTreeMap<String, Ipv4Addr>,
+    pub addresses: BTreeMap<NetworkName, Ipv4Addr>,
     /// Whether it takes the environment's default layout.
     #[serde(default)]
     pub default_layout: bool,
@@ -231,7 +232,7 @@ impl InterfacesView {
     pub fn of(
         declared: Option<&NodeInterfaces>,
         layout: &Layout,
-        addresses: &BTreeMap<String, Ipv4Addr>,
+        addresses: &BTreeMap<NetworkName, Ipv4Addr>,
         node_group: &str,
     ) -> InterfacesView {
         let on = |port: &str| -> Option<Vec<String>> {
@@ -316,7 +317,7 @@ impl InterfacesView {
                         parts.join(", ")
                     }
                 };
-                let networks: Vec<&str> = p.networks.iter().flatten().map(|n| label(n)).collect();
+                let networks: Vec<&str> = p.networks.iter().flatten().map(label).collect();
                 PortRow {
                     name: p.name.clone(),
                     what,
@@ -507,7 +508,7 @@ impl ConfigurationView {
                 };
                 let addressed = n.meta.is_addressed() && !n.meta.is_admin();
                 NetworkRow {
-                    network: n.network.name.clone(),
+                    network: n.network.name.to_string(),
                     node_group: group(n.network.group_id),
                     cidr: n
                         .network
@@ -557,7 +558,7 @@ impl ConfigurationView {
 
     /// The name of every network it shows, once each, in order.
     pub fn network_names(&self) -> Vec<String> {
-        self.metas().iter().map(|m| m.name.clone()).collect()
+        self.metas().iter().map(|m| m.name.to_string()).collect()
     }
 
     /// `problems` as people read them: each with the networks it concerns
@@ -779,7 +780,7 @@ mod tests {
         );
         let admin = NetworkView {
             meta: NetworkMeta {
-                name: "fuelweb_admin".to_owned(),
+                name: NetworkName::admin(),
                 ..meta
             },
             ..view

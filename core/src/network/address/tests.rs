@@ -7,7 +7,7 @@ use std::net::Ipv4Addr;
 use proptest::prelude::*;
 
 use super::*;
-use crate::network::check::tests::{applying, configuration, groups, metas};
+use crate::network::check::tests::{applying, configuration, groups, metas, named};
 use crate::network::ip::{RangeField, Typed};
 use crate::network::metadata::Segmentation;
 
@@ -81,11 +81,8 @@ fn node(id: i64, networks: &[&str], current: &[(&str, &str)]) -> Holder {
     Holder {
         key: HolderKey::Node(id),
         group: 1,
-        networks: networks.iter().map(|n| (*n).to_owned()).collect(),
-        current: current
-            .iter()
-            .map(|(n, a)| ((*n).to_owned(), ip(a)))
-            .collect(),
+        networks: networks.iter().map(|n| named(n)).collect(),
+        current: current.iter().map(|(n, a)| (named(n), ip(a))).collect(),
     }
 }
 
@@ -161,7 +158,7 @@ proptest! {
         let network = Network {
             id: 1,
             group_id: Some(1),
-            name: "public".to_owned(),
+            name: named("public"),
             cidr: Some(Typed::parse(&format!("10.0.0.0/{prefix}"))),
             gateway: gateway.map(|g| at(g).into()),
             vlan_start: None,
@@ -197,8 +194,8 @@ proptest! {
             .map(|(i, (_, current))| Holder {
                 key: HolderKey::Node(i as i64),
                 group: 1,
-                networks: vec!["public".to_owned()],
-                current: current.map(|c| ("public".to_owned(), at(c))).into_iter().collect(),
+                networks: vec![named("public")],
+                current: current.map(|c| (named("public"), at(c))).into_iter().collect(),
             })
             .collect();
         let got = allocate(&config, &metas, &holders);

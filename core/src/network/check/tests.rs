@@ -34,6 +34,11 @@ pub(crate) fn metas() -> Vec<NetworkMeta> {
     .unwrap()
 }
 
+/// Network `name`, for tests that name networks as text.
+pub(crate) fn named(name: &str) -> crate::name::NetworkName {
+    crate::name::NetworkName::new(name).unwrap()
+}
+
 pub(crate) fn groups(n: i64) -> Vec<NodeGroup> {
     (1..=n)
         .map(|id| NodeGroup {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::*;
+use crate::name::NetworkName;
 use crate::network::check::tests::{applying, configuration, groups, metas};
 use crate::network::config::NetworkChange;
 use crate::network::ip::Typed;
@@ -19,7 +20,7 @@ fn view(count: i64, segmentation: Segmentation, ironic: bool) -> ConfigurationVi
     let metas = applying(&all, segmentation, ironic);
     let groups = groups(count);
     let config = configuration(&metas, &groups, ironic);
-    let meta = |name: &str| (*metas.iter().find(|m| m.name == name).unwrap()).clone();
+    let meta = |name: &NetworkName| (*metas.iter().find(|m| &m.name == name).unwrap()).clone();
     ConfigurationView {
         networks: config
             .networks

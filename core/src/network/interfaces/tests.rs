@@ -112,7 +112,7 @@ fn node_layout(
         name: "node-7".to_owned(),
         group: 1,
         layout: declared.layout(&networks),
-        needed: networks.iter().map(|(n, _)| n.name.clone()).collect(),
+        needed: networks.iter().map(|(n, _)| n.name.to_string()).collect(),
         declared,
     }
 }
