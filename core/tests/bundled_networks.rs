@@ -228,3 +228,32 @@ fn networking_parameters_that_do_not_read_are_the_releases_problem() {
         assert!(error.to_string().starts_with(&release.source()), "{error}");
     });
 }
+
+#[test]
+fn a_nodes_networks_and_its_addresses_follow_one_public_address_rule() {
+    let release = common::bundled::release();
+    let nodes = vec![node(1, "controller"), node(2, "compute")];
+    with_env(&release, &spec(&VLAN, nodes.clone()), |env| {
+        // Worked out once, then kept with the environment.
+        assert!(std::ptr::eq(env.network_context(), env.network_context()));
+        let (config, _) = env.network_configuration().unwrap();
+        let addressing = env.addressing(&config);
+        for node in &nodes {
+            let on: Vec<String> = env
+                .node_networks(&config, node)
+                .iter()
+                .map(|(n, _)| n.name.to_string())
+                .collect();
+            let needs: Vec<String> = addressing
+                .needs(node)
+                .iter()
+                .map(|n| n.network.to_string())
+                .collect();
+            let public = node.roles[0].as_str() == "controller";
+            assert_eq!(on.contains(&"public".to_owned()), public, "{on:?}");
+            assert_eq!(needs.contains(&"public".to_owned()), public, "{needs:?}");
+            // Every network it needs an address on is one it is on.
+            assert!(needs.iter().all(|n| on.contains(n)), "{needs:?} {on:?}");
+        }
+    });
+}

@@ -252,7 +252,7 @@ impl Environment<'_> {
         let group = match &change.node_group {
             Some(group) => Some(
                 group
-                    .resolve(&self.node_groups())
+                    .resolve(self.node_groups())
                     .map_err(|e| BulkRefusal::Request(e.to_string()))?
                     .name
                     .clone(),
@@ -354,9 +354,7 @@ impl Environment<'_> {
                     "it declares no interfaces to put networks on".to_owned(),
                 ]);
             };
-            let owned = self.node_networks(config, &next);
-            let networks: Vec<(&crate::network::Network, &crate::network::NetworkMeta)> =
-                owned.iter().map(|(n, m)| (*n, m)).collect();
+            let networks = self.node_networks(config, &next);
             next.interfaces = Some(declared.with_networks(&networks, ports));
             let problems = self.interface_problems(config, &next);
             if !problems.is_empty() {

@@ -214,7 +214,7 @@ impl Environment<'_> {
         let networks = self
             .network_configuration()
             .ok()
-            .map(|(config, _)| FileNetworks::from_configuration(&config, &self.node_groups()));
+            .map(|(config, _)| FileNetworks::from_configuration(&config, self.node_groups()));
         EnvironmentFile {
             release: None,
             release_name: Some(self.release.name.clone()),

@@ -29,7 +29,7 @@ use crate::expr::{Expr, JsonModels};
 use crate::name::TagName;
 use crate::network::NetworkConfiguration;
 use crate::network::interfaces::untagged;
-use crate::network::metadata::{MANAGEMENT, NetworkMeta, PRIVATE, PUBLIC, STORAGE, Segmentation};
+use crate::network::metadata::{MANAGEMENT, PRIVATE, PUBLIC, STORAGE, Segmentation};
 use crate::tag::NodeTags;
 use hand_off::{HandOff, hand_off};
 use problem::{listed, problem, problem_on, reads, tab_read_by};
@@ -162,9 +162,6 @@ struct Exporting<'e, 'a> {
     env: &'e Environment<'a>,
     deployer: &'e Deployer,
     config: NetworkConfiguration,
-    /// The networks that exist here (worked out once: their restrictions
-    /// are expressions).
-    metas: Vec<&'e NetworkMeta>,
     models: JsonModels,
     /// The nodes exported (not pending deletion), with their effective tags.
     nodes: Vec<(&'e NodeTags, Vec<TagName>)>,
@@ -213,7 +210,6 @@ impl<'e, 'a> Exporting<'e, 'a> {
             env,
             deployer,
             config,
-            metas: env.network_metas(),
             models,
             nodes,
         })
@@ -564,7 +560,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 .iter()
                 .find(|(_, nets)| nets.iter().any(|n| n == network))?;
             let net = self.config.find(layout.group, network)?;
-            let meta = self.metas.iter().find(|m| m.name == network)?;
+            let meta = self.env.network_metas().get(network)?;
             Some(match (untagged(net, meta), net.vlan_start) {
                 (false, Some(vlan)) => format!("{port}.{vlan}"),
                 _ => port.clone(),

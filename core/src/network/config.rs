@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use super::ip::{Addr, Cidr, IpRange, RangeField, Typed, hosts, without};
-use super::metadata::{ADMIN, NetworkMeta, Notation, Segmentation};
+use super::metadata::{ADMIN, Metas, NetworkMeta, Notation, Segmentation};
 use crate::name::NetworkName;
 
 /// A node group named by its name or its id.
@@ -77,6 +77,13 @@ pub struct NodeGroup {
 }
 
 impl NodeGroup {
+    /// The id of node group `name` among `groups` (`default` when none is
+    /// named).
+    pub fn id_of(groups: &[NodeGroup], name: Option<&str>) -> Option<i64> {
+        let name = name.unwrap_or(DEFAULT_GROUP);
+        groups.iter().find(|g| g.name == name).map(|g| g.id)
+    }
+
     /// What a node group may be called: 1–50 letters, digits, `-`, `_`, `.`.
     pub fn check_name(name: &str) -> Result<(), InvalidGroupName> {
         let ok = !name.is_empty()
@@ -352,7 +359,7 @@ impl NetworkConfiguration {
     /// defaults, ids from 1: the admin network once, every other network
     /// once per group, gateways set when there are two groups or more.
     pub fn defaults(
-        metas: &[&NetworkMeta],
+        metas: &Metas<'_>,
         groups: &[NodeGroup],
         parameters: NetworkingParameters,
     ) -> NetworkConfiguration {
@@ -384,12 +391,12 @@ impl NetworkConfiguration {
 
     /// With two node groups or more, every addressed network gets a
     /// gateway if it has none.
-    fn ensure_gateways(&mut self, metas: &[&NetworkMeta], groups: usize) {
+    fn ensure_gateways(&mut self, metas: &Metas<'_>, groups: usize) {
         if groups < 2 {
             return;
         }
         for network in &mut self.networks {
-            if let Some(meta) = metas.iter().find(|m| m.name == network.name)
+            if let Some(meta) = metas.get(&network.name)
                 && !meta.is_admin()
             {
                 network.ensure_gateway(meta);
@@ -425,7 +432,7 @@ impl NetworkConfiguration {
     /// (SEMANTICS §11.1: a new group never makes a valid configuration
     /// invalid — the copies share the template's CIDRs and gateways, which
     /// the checks take as one network across racks).
-    pub fn add_group(&mut self, metas: &[&NetworkMeta], group: i64, template: i64, groups: usize) {
+    pub fn add_group(&mut self, metas: &Metas<'_>, group: i64, template: i64, groups: usize) {
         self.ensure_gateways(metas, groups);
         let copies: Vec<Network> = self.of_group(template).cloned().collect();
         for copy in copies {
@@ -450,7 +457,7 @@ impl NetworkConfiguration {
     /// removed (a components change, SEMANTICS §11.1); with what changed.
     pub fn rebuilt(
         &self,
-        metas: &[&NetworkMeta],
+        metas: &Metas<'_>,
         groups: &[NodeGroup],
         parameters: &NetworkingParameters,
     ) -> (NetworkConfiguration, Rebuilt) {
@@ -465,7 +472,7 @@ impl NetworkConfiguration {
         for wanted in &fresh.networks {
             let same = |n: &&Network| n.name == wanted.name && n.group_id == wanted.group_id;
             let kept = self.networks.iter().find(same).filter(|old| {
-                let meta = metas.iter().find(|m| m.name == old.name);
+                let meta = metas.get(&old.name);
                 // A private network of another segmentation is another network.
                 meta.is_some_and(|m| m.is_addressed() == old.cidr.is_some())
             });

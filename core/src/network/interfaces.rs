@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::config::{Network, NetworkConfiguration};
-use super::metadata::{NetworkMeta, label};
+use super::metadata::{Metas, NetworkMeta, label};
 use super::problem::{NetworkProblem, ProblemKind};
 
 /// A network interface card.
@@ -207,7 +207,7 @@ pub fn valid_port_name(name: &str) -> bool {
 /// two nodes declare, and Fuel's checks of tags on one port.
 pub fn problems(
     config: &NetworkConfiguration,
-    metas: &[&NetworkMeta],
+    metas: &Metas<'_>,
     nodes: &[NodeLayout],
 ) -> Vec<NetworkProblem> {
     let mut out = Vec::new();
@@ -388,7 +388,7 @@ pub const LISTED_NODES: usize = 20;
 /// every node where it happens.
 fn untagged_problem(
     config: &NetworkConfiguration,
-    metas: &[&NetworkMeta],
+    metas: &Metas<'_>,
     nodes: &[NodeLayout],
 ) -> Option<NetworkProblem> {
     let mut affected: Vec<(&NodeLayout, Vec<String>)> = Vec::new();
@@ -399,7 +399,7 @@ fn untagged_problem(
                 .filter(|n| {
                     config
                         .find(node.group, n)
-                        .zip(metas.iter().find(|m| m.name == n.as_str()))
+                        .zip(metas.get(n))
                         .is_some_and(|(net, meta)| untagged(net, meta))
                 })
                 .map(|n| format!("\"{}\"", label(n)))

@@ -148,9 +148,46 @@ impl NetworkMeta {
         self.notation.is_some()
     }
 
+    /// Whether Mosaic gives its addresses (to nodes and VIPs): it is
+    /// addressed and not the admin network, whose addresses the PXE
+    /// server's DHCP hands out.
+    pub fn gives_addresses(&self) -> bool {
+        self.is_addressed() && !self.is_admin()
+    }
+
     /// How Fuel's messages call it.
     pub fn label(&self) -> &str {
         label(&self.name)
+    }
+}
+
+/// The networks that exist in an environment, each with its metadata, in
+/// the order its release declares them; the one way a network's metadata
+/// is found by its name. A release declares a handful of networks, so a
+/// lookup is a short scan, and the order is kept for the default layout
+/// and the configuration's networks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metas<'m>(Vec<&'m NetworkMeta>);
+
+impl<'m> Metas<'m> {
+    /// The metadata of network `name`, when it exists here.
+    pub fn get<N: AsRef<str> + ?Sized>(&self, name: &N) -> Option<&'m NetworkMeta> {
+        let name = name.as_ref();
+        self.0.iter().copied().find(|m| m.name == name)
+    }
+}
+
+impl<'m> FromIterator<&'m NetworkMeta> for Metas<'m> {
+    fn from_iter<I: IntoIterator<Item = &'m NetworkMeta>>(metas: I) -> Metas<'m> {
+        Metas(metas.into_iter().collect())
+    }
+}
+
+impl<'m> std::ops::Deref for Metas<'m> {
+    type Target = [&'m NetworkMeta];
+
+    fn deref(&self) -> &[&'m NetworkMeta] {
+        &self.0
     }
 }
 

@@ -33,7 +33,7 @@ pub use form::{Edit, Edits, Field, FieldKey, FormCheck, Kind, NetworksForm, Sect
 pub use interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces, NodeLayout};
 pub use ip::{IpRange, RangeField, Typed};
 pub use metadata::{
-    ADMIN, DuplicateNetworkRole, NetworkMeta, NetworkRole, NetworksMetadata, Notation,
+    ADMIN, DuplicateNetworkRole, Metas, NetworkMeta, NetworkRole, NetworksMetadata, Notation,
     Segmentation, VipMeta,
 };
 pub use view::{

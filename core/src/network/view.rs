@@ -15,7 +15,7 @@ use super::config::{
     ConfigurationChange, Network, NetworkConfiguration, NetworkingParameters, NodeGroup,
 };
 use super::interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces};
-use super::metadata::{NetworkMeta, label};
+use super::metadata::{Metas, NetworkMeta, label};
 use crate::name::NetworkName;
 
 /// One network with its metadata (`meta`, as Fuel's) and its addresses:
@@ -40,7 +40,7 @@ impl NetworkView {
     /// many its pool holds, and how many are needed; none where Mosaic
     /// gives none (the admin network's are the PXE server's DHCP's).
     pub fn usage(&self) -> Option<String> {
-        if !self.meta.is_addressed() || self.meta.is_admin() {
+        if !self.meta.gives_addresses() {
             return None;
         }
         Some(format!(
@@ -506,7 +506,7 @@ impl ConfigurationView {
                     },
                     (None, false) => "untagged".to_owned(),
                 };
-                let addressed = n.meta.is_addressed() && !n.meta.is_admin();
+                let addressed = n.meta.gives_addresses();
                 NetworkRow {
                     network: n.network.name.to_string(),
                     node_group: group(n.network.group_id),
@@ -546,14 +546,14 @@ impl ConfigurationView {
     }
 
     /// The metadata of each network it shows, once per name.
-    pub fn metas(&self) -> Vec<&NetworkMeta> {
+    pub fn metas(&self) -> Metas<'_> {
         let mut out: Vec<&NetworkMeta> = Vec::new();
         for n in &self.networks {
             if !out.iter().any(|m| m.name == n.meta.name) {
                 out.push(&n.meta);
             }
         }
-        out
+        out.into_iter().collect()
     }
 
     /// The name of every network it shows, once each, in order.
@@ -601,7 +601,7 @@ impl ConfigurationView {
             config: &next,
             metas: &metas,
             groups: &self.node_groups,
-            ironic: metas.iter().any(|m| m.name == super::metadata::BAREMETAL),
+            ironic: metas.get(super::metadata::BAREMETAL).is_some(),
             demand: &demand,
             nodes: &[],
         }));

@@ -304,7 +304,7 @@ async fn add_group(state: &AppState, stored: &Stored, name: &str) -> Result<Node
     let env = stored.environment()?;
     let config = configuration(&env)?;
     let metas = env.network_metas();
-    let mut groups = env.node_groups();
+    let mut groups = env.node_groups().to_vec();
     let template = groups.first().map(|g| g.id).unwrap_or(1);
     let made = state
         .db
@@ -314,7 +314,7 @@ async fn add_group(state: &AppState, stored: &Stored, name: &str) -> Result<Node
                 name: name.to_owned(),
             });
             let mut next = config.clone();
-            next.add_group(&metas, new_id, template, groups.len());
+            next.add_group(metas, new_id, template, groups.len());
             let spec = Spec {
                 node_groups: groups.clone(),
                 network: Some(next.clone()),
@@ -382,8 +382,9 @@ async fn remove_group(state: &AppState, stored: &Stored, group: i64) -> Result<(
     let spec = Spec {
         node_groups: env
             .node_groups()
-            .into_iter()
+            .iter()
             .filter(|g| g.id != group)
+            .cloned()
             .collect(),
         network: Some(next.clone()),
         ..stored.spec.clone()

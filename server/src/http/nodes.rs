@@ -53,7 +53,7 @@ fn placed(
     let groups = env.node_groups();
     node.node_group = Some(match group {
         Some(group) => group
-            .resolve(&groups)
+            .resolve(groups)
             .map_err(|e| ApiError::BadRequest(e.to_string()))?
             .name
             .clone(),
@@ -337,7 +337,7 @@ async fn update(
         let groups = env.node_groups();
         let applied = |node: &NodeTags| {
             request
-                .applied_to(node, &groups)
+                .applied_to(node, groups)
                 .map_err(ApiError::BadRequest)
         };
         let others = instance_holders(&state, &env, stored.id(), &applied(&read)?).await?;
