@@ -17,7 +17,7 @@ use mosaic_core::api::SessionView;
 use mosaic_core::network::config::applies;
 use mosaic_core::network::metadata::NetworksMetadata;
 use mosaic_core::network::{
-    ConfigurationView, GroupView, NetworkConfiguration, NetworkView, NetworkingParameters,
+    ConfigurationView, GroupView, Metas, NetworkConfiguration, NetworkView, NetworkingParameters,
     NodeGroup, Segmentation, VipView, capacity, pool,
 };
 use wasm_bindgen::JsCast;
@@ -35,7 +35,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn view(groups: i64) -> ConfigurationView {
     let text = include_str!("../../releases/openstack/networks.yaml");
     let declared: NetworksMetadata = mosaic_core::yaml::parse("networks.yaml", text).unwrap();
-    let metas: Vec<_> = declared
+    let metas: Metas = declared
         .neutron
         .networks
         .iter()
@@ -71,7 +71,7 @@ fn view(groups: i64) -> ConfigurationView {
         .collect();
     let vip = VipView {
         network_role: "mgmt/vip".into(),
-        network: "management".into(),
+        network: mosaic_core::name::NetworkName::new("management").unwrap(),
         node_group: Some("default".into()),
         namespace: Some("haproxy".into()),
         ipaddr: Some("192.168.0.2".parse().unwrap()),

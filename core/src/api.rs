@@ -287,6 +287,10 @@ pub enum ErrorCode {
     /// 409: an environment with something the deployer has no
     /// equivalent for (`problems`).
     NotExportable,
+    /// 409: the environment's release declares data that cannot be used
+    /// (the message names the release): a corrected release fixes it, no
+    /// change to the environment does.
+    InvalidRelease,
     /// 409: a run of the environment has not ended: one run at a time,
     /// and nothing it deploys changes while it runs.
     DeploymentRunning,
@@ -357,6 +361,7 @@ impl ErrorCode {
             ErrorCode::UpgradeRefused => "upgrade_refused",
             ErrorCode::NodeGroupExists => "node_group_exists",
             ErrorCode::NodeGroupInUse => "node_group_in_use",
+            ErrorCode::InvalidRelease => "invalid_release",
             ErrorCode::NotExportable => "not_exportable",
             ErrorCode::DeploymentRunning => "deployment_running",
             ErrorCode::NoChanges => "no_changes",
@@ -675,10 +680,16 @@ impl UpdateNode {
             next.pending_deletion = pending;
         }
         if let Some(group) = &self.node_group {
-            next.node_group = Some(group.resolve(groups)?.name.clone());
+            next.node_group = Some(
+                group
+                    .resolve(groups)
+                    .map_err(|e| e.to_string())?
+                    .name
+                    .clone(),
+            );
         }
         if let Some(interfaces) = &self.interfaces {
-            next.interfaces = interfaces.declared()?;
+            next.interfaces = interfaces.declared().map_err(|e| e.to_string())?;
         }
         Ok(next)
     }
@@ -964,6 +975,7 @@ mod tests {
             ErrorCode::UnknownDeployer,
             ErrorCode::NodeGroupExists,
             ErrorCode::NodeGroupInUse,
+            ErrorCode::InvalidRelease,
             ErrorCode::NotExportable,
             ErrorCode::DeploymentRunning,
             ErrorCode::NoChanges,

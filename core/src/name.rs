@@ -1,8 +1,9 @@
 //! The names and small vocabularies of an environment, as validated types:
 //! [`RoleName`], [`TagName`], [`TaskId`], [`PluginName`], [`GraphType`],
-//! and the enums [`NodeStatus`] and [`Mode`]. A value that exists is well
-//! formed; every `Deserialize` goes through the same constructor, so stored
-//! data, files and requests are checked by one rule each.
+//! [`NetworkName`], and the enums [`NodeStatus`] and [`Mode`]. A value that
+//! exists is well formed; every `Deserialize` goes through the same
+//! constructor, so stored data, files and requests are checked by one rule
+//! each.
 
 use std::borrow::Borrow;
 use std::fmt;
@@ -135,6 +136,18 @@ name_type!(
 );
 
 name_type!(
+    /// A network (`management`, `fuelweb_admin`): as a release declares
+    /// it, and as an environment's networks, a node's addresses and a
+    /// service's network role name it (SEMANTICS §11.1). 1 to 50 letters,
+    /// digits, `_`, `-` and `.`, as Fuel's network group names.
+    NetworkName,
+    "network name",
+    "use 1 to 50 letters, digits, '_', '-' or '.'",
+    "^[A-Za-z0-9_.-]{1,50}$",
+    |s| s.len() <= 50 && word(s, |b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b'.'))
+);
+
+name_type!(
     /// A graph type (`default`, `provisioning`, `deletion`, a plugin's own):
     /// lowercase letters, digits, `_` and `-` (SEMANTICS §6.2).
     GraphType,
@@ -143,6 +156,16 @@ name_type!(
     "^[a-z0-9_-]+$",
     lower_word
 );
+
+impl NetworkName {
+    /// The admin (PXE) network: one per environment, in no node group.
+    pub const ADMIN: &str = "fuelweb_admin";
+
+    /// The [`Self::ADMIN`] network.
+    pub fn admin() -> NetworkName {
+        NetworkName(NetworkName::ADMIN.to_owned())
+    }
+}
 
 impl GraphType {
     /// `default`: the deployment graph, the only type plugins' and
@@ -423,6 +446,17 @@ mod tests {
         ] {
             assert_eq!(TagName::new(input).is_ok(), ok, "{input}");
         }
+        for (input, ok) in [
+            ("fuelweb_admin", true),
+            ("Storage-2.a", true),
+            (&"n".repeat(50), true),
+            (&"n".repeat(51), false),
+            ("", false),
+            ("two words", false),
+        ] {
+            assert_eq!(NetworkName::new(input).is_ok(), ok, "{input}");
+        }
+        assert_eq!(NetworkName::admin(), NetworkName::ADMIN);
         assert!(TaskId::new("deploy_start").is_ok());
         assert!(TaskId::new("two words").is_err());
         let err = PluginName::new("My Plugin").unwrap_err();

@@ -340,7 +340,7 @@ pub struct NodeTags {
     /// Its addresses: network → address (given by the server; a file
     /// keeps them so that an import keeps them).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub addresses: std::collections::BTreeMap<String, std::net::Ipv4Addr>,
+    pub addresses: std::collections::BTreeMap<crate::name::NetworkName, std::net::Ipv4Addr>,
     /// Its disk layout (SEMANTICS §14): its roles' volumes on its found
     /// or declared disks, as Configure Disks left it; none: no disks known.
     #[serde(default, skip_serializing_if = "Option::is_none")]

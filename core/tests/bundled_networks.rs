@@ -8,7 +8,7 @@ mod common;
 use mosaic_core::component::ComponentName;
 use mosaic_core::environment::{Base, Environment, Spec};
 use mosaic_core::name::RoleName;
-use mosaic_core::network::{HolderKey, NetworkConfiguration};
+use mosaic_core::network::{HolderKey, NetworkConfiguration, ProblemKind};
 use mosaic_core::release::Release;
 use mosaic_core::tag::NodeTags;
 
@@ -201,5 +201,59 @@ fn the_browser_checks_a_draft_from_the_answer_alone() {
         )
         .unwrap();
         assert!(view.check_change(&fixed).is_ok());
+    });
+}
+
+#[test]
+fn networking_parameters_that_do_not_read_are_the_releases_problem() {
+    let mut release = common::bundled::release();
+    release
+        .networks_metadata
+        .neutron
+        .config
+        .insert("vlan_range".to_owned(), serde_json::json!("wide"));
+    with_env(&release, &spec(&VLAN, vec![node(1, "controller")]), |env| {
+        let error = env.network_configuration().unwrap_err();
+        assert_eq!(error.release, release.source());
+        // A save is refused for the release's data, not for what it sends.
+        let problems = env.changed_networks(&Default::default()).unwrap_err();
+        let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
+        assert_eq!(kinds, [ProblemKind::ReleaseData]);
+        // The export names the release and no tab of the environment.
+        let refusal = env.export_to("kolla-ansible").unwrap().unwrap_err();
+        assert_eq!(refusal.problems.len(), 1, "{refusal:#?}");
+        assert_eq!(refusal.problems[0].fixed_on, None);
+        assert_eq!(refusal.problems[0].subject, None);
+        assert_eq!(refusal.problems[0].message, error.to_string());
+        assert!(error.to_string().starts_with(&release.source()), "{error}");
+    });
+}
+
+#[test]
+fn a_nodes_networks_and_its_addresses_follow_one_public_address_rule() {
+    let release = common::bundled::release();
+    let nodes = vec![node(1, "controller"), node(2, "compute")];
+    with_env(&release, &spec(&VLAN, nodes.clone()), |env| {
+        // Worked out once, then kept with the environment.
+        assert!(std::ptr::eq(env.network_context(), env.network_context()));
+        let (config, _) = env.network_configuration().unwrap();
+        let addressing = env.addressing(&config);
+        for node in &nodes {
+            let on: Vec<String> = env
+                .node_networks(&config, node)
+                .iter()
+                .map(|(n, _)| n.name.to_string())
+                .collect();
+            let needs: Vec<String> = addressing
+                .needs(node)
+                .iter()
+                .map(|n| n.network.to_string())
+                .collect();
+            let public = node.roles[0].as_str() == "controller";
+            assert_eq!(on.contains(&"public".to_owned()), public, "{on:?}");
+            assert_eq!(needs.contains(&"public".to_owned()), public, "{needs:?}");
+            // Every network it needs an address on is one it is on.
+            assert!(needs.iter().all(|n| on.contains(n)), "{needs:?} {on:?}");
+        }
     });
 }

@@ -524,3 +524,60 @@ async fn the_environment_file_carries_groups_networks_interfaces_and_addresses()
     let (_, list) = app.get("/api/v1/clusters").await;
     assert_eq!(list.as_array().unwrap().len(), 2);
 }
+
+/// A release whose networking parameters do not read (one stored before
+/// the install checked them) is the release's problem: 409
+/// `invalid_release` naming it, not a 500; its export names no tab of the
+/// environment as where it is fixed.
+#[tokio::test]
+async fn a_release_whose_networking_data_does_not_read_is_named() {
+    use sqlx::{Connection, Executor, Row};
+    let app = test_app().await;
+    let (cluster, release) = app.environment("env").await;
+    sqlx::any::install_default_drivers();
+    let mut connection = sqlx::AnyConnection::connect(&app.url).await.unwrap();
+    let row = sqlx::query("SELECT name, data FROM releases WHERE id = $1")
+        .bind(release)
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+    let name: String = row.get("name");
+    let mut data: Value = serde_json::from_str(&row.get::<String, _>("data")).unwrap();
+    data["networks_metadata"]["neutron"]["config"]["vlan_range"] = json!("wide");
+    sqlx::query("UPDATE releases SET data = $1 WHERE id = $2")
+        .bind(data.to_string())
+        .bind(release)
+        .execute(&mut connection)
+        .await
+        .unwrap();
+    // As another replica's change of the plugins would, so that this one
+    // reads the release again.
+    connection
+        .execute("UPDATE generations SET value = value + 1 WHERE name = 'plugins'")
+        .await
+        .unwrap();
+    tokio::time::sleep(mosaic_server::db::DEFAULT_MAX_AGE * 2).await;
+
+    let (status, body) = app
+        .get(&format!("/api/v1/clusters/{cluster}/{NEUTRON}"))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
+    assert_eq!(body["error"]["code"], "invalid_release");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains(&name), "{message}");
+
+    let (status, body) = app
+        .get(&format!(
+            "/api/v1/clusters/{cluster}/deployers/kolla-ansible"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
+    assert_eq!(body["error"]["code"], "not_exportable");
+    let problems = body["error"]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{body:#}");
+    assert!(problems[0].get("fixed_on").is_none(), "{body:#}");
+    assert!(
+        problems[0]["message"].as_str().unwrap().contains(&name),
+        "{body:#}"
+    );
+}

@@ -250,7 +250,7 @@ fn NetworkPort(
         move || {
             shown.with(|s| {
                 s.as_ref()
-                    .and_then(|s| s.value.addresses.get(&network))
+                    .and_then(|s| s.value.addresses.get(network.as_str()))
                     .map(ToString::to_string)
                     .unwrap_or_default()
             })

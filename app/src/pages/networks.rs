@@ -440,7 +440,8 @@ fn NewGroupForm(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
     let create: Request<String, ()> = Action::new_unsync(move |name: &String| {
         let name = name.clone();
         async move {
-            mosaic_core::network::NodeGroup::check_name(&name).map_err(ApiFailure::message)?;
+            mosaic_core::network::NodeGroup::check_name(&name)
+                .map_err(|e| ApiFailure::message(e.to_string()))?;
             api::create_group(cluster_id, name).await.map(drop)
         }
     });
@@ -513,7 +514,7 @@ fn NetworkCard(id: i64, draft: Draft) -> impl IntoView {
     let (Some(network), Some(row)) = (network, row) else {
         return ().into_any();
     };
-    let name = network.network.name.clone();
+    let name = network.network.name.to_string();
     let fields: Vec<FieldKey> = draft
         .form
         .with_untracked(|f| f.of_network(id).map(|f| f.at()).collect());

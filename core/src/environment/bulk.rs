@@ -208,7 +208,7 @@ fn group(name: &str) -> Result<GroupRef, String> {
     if name.is_empty() {
         return Err("node group: choose the node group to move the nodes to".to_owned());
     }
-    NodeGroup::check_name(name)?;
+    NodeGroup::check_name(name).map_err(|e| e.to_string())?;
     Ok(GroupRef::Name(name.to_owned()))
 }
 
@@ -252,8 +252,8 @@ impl Environment<'_> {
         let group = match &change.node_group {
             Some(group) => Some(
                 group
-                    .resolve(&self.node_groups())
-                    .map_err(BulkRefusal::Request)?
+                    .resolve(self.node_groups())
+                    .map_err(|e| BulkRefusal::Request(e.to_string()))?
                     .name
                     .clone(),
             ),
@@ -262,7 +262,7 @@ impl Environment<'_> {
         let config = match change.interfaces {
             Some(_) => Some(
                 self.network_configuration()
-                    .map_err(BulkRefusal::Request)?
+                    .map_err(|e| BulkRefusal::Request(e.to_string()))?
                     .0,
             ),
             None => None,
@@ -354,9 +354,7 @@ impl Environment<'_> {
                     "it declares no interfaces to put networks on".to_owned(),
                 ]);
             };
-            let owned = self.node_networks(config, &next);
-            let networks: Vec<(&crate::network::Network, &crate::network::NetworkMeta)> =
-                owned.iter().map(|(n, m)| (*n, m)).collect();
+            let networks = self.node_networks(config, &next);
             next.interfaces = Some(declared.with_networks(&networks, ports));
             let problems = self.interface_problems(config, &next);
             if !problems.is_empty() {

@@ -133,6 +133,9 @@ impl EnvironmentFile {
             .as_ref()
             .map(|n| n.configuration().1)
             .unwrap_or_default()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     /// Without `networks:`, the node groups its nodes name: `default`,
@@ -211,7 +214,7 @@ impl Environment<'_> {
         let networks = self
             .network_configuration()
             .ok()
-            .map(|(config, _)| FileNetworks::from_configuration(&config, &self.node_groups()));
+            .map(|(config, _)| FileNetworks::from_configuration(&config, self.node_groups()));
         EnvironmentFile {
             release: None,
             release_name: Some(self.release.name.clone()),

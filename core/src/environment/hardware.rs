@@ -24,7 +24,7 @@ impl Environment<'_> {
         let groups = self.node_groups();
         let landing = Landing {
             networks: &config.networks,
-            groups: &groups,
+            groups,
             now,
         };
         let mut plan = node_import::plan(found, nodes, landing);

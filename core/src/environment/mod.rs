@@ -17,6 +17,7 @@ mod graphs;
 mod hardware;
 mod instances;
 mod maximums;
+mod network_context;
 mod networks;
 mod plan;
 mod roles;
@@ -46,7 +47,10 @@ pub use file::{EnvironmentFile, PluginEntry};
 pub use graphs::{GraphSource, GraphSummary};
 pub use instances::assign_instances;
 pub use maximums::{MaximumExceeded, RoleCounts};
-pub use networks::{AddressNeed, AddressRow, Addressing, PUBLIC_TO_ALL, Vip};
+pub use network_context::{
+    AddressNeed, Addressing, NetworkContext, PUBLIC_TO_ALL, PublicAddress, Vip,
+};
+pub use networks::{AddressRow, ReleaseNetworksError};
 pub use roles::ReleaseRoles;
 pub use tab::{EnvTab, lazy_module};
 pub use tags::{
@@ -146,6 +150,9 @@ pub struct Environment<'a> {
     /// What the roles' restrictions say here.
     restricted: Vec<Result<Restricted, crate::expr::ExprError>>,
     release_roles: &'a RoleLayer,
+    /// What its network rules read, worked out on first use
+    /// ([`Environment::network_context`]).
+    networks: std::sync::OnceLock<NetworkContext<'a>>,
 }
 
 /// What an environment's rules take from its release and plugins alone —
@@ -256,6 +263,7 @@ impl<'a> Environment<'a> {
             models,
             enabled,
             restricted,
+            networks: std::sync::OnceLock::new(),
         }
     }
 

@@ -1,62 +1,51 @@
-//! An environment's networks (SEMANTICS §11): which of its release's
-//! networks exist here (segmentation, restrictions), its node groups, its
-//! configuration (stored, or the release's defaults), its network roles
-//! and VIPs, who needs which address, and its checks. The server stores
-//! what this decides; the browser checks drafts with the same functions.
+//! An environment's networks (SEMANTICS §11), read through its
+//! [`NetworkContext`] (which networks exist here, its node groups, VIPs
+//! and public-address rule, worked out once): its configuration (stored,
+//! or the release's defaults), its network roles, the networks each node
+//! is on and the addresses everyone gets, and its checks. The server
+//! stores what this decides; the browser checks drafts with the same
+//! functions.
 
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
-use serde_json::Value;
-
 use super::Environment;
-use crate::name::RoleName;
+use super::network_context::{Addressing, NetworkContext, Vip, is_on};
+use crate::name::NetworkName;
 use crate::network::address::{self, Addresses, Demand, Holder, HolderKey};
 use crate::network::check::{self, Input, NetworkProblem};
 use crate::network::config::{
     ConfigurationChange, DEFAULT_GROUP, Network, NetworkConfiguration, NetworkingParameters,
-    NodeGroup, Rebuilt, VipAddress, applies,
+    NodeGroup, Rebuilt, UnreadableParameters, VipAddress,
 };
 use crate::network::interfaces::{NodeInterfaces, NodeLayout};
-use crate::network::ip::IpRange;
 use crate::network::metadata::{
-    BAREMETAL, DuplicateNetworkRole, NetworkMeta, NetworkRole, PUBLIC, Segmentation, VipMeta,
-    merged_roles,
+    BAREMETAL, DuplicateNetworkRole, Metas, NetworkMeta, NetworkRole, Segmentation, merged_roles,
 };
 use crate::network::view::{ConfigurationView, NetworkView, VipView};
 use crate::tag::NodeTags;
 
-/// The setting that gives every node a public address (Fuel's).
-pub const PUBLIC_TO_ALL: (&str, &str) = ("public_network_assignment", "assign_to_all_nodes");
+/// A release whose networking parameters do not read: the release's data
+/// at fault, which no change to an environment on it fixes (a release
+/// installed before its parameters were checked at install).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{release} declares networking parameters that do not read: {}", .error.reason)]
+pub struct ReleaseNetworksError {
+    /// The release (`release NAME VERSION`).
+    pub release: String,
+    pub error: UnreadableParameters,
+}
 
 /// One address given: to whom, on which network of which node group.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct AddressRow {
     pub holder: HolderKey,
-    pub network: String,
+    pub network: NetworkName,
     pub group: i64,
     pub ip: Ipv4Addr,
 }
 
-/// A VIP an environment has: its network role's entry and its network.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Vip {
-    pub name: String,
-    pub role: String,
-    pub network: String,
-    pub meta: VipMeta,
-}
-
-/// One address a node needs: on which network of which group, from which
-/// pool.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AddressNeed {
-    pub network: String,
-    pub group: i64,
-    pub pool: Vec<IpRange>,
-}
-
-impl Environment<'_> {
+impl<'a> Environment<'a> {
     /// The tenant network segmentation the components chose (VLAN unless
     /// a bind says otherwise).
     pub fn segmentation(&self) -> Segmentation {
@@ -66,72 +55,61 @@ impl Environment<'_> {
             .unwrap_or_default()
     }
 
+    /// What its network rules read, worked out on first use and kept: the
+    /// rules below take it rather than working it out again (a network's
+    /// restrictions are expressions, and the nodes' layouts read the
+    /// networks once per node).
+    pub fn network_context(&self) -> &NetworkContext<'a> {
+        self.networks.get_or_init(|| NetworkContext::new(self))
+    }
+
     /// The release's networks that exist here: of this segmentation, not
     /// restricted away (the baremetal network only with Ironic), in the
     /// order declared.
-    pub fn network_metas(&self) -> Vec<&NetworkMeta> {
-        let segmentation = self.segmentation();
-        self.release
-            .networks_metadata
-            .neutron
-            .networks
-            .iter()
-            .filter(|m| applies(m, segmentation))
-            .filter(|m| {
-                // A network exists while none of its restrictions holds; one
-                // that cannot be evaluated keeps it (the release's check says why).
-                !m.restrictions
-                    .iter()
-                    .any(|r| r.condition.holds(self.models(), r.strict).unwrap_or(false))
-            })
-            .collect()
+    pub fn network_metas(&self) -> &Metas<'a> {
+        self.network_context().metas()
     }
 
     /// Whether Ironic's networking is in use (its network exists).
     pub fn uses_ironic(&self) -> bool {
-        self.network_metas().iter().any(|m| m.name == BAREMETAL)
+        self.network_metas().get(BAREMETAL).is_some()
     }
 
     /// Its node groups: those stored, or `default` alone.
-    pub fn node_groups(&self) -> Vec<NodeGroup> {
-        if self.spec.node_groups.is_empty() {
-            return vec![NodeGroup {
-                id: 1,
-                name: DEFAULT_GROUP.to_owned(),
-            }];
-        }
-        self.spec.node_groups.clone()
+    pub fn node_groups(&self) -> &[NodeGroup] {
+        self.network_context().groups()
     }
 
     /// The id of node group `name` (`default` when none is named).
     pub fn group_id(&self, name: Option<&str>) -> Option<i64> {
-        let name = name.unwrap_or(DEFAULT_GROUP);
-        self.node_groups()
-            .iter()
-            .find(|g| g.name == name)
-            .map(|g| g.id)
+        NodeGroup::id_of(self.node_groups(), name)
     }
 
     /// The networking parameters a fresh configuration starts from.
-    pub fn default_parameters(&self) -> Result<NetworkingParameters, String> {
+    pub fn default_parameters(&self) -> Result<NetworkingParameters, ReleaseNetworksError> {
         NetworkingParameters::defaults(
             &self.release.networks_metadata.neutron.config,
             self.segmentation(),
             self.uses_ironic(),
         )
+        .map_err(|error| ReleaseNetworksError {
+            release: self.release.source(),
+            error,
+        })
     }
 
     /// Its network configuration: the stored one with exactly the networks
     /// that exist now (see [`NetworkConfiguration::rebuilt`]), or the
     /// release's defaults; and what differs from the stored one.
-    pub fn network_configuration(&self) -> Result<(NetworkConfiguration, Rebuilt), String> {
-        let metas = self.network_metas();
-        let groups = self.node_groups();
+    pub fn network_configuration(
+        &self,
+    ) -> Result<(NetworkConfiguration, Rebuilt), ReleaseNetworksError> {
+        let (metas, groups) = (self.network_metas(), self.node_groups());
         let defaults = self.default_parameters()?;
         Ok(match &self.spec.network {
-            Some(stored) => stored.rebuilt(&metas, &groups, &defaults),
+            Some(stored) => stored.rebuilt(metas, groups, &defaults),
             None => (
-                NetworkConfiguration::defaults(&metas, &groups, defaults),
+                NetworkConfiguration::defaults(metas, groups, defaults),
                 Rebuilt::default(),
             ),
         })
@@ -150,107 +128,50 @@ impl Environment<'_> {
         merged_roles(release.chain(plugins))
     }
 
-    /// Its VIPs: every network role's, on networks that exist and give
-    /// addresses.
-    pub fn vips(&self) -> Vec<Vip> {
-        let metas = self.network_metas();
-        let roles = self.network_roles().unwrap_or_default();
-        roles
-            .iter()
-            .flat_map(|(_, role)| role.properties.vip.iter().map(move |v| (role, v)))
-            .filter(|(role, _)| {
-                metas
-                    .iter()
-                    .any(|m| m.name == role.default_mapping && m.is_addressed() && !m.is_admin())
-            })
-            .map(|(role, vip)| Vip {
-                name: vip.name.clone(),
-                role: role.id.clone(),
-                network: role.default_mapping.clone(),
-                meta: vip.clone(),
-            })
-            .collect()
-    }
-
-    /// Whether a node with `roles` gets a public address: a role of its
-    /// needs one, or the setting gives every node one.
-    pub fn needs_public(&self, roles: &[&RoleName]) -> bool {
-        let to_all =
-            self.settings.value(PUBLIC_TO_ALL.0, PUBLIC_TO_ALL.1) == Some(&Value::Bool(true));
-        to_all
-            || roles.iter().any(|r| {
-                self.roles
-                    .iter()
-                    .any(|role| &role.id == *r && role.public_ip_required)
-            })
+    /// Its VIPs: every network role's, on networks that exist and whose
+    /// addresses Mosaic gives.
+    pub fn vips(&self) -> &[Vip] {
+        self.network_context().vips()
     }
 
     /// The networks `node` is on (the admin network, its group's networks,
-    /// public only when it needs an address there), with their metadata.
+    /// public only when it gets a public address), with their metadata.
     pub fn node_networks<'c>(
         &self,
         config: &'c NetworkConfiguration,
         node: &NodeTags,
-    ) -> Vec<(&'c Network, NetworkMeta)> {
+    ) -> Vec<(&'c Network, &'a NetworkMeta)> {
         let Some(group) = self.group_id(node.node_group.as_deref()) else {
             return Vec::new();
         };
-        let roles: Vec<&RoleName> = node.all_roles().collect();
-        let public = self.needs_public(&roles);
-        let metas = self.network_metas();
+        let context = self.network_context();
+        let public = context.public().given(node.all_roles());
         config
             .networks
             .iter()
             .filter(|n| n.group_id.is_none() || n.group_id == Some(group))
-            .filter(|n| n.name != PUBLIC || public)
-            .filter_map(|n| {
-                metas
-                    .iter()
-                    .find(|m| m.name == n.name)
-                    .map(|m| (n, (*m).clone()))
-            })
+            .filter(|n| is_on(n.name.as_str(), public))
+            .filter_map(|n| context.metas().get(&n.name).map(|m| (n, m)))
             .collect()
     }
 
     /// What decides who needs which address under `config`, on its own
     /// (what a single node's change takes into its transaction).
     pub fn addressing(&self, config: &NetworkConfiguration) -> Addressing {
-        let metas = self.network_metas();
-        let mut pools = BTreeMap::new();
-        for network in &config.networks {
-            let (Some(group), Some(meta)) = (
-                network.group_id,
-                metas.iter().find(|m| m.name == network.name),
-            ) else {
-                continue;
-            };
-            if meta.is_addressed() && !meta.is_admin() {
-                pools.insert((group, network.name.clone()), address::pool(network, meta));
-            }
-        }
-        Addressing {
-            groups: self.node_groups(),
-            pools,
-            public_roles: self
-                .roles
-                .iter()
-                .filter(|r| r.public_ip_required)
-                .map(|r| r.id.clone())
-                .collect(),
-            public_to_all: self.settings.value(PUBLIC_TO_ALL.0, PUBLIC_TO_ALL.1)
-                == Some(&Value::Bool(true)),
-            vips: self.vips(),
-        }
+        self.network_context().addressing(config)
     }
 
-    /// Every holder of addresses, VIPs first, then nodes by id, each with
-    /// the addresses it has now.
-    pub fn address_holders(&self, config: &NetworkConfiguration) -> Vec<Holder> {
-        let addressing = self.addressing(config);
+    /// Every holder of addresses under `addressing`, VIPs first, then
+    /// nodes by id, each with the addresses it has now.
+    fn address_holders(
+        &self,
+        addressing: &Addressing,
+        config: &NetworkConfiguration,
+    ) -> Vec<Holder> {
         let placed = addressing.vip_groups(&self.spec.nodes, &config.vips);
         let mut out: Vec<Holder> = self
             .vips()
-            .into_iter()
+            .iter()
             .filter_map(|vip| {
                 let group = *placed.get(&vip.name)?;
                 let current = config
@@ -261,9 +182,9 @@ impl Environment<'_> {
                     .into_iter()
                     .collect();
                 Some(Holder {
-                    key: HolderKey::Vip(vip.name),
+                    key: HolderKey::Vip(vip.name.clone()),
                     group,
-                    networks: vec![vip.network],
+                    networks: vec![vip.network.clone()],
                     current,
                 })
             })
@@ -315,9 +236,9 @@ impl Environment<'_> {
         &self,
         config: &NetworkConfiguration,
     ) -> (Vec<AddressRow>, BTreeMap<String, VipAddress>) {
-        let holders = self.address_holders(config);
-        let metas = self.network_metas();
-        let addresses = address::allocate(config, &metas, &holders);
+        let addressing = self.addressing(config);
+        let holders = self.address_holders(&addressing, config);
+        let addresses = address::allocate(addressing.pools(), &holders);
         let mut rows = Vec::new();
         let mut vips = BTreeMap::new();
         for holder in &holders {
@@ -344,8 +265,13 @@ impl Environment<'_> {
 
     /// How many addresses each network must give: its nodes' and VIPs'.
     pub fn demand(&self, config: &NetworkConfiguration) -> Demand {
+        self.demand_under(&self.addressing(config), config)
+    }
+
+    /// [`Self::demand`] under `addressing`, worked out already.
+    fn demand_under(&self, addressing: &Addressing, config: &NetworkConfiguration) -> Demand {
         let mut demand = Demand::default();
-        for holder in self.address_holders(config) {
+        for holder in self.address_holders(addressing, config) {
             for network in &holder.networks {
                 demand.add(holder.group, network, 1);
             }
@@ -372,15 +298,14 @@ impl Environment<'_> {
     ) -> Option<NodeLayout> {
         let declared: &NodeInterfaces = node.interfaces.as_ref()?;
         let group = self.group_id(node.node_group.as_deref())?;
-        let owned = self.node_networks(config, node);
-        let networks: Vec<(&Network, &NetworkMeta)> = owned.iter().map(|(n, m)| (*n, m)).collect();
+        let networks = self.node_networks(config, node);
         Some(NodeLayout {
             node: node.id,
             name: node.display_name(),
             group,
             declared: declared.clone(),
             layout: declared.layout(&networks),
-            needed: networks.iter().map(|(n, _)| n.name.clone()).collect(),
+            needed: networks.iter().map(|(n, _)| n.name.to_string()).collect(),
         })
     }
 
@@ -391,9 +316,8 @@ impl Environment<'_> {
         config: &NetworkConfiguration,
         node: &NodeTags,
     ) -> Vec<NetworkProblem> {
-        let metas = self.network_metas();
         let layouts: Vec<NodeLayout> = self.node_layout(config, node).into_iter().collect();
-        crate::network::interfaces::problems(config, &metas, &layouts)
+        crate::network::interfaces::problems(config, self.network_metas(), &layouts)
     }
 
     /// Every problem of `config` here, with the nodes' interfaces when
@@ -403,8 +327,6 @@ impl Environment<'_> {
         config: &NetworkConfiguration,
         with_nodes: bool,
     ) -> Vec<NetworkProblem> {
-        let metas = self.network_metas();
-        let groups = self.node_groups();
         let demand = self.demand(config);
         let layouts = if with_nodes {
             self.node_layouts(config)
@@ -413,15 +335,15 @@ impl Environment<'_> {
         };
         let mut out = check::check(&Input {
             config,
-            metas: &metas,
-            groups: &groups,
+            metas: self.network_metas(),
+            groups: self.node_groups(),
             ironic: self.uses_ironic(),
             demand: &demand,
             nodes: &layouts,
         });
         if let Err(e) = self.network_roles() {
             out.push(NetworkProblem::new(
-                check::ProblemKind::InvalidValue,
+                check::ProblemKind::ReleaseData,
                 e.to_string(),
             ));
         }
@@ -475,14 +397,12 @@ impl Environment<'_> {
         config: &NetworkConfiguration,
         problem: &NetworkProblem,
     ) -> String {
-        let metas = self.network_metas();
-        let groups = self.node_groups();
         let demand = Demand::default();
         check::render(
             &Input {
                 config,
-                metas: &metas,
-                groups: &groups,
+                metas: self.network_metas(),
+                groups: self.node_groups(),
                 ironic: false,
                 demand: &demand,
                 nodes: &[],
@@ -517,11 +437,13 @@ impl Environment<'_> {
         &self,
         change: &ConfigurationChange,
     ) -> Result<NetworkConfiguration, Vec<NetworkProblem>> {
-        let (current, _) = self
-            .network_configuration()
-            .map_err(|e| vec![NetworkProblem::new(check::ProblemKind::InvalidValue, e)])?;
-        let metas = self.network_metas();
-        let (next, mut problems) = current.with_change(change, &metas);
+        let (current, _) = self.network_configuration().map_err(|e| {
+            vec![NetworkProblem::new(
+                check::ProblemKind::ReleaseData,
+                e.to_string(),
+            )]
+        })?;
+        let (next, mut problems) = current.with_change(change, self.network_metas());
         problems.extend(self.network_problems(&next, true));
         if problems.is_empty() {
             Ok(next)
@@ -537,23 +459,18 @@ impl Environment<'_> {
         config: &NetworkConfiguration,
         used: &BTreeMap<i64, u64>,
     ) -> ConfigurationView {
-        let metas = self.network_metas();
-        let demand = self.demand(config);
-        let groups = self.node_groups();
+        let addressing = self.addressing(config);
+        let demand = self.demand_under(&addressing, config);
+        let pool = |n: &Network| addressing.pools().get(n.group_id?, &n.name);
         let networks = config
             .networks
             .iter()
             .filter_map(|n| {
-                let meta = metas.iter().find(|m| m.name == n.name)?;
-                let pool = address::pool(n, meta);
+                let meta = self.network_metas().get(&n.name)?;
                 Some(NetworkView {
                     network: n.clone(),
-                    meta: (*meta).clone(),
-                    capacity: if meta.is_admin() {
-                        0
-                    } else {
-                        address::capacity(&pool)
-                    },
+                    meta: meta.clone(),
+                    capacity: pool(n).map(address::capacity).unwrap_or_default(),
                     need: n
                         .group_id
                         .map(|g| demand.get(g, &n.name))
@@ -562,7 +479,31 @@ impl Environment<'_> {
                 })
             })
             .collect();
-        let group_name = |id: i64| groups.iter().find(|g| g.id == id).map(|g| g.name.clone());
+        let (vips, aliases) = self.vip_views(config);
+        ConfigurationView {
+            networks,
+            networking_parameters: config.networking_parameters.clone(),
+            vips,
+            node_groups: self.node_groups().to_vec(),
+            aliases,
+        }
+    }
+
+    /// The VIPs as the Networks tab shows them under `config`, by name, and
+    /// Fuel's flat aliases (`management_vip`, …) with their addresses.
+    fn vip_views(
+        &self,
+        config: &NetworkConfiguration,
+    ) -> (
+        BTreeMap<String, VipView>,
+        BTreeMap<String, Option<Ipv4Addr>>,
+    ) {
+        let group_name = |id: i64| {
+            self.node_groups()
+                .iter()
+                .find(|g| g.id == id)
+                .map(|g| g.name.clone())
+        };
         let mut vips = BTreeMap::new();
         let mut aliases = BTreeMap::new();
         for vip in self.vips() {
@@ -584,13 +525,7 @@ impl Environment<'_> {
                 },
             );
         }
-        ConfigurationView {
-            networks,
-            networking_parameters: config.networking_parameters.clone(),
-            vips,
-            node_groups: groups,
-            aliases,
-        }
+        (vips, aliases)
     }
 
     /// One node's management address, when it has one.
@@ -598,101 +533,5 @@ impl Environment<'_> {
         node.addresses
             .get(crate::network::metadata::MANAGEMENT)
             .copied()
-    }
-}
-
-/// Who needs which address, worked out from an environment once and held
-/// on its own: a single node's change decides its addresses with it inside
-/// its transaction, where the environment is not at hand.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Addressing {
-    groups: Vec<NodeGroup>,
-    /// Each addressed network's pool by node group and name (the admin
-    /// network left out: the PXE server's DHCP hands out its addresses).
-    pools: BTreeMap<(i64, String), Vec<IpRange>>,
-    public_roles: Vec<RoleName>,
-    public_to_all: bool,
-    vips: Vec<Vip>,
-}
-
-impl Addressing {
-    /// The id of node group `name` (`default` when none is named).
-    pub fn group_id(&self, name: Option<&str>) -> Option<i64> {
-        let name = name.unwrap_or(DEFAULT_GROUP);
-        self.groups.iter().find(|g| g.name == name).map(|g| g.id)
-    }
-
-    /// The addresses `node` needs: one on each addressed network of its
-    /// group, public only when a role of its needs one or every node gets
-    /// one (SEMANTICS §11.1). None for a node deleted or pending deletion.
-    pub fn needs(&self, node: &NodeTags) -> Vec<AddressNeed> {
-        let Some(group) = self
-            .group_id(node.node_group.as_deref())
-            .filter(|_| !node.pending_deletion)
-        else {
-            return Vec::new();
-        };
-        let public = self.public_to_all || node.all_roles().any(|r| self.public_roles.contains(r));
-        self.pools
-            .iter()
-            .filter(|((g, name), _)| *g == group && (name != PUBLIC || public))
-            .map(|((g, name), pool)| AddressNeed {
-                network: name.clone(),
-                group: *g,
-                pool: pool.clone(),
-            })
-            .collect()
-    }
-
-    /// The roles that decide where VIPs go.
-    pub fn vip_roles(&self) -> Vec<RoleName> {
-        let mut roles: Vec<RoleName> = self.vips.iter().flat_map(|v| v.meta.roles()).collect();
-        roles.sort();
-        roles.dedup();
-        roles
-    }
-
-    /// VIP `name`'s need in node group `group`.
-    pub fn vip_need(&self, name: &str, group: i64) -> Option<AddressNeed> {
-        let vip = self.vips.iter().find(|v| v.name == name)?;
-        Some(AddressNeed {
-            network: vip.network.clone(),
-            group,
-            pool: self.pools.get(&(group, vip.network.clone()))?.clone(),
-        })
-    }
-
-    /// Which node group each VIP is in: where most of the nodes it serves
-    /// are (the lowest group id on a tie); where it is now when no node
-    /// serves it (`current`), else the first group. `nodes`: every node
-    /// holding one of [`Self::vip_roles`] (others are not read).
-    pub fn vip_groups(
-        &self,
-        nodes: &[NodeTags],
-        current: &BTreeMap<String, VipAddress>,
-    ) -> BTreeMap<String, i64> {
-        let first = self.groups.first().map(|g| g.id).unwrap_or(1);
-        let mut out = BTreeMap::new();
-        for vip in &self.vips {
-            let roles = vip.meta.roles();
-            let mut counts: BTreeMap<i64, usize> = BTreeMap::new();
-            for node in nodes.iter().filter(|n| !n.pending_deletion) {
-                if node.all_roles().any(|r| roles.contains(r))
-                    && let Some(g) = self.group_id(node.node_group.as_deref())
-                {
-                    *counts.entry(g).or_default() += 1;
-                }
-            }
-            let most = counts
-                .iter()
-                .max_by_key(|(g, c)| (**c, -**g))
-                .map(|(g, _)| *g);
-            let here = current
-                .get(&vip.name)
-                .map(|v| v.group_id)
-                .filter(|g| self.groups.iter().any(|x| x.id == *g));
-            out.insert(vip.name.clone(), most.or(here).unwrap_or(first));
-        }
-        out
     }
 }

@@ -140,7 +140,7 @@ impl Environment<'_> {
         let mut problems = Vec::new();
         let metas = self.network_metas();
         for network in self.spec.network.iter().flat_map(|n| &n.networks) {
-            if !metas.iter().any(|m| m.name == network.name) {
+            if metas.get(&network.name).is_none() {
                 problems.push(format!(
                     "networks: network '{}' does not exist in this environment",
                     network.name

@@ -30,7 +30,7 @@ use crate::expr::JsonModels;
 use crate::name::TagName;
 use crate::network::NetworkConfiguration;
 use crate::network::interfaces::untagged;
-use crate::network::metadata::{MANAGEMENT, NetworkMeta, PRIVATE, PUBLIC, STORAGE, Segmentation};
+use crate::network::metadata::{MANAGEMENT, PRIVATE, PUBLIC, STORAGE, Segmentation};
 use crate::tag::NodeTags;
 use hand_off::{HandOff, hand_off};
 use problem::{listed, problem, problem_on, reads, tab_read_by};
@@ -163,9 +163,6 @@ struct Exporting<'e, 'a> {
     env: &'e Environment<'a>,
     deployer: &'e Deployer,
     config: NetworkConfiguration,
-    /// The networks that exist here (worked out once: their restrictions
-    /// are expressions).
-    metas: Vec<&'e NetworkMeta>,
     models: JsonModels,
     /// The nodes exported (not pending deletion), with their effective tags.
     nodes: Vec<(&'e NodeTags, Vec<TagName>)>,
@@ -189,16 +186,15 @@ type HostVars = BTreeMap<String, BTreeMap<String, String>>;
 
 impl<'e, 'a> Exporting<'e, 'a> {
     fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
-        let refuse = |message: String| ExportRefusal {
+        // The release's data at fault: no tab of the environment fixes it.
+        let (config, _) = env.network_configuration().map_err(|e| ExportRefusal {
             deployer: deployer.name.clone(),
-            problems: vec![problem_on(
-                ExportProblemKind::Networks,
-                Some(EnvTab::Networks),
-                message,
+            problems: vec![problem(
+                ExportProblemKind::ReleaseNetworks,
+                e.to_string(),
                 None,
             )],
-        };
-        let (config, _) = env.network_configuration().map_err(refuse)?;
+        })?;
         let mut models = env.models().clone();
         let vips: Map<String, Value> = config
             .vips
@@ -219,7 +215,6 @@ impl<'e, 'a> Exporting<'e, 'a> {
             env,
             deployer,
             config,
-            metas: env.network_metas(),
             models,
             nodes,
         })
@@ -591,7 +586,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 .iter()
                 .find(|(_, nets)| nets.iter().any(|n| n == network))?;
             let net = self.config.find(layout.group, network)?;
-            let meta = self.metas.iter().find(|m| m.name == network)?;
+            let meta = self.env.network_metas().get(network)?;
             Some(match (untagged(net, meta), net.vlan_start) {
                 (false, Some(vlan)) => format!("{port}.{vlan}"),
                 _ => port.clone(),

@@ -48,8 +48,9 @@ pub enum ExportProblemKind {
     SameHostName,
     /// A node has no management address.
     NoManagementAddress,
-    /// The network configuration cannot be worked out.
-    Networks,
+    /// The release's (or a plugin's) networking data does not read: no
+    /// change to the environment fixes it.
+    ReleaseNetworks,
     /// A node is short of disk space for its roles' volumes.
     DiskSpace,
     /// The volumes metadata, or a volume the deployer data uses, does not

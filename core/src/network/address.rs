@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{Network, NetworkConfiguration, NodeGroup};
 use super::ip::{IpRange, without};
-use super::metadata::{NetworkMeta, Notation};
+use super::metadata::{Metas, NetworkMeta, Notation};
 use super::problem::{NetworkProblem, ProblemKind};
+use crate::name::NetworkName;
 
 /// The addresses `network` gives nodes and VIPs: its ranges (those of a
 /// CIDR follow it) less its gateway; none for a network without L3.
@@ -67,16 +68,16 @@ pub fn capacity(pool: &[IpRange]) -> u64 {
 /// How many addresses are needed where: per node group and network name,
 /// the nodes that need one and the VIPs placed there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Demand(pub BTreeMap<(i64, String), u64>);
+pub struct Demand(pub BTreeMap<(i64, NetworkName), u64>);
 
 impl Demand {
-    pub fn add(&mut self, group: i64, network: &str, count: u64) {
-        *self.0.entry((group, network.to_owned())).or_default() += count;
+    pub fn add(&mut self, group: i64, network: &NetworkName, count: u64) {
+        *self.0.entry((group, network.clone())).or_default() += count;
     }
 
-    pub fn get(&self, group: i64, network: &str) -> u64 {
+    pub fn get(&self, group: i64, network: &NetworkName) -> u64 {
         self.0
-            .get(&(group, network.to_owned()))
+            .get(&(group, network.clone()))
             .copied()
             .unwrap_or_default()
     }
@@ -87,16 +88,13 @@ impl Demand {
 /// gateway).
 fn spaces<'a>(
     config: &'a NetworkConfiguration,
-    metas: &[&'a NetworkMeta],
+    metas: &Metas<'a>,
 ) -> Vec<Vec<(&'a Network, &'a NetworkMeta)>> {
     let mut out: Vec<Vec<(&Network, &NetworkMeta)>> = Vec::new();
     for network in config.networks.iter().filter(|n| n.group_id.is_some()) {
-        let Some(meta) = metas.iter().find(|m| m.name == network.name).copied() else {
+        let Some(meta) = metas.get(&network.name).filter(|m| m.gives_addresses()) else {
             continue;
         };
-        if !meta.is_addressed() || meta.is_admin() {
-            continue;
-        }
         let same = |(n, _): &(&Network, &NetworkMeta)| {
             n.name == network.name && n.cidr == network.cidr && n.gateway == network.gateway
         };
@@ -112,7 +110,7 @@ fn spaces<'a>(
 /// error of the environment's checks, not a refusal to add nodes).
 pub fn capacity_problems(
     config: &NetworkConfiguration,
-    metas: &[&NetworkMeta],
+    metas: &Metas<'_>,
     groups: &[NodeGroup],
     demand: &Demand,
 ) -> Vec<NetworkProblem> {
@@ -233,31 +231,26 @@ pub enum HolderKey {
 pub struct Holder {
     pub key: HolderKey,
     pub group: i64,
-    pub networks: Vec<String>,
-    pub current: BTreeMap<String, Ipv4Addr>,
+    pub networks: Vec<NetworkName>,
+    pub current: BTreeMap<NetworkName, Ipv4Addr>,
 }
 
 /// Every holder's addresses: by holder, network → address (a holder
 /// without one where its pool is full has none there).
-pub type Addresses = BTreeMap<HolderKey, BTreeMap<String, Ipv4Addr>>;
+pub type Addresses = BTreeMap<HolderKey, BTreeMap<NetworkName, Ipv4Addr>>;
 
 /// The addresses of every holder in `holders` (in the order given: VIPs
 /// first, then nodes by id, is what the server uses): each keeps the
 /// addresses it has that its pool still holds and nobody before it took;
 /// the others get the rule's next address.
-pub fn allocate(
-    config: &NetworkConfiguration,
-    metas: &[&NetworkMeta],
-    holders: &[Holder],
-) -> Addresses {
-    let pools = Pools::new(config, metas);
-    let mut used: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+pub fn allocate(pools: &Pools, holders: &[Holder]) -> Addresses {
+    let mut used: BTreeMap<NetworkName, BTreeSet<u32>> = BTreeMap::new();
     let mut out: Addresses = BTreeMap::new();
-    let mut missing: Vec<(&Holder, &String)> = Vec::new();
+    let mut missing: Vec<(&Holder, &NetworkName)> = Vec::new();
     for holder in holders {
         let mine = out.entry(holder.key.clone()).or_default();
         for network in &holder.networks {
-            let pool = pools.of(holder.group, network);
+            let pool = pools.get(holder.group, network).unwrap_or_default();
             let kept = holder.current.get(network).filter(|ip| {
                 let ip = u32::from(**ip);
                 pool.iter().any(|r| r.contains_u32(ip))
@@ -272,9 +265,9 @@ pub fn allocate(
         }
     }
     for (holder, network) in missing {
-        let pool = pools.of(holder.group, network);
+        let pool = pools.get(holder.group, network).unwrap_or_default();
         let taken = used.entry(network.clone()).or_default();
-        if let Some(ip) = take(&pool, taken) {
+        if let Some(ip) = take(pool, taken) {
             out.entry(holder.key.clone())
                 .or_default()
                 .insert(network.clone(), ip);
@@ -299,31 +292,40 @@ pub fn take(pool: &[IpRange], taken: &mut BTreeSet<u32>) -> Option<Ipv4Addr> {
     Some(ip)
 }
 
-/// Every network's pool, by node group and name.
-#[derive(Debug, Clone, Default)]
-pub struct Pools(BTreeMap<(i64, String), Vec<IpRange>>);
+/// The pool of every network that gives addresses, by node group and name:
+/// what the whole environment's allocation, a single node's change and the
+/// Networks tab's capacities all read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Pools(BTreeMap<i64, BTreeMap<NetworkName, Vec<IpRange>>>);
 
 impl Pools {
-    pub fn new(config: &NetworkConfiguration, metas: &[&NetworkMeta]) -> Pools {
-        let mut pools = BTreeMap::new();
+    pub fn new(config: &NetworkConfiguration, metas: &Metas<'_>) -> Pools {
+        let mut pools = Pools::default();
         for network in &config.networks {
             let (Some(group), Some(meta)) = (
                 network.group_id,
-                metas.iter().find(|m| m.name == network.name),
+                metas.get(&network.name).filter(|m| m.gives_addresses()),
             ) else {
                 continue;
             };
-            pools.insert((group, network.name.clone()), pool(network, meta));
+            let of_group = pools.0.entry(group).or_default();
+            of_group.insert(network.name.clone(), pool(network, meta));
         }
-        Pools(pools)
+        pools
     }
 
-    /// Network `name`'s pool in group `group` (empty when there is none).
-    pub fn of(&self, group: i64, name: &str) -> Vec<IpRange> {
+    /// Network `name`'s pool in group `group`, when it gives addresses there.
+    pub fn get<N: AsRef<str> + ?Sized>(&self, group: i64, name: &N) -> Option<&[IpRange]> {
+        self.0.get(&group)?.get(name.as_ref()).map(Vec::as_slice)
+    }
+
+    /// The networks of group `group` that give addresses, with their pools.
+    pub fn of_group(&self, group: i64) -> impl Iterator<Item = (&NetworkName, &[IpRange])> {
         self.0
-            .get(&(group, name.to_owned()))
-            .cloned()
-            .unwrap_or_default()
+            .get(&group)
+            .into_iter()
+            .flatten()
+            .map(|(name, pool)| (name, pool.as_slice()))
     }
 }
 

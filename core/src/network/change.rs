@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::config::{
     ConfigurationChange, NetworkChange, NetworkConfiguration, NetworkingParameters,
 };
-use super::metadata::NetworkMeta;
+use super::metadata::Metas;
 use super::problem::{NetworkProblem, ProblemKind};
 
 impl NetworkConfiguration {
@@ -19,7 +19,7 @@ impl NetworkConfiguration {
     pub fn with_change(
         &self,
         change: &ConfigurationChange,
-        metas: &[&NetworkMeta],
+        metas: &Metas<'_>,
     ) -> (NetworkConfiguration, Vec<NetworkProblem>) {
         let mut next = self.clone();
         let mut problems = Vec::new();
@@ -40,7 +40,7 @@ impl NetworkConfiguration {
     fn change_network(
         &mut self,
         item: &NetworkChange,
-        metas: &[&NetworkMeta],
+        metas: &Metas<'_>,
     ) -> Result<(), NetworkProblem> {
         let Some(network) = self.networks.iter_mut().find(|n| n.id == item.id) else {
             return Err(NetworkProblem::new(
@@ -62,7 +62,7 @@ impl NetworkConfiguration {
         if let Some(ranges) = &item.ip_ranges {
             network.ip_ranges = ranges.clone();
         }
-        let Some(meta) = metas.iter().find(|m| m.name == network.name) else {
+        let Some(meta) = metas.get(&network.name) else {
             return Ok(());
         };
         network.derive_ranges(meta);

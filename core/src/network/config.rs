@@ -14,7 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use super::ip::{Addr, Cidr, IpRange, RangeField, Typed, hosts, without};
-use super::metadata::{ADMIN, NetworkMeta, Notation, Segmentation};
+use super::metadata::{ADMIN, Metas, NetworkMeta, Notation, Segmentation};
+use crate::name::NetworkName;
 
 /// A node group named by its name or its id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,24 +28,42 @@ pub enum GroupRef {
 
 impl GroupRef {
     /// The group of `groups` it names, or why none.
-    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, String> {
+    pub fn resolve<'g>(&self, groups: &'g [NodeGroup]) -> Result<&'g NodeGroup, UnknownGroup> {
         let found = groups.iter().find(|g| match self {
             GroupRef::Id(id) => g.id == *id,
             GroupRef::Name(name) => &g.name == name,
         });
-        found.ok_or_else(|| {
-            let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
-            let what = match self {
-                GroupRef::Id(id) => format!("{id}"),
-                GroupRef::Name(name) => format!("'{name}'"),
-            };
-            format!(
-                "node_group: the environment has no node group {what} (it has {})",
-                names.join(", ")
-            )
+        found.ok_or_else(|| UnknownGroup {
+            wanted: self.clone(),
+            known: groups.iter().map(|g| g.name.clone()).collect(),
         })
     }
 }
+
+/// How messages name a node group a request names: its id, or its name
+/// quoted.
+impl std::fmt::Display for GroupRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GroupRef::Id(id) => write!(f, "{id}"),
+            GroupRef::Name(name) => write!(f, "'{name}'"),
+        }
+    }
+}
+
+/// A node group the environment does not have: the one named, and the
+/// names of those it has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("node_group: the environment has no node group {wanted} (it has {})", .known.join(", "))]
+pub struct UnknownGroup {
+    pub wanted: GroupRef,
+    pub known: Vec<String>,
+}
+
+/// A name a node group may not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a node group name: use 1 to 50 letters, digits, '-', '_' or '.'")]
+pub struct InvalidGroupName(pub String);
 
 /// The node group every environment has.
 pub const DEFAULT_GROUP: &str = "default";
@@ -58,8 +77,15 @@ pub struct NodeGroup {
 }
 
 impl NodeGroup {
+    /// The id of node group `name` among `groups` (`default` when none is
+    /// named).
+    pub fn id_of(groups: &[NodeGroup], name: Option<&str>) -> Option<i64> {
+        let name = name.unwrap_or(DEFAULT_GROUP);
+        groups.iter().find(|g| g.name == name).map(|g| g.id)
+    }
+
     /// What a node group may be called: 1–50 letters, digits, `-`, `_`, `.`.
-    pub fn check_name(name: &str) -> Result<(), String> {
+    pub fn check_name(name: &str) -> Result<(), InvalidGroupName> {
         let ok = !name.is_empty()
             && name.len() <= 50
             && name
@@ -68,9 +94,7 @@ impl NodeGroup {
         if ok {
             Ok(())
         } else {
-            Err(format!(
-                "'{name}' is not a node group name: use 1 to 50 letters, digits, '-', '_' or '.'"
-            ))
+            Err(InvalidGroupName(name.to_owned()))
         }
     }
 }
@@ -83,7 +107,7 @@ pub struct Network {
     pub id: i64,
     /// Its node group; none: the admin network.
     pub group_id: Option<i64>,
-    pub name: String,
+    pub name: NetworkName,
     #[serde(default)]
     pub cidr: Option<Cidr>,
     #[serde(default)]
@@ -211,6 +235,14 @@ pub struct NetworkingParameters {
     pub baremetal_gateway: Option<Addr>,
 }
 
+/// A release's networking parameters (its `config` over Fuel's defaults)
+/// that do not read as [`NetworkingParameters`]: why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the release's networking parameters do not read: {reason}")]
+pub struct UnreadableParameters {
+    pub reason: String,
+}
+
 fn ovs() -> String {
     "ovs".to_owned()
 }
@@ -242,7 +274,7 @@ impl NetworkingParameters {
         config: &Map<String, Value>,
         segmentation: Segmentation,
         with_ironic: bool,
-    ) -> Result<NetworkingParameters, String> {
+    ) -> Result<NetworkingParameters, UnreadableParameters> {
         let mut map = fuel_defaults();
         for (key, value) in config {
             if key != "parameters" {
@@ -254,8 +286,9 @@ impl NetworkingParameters {
             map.remove("baremetal_range");
             map.remove("baremetal_gateway");
         }
-        serde_json::from_value(Value::Object(map))
-            .map_err(|e| format!("the release's networking parameters do not read: {e}"))
+        serde_json::from_value(Value::Object(map)).map_err(|e| UnreadableParameters {
+            reason: e.to_string(),
+        })
     }
 
     /// These parameters for what `defaults` says now: its segmentation,
@@ -326,7 +359,7 @@ impl NetworkConfiguration {
     /// defaults, ids from 1: the admin network once, every other network
     /// once per group, gateways set when there are two groups or more.
     pub fn defaults(
-        metas: &[&NetworkMeta],
+        metas: &Metas<'_>,
         groups: &[NodeGroup],
         parameters: NetworkingParameters,
     ) -> NetworkConfiguration {
@@ -358,12 +391,12 @@ impl NetworkConfiguration {
 
     /// With two node groups or more, every addressed network gets a
     /// gateway if it has none.
-    fn ensure_gateways(&mut self, metas: &[&NetworkMeta], groups: usize) {
+    fn ensure_gateways(&mut self, metas: &Metas<'_>, groups: usize) {
         if groups < 2 {
             return;
         }
         for network in &mut self.networks {
-            if let Some(meta) = metas.iter().find(|m| m.name == network.name)
+            if let Some(meta) = metas.get(&network.name)
                 && !meta.is_admin()
             {
                 network.ensure_gateway(meta);
@@ -399,7 +432,7 @@ impl NetworkConfiguration {
     /// (SEMANTICS §11.1: a new group never makes a valid configuration
     /// invalid — the copies share the template's CIDRs and gateways, which
     /// the checks take as one network across racks).
-    pub fn add_group(&mut self, metas: &[&NetworkMeta], group: i64, template: i64, groups: usize) {
+    pub fn add_group(&mut self, metas: &Metas<'_>, group: i64, template: i64, groups: usize) {
         self.ensure_gateways(metas, groups);
         let copies: Vec<Network> = self.of_group(template).cloned().collect();
         for copy in copies {
@@ -424,7 +457,7 @@ impl NetworkConfiguration {
     /// removed (a components change, SEMANTICS §11.1); with what changed.
     pub fn rebuilt(
         &self,
-        metas: &[&NetworkMeta],
+        metas: &Metas<'_>,
         groups: &[NodeGroup],
         parameters: &NetworkingParameters,
     ) -> (NetworkConfiguration, Rebuilt) {
@@ -439,7 +472,7 @@ impl NetworkConfiguration {
         for wanted in &fresh.networks {
             let same = |n: &&Network| n.name == wanted.name && n.group_id == wanted.group_id;
             let kept = self.networks.iter().find(same).filter(|old| {
-                let meta = metas.iter().find(|m| m.name == old.name);
+                let meta = metas.get(&old.name);
                 // A private network of another segmentation is another network.
                 meta.is_some_and(|m| m.is_addressed() == old.cidr.is_some())
             });
@@ -489,8 +522,8 @@ impl NetworkConfiguration {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Rebuilt {
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
+    pub added: Vec<NetworkName>,
+    pub removed: Vec<NetworkName>,
 }
 
 impl Rebuilt {
@@ -585,4 +618,36 @@ pub struct ConfigurationChange {
     /// read-only, so not read.
     #[serde(flatten, skip_serializing)]
     pub other: Map<String, Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_not_found_or_misnamed_says_which_as_data() {
+        let groups = [NodeGroup {
+            id: 1,
+            name: DEFAULT_GROUP.to_owned(),
+        }];
+        let wanted = GroupRef::Name("rack-2".to_owned());
+        let err = wanted.resolve(&groups).unwrap_err();
+        assert_eq!(
+            err,
+            UnknownGroup {
+                wanted,
+                known: vec![DEFAULT_GROUP.to_owned()]
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "node_group: the environment has no node group 'rack-2' (it has default)"
+        );
+        assert_eq!(GroupRef::Id(1).resolve(&groups), Ok(&groups[0]));
+        assert_eq!(
+            NodeGroup::check_name("rack 2"),
+            Err(InvalidGroupName("rack 2".to_owned()))
+        );
+        assert_eq!(NodeGroup::check_name("rack-2.a_b"), Ok(()));
+    }
 }

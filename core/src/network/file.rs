@@ -11,7 +11,7 @@ use serde_json::Map;
 
 use super::config::{Network, NetworkConfiguration, NetworkingParameters, NodeGroup, VipAddress};
 use super::ip::{Addr, Cidr, RangeField};
-use super::metadata::ADMIN;
+use crate::name::NetworkName;
 
 /// One network's values.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +50,25 @@ pub struct FileNetworks {
     pub vips: BTreeMap<String, FileVip>,
 }
 
+/// What in a file's `networks:` cannot be read, with where (as a path
+/// into the file: `networks.node_groups.rack-2.management: …`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileProblem {
+    /// A node group's entry that is not a map of networks.
+    #[error("networks.node_groups.{group}: a map of networks by name is expected")]
+    NotAMap { group: String },
+    /// A network's values that do not read.
+    #[error("networks.node_groups.{group}.{network}: {reason}")]
+    Network {
+        group: String,
+        network: String,
+        reason: String,
+    },
+    /// A VIP in a node group the file does not list.
+    #[error("networks.vips.{vip}: node group '{group}' is not in networks.node_groups")]
+    VipGroup { vip: String, group: String },
+}
+
 fn values(network: &Network) -> FileNetwork {
     FileNetwork {
         cidr: network.cidr.clone(),
@@ -67,7 +86,7 @@ impl FileNetworks {
             let mut networks = Map::new();
             for network in config.of_group(group.id) {
                 let value = serde_json::to_value(values(network)).unwrap_or_default();
-                networks.insert(network.name.clone(), value);
+                networks.insert(network.name.to_string(), value);
             }
             node_groups.insert(group.name.clone(), networks.into());
         }
@@ -105,15 +124,15 @@ impl FileNetworks {
     }
 
     /// The configuration it describes, ids by position (the admin network
-    /// first), and what in it cannot be read (`networks.node_groups.rack-2.management: …`).
-    pub fn configuration(&self) -> (NetworkConfiguration, Vec<String>) {
+    /// first), and what in it cannot be read.
+    pub fn configuration(&self) -> (NetworkConfiguration, Vec<FileProblem>) {
         let mut problems = Vec::new();
         let mut networks = Vec::new();
-        let mut push = |group: Option<i64>, name: &str, v: FileNetwork| {
+        let mut push = |group: Option<i64>, name: NetworkName, v: FileNetwork| {
             networks.push(Network {
                 id: networks.len() as i64 + 1,
                 group_id: group,
-                name: name.to_owned(),
+                name,
                 cidr: v.cidr,
                 gateway: v.gateway,
                 vlan_start: v.vlan_start,
@@ -121,20 +140,30 @@ impl FileNetworks {
             });
         };
         if let Some(admin) = &self.admin {
-            push(None, ADMIN, admin.clone());
+            push(None, NetworkName::admin(), admin.clone());
         }
         let groups = self.groups();
         for (group, (name, nets)) in groups.iter().zip(&self.node_groups) {
             let Some(nets) = nets.as_object() else {
-                problems.push(format!(
-                    "networks.node_groups.{name}: a map of networks by name is expected"
-                ));
+                problems.push(FileProblem::NotAMap {
+                    group: name.clone(),
+                });
                 continue;
             };
             for (network, value) in nets {
-                match serde_json::from_value::<FileNetwork>(value.clone()) {
-                    Ok(v) => push(Some(group.id), network, v),
-                    Err(e) => problems.push(format!("networks.node_groups.{name}.{network}: {e}")),
+                let read = NetworkName::new(network.as_str())
+                    .map_err(|e| e.to_string())
+                    .and_then(|n| {
+                        let v = serde_json::from_value::<FileNetwork>(value.clone());
+                        v.map(|v| (n, v)).map_err(|e| e.to_string())
+                    });
+                match read {
+                    Ok((network, v)) => push(Some(group.id), network, v),
+                    Err(reason) => problems.push(FileProblem::Network {
+                        group: name.clone(),
+                        network: network.clone(),
+                        reason,
+                    }),
                 }
             }
         }
@@ -150,10 +179,10 @@ impl FileNetworks {
                         },
                     );
                 }
-                None => problems.push(format!(
-                    "networks.vips.{name}: node group '{}' is not in networks.node_groups",
-                    vip.node_group
-                )),
+                None => problems.push(FileProblem::VipGroup {
+                    vip: name.clone(),
+                    group: vip.node_group.clone(),
+                }),
             }
         }
         let config = NetworkConfiguration {

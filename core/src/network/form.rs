@@ -425,10 +425,11 @@ impl NetworksForm {
         for (field, text) in self.edited(edits) {
             let value = match read(field, text) {
                 Ok(value) => value,
-                Err(message) => {
-                    let problem = NetworkProblem::new(ProblemKind::InvalidValue, message)
-                        .networks(field.owner)
-                        .fields(&[field.key]);
+                Err(unreadable) => {
+                    let problem =
+                        NetworkProblem::new(ProblemKind::InvalidValue, unreadable.to_string())
+                            .networks(field.owner)
+                            .fields(&[field.key]);
                     problems.push(problem);
                     continue;
                 }
@@ -463,8 +464,18 @@ fn set_network(change: &mut NetworkChange, id: i64, key: &str, value: Value) {
     }
 }
 
+/// Text typed into a field that is no value at all (what the checks of
+/// values cannot even read), with the field's label.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    #[error("{label}: '{text}' is not a whole number.")]
+    NotANumber { label: &'static str, text: String },
+    #[error("{label}: give the first and the last value of a range.")]
+    HalfRange { label: &'static str },
+}
+
 /// One value of `field` as the JSON a save carries, or why it is none.
-fn value(field: &Field, text: &str) -> Result<Value, String> {
+fn value(field: &Field, text: &str) -> Result<Value, Unreadable> {
     let text = text.trim();
     match field.kind {
         Kind::Text => Ok(Value::from(text)),
@@ -474,20 +485,20 @@ fn value(field: &Field, text: &str) -> Result<Value, String> {
         Kind::Number => text
             .parse::<i64>()
             .map(Value::from)
-            .map_err(|_| format!("{}: '{text}' is not a whole number.", field.label)),
+            .map_err(|_| Unreadable::NotANumber {
+                label: field.label,
+                text: text.to_owned(),
+            }),
     }
 }
 
 /// The JSON a save carries for `field` typed as `text`: a range or item
 /// left blank is none, a range's two ends are both needed.
-fn read(field: &Field, text: &Text) -> Result<Value, String> {
-    let pair = |pair: &[String; 2]| -> Result<Value, String> {
+fn read(field: &Field, text: &Text) -> Result<Value, Unreadable> {
+    let pair = |pair: &[String; 2]| -> Result<Value, Unreadable> {
         let ends = [value(field, &pair[0])?, value(field, &pair[1])?];
         if ends.iter().any(Value::is_null) {
-            return Err(format!(
-                "{}: give the first and the last value of a range.",
-                field.label
-            ));
+            return Err(Unreadable::HalfRange { label: field.label });
         }
         Ok(Value::from(ends.to_vec()))
     };

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::config::{Network, NetworkConfiguration};
-use super::metadata::{NetworkMeta, label};
+use super::metadata::{Metas, NetworkMeta, label};
 use super::problem::{NetworkProblem, ProblemKind};
 
 /// A network interface card.
@@ -177,7 +177,7 @@ pub fn default_layout(ports: &[String], networks: &[(&Network, &NetworkMeta)]) -
                 .unwrap_or(layout.len() - 1);
             with_untagged[current] = true;
         }
-        layout[current].1.push(network.name.clone());
+        layout[current].1.push(network.name.to_string());
     }
     layout
 }
@@ -207,7 +207,7 @@ pub fn valid_port_name(name: &str) -> bool {
 /// two nodes declare, and Fuel's checks of tags on one port.
 pub fn problems(
     config: &NetworkConfiguration,
-    metas: &[&NetworkMeta],
+    metas: &Metas<'_>,
     nodes: &[NodeLayout],
 ) -> Vec<NetworkProblem> {
     let mut out = Vec::new();
@@ -221,18 +221,8 @@ pub fn problems(
     out
 }
 
-fn node_problem(node: &NodeLayout, message: String) -> NetworkProblem {
-    NetworkProblem::new(
-        ProblemKind::Interfaces,
-        format!("Node '{}': {message}", node.name),
-    )
-    .nodes([node.id()])
-}
-
-impl NodeLayout {
-    fn id(&self) -> i64 {
-        self.node
-    }
+fn node_problem(node: &NodeLayout, kind: ProblemKind, message: String) -> NetworkProblem {
+    NetworkProblem::new(kind, format!("Node '{}': {message}", node.name)).nodes([node.node])
 }
 
 /// What a node declares: names valid and distinct, MACs valid, bonds of
@@ -247,10 +237,11 @@ fn declared_problems(node: &NodeLayout, out: &mut Vec<NetworkProblem>) {
         .chain(d.bonds.iter().map(|b| &b.name))
     {
         if !valid_port_name(name) {
-            out.push(node_problem(node, format!("'{name}' is not a valid interface name: use 1 to 15 letters, digits, '-', '_' or '.'.")));
+            out.push(node_problem(node, ProblemKind::InterfaceName, format!("'{name}' is not a valid interface name: use 1 to 15 letters, digits, '-', '_' or '.'.")));
         } else if !seen.insert(name) {
             out.push(node_problem(
                 node,
+                ProblemKind::DuplicateInterface,
                 format!("interface '{name}' is declared twice."),
             ));
         }
@@ -259,6 +250,7 @@ fn declared_problems(node: &NodeLayout, out: &mut Vec<NetworkProblem>) {
         if let Some(mac) = nic.mac.as_deref().filter(|m| !super::ip::is_mac(m)) {
             out.push(node_problem(
                 node,
+                ProblemKind::InvalidMac,
                 format!("'{mac}' is not a MAC address (interface {}).", nic.name),
             ));
         }
@@ -268,6 +260,7 @@ fn declared_problems(node: &NodeLayout, out: &mut Vec<NetworkProblem>) {
         if bond.slaves.len() < 2 {
             out.push(node_problem(
                 node,
+                ProblemKind::BondTooFewSlaves,
                 format!("bond '{}' needs two slaves at least.", bond.name),
             ));
         }
@@ -275,6 +268,7 @@ fn declared_problems(node: &NodeLayout, out: &mut Vec<NetworkProblem>) {
             if !d.interfaces.iter().any(|n| &n.name == slave) {
                 out.push(node_problem(
                     node,
+                    ProblemKind::UnknownSlave,
                     format!(
                         "bond '{}' names '{slave}', which is no interface of the node.",
                         bond.name
@@ -284,6 +278,7 @@ fn declared_problems(node: &NodeLayout, out: &mut Vec<NetworkProblem>) {
             if let Some(other) = slave_of.insert(slave, &bond.name) {
                 out.push(node_problem(
                     node,
+                    ProblemKind::SlaveOfTwoBonds,
                     format!(
                         "interface '{slave}' is a slave of bonds '{other}' and '{}'.",
                         bond.name
@@ -305,18 +300,29 @@ fn layout_problems(
     let mut placed: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (port, nets) in &node.layout {
         if !ports.contains(port) && !nets.is_empty() {
-            let what = if node.declared.bonds.iter().any(|b| b.slaves.contains(port)) {
-                format!("interface '{port}' is a slave of a bond and cannot carry networks itself.")
+            let (kind, what) = if node.declared.bonds.iter().any(|b| b.slaves.contains(port)) {
+                (
+                    ProblemKind::NetworksOnSlave,
+                    format!(
+                        "interface '{port}' is a slave of a bond and cannot carry networks itself."
+                    ),
+                )
             } else {
-                format!("networks are put on '{port}', which is no interface or bond of the node.")
+                (
+                    ProblemKind::UnknownPort,
+                    format!(
+                        "networks are put on '{port}', which is no interface or bond of the node."
+                    ),
+                )
             };
-            out.push(node_problem(node, what));
+            out.push(node_problem(node, kind, what));
         }
         for net in nets {
             placed.entry(net).or_default().push(port);
             if config.find(node.group, net).is_none() {
                 out.push(node_problem(
                     node,
+                    ProblemKind::NetworkNotInGroup,
                     format!("network '{net}' is no network of its node group."),
                 ));
             }
@@ -326,6 +332,7 @@ fn layout_problems(
         if on.len() > 1 {
             out.push(node_problem(
                 node,
+                ProblemKind::NetworkOnTwoPorts,
                 format!("network '{net}' is on '{}' and '{}'.", on[0], on[1]),
             ));
         }
@@ -337,6 +344,7 @@ fn layout_problems(
     {
         out.push(node_problem(
             node,
+            ProblemKind::NetworkOnNoPort,
             format!("network '{}' is on no interface.", label(net)),
         ));
     }
@@ -361,7 +369,7 @@ fn duplicate_macs(nodes: &[NodeLayout], out: &mut Vec<NetworkProblem>) {
         let names: Vec<String> = nodes.iter().map(|n| format!("'{}'", n.name)).collect();
         out.push(
             NetworkProblem::new(
-                ProblemKind::Interfaces,
+                ProblemKind::DuplicateMac,
                 format!(
                     "MAC address {mac} is declared more than once: on nodes {}.",
                     names.join(", ")
@@ -380,7 +388,7 @@ pub const LISTED_NODES: usize = 20;
 /// every node where it happens.
 fn untagged_problem(
     config: &NetworkConfiguration,
-    metas: &[&NetworkMeta],
+    metas: &Metas<'_>,
     nodes: &[NodeLayout],
 ) -> Option<NetworkProblem> {
     let mut affected: Vec<(&NodeLayout, Vec<String>)> = Vec::new();
@@ -391,7 +399,7 @@ fn untagged_problem(
                 .filter(|n| {
                     config
                         .find(node.group, n)
-                        .zip(metas.iter().find(|m| &&m.name == n))
+                        .zip(metas.get(n))
                         .is_some_and(|(net, meta)| untagged(net, meta))
                 })
                 .map(|n| format!("\"{}\"", label(n)))

@@ -8,12 +8,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::name::RoleName;
+use crate::name::{NetworkName, RoleName};
 use crate::restriction::Restriction;
 
 /// The name of the admin (PXE) network: one per environment, in no node
 /// group, its addresses handed out by the PXE server's DHCP.
-pub const ADMIN: &str = "fuelweb_admin";
+pub const ADMIN: &str = NetworkName::ADMIN;
 /// How Fuel's messages call the admin network.
 pub const ADMIN_LABEL: &str = "admin (PXE)";
 /// The networks with a meaning of their own.
@@ -99,7 +99,7 @@ impl Segmentation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NetworkMeta {
-    pub name: String,
+    pub name: NetworkName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cidr: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,14 +148,53 @@ impl NetworkMeta {
         self.notation.is_some()
     }
 
+    /// Whether Mosaic gives its addresses (to nodes and VIPs): it is
+    /// addressed and not the admin network, whose addresses the PXE
+    /// server's DHCP hands out.
+    pub fn gives_addresses(&self) -> bool {
+        self.is_addressed() && !self.is_admin()
+    }
+
     /// How Fuel's messages call it.
     pub fn label(&self) -> &str {
         label(&self.name)
     }
 }
 
-/// How Fuel's messages call network `name`.
-pub fn label(name: &str) -> &str {
+/// The networks that exist in an environment, each with its metadata, in
+/// the order its release declares them; the one way a network's metadata
+/// is found by its name. A release declares a handful of networks, so a
+/// lookup is a short scan, and the order is kept for the default layout
+/// and the configuration's networks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metas<'m>(Vec<&'m NetworkMeta>);
+
+impl<'m> Metas<'m> {
+    /// The metadata of network `name`, when it exists here.
+    pub fn get<N: AsRef<str> + ?Sized>(&self, name: &N) -> Option<&'m NetworkMeta> {
+        let name = name.as_ref();
+        self.0.iter().copied().find(|m| m.name == name)
+    }
+}
+
+impl<'m> FromIterator<&'m NetworkMeta> for Metas<'m> {
+    fn from_iter<I: IntoIterator<Item = &'m NetworkMeta>>(metas: I) -> Metas<'m> {
+        Metas(metas.into_iter().collect())
+    }
+}
+
+impl<'m> std::ops::Deref for Metas<'m> {
+    type Target = [&'m NetworkMeta];
+
+    fn deref(&self) -> &[&'m NetworkMeta] {
+        &self.0
+    }
+}
+
+/// How Fuel's messages call network `name` (a network's name, or one a
+/// layout names as typed).
+pub fn label<N: AsRef<str> + ?Sized>(name: &N) -> &str {
+    let name = name.as_ref();
     if name == ADMIN { ADMIN_LABEL } else { name }
 }
 
@@ -164,7 +203,7 @@ pub fn label(name: &str) -> &str {
 pub struct NetworkRole {
     pub id: String,
     /// The network it is on.
-    pub default_mapping: String,
+    pub default_mapping: NetworkName,
     #[serde(default)]
     pub properties: NetworkRoleProperties,
     /// Where it is declared (the package's file and line), for messages.
@@ -275,7 +314,7 @@ mod tests {
     fn role(id: &str, line: usize) -> NetworkRole {
         NetworkRole {
             id: id.to_owned(),
-            default_mapping: "management".to_owned(),
+            default_mapping: NetworkName::new("management").unwrap(),
             properties: NetworkRoleProperties::default(),
             source: Some(Place {
                 file: "network_roles.yaml".to_owned(),

@@ -25,17 +25,18 @@ pub use address::{
 };
 pub use check::{Input, NetworkProblem, ProblemKind, check, render};
 pub use config::{
-    ConfigurationChange, DEFAULT_GROUP, GroupRef, Network, NetworkChange, NetworkConfiguration,
-    NetworkingParameters, NodeGroup, Rebuilt, VipAddress,
+    ConfigurationChange, DEFAULT_GROUP, GroupRef, InvalidGroupName, Network, NetworkChange,
+    NetworkConfiguration, NetworkingParameters, NodeGroup, Rebuilt, UnknownGroup,
+    UnreadableParameters, VipAddress,
 };
 pub use form::{Edit, Edits, Field, FieldKey, FormCheck, Kind, NetworksForm, Section, Text};
 pub use interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces, NodeLayout};
 pub use ip::{IpRange, RangeField, Typed};
 pub use metadata::{
-    ADMIN, DuplicateNetworkRole, NetworkMeta, NetworkRole, NetworksMetadata, Notation,
+    ADMIN, DuplicateNetworkRole, Metas, NetworkMeta, NetworkRole, NetworksMetadata, Notation,
     Segmentation, VipMeta,
 };
 pub use view::{
-    ConfigurationView, GroupView, InterfacesView, NetworkView, NewGroup, PortRow, PortView,
-    Verification, VipView,
+    ConfigurationView, GroupView, IncompleteBond, InterfacesView, NetworkView, NewGroup, PortRow,
+    PortView, Verification, VipView,
 };

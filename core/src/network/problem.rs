@@ -41,8 +41,36 @@ pub enum ProblemKind {
     Capacity,
     UntaggedOnOneInterface,
     SameVlanOnOneInterface,
-    Interfaces,
+    /// A node's interface or bond name that is not 1–15 letters, digits,
+    /// `-`, `_` or `.`.
+    InterfaceName,
+    /// An interface or bond name a node declares twice.
+    DuplicateInterface,
+    /// An interface's MAC that is not a MAC address.
+    InvalidMac,
+    /// A MAC address declared more than once (on several nodes).
+    DuplicateMac,
+    /// A bond of fewer than two slaves.
+    BondTooFewSlaves,
+    /// A bond's slave that is no interface of the node.
+    UnknownSlave,
+    /// An interface that is a slave of two bonds.
+    SlaveOfTwoBonds,
+    /// Networks put on a bond's slave, which carries none itself.
+    NetworksOnSlave,
+    /// Networks put on a port the node does not have.
+    UnknownPort,
+    /// A network on a port that is no network of the node's group.
+    NetworkNotInGroup,
+    /// A network on two ports of one node.
+    NetworkOnTwoPorts,
+    /// A network the node needs on none of its ports.
+    NetworkOnNoPort,
     VipGroups,
+    /// The release's or a plugin's networking data cannot be used (its
+    /// networking parameters do not read, a network role two of them
+    /// declare): no change to the environment fixes it.
+    ReleaseData,
 }
 
 /// One failure.

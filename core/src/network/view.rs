@@ -15,7 +15,8 @@ use super::config::{
     ConfigurationChange, Network, NetworkConfiguration, NetworkingParameters, NodeGroup,
 };
 use super::interfaces::{Bond, BondMode, Layout, Nic, NodeInterfaces};
-use super::metadata::{NetworkMeta, label};
+use super::metadata::{Metas, NetworkMeta, label};
+use crate::name::NetworkName;
 
 /// One network with its metadata (`meta`, as Fuel's) and its addresses:
 /// how many its pool holds, how many are needed and how many are given.
@@ -39,7 +40,7 @@ impl NetworkView {
     /// many its pool holds, and how many are needed; none where Mosaic
     /// gives none (the admin network's are the PXE server's DHCP's).
     pub fn usage(&self) -> Option<String> {
-        if !self.meta.is_addressed() || self.meta.is_admin() {
+        if !self.meta.gives_addresses() {
             return None;
         }
         Some(format!(
@@ -54,7 +55,7 @@ impl NetworkView {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VipView {
     pub network_role: String,
-    pub network: String,
+    pub network: NetworkName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_group: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -124,7 +125,7 @@ pub struct InterfacesView {
     /// only, as the two below: an answer reads back whole (the browser
     /// shows them), and a save takes only the ports ([`Self::declared`]).
     #[serde(default)]
-    pub addresses: BTreeMap<String, Ipv4Addr>,
+    pub addresses: BTreeMap<NetworkName, Ipv4Addr>,
     /// Whether it takes the environment's default layout.
     #[serde(default)]
     pub default_layout: bool,
@@ -177,11 +178,17 @@ impl utoipa::ToSchema for InterfacesView {
     }
 }
 
+/// A bond sent without its mode or its slaves (named): what a save of
+/// interfaces cannot read as a bond at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bonds: bond '{0}' needs a mode and its slaves")]
+pub struct IncompleteBond(pub String);
+
 impl InterfacesView {
     /// What it declares: its interfaces and bonds, and the networks on
     /// each when any port names its networks (none: the default layout);
     /// none at all when it lists no interface and no bond.
-    pub fn declared(&self) -> Result<Option<NodeInterfaces>, String> {
+    pub fn declared(&self) -> Result<Option<NodeInterfaces>, IncompleteBond> {
         if self.interfaces.is_empty() && self.bonds.is_empty() {
             return Ok(None);
         }
@@ -203,12 +210,9 @@ impl InterfacesView {
                     mode,
                     slaves: slaves.clone(),
                 }),
-                _ => Err(format!(
-                    "bonds: bond '{}' needs a mode and its slaves",
-                    b.name
-                )),
+                _ => Err(IncompleteBond(b.name.clone())),
             })
-            .collect::<Result<Vec<Bond>, String>>()?;
+            .collect::<Result<Vec<Bond>, IncompleteBond>>()?;
         let ports = self.interfaces.iter().chain(&self.bonds);
         let own = ports.clone().any(|p| p.networks.is_some());
         let networks = own.then(|| {
@@ -228,7 +232,7 @@ impl InterfacesView {
     pub fn of(
         declared: Option<&NodeInterfaces>,
         layout: &Layout,
-        addresses: &BTreeMap<String, Ipv4Addr>,
+        addresses: &BTreeMap<NetworkName, Ipv4Addr>,
         node_group: &str,
     ) -> InterfacesView {
         let on = |port: &str| -> Option<Vec<String>> {
@@ -313,7 +317,7 @@ impl InterfacesView {
                         parts.join(", ")
                     }
                 };
-                let networks: Vec<&str> = p.networks.iter().flatten().map(|n| label(n)).collect();
+                let networks: Vec<&str> = p.networks.iter().flatten().map(label).collect();
                 PortRow {
                     name: p.name.clone(),
                     what,
@@ -502,9 +506,9 @@ impl ConfigurationView {
                     },
                     (None, false) => "untagged".to_owned(),
                 };
-                let addressed = n.meta.is_addressed() && !n.meta.is_admin();
+                let addressed = n.meta.gives_addresses();
                 NetworkRow {
-                    network: n.network.name.clone(),
+                    network: n.network.name.to_string(),
                     node_group: group(n.network.group_id),
                     cidr: n
                         .network
@@ -542,19 +546,19 @@ impl ConfigurationView {
     }
 
     /// The metadata of each network it shows, once per name.
-    pub fn metas(&self) -> Vec<&NetworkMeta> {
+    pub fn metas(&self) -> Metas<'_> {
         let mut out: Vec<&NetworkMeta> = Vec::new();
         for n in &self.networks {
             if !out.iter().any(|m| m.name == n.meta.name) {
                 out.push(&n.meta);
             }
         }
-        out
+        out.into_iter().collect()
     }
 
     /// The name of every network it shows, once each, in order.
     pub fn network_names(&self) -> Vec<String> {
-        self.metas().iter().map(|m| m.name.clone()).collect()
+        self.metas().iter().map(|m| m.name.to_string()).collect()
     }
 
     /// `problems` as people read them: each with the networks it concerns
@@ -597,7 +601,7 @@ impl ConfigurationView {
             config: &next,
             metas: &metas,
             groups: &self.node_groups,
-            ironic: metas.iter().any(|m| m.name == super::metadata::BAREMETAL),
+            ironic: metas.get(super::metadata::BAREMETAL).is_some(),
             demand: &demand,
             nodes: &[],
         }));
@@ -776,7 +780,7 @@ mod tests {
         );
         let admin = NetworkView {
             meta: NetworkMeta {
-                name: "fuelweb_admin".to_owned(),
+                name: NetworkName::admin(),
                 ..meta
             },
             ..view

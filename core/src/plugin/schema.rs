@@ -772,7 +772,7 @@ fn networks(root: &Node, sink: &mut Sink<'_>) {
             true,
         )
     {
-        sink.error(config.line, "neutron.config", e);
+        sink.error(config.line, "neutron.config", e.to_string());
     }
 }
 

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::Ipv4Addr;
 
 use mosaic_core::environment::{AddressNeed, AddressRow, Addressing};
+use mosaic_core::name::NetworkName;
 use mosaic_core::network::{
     HolderKey, NetworkConfiguration, Next, NodeGroup, VipAddress, lowest_free, next_address, span,
 };
@@ -37,6 +38,12 @@ fn ip_of(value: i64) -> Result<Ipv4Addr, DbError> {
     u32::try_from(value)
         .map(Ipv4Addr::from)
         .map_err(|_| DbError::Corrupt(format!("ip_addrs.address: {value} is no IPv4 address")))
+}
+
+/// A row's `network`.
+fn network_of(row: &sqlx::any::AnyRow) -> Result<NetworkName, DbError> {
+    NetworkName::new(row.try_get::<String, _>("network")?)
+        .map_err(|e| DbError::Corrupt(format!("ip_addrs.network: {e}")))
 }
 
 /// Environment `cluster_id`'s node groups, in id order.
@@ -105,18 +112,18 @@ async fn vips_in(
 pub(super) async fn node_addresses_in(
     conn: &mut AnyConnection,
     cluster_id: i64,
-) -> Result<HashMap<i64, BTreeMap<String, Ipv4Addr>>, DbError> {
+) -> Result<HashMap<i64, BTreeMap<NetworkName, Ipv4Addr>>, DbError> {
     let rows = sqlx::query(
         "SELECT node_id, network, address FROM ip_addrs WHERE cluster_id = $1 AND node_id IS NOT NULL",
     )
     .bind(cluster_id)
     .fetch_all(&mut *conn)
     .await?;
-    let mut out: HashMap<i64, BTreeMap<String, Ipv4Addr>> = HashMap::new();
+    let mut out: HashMap<i64, BTreeMap<NetworkName, Ipv4Addr>> = HashMap::new();
     for r in &rows {
         out.entry(r.try_get("node_id")?)
             .or_default()
-            .insert(r.try_get("network")?, ip_of(r.try_get("address")?)?);
+            .insert(network_of(r)?, ip_of(r.try_get("address")?)?);
     }
     Ok(out)
 }
@@ -125,13 +132,13 @@ pub(super) async fn node_addresses_in(
 pub(super) async fn addresses_of_in(
     conn: &mut AnyConnection,
     node_id: i64,
-) -> Result<BTreeMap<String, Ipv4Addr>, DbError> {
+) -> Result<BTreeMap<NetworkName, Ipv4Addr>, DbError> {
     let rows = sqlx::query("SELECT network, address FROM ip_addrs WHERE node_id = $1")
         .bind(node_id)
         .fetch_all(&mut *conn)
         .await?;
     rows.iter()
-        .map(|r| Ok((r.try_get("network")?, ip_of(r.try_get("address")?)?)))
+        .map(|r| Ok((network_of(r)?, ip_of(r.try_get("address")?)?)))
         .collect()
 }
 
@@ -152,13 +159,16 @@ impl Db {
     pub async fn node_addresses(
         &self,
         cluster_id: i64,
-    ) -> Result<HashMap<i64, BTreeMap<String, Ipv4Addr>>, DbError> {
+    ) -> Result<HashMap<i64, BTreeMap<NetworkName, Ipv4Addr>>, DbError> {
         let mut conn = self.pool.acquire().await?;
         node_addresses_in(&mut conn, cluster_id).await
     }
 
     /// Node `node_id`'s addresses.
-    pub async fn addresses_of(&self, node_id: i64) -> Result<BTreeMap<String, Ipv4Addr>, DbError> {
+    pub async fn addresses_of(
+        &self,
+        node_id: i64,
+    ) -> Result<BTreeMap<NetworkName, Ipv4Addr>, DbError> {
         let mut conn = self.pool.acquire().await?;
         addresses_of_in(&mut conn, node_id).await
     }
@@ -167,7 +177,7 @@ impl Db {
     pub async fn address_counts(
         &self,
         cluster_id: i64,
-    ) -> Result<BTreeMap<(i64, String), u64>, DbError> {
+    ) -> Result<BTreeMap<(i64, NetworkName), u64>, DbError> {
         let rows = sqlx::query(
             "SELECT group_id, network, COUNT(*) AS n FROM ip_addrs WHERE cluster_id = $1 GROUP BY group_id, network",
         )
@@ -177,10 +187,7 @@ impl Db {
         rows.iter()
             .map(|r| {
                 let n: i64 = r.try_get("n")?;
-                Ok((
-                    (r.try_get("group_id")?, r.try_get("network")?),
-                    n.max(0) as u64,
-                ))
+                Ok(((r.try_get("group_id")?, network_of(r)?), n.max(0) as u64))
             })
             .collect()
     }
@@ -272,7 +279,7 @@ pub(super) async fn store_in(
         };
         have.insert(AddressRow {
             holder,
-            network: r.try_get("network")?,
+            network: network_of(r)?,
             group: r.try_get("group_id")?,
             ip: ip_of(r.try_get("address")?)?,
         });
@@ -281,7 +288,7 @@ pub(super) async fn store_in(
     for gone in have.difference(&want) {
         sqlx::query("DELETE FROM ip_addrs WHERE cluster_id = $1 AND network = $2 AND address = $3")
             .bind(cluster_id)
-            .bind(&gone.network)
+            .bind(gone.network.as_str())
             .bind(i64::from(u32::from(gone.ip)))
             .execute(&mut *conn)
             .await?;
@@ -305,7 +312,7 @@ async fn insert_row(
         "INSERT INTO ip_addrs (cluster_id, network, address, group_id, node_id, vip) VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(cluster_id)
-    .bind(&row.network)
+    .bind(row.network.as_str())
     .bind(i64::from(u32::from(row.ip)))
     .bind(row.group)
     .bind(node)
@@ -471,7 +478,7 @@ pub(super) async fn sync_node(
         if !keep {
             sqlx::query("DELETE FROM ip_addrs WHERE node_id = $1 AND network = $2")
                 .bind(after.id)
-                .bind(network)
+                .bind(network.as_str())
                 .execute(&mut *conn)
                 .await?;
         }
@@ -508,7 +515,7 @@ async fn free_address(
         "SELECT MAX(address) FROM ip_addrs WHERE cluster_id = $1 AND network = $2 AND address BETWEEN $3 AND $4",
     )
     .bind(cluster_id)
-    .bind(&need.network)
+    .bind(need.network.as_str())
     .bind(bounds.0)
     .bind(bounds.1)
     .fetch_one(&mut *conn)
@@ -521,7 +528,7 @@ async fn free_address(
                 "SELECT address FROM ip_addrs WHERE cluster_id = $1 AND network = $2 AND address BETWEEN $3 AND $4",
             )
             .bind(cluster_id)
-            .bind(&need.network)
+            .bind(need.network.as_str())
             .bind(bounds.0)
             .bind(bounds.1)
             .fetch_all(&mut *conn)

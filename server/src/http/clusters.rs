@@ -166,7 +166,7 @@ async fn create(
     let (rows, vips) = env.address_rows(&config);
     let config = NetworkConfiguration { vips, ..config };
     let networks = NewNetworks {
-        groups: &env.node_groups(),
+        groups: env.node_groups(),
         config: &config,
         rows: &rows,
     };

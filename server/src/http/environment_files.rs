@@ -359,7 +359,7 @@ fn check_import(name: &str, body: &str, installed: &[StoredPlugin]) -> Result<Ch
     // they are valid (SEMANTICS §11.1).
     let config = super::networks::configuration(&env)?;
     let (rows, vips) = env.address_rows(&config);
-    let groups = env.node_groups();
+    let groups = env.node_groups().to_vec();
     for node in &mut nodes {
         node.node_group = Some(
             node.node_group

@@ -18,6 +18,7 @@ use mosaic_core::api::{
     NewGroup, Verification,
 };
 use mosaic_core::environment::{AddressRow, Addressing, Environment, Spec};
+use mosaic_core::name::NetworkName;
 use mosaic_core::network::{NetworkConfiguration, NodeGroup};
 use mosaic_core::tag::NodeTags;
 use std::collections::BTreeMap;
@@ -48,11 +49,19 @@ async fn whole(state: &AppState, id: i64) -> Result<Stored, ApiError> {
         .ok_or_else(|| ApiError::NotFound(format!("environment {id} does not exist")))
 }
 
-/// The environment's network configuration as core works it out.
+/// The environment's network configuration as core works it out; 409
+/// `invalid_release`, naming the release, when its networking data does
+/// not read (the release's to fix, not the server's nor the request's).
 pub(super) fn configuration(env: &Environment<'_>) -> Result<NetworkConfiguration, ApiError> {
     env.network_configuration()
         .map(|(config, _)| config)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
+        .map_err(|e| {
+            ApiError::Coded(
+                StatusCode::CONFLICT,
+                ErrorCode::InvalidRelease,
+                e.to_string(),
+            )
+        })
 }
 
 /// What a single node's change decides its addresses with.
@@ -285,7 +294,7 @@ async fn create_group(
     ApiJson(new): ApiJson<NewGroup>,
 ) -> Result<(StatusCode, Json<NodeGroup>), ApiError> {
     let name = new.name.trim().to_owned();
-    NodeGroup::check_name(&name).map_err(ApiError::BadRequest)?;
+    NodeGroup::check_name(&name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let made = retried("the environment's nodes", || async {
         let stored = whole(&state, id).await?;
         add_group(&state, stored, &name).await.map(Some)
@@ -323,11 +332,11 @@ fn with_group(
 ) -> Result<(NetworkConfiguration, Vec<AddressRow>), ApiError> {
     let env = stored.environment()?;
     let mut next = configuration(&env)?;
-    let mut groups = env.node_groups();
+    let mut groups = env.node_groups().to_vec();
     let template = groups.first().map(|g| g.id).unwrap_or(1);
     let new_id = group.id;
     groups.push(group);
-    next.add_group(&env.network_metas(), new_id, template, groups.len());
+    next.add_group(env.network_metas(), new_id, template, groups.len());
     let spec = Spec {
         node_groups: groups,
         network: Some(next.clone()),
@@ -391,8 +400,9 @@ fn without_group(
     let spec = Spec {
         node_groups: env
             .node_groups()
-            .into_iter()
+            .iter()
             .filter(|g| g.id != group)
+            .cloned()
             .collect(),
         network: Some(next.clone()),
         ..stored.spec.clone()
@@ -406,7 +416,7 @@ fn interfaces_of(
     env: &Environment<'_>,
     config: &NetworkConfiguration,
     node: &NodeTags,
-    addresses: &BTreeMap<String, Ipv4Addr>,
+    addresses: &BTreeMap<NetworkName, Ipv4Addr>,
 ) -> Response {
     let layout = env
         .node_layout(config, node)
@@ -472,7 +482,9 @@ async fn set_interfaces(
     ApiJson(body): ApiJson<InterfacesView>,
 ) -> Result<Response, ApiError> {
     let expected = versions::if_match(&headers, "node")?;
-    let declared = body.declared().map_err(ApiError::BadRequest)?;
+    let declared = body
+        .declared()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let (head, _) = super::lookup::node_context(&state, id).await?;
     let env = head.environment()?;
     let config = configuration(&env)?;

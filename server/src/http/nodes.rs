@@ -53,8 +53,8 @@ fn placed(
     let groups = env.node_groups();
     node.node_group = Some(match group {
         Some(group) => group
-            .resolve(&groups)
-            .map_err(ApiError::BadRequest)?
+            .resolve(groups)
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?
             .name
             .clone(),
         None => node.node_group.unwrap_or_else(|| DEFAULT_GROUP.to_owned()),
@@ -240,7 +240,9 @@ async fn create(
         .map(|n| n.trim().to_owned())
         .filter(|n| !n.is_empty());
     let interfaces = match &request.interfaces {
-        Some(view) => view.declared().map_err(ApiError::BadRequest)?,
+        Some(view) => view
+            .declared()
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?,
         None => None,
     };
     let spec = NodeTags {
@@ -330,7 +332,7 @@ async fn update(
         let groups = env.node_groups();
         let applied = |node: &NodeTags| {
             request
-                .applied_to(node, &groups)
+                .applied_to(node, groups)
                 .map_err(ApiError::BadRequest)
         };
         let others = instance_holders(&state, &env, stored.id(), &applied(&read)?).await?;

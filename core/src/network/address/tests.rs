@@ -7,9 +7,9 @@ use std::net::Ipv4Addr;
 use proptest::prelude::*;
 
 use super::*;
-use crate::network::check::tests::{applying, configuration, groups, metas};
+use crate::network::check::tests::{applying, configuration, groups, metas, named};
 use crate::network::ip::{RangeField, Typed};
-use crate::network::metadata::Segmentation;
+use crate::network::metadata::{Metas, Segmentation};
 
 fn ip(text: &str) -> Ipv4Addr {
     text.parse().unwrap()
@@ -81,11 +81,8 @@ fn node(id: i64, networks: &[&str], current: &[(&str, &str)]) -> Holder {
     Holder {
         key: HolderKey::Node(id),
         group: 1,
-        networks: networks.iter().map(|n| (*n).to_owned()).collect(),
-        current: current
-            .iter()
-            .map(|(n, a)| ((*n).to_owned(), ip(a)))
-            .collect(),
+        networks: networks.iter().map(|n| named(n)).collect(),
+        current: current.iter().map(|(n, a)| (named(n), ip(a))).collect(),
     }
 }
 
@@ -95,7 +92,7 @@ fn addresses_stay_when_a_node_in_the_middle_goes() {
     let metas = applying(&all, Segmentation::Vlan, false);
     let config = configuration(&metas, &groups(1), false);
     let holders: Vec<Holder> = (1..=3).map(|id| node(id, &["management"], &[])).collect();
-    let first = allocate(&config, &metas, &holders);
+    let first = allocate(&Pools::new(&config, &metas), &holders);
     let of = |a: &Addresses, id: i64| a[&HolderKey::Node(id)]["management"];
     assert_eq!(of(&first, 1), ip("192.168.0.1"));
     assert_eq!(of(&first, 3), ip("192.168.0.3"));
@@ -109,7 +106,7 @@ fn addresses_stay_when_a_node_in_the_middle_goes() {
             }
         })
         .collect();
-    let second = allocate(&config, &metas, &kept);
+    let second = allocate(&Pools::new(&config, &metas), &kept);
     assert_eq!(of(&second, 1), ip("192.168.0.1"));
     assert_eq!(of(&second, 3), ip("192.168.0.3"));
     assert_eq!(
@@ -129,7 +126,7 @@ fn an_address_outside_the_pool_or_taken_is_given_again() {
         node(2, &["management"], &[("management", "192.168.0.7")]),
         node(3, &["management"], &[("management", "10.0.0.1")]),
     ];
-    let got = allocate(&config, &metas, &holders);
+    let got = allocate(&Pools::new(&config, &metas), &holders);
     assert_eq!(got[&HolderKey::Node(1)]["management"], ip("192.168.0.7"));
     assert_eq!(got[&HolderKey::Node(2)]["management"], ip("192.168.0.8"));
     assert_eq!(got[&HolderKey::Node(3)]["management"], ip("192.168.0.9"));
@@ -161,7 +158,7 @@ proptest! {
         let network = Network {
             id: 1,
             group_id: Some(1),
-            name: "public".to_owned(),
+            name: named("public"),
             cidr: Some(Typed::parse(&format!("10.0.0.0/{prefix}"))),
             gateway: gateway.map(|g| at(g).into()),
             vlan_start: None,
@@ -180,7 +177,7 @@ proptest! {
             networking_parameters: defaults.networking_parameters,
             vips: BTreeMap::new(),
         };
-        let metas = vec![meta];
+        let metas: Metas = [meta].into_iter().collect();
         let network = &network;
         let the_pool = pool(network, meta);
 
@@ -197,11 +194,11 @@ proptest! {
             .map(|(i, (_, current))| Holder {
                 key: HolderKey::Node(i as i64),
                 group: 1,
-                networks: vec!["public".to_owned()],
-                current: current.map(|c| ("public".to_owned(), at(c))).into_iter().collect(),
+                networks: vec![named("public")],
+                current: current.map(|c| (named("public"), at(c))).into_iter().collect(),
             })
             .collect();
-        let got = allocate(&config, &metas, &holders);
+        let got = allocate(&Pools::new(&config, &metas), &holders);
         let mut seen = BTreeSet::new();
         for addresses in got.values() {
             for ip in addresses.values() {
@@ -221,4 +218,18 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn only_networks_whose_addresses_mosaic_gives_have_a_pool() {
+    let all = metas();
+    let metas = applying(&all, Segmentation::Vlan, false);
+    let config = configuration(&metas, &groups(1), false);
+    let pools = Pools::new(&config, &metas);
+    let names: Vec<&str> = pools.of_group(1).map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["management", "public", "storage"]);
+    // The admin network's are the PXE server's; VLAN's private has no L3.
+    assert_eq!(pools.get(1, "fuelweb_admin"), None);
+    assert_eq!(pools.get(1, "private"), None);
+    assert_eq!(pools.get(2, "management"), None);
 }

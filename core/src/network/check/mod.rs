@@ -15,7 +15,7 @@ pub use super::problem::{NetworkProblem, ProblemKind};
 use super::address::Demand;
 use super::config::{Network, NetworkConfiguration, NodeGroup};
 use super::interfaces::NodeLayout;
-use super::metadata::{NetworkMeta, label};
+use super::metadata::{Metas, NetworkMeta, label};
 
 /// What the checks read: the configuration, the metadata of the networks
 /// that exist, the node groups, whether Ironic is chosen, what addresses
@@ -24,7 +24,7 @@ use super::metadata::{NetworkMeta, label};
 #[derive(Debug, Clone, Copy)]
 pub struct Input<'a> {
     pub config: &'a NetworkConfiguration,
-    pub metas: &'a [&'a NetworkMeta],
+    pub metas: &'a Metas<'a>,
     pub groups: &'a [NodeGroup],
     pub ironic: bool,
     pub demand: &'a Demand,
@@ -34,7 +34,7 @@ pub struct Input<'a> {
 impl<'a> Input<'a> {
     /// The metadata of `network`.
     pub fn meta(&self, network: &Network) -> Option<&'a NetworkMeta> {
-        self.metas.iter().find(|m| m.name == network.name).copied()
+        self.metas.get(&network.name)
     }
 
     /// The networks that exist here, each with its metadata.

@@ -8,7 +8,7 @@ use super::*;
 use crate::network::address::Demand;
 use crate::network::config::{NetworkConfiguration, NetworkingParameters, NodeGroup};
 use crate::network::ip::{RangeField, Typed};
-use crate::network::metadata::{NetworkMeta, Segmentation};
+use crate::network::metadata::{Metas, NetworkMeta, Segmentation};
 
 /// Fuel's Neutron networks and the admin network, as the bundled release
 /// declares them.
@@ -34,6 +34,11 @@ pub(crate) fn metas() -> Vec<NetworkMeta> {
     .unwrap()
 }
 
+/// Network `name`, for tests that name networks as text.
+pub(crate) fn named(name: &str) -> crate::name::NetworkName {
+    crate::name::NetworkName::new(name).unwrap()
+}
+
 pub(crate) fn groups(n: i64) -> Vec<NodeGroup> {
     (1..=n)
         .map(|id| NodeGroup {
@@ -47,11 +52,7 @@ pub(crate) fn groups(n: i64) -> Vec<NodeGroup> {
         .collect()
 }
 
-pub(crate) fn applying(
-    all: &[NetworkMeta],
-    segmentation: Segmentation,
-    ironic: bool,
-) -> Vec<&NetworkMeta> {
+pub(crate) fn applying(all: &[NetworkMeta], segmentation: Segmentation, ironic: bool) -> Metas<'_> {
     all.iter()
         .filter(|m| crate::network::config::applies(m, segmentation))
         .filter(|m| ironic || m.name != "baremetal")
@@ -59,7 +60,7 @@ pub(crate) fn applying(
 }
 
 pub(crate) fn configuration(
-    metas: &[&NetworkMeta],
+    metas: &Metas<'_>,
     groups: &[NodeGroup],
     ironic: bool,
 ) -> NetworkConfiguration {

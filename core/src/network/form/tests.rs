@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::*;
+use crate::name::NetworkName;
 use crate::network::check::tests::{applying, configuration, groups, metas};
 use crate::network::config::NetworkChange;
 use crate::network::ip::Typed;
@@ -19,7 +20,7 @@ fn view(count: i64, segmentation: Segmentation, ironic: bool) -> ConfigurationVi
     let metas = applying(&all, segmentation, ironic);
     let groups = groups(count);
     let config = configuration(&metas, &groups, ironic);
-    let meta = |name: &str| (*metas.iter().find(|m| m.name == name).unwrap()).clone();
+    let meta = |name: &NetworkName| (*metas.iter().find(|m| &m.name == name).unwrap()).clone();
     ConfigurationView {
         networks: config
             .networks
@@ -343,4 +344,35 @@ fn a_network_that_is_not_configurable_is_not_edited() {
     // An edit of another shape than the field's changes nothing.
     form.edit(&mut edits, (None, "base_mac"), Edit::AddRow);
     assert!(edits.is_empty());
+}
+
+#[test]
+fn text_that_is_no_value_says_why_as_data() {
+    let field = |kind| Field {
+        owner: None,
+        key: "vlan_range",
+        label: "VLAN ID range",
+        section: Section::NeutronL2,
+        kind,
+        editable: true,
+        text: Text::One(String::new()),
+    };
+    let pair = |a: &str, b: &str| Text::Pair([a.to_owned(), b.to_owned()]);
+    assert_eq!(
+        read(&field(Kind::Number), &pair("1o2", "3")),
+        Err(Unreadable::NotANumber {
+            label: "VLAN ID range",
+            text: "1o2".to_owned()
+        })
+    );
+    assert_eq!(
+        read(&field(Kind::Address), &pair("10.0.0.1", " ")),
+        Err(Unreadable::HalfRange {
+            label: "VLAN ID range"
+        })
+    );
+    assert_eq!(
+        read(&field(Kind::Number), &pair("1", "2")),
+        Ok(json!([1, 2]))
+    );
 }

@@ -112,7 +112,7 @@ fn node_layout(
         name: "node-7".to_owned(),
         group: 1,
         layout: declared.layout(&networks),
-        needed: networks.iter().map(|(n, _)| n.name.clone()).collect(),
+        needed: networks.iter().map(|(n, _)| n.name.to_string()).collect(),
         declared,
     }
 }
@@ -152,53 +152,120 @@ fn one_vlan_tag_twice_on_one_port_is_fuels_message() {
     let node = node_layout(nics(&["eth0", "eth1"]), &config, &all);
     let found = problems_of(&[node], &config, &all);
     assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].kind, ProblemKind::SameVlanOnOneInterface);
     assert_eq!(
         found[0].message,
         "Node node-7, interface eth1: management, storage networks use the same VLAN tags. Different VLAN tags should be assigned to the networks on the same interface."
     );
 }
 
-#[test]
-fn what_a_node_declares_is_checked() {
+/// The kinds of the problems node-7 has declaring `declared` under the
+/// default configuration.
+fn kinds_of(declared: NodeInterfaces) -> Vec<ProblemKind> {
     let (all, config) = setup(Segmentation::Vlan);
-    let mut declared = nics(&["eth0", "eth1", "eth1", "this-name-is-too-long"]);
-    declared.interfaces[1].mac = Some("00:11".to_owned());
-    declared.bonds.push(Bond {
-        name: "bond0".to_owned(),
-        mode: BondMode::ActiveBackup,
-        slaves: vec!["eth9".to_owned()],
-    });
-    declared.networks = Some(
-        [
-            (
-                "eth0".to_owned(),
-                vec!["fuelweb_admin".to_owned(), "nowhere".to_owned()],
-            ),
-            ("eth5".to_owned(), vec!["public".to_owned()]),
-        ]
-        .into_iter()
-        .collect(),
-    );
     let node = node_layout(declared, &config, &all);
-    let messages: Vec<String> = problems_of(&[node], &config, &all)
+    problems_of(&[node], &config, &all)
         .into_iter()
-        .map(|p| p.message)
-        .collect();
-    for expected in [
-        "Node 'node-7': interface 'eth1' is declared twice.",
-        "Node 'node-7': 'this-name-is-too-long' is not a valid interface name: use 1 to 15 letters, digits, '-', '_' or '.'.",
-        "Node 'node-7': '00:11' is not a MAC address (interface eth1).",
-        "Node 'node-7': bond 'bond0' needs two slaves at least.",
-        "Node 'node-7': bond 'bond0' names 'eth9', which is no interface of the node.",
-        "Node 'node-7': networks are put on 'eth5', which is no interface or bond of the node.",
-        "Node 'node-7': network 'nowhere' is no network of its node group.",
-        "Node 'node-7': network 'management' is on no interface.",
-    ] {
-        assert!(
-            messages.iter().any(|m| m == expected),
-            "{expected}\nnot in {messages:#?}"
-        );
+        .map(|p| p.kind)
+        .collect()
+}
+
+/// Three interfaces with the default layout, changed by `edit`, give
+/// problems of `kinds`, in order.
+fn check(edit: impl FnOnce(&mut NodeInterfaces), kinds: &[ProblemKind]) {
+    let mut declared = nics(&["eth0", "eth1", "eth2"]);
+    edit(&mut declared);
+    assert_eq!(kinds_of(declared.clone()), kinds, "{declared:#?}");
+}
+
+fn bond(name: &str, slaves: &[&str]) -> Bond {
+    Bond {
+        name: name.to_owned(),
+        mode: BondMode::ActiveBackup,
+        slaves: slaves.iter().map(|s| (*s).to_owned()).collect(),
     }
+}
+
+/// `networks` on `port`, the other ports as the default layout has them.
+fn own(declared: &mut NodeInterfaces, port: &str, networks: &[&str]) {
+    let mut layout: BTreeMap<String, Vec<String>> = BTreeMap::from([
+        ("eth0".to_owned(), vec!["fuelweb_admin".to_owned()]),
+        (
+            "eth1".to_owned(),
+            ["public", "management", "storage", "private"]
+                .map(str::to_owned)
+                .to_vec(),
+        ),
+    ]);
+    layout.insert(
+        port.to_owned(),
+        networks.iter().map(|n| (*n).to_owned()).collect(),
+    );
+    declared.networks = Some(layout);
+}
+
+#[test]
+fn each_rule_of_what_a_node_declares_has_its_kind() {
+    use ProblemKind::*;
+    check(|_| {}, &[]);
+    check(
+        |d| d.interfaces[2].name = "this-name-is-too-long".to_owned(),
+        &[InterfaceName],
+    );
+    check(
+        |d| d.interfaces[2].name = "eth1".to_owned(),
+        &[DuplicateInterface],
+    );
+    check(
+        |d| d.interfaces[1].mac = Some("00:11".to_owned()),
+        &[InvalidMac],
+    );
+    check(
+        |d| d.bonds.push(bond("bond0", &["eth9"])),
+        &[BondTooFewSlaves, UnknownSlave],
+    );
+    check(
+        |d| {
+            d.bonds.push(bond("bond0", &["eth1", "eth2"]));
+            d.bonds.push(bond("bond1", &["eth2", "eth0"]));
+        },
+        &[SlaveOfTwoBonds],
+    );
+    check(
+        |d| {
+            d.interfaces.push(nics(&["eth3"]).interfaces.remove(0));
+            d.bonds.push(bond("bond0", &["eth2", "eth3"]));
+            own(d, "eth2", &["baremetal"]);
+        },
+        &[NetworksOnSlave, NetworkNotInGroup],
+    );
+    check(
+        |d| own(d, "eth5", &["storage"]),
+        &[UnknownPort, NetworkOnTwoPorts],
+    );
+    check(|d| own(d, "eth2", &["storage"]), &[NetworkOnTwoPorts]);
+    check(|d| own(d, "eth2", &["nowhere"]), &[NetworkNotInGroup]);
+    check(
+        |d| own(d, "eth1", &["public", "storage", "private"]),
+        &[NetworkOnNoPort],
+    );
+}
+
+#[test]
+fn a_problem_of_a_node_names_it() {
+    let found = {
+        let (all, config) = setup(Segmentation::Vlan);
+        let declared = nics(&["eth0", "eth1", "eth1"]);
+        let node = node_layout(declared, &config, &all);
+        problems_of(&[node], &config, &all)
+    };
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].kind, ProblemKind::DuplicateInterface);
+    assert_eq!(
+        found[0].message,
+        "Node 'node-7': interface 'eth1' is declared twice."
+    );
+    assert_eq!(found[0].nodes, vec![7]);
 }
 
 #[test]
@@ -215,6 +282,7 @@ fn a_mac_two_nodes_declare_names_both() {
     second.name = "b".to_owned();
     let found = problems_of(&[first, second], &config, &all);
     assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].kind, ProblemKind::DuplicateMac);
     assert_eq!(
         found[0].message,
         "MAC address 52:54:00:00:00:01 is declared more than once: on nodes 'a', 'b'."
