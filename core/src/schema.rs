@@ -165,86 +165,8 @@ pub(crate) fn node_problem() -> RefOr<Schema> {
         .into()
 }
 
-fn int64() -> ObjectBuilder {
+pub(crate) fn int64() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::Integer).format(Some(
         utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64),
     ))
-}
-
-/// Why an environment cannot be exported for a deployer
-/// ([`crate::export::ExportProblem`]): its message, at most one of what
-/// it is about (`Subject`, flattened in) — none for a value the deployer's
-/// data cannot work out — and the tab where it is fixed. A node's problem
-/// always names its tab, which sets it apart from a [`node_problem`]
-/// (closed): in `ErrorProblem`'s `oneOf` a value matches one schema only.
-pub(crate) fn export_problem() -> RefOr<Schema> {
-    let text = |what: &str| {
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .description(Some(what))
-    };
-    let tab = || {
-        one_of_strings(
-            [
-                "nodes",
-                "networks",
-                "settings",
-                "tags",
-                "components",
-                "deploy",
-                "disks",
-            ],
-            "The tab of the environment's page where it is fixed (absent: a mistake of the \
-             deployer's data, which no change to the environment fixes)",
-        )
-    };
-    let closed = || Some(AdditionalProperties::<Schema>::FreeForm(false));
-    let kind = || {
-        use utoipa::PartialSchema;
-        crate::export::ExportProblemKind::schema()
-    };
-    let about = ObjectBuilder::new()
-        .property("kind", kind())
-        .required("kind")
-        .property("message", ObjectBuilder::new().schema_type(Type::String))
-        .required("message")
-        .property(
-            "component",
-            text("A chosen component the deployer has no equivalent for"),
-        )
-        .property(
-            "role",
-            text("A role a node holds that the deployer has no equivalent for"),
-        )
-        .property(
-            "setting",
-            text("A setting (`group.attr`) whose value has no equivalent"),
-        )
-        .property("fixed_on", tab())
-        .max_properties(Some(4))
-        .additional_properties(closed());
-    let node = ObjectBuilder::new()
-        .property("kind", kind())
-        .required("kind")
-        .property("message", ObjectBuilder::new().schema_type(Type::String))
-        .required("message")
-        .property(
-            "node",
-            int64().description(Some(
-                "A node the deployer cannot take: a name that is no host name, a host name twice, no management address",
-            )),
-        )
-        .required("node")
-        .property("fixed_on", tab())
-        .required("fixed_on")
-        .additional_properties(closed());
-    OneOfBuilder::new()
-        .item(about)
-        .item(node)
-        .description(Some(
-            "A problem of an export: the rule it breaks (`kind`), its message, at most one of \
-             what it is about (`component`, `role`, `setting` or `node`) and the tab where it is \
-             fixed (`fixed_on`)",
-        ))
-        .into()
 }
