@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use leptos::prelude::*;
 use mosaic_app::api::Tagged;
 use mosaic_app::pages::networks::NetworksTab;
+use mosaic_app::records::Records;
 use mosaic_app::session::Session;
 use mosaic_core::access::Role;
 use mosaic_core::api::SessionView;
@@ -103,12 +104,13 @@ fn groups_of(view: &ConfigurationView) -> Vec<GroupView> {
 struct Mounted {
     root: Element,
     fetched: RwSignal<Option<Tagged<ConfigurationView>>>,
-    groups: RwSignal<Vec<GroupView>>,
+    groups: Records<GroupView>,
 }
 
 /// The tab over `view` at version 1, for a user of `role`.
 fn tab(view: ConfigurationView, role: Role) -> Mounted {
-    let groups = RwSignal::new(groups_of(&view));
+    let groups = Records::new();
+    groups.answer(groups_of(&view));
     let fetched = RwSignal::new(Some(Tagged {
         value: view,
         etag: "\"1-abc\"".to_owned(),
@@ -120,7 +122,6 @@ fn tab(view: ConfigurationView, role: Role) -> Mounted {
         }));
         let first = fetched.get_untracked().unwrap();
         let fetched = Memo::new(move |_| fetched.get());
-        let groups = Memo::new(move |_| groups.get());
         view! { <NetworksTab cluster_id=1 first fetched groups reload=Callback::new(|()| {}) /> }
     });
     Mounted {
@@ -243,7 +244,7 @@ async fn what_was_typed_stays_in_its_input_when_the_configuration_is_loaded_agai
     settle().await;
     // A node group created: the configuration comes again, newer.
     let two = view(2);
-    groups.set(groups_of(&two));
+    groups.answer(groups_of(&two));
     fetched.set(Some(Tagged {
         value: two,
         etag: "\"2-def\"".to_owned(),

@@ -145,12 +145,19 @@ fn Ports(
     change: Editing,
 ) -> impl IntoView {
     let rows = Memo::new(move |_| shown.with(|s| s.as_ref().map(|s| s.value.port_rows())));
-    let rows = move || rows.get().unwrap_or_default();
+    let names = Memo::new(move |_| {
+        rows.with(|r| {
+            r.iter()
+                .flatten()
+                .map(|r| r.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
     let layout = move || shown.with(|s| s.as_ref().map(|s| s.value.layout_line()));
     view! {
         <p class="muted interfaces-layout">{layout}</p>
         <Show
-            when=move || !rows().is_empty()
+            when=move || !names.with(Vec::is_empty)
             fallback=|| view! { <p class="hint">"It declares no interfaces: add one to place its networks."</p> }
         >
             <Table
@@ -159,30 +166,46 @@ fn Ports(
                 columns=&["Port", "MAC or bond", "Networks", "Actions"]
             >
                 <For
-                    each=rows
-                    key=|row| row.clone()
-                    children=move |PortRow { name, what, networks, bond }| {
-                        let remove = (editable && !bond).then(|| {
-                            let port = name.clone();
-                            view! {
-                                <button class="remove-interface link" on:click=move |_| {
-                                    change.make(|v| v.without_interface(&port));
-                                }>"Remove"</button>
-                            }
-                        });
-                        let key = name.clone();
-                        view! {
-                            <tr data-port=key>
-                                <th scope="row">{name}</th>
-                                <td>{what}</td>
-                                <td class="port-networks">{networks}</td>
-                                <td>{remove}</td>
-                            </tr>
-                        }
-                    }
+                    each=move || names.get()
+                    key=|name| name.clone()
+                    children=move |name| view! { <PortLine name rows editable change /> }
                 />
             </Table>
         </Show>
+    }
+}
+
+/// One port's row, keyed by its name: it follows its own port as the
+/// draft changes (a network placed on it changes its cell, not the rows).
+#[component]
+fn PortLine(
+    name: String,
+    rows: Memo<Option<Vec<PortRow>>>,
+    editable: bool,
+    change: Editing,
+) -> impl IntoView {
+    let key = name.clone();
+    let row =
+        Memo::new(move |_| rows.with(|r| r.iter().flatten().find(|r| r.name == key).cloned()));
+    let what = move || row.with(|r| r.as_ref().map(|r| r.what.clone()));
+    let networks = move || row.with(|r| r.as_ref().map(|r| r.networks.clone()));
+    let bond = row.with_untracked(|r| r.as_ref().is_some_and(|r| r.bond));
+    let remove = (editable && !bond).then(|| {
+        let port = name.clone();
+        view! {
+            <button class="remove-interface link" on:click=move |_| {
+                change.make(|v| v.without_interface(&port));
+            }>"Remove"</button>
+        }
+    });
+    let key = name.clone();
+    view! {
+        <tr data-port=key>
+            <th scope="row">{name}</th>
+            <td>{what}</td>
+            <td class="port-networks">{networks}</td>
+            <td>{remove}</td>
+        </tr>
     }
 }
 

@@ -25,10 +25,19 @@ use mosaic_core::text::plural;
 
 use crate::api::{self, ApiFailure, Tagged};
 use crate::components::action::{ActionError, Request, on_answer, on_success};
-use crate::components::loading::{Answer, Loaded, Loading, latest, outcome};
+use crate::components::loading::{Answer, Loaded, Loading, outcome};
 use crate::components::table::Table;
 use crate::environment::{Env, env};
+use crate::records::{Record, Records};
 use crate::session::session;
+
+impl Record for GroupView {
+    type Key = i64;
+
+    fn key(&self) -> i64 {
+        self.id
+    }
+}
 
 #[component]
 pub fn NetworksPage() -> impl IntoView {
@@ -37,8 +46,12 @@ pub fn NetworksPage() -> impl IntoView {
         networks: config,
         ..
     } = env();
-    let groups: Answer<Vec<GroupView>> =
-        LocalResource::new(move || api::get(api::path::of_cluster(cluster_id, "node_groups")));
+    // The node groups as records: each row reads its own group, and an
+    // answer reaches the rows it changed.
+    let list = Records::<GroupView>::new();
+    let groups: Answer<()> = LocalResource::new(move || {
+        list.load(api::get(api::path::of_cluster(cluster_id, "node_groups")))
+    });
     // A node group created or deleted changes the networks too.
     let reload = Callback::new(move |()| {
         config.refetch();
@@ -51,14 +64,13 @@ pub fn NetworksPage() -> impl IntoView {
             .flatten()
             .or_else(|| last.cloned().flatten())
     });
-    let groups = latest(groups);
     view! {
         <Loading label="Loading the networks…" retry=reload>
             <Loaded arrived=arrived>
                 {move || {
                     fetched
                         .get_untracked()
-                        .map(|first| view! { <NetworksTab cluster_id first fetched groups reload /> })
+                        .map(|first| view! { <NetworksTab cluster_id first fetched groups=list reload /> })
                 }}
             </Loaded>
         </Loading>
@@ -105,7 +117,7 @@ pub fn NetworksTab(
     cluster_id: i64,
     first: Tagged<ConfigurationView>,
     fetched: Memo<Option<Tagged<ConfigurationView>>>,
-    groups: Memo<Vec<GroupView>>,
+    groups: Records<GroupView>,
     reload: Callback<()>,
 ) -> impl IntoView {
     let saved = RwSignal::new(None::<Tagged<ConfigurationView>>);
@@ -327,7 +339,7 @@ fn Problems(draft: Draft) -> impl IntoView {
 #[component]
 fn NodeGroups(
     cluster_id: i64,
-    groups: Memo<Vec<GroupView>>,
+    groups: Records<GroupView>,
     draft: Draft,
     chosen: RwSignal<Option<i64>>,
     editable: bool,
@@ -350,7 +362,7 @@ fn NodeGroups(
             })
         })
     });
-    let shown = Memo::new(move |_| shown_group(&groups.get(), chosen.get()));
+    let shown = Memo::new(move |_| groups.all().with(|all| shown_group(all, chosen.get())));
     view! {
         <section class="node-groups" aria-labelledby="node-groups-heading">
             <h2 id="node-groups-heading">"Node groups"</h2>
@@ -360,9 +372,9 @@ fn NodeGroups(
                 columns=&["Networks shown", "Nodes", "Actions"]
             >
                 <For
-                    each=move || groups.get()
-                    key=|g| g.id
-                    children=move |g| view! { <GroupRow group=g groups shown chosen troubled editable changed /> }
+                    each=groups.keys()
+                    key=|id| *id
+                    children=move |id| view! { <GroupRow id groups shown chosen troubled editable changed /> }
                 />
             </Table>
             {editable.then(|| view! { <NewGroupForm cluster_id changed /> })}
@@ -381,18 +393,20 @@ fn shown_group(groups: &[GroupView], chosen: Option<i64>) -> Option<i64> {
 /// One node group: a radio that shows its networks, its nodes, Delete.
 #[component]
 fn GroupRow(
-    group: GroupView,
-    groups: Memo<Vec<GroupView>>,
+    id: i64,
+    groups: Records<GroupView>,
     shown: Memo<Option<i64>>,
     chosen: RwSignal<Option<i64>>,
     troubled: Memo<Vec<i64>>,
     editable: bool,
     changed: Callback<()>,
 ) -> impl IntoView {
-    let id = group.id;
-    let nodes = Memo::new(move |_| {
-        groups.with(|all| all.iter().find(|g| g.id == id).map_or(0, |g| g.nodes))
-    });
+    let Some(group) = groups.row(&id) else {
+        return ().into_any();
+    };
+    let group_now = group.get_untracked();
+    let nodes = move || group.with(|g| g.nodes);
+    let group = group_now;
     let delete: Request<(), ()> = Action::new_unsync(move |()| api::delete_group(id));
     on_success(delete, move |()| changed.run(()));
     let name = group.name.clone();
@@ -431,6 +445,7 @@ fn GroupRow(
             </td>
         </tr>
     }
+    .into_any()
 }
 
 /// Creating a node group by its name (core's rule for names first).
@@ -468,10 +483,10 @@ fn NewGroupForm(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
 #[component]
 fn NetworkCards(
     draft: Draft,
-    groups: Memo<Vec<GroupView>>,
+    groups: Records<GroupView>,
     chosen: RwSignal<Option<i64>>,
 ) -> impl IntoView {
-    let shown = Memo::new(move |_| shown_group(&groups.get(), chosen.get()));
+    let shown = Memo::new(move |_| groups.all().with(|all| shown_group(all, chosen.get())));
     let ids = Memo::new(move |_| {
         let group = shown.get();
         draft.current.with(|c| {
@@ -486,7 +501,7 @@ fn NetworkCards(
     let heading = move || {
         let name = shown
             .get()
-            .and_then(|id| groups.with(|g| g.iter().find(|g| g.id == id).map(|g| g.name.clone())));
+            .and_then(|id| groups.row(&id).map(|g| g.with(|g| g.name.clone())));
         format!("Networks of node group {}", name.unwrap_or_default())
     };
     view! {
@@ -833,22 +848,8 @@ fn Parameters(draft: Draft) -> impl IntoView {
 /// The VIPs: each with its network, node group and address.
 #[component]
 fn Vips(current: Memo<Tagged<ConfigurationView>>) -> impl IntoView {
-    let vips = Memo::new(move |_| {
-        current.with(|c| {
-            c.value
-                .vips
-                .iter()
-                .map(|(name, vip)| {
-                    let address = vip.ipaddr.map_or_else(
-                        || "none left in its network".to_owned(),
-                        |ip| ip.to_string(),
-                    );
-                    let group = vip.node_group.clone().unwrap_or_default();
-                    (name.clone(), vip.network.clone(), group, address)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
+    let names =
+        Memo::new(move |_| current.with(|c| c.value.vips.keys().cloned().collect::<Vec<_>>()));
     view! {
         <section class="vips" aria-labelledby="vips-heading">
             <h2 id="vips-heading">"VIPs"</h2>
@@ -858,22 +859,37 @@ fn Vips(current: Memo<Tagged<ConfigurationView>>) -> impl IntoView {
                 columns=&["VIP", "Network", "Node group", "Address"]
             >
                 <For
-                    each=move || vips.get()
-                    key=|vip| vip.clone()
-                    children=|(name, network, group, address)| {
-                        let key = name.clone();
-                        view! {
-                            <tr data-vip=key>
-                                <th scope="row">{name}</th>
-                                <td>{label(&network).to_owned()}</td>
-                                <td>{group}</td>
-                                <td class="vip-address">{address}</td>
-                            </tr>
-                        }
-                    }
+                    each=move || names.get()
+                    key=|name| name.clone()
+                    children=move |name| view! { <VipRow name current /> }
                 />
             </Table>
         </section>
+    }
+}
+
+/// One VIP's row, keyed by its name: it follows its own VIP in every
+/// configuration answered (a Save that moves its address changes its cell).
+#[component]
+fn VipRow(name: String, current: Memo<Tagged<ConfigurationView>>) -> impl IntoView {
+    let key = name.clone();
+    let vip = Memo::new(move |_| current.with(|c| c.value.vips.get(&key).cloned()));
+    let network = move || vip.with(|v| v.as_ref().map(|v| label(&v.network).to_owned()));
+    let group = move || vip.with(|v| v.as_ref().and_then(|v| v.node_group.clone()));
+    let address = move || {
+        vip.with(|v| match v.as_ref().and_then(|v| v.ipaddr) {
+            Some(ip) => ip.to_string(),
+            None => "none left in its network".to_owned(),
+        })
+    };
+    let key = name.clone();
+    view! {
+        <tr data-vip=key>
+            <th scope="row">{name}</th>
+            <td>{network}</td>
+            <td>{group}</td>
+            <td class="vip-address">{address}</td>
+        </tr>
     }
 }
 
