@@ -292,21 +292,7 @@ fn edges(
             continue;
         }
         for path in paths(line) {
-            let resolved = match path.first().map(String::as_str) {
-                Some("crate" | "super" | "self") => absolute(module, &path, sources),
-                Some(first) => own
-                    .get(first)
-                    .map(|to| [to.clone(), path[1..].to_vec()].concat())
-                    .or_else(|| {
-                        let child = [module.clone(), vec![first.to_owned()]].concat();
-                        sources.contains_key(&child).then(|| {
-                            let mut p = module.clone();
-                            p.extend(path.iter().cloned());
-                            p
-                        })
-                    }),
-                None => None,
-            };
+            let resolved = code_path(module, &path, sources, own);
             if let Some(resolved) = resolved {
                 let target = follow(&resolved, sources, aliases);
                 out.push(Edge {
@@ -331,6 +317,29 @@ fn edges(
         }
     }
     out
+}
+
+/// The absolute path a path written in `module`'s code leads to: through
+/// `crate::`, `super::` or `self::`, a name a `use` brought in, or a child
+/// module's name; `None` when it leads out of the crate (or is a local).
+fn code_path(
+    module: &ModPath,
+    path: &[String],
+    sources: &BTreeMap<ModPath, Source>,
+    own: &BTreeMap<String, ModPath>,
+) -> Option<ModPath> {
+    match path.first().map(String::as_str)? {
+        "crate" | "super" | "self" => absolute(module, path, sources),
+        first => own
+            .get(first)
+            .map(|to| [to.clone(), path[1..].to_vec()].concat())
+            .or_else(|| {
+                let child = [module.clone(), vec![first.to_owned()]].concat();
+                sources
+                    .contains_key(&child)
+                    .then(|| [module.clone(), path.to_vec()].concat())
+            }),
+    }
 }
 
 /// Whether line `line` (1-based) is inside a `#[cfg(test)]` module.

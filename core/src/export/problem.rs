@@ -92,6 +92,8 @@ crate::schema::schema!(ExportProblem, export_problem_schema());
 /// data cannot work out — and the tab where it is fixed. A node's problem
 /// always names its tab, which sets it apart from a [`node_problem`]
 /// (closed): in `ErrorProblem`'s `oneOf` a value matches one schema only.
+// Long: the two closed shapes are written out property by property, as the
+// document shows them.
 fn export_problem_schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
     use crate::schema::{int64, one_of_strings};
     use utoipa::openapi::schema::{
