@@ -90,8 +90,8 @@ kolla: deployer-venv
 runs: deployer-venv
 	MOSAIC_DEPLOYER_VENV=$$(scripts/deployer-venv.sh 2>/dev/null) cargo test --locked $(NATIVE) --test runs --test hardware -- --ignored --test-threads=2
 
-## The API tests (api, settings, access, concurrency, lifecycle, caching, roles, versions, components) again on PostgreSQL (a throw-away server; installs Debian's
-## postgresql when missing).
+## The API tests (every test file that stores something: the list below) again on PostgreSQL (a
+## throw-away server; installs Debian's postgresql when missing).
 postgres:
 	scripts/with-postgres.sh cargo test --locked $(NATIVE) --test api --test settings --test access --test concurrency --test lifecycle --test caching --test roles --test versions --test components --test networks --test deployers --test deployments --test hardware --test disks --test preconditions
 
