@@ -134,6 +134,7 @@ async fn view(state: &AppState, stored: Stored) -> Result<ConfigurationView, Api
         (status = 200, description = "The configuration", body = ConfigurationView,
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
     )
 )]
 async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
@@ -161,7 +162,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Resp
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the configuration's version"))),
         (status = 400, description = "`bad_request`: a body that is not a change; `invalid_networks`: every problem of the change and of the configuration it makes (`problems`: kind, message, networks, fields, nodes); nothing is stored", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
-        (status = 409, description = "`busy`: the environment's nodes kept changing", body = ErrorBody),
+        (status = 409, description = "`busy`: the environment's nodes kept changing; `invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
         (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
@@ -216,6 +217,7 @@ fn changed(
         (status = 200, description = "The problems (none: a save would pass)", body = Verification),
         (status = 400, description = "`bad_request`: a body that is not a change", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
+        (status = 409, description = "`invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
     )
 )]
 async fn verify(
@@ -285,7 +287,7 @@ async fn groups(
         (status = 201, description = "Created (its networks copy the `default` group's; with two groups every addressed network gets a gateway)", body = NodeGroup),
         (status = 400, description = "`bad_request`: a name that is not 1 to 50 letters, digits, `-`, `_` or `.`", body = ErrorBody),
         (status = 404, description = "`not_found`: no such environment", body = ErrorBody),
-        (status = 409, description = "`node_group_exists`: the environment has a node group of that name; `busy`: the environment's nodes kept changing", body = ErrorBody),
+        (status = 409, description = "`node_group_exists`: the environment has a node group of that name; `busy`: the environment's nodes kept changing; `invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
     )
 )]
 async fn create_group(
@@ -358,7 +360,7 @@ fn with_group(
     responses(
         (status = 204, description = "Deleted, with its networks and VIPs"),
         (status = 404, description = "`not_found`: no such node group", body = ErrorBody),
-        (status = 409, description = "`node_group_in_use`: nodes are in it (up to ten named), or it is `default`; `busy`: the environment's nodes kept changing", body = ErrorBody),
+        (status = 409, description = "`node_group_in_use`: nodes are in it (up to ten named), or it is `default`; `busy`: the environment's nodes kept changing; `invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
     )
 )]
 async fn delete_group(
@@ -438,6 +440,7 @@ fn interfaces_of(
         (status = 200, description = "Its interfaces", body = InterfacesView,
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+        (status = 409, description = "`invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
     )
 )]
 async fn interfaces(
@@ -472,6 +475,7 @@ async fn interfaces(
             headers(("ETag" = String, description = "`\"N-DIGEST\"`, N the node's version"))),
         (status = 400, description = "`bad_request`: a body that is not interfaces, a bond without its mode or slaves; `invalid_interfaces`: every problem of its interfaces and their layout (`problems`); nothing is stored", body = ErrorBody),
         (status = 404, description = "`not_found`: no such node", body = ErrorBody),
+        (status = 409, description = "`invalid_release`: the release's (or a plugin's) networking data does not read, named in the message", body = ErrorBody),
         (status = 412, description = "`precondition_failed`: `If-Match` names no version it is at (a stale tag, or one never issued)", body = ErrorBody),
     )
 )]
