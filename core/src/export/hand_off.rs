@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::problem::{ExportProblem, ExportProblemKind, listed, tab_read_by};
+use super::problem::{ExportProblem, ExportProblemKind, listed, problem_on, tab_read_by};
 use crate::deployer::{DiskUse, Expression, Prepare};
 use crate::disks::manager::{LvSize, logical_volumes};
 use crate::disks::metadata::{SpaceKind, VolumeSpace, VolumesMetadata};
@@ -127,12 +127,12 @@ pub fn hand_off<'n>(
         match check(use_, meta, holds) {
             Ok(Some(c)) => checked.push(c),
             Ok(None) => {}
-            Err(message) => out.problems.push(ExportProblem {
-                kind: ExportProblemKind::Disks,
-                message: format!("disks: volume '{}': {message}", use_.volume),
-                subject: None,
-                fixed_on: tab_read_by(&use_.when),
-            }),
+            Err(message) => out.problems.push(problem_on(
+                ExportProblemKind::Disks,
+                tab_read_by(&use_.when),
+                format!("disks: volume '{}': {message}", use_.volume),
+                None,
+            )),
         }
     }
     let mut unset: BTreeMap<usize, Vec<String>> = BTreeMap::new();
