@@ -902,50 +902,47 @@ pub(super) fn group_mentions(root: &Node, file: &str) -> Vec<super::GroupMention
 /// The groups one deployer's declaration names (`deployer` and `file`
 /// left for the caller).
 fn mentions(node: &Node, at: &str) -> Vec<super::GroupMention> {
-    let mut out = Vec::new();
-    let mut named = |name: &Node, path: String| {
-        for group in name.as_str().unwrap_or_default().split(":&") {
-            out.push(super::GroupMention {
-                deployer: String::new(),
-                group: group.to_owned(),
-                file: String::new(),
-                line: name.line,
-                path: path.clone(),
-            });
-        }
-    };
-    let items = |key: &str| node.get(key).and_then(Node::as_seq).unwrap_or_default();
+    fn list(n: Option<&Node>) -> &[Node] {
+        n.and_then(Node::as_seq).unwrap_or_default()
+    }
+    // Each node that names groups, with its path.
+    let mut named: Vec<(&Node, String)> = Vec::new();
     for tag in node.get("tags").and_then(Node::as_map).unwrap_or_default() {
         let tag_at = join_path(&join_path(at, "tags"), &tag.key);
-        for (i, placement) in tag.value.as_seq().unwrap_or_default().iter().enumerate() {
-            let group = placement.get("group").unwrap_or(placement);
-            named(group, index_path(&tag_at, i));
+        for (i, placement) in list(Some(&tag.value)).iter().enumerate() {
+            named.push((
+                placement.get("group").unwrap_or(placement),
+                index_path(&tag_at, i),
+            ));
         }
     }
-    for (i, service) in items("services").iter().enumerate() {
-        let service_at = join_path(&index_path(&join_path(at, "services"), i), "groups");
-        let groups = service
-            .get("groups")
-            .and_then(Node::as_seq)
-            .unwrap_or_default();
-        for (j, group) in groups.iter().enumerate() {
-            named(group, index_path(&service_at, j));
+    for (i, group) in list(node.get("own_roles_under")).iter().enumerate() {
+        named.push((group, index_path(&join_path(at, "own_roles_under"), i)));
+    }
+    // A service's groups and an inventory group's children: a list in each
+    // item of a list.
+    for (outer, inner) in [("services", "groups"), ("inventory", "children")] {
+        for (i, item) in list(node.get(outer)).iter().enumerate() {
+            let item_at = join_path(&index_path(&join_path(at, outer), i), inner);
+            for (j, name) in list(item.get(inner)).iter().enumerate() {
+                named.push((name, index_path(&item_at, j)));
+            }
         }
     }
-    for (i, group) in items("own_roles_under").iter().enumerate() {
-        named(group, index_path(&join_path(at, "own_roles_under"), i));
-    }
-    for (i, group) in items("inventory").iter().enumerate() {
-        let children_at = join_path(&index_path(&join_path(at, "inventory"), i), "children");
-        let children = group
-            .get("children")
-            .and_then(Node::as_seq)
-            .unwrap_or_default();
-        for (j, child) in children.iter().enumerate() {
-            named(child, index_path(&children_at, j));
+    let mut out = Vec::new();
+    for (name, path) in named {
+        for group in name.as_str().unwrap_or_default().split(":&") {
+            if !group.is_empty() {
+                out.push(super::GroupMention {
+                    deployer: String::new(),
+                    group: group.to_owned(),
+                    file: String::new(),
+                    line: name.line,
+                    path: path.clone(),
+                });
+            }
         }
     }
-    out.retain(|m| !m.group.is_empty());
     out
 }
 
