@@ -271,18 +271,16 @@ fn edges(
 ) -> Vec<Edge> {
     let mut out = Vec::new();
     let own = &aliases[module];
+    // Test code is not counted: the file's lines up to its `#[cfg(test)]` module.
+    let code_end = tests_start(text);
+    let statements = use_spans(text);
     // `use` lines are read as statements below.
-    let use_lines: BTreeSet<usize> = use_spans(text)
-        .into_iter()
-        .flat_map(|(first, last, _)| first..=last)
+    let use_lines: BTreeSet<usize> = statements
+        .iter()
+        .flat_map(|(first, last, _)| *first..=*last)
         .collect();
-    let mut previous = "";
-    for (number, line) in text.lines().enumerate() {
+    for (number, line) in text.lines().enumerate().take(code_end - 1) {
         let code = line.trim_start();
-        if previous.trim() == "#[cfg(test)]" && code.starts_with("mod ") {
-            break;
-        }
-        previous = line;
         let skipped = code.starts_with("//")
             || use_lines.contains(&(number + 1))
             || code.starts_with("mod ")
@@ -303,8 +301,8 @@ fn edges(
         }
     }
     // `use` statements that are not re-exports point where they lead.
-    for (line, statement) in use_statements(text) {
-        if statement.starts_with("pub") || in_tests(text, line) {
+    for (line, _, statement) in statements {
+        if statement.starts_with("pub") || line >= code_end {
             continue;
         }
         for path in expand(&statement) {
@@ -342,12 +340,14 @@ fn code_path(
     }
 }
 
-/// Whether line `line` (1-based) is inside a `#[cfg(test)]` module.
-fn in_tests(text: &str, line: usize) -> bool {
+/// The line (1-based) a `#[cfg(test)]` module starts on: the first line of
+/// test code (one past the last line when there is none).
+fn tests_start(text: &str) -> usize {
     let lines: Vec<&str> = text.lines().collect();
-    lines[..line.saturating_sub(1)]
+    lines
         .windows(2)
-        .any(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
+        .position(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
+        .map_or(lines.len() + 1, |i| i + 2)
 }
 
 /// `path` (a `crate::`, `super::` or `self::` path, or one through a child
