@@ -748,28 +748,34 @@ fn environments_are_built_from_their_pins_and_offered_the_newer_versions() {
     );
 }
 
-#[test]
-fn a_network_role_the_release_declares_is_refused_naming_both_places() {
-    let release = installed(package(&[
+/// The release plugin whose second release (`stack 2024.1-x` on Ubuntu)
+/// the `extension` plugin extends, with `file` (`text`) named by its
+/// record's key `key` (`deployers_path`).
+fn extended_release(key: &str, file: &str, text: &str) -> MemoryFiles {
+    let record = format!("    base_release_path: base.yaml\n    {key}: {file}\n");
+    package(&[
         (
             "metadata.yaml",
             &RELEASE
                 .replace("os: CentOS", "os: ubuntu")
                 .replace("version: '2.0'", "version: '2024.1-x'")
-                .replace(
-                    "    base_release_path: base.yaml\n",
-                    "    base_release_path: base.yaml\n    network_roles_path: net.yaml\n",
-                ),
+                .replace("    base_release_path: base.yaml\n", &record),
         ),
         ("components.yaml", "[]\n"),
         ("roles.yaml", "{}\n"),
         ("graphs/a.yaml", "[]"),
         ("base.yaml", "components: []\n"),
-        (
-            "net.yaml",
-            "# The release's.\n- id: keystone/api\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n- id: mgmt/vip\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: [{name: management}]}\n",
-        ),
-    ]));
+        (file, text),
+    ])
+}
+
+#[test]
+fn a_network_role_the_release_declares_is_refused_naming_both_places() {
+    let release = installed(extended_release(
+        "network_roles_path",
+        "net.yaml",
+        "# The release's.\n- id: keystone/api\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n- id: mgmt/vip\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: [{name: management}]}\n",
+    ));
     let plugin = installed(extension(&[(
         "network_roles.yaml",
         "- id: mine\n  default_mapping: private\n  properties: {vip: []}\n- id: mgmt/vip\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n",
@@ -889,25 +895,8 @@ fn a_deployers_services_name_their_groups_and_conditions() {
 #[test]
 fn deployer_data_mistakes_refuse_the_install_with_their_lines() {
     let inventory = "kolla-ansible:\n  inventory:\n    - {group: control}\n    - {group: compute}\n    - {group: baremetal, children: [control, storage]}\n  own_roles_under: [baremetal]\n";
-    let release_files = |deployers: &str| {
-        package(&[
-            (
-                "metadata.yaml",
-                &RELEASE
-                    .replace("os: CentOS", "os: ubuntu")
-                    .replace("version: '2.0'", "version: '2024.1-x'")
-                    .replace(
-                        "    base_release_path: base.yaml\n",
-                        "    base_release_path: base.yaml\n    deployers_path: kolla.yaml\n",
-                    ),
-            ),
-            ("components.yaml", "[]\n"),
-            ("roles.yaml", "{}\n"),
-            ("graphs/a.yaml", "[]"),
-            ("base.yaml", "components: []\n"),
-            ("kolla.yaml", deployers),
-        ])
-    };
+    let release_files =
+        |deployers: &str| extended_release("deployers_path", "kolla.yaml", deployers);
     let own: Vec<String> = lines(&load(&release_files(inventory)))
         .into_iter()
         .filter(|l| l.contains("error"))
