@@ -496,3 +496,55 @@ fn with_glances_file_back_end_its_datadir_stays_kollas_own() {
     // The volume is made and mounted all the same.
     assert!(export.files["prepare-disks.yml"].contains("mount: /var/lib/glance"));
 }
+
+/// A service is gated on the global kolla-ansible gates it on
+/// (`enabled_by`): the global's value decides, not a copy of its
+/// condition; a global that is no boolean cannot gate.
+#[test]
+fn a_service_runs_when_the_global_enabling_it_is_true() {
+    use mosaic_core::deployer::Expression;
+    let nodes = || {
+        vec![
+            node(1, "ctl-1", &["controller"]),
+            node(2, "cmp-1", &["compute"]),
+            node(3, "cinder-1", &["cinder"]),
+        ]
+    };
+    let runs = |export: &Export, host: &str, service: &str| {
+        let host = export.hosts.iter().find(|h| h.name == host).unwrap();
+        host.services.iter().any(|s| s == service)
+    };
+    let mut release = common::bundled::release();
+    let export_with = |release: &Release| export(release, &LVM, nodes());
+    let shipped = export_with(&release).unwrap();
+    assert!(runs(&shipped, "ctl-1", "cinder-api"));
+    assert!(runs(&shipped, "cinder-1", "tgtd"));
+
+    let kolla = &mut release.deployers_metadata.0[0];
+    let at = kolla.globals.iter().position(|g| g.name == "enable_cinder");
+    kolla.globals[at.unwrap()].value = Some(Expression::parse("false").unwrap());
+    let off = export_with(&release).unwrap();
+    assert!(!runs(&off, "ctl-1", "cinder-api"));
+    assert!(!runs(&off, "cinder-1", "cinder-volume"));
+    assert!(
+        runs(&off, "cinder-1", "tgtd"),
+        "tgtd follows its own global"
+    );
+    let globals = &off.files["globals.yml"];
+    assert!(globals.contains("enable_cinder: \"no\"\n"), "{globals}");
+
+    let kolla = &mut release.deployers_metadata.0[0];
+    let service = kolla
+        .services
+        .iter_mut()
+        .find(|s| s.service == "tgtd")
+        .unwrap();
+    service.enabled_by = Some("kolla_base_distro".to_owned());
+    let refusal = export_with(&release).unwrap_err();
+    let problem = &refusal.problems[0];
+    assert_eq!(problem.kind, Kind::Condition);
+    assert_eq!(
+        problem.message,
+        "service 'tgtd': its condition cannot be evaluated: global 'kolla_base_distro' enabling it is \"ubuntu\", not a boolean"
+    );
+}

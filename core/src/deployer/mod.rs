@@ -37,6 +37,37 @@ impl Deployers {
     }
 }
 
+/// The deployers Mosaic knows the particulars of: what is theirs alone
+/// and written as code, not data — the host variables their inventory
+/// takes and the README of what to run (`crate::export`'s `kolla`), and
+/// how they are run (`crate::run`). A release declares only these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Known {
+    KollaAnsible,
+}
+
+impl Known {
+    pub const ALL: [Known; 1] = [Known::KollaAnsible];
+
+    /// The known deployer of that name.
+    pub fn named(name: &str) -> Option<Known> {
+        Known::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// As `deployers.yaml` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Known::KollaAnsible => "kolla-ansible",
+        }
+    }
+
+    /// Every known name, for a message (`kolla-ansible`).
+    pub fn names() -> String {
+        let names: Vec<&str> = Known::ALL.iter().map(|k| k.name()).collect();
+        names.join(", ")
+    }
+}
+
 /// One deployer's declaration. A release gives all of it; a plugin only
 /// what concerns its own components, roles, tags and settings.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +76,11 @@ pub struct Deployer {
     /// The key it is declared under (`kolla-ansible`).
     #[serde(skip)]
     pub name: String,
+    /// How its files write a boolean: `[true's, false's]` (kolla-ansible's
+    /// `globals.yml`: `["yes", "no"]`); as YAML's `true`/`false` without
+    /// it. A value may say otherwise ([`Computed::booleans`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub booleans: Option<[String; 2]>,
     /// The deployer's series (`18`: kolla-ansible 18).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub series: String,
@@ -125,13 +161,19 @@ pub struct InventoryGroup {
 }
 
 /// A service the deployer runs: on a host in one of `groups` (`a:&b`: in
-/// both, Ansible's intersection), when `when` holds (always without it).
-/// A service given twice runs where either entry puts it.
+/// both, Ansible's intersection), when the global `enabled_by` is true and
+/// `when` holds (always without either). A service given twice runs where
+/// either entry puts it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeployedService {
     pub service: String,
     pub groups: Vec<GroupPattern>,
+    /// The global of `globals` that switches it on, as the deployer gates
+    /// it (kolla-ansible's `enable_ironic`): the release's or the plugin's
+    /// own, checked at install.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled_by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Expression>,
 }
@@ -205,9 +247,10 @@ pub struct Computed {
     pub template: Option<Template>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Expression>,
-    /// How a boolean value is written when not `"yes"`/`"no"`: `[true's,
-    /// false's]`, as the series documents the value's valid options
-    /// (kolla-ansible's `openstack_logging_debug`: `["True", "False"]`).
+    /// How a boolean value is written when not as the deployer's
+    /// [`Deployer::booleans`]: `[true's, false's]`, as the series documents
+    /// the value's valid options (kolla-ansible's `openstack_logging_debug`:
+    /// `["True", "False"]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booleans: Option<[String; 2]>,
 }

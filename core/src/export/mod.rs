@@ -8,6 +8,7 @@
 //! read is `crate::deployer`'s.
 
 mod hand_off;
+mod kolla;
 mod problem;
 mod write;
 
@@ -22,19 +23,18 @@ pub use hand_off::{
 pub use problem::{ExportProblem, ExportProblemKind, ExportRefusal, Subject};
 
 use crate::deployer::{
-    Computed, DeployedService, Deployer, DeployerSummary, Expression, Part, Template,
+    Computed, DeployedService, Deployer, DeployerSummary, Expression, Known, Part, Template,
 };
 use crate::disks::VolumesMetadata;
 use crate::environment::{EnvTab, Environment};
 use crate::expr::JsonModels;
 use crate::name::TagName;
 use crate::network::NetworkConfiguration;
-use crate::network::interfaces::untagged;
-use crate::network::metadata::{MANAGEMENT, PRIVATE, PUBLIC, STORAGE, Segmentation};
+use crate::network::metadata::MANAGEMENT;
 use crate::tag::NodeTags;
 use hand_off::{HandOff, hand_off};
 use problem::{listed, problem, problem_on, reads, tab_read_by};
-use write::{DISKS_README, Inventory, PREPARE_LINE, README, globals_yaml, ini, prepare_disks};
+use write::{Inventory, globals_yaml, ini, prepare_disks};
 
 /// One host of the export: its node, its host name, every group it is in
 /// (directly or through a group's children), the groups that list it by
@@ -129,6 +129,7 @@ impl Environment<'_> {
             .deployers_metadata
             .0
             .iter()
+            .filter(|d| Known::named(&d.name).is_some())
             .map(|d| DeployerSummary {
                 name: d.name.clone(),
                 series: d.series.clone(),
@@ -139,8 +140,10 @@ impl Environment<'_> {
 
     /// Deployer `name` as the release declares it with the enabled
     /// plugins' entries added; `None` when the release declares none of
-    /// that name.
+    /// that name that Mosaic knows ([`Known`]: a release's loading refuses
+    /// any other).
     pub fn deployer(&self, name: &str) -> Option<Deployer> {
+        Known::named(name)?;
         let mut deployer = self.release.deployers_metadata.get(name)?.clone();
         for plugin in self.enabled_plugins() {
             if let Some(extension) = plugin.deployers_metadata.get(name) {
@@ -153,8 +156,9 @@ impl Environment<'_> {
     /// The environment exported for deployer `name` (`None`: the release
     /// declares no such deployer). Its nodes must carry their addresses.
     pub fn export_to(&self, name: &str) -> Option<Result<Export, ExportRefusal>> {
+        let known = Known::named(name)?;
         let deployer = self.deployer(name)?;
-        Some(Exporting::new(self, &deployer).and_then(|e| e.export()))
+        Some(Exporting::new(self, &deployer, known).and_then(|e| e.export()))
     }
 }
 
@@ -162,6 +166,8 @@ impl Environment<'_> {
 struct Exporting<'e, 'a> {
     env: &'e Environment<'a>,
     deployer: &'e Deployer,
+    /// Whose particulars the files take.
+    known: Known,
     config: NetworkConfiguration,
     models: JsonModels,
     /// The nodes exported (not pending deletion), with their effective tags.
@@ -185,7 +191,11 @@ impl Export {
 type HostVars = BTreeMap<String, BTreeMap<String, String>>;
 
 impl<'e, 'a> Exporting<'e, 'a> {
-    fn new(env: &'e Environment<'a>, deployer: &'e Deployer) -> Result<Self, ExportRefusal> {
+    fn new(
+        env: &'e Environment<'a>,
+        deployer: &'e Deployer,
+        known: Known,
+    ) -> Result<Self, ExportRefusal> {
         // The release's data at fault: no tab of the environment fixes it.
         let (config, _) = env.network_configuration().map_err(|e| ExportRefusal {
             deployer: deployer.name.clone(),
@@ -214,6 +224,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         Ok(Exporting {
             env,
             deployer,
+            known,
             config,
             models,
             nodes,
@@ -233,7 +244,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         problems.append(&mut more);
         let (overrides, mut more) = self.overrides();
         problems.append(&mut more);
-        let (services, mut more) = self.services();
+        let (services, mut more) = self.services(&globals);
         problems.append(&mut more);
         if !problems.is_empty() {
             return Err(ExportRefusal {
@@ -257,10 +268,12 @@ impl<'e, 'a> Exporting<'e, 'a> {
         warnings.extend(hand_off.warnings.iter().cloned());
         let mut files = BTreeMap::new();
         files.insert("inventory".to_owned(), inventory.text(self.header(), &vars));
-        files.insert(
-            "globals.yml".to_owned(),
-            globals_yaml(&self.header(), &globals),
-        );
+        let globals = globals.into_iter().map(|(entry, value)| {
+            let form = entry.booleans.as_ref().or(self.deployer.booleans.as_ref());
+            (entry.name.clone(), written(form, value))
+        });
+        let globals = globals_yaml(&self.header(), self.globals_note(), globals);
+        files.insert("globals.yml".to_owned(), globals);
         files.extend(overrides);
         let prepares = !hand_off.hosts.is_empty();
         if prepares {
@@ -454,13 +467,17 @@ impl<'e, 'a> Exporting<'e, 'a> {
         (out, problems)
     }
 
-    /// `entries` worked out: name → value, with every entry that cannot be.
-    fn computed(&self, entries: &[Computed]) -> (Vec<(String, Value)>, Vec<ExportProblem>) {
+    /// `entries` worked out: each with its value (booleans as such), with
+    /// every entry that cannot be.
+    fn computed(
+        &self,
+        entries: &'e [Computed],
+    ) -> (Vec<(&'e Computed, Value)>, Vec<ExportProblem>) {
         let mut values = Vec::new();
         let mut problems = Vec::new();
         for entry in entries {
             match self.value_of(entry) {
-                Ok(Some(value)) => values.push((entry.name.clone(), value)),
+                Ok(Some(value)) => values.push((entry, value)),
                 Ok(None) => {}
                 Err(e) => problems.push(problem_on(
                     ExportProblemKind::Value,
@@ -481,13 +498,9 @@ impl<'e, 'a> Exporting<'e, 'a> {
         if let Some(template) = &entry.template {
             return self.filled(template).map(Some);
         }
-        let value = match &entry.value {
+        Ok(Some(match &entry.value {
             Some(expression) => self.value(expression)?,
             None => Value::Null,
-        };
-        Ok(Some(match (&entry.booleans, value) {
-            (Some([yes, no]), Value::Bool(b)) => Value::from(if b { yes } else { no }.as_str()),
-            (_, value) => value,
         }))
     }
 
@@ -543,7 +556,7 @@ impl<'e, 'a> Exporting<'e, 'a> {
         for entry in &self.deployer.overrides {
             match self.value_of(&entry.key) {
                 Ok(Some(value)) => {
-                    let text = match value {
+                    let text = match written(entry.key.booleans.as_ref(), value) {
                         Value::String(s) => s,
                         other => other.to_string(),
                     };
@@ -569,73 +582,11 @@ impl<'e, 'a> Exporting<'e, 'a> {
         (texts, problems)
     }
 
-    /// Each node's host variables: its management address, and its
-    /// interfaces as kolla-ansible names them (a tagged network on
-    /// `PORT.VLAN`).
+    /// Each node's host variables, as the deployer's inventory takes them.
     fn host_vars(&self, node: &NodeTags) -> BTreeMap<String, String> {
-        let mut vars = BTreeMap::new();
-        if let Some(ip) = node.addresses.get(MANAGEMENT) {
-            vars.insert("ansible_host".to_owned(), ip.to_string());
+        match self.known {
+            Known::KollaAnsible => kolla::host_vars(self.env, &self.config, node),
         }
-        let Some(layout) = self.env.node_layout(&self.config, node) else {
-            return vars;
-        };
-        let port_of = |network: &str| -> Option<String> {
-            let (port, _) = layout
-                .layout
-                .iter()
-                .find(|(_, nets)| nets.iter().any(|n| n == network))?;
-            let net = self.config.find(layout.group, network)?;
-            let meta = self.env.network_metas().get(network)?;
-            Some(match (untagged(net, meta), net.vlan_start) {
-                (false, Some(vlan)) => format!("{port}.{vlan}"),
-                _ => port.clone(),
-            })
-        };
-        if let Some(port) = port_of(MANAGEMENT) {
-            vars.insert("network_interface".to_owned(), port.clone());
-            vars.insert("api_interface".to_owned(), port);
-        }
-        if let Some(port) = port_of(STORAGE) {
-            vars.insert("storage_interface".to_owned(), port);
-        }
-        let segmentation = self.config.networking_parameters.segmentation_type;
-        if segmentation == Segmentation::Tun
-            && let Some(port) = port_of(PRIVATE)
-        {
-            vars.insert("tunnel_interface".to_owned(), port);
-        }
-        // Tenant VLANs ride on physnet1 (the first external interface), the
-        // public network on the next when it is on another port.
-        let mut external: Vec<String> = Vec::new();
-        if segmentation == Segmentation::Vlan {
-            external.extend(
-                layout
-                    .layout
-                    .iter()
-                    .find(|(_, n)| n.iter().any(|n| n == PRIVATE))
-                    .map(|(p, _)| p.clone()),
-            );
-        }
-        if let Some(port) = port_of(PUBLIC).filter(|p| !external.contains(p)) {
-            external.push(port);
-        }
-        if !external.is_empty() {
-            vars.insert("neutron_external_interface".to_owned(), external.join(","));
-        }
-        // kolla-ansible pairs each external interface with a bridge of
-        // `neutron_bridge_name` (physnet1, physnet2, …); its default names
-        // one, so a second interface needs the list.
-        if external.len() > 1 {
-            let bridges: Vec<String> = (1..=external.len())
-                .map(|i| match i {
-                    1 => "br-ex".to_owned(),
-                    i => format!("br-ex{i}"),
-                })
-                .collect();
-            vars.insert("neutron_bridge_name".to_owned(), bridges.join(","));
-        }
-        vars
     }
 
     /// The inventory: the series' skeleton with each placed group listing
@@ -681,10 +632,14 @@ impl<'e, 'a> Exporting<'e, 'a> {
         Inventory::build(self.deployer, &placed, &own)
     }
 
-    /// The services that run here (their `when` holds), with every
+    /// The services that run here (the global enabling them is true and
+    /// their `when` holds, given the `globals` worked out), with every
     /// condition that cannot be evaluated and every group no inventory of
     /// the series has.
-    fn services(&self) -> (Vec<&'e DeployedService>, Vec<ExportProblem>) {
+    fn services(
+        &self,
+        globals: &[(&Computed, Value)],
+    ) -> (Vec<&'e DeployedService>, Vec<ExportProblem>) {
         let mut out = Vec::new();
         let mut problems = Vec::new();
         let known = |group: &str| self.deployer.inventory.iter().any(|g| g.group == group);
@@ -700,7 +655,10 @@ impl<'e, 'a> Exporting<'e, 'a> {
                 ));
                 continue;
             }
-            match self.holds_if(service.when.as_ref()) {
+            let runs = self
+                .enabled(service, globals)
+                .and_then(|on| Ok(on && self.holds_if(service.when.as_ref())?));
+            match runs {
                 Ok(true) => out.push(service),
                 Ok(false) => {}
                 Err(e) => problems.push(problem_on(
@@ -715,6 +673,28 @@ impl<'e, 'a> Exporting<'e, 'a> {
             }
         }
         (out, problems)
+    }
+
+    /// Whether the global enabling `service` is true (always without one;
+    /// false when the global's own `when` leaves it out).
+    fn enabled(
+        &self,
+        service: &DeployedService,
+        globals: &[(&Computed, Value)],
+    ) -> Result<bool, String> {
+        let Some(name) = &service.enabled_by else {
+            return Ok(true);
+        };
+        if !self.deployer.globals.iter().any(|g| &g.name == name) {
+            return Err(format!("global '{name}' enabling it is not declared"));
+        }
+        match globals.iter().find(|(g, _)| &g.name == name) {
+            None => Ok(false),
+            Some((_, Value::Bool(on))) => Ok(*on),
+            Some((_, other)) => Err(format!(
+                "global '{name}' enabling it is {other}, not a boolean"
+            )),
+        }
     }
 
     fn hosts(
@@ -770,10 +750,13 @@ impl<'e, 'a> Exporting<'e, 'a> {
             .collect();
         if !bare.is_empty() {
             out.push(format!(
-                "{} declare{} no interfaces ({}): kolla-ansible uses its network_interface default (eth0) there",
+                "{} declare{} no interfaces ({}): {}",
                 crate::text::counted(bare.len(), "node"),
                 crate::text::agree(bare.len(), "s", ""),
-                listed(&bare)
+                listed(&bare),
+                match self.known {
+                    Known::KollaAnsible => kolla::BARE_NODES,
+                }
             ));
         }
         let mut unplaced: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -814,20 +797,30 @@ impl<'e, 'a> Exporting<'e, 'a> {
         out
     }
 
-    /// The README: with the section on the disks and the line running
-    /// `prepare-disks.yml` when the export `prepares` some.
+    /// The README of what to run next.
     fn readme(&self, prepares: bool) -> String {
-        let (disks, prepare) = if prepares {
-            (DISKS_README, PREPARE_LINE)
-        } else {
-            ("", "")
-        };
-        README
-            .replace("{header}", &self.header())
-            .replace("{disks}", disks)
-            .replace("{prepare}", prepare)
-            .replace("{series}", &self.deployer.series)
-            .replace("{release}", &self.deployer.openstack_release)
+        let d = self.deployer;
+        match self.known {
+            Known::KollaAnsible => {
+                kolla::readme(&self.header(), &d.series, &d.openstack_release, prepares)
+            }
+        }
+    }
+
+    /// The note `globals.yml` carries under its header.
+    fn globals_note(&self) -> &'static str {
+        match self.known {
+            Known::KollaAnsible => kolla::GLOBALS_NOTE,
+        }
+    }
+}
+
+/// A value as the deployer's files write it: a boolean in `form` (`[true's,
+/// false's]`) when there is one.
+fn written(form: Option<&[String; 2]>, value: Value) -> Value {
+    match (form, value) {
+        (Some([yes, no]), Value::Bool(b)) => Value::from(if b { yes } else { no }.as_str()),
+        (_, value) => value,
     }
 }
 

@@ -178,21 +178,16 @@ fn members<'g>(
     set
 }
 
-/// `globals.yml`: the header as a comment, then each value (booleans as
-/// `"yes"`/`"no"`, as kolla-ansible writes most of them; a value whose
-/// valid options are other words has them already, `Computed::booleans`).
-pub fn globals_yaml(header: &str, values: &[(String, Value)]) -> String {
-    let mut map = Map::new();
-    for (name, value) in values {
-        let value = match value {
-            Value::Bool(true) => Value::from("yes"),
-            Value::Bool(false) => Value::from("no"),
-            other => other.clone(),
-        };
-        map.insert(name.clone(), value);
-    }
+/// `globals.yml`: the header and the deployer's `note` as comments, then
+/// each value as the deployer writes it.
+pub fn globals_yaml(
+    header: &str,
+    note: &str,
+    values: impl IntoIterator<Item = (String, Value)>,
+) -> String {
+    let map: Map<String, Value> = values.into_iter().collect();
     format!(
-        "# {header}\n# Passwords are not here: run kolla-genpwd (README.md).\n{}",
+        "# {header}\n# {note}\n{}",
         crate::yaml::to_string(&Value::Object(map))
     )
 }
@@ -214,72 +209,6 @@ pub fn ini(header: &str, keys: &[(String, String, String)]) -> String {
     }
     out
 }
-
-/// What to run next.
-pub const README: &str = "# {header}
-
-This directory is what Mosaic planned, for kolla-ansible {series} (OpenStack
-{release}): `inventory` places every service on the nodes Mosaic's plan
-puts it on, `globals.yml` holds what the components, settings and networks
-decide, and `config/` the configuration kolla-ansible merges into the
-services' own. No secret is here.
-
-Each node's host networking — its interfaces, bonds, VLAN interfaces
-(`eth1.101`) and addresses — must be up before kolla-ansible runs: its
-`network_interface`, `api_interface`, `storage_interface`,
-`tunnel_interface` and `neutron_external_interface` name them.
-
-{disks}Next, on the deployment host, with kolla-ansible {series} installed:
-
-```sh
-sudo mkdir -p /etc/kolla && sudo cp globals.yml /etc/kolla/
-sudo cp -r config /etc/kolla/ 2>/dev/null || true
-cp \"$(python3 -c 'import kolla_ansible, os; print(os.path.dirname(kolla_ansible.__file__))')/../../../share/kolla-ansible/etc_examples/kolla/passwords.yml\" /etc/kolla/passwords.yml
-kolla-genpwd                                   # the passwords, in /etc/kolla/passwords.yml
-kolla-ansible install-deps
-{prepare}kolla-ansible bootstrap-servers -i inventory   # Docker and what the hosts need
-kolla-ansible prechecks -i inventory
-kolla-ansible deploy -i inventory
-kolla-ansible post-deploy -i inventory         # admin-openrc.sh
-```
-";
-
-/// The README's section on the disks, when the export prepares some.
-pub const DISKS_README: &str = "## Before kolla-ansible: the disks
-
-kolla-ansible prepares no disks, yet expects some ready: the LVM volume
-group its Cinder LVM back end names (`cinder_volume_group`, which its
-prechecks look for), Swift's partitions, and the file systems Mosaic's
-host variables point Glance's, Nova's and MariaDB's data at
-(`glance_file_datadir_volume`, `nova_instance_datadir_volume`,
-`mariadb_datadir_volume`). `prepare-disks.yml` makes them on each host
-from the node's disk layout (Configure Disks): each partition where the
-layout places it and of its size in MiB (GPT), the volume groups, the
-logical volumes, their file systems and their mounts (in `/etc/fstab`).
-Run it once the operating system is installed, before `bootstrap-servers`
-(after `install-deps`, which brings the Ansible collections it uses):
-
-```sh
-ansible-playbook -i inventory prepare-disks.yml --check   # what it would do
-ansible-playbook -i inventory prepare-disks.yml
-```
-
-The rest of each disk is the operating system's: its installer lays out
-the layout's other volumes (Base System, Logs, …) before Mosaic's
-partitions, whose places the playbook lists (`start`, MiB). A host with
-anything in the way — a disk of another size or identity, a file system on
-a whole disk, a partition table other than GPT, a partition where one of
-Mosaic's goes, a volume group or a mount point in use, files where a file
-system would be mounted — is left untouched, every reason listed. Nothing
-is ever removed, shrunk or formatted over, and a second run changes
-nothing. The hosts need `parted`, `lvm2` and the file systems' tools
-(`xfsprogs`, `e2fsprogs`).
-
-";
-
-/// The README's line running `prepare-disks.yml`, when the export has it.
-pub const PREPARE_LINE: &str =
-    "ansible-playbook -i inventory prepare-disks.yml   # the disks, first (above)\n";
 
 /// `prepare-disks.yml`: the playbook with each host's disks.
 pub fn prepare_disks(header: &str, hosts: &[(String, HostDisks)]) -> String {

@@ -9,7 +9,7 @@ use crate::component::ComponentName;
 use crate::release::Release;
 
 use super::report::Diagnostic;
-use super::{Package, Severity};
+use super::{Mentioned, Package, Severity};
 
 /// The installed plugins, each with the releases it ships.
 #[derive(Debug, Clone, Copy)]
@@ -204,32 +204,48 @@ pub fn check_install(new: &Package, installed: Installed<'_>) -> Vec<Diagnostic>
             &neighbours,
         ));
         out.extend(unknown_mapped_volumes(new, release));
-        out.extend(unknown_deployer_groups(new, release));
+        out.extend(unknown_deployer_mentions(new, release));
     }
     out
 }
 
-/// The groups the plugin's deployer entries name that the inventory of
-/// `release`'s deployer of that name does not have: an export would
-/// refuse every environment using them, so the install refuses the plugin.
-/// (Entries for a deployer the release does not declare are never read.)
-fn unknown_deployer_groups(new: &Package, release: &Release) -> Vec<Diagnostic> {
+/// The groups and globals the plugin's deployer entries name that
+/// `release`'s deployer of that name does not have (a global of the
+/// plugin's own entry counts): an export would refuse every environment
+/// using them, so the install refuses the plugin. (Entries for a deployer
+/// the release does not declare are never read.)
+fn unknown_deployer_mentions(new: &Package, release: &Release) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for mention in &new.deployer_groups {
+    for mention in &new.deployer_mentions {
         let Some(deployer) = release.deployers_metadata.get(&mention.deployer) else {
             continue;
         };
-        if !deployer.inventory.iter().any(|g| g.group == mention.group) {
+        let name = mention.name.as_str();
+        let (known, what) = match mention.what {
+            Mentioned::Group => (deployer.inventory.iter().any(|g| g.group == name), "group"),
+            Mentioned::Global => {
+                let own = new.deployers_metadata.get(&mention.deployer);
+                let globals = deployer
+                    .globals
+                    .iter()
+                    .chain(own.iter().flat_map(|d| &d.globals));
+                (globals.into_iter().any(|g| g.name == name), "global")
+            }
+        };
+        if !known {
             out.push(Diagnostic {
                 severity: Severity::Error,
                 file: mention.file.clone(),
                 line: Some(mention.line),
                 path: Some(mention.path.clone()),
                 message: format!(
-                    "group '{}' is no group of release '{}''s {} inventory",
-                    mention.group,
+                    "{what} '{name}' is no {what} of release '{}''s {} {}",
                     release.label(),
-                    mention.deployer
+                    mention.deployer,
+                    match mention.what {
+                        Mentioned::Group => "inventory",
+                        Mentioned::Global => "globals",
+                    }
                 ),
             });
         }

@@ -188,17 +188,17 @@ pub fn load_with_limits(files: &dyn Files, limits: Limits) -> Loaded {
         files,
         limits,
         diagnostics: Vec::new(),
-        deployer_groups: Vec::new(),
+        deployer_mentions: Vec::new(),
     };
     let (plugin, releases, tree) = loader.package();
     let diagnostics = loader.diagnostics;
-    let deployer_groups = loader.deployer_groups;
+    let deployer_mentions = loader.deployer_mentions;
     let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let mut report = Report::new(plugin, releases, diagnostics);
     let package = match tree {
         Some(tree) if !has_errors => match serde_json::from_value::<Package>(Json::Object(tree)) {
             Ok(mut package) => {
-                package.deployer_groups = deployer_groups;
+                package.deployer_mentions = deployer_mentions;
                 let mut diagnostics = report.diagnostics;
                 diagnostics.extend(release_bind_warnings(&package));
                 report = Report::new(report.plugin, report.releases, diagnostics);
@@ -248,8 +248,8 @@ struct Loader<'a> {
     files: &'a dyn Files,
     limits: Limits,
     diagnostics: Vec<Diagnostic>,
-    /// The groups the deployer data names (`Package::deployer_groups`).
-    deployer_groups: Vec<super::GroupMention>,
+    /// The groups and globals the deployer data names (`Package::deployer_mentions`).
+    deployer_mentions: Vec<super::DeployerMention>,
 }
 
 /// How a list of graph records is read: a release record's and a plugin's
@@ -1094,8 +1094,8 @@ impl Loader<'_> {
             schema::check(kind, &tree, &mut self.sink(file));
         }
         if kind == Some(FileKind::Deployers) {
-            self.deployer_groups
-                .extend(schema::group_mentions(&tree, file));
+            self.deployer_mentions
+                .extend(schema::deployer_mentions(&tree, file));
         }
         Some(tree)
     }

@@ -32,21 +32,31 @@ pub use load::{Loaded, load, load_with_limits};
 pub use report::{Diagnostic, PluginId, ReleaseId, Report, Severity};
 pub use version::Version;
 
-/// A package as loaded: metadata, its `releases:` records with their files
-/// read in, and the fixed files under their stored names (what the server
-/// stores and `mosaic plugin show` prints).
-/// A group named by deployer data (`deployers.yaml`): a tag's placement,
-/// a service's group pattern, `own_roles_under`, an inventory group's
-/// children — with its place, for the install's report.
+/// A name deployer data (`deployers.yaml`) gives that the deployer's
+/// declaration must have: a group of its inventory (a tag's placement, a
+/// service's group pattern, `own_roles_under`, an inventory group's
+/// children) or one of its globals (a service's `enabled_by`) — with its
+/// place, for the install's report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroupMention {
+pub struct DeployerMention {
     pub deployer: String,
-    pub group: String,
+    pub what: Mentioned,
+    pub name: String,
     pub file: String,
     pub line: usize,
     pub path: String,
 }
 
+/// What a [`DeployerMention`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mentioned {
+    Group,
+    Global,
+}
+
+/// A package as loaded: metadata, its `releases:` records with their files
+/// read in, and the fixed files under their stored names (what the server
+/// stores and `mosaic plugin show` prints).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Package {
     pub name: PluginName,
@@ -109,7 +119,7 @@ pub struct Package {
     /// checks against the inventories of the releases it extends (known
     /// only as a package is loaded, not stored).
     #[serde(skip)]
-    pub deployer_groups: Vec<GroupMention>,
+    pub deployer_mentions: Vec<DeployerMention>,
     /// `node_tags.yaml`.
     #[serde(
         default,

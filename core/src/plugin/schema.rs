@@ -9,9 +9,10 @@ use crate::restriction::Restriction;
 use crate::role::Role;
 use crate::settings::Attribute;
 use crate::task::TASK_TYPES;
-use crate::yaml::{Node, Value, index_path, join_path};
+use crate::yaml::{Entry, Node, Value, index_path, join_path};
 
 use super::report::Sink;
+use super::{DeployerMention, Mentioned};
 
 /// The kinds of data file, each with its own schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,11 +55,7 @@ pub(crate) fn check(kind: FileKind, root: &Node, sink: &mut Sink<'_>) {
 }
 
 /// `node` as a map, or an error saying what it is instead.
-pub(crate) fn map<'n>(
-    node: &'n Node,
-    path: &str,
-    sink: &mut Sink<'_>,
-) -> Option<&'n [crate::yaml::Entry]> {
+pub(crate) fn map<'n>(node: &'n Node, path: &str, sink: &mut Sink<'_>) -> Option<&'n [Entry]> {
     match &node.value {
         Value::Map(entries) => Some(entries),
         _ => {
@@ -480,7 +477,7 @@ fn task_type(task: &Node, path: &str, (name, kind): (&str, &str), sink: &mut Sin
 
 /// The shape of a task's fields: lists of names, cross-dependencies with a
 /// name each, a condition that parses.
-fn task_fields(entries: &[crate::yaml::Entry], path: &str, sink: &mut Sink<'_>) {
+fn task_fields(entries: &[Entry], path: &str, sink: &mut Sink<'_>) {
     for entry in entries {
         let at = join_path(path, &entry.key);
         match entry.key.as_str() {
@@ -851,8 +848,10 @@ fn deployers(root: &Node, sink: &mut Sink<'_>) {
             );
         }
         deployer(&entry.value, &at, sink);
+        // A release's declaration has the inventory; a plugin's adds to
+        // one, checked at install.
         if entry.value.get("inventory").is_some() {
-            unknown_groups(&entry.value, &at, sink);
+            release_declaration(entry, sink);
         }
     }
     if !sink.has_errors()
@@ -862,32 +861,49 @@ fn deployers(root: &Node, sink: &mut Sink<'_>) {
     }
 }
 
-/// A release's deployer declaration names only groups of its own
-/// inventory: in a tag's placements, a service's patterns,
-/// `own_roles_under` and the inventory's children.
-fn unknown_groups(node: &Node, at: &str, sink: &mut Sink<'_>) {
-    let inventory = node
-        .get("inventory")
-        .and_then(Node::as_seq)
-        .unwrap_or_default();
-    let known: Vec<&str> = inventory
-        .iter()
-        .filter_map(|g| g.get("group").and_then(Node::as_str))
-        .collect();
-    for mention in mentions(node, at) {
-        if !known.contains(&mention.group.as_str()) {
-            sink.error(
-                mention.line,
-                &mention.path,
-                format!("group '{}' is no group of the inventory", mention.group),
-            );
+/// A release's deployer declaration is of a deployer Mosaic knows
+/// ([`crate::deployer::Known`]) and names only groups of its own
+/// inventory (in a tag's placements, a service's patterns,
+/// `own_roles_under` and the inventory's children) and only its own
+/// globals (a service's `enabled_by`).
+fn release_declaration(entry: &Entry, sink: &mut Sink<'_>) {
+    if crate::deployer::Known::named(&entry.key).is_none() {
+        sink.error(
+            entry.line,
+            &entry.key,
+            format!(
+                "Mosaic knows the particulars of no deployer '{}' (it knows {})",
+                entry.key,
+                crate::deployer::Known::names()
+            ),
+        );
+    }
+    let node = &entry.value;
+    let names = |key: &str, field: &str| -> Vec<&str> {
+        let items = node.get(key).and_then(Node::as_seq).unwrap_or_default();
+        items
+            .iter()
+            .filter_map(|g| g.get(field).and_then(Node::as_str))
+            .collect()
+    };
+    let groups = names("inventory", "group");
+    let globals = names("globals", "name");
+    for mention in mentions(node, &entry.key) {
+        let (known, what, whose) = match mention.what {
+            Mentioned::Group => (&groups, "group", "the inventory"),
+            Mentioned::Global => (&globals, "global", "the deployer's globals"),
+        };
+        if !known.contains(&mention.name.as_str()) {
+            let name = &mention.name;
+            let message = format!("{what} '{name}' is no {what} of {whose}");
+            sink.error(mention.line, &mention.path, message);
         }
     }
 }
 
-/// Every group `deployers.yaml` (`root`, read from `file`) names, with
-/// where (see [`super::GroupMention`]).
-pub(super) fn group_mentions(root: &Node, file: &str) -> Vec<super::GroupMention> {
+/// Every group and global `deployers.yaml` (`root`, read from `file`)
+/// names, with where (see [`DeployerMention`]).
+pub(super) fn deployer_mentions(root: &Node, file: &str) -> Vec<DeployerMention> {
     let mut out = Vec::new();
     for entry in root.as_map().unwrap_or_default() {
         for mut mention in mentions(&entry.value, &entry.key) {
@@ -899,9 +915,9 @@ pub(super) fn group_mentions(root: &Node, file: &str) -> Vec<super::GroupMention
     out
 }
 
-/// The groups one deployer's declaration names (`deployer` and `file`
-/// left for the caller).
-fn mentions(node: &Node, at: &str) -> Vec<super::GroupMention> {
+/// The groups and globals one deployer's declaration names (`deployer`
+/// and `file` left for the caller).
+fn mentions(node: &Node, at: &str) -> Vec<DeployerMention> {
     fn list(n: Option<&Node>) -> &[Node] {
         n.and_then(Node::as_seq).unwrap_or_default()
     }
@@ -929,18 +945,27 @@ fn mentions(node: &Node, at: &str) -> Vec<super::GroupMention> {
             }
         }
     }
+    let mention = |what, name: &str, line, path: &str| DeployerMention {
+        deployer: String::new(),
+        what,
+        name: name.to_owned(),
+        file: String::new(),
+        line,
+        path: path.to_owned(),
+    };
     let mut out = Vec::new();
     for (name, path) in named {
         for group in name.as_str().unwrap_or_default().split(":&") {
             if !group.is_empty() {
-                out.push(super::GroupMention {
-                    deployer: String::new(),
-                    group: group.to_owned(),
-                    file: String::new(),
-                    line: name.line,
-                    path: path.clone(),
-                });
+                out.push(mention(Mentioned::Group, group, name.line, &path));
             }
+        }
+    }
+    for (i, service) in list(node.get("services")).iter().enumerate() {
+        if let Some(global) = service.get("enabled_by") {
+            let path = join_path(&index_path(&join_path(at, "services"), i), "enabled_by");
+            let text = global.as_str().unwrap_or_default();
+            out.push(mention(Mentioned::Global, text, global.line, &path));
         }
     }
     out
@@ -957,6 +982,7 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
             "series" | "openstack_release" => {
                 string(value, &path, sink);
             }
+            "booleans" => booleans(value, &path, sink),
             "own_roles_under" => {
                 strings(value, &path, sink);
             }
@@ -980,7 +1006,7 @@ fn deployer(node: &Node, at: &str, sink: &mut Sink<'_>) {
             other => sink.error(
                 entry.line,
                 &path,
-                format!("unknown key '{other}' (expected series, openstack_release, inventory, tags, own_roles_under, services, globals, overrides, unsupported, no_effect, runtime or disks)"),
+                format!("unknown key '{other}' (expected series, openstack_release, booleans, inventory, tags, own_roles_under, services, globals, overrides, unsupported, no_effect, runtime or disks)"),
             ),
         }
     }
@@ -1131,10 +1157,13 @@ fn deployed_services(node: &Node, path: &str, sink: &mut Sink<'_>) {
                     }
                 }
                 "when" => expression(&entry.value, &key, sink),
+                "enabled_by" => {
+                    string(&entry.value, &key, sink);
+                }
                 other => sink.error(
                     entry.line,
                     &key,
-                    format!("unknown key '{other}' (expected service, groups or when)"),
+                    format!("unknown key '{other}' (expected service, groups, enabled_by or when)"),
                 ),
             }
         }
@@ -1166,17 +1195,7 @@ fn computed_list(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>
             expression(when, &join_path(at, "when"), sink);
         }
         if let Some(forms) = item.get("booleans") {
-            let json = forms.to_json();
-            let two = json
-                .as_array()
-                .filter(|a| a.len() == 2 && a.iter().all(|v| v.is_string()));
-            if two.is_none() {
-                sink.error(
-                    forms.line,
-                    &join_path(at, "booleans"),
-                    "how true and false are written: a list of two strings, such as [\"True\", \"False\"]",
-                );
-            }
+            booleans(forms, &join_path(at, "booleans"), sink);
         }
         if let Some(file) = item.get("file").and_then(Node::as_str)
             && super::files::confine(file).is_err()
@@ -1188,6 +1207,21 @@ fn computed_list(node: &Node, path: &str, required: &[&str], sink: &mut Sink<'_>
             );
         }
     });
+}
+
+/// How true and false are written: two strings.
+fn booleans(node: &Node, path: &str, sink: &mut Sink<'_>) {
+    let json = node.to_json();
+    let two = json
+        .as_array()
+        .filter(|a| a.len() == 2 && a.iter().all(|v| v.is_string()));
+    if two.is_none() {
+        sink.error(
+            node.line,
+            path,
+            "how true and false are written: a list of two strings, such as [\"True\", \"False\"]",
+        );
+    }
 }
 
 /// A template's `{expression}` parts, each parsed: in a string, or in

@@ -878,7 +878,7 @@ fn a_deployers_services_name_their_groups_and_conditions() {
         "deployers.yaml:3: error: kolla-ansible.services[0]: missing required key 'service'",
         "deployers.yaml:4: error: kolla-ansible.services[1].groups: a group pattern names an empty group",
         "deployers.yaml:5: error: kolla-ansible.services[2].when:",
-        "deployers.yaml:6: error: kolla-ansible.services[3].if: unknown key 'if' (expected service, groups or when)",
+        "deployers.yaml:6: error: kolla-ansible.services[3].if: unknown key 'if' (expected service, groups, enabled_by or when)",
     ] {
         assert!(
             got.iter().any(|l| l.starts_with(expected)),
@@ -894,20 +894,30 @@ fn a_deployers_services_name_their_groups_and_conditions() {
 /// not parse, an unclosed template.
 #[test]
 fn deployer_data_mistakes_refuse_the_install_with_their_lines() {
-    let inventory = "kolla-ansible:\n  inventory:\n    - {group: control}\n    - {group: compute}\n    - {group: baremetal, children: [control, storage]}\n  own_roles_under: [baremetal]\n";
+    let inventory = "kolla-ansible:\n  inventory:\n    - {group: control}\n    - {group: compute}\n    - {group: baremetal, children: [control, storage]}\n  own_roles_under: [baremetal]\n  globals:\n    - {name: enable_demo, value: 'true'}\n  services:\n    - {service: demo, groups: [control], enabled_by: enable_dmeo}\n";
     let release_files =
         |deployers: &str| extended_release("deployers_path", "kolla.yaml", deployers);
-    let own: Vec<String> = lines(&load(&release_files(inventory)))
-        .into_iter()
-        .filter(|l| l.contains("error"))
-        .collect();
+    let errors = |deployers: &str| -> Vec<String> {
+        lines(&load(&release_files(deployers)))
+            .into_iter()
+            .filter(|l| l.contains("error"))
+            .collect()
+    };
     assert_eq!(
-        own,
+        errors(inventory),
         [
-            "kolla.yaml:5: error: kolla-ansible.inventory[2].children[1]: group 'storage' is no group of the inventory"
+            "kolla.yaml:5: error: kolla-ansible.inventory[2].children[1]: group 'storage' is no group of the inventory",
+            "kolla.yaml:10: error: kolla-ansible.services[0].enabled_by: global 'enable_dmeo' is no global of the deployer's globals",
         ]
     );
-    let release = installed(release_files(&inventory.replace(", storage", "")));
+    let inventory = inventory.replace(", storage", "").replace("dmeo", "demo");
+    assert_eq!(
+        errors(&inventory.replace("kolla-ansible:", "salt:")),
+        [
+            "kolla.yaml:1: error: salt: Mosaic knows the particulars of no deployer 'salt' (it knows kolla-ansible)"
+        ]
+    );
+    let release = installed(release_files(&inventory));
 
     let broken = "kolla-ansible:\n  globals:\n    - {name: a, value: \"cluster:mode ==\"}\n    - {name: b, template: [ok, \"x {cluster:mode\"]}\n";
     let got = lines(&load(&extension(&[("deployers.yaml", broken)])));
@@ -921,7 +931,7 @@ fn deployer_data_mistakes_refuse_the_install_with_their_lines() {
         );
     }
 
-    let groups = "kolla-ansible:\n  tags:\n    demo: [compute, {group: demo-api, when: 'true'}]\n  services:\n    - {service: demo, groups: ['compute:&nowhere']}\n";
+    let groups = "kolla-ansible:\n  tags:\n    demo: [compute, {group: demo-api, when: 'true'}]\n  services:\n    - {service: demo, groups: ['compute:&nowhere']}\n    - {service: a, groups: [compute], enabled_by: enable_demo}\n    - {service: b, groups: [compute], enabled_by: enable_own}\n    - {service: c, groups: [compute], enabled_by: enable_none}\n  globals:\n    - {name: enable_own, value: 'true'}\n";
     let plugin = installed(extension(&[("deployers.yaml", groups)]));
     let problems = check_install(
         &plugin,
@@ -940,6 +950,7 @@ fn deployer_data_mistakes_refuse_the_install_with_their_lines() {
             format!(
                 "deployers.yaml:5: error: kolla-ansible.services[0].groups[0]: group 'nowhere' is {inventory_of}"
             ),
+            "deployers.yaml:8: error: kolla-ansible.services[3].enabled_by: global 'enable_none' is no global of release 'stack (2024.1-x)''s kolla-ansible globals".to_owned(),
         ]
     );
 }

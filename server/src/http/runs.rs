@@ -20,6 +20,7 @@ use mosaic_core::api::{
     ErrorBody, ErrorCode, HistoryRow, HostSummary, Relaunch, RelaunchHosts, Run, RunEvent, RunPlan,
     RunRequest, Runner, SshKey, TaskStatus,
 };
+use mosaic_core::deployer::Known;
 use mosaic_core::run::playbook::count_plays;
 use mosaic_core::run::{RunRefusal, Snapshot, outcome, plan};
 use serde::{Deserialize, Serialize};
@@ -33,9 +34,6 @@ use crate::db::{HistoryFilter, NewRun};
 use crate::deploy::{Venv, secrets};
 use crate::environment::Stored;
 use crate::error::{ApiError, ApiJson};
-
-/// The deployer Mosaic runs (the only one it has a runner for).
-const RUNNABLE: &str = "kolla-ansible";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -71,7 +69,10 @@ fn unknown_deployer(name: &str) -> ApiError {
     ApiError::Coded(
         StatusCode::NOT_FOUND,
         ErrorCode::UnknownDeployer,
-        format!("Mosaic runs no deployer '{name}' (it runs {RUNNABLE})"),
+        format!(
+            "Mosaic runs no deployer '{name}' (it runs {})",
+            Known::names()
+        ),
     )
 }
 
@@ -105,7 +106,7 @@ async fn prepare(
     name: String,
     request: RunRequest,
 ) -> Result<Prepared, ApiError> {
-    if name != RUNNABLE {
+    if Known::named(&name).is_none() {
         return Err(unknown_deployer(&name));
     }
     let stored = Stored::load_with_addresses(&state.db, id)
@@ -782,7 +783,7 @@ async fn runner(
     State(state): State<AppState>,
     Path((id, name)): Path<(i64, String)>,
 ) -> Result<Json<Runner>, ApiError> {
-    if name != RUNNABLE {
+    if Known::named(&name).is_none() {
         return Err(unknown_deployer(&name));
     }
     let stored = Stored::head(&state.db, id)
@@ -827,7 +828,7 @@ async fn set_ssh_key(
     Path((id, name)): Path<(i64, String)>,
     ApiJson(key): ApiJson<SshKey>,
 ) -> Result<StatusCode, ApiError> {
-    if name != RUNNABLE {
+    if Known::named(&name).is_none() {
         return Err(unknown_deployer(&name));
     }
     if state.db.cluster(id).await?.is_none() {
