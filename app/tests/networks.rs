@@ -63,7 +63,7 @@ fn view(groups: i64) -> ConfigurationView {
             let meta = metas.iter().find(|m| m.name == n.name).unwrap();
             NetworkView {
                 network: n.clone(),
-                meta: (*meta).clone(),
+                meta: (*meta).clone().into(),
                 capacity: capacity(&pool(n, meta)),
                 need: 2,
                 used: 1,

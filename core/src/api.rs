@@ -21,8 +21,8 @@ pub use crate::export::{Export, ExportHost, ExportProblem, ExportProblemKind, Su
 pub use crate::hardware::{Hardware, NodeHardware};
 pub use crate::heat::{ResolveTemplates, TemplateResolution};
 pub use crate::network::{
-    ConfigurationChange, ConfigurationView, GroupRef, GroupView, InterfacesView, NetworkProblem,
-    NewGroup, Verification,
+    ConfigurationChange, ConfigurationView, GroupRef, GroupView, InterfacesView, NetworkMetaView,
+    NetworkProblem, NetworkView, NewGroup, Verification,
 };
 pub use crate::node_import::ImportReport;
 pub use crate::plugin::UpgradeOffer;

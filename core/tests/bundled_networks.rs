@@ -169,6 +169,11 @@ fn three_controllers_and_two_computes_get_addresses_controllers_public_ones() {
             (5, 125),
             "three controllers and two VIPs"
         );
+        // The release's own keys (Fuel's render hints) are not flattened
+        // into the answer's `meta`; the keys Mosaic reads are.
+        let answer = serde_json::to_value(public).unwrap();
+        assert_eq!(answer["meta"]["notation"], "ip_ranges");
+        assert!(answer["meta"].get("render_addr_mask").is_none(), "{answer}");
     });
 }
 

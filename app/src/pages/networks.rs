@@ -606,7 +606,7 @@ fn NetworkCard(id: i64, draft: Draft) -> impl IntoView {
 /// addresses, the ranges that follow a CIDR, and that the release decides
 /// a network it does not let the operator configure.
 fn derived_lines(
-    network: &mosaic_core::network::NetworkView,
+    network: &mosaic_core::api::NetworkView,
     row: &mosaic_core::network::view::NetworkRow,
 ) -> Vec<String> {
     let meta = &network.meta;

@@ -469,7 +469,7 @@ impl<'a> Environment<'a> {
                 let meta = self.network_metas().get(&n.name)?;
                 Some(NetworkView {
                     network: n.clone(),
-                    meta: meta.clone(),
+                    meta: meta.clone().into(),
                     capacity: pool(n).map(address::capacity).unwrap_or_default(),
                     need: n
                         .group_id

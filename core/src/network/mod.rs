@@ -37,6 +37,6 @@ pub use metadata::{
     Segmentation, VipMeta,
 };
 pub use view::{
-    ConfigurationView, GroupView, IncompleteBond, InterfacesView, NetworkView, NewGroup, PortRow,
-    PortView, Verification, VipView,
+    ConfigurationView, GroupView, IncompleteBond, InterfacesView, NetworkMetaView, NetworkView,
+    NewGroup, PortRow, PortView, Verification, VipView,
 };

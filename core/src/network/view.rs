@@ -26,7 +26,7 @@ pub struct NetworkView {
     #[serde(flatten)]
     pub network: Network,
     /// The release's metadata of the network (read only).
-    pub meta: NetworkMeta,
+    pub meta: NetworkMetaView,
     /// How many addresses its pool holds.
     pub capacity: u64,
     /// How many addresses are needed there (its nodes' and VIPs').
@@ -47,6 +47,35 @@ impl NetworkView {
             "{} of {} addresses given, {} needed",
             self.used, self.capacity, self.need
         ))
+    }
+}
+
+/// A network's release metadata as an answer carries it: the keys Mosaic
+/// reads, typed. The release's other keys (Fuel's `render_type`,
+/// `render_addr_mask`, …) stay the release's data, shown with the release,
+/// not flattened into an answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NetworkMetaView(NetworkMeta);
+
+impl From<NetworkMeta> for NetworkMetaView {
+    fn from(mut meta: NetworkMeta) -> NetworkMetaView {
+        meta.other.clear();
+        NetworkMetaView(meta)
+    }
+}
+
+impl std::ops::Deref for NetworkMetaView {
+    type Target = NetworkMeta;
+    fn deref(&self) -> &NetworkMeta {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for NetworkMetaView {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        NetworkMeta::deserialize(d).map(NetworkMetaView::from)
     }
 }
 
@@ -769,7 +798,7 @@ mod tests {
         .unwrap();
         let view = NetworkView {
             network,
-            meta: meta.clone(),
+            meta: meta.clone().into(),
             capacity: 253,
             need: 5,
             used: 4,
@@ -782,7 +811,8 @@ mod tests {
             meta: NetworkMeta {
                 name: NetworkName::admin(),
                 ..meta
-            },
+            }
+            .into(),
             ..view
         };
         assert_eq!(admin.usage(), None);

@@ -27,7 +27,7 @@ fn view(count: i64, segmentation: Segmentation, ironic: bool) -> ConfigurationVi
             .iter()
             .map(|n| NetworkView {
                 network: n.clone(),
-                meta: meta(&n.name),
+                meta: meta(&n.name).into(),
                 capacity: 253,
                 need: 3,
                 used: 3,
@@ -334,7 +334,9 @@ fn a_network_that_is_not_configurable_is_not_edited() {
     let mut v = view(1, Segmentation::Vlan, false);
     let storage = id(&v, "storage", 1);
     for n in v.networks.iter_mut().filter(|n| n.network.id == storage) {
-        n.meta.configurable = false;
+        let mut meta = (*n.meta).clone();
+        meta.configurable = false;
+        n.meta = meta.into();
     }
     let form = NetworksForm::of(&v);
     assert!(form.of_network(storage).all(|f| !f.editable));
