@@ -8,31 +8,46 @@
 //!
 //! Events arrive in bursts of hundreds: each is folded at once, and the
 //! page follows once per animation frame (`request_animation_frame`), not
-//! once per event. A step's end asks for the hosts' counts again (Ansible's
-//! own stats, as the server stored them).
+//! once per event. The hosts are keyed rows (`Records`): a frame patches
+//! the rows of the hosts its events touched (core's `Touched`) and no
+//! other. A step's end asks for the hosts' counts again (Ansible's own
+//! stats, as the server stored them).
 
 use futures_util::StreamExt;
 use gloo_net::eventsource::futures::EventSource;
 use leptos::prelude::*;
 use mosaic_core::api::{HostSummary, Run, RunEvent, StepStatus};
-use mosaic_core::nodes::{count_line, page_count, page_of};
-use mosaic_core::run::RunView;
+use mosaic_core::nodes::{count_line, name_matches, page_count, page_of};
+use mosaic_core::run::{RunView, Touched};
 
 use crate::api::{self, ApiFailure};
 use crate::components::action::{ActionError, Request};
 use crate::components::pager::Pager;
 use crate::components::table::Table;
+use crate::records::{Record, Records};
+
+impl Record for HostSummary {
+    type Key = String;
+
+    fn key(&self) -> String {
+        self.host.clone()
+    }
+}
 
 /// The live view of `run` (read with `hosts` at its `last_seq`); `ended`
 /// hears of its end, with the run as it ended.
 #[component]
 pub fn LiveRun(run: Run, hosts: Vec<HostSummary>, ended: Callback<Run>) -> impl IntoView {
     let id = run.id;
+    let rows = Records::new();
+    rows.answer(hosts.clone());
     let view = StoredValue::new_local(RunView::new(run.clone(), hosts));
     let version = RwSignal::new(0_u64);
     let follow = Follow {
         view,
         version,
+        rows,
+        touched: StoredValue::new_local(Touched::default()),
         ended,
     };
     follow.listen(id, run.last_seq);
@@ -53,7 +68,8 @@ pub fn LiveRun(run: Run, hosts: Vec<HostSummary>, ended: Callback<Run>) -> impl 
             )
         })
     };
-    let finished = Signal::derive(move || {
+    // A memo: every host row reads it, and reruns only when it flips.
+    let finished = Memo::new(move |_| {
         version.track();
         view.with_value(|v| v.run.status.is_final())
     });
@@ -70,16 +86,20 @@ pub fn LiveRun(run: Run, hosts: Vec<HostSummary>, ended: Callback<Run>) -> impl 
                 <Stop id />
             </Show>
             <Failures view version />
-            <Hosts view version />
+            <Hosts rows finished />
         </section>
     }
 }
 
-/// What the stream's reader changes.
+/// What the stream's reader changes: the fold, the run's parts (status,
+/// progress, steps, failures: `version`) and the hosts' rows.
 #[derive(Clone, Copy)]
 struct Follow {
     view: StoredValue<RunView, LocalStorage>,
     version: RwSignal<u64>,
+    rows: Records<HostSummary>,
+    /// The hosts whose rows changed since the last frame.
+    touched: StoredValue<Touched, LocalStorage>,
     ended: Callback<Run>,
 }
 
@@ -127,16 +147,30 @@ impl Follow {
         if !applied {
             return;
         }
+        self.touched.update_value(|t| t.note(event));
         if event.event == "step_end" {
             self.recount(id);
         }
         if !scheduled.get_value() {
             scheduled.set_value(true);
-            let version = self.version;
             request_animation_frame(move || {
                 scheduled.set_value(false);
-                version.update(|n| *n += 1);
+                self.show();
             });
+        }
+    }
+
+    /// The page follows the fold: the run's parts, and the rows of the
+    /// hosts touched since the last time.
+    fn show(self) {
+        self.version.update(|n| *n += 1);
+        match self.touched.try_update_value(Touched::take) {
+            Some(Touched::Every) => self.rows.answer(self.view.with_value(RunView::hosts)),
+            Some(Touched::Hosts(names)) => self.rows.patch(
+                self.view
+                    .with_value(|v| names.iter().filter_map(|n| v.host(n)).collect()),
+            ),
+            Some(Touched::Nothing) | None => {}
         }
     }
 
@@ -145,6 +179,7 @@ impl Follow {
     fn recount(self, id: i64) {
         leptos::task::spawn_local(async move {
             if let Ok(hosts) = api::get::<Vec<HostSummary>>(api::path::run(id, "hosts")).await {
+                self.rows.answer(hosts.clone());
                 self.view
                     .update_value(|v| *v = RunView::new(v.run.clone(), hosts));
                 self.version.update(|n| *n += 1);
@@ -258,42 +293,27 @@ fn Failures(view: StoredValue<RunView, LocalStorage>, version: RwSignal<u64>) ->
     }
 }
 
-/// Each host's state and counts, filtered by name and paged.
+/// Each host's state and counts, filtered by name and paged; each row
+/// reads its own host.
 #[component]
-fn Hosts(view: StoredValue<RunView, LocalStorage>, version: RwSignal<u64>) -> impl IntoView {
+fn Hosts(rows: Records<HostSummary>, finished: Memo<bool>) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let page = RwSignal::new(0usize);
-    let hosts = Memo::new(move |_| {
-        version.track();
-        view.with_value(RunView::hosts)
-    });
+    let all = rows.all();
     let shown = Memo::new(move |_| {
-        let text = filter.get().to_lowercase();
-        hosts.with(|all| {
-            all.iter()
-                .enumerate()
-                .filter(|(_, h)| h.host.to_lowercase().contains(&text))
-                .map(|(i, _)| i)
-                .collect::<Vec<_>>()
+        filter.with(|text| {
+            all.with(|all| {
+                all.iter()
+                    .filter(|h| name_matches(text, &h.host))
+                    .map(|h| h.host.clone())
+                    .collect::<Vec<_>>()
+            })
         })
     });
     let pages = Memo::new(move |_| shown.with(|s| page_count(s.len())));
-    let count = move || count_line(page.get(), shown.with(Vec::len), hosts.with(Vec::len), 0);
-    let ended = move || {
-        version.track();
-        view.with_value(|v| v.run.status.is_final())
-    };
-    let rows = move || {
-        let ended = ended();
-        shown.with(|ids| {
-            hosts.with(|all| {
-                page_of(ids, page.get())
-                    .iter()
-                    .map(|&i| host_row(&all[i], ended))
-                    .collect_view()
-            })
-        })
-    };
+    let count = move || count_line(page.get(), shown.with(Vec::len), all.with(Vec::len), 0);
+    let on_page = move || shown.with(|names| page_of(names, page.get()).to_vec());
+    let row = move |name: String| view! { <HostRow name rows finished /> };
     view! {
         <div class="run-hosts">
             <input
@@ -312,24 +332,33 @@ fn Hosts(view: StoredValue<RunView, LocalStorage>, version: RwSignal<u64>) -> im
                 caption="Each host of the run: where it is and Ansible's counts"
                 columns=&["Host", "State", "Ok", "Changed", "Failed", "Unreachable", "Skipped"]
             >
-                {rows}
+                <For each=on_page key=|name| name.clone() children=row />
             </Table>
             <Pager page pages label="Pages of hosts" />
         </div>
     }
 }
 
-fn host_row(host: &HostSummary, ended: bool) -> impl IntoView + use<> {
-    let state = host.state(ended);
+/// One host's row: only what changed in its record changes it (an answer
+/// that sets it again to the same record changes nothing).
+#[component]
+fn HostRow(name: String, rows: Records<HostSummary>, finished: Memo<bool>) -> impl IntoView {
+    let row = rows.row(&name);
+    let host = Memo::new(move |_| row.as_ref().map(|r| r.get()));
+    let state = move || host.with(|h| h.as_ref().map(|h| h.state(finished.get())));
+    let count = move |of: fn(&HostSummary) -> u32| {
+        move || host.with(|h| h.as_ref().map(of).unwrap_or_default())
+    };
+    let label = name.clone();
     view! {
-        <tr data-host=host.host.clone() class=state.class()>
-            <th scope="row">{host.host.clone()}</th>
-            <td class="host-state">{state.label()}</td>
-            <td>{host.ok}</td>
-            <td>{host.changed}</td>
-            <td>{host.failures}</td>
-            <td>{host.unreachable}</td>
-            <td>{host.skipped}</td>
+        <tr data-host=name class=move || state().map(|s| s.class())>
+            <th scope="row">{label}</th>
+            <td class="host-state">{move || state().map(|s| s.label())}</td>
+            <td>{count(|h| h.ok)}</td>
+            <td>{count(|h| h.changed)}</td>
+            <td>{count(|h| h.failures)}</td>
+            <td>{count(|h| h.unreachable)}</td>
+            <td>{count(|h| h.skipped)}</td>
         </tr>
     }
 }

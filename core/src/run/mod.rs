@@ -29,4 +29,4 @@ pub use snapshot::{Changes, Snapshot};
 pub use status::{
     Connection, EnvironmentStatus, ErrorType, RunKind, RunStatus, StepStatus, TaskStatus,
 };
-pub use view::RunView;
+pub use view::{RunView, Touched};

@@ -5,7 +5,7 @@
 //! Deploy tab's live view fold the stream into one. Events already seen
 //! (a reconnect with `Last-Event-ID`) change nothing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::event::RunEvent;
 use super::record::{Failure, HostSummary, Run};
@@ -276,6 +276,43 @@ impl RunView {
     }
 }
 
+/// Which hosts' rows the events folded since the last [`Touched::take`]
+/// changed, so that a page showing a row per host changes those and no
+/// other.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Touched {
+    #[default]
+    Nothing,
+    Hosts(BTreeSet<String>),
+    Every,
+}
+
+impl Touched {
+    /// Notes what `event`, once applied, changed: a task's start or result
+    /// changes its host's row; a step's stats (every host's counts) and the
+    /// run's end (every host's state) change any; the others none.
+    pub fn note(&mut self, event: &RunEvent) {
+        match (event.event.as_str(), &event.host) {
+            ("playbook_on_stats" | "run_end", _) => *self = Touched::Every,
+            (_, Some(host)) if event.event == "runner_on_start" || event.status.is_some() => {
+                match self {
+                    Touched::Every => {}
+                    Touched::Hosts(hosts) => {
+                        hosts.insert(host.clone());
+                    }
+                    Touched::Nothing => *self = Touched::Hosts(BTreeSet::from([host.clone()])),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What was noted, leaving nothing.
+    pub fn take(&mut self) -> Touched {
+        std::mem::take(self)
+    }
+}
+
 fn summary(name: &str, h: &HostState) -> HostSummary {
     let mut c = h.base;
     c.add(h.settled);
@@ -368,6 +405,27 @@ mod tests {
             &["ansible-playbook".into()],
             "t0".into(),
         )
+    }
+
+    #[test]
+    fn a_task_touches_its_hosts_row_and_stats_or_the_end_every_row() {
+        let hosts = |names: &[&str]| Touched::Hosts(names.iter().map(|n| (*n).into()).collect());
+        let mut touched = Touched::default();
+        touched.note(&step_start(1));
+        touched.note(&e(2, "playbook_on_play_start", None, None));
+        assert_eq!(touched.take(), Touched::Nothing);
+        touched.note(&e(3, "runner_on_start", Some("a"), None));
+        touched.note(&e(4, "runner_on_ok", Some("b"), Some(TaskStatus::Ok)));
+        touched.note(&e(5, "runner_on_ok", Some("a"), Some(TaskStatus::Ok)));
+        touched.note(&e(6, "verbose", Some("c"), None));
+        assert_eq!(touched.take(), hosts(&["a", "b"]));
+        assert_eq!(touched.take(), Touched::Nothing, "taken");
+        touched.note(&e(7, "runner_on_ok", Some("a"), Some(TaskStatus::Ok)));
+        touched.note(&stats(8, serde_json::json!({})));
+        touched.note(&e(9, "runner_on_ok", Some("a"), Some(TaskStatus::Ok)));
+        assert_eq!(touched.take(), Touched::Every);
+        touched.note(&e(10, "run_end", None, None));
+        assert_eq!(touched.take(), Touched::Every);
     }
 
     #[test]
