@@ -13,7 +13,7 @@ use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use mosaic_core::hardware::read::{FILE_LIMIT, problem};
-use mosaic_core::hardware::{Found, ReadProblem, read, read_value};
+use mosaic_core::hardware::{Found, ReadProblem, hidden, read, read_value};
 use serde::de::{DeserializeSeed, MapAccess, Visitor};
 
 /// The most files one import reads.
@@ -132,13 +132,6 @@ pub fn from_archive(bytes: &[u8]) -> Result<Gathered, String> {
         gathered.take(text(&path, &mut entry).and_then(|t| read(&path, &t)))?;
     }
     gathered.ended()
-}
-
-/// Whether `path` names a hidden file (`.DS_Store`) or one in a hidden
-/// directory: not facts.
-fn hidden(path: &str) -> bool {
-    path.split('/')
-        .any(|part| part.starts_with('.') && part != ".")
 }
 
 /// The text of the file `path`, at most [`FILE_LIMIT`] bytes of UTF-8.

@@ -15,7 +15,7 @@ pub use model::{
     Disk, Found, FoundBond, FoundNic, Hardware, HardwareSource, HardwareStamp, LinkState, Lldp,
     NodeHardware, ReadProblem, System,
 };
-pub use read::{read, read_value};
+pub use read::{hidden, read, read_value};
 
 #[cfg(test)]
 mod tests;

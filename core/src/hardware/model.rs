@@ -36,6 +36,23 @@ pub struct ReadProblem {
     pub message: String,
 }
 
+impl ReadProblem {
+    /// Where it is: the file, and the host in it (`facts.json (ctl-1)`).
+    pub fn place(&self) -> String {
+        match &self.host {
+            Some(host) => format!("{} ({host})", self.file),
+            None => self.file.clone(),
+        }
+    }
+}
+
+/// `facts.json (ctl-1): not JSON: …`.
+impl std::fmt::Display for ReadProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.place(), self.message)
+    }
+}
+
 /// A node's hardware.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -6,6 +6,14 @@
 use super::model::{Found, ReadProblem};
 use super::{ansible, ironic};
 
+/// Whether `path` (relative, `/`-separated) names a hidden file
+/// (`.DS_Store`) or one in a hidden directory (`.git/…`): not facts, in
+/// an archive, a directory or a folder picked in the browser.
+pub fn hidden(path: &str) -> bool {
+    path.split('/')
+        .any(|part| part.starts_with('.') && part != ".")
+}
+
 /// The largest file read (Ansible's facts of a host are ≈ 100 KiB; an
 /// inventory far less).
 pub const FILE_LIMIT: usize = 16 << 20;

@@ -269,3 +269,19 @@ fn a_4kn_disk_is_its_size_not_eight_times_it() {
     let host = found("facts/stor-1", text);
     assert_eq!(host.hardware.disks[0].size, 7_814_037_168 * 512);
 }
+
+#[test]
+fn hidden_files_and_files_in_hidden_directories_are_no_facts() {
+    for (path, hidden) in [
+        (".DS_Store", true),
+        ("facts/.DS_Store", true),
+        (".git/config", true),
+        ("facts/.cache/ctl-1.json", true),
+        ("ctl-1.json", false),
+        ("facts/ctl-1.json", false),
+        ("./ctl-1.json", false),
+        ("facts/ctl.1.json", false),
+    ] {
+        assert_eq!(super::hidden(path), hidden, "{path}");
+    }
+}

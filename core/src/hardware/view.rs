@@ -5,7 +5,7 @@
 
 use bytesize::ByteSize;
 
-use super::model::{Disk, FoundNic, Hardware, HardwareStamp, LinkState, Lldp};
+use super::model::{Disk, FoundNic, Hardware, HardwareStamp, LinkState, Lldp, NodeHardware};
 
 /// `bytes` in binary units, as `lsblk` and `free -h` say them (`447.1 GiB`).
 pub fn size(bytes: u64) -> String {
@@ -106,6 +106,16 @@ pub struct HardwareView {
 }
 
 impl HardwareView {
+    /// A node's hardware as the API answers it (`GET …/hardware`), shown.
+    pub fn of_node(node: NodeHardware) -> HardwareView {
+        let stamp = node.source.map(|source| HardwareStamp {
+            source,
+            found_at: node.found_at.clone().unwrap_or_default(),
+            switches: Vec::new(),
+        });
+        HardwareView::of(stamp.as_ref(), &node.hardware())
+    }
+
     pub fn of(stamp: Option<&HardwareStamp>, hardware: &Hardware) -> HardwareView {
         let found = stamp.map_or_else(String::new, |s| {
             format!("{}, found {}", capitalized(s.source.label()), s.found_at)

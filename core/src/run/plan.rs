@@ -65,6 +65,29 @@ impl RunPlan {
     pub fn deploys(&self) -> bool {
         self.steps.iter().any(|s| s.action.deploys())
     }
+
+    /// What becomes of the nodes' status.
+    pub fn follows(&self) -> String {
+        match self.nodes.len() {
+            0 => "No node's status changes (facts and checks deploy nothing).".to_owned(),
+            n => format!(
+                "{} will be deploying, then ready or in error.",
+                crate::text::counted(n, "node")
+            ),
+        }
+    }
+}
+
+impl PlannedStep {
+    /// Its line: `deploy on ctl-1, cmp-1`, `gather-facts on every host`.
+    pub fn line(&self) -> String {
+        let on = if self.limit.is_empty() {
+            "every host".to_owned()
+        } else {
+            self.limit.join(", ")
+        };
+        format!("{} on {on}", self.action)
+    }
 }
 
 /// Why a run is not started.
@@ -416,6 +439,11 @@ mod tests {
             ]
         );
         assert_eq!(plan.nodes, [1, 2, 3]);
+        assert_eq!(plan.steps[0].line(), "bootstrap-servers on every host");
+        assert_eq!(
+            plan.follows(),
+            "3 nodes will be deploying, then ready or in error."
+        );
         let changes = RunRequest {
             changes: true,
             ..RunRequest::default()
@@ -436,6 +464,8 @@ mod tests {
         let plan = plan(&request, &three(), None).unwrap();
         assert_eq!(actions(&plan), [("gather-facts", "cmp-1".to_owned())]);
         assert!(plan.nodes.is_empty());
+        assert_eq!(plan.steps[0].line(), "gather-facts on cmp-1");
+        assert!(plan.follows().starts_with("No node's status changes"));
     }
 
     #[test]

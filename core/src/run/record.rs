@@ -50,6 +50,28 @@ impl Run {
     pub fn deploys(&self) -> bool {
         self.steps.iter().any(|s| s.action.deploys())
     }
+
+    /// Whether it deployed the environment: it deploys and succeeded (the
+    /// server's `last_deployed` asks its database the same).
+    pub fn deployed(&self) -> bool {
+        self.status == RunStatus::Successful && self.deploys()
+    }
+
+    /// Its heading on a page: `Run 3: actions`.
+    pub fn title(&self) -> String {
+        format!("Run {}: {}", self.id, self.kind.as_str())
+    }
+}
+
+impl Step {
+    /// Its line in a page's list of steps: `deploy — failed (exit 2)`.
+    pub fn line(&self) -> String {
+        let rc = self
+            .rc
+            .map(|rc| format!(" (exit {rc})"))
+            .unwrap_or_default();
+        format!("{} — {}{rc}", self.action, self.status.as_str())
+    }
 }
 
 /// One step: a kolla-ansible action and what became of it.
@@ -328,6 +350,39 @@ mod tests {
         host.unreachable = 1;
         assert_eq!(host.state(true).class(), "unreachable");
         assert_eq!(HostSummary::default().state(false), HostState::Waiting);
+    }
+
+    #[test]
+    fn a_run_deployed_when_a_deploying_run_succeeded_and_says_so_in_a_line() {
+        let step = |action, status, rc| Step {
+            index: 0,
+            action,
+            limit: vec![],
+            status,
+            argv: vec![],
+            rc,
+            plays: 1,
+            started_at: None,
+            finished_at: None,
+        };
+        let facts = step(Action::GatherFacts, StepStatus::Successful, Some(0));
+        assert_eq!(facts.line(), "gather-facts — successful (exit 0)");
+        let deploy = step(Action::Deploy, StepStatus::Pending, None);
+        assert_eq!(deploy.line(), "deploy — pending");
+        let mut run: Run = serde_json::from_value(serde_json::json!({
+            "id": 3, "cluster_id": 1, "deployer": "kolla-ansible", "kind": "actions",
+            "status": "successful", "connection": "ssh", "steps": [], "nodes": [],
+            "files": {}, "progress": {"plays_started": 1, "plays_total": 1},
+            "last_seq": 9, "created_by": "admin", "created_at": "t"
+        }))
+        .unwrap();
+        assert_eq!(run.title(), "Run 3: actions");
+        run.steps = vec![facts];
+        assert!(!run.deployed(), "facts deploy nothing");
+        run.steps.push(deploy);
+        assert!(run.deployed());
+        run.status = RunStatus::Failed;
+        assert!(!run.deployed());
     }
 
     #[test]

@@ -138,6 +138,34 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// What differs, a line each: hosts added, hosts joining groups,
+    /// hosts gone, hosts leaving groups, files, variables.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if !self.added.is_empty() {
+            lines.push(format!("New hosts: {}", self.added.join(", ")));
+        }
+        for (host, groups) in &self.grown {
+            lines.push(format!("{host} joins {}", groups.join(", ")));
+        }
+        if !self.removed.is_empty() {
+            lines.push(format!("Hosts gone: {}", self.removed.join(", ")));
+        }
+        for (host, groups) in &self.shrunk {
+            lines.push(format!("{host} leaves {}", groups.join(", ")));
+        }
+        if !self.files.is_empty() {
+            lines.push(format!("Changed: {}", self.files.join(", ")));
+        }
+        if !self.vars.is_empty() {
+            let hosts = self.vars.join(", ");
+            lines.push(format!(
+                "Hosts whose addresses or interfaces changed: {hosts}"
+            ));
+        }
+        lines
+    }
+
     /// What differs from `last` to `now`.
     pub fn between(last: &Snapshot, now: &Snapshot) -> Changes {
         let mut changes = Changes::default();
@@ -251,6 +279,14 @@ pub(crate) mod tests {
         assert!(changes.removed.is_empty() && changes.shrunk.is_empty());
         assert_eq!(changes.files, ["globals.yml"]);
         assert!(Changes::between(&now, &now).is_empty());
+        assert_eq!(
+            changes.lines(),
+            [
+                "New hosts: cmp-2",
+                "ctl-1 joins rabbitmq",
+                "Changed: globals.yml"
+            ]
+        );
     }
 
     #[test]
@@ -266,6 +302,10 @@ pub(crate) mod tests {
         assert!(
             changes.files.is_empty(),
             "the inventory is compared host by host"
+        );
+        assert_eq!(
+            changes.lines(),
+            ["Hosts gone: cmp-1", "ctl-1 leaves rabbitmq"]
         );
     }
 

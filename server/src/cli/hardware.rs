@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use mosaic_core::api::{Hardware, ImportReport, NodeHardware};
+use mosaic_core::api::{ImportReport, NodeHardware};
 use mosaic_core::hardware::view::HardwareView;
 use serde_json::{Value, json};
 
@@ -80,10 +80,7 @@ fn refused(report: &ImportReport) -> Result<(), Failure> {
         return Ok(());
     }
     for p in &report.problems {
-        match &p.host {
-            Some(host) => eprintln!("  {} ({host}): {}", p.file, p.message),
-            None => eprintln!("  {}: {}", p.file, p.message),
-        }
+        eprintln!("  {p}");
     }
     Err(Failure::Refused(format!(
         "the import would be refused: {}",
@@ -133,15 +130,7 @@ fn print_node(node: &Value) {
 fn print_hardware(answer: Value) -> Result<(), Failure> {
     let read: NodeHardware = serde_json::from_value(answer)
         .map_err(|e| Failure::Broken(format!("the server's hardware is not one: {e}")))?;
-    let stamp = read
-        .source
-        .map(|source| mosaic_core::hardware::HardwareStamp {
-            source,
-            found_at: read.found_at.clone().unwrap_or_default(),
-            switches: Vec::new(),
-        });
-    let hardware: Hardware = read.hardware();
-    let view = HardwareView::of(stamp.as_ref(), &hardware);
+    let view = HardwareView::of_node(read);
     outln!("hardware: {}", view.found);
     for (label, value) in &view.facts {
         outln!("{label}: {value}");

@@ -15,7 +15,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use mosaic_core::api::{HostSummary, Progress, Run, RunEvent, RunStatus, TaskStatus};
+use mosaic_core::api::{HostSummary, Progress, Run, RunEvent, RunPlan, RunStatus, TaskStatus};
 use mosaic_core::run::RunView;
 use serde_json::{Value, json};
 
@@ -169,8 +169,7 @@ pub fn env_deploy(args: EnvDeploy) -> i32 {
         let path = format!("/api/v1/clusters/{id}/deployers/{}/runs", args.deployer);
         if args.dry_run {
             let plan = client.json("POST", &format!("{path}?dry_run=true"), Some(&body))?;
-            print_plan(format, &plan);
-            return Ok(());
+            return print_plan(format, &plan);
         }
         let run = client.json("POST", &path, Some(&body))?;
         started(client, run, follow, format, &mut outcome)
@@ -241,29 +240,19 @@ fn node_ids(client: &Client, env: i64, nodes: &[String]) -> Result<Vec<i64>, Fai
         .collect()
 }
 
-fn print_plan(format: Format, plan: &Value) {
+fn print_plan(format: Format, plan: &Value) -> Result<(), Failure> {
     if format == Format::Json {
         print_json(plan);
-        return;
+        return Ok(());
     }
-    outln!(
-        "{} run, {} step(s):",
-        plan["kind"].as_str().unwrap_or("a"),
-        plan["steps"].as_array().map_or(0, Vec::len)
-    );
-    for step in plan["steps"].as_array().into_iter().flatten() {
-        let limit = step["limit"]
-            .as_array()
-            .map_or_else(Vec::new, |l| l.iter().filter_map(Value::as_str).collect());
-        let on = if limit.is_empty() {
-            "every host".to_owned()
-        } else {
-            limit.join(", ")
-        };
-        outln!("  {} on {on}", step["action"].as_str().unwrap_or_default());
+    let plan: RunPlan = serde_json::from_value(plan.clone())
+        .map_err(|e| Failure::Broken(format!("the server's answer is not a run's plan: {e}")))?;
+    outln!("{} run, {} step(s):", plan.kind.as_str(), plan.steps.len());
+    for step in &plan.steps {
+        outln!("  {}", step.line());
     }
-    let nodes = plan["nodes"].as_array().map_or(0, Vec::len);
-    outln!("nodes whose status follows the run: {nodes}");
+    outln!("nodes whose status follows the run: {}", plan.nodes.len());
+    Ok(())
 }
 
 fn show_run(format: Format, run: &Value) -> Result<(), Failure> {
