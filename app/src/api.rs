@@ -7,11 +7,11 @@ use gloo_net::http::Request;
 use mosaic_core::api::{
     Attributes, BulkNodes, ChangeComponents, Cluster, ClusterDisks, ConfigurationChange,
     ConfigurationView, Consequences, CreateCluster, CreateNode, CreateRole, CreateTag, DiskEntry,
-    ErrorCode, ErrorProblem, ExportProblem, InstanceTagChanges, InterfacesView, NetworkProblem,
-    NewGroup, NodeDisks, NodeProblem, NodeTagsChange, NodeView, PatchAttributes, PluginSummary,
-    ResolveTemplates, RoleTags, RoleView, Run, RunPlan, RunRequest, SessionView, SignIn, TagView,
-    TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences, UpgradeRequest,
-    Verification, VolumeInfo,
+    ErrorCode, ErrorProblem, ExportProblem, HistoryRow, InstanceTagChanges, InterfacesView,
+    NetworkProblem, NewGroup, NodeDisks, NodeProblem, NodeTagsChange, NodeView, PatchAttributes,
+    PluginSummary, ResolveTemplates, RoleTags, RoleView, Run, RunPlan, RunRequest, SessionView,
+    SignIn, TagView, TemplateResolution, TemplateSet, UpdateNode, UpdateTag, UpgradeConsequences,
+    UpgradeRequest, Verification, VolumeInfo,
 };
 use mosaic_core::component::Violation;
 use mosaic_core::name::{GraphType, TagName};
@@ -259,13 +259,7 @@ fn refusal(body: Refusal, status: u16) -> ApiFailure {
             }),
             ErrorProblem::Network(n) => networks.push(n),
             ErrorProblem::Export(e) => export.push(e),
-            ErrorProblem::Import(i) => {
-                let place = match &i.host {
-                    Some(host) => format!("{} ({host})", i.file),
-                    None => i.file.clone(),
-                };
-                failure.problems.push(Problem::new(place, i.message));
-            }
+            ErrorProblem::Import(i) => failure.problems.push(Problem::new(i.place(), i.message)),
         }
     }
     if !networks.is_empty() {
@@ -330,6 +324,54 @@ pub mod path {
     pub fn runs_of(cluster: i64) -> String {
         of_cluster(cluster, "deployers/kolla-ansible/runs")
     }
+
+    /// Run `id`'s history as CSV, every row `filters` keep.
+    pub fn run_history_csv(id: i64, filters: &super::HistoryFilters) -> String {
+        let mut query: Vec<String> = filters
+            .pairs()
+            .iter()
+            .map(|(key, value)| format!("{key}={}", js_sys::encode_uri_component(value)))
+            .collect();
+        query.push("format=csv".to_owned());
+        format!("{}?{}", run(id, "history"), query.join("&"))
+    }
+}
+
+/// What the History tab's filters keep: node ids, statuses and task
+/// names, each comma-separated, as the history route reads them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryFilters {
+    pub nodes: String,
+    pub statuses: String,
+    pub tasks: String,
+}
+
+impl HistoryFilters {
+    /// The filters given, as query parameters.
+    fn pairs(&self) -> Vec<(&'static str, String)> {
+        [
+            ("nodes", &self.nodes),
+            ("statuses", &self.statuses),
+            ("tasks", &self.tasks),
+        ]
+        .into_iter()
+        .filter(|(_, value)| !value.trim().is_empty())
+        .map(|(key, value)| (key, value.trim().to_owned()))
+        .collect()
+    }
+}
+
+/// `limit` rows of run `id`'s history from `offset`, those `filters` keep.
+pub async fn run_history(
+    id: i64,
+    filters: &HistoryFilters,
+    offset: usize,
+    limit: usize,
+) -> Result<Vec<HistoryRow>, ApiFailure> {
+    let mut query = filters.pairs();
+    query.push(("offset", offset.to_string()));
+    query.push(("limit", limit.to_string()));
+    send(Request::get(&path::run(id, "history")).query(query).build()).await
 }
 
 async fn send<T: DeserializeOwned>(

@@ -75,7 +75,7 @@ pub fn LiveRun(run: Run, hosts: Vec<HostSummary>, ended: Callback<Run>) -> impl 
     });
     view! {
         <section class="live-run" data-run=id data-status=status aria-live="polite">
-            <h2>{format!("Run {id}: {}", run.kind.as_str())} " — " <span class="run-status">{status}</span></h2>
+            <h2>{run.title()} " — " <span class="run-status">{status}</span></h2>
             <p class="run-progress">
                 <progress max="100" value=percent aria-label="Progress of the run">{percent}</progress>
                 " " {plays}
@@ -211,14 +211,9 @@ fn Steps(view: StoredValue<RunView, LocalStorage>, version: RwSignal<u64>) -> im
                 .steps
                 .iter()
                 .map(|s| {
-                    let rc = s.rc.map(|rc| format!(" (exit {rc})")).unwrap_or_default();
                     let class = format!("step step-{}", s.status.as_str());
                     let current = (s.status == StepStatus::Running).then_some("step");
-                    view! {
-                        <li class=class aria-current=current>
-                            {format!("{} — {}{rc}", s.action, s.status.as_str())}
-                        </li>
-                    }
+                    view! { <li class=class aria-current=current>{s.line()}</li> }
                 })
                 .collect_view()
         })

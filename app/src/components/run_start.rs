@@ -6,10 +6,13 @@
 //! before it starts, and Start.
 
 use leptos::prelude::*;
-use mosaic_core::api::{Action as KollaAction, Connection, Run, RunPlan, RunRequest, Runner};
+use mosaic_core::api::{
+    Action as KollaAction, Connection, PlannedStep, Run, RunPlan, RunRequest, Runner,
+};
 
-use crate::api;
+use crate::api::{self, ApiFailure};
 use crate::components::action::{ActionError, Request, on_success};
+use crate::components::loading::Loading;
 
 /// What the operator chose to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,12 +32,18 @@ pub fn RunStart(cluster_id: i64, deployed: bool, started: Callback<Run>) -> impl
             "deployers/kolla-ansible/runner",
         ))
     });
+    let retry = Callback::new(move |()| runner.refetch());
     view! {
-        {move || runner.get().map(|answer| match answer {
-            Ok(runner) if !runner.installed => view! { <Missing runner /> }.into_any(),
-            Ok(_) => view! { <Form cluster_id deployed started /> }.into_any(),
-            Err(failure) => view! { <p class="notice notice-error">{failure.message}</p> }.into_any(),
-        })}
+        <Loading label="Asking whether this server runs kolla-ansible…" retry>
+            {move || Suspend::new(async move {
+                let runner = runner.await?;
+                Ok::<_, ApiFailure>(if runner.installed {
+                    view! { <Form cluster_id deployed started /> }.into_any()
+                } else {
+                    view! { <Missing runner /> }.into_any()
+                })
+            })}
+        </Loading>
     }
 }
 
@@ -73,11 +82,10 @@ fn Form(cluster_id: i64, deployed: bool, started: Callback<Run>) -> impl IntoVie
         async move { api::start_run(cluster_id, &r).await }
     });
     on_success(start, move |run| started.run(run.clone()));
-    // A change of what is asked for puts the last preview away.
-    Effect::new(move || {
-        request();
-        preview.value().set(None);
-    });
+    // The request the last Preview asked about: its plan is shown only
+    // while the form still asks the same (a preview answered late for an
+    // older request is not).
+    let asked = RwSignal::new(None::<RunRequest>);
     view! {
         <form class="run-start" on:submit=move |ev| ev.prevent_default()>
             <fieldset>
@@ -91,22 +99,29 @@ fn Form(cluster_id: i64, deployed: bool, started: Callback<Run>) -> impl IntoVie
             </fieldset>
             <label class="connection">
                 "Reach the hosts "
-                <select on:change=move |ev| connection.set(match event_target_value(&ev).as_str() {
-                    "local" => Connection::Local,
-                    _ => Connection::Ssh,
-                })>
-                    <option value="ssh" selected=true>"over SSH, at their management addresses"</option>
+                <select
+                    prop:value=move || connection.get().as_str()
+                    on:change=move |ev| connection.set(Connection::parse(&event_target_value(&ev)).unwrap_or(Connection::Ssh))
+                >
+                    <option value="ssh">"over SSH, at their management addresses"</option>
                     <option value="local">"on this server (a local connection: labs and tests)"</option>
                 </select>
             </label>
             <p>
-                <button class="preview-run" on:click=move |_| { preview.dispatch(request()); }>"Preview"</button>
+                <button class="preview-run" on:click=move |_| {
+                    asked.set(Some(request()));
+                    preview.dispatch(request());
+                }>"Preview"</button>
                 " "
                 <button class="start-run" disabled=move || start.pending().get() on:click=move |_| { start.dispatch(request()); }>
                     "Start"
                 </button>
             </p>
-            {move || preview.value().get().and_then(Result::ok).map(|plan| view! { <PlanView plan /> })}
+            {move || {
+                let current = asked.get() == Some(request());
+                let plan = preview.value().get().and_then(Result::ok).filter(|_| current);
+                plan.map(|plan| view! { <PlanView plan /> })
+            }}
             <ActionError action=preview />
             <ActionError action=start />
         </form>
@@ -158,49 +173,26 @@ fn ActionChoices(chosen: RwSignal<Vec<KollaAction>>) -> impl IntoView {
 }
 
 /// What the run will do: each step and its hosts, the nodes whose status
-/// follows, what changed.
+/// follows, what changed (core's lines, as the CLI's dry run prints them).
 #[component]
 fn PlanView(plan: RunPlan) -> impl IntoView {
-    let steps = plan
-        .steps
-        .iter()
-        .map(|s| {
-            let on = if s.limit.is_empty() {
-                "every host".to_owned()
-            } else {
-                s.limit.join(", ")
-            };
-            view! { <li>{format!("{} on {on}", s.action)}</li> }
-        })
-        .collect_view();
-    let changes = plan.changes.map(|c| {
-        let mut lines = Vec::new();
-        if !c.added.is_empty() {
-            lines.push(format!("New hosts: {}", c.added.join(", ")));
-        }
-        for (host, groups) in &c.grown {
-            lines.push(format!("{host} joins {}", groups.join(", ")));
-        }
-        if !c.files.is_empty() {
-            lines.push(format!("Changed: {}", c.files.join(", ")));
-        }
-        if !c.vars.is_empty() {
-            lines.push(format!("Hosts whose addresses or interfaces changed: {}", c.vars.join(", ")));
-        }
-        view! { <ul class="run-changes">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }
-    });
-    let nodes = plan.nodes.len();
-    let follows = if nodes == 0 {
-        "No node's status changes (facts and checks deploy nothing).".to_owned()
-    } else {
-        format!("{nodes} node(s) will be deploying, then ready or in error.")
+    let list = |lines: Vec<String>| {
+        lines
+            .into_iter()
+            .map(|l| view! { <li>{l}</li> })
+            .collect_view()
     };
+    let steps = list(plan.steps.iter().map(PlannedStep::line).collect());
+    let changes = plan
+        .changes
+        .as_ref()
+        .map(|c| view! { <ul class="run-changes">{list(c.lines())}</ul> });
     view! {
         <div class="run-plan notice" data-plan="">
             <p>{format!("This {} run will do:", plan.kind.as_str())}</p>
             <ol>{steps}</ol>
             {changes}
-            <p>{follows}</p>
+            <p>{plan.follows()}</p>
         </div>
     }
 }

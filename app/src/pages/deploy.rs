@@ -234,25 +234,26 @@ fn Deployment(cluster_id: i64) -> impl IntoView {
         env.cluster.refetch();
         started.set(Some(run.id));
     });
-    let running = move || {
-        live.get()
-            .and_then(Result::ok)
-            .flatten()
-            .is_some_and(|(run, _)| !run.status.is_final())
-    };
-    let deployed = move || {
-        runs.get().and_then(Result::ok).is_some_and(|runs| {
-            runs.iter()
-                .any(|r| r.status == mosaic_core::api::RunStatus::Successful && r.deploys())
-        })
-    };
+    let retry = Callback::new(move |()| {
+        runs.refetch();
+        live.refetch();
+    });
     let history = Route::EnvironmentHistory(cluster_id).path();
+    // Built again only when a run starts or ends (the runs or the run shown
+    // change), so the form keeps the operator's choices meanwhile.
     view! {
         <section class="deployment" aria-label="Deployment">
-            {move || live.get().and_then(Result::ok).flatten().map(|(run, hosts)| view! { <LiveRun run hosts ended /> })}
-            <Show when=move || runs.get().is_some() && !running()>
-                {move || view! { <RunStart cluster_id deployed=deployed() started=on_started /> }}
-            </Show>
+            <Loading label="Reading the runs…" retry>
+                {move || Suspend::new(async move {
+                    let deployed = runs.await?.iter().any(Run::deployed);
+                    let live = live.await?;
+                    let running = live.as_ref().is_some_and(|(run, _)| !run.status.is_final());
+                    Ok::<_, ApiFailure>(view! {
+                        {live.map(|(run, hosts)| view! { <LiveRun run hosts ended /> })}
+                        {(!running).then(|| view! { <RunStart cluster_id deployed started=on_started /> })}
+                    })
+                })}
+            </Loading>
             <p class="muted"><a href=history.clone()>"Every run of this environment, task by task"</a></p>
         </section>
     }

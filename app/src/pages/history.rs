@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use mosaic_core::api::{HistoryRow, HostSummary, Run, TaskStatus};
 
-use crate::api::{self, ApiFailure};
+use crate::api::{self, ApiFailure, HistoryFilters};
 use crate::components::loading::Loading;
 use crate::components::table::Table;
 use crate::environment::env;
@@ -20,19 +20,25 @@ pub fn HistoryPage() -> impl IntoView {
     let cluster_id = env().id;
     let runs =
         LocalResource::new(move || api::get::<Vec<Run>>(api::path::of_cluster(cluster_id, "runs")));
-    let chosen = RwSignal::new(None::<i64>);
+    // The run clicked, else the newest; a memo, so that clicking the run
+    // shown again changes nothing.
+    let clicked = RwSignal::new(None::<i64>);
+    let chosen = Memo::new(move |_| {
+        clicked.get().or_else(|| {
+            runs.get()
+                .and_then(Result::ok)
+                .and_then(|runs| runs.first().map(|r| r.id))
+        })
+    });
     let retry = Callback::new(move |()| runs.refetch());
     view! {
         <Loading label="Reading the runs…" retry>
             {move || Suspend::new(async move {
                 let runs = runs.await?;
-                if chosen.get_untracked().is_none() {
-                    chosen.set(runs.first().map(|r| r.id));
-                }
                 Ok::<_, ApiFailure>(if runs.is_empty() {
                     view! { <p class="muted">"No run yet: start one on the Deploy tab."</p> }.into_any()
                 } else {
-                    view! { <Runs runs chosen /> <Chosen chosen /> }.into_any()
+                    view! { <Runs runs chosen clicked /> <Chosen chosen /> }.into_any()
                 })
             })}
         </Loading>
@@ -41,7 +47,11 @@ pub fn HistoryPage() -> impl IntoView {
 
 /// The runs, newest first; a click chooses one.
 #[component]
-fn Runs(runs: Vec<Run>, chosen: RwSignal<Option<i64>>) -> impl IntoView {
+fn Runs(
+    runs: Vec<Run>,
+    chosen: Memo<Option<i64>>,
+    clicked: RwSignal<Option<i64>>,
+) -> impl IntoView {
     let rows = runs
         .into_iter()
         .map(|run| {
@@ -50,7 +60,7 @@ fn Runs(runs: Vec<Run>, chosen: RwSignal<Option<i64>>) -> impl IntoView {
             view! {
                 <tr class:current=here data-run=id>
                     <th scope="row">
-                        <button class="link choose-run" aria-pressed=move || here().to_string() on:click=move |_| chosen.set(Some(id))>
+                        <button class="link choose-run" aria-pressed=move || here().to_string() on:click=move |_| clicked.set(Some(id))>
                             {format!("Run {id}")}
                         </button>
                     </th>
@@ -74,7 +84,7 @@ fn Runs(runs: Vec<Run>, chosen: RwSignal<Option<i64>>) -> impl IntoView {
 
 /// The chosen run: its steps, hosts and history.
 #[component]
-fn Chosen(chosen: RwSignal<Option<i64>>) -> impl IntoView {
+fn Chosen(chosen: Memo<Option<i64>>) -> impl IntoView {
     move || {
         chosen.get().map(|id| {
             let run = LocalResource::new(move || api::get::<Run>(api::path::run(id, "")));
@@ -110,17 +120,16 @@ fn RunSteps(run: Run) -> impl IntoView {
         .steps
         .iter()
         .map(|s| {
-            let rc = s.rc.map(|rc| format!(", exit {rc}")).unwrap_or_default();
             view! {
                 <li class=format!("step step-{}", s.status.as_str())>
-                    {format!("{} — {}{rc}", s.action, s.status.as_str())}
+                    {s.line()}
                     {(!s.argv.is_empty()).then(|| view! { <br /> <code class="argv">{s.argv.join(" ")}</code> })}
                 </li>
             }
         })
         .collect_view();
     view! {
-        <h2>{format!("Run {}: {} — {}", run.id, run.kind.as_str(), run.status.as_str())}</h2>
+        <h2>{format!("{} — {}", run.title(), run.status.as_str())}</h2>
         <ol class="run-steps">{steps}</ol>
     }
 }
@@ -152,36 +161,22 @@ fn HostCounts(hosts: Vec<HostSummary>) -> impl IntoView {
 /// CSV of what the filters keep.
 #[component]
 fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
-    let node = RwSignal::new(String::new());
-    let status = RwSignal::new(String::new());
-    let task = RwSignal::new(String::new());
+    let filters = RwSignal::new(HistoryFilters::default());
     let page = RwSignal::new(0usize);
-    let query = move || {
-        let mut parts = Vec::new();
-        for (key, value) in [
-            ("nodes", node.get()),
-            ("statuses", status.get()),
-            ("tasks", task.get()),
-        ] {
-            if !value.trim().is_empty() {
-                parts.push(format!(
-                    "{key}={}",
-                    js_sys::encode_uri_component(value.trim())
-                ));
-            }
-        }
-        parts.join("&")
-    };
     let rows = LocalResource::new(move || {
-        let path = format!(
-            "{}?{}&offset={}&limit={PAGE}",
-            api::path::run(id, "history"),
-            query(),
-            page.get() * PAGE
-        );
-        api::get::<Vec<HistoryRow>>(path)
+        let (filters, offset) = (filters.get(), page.get() * PAGE);
+        async move { api::run_history(id, &filters, offset, PAGE).await }
     });
-    let csv = move || format!("{}?{}&format=csv", api::path::run(id, "history"), query());
+    let retry = Callback::new(move |()| rows.refetch());
+    let csv = move || filters.with(|f| api::path::run_history_csv(id, f));
+    // A filter's change: the first page of what it keeps.
+    let set = move |field: fn(&mut HistoryFilters) -> &mut String| {
+        move |ev: leptos::ev::Event| {
+            let value = event_target_value(&ev);
+            filters.update(|f| *field(f) = value);
+            page.set(0);
+        }
+    };
     let nodes = hosts
         .iter()
         .filter_map(|h| Some((h.node_id?, h.host.clone())))
@@ -190,7 +185,6 @@ fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
     let statuses = TaskStatus::ALL
         .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
         .collect_view();
-    let reset = move || page.set(0);
     let full = move || {
         rows.get()
             .and_then(Result::ok)
@@ -199,19 +193,26 @@ fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
     view! {
         <div class="run-history">
             <div class="filters">
-                <label>"Node " <select on:change=move |ev| { node.set(event_target_value(&ev)); reset(); }>
+                <label>"Node " <select on:change=set(|f| &mut f.nodes)>
                     <option value="">"any"</option>{nodes}
                 </select></label>
-                <label>"Status " <select on:change=move |ev| { status.set(event_target_value(&ev)); reset(); }>
+                <label>"Status " <select on:change=set(|f| &mut f.statuses)>
                     <option value="">"any"</option>{statuses}
                 </select></label>
-                <label>"Task " <input type="search" placeholder="The task's name" on:change=move |ev| { task.set(event_target_value(&ev)); reset(); } /></label>
+                <label>"Task " <input type="search" placeholder="The task's name" on:change=set(|f| &mut f.tasks) /></label>
                 " " <a class="button download-history" href=csv download="">"Download as CSV"</a>
             </div>
-            <Table class="history-table" caption="Each task on each node"
-                columns=&["Task", "Node", "Status", "Started", "Ended", "Step", "Role"]>
-                {move || rows.get().and_then(Result::ok).unwrap_or_default().iter().map(history_row).collect_view()}
-            </Table>
+            <Loading label="Reading the history…" retry>
+                {move || Suspend::new(async move {
+                    let rows = rows.await?;
+                    Ok::<_, ApiFailure>(view! {
+                        <Table class="history-table" caption="Each task on each node"
+                            columns=&["Task", "Node", "Status", "Started", "Ended", "Step", "Role"]>
+                            {rows.iter().map(history_row).collect_view()}
+                        </Table>
+                    })
+                })}
+            </Loading>
             <nav class="pages" aria-label="Pages of the history">
                 <button class="previous-page" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"Previous"</button>
                 <span>{move || format!(" Page {} ", page.get() + 1)}</span>

@@ -16,14 +16,14 @@
 //! resets the layout, and the notice naming the nodes it was reset on.
 
 use leptos::prelude::*;
-use mosaic_core::api::{DiskEntry, NodeView, VolumeInfo};
+use mosaic_core::api::{DiskEntry, ErrorCode, NodeView, VolumeInfo};
 use mosaic_core::disks::edit::{self, DiskBounds, VolumeBounds};
 use mosaic_core::hardware::view::size as readable;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 
 use crate::api::{self, ApiFailure, Tagged};
-use crate::components::action::{Request, on_success};
+use crate::components::action::{Request, on_answer, on_success};
 use crate::components::notice::ErrorNotice;
 
 /// A layout in the simple format with the `ETag` it was read at.
@@ -243,10 +243,17 @@ pub fn DisksEditor(
     let apply_to = target.clone();
     let apply: Request<Layout, Applied> =
         Action::new_unsync(move |sent: &Layout| apply_to.clone().apply(sent.clone()));
-    on_success(apply, move |answer| {
-        saved.set(Some(answer.clone()));
-        change.draft.set(None);
-        reload.run(());
+    on_answer(apply, move |answer| match answer {
+        Ok(answer) => {
+            saved.set(Some(answer.clone()));
+            change.draft.set(None);
+            reload.run(());
+        }
+        // The node moved on since it was read: read it again, so that the
+        // page shows its layout as it is now (the refusal says why the
+        // draft went) and the next Apply is over it.
+        Err(failure) if failure.code == Some(ErrorCode::PreconditionFailed) => reload.run(()),
+        Err(_) => {}
     });
     let known = Memo::new(move |_| change.shown.with(|s| s.as_ref().map(Vec::len)));
     let editable = target.editable;

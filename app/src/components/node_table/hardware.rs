@@ -7,7 +7,6 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::NodeView;
-use mosaic_core::hardware::HardwareStamp;
 use mosaic_core::hardware::view::HardwareView;
 
 use crate::api;
@@ -31,12 +30,7 @@ pub(super) fn NodeHardwarePanel(id: i64, node: Memo<Option<NodeView>>) -> impl I
             }
             .into_any(),
             Ok(Some(found)) => {
-                let stamp = found.source.map(|source| HardwareStamp {
-                    source,
-                    found_at: found.found_at.clone().unwrap_or_default(),
-                    switches: Vec::new(),
-                });
-                let view = HardwareView::of(stamp.as_ref(), &found.hardware());
+                let view = HardwareView::of_node(found);
                 view! { <HardwareTables view /> }.into_any()
             }
         })

@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use mosaic_core::api::ImportReport;
+use mosaic_core::hardware::hidden;
 use serde_json::{Map, Value};
 use web_sys::HtmlInputElement;
 
@@ -32,7 +33,7 @@ async fn read_files(input: HtmlInputElement) -> Result<Files, ApiFailure> {
             .and_then(|p| p.as_string())
             .unwrap_or_default();
         let name = if path.is_empty() { file.name() } else { path };
-        if name.rsplit('/').next().is_some_and(|n| n.starts_with('.')) {
+        if hidden(&name) {
             continue;
         }
         let text = wasm_bindgen_futures::JsFuture::from(file.text())
@@ -167,14 +168,7 @@ fn ReportLists(report: ImportReport) -> impl IntoView {
         .take(LISTED)
         .map(|u| format!("{}: {}", u.node, u.changes.join(", ")))
         .collect();
-    let problems: Vec<String> = report
-        .problems
-        .iter()
-        .map(|p| match &p.host {
-            Some(host) => format!("{} ({host}): {}", p.file, p.message),
-            None => format!("{}: {}", p.file, p.message),
-        })
-        .collect();
+    let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
     let list = |class: &'static str, title: &'static str, items: Vec<String>, total: usize| {
         (total > 0).then(|| {
             view! {
