@@ -90,23 +90,21 @@ const ATTEMPTS: usize = 8;
 /// change first) or as a `busy` refusal ([`DbError::Moved`]'s). After
 /// [`ATTEMPTS`] lost races, 409 `busy` saying that `what` keep changing.
 /// Any other refusal is the answer at once.
-///
-/// `attempt` is a closure returning a future, not an async closure: the
-/// future of an async closure borrows the closure, and the compiler cannot
-/// yet prove such a future `Send`, which a handler's must be.
 pub(crate) async fn retried<T, F>(what: &str, mut attempt: impl FnMut() -> F) -> Result<T, ApiError>
 where
     F: Future<Output = Result<Option<T>, ApiError>>,
 {
-    for _ in 0..ATTEMPTS {
-        match attempt().await {
-            Ok(Some(done)) => return Ok(done),
-            Ok(None) => {}
-            Err(e) if e.is_busy() => {}
-            Err(e) => return Err(e),
+    let outcome = crate::retry::attempts(ATTEMPTS, || {
+        let tried = attempt();
+        async move {
+            match tried.await {
+                Err(e) if e.is_busy() => Ok(None),
+                other => other,
+            }
         }
-    }
-    Err(ApiError::busy(what))
+    })
+    .await?;
+    outcome.ok_or_else(|| ApiError::busy(what))
 }
 
 impl ApiError {

@@ -14,6 +14,7 @@ pub mod http;
 pub mod install;
 mod out;
 pub mod package;
+mod retry;
 pub mod timestamp;
 
 use mosaic_core::api::ErrorCode;

@@ -35,9 +35,11 @@ pub(super) async fn import_found(
     if gathered.found.is_empty() && gathered.problems.is_empty() {
         return Ok(None);
     }
-    for _ in 0..ATTEMPTS {
+    let gathered = &gathered;
+    let report = crate::retry::attempts(ATTEMPTS, || async move {
         let Some(stored) = Stored::head(db, cluster_id).await? else {
-            return Ok(None);
+            // The environment went: nothing to import into, and no report.
+            return Ok(Some(None));
         };
         let env = stored.environment()?;
         let (config, _) = env.network_configuration().map_err(anyhow::Error::msg)?;
@@ -55,10 +57,13 @@ pub(super) async fn import_found(
             })
             .await;
         match planned {
-            Err(DbError::Moved(_)) => continue,
-            Err(e) => return Err(e.into()),
-            Ok(plan) => return Ok(Some(ImportReport::of(&plan))),
+            Err(DbError::Moved(_)) => Ok(None),
+            Err(e) => Err(anyhow::Error::from(e)),
+            Ok(plan) => Ok(Some(Some(ImportReport::of(&plan)))),
         }
-    }
-    anyhow::bail!("the environment kept changing while the facts were imported")
+    })
+    .await?;
+    report.ok_or_else(|| {
+        anyhow::anyhow!("the environment kept changing while the facts were imported")
+    })
 }
