@@ -138,6 +138,14 @@ pub struct Selected<'a> {
     pub layout: &'a DiskLayout,
 }
 
+/// Whether roles `now` differ from `before` as sets (the order, and a role
+/// named twice, aside): what lays a node's disks out again (SEMANTICS §14).
+pub fn roles_differ(before: &[&str], now: &[&str]) -> bool {
+    let before: std::collections::BTreeSet<&str> = before.iter().copied().collect();
+    let now: std::collections::BTreeSet<&str> = now.iter().copied().collect();
+    before != now
+}
+
 /// Fuel's "Selected nodes have different disk capacities.": the nodes
 /// unlike the first in their roles or their sorted disk sizes, named.
 pub fn same_capacities(nodes: &[Selected<'_>]) -> Result<(), String> {

@@ -329,16 +329,7 @@ pub fn lays_out_again(node: &NodeTags, machine: &Machine) -> bool {
 /// layout, and its roles differ as sets (deploying a pending role changes
 /// none).
 pub fn relays(before: &[&str], node: &NodeTags) -> bool {
-    if node.disks.is_none() {
-        return false;
-    }
-    let mut now = roles_of(node);
-    let mut before = before.to_vec();
-    for roles in [&mut now, &mut before] {
-        roles.sort_unstable();
-        roles.dedup();
-    }
-    now != before
+    node.disks.is_some() && crate::disks::roles_differ(before, &roles_of(node))
 }
 
 /// A node's layout after a change of its roles (`before` its roles, then

@@ -54,6 +54,29 @@ pub struct NodeView {
     pub disks_reset: bool,
 }
 
+impl NodeView {
+    /// Whether it has a disk layout, which a change of its roles resets:
+    /// one is made once its hardware is known (found or declared).
+    pub fn has_disk_layout(&self) -> bool {
+        self.hardware.is_some()
+    }
+
+    /// Whether giving it `roles` (its pending roles kept) resets its disk
+    /// layout, Fuel's warning: it has one, and the roles differ as sets —
+    /// the rule the server lays the disks out again by (`relays`).
+    pub fn roles_reset_disks(&self, roles: &[RoleName]) -> bool {
+        let pending = self.pending_roles.iter();
+        let before: Vec<&str> = self
+            .roles
+            .iter()
+            .chain(pending.clone())
+            .map(RoleName::as_str)
+            .collect();
+        let now: Vec<&str> = roles.iter().chain(pending).map(RoleName::as_str).collect();
+        self.has_disk_layout() && crate::disks::roles_differ(&before, &now)
+    }
+}
+
 #[cfg(test)]
 impl NodeView {
     /// A node for tests: ready, with `roles` and carrying `tags`, of which

@@ -1222,3 +1222,28 @@ fn role_maximums_hold_on_every_change_that_grows_a_count() {
             .unwrap();
     });
 }
+
+/// Fuel's warning that a role change resets the disk layout: the browser
+/// asks the node's view, by the rule the server lays the disks out again
+/// by (roles as sets, pending ones kept; only once the hardware is known).
+#[test]
+fn a_role_change_resets_the_disks_of_a_node_whose_hardware_is_known() {
+    let role = |r: &str| crate::name::RoleName::new(r).unwrap();
+    let mut node = NodeView::sample(1, "ctl-1", &["controller", "cinder"], &[], &[]);
+    let other = [role("compute")];
+    assert!(!node.roles_reset_disks(&other), "no hardware, no layout");
+    node.hardware = Some(crate::hardware::HardwareStamp {
+        source: crate::hardware::HardwareSource::Ansible,
+        found_at: "t".into(),
+        switches: vec![],
+    });
+    assert!(node.roles_reset_disks(&other));
+    let same = [role("cinder"), role("controller"), role("cinder")];
+    assert!(!node.roles_reset_disks(&same), "the same set, in any order");
+    node.pending_roles = vec![role("compute")];
+    let with_pending = [role("controller"), role("cinder"), role("compute")];
+    assert!(
+        !node.roles_reset_disks(&with_pending),
+        "a pending role ticked as held is the same set"
+    );
+}

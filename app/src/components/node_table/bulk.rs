@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use mosaic_core::api::{NodeView, RoleView};
 use mosaic_core::environment::{BulkAction, BulkInput, LISTED_PROBLEMS};
 
-use super::disks::{BulkDisks, ResetWarning, has_layout, reset_notice};
+use super::disks::{BulkDisks, ResetWarning, reset_notice};
 use super::filters::{group_options, role_options};
 use super::{NodesChanged, Selection, TableState};
 use crate::api::{self, ApiFailure};
@@ -79,7 +79,10 @@ pub(super) fn BulkBar(
     let warn = Signal::derive(move || {
         !typed.role.with(String::is_empty)
             && ids.with(|ids| {
-                nodes.with(|all| all.iter().any(|n| ids.contains(&n.id) && has_layout(n)))
+                nodes.with(|all| {
+                    all.iter()
+                        .any(|n| ids.contains(&n.id) && n.has_disk_layout())
+                })
             })
     });
     let reload = Callback::new(move |()| changed.run(NodesChanged::Unknown));

@@ -37,12 +37,6 @@ type Applied = (String, Layout);
 pub const RESET_WARNING: &str =
     "When you change the node role, disk configuration will be reset to default.";
 
-/// Whether a role change may reset `node`'s layout: a node has one once
-/// its disks are known (found or declared), and its roles decide it.
-pub fn has_layout(node: &NodeView) -> bool {
-    node.hardware.is_some()
-}
-
 /// The nodes a Configure Disks panel lays out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DisksFor {

@@ -5,7 +5,7 @@ use mosaic_core::api::{NodeView, RoleView, UpdateNode};
 use mosaic_core::name::{RoleName, TagName};
 use mosaic_core::nodes::TagOrigin;
 
-use super::disks::{NodeDisks, ResetWarning, has_layout, reset_notice};
+use super::disks::{NodeDisks, ResetWarning, reset_notice};
 use super::hardware::NodeHardwarePanel;
 use super::role_boxes::RoleBoxes;
 use super::toggle;
@@ -67,11 +67,7 @@ pub(super) fn NodeEditor(
         ticked.set(Some((version(), now)));
     });
     let other_roles = Memo::new(move |_| {
-        let mut now = chosen.get();
-        let mut had = node.with(|n| n.as_ref().map(|n| n.roles.clone()).unwrap_or_default());
-        now.sort();
-        had.sort();
-        now != had && node.with(|n| n.as_ref().is_some_and(has_layout))
+        chosen.with(|now| node.with(|n| n.as_ref().is_some_and(|n| n.roles_reset_disks(now))))
     });
     let typed = RwSignal::new(String::new());
     let send: Request<NodeChange, bool> =
