@@ -62,13 +62,48 @@ where
 }
 
 /// The last failure of `action`, in the app's red box, beside what sent
-/// it.
+/// it; `listed`: with every problem the refusal carries, by where it is
+/// (`disks[0].volumes[1].size`, a file and host) or by node — for a change
+/// whose form does not show them itself.
 #[component]
-pub fn ActionError<I, O>(action: Request<I, O>) -> impl IntoView
+pub fn ActionError<I, O>(action: Request<I, O>, #[prop(optional)] listed: bool) -> impl IntoView
 where
     I: Send + Sync + 'static,
     O: Send + Sync + 'static,
 {
-    let message = failure(action);
-    move || message().map(|message| view! { <ErrorNotice message /> })
+    move || {
+        action.value().with(|answer| match answer {
+            Some(Err(failure)) if listed => {
+                Some(view! { <Refusal failure=failure.clone() /> }.into_any())
+            }
+            Some(Err(failure)) => {
+                Some(view! { <ErrorNotice message=failure.message.clone() /> }.into_any())
+            }
+            _ => None,
+        })
+    }
+}
+
+/// A refusal with its problems listed.
+#[component]
+fn Refusal(failure: ApiFailure) -> impl IntoView {
+    let places = failure
+        .problems
+        .into_iter()
+        .map(|p| view! { <li><code>{p.path}</code>": "{p.message}</li> })
+        .collect_view();
+    let nodes = failure
+        .node_problems
+        .into_iter()
+        .map(|p| {
+            let name = p.name.unwrap_or_else(|| format!("node {}", p.node));
+            view! { <li data-node=p.node><strong>{name}</strong>": "{p.message}</li> }
+        })
+        .collect_view();
+    view! {
+        <div class="notice notice-error refused" role="alert">
+            <p>{failure.message}</p>
+            <ul>{places}{nodes}</ul>
+        </div>
+    }
 }

@@ -23,8 +23,8 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 
 use crate::api::{self, ApiFailure, Tagged};
-use crate::components::action::{Request, on_answer, on_success};
-use crate::components::notice::ErrorNotice;
+use crate::components::action::{ActionError, Request, on_answer, on_success};
+use crate::components::retry::RetryNotice;
 
 /// A layout in the simple format with the `ETag` it was read at.
 type Layout = Tagged<Vec<DiskEntry>>;
@@ -119,11 +119,13 @@ pub fn ConfigureDisks(
         let disks = disks.map(|r| r.as_ref().map(|d| d.value.is_empty()).map_err(Clone::clone));
         let volumes = volumes.map(|r| r.as_ref().err().cloned()).flatten();
         match disks {
-            Some(Err(failure)) => Some(failure.message),
-            Some(Ok(false)) => volumes.map(|f| f.message),
+            Some(Err(failure)) => Some(failure),
+            Some(Ok(false)) => volumes,
             _ => None,
         }
     };
+    // Read again, as a read (a server out of reach is asked again by itself).
+    let retry = Callback::new(move |()| again.update(|n| *n += 1));
     let reload = Callback::new(move |()| {
         again.update(|n| *n += 1);
         changed.run(());
@@ -146,7 +148,7 @@ pub fn ConfigureDisks(
             </div>
             <Show
                 when=move || failed().is_none()
-                fallback=move || failed().map(|message| view! { <ErrorNotice message /> })
+                fallback=move || failed().map(|failure| view! { <RetryNotice failure retry auto=true /> })
             >
                 <DisksEditor target=target.clone() fetched volumes=infos reload />
             </Show>
@@ -323,16 +325,6 @@ fn DisksButtons(
             view! { <p class="notice notice-ok disks-applied" role="status">{text}</p> }
         })
     };
-    let failed = move || {
-        apply
-            .value()
-            .with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()))
-            .or_else(|| {
-                defaults
-                    .value()
-                    .with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()))
-            })
-    };
     view! {
         <div class="disks-actions">
             <button class="load-defaults" disabled=busy on:click=move |_| { defaults.dispatch(()); }>
@@ -350,33 +342,8 @@ fn DisksButtons(
             </button>
         </div>
         {applied}
-        {move || failed().map(|failure| view! { <DisksRefusal failure /> })}
-    }
-}
-
-/// A refused Apply or Load Defaults: the server's message, then each
-/// problem by where it is (`disks[0].volumes[1].size`) or by node (several
-/// nodes).
-#[component]
-fn DisksRefusal(failure: ApiFailure) -> impl IntoView {
-    let places = failure
-        .problems
-        .into_iter()
-        .map(|p| view! { <li><code>{p.path}</code>": "{p.message}</li> })
-        .collect_view();
-    let nodes = failure
-        .node_problems
-        .into_iter()
-        .map(|p| {
-            let name = p.name.unwrap_or_else(|| format!("node {}", p.node));
-            view! { <li data-node=p.node><strong>{name}</strong>": "{p.message}</li> }
-        })
-        .collect_view();
-    view! {
-        <div class="notice notice-error disks-refused" role="alert">
-            <p>{failure.message}</p>
-            <ul>{places}{nodes}</ul>
-        </div>
+        <ActionError action=apply listed=true />
+        <ActionError action=defaults listed=true />
     }
 }
 

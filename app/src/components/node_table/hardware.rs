@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use mosaic_core::api::NodeView;
 use mosaic_core::hardware::view::HardwareView;
 
-use crate::api;
-use crate::components::notice::ErrorNotice;
+use crate::api::{self, ApiFailure};
+use crate::components::loading::Loading;
 use crate::components::table::Table;
 
 #[component]
@@ -20,25 +20,23 @@ pub(super) fn NodeHardwarePanel(id: i64, node: Memo<Option<NodeView>>) -> impl I
         version.track();
         api::node_hardware(id)
     });
-    let shown = move || {
-        fetched.get().map(|answer| match answer {
-            Err(failure) => view! { <ErrorNotice message=failure.message /> }.into_any(),
-            Ok(None) => view! {
-                <p class="muted no-hardware">
-                    "No hardware found yet: import its Ansible facts or Ironic inspection data (Import hardware, above the table)."
-                </p>
-            }
-            .into_any(),
-            Ok(Some(found)) => {
-                let view = HardwareView::of_node(found);
-                view! { <HardwareTables view /> }.into_any()
-            }
-        })
-    };
+    let retry = Callback::new(move |()| fetched.refetch());
     view! {
         <section class="node-hardware" aria-label="Hardware">
             <h4>"Hardware"</h4>
-            {shown}
+            <Loading label="Reading its hardware…" retry>
+                {move || Suspend::new(async move {
+                    Ok::<_, ApiFailure>(match fetched.await? {
+                        None => view! {
+                            <p class="muted no-hardware">
+                                "No hardware found yet: import its Ansible facts or Ironic inspection data (Import hardware, above the table)."
+                            </p>
+                        }
+                        .into_any(),
+                        Some(found) => view! { <HardwareTables view=HardwareView::of_node(found) /> }.into_any(),
+                    })
+                })}
+            </Loading>
         </section>
     }
 }

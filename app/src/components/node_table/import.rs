@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use web_sys::HtmlInputElement;
 
 use crate::api::{self, ApiFailure};
-use crate::components::notice::ErrorNotice;
+use crate::components::action::{ActionError, Request, on_success};
 
 /// How many hosts of each kind a report lists (the summary counts all).
 const LISTED: usize = 50;
@@ -50,29 +50,33 @@ async fn read_files(input: HtmlInputElement) -> Result<Files, ApiFailure> {
 pub(super) fn ImportHardware(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
     let open = RwSignal::new(false);
     // The files read, and what their dry run said.
-    let checked = RwSignal::new(None::<(Files, ImportReport)>);
-    let check = Action::new_unsync_local(move |input: &HtmlInputElement| {
-        let input = input.clone();
-        async move {
-            let files = read_files(input).await?;
-            let report = api::import_nodes(cluster_id, &files, true).await?;
-            checked.try_set(Some((files, report)));
-            Ok::<_, ApiFailure>(())
-        }
-    });
-    let import = Action::new_unsync(move |files: &Files| {
+    let check: Request<HtmlInputElement, (Files, ImportReport)> =
+        Action::new_unsync_local(move |input: &HtmlInputElement| {
+            let input = input.clone();
+            async move {
+                let files = read_files(input).await?;
+                let report = api::import_nodes(cluster_id, &files, true).await?;
+                Ok((files, report))
+            }
+        });
+    let import: Request<Files, ImportReport> = Action::new_unsync(move |files: &Files| {
         let files = files.clone();
-        async move {
-            let report = api::import_nodes(cluster_id, &files, false).await?;
-            checked.try_set(None);
-            changed.try_run(());
-            Ok::<_, ApiFailure>(report)
-        }
+        async move { api::import_nodes(cluster_id, &files, false).await }
+    });
+    // Imported: the dry run is done with, and the table reads the nodes.
+    on_success(import, move |_| {
+        check.value().set(None);
+        changed.run(());
     });
     let picked = move |ev: leptos::ev::Event| {
         import.value().set(None);
-        checked.set(None);
+        check.value().set(None);
         check.dispatch_local(event_target::<HtmlInputElement>(&ev));
+    };
+    let checked = move || {
+        check
+            .value()
+            .with(|v| v.as_ref().and_then(|r| r.as_ref().ok().cloned()))
     };
     let busy = move || check.pending().get() || import.pending().get();
     // A folder picker: `webkitdirectory`, which every browser reads and
@@ -111,9 +115,10 @@ pub(super) fn ImportHardware(cluster_id: i64, changed: Callback<()>) -> impl Int
                     <Show when=move || check.pending().get()>
                         <p class="loading">"Reading the files and checking them…"</p>
                     </Show>
-                    {move || check.value().get().and_then(Result::err).map(|f| view! { <ErrorNotice message=f.message /> })}
-                    {move || checked.get().map(|(files, report)| view! { <DryRun files report import /> })}
+                    <ActionError action=check />
+                    {move || checked().map(|(files, report)| view! { <DryRun files report import /> })}
                     <ImportOutcome import />
+                    <ActionError action=import listed=true />
                 </section>
             </Show>
         </div>
@@ -125,7 +130,7 @@ pub(super) fn ImportHardware(cluster_id: i64, changed: Callback<()>) -> impl Int
 fn DryRun(
     files: Files,
     report: ImportReport,
-    import: Action<Files, Result<ImportReport, ApiFailure>>,
+    import: Request<Files, ImportReport>,
 ) -> impl IntoView {
     let ready = report.problems.is_empty();
     let hosts = report.created.len() + report.updated.len() + report.unchanged.len();
@@ -191,18 +196,17 @@ fn ReportLists(report: ImportReport) -> impl IntoView {
     }
 }
 
-/// What the import did, or why it was refused.
+/// What the import did (`ActionError` says why it was refused).
 #[component]
-fn ImportOutcome(import: Action<Files, Result<ImportReport, ApiFailure>>) -> impl IntoView {
+fn ImportOutcome(import: Request<Files, ImportReport>) -> impl IntoView {
     move || {
-        import.value().get().map(|outcome| match outcome {
-            Ok(report) => view! {
+        import.value().with(|outcome| match outcome {
+            Some(Ok(report)) => Some(view! {
                 <p class="notice notice-ok imported" role="status">
                     {format!("Imported: {}.", report.summary())}
                 </p>
-            }
-            .into_any(),
-            Err(failure) => view! { <ErrorNotice message=failure.message /> }.into_any(),
+            }),
+            _ => None,
         })
     }
 }
