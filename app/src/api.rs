@@ -320,10 +320,28 @@ pub mod path {
         }
     }
 
-    /// Where environment `cluster`'s runs of kolla-ansible start.
-    pub fn runs_of(cluster: i64) -> String {
-        of_cluster(cluster, "deployers/kolla-ansible/runs")
+    /// Deployer `name` of environment `cluster` (its export), or `what`
+    /// of it (`archive`, `runner`, `runs`).
+    pub fn deployer(cluster: i64, name: &str, what: &str) -> String {
+        match what {
+            "" => of_cluster(cluster, &format!("deployers/{name}")),
+            what => of_cluster(cluster, &format!("deployers/{name}/{what}")),
+        }
     }
+
+    /// Where environment `cluster`'s runs start (of the deployer Mosaic
+    /// runs).
+    pub fn runs_of(cluster: i64) -> String {
+        deployer(cluster, RUN.name(), "runs")
+    }
+
+    /// Whether this server can run the deployer Mosaic runs.
+    pub fn runner_of(cluster: i64) -> String {
+        deployer(cluster, RUN.name(), "runner")
+    }
+
+    /// The deployer Mosaic runs.
+    const RUN: mosaic_core::deployer::Known = mosaic_core::deployer::Known::KollaAnsible;
 
     /// Run `id`'s history as CSV, every row `filters` keep.
     pub fn run_history_csv(id: i64, filters: &super::HistoryFilters) -> String {

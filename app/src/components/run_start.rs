@@ -26,12 +26,7 @@ enum Kind {
 /// changes" is what it offers first); `started` hears of the run started.
 #[component]
 pub fn RunStart(cluster_id: i64, deployed: bool, started: Callback<Run>) -> impl IntoView {
-    let runner = LocalResource::new(move || {
-        api::get::<Runner>(api::path::of_cluster(
-            cluster_id,
-            "deployers/kolla-ansible/runner",
-        ))
-    });
+    let runner = LocalResource::new(move || api::get::<Runner>(api::path::runner_of(cluster_id)));
     let retry = Callback::new(move |()| runner.refetch());
     view! {
         <Loading label="Asking whether this server runs kolla-ansible…" retry>
@@ -58,6 +53,8 @@ fn Missing(runner: Runner) -> impl IntoView {
     }
 }
 
+/// What to run, how the hosts are reached, Preview and Start.
+// Long: mostly markup; the request it builds is read by both actions.
 #[component]
 fn Form(cluster_id: i64, deployed: bool, started: Callback<Run>) -> impl IntoView {
     let kind = RwSignal::new(if deployed {

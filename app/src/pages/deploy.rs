@@ -43,8 +43,7 @@ async fn find(cluster_id: i64) -> Result<Found, ApiFailure> {
     let Some(deployer) = list.into_iter().next() else {
         return Ok(Found::Nothing);
     };
-    let what = format!("deployers/{}", deployer.name);
-    match api::get::<Export>(api::path::of_cluster(cluster_id, &what)).await {
+    match api::get::<Export>(api::path::deployer(cluster_id, &deployer.name, "")).await {
         Ok(export) => Ok(Found::Exported(deployer, export)),
         Err(failure) if failure.code == Some(ErrorCode::NotExportable) => {
             Ok(Found::Refused(deployer, failure))
@@ -87,8 +86,7 @@ pub fn DeployPage() -> impl IntoView {
 /// The deployer and its series, and the archive's download when the
 /// environment can be exported.
 fn head(cluster_id: i64, deployer: &DeployerSummary, exported: bool) -> impl IntoView + use<> {
-    let archive =
-        api::path::of_cluster(cluster_id, &format!("deployers/{}/archive", deployer.name));
+    let archive = api::path::deployer(cluster_id, &deployer.name, "archive");
     view! {
         <p class="deployer">
             "Deployer: " <strong>{deployer.name.clone()}</strong>

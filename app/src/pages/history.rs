@@ -159,13 +159,15 @@ fn HostCounts(hosts: Vec<HostSummary>) -> impl IntoView {
 
 /// The node × task table: filters, a page of rows, Previous and Next, the
 /// CSV of what the filters keep.
+// Long: mostly markup, the filters and the pager around one read.
 #[component]
 fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
     let filters = RwSignal::new(HistoryFilters::default());
     let page = RwSignal::new(0usize);
     let rows = LocalResource::new(move || {
         let (filters, offset) = (filters.get(), page.get() * PAGE);
-        async move { api::run_history(id, &filters, offset, PAGE).await }
+        // One row more than a page: whether there is a next page.
+        async move { api::run_history(id, &filters, offset, PAGE + 1).await }
     });
     let retry = Callback::new(move |()| rows.refetch());
     let csv = move || filters.with(|f| api::path::run_history_csv(id, f));
@@ -185,10 +187,10 @@ fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
     let statuses = TaskStatus::ALL
         .map(|s| view! { <option value=s.as_str()>{s.as_str()}</option> })
         .collect_view();
-    let full = move || {
+    let more = move || {
         rows.get()
             .and_then(Result::ok)
-            .is_some_and(|r| r.len() == PAGE)
+            .is_some_and(|r| r.len() > PAGE)
     };
     view! {
         <div class="run-history">
@@ -208,7 +210,7 @@ fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
                     Ok::<_, ApiFailure>(view! {
                         <Table class="history-table" caption="Each task on each node"
                             columns=&["Task", "Node", "Status", "Started", "Ended", "Step", "Role"]>
-                            {rows.iter().map(history_row).collect_view()}
+                            {rows.iter().take(PAGE).map(history_row).collect_view()}
                         </Table>
                     })
                 })}
@@ -216,7 +218,7 @@ fn History(id: i64, hosts: Vec<HostSummary>) -> impl IntoView {
             <nav class="pages" aria-label="Pages of the history">
                 <button class="previous-page" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"Previous"</button>
                 <span>{move || format!(" Page {} ", page.get() + 1)}</span>
-                <button class="next-page" disabled=move || !full() on:click=move |_| page.update(|p| *p += 1)>"Next"</button>
+                <button class="next-page" disabled=move || !more() on:click=move |_| page.update(|p| *p += 1)>"Next"</button>
             </nav>
         </div>
     }

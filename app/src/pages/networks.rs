@@ -404,12 +404,11 @@ fn GroupRow(
     let Some(group) = groups.row(&id) else {
         return ().into_any();
     };
-    let group_now = group.get_untracked();
+    // A group's name does not change; its node count follows the record.
+    let name = group.with_untracked(|g| g.name.clone());
     let nodes = move || group.with(|g| g.nodes);
-    let group = group_now;
     let delete: Request<(), ()> = Action::new_unsync(move |()| api::delete_group(id));
     on_success(delete, move |()| changed.run(()));
-    let name = group.name.clone();
     let deletable = editable && name != mosaic_core::network::DEFAULT_GROUP;
     let ask = {
         let name = name.clone();

@@ -150,38 +150,53 @@ fn group_name(spec: &NodeTags) -> &str {
         .unwrap_or(mosaic_core::network::DEFAULT_GROUP)
 }
 
+/// A query with `spec` bound to `$1`…`$15`, in this order: `status`,
+/// `roles`, `pending_roles`, `tags_added`, `tags_removed`, `primary_tags`,
+/// `pending_deletion`, `tags_assigned`, `interfaces`, the node group's
+/// name, `error_type`, `hardware_source`, `hardware_found_at`, `switches`,
+/// `disks`. Written once for the update and the insert, so that neither
+/// forgets a column.
+fn bind_spec<'q>(
+    query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    spec: &'q NodeTags,
+) -> sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>> {
+    let (source, found_at, switches) = stamp_columns(spec);
+    query
+        .bind(spec.status.as_str())
+        .bind(json(&spec.roles))
+        .bind(json(&spec.pending_roles))
+        .bind(json(&spec.tags_added))
+        .bind(json(&spec.tags_removed))
+        .bind(json(&spec.primary_tags))
+        .bind(i64::from(spec.pending_deletion))
+        .bind(json(&spec.tags_assigned))
+        .bind(interfaces_json(spec))
+        .bind(group_name(spec))
+        .bind(spec.error_type.map(ErrorType::as_str))
+        .bind(source)
+        .bind(found_at)
+        .bind(switches)
+        .bind(disks_json(spec))
+}
+
 /// Stores `spec` (its version included) for node `spec.id`.
 pub(super) async fn write_node(
     conn: &mut sqlx::AnyConnection,
     spec: &NodeTags,
 ) -> Result<(), DbError> {
-    let (source, found_at, switches) = stamp_columns(spec);
-    sqlx::query(
+    let update = sqlx::query(
         "UPDATE nodes SET status = $1, roles = $2, pending_roles = $3, tags_added = $4, \
-         tags_removed = $5, primary_tags = $6, pending_deletion = $7, version = $8, \
-         tags_assigned = $10, interfaces = $11, group_id = (SELECT g.id FROM node_groups g \
-         WHERE g.cluster_id = nodes.cluster_id AND g.name = $12), error_type = $13, \
-         hardware_source = $14, hardware_found_at = $15, switches = $16, disks = $17 WHERE id = $9",
-    )
-    .bind(spec.status.as_str())
-    .bind(json(&spec.roles))
-    .bind(json(&spec.pending_roles))
-    .bind(json(&spec.tags_added))
-    .bind(json(&spec.tags_removed))
-    .bind(json(&spec.primary_tags))
-    .bind(i64::from(spec.pending_deletion))
-    .bind(spec.version)
-    .bind(spec.id)
-    .bind(json(&spec.tags_assigned))
-    .bind(interfaces_json(spec))
-    .bind(group_name(spec))
-    .bind(spec.error_type.map(ErrorType::as_str))
-    .bind(source)
-    .bind(found_at)
-    .bind(switches)
-    .bind(disks_json(spec))
-    .execute(&mut *conn)
-    .await?;
+         tags_removed = $5, primary_tags = $6, pending_deletion = $7, tags_assigned = $8, \
+         interfaces = $9, group_id = (SELECT g.id FROM node_groups g \
+         WHERE g.cluster_id = nodes.cluster_id AND g.name = $10), error_type = $11, \
+         hardware_source = $12, hardware_found_at = $13, switches = $14, disks = $15, \
+         version = $16 WHERE id = $17",
+    );
+    bind_spec(update, spec)
+        .bind(spec.version)
+        .bind(spec.id)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -191,39 +206,25 @@ pub(super) async fn insert_node_in(
     cluster_id: i64,
     spec: &NodeTags,
 ) -> Result<StoredNode, DbError> {
-    let id: i64 = sqlx::query(
-        "INSERT INTO nodes (cluster_id, name, status, roles, pending_roles, tags_added, tags_removed, primary_tags, pending_deletion, tags_assigned, interfaces, group_id) \
-         VALUES ($1, '', $2, $3, $4, $5, $6, $7, $8, $9, $10, \
-         (SELECT g.id FROM node_groups g WHERE g.cluster_id = $1 AND g.name = $11)) RETURNING id",
-    )
-    .bind(cluster_id)
-    .bind(spec.status.as_str())
-    .bind(json(&spec.roles))
-    .bind(json(&spec.pending_roles))
-    .bind(json(&spec.tags_added))
-    .bind(json(&spec.tags_removed))
-    .bind(json(&spec.primary_tags))
-    .bind(i64::from(spec.pending_deletion))
-    .bind(json(&spec.tags_assigned))
-    .bind(interfaces_json(spec))
-    .bind(group_name(spec))
-    .fetch_one(&mut **tx)
-    .await?
-    .try_get(0)?;
+    let insert = sqlx::query(
+        "INSERT INTO nodes (status, roles, pending_roles, tags_added, tags_removed, \
+         primary_tags, pending_deletion, tags_assigned, interfaces, group_id, error_type, \
+         hardware_source, hardware_found_at, switches, disks, cluster_id, name) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+         (SELECT g.id FROM node_groups g WHERE g.cluster_id = $16 AND g.name = $10), \
+         $11, $12, $13, $14, $15, $16, '') RETURNING id",
+    );
+    let id: i64 = bind_spec(insert, spec)
+        .bind(cluster_id)
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get(0)?;
     let name = spec.name.clone().unwrap_or_else(|| format!("node-{id}"));
-    let (source, found_at, switches) = stamp_columns(spec);
-    sqlx::query(
-        "UPDATE nodes SET name = $1, hardware_source = $3, hardware_found_at = $4, \
-         switches = $5, disks = $6 WHERE id = $2",
-    )
-    .bind(&name)
-    .bind(id)
-    .bind(source)
-    .bind(found_at)
-    .bind(switches)
-    .bind(disks_json(spec))
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query("UPDATE nodes SET name = $1 WHERE id = $2")
+        .bind(&name)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
     Ok(StoredNode {
         cluster_id,
         spec: NodeTags {

@@ -83,6 +83,8 @@ impl DisksFor {
 /// The panel: the first node's layout and volumes read when it opens —
 /// again when `version` (the node's) moves on and after an Apply —, then
 /// the editor; `changed` tells the table the nodes changed.
+// Long: two reads, their failure, and the panel's head and scrolling,
+// which only make sense together.
 #[component]
 pub fn ConfigureDisks(
     target: DisksFor,
@@ -209,6 +211,8 @@ impl Editing {
 /// its `ETag`) over the node's `volumes`; `reload` asks for the layout
 /// and the nodes again (after an Apply, or a refusal because the node
 /// moved on).
+// Long: the draft, the answers it is made over (read, applied, the
+// defaults) and the buttons' actions share one set of signals.
 #[component]
 pub fn DisksEditor(
     target: DisksFor,
@@ -349,6 +353,7 @@ fn DisksButtons(
 
 /// Disk `i` of the draft: its name and size, the disk to boot from, the
 /// bar, its message, and a row per volume group.
+// Long: mostly markup, a disk's lines one after the other.
 #[component]
 fn DiskBox(
     i: usize,
@@ -486,6 +491,8 @@ fn DiskBar(
 
 /// Volume group `name` on disk `i`: a slider and a number (MB) held to
 /// what core allows, its minimum and maximum here, and its message.
+// Long: the slider and the number are one control held to the same
+// bounds; splitting them would pass those bounds back and forth.
 #[component]
 fn VolumeRow(
     i: usize,

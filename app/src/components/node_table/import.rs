@@ -46,6 +46,8 @@ async fn read_files(input: HtmlInputElement) -> Result<Files, ApiFailure> {
 }
 
 /// The button opening the dialog, and the dialog.
+// Long: the two actions (check, import) and the markup of the dialog that
+// dispatches them.
 #[component]
 pub(super) fn ImportHardware(cluster_id: i64, changed: Callback<()>) -> impl IntoView {
     let open = RwSignal::new(false);
