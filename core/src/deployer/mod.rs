@@ -3,9 +3,9 @@
 //! inventory skeleton, which of the deployer's groups each tag places, the
 //! `globals.yml` values and configuration overrides that follow from
 //! components, settings and networks, and what has no equivalent there —
-//! as data (`deployers.yaml`), to which plugins add their own entries; and
-//! the export of an environment from the plan Mosaic already computes
-//! ([`export`]).
+//! as data (`deployers.yaml`), to which plugins add their own entries —,
+//! and which deployers Mosaic knows the particulars of ([`Known`]). The
+//! export that evaluates this data is `crate::export`.
 
 mod disks;
 mod expression;

@@ -4,8 +4,9 @@
 //! components, settings and networking parameters. Refused with every
 //! problem at once when something has no equivalent there; nothing is
 //! partial. `hand_off.rs` prepares the hosts' disks, `write.rs` writes the
-//! files, `problem.rs` says why an export is refused; the deployer data they
-//! read is `crate::deployer`'s.
+//! files, `kolla.rs` holds what is kolla-ansible's alone (its host
+//! variables, its README), `problem.rs` says why an export is refused; the
+//! deployer data they read is `crate::deployer`'s.
 
 mod hand_off;
 mod kolla;

@@ -1,6 +1,6 @@
 //! The export's files as text: the Ansible inventory (INI), `globals.yml`,
-//! the configuration overrides (INI), the playbook preparing the disks and
-//! the README saying what to run next.
+//! the configuration overrides (INI) and the playbook preparing the disks
+//! (the README is the deployer's own, `kolla.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
