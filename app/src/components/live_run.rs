@@ -147,7 +147,7 @@ impl Follow {
         if !applied {
             return;
         }
-        self.touched.update_value(|t| t.note(event));
+        self.touched.try_update_value(|t| t.note(event));
         if event.event == "step_end" {
             self.recount(id);
         }
@@ -161,15 +161,23 @@ impl Follow {
     }
 
     /// The page follows the fold: the run's parts, and the rows of the
-    /// hosts touched since the last time.
+    /// hosts touched since the last time. (A frame may come after the view
+    /// went: every access tries.)
     fn show(self) {
-        self.version.update(|n| *n += 1);
+        self.version.try_update(|n| *n += 1);
         match self.touched.try_update_value(Touched::take) {
-            Some(Touched::Every) => self.rows.answer(self.view.with_value(RunView::hosts)),
-            Some(Touched::Hosts(names)) => self.rows.patch(
-                self.view
-                    .with_value(|v| names.iter().filter_map(|n| v.host(n)).collect()),
-            ),
+            Some(Touched::Every) => {
+                if let Some(all) = self.view.try_with_value(RunView::hosts) {
+                    self.rows.answer(all);
+                }
+            }
+            Some(Touched::Hosts(names)) => {
+                let touched = (self.view)
+                    .try_with_value(|v| names.iter().filter_map(|n| v.host(n)).collect());
+                if let Some(touched) = touched {
+                    self.rows.patch(touched);
+                }
+            }
             Some(Touched::Nothing) | None => {}
         }
     }
@@ -179,10 +187,13 @@ impl Follow {
     fn recount(self, id: i64) {
         leptos::task::spawn_local(async move {
             if let Ok(hosts) = api::get::<Vec<HostSummary>>(api::path::run(id, "hosts")).await {
-                self.rows.answer(hosts.clone());
-                self.view
-                    .update_value(|v| *v = RunView::new(v.run.clone(), hosts));
-                self.version.update(|n| *n += 1);
+                // The view may have gone while the counts were asked for.
+                let fresh = (self.view)
+                    .try_update_value(|v| *v = RunView::new(v.run.clone(), hosts.clone()));
+                if fresh.is_some() {
+                    self.rows.answer(hosts);
+                    self.version.try_update(|n| *n += 1);
+                }
             }
         });
     }
