@@ -101,9 +101,13 @@ postgres:
 schemathesis: test-server
 	MOSAIC_BIN=$(CURDIR)/target/debug/mosaic scripts/schemathesis.sh
 
-## Component tests in headless Chromium.
+## Component tests in headless Chromium. wasm-bindgen's runner stops chromedriver without ending
+## its session, and Chromium leaves the profile it made (≈ 70 MB) in the temporary directory: it
+## makes it under target/browser-tmp, emptied after every run.
 browser: tools-test
-	cargo test --locked -p mosaic-app --target wasm32-unknown-unknown
+	@rm -rf target/browser-tmp && mkdir -p target/browser-tmp
+	TMPDIR=$(CURDIR)/target/browser-tmp cargo test --locked -p mosaic-app --target wasm32-unknown-unknown; \
+	status=$$?; rm -rf target/browser-tmp; exit $$status
 
 ## The real `mosaic serve` and the built app, driven over WebDriver; a test whose browser
 ## crashed under it runs once more (scripts/e2e.sh says which).
