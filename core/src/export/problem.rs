@@ -120,15 +120,16 @@ fn export_problem_schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Sc
         )
     };
     let closed = || Some(AdditionalProperties::<Schema>::FreeForm(false));
-    let kind = || {
+    // What every problem has: the rule it breaks and its message.
+    let problem = || {
         use utoipa::PartialSchema;
-        ExportProblemKind::schema()
+        ObjectBuilder::new()
+            .property("kind", ExportProblemKind::schema())
+            .required("kind")
+            .property("message", ObjectBuilder::new().schema_type(Type::String))
+            .required("message")
     };
-    let about = ObjectBuilder::new()
-        .property("kind", kind())
-        .required("kind")
-        .property("message", ObjectBuilder::new().schema_type(Type::String))
-        .required("message")
+    let about = problem()
         .property(
             "component",
             text("A chosen component the deployer has no equivalent for"),
@@ -144,11 +145,7 @@ fn export_problem_schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Sc
         .property("fixed_on", tab())
         .max_properties(Some(4))
         .additional_properties(closed());
-    let node = ObjectBuilder::new()
-        .property("kind", kind())
-        .required("kind")
-        .property("message", ObjectBuilder::new().schema_type(Type::String))
-        .required("message")
+    let node = problem()
         .property(
             "node",
             int64().description(Some(

@@ -162,12 +162,18 @@ fn one_vlan_tag_twice_on_one_port_is_fuels_message() {
 /// The kinds of the problems node-7 has declaring `declared` under the
 /// default configuration.
 fn kinds_of(declared: NodeInterfaces) -> Vec<ProblemKind> {
-    let (all, config) = setup(Segmentation::Vlan);
-    let node = node_layout(declared, &config, &all);
-    problems_of(&[node], &config, &all)
+    declared_problems(declared)
         .into_iter()
         .map(|p| p.kind)
         .collect()
+}
+
+/// The problems node-7 has declaring `declared` under the default
+/// configuration.
+fn declared_problems(declared: NodeInterfaces) -> Vec<NetworkProblem> {
+    let (all, config) = setup(Segmentation::Vlan);
+    let node = node_layout(declared, &config, &all);
+    problems_of(&[node], &config, &all)
 }
 
 /// Three interfaces with the default layout, changed by `edit`, give
@@ -253,12 +259,7 @@ fn each_rule_of_what_a_node_declares_has_its_kind() {
 
 #[test]
 fn a_problem_of_a_node_names_it() {
-    let found = {
-        let (all, config) = setup(Segmentation::Vlan);
-        let declared = nics(&["eth0", "eth1", "eth1"]);
-        let node = node_layout(declared, &config, &all);
-        problems_of(&[node], &config, &all)
-    };
+    let found = declared_problems(nics(&["eth0", "eth1", "eth1"]));
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].kind, ProblemKind::DuplicateInterface);
     assert_eq!(
