@@ -221,17 +221,19 @@ fn unknown_deployer_mentions(new: &Package, release: &Release) -> Vec<Diagnostic
             continue;
         };
         let name = mention.name.as_str();
-        let (known, what) = match mention.what {
-            Mentioned::Group => (deployer.inventory.iter().any(|g| g.group == name), "group"),
+        let (known, list) = match mention.what {
+            Mentioned::Group => (
+                deployer.inventory.iter().any(|g| g.group == name),
+                "inventory",
+            ),
             Mentioned::Global => {
                 let own = new.deployers_metadata.get(&mention.deployer);
-                let globals = deployer
-                    .globals
-                    .iter()
-                    .chain(own.iter().flat_map(|d| &d.globals));
-                (globals.into_iter().any(|g| g.name == name), "global")
+                let mut globals =
+                    (deployer.globals.iter()).chain(own.iter().flat_map(|d| &d.globals));
+                (globals.any(|g| g.name == name), "globals")
             }
         };
+        let what = mention.what.word();
         if !known {
             out.push(Diagnostic {
                 severity: Severity::Error,
@@ -239,13 +241,9 @@ fn unknown_deployer_mentions(new: &Package, release: &Release) -> Vec<Diagnostic
                 line: Some(mention.line),
                 path: Some(mention.path.clone()),
                 message: format!(
-                    "{what} '{name}' is no {what} of release '{}''s {} {}",
+                    "{what} '{name}' is no {what} of release '{}''s {} {list}",
                     release.label(),
                     mention.deployer,
-                    match mention.what {
-                        Mentioned::Group => "inventory",
-                        Mentioned::Global => "globals",
-                    }
                 ),
             });
         }

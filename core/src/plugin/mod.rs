@@ -54,6 +54,16 @@ pub enum Mentioned {
     Global,
 }
 
+impl Mentioned {
+    /// As a report words it (`group`, `global`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Mentioned::Group => "group",
+            Mentioned::Global => "global",
+        }
+    }
+}
+
 /// A package as loaded: metadata, its `releases:` records with their files
 /// read in, and the fixed files under their stored names (what the server
 /// stores and `mosaic plugin show` prints).

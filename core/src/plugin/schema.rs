@@ -889,12 +889,12 @@ fn release_declaration(entry: &Entry, sink: &mut Sink<'_>) {
     let groups = names("inventory", "group");
     let globals = names("globals", "name");
     for mention in mentions(node, &entry.key) {
-        let (known, what, whose) = match mention.what {
-            Mentioned::Group => (&groups, "group", "the inventory"),
-            Mentioned::Global => (&globals, "global", "the deployer's globals"),
+        let (known, whose) = match mention.what {
+            Mentioned::Group => (&groups, "the inventory"),
+            Mentioned::Global => (&globals, "the deployer's globals"),
         };
         if !known.contains(&mention.name.as_str()) {
-            let name = &mention.name;
+            let (what, name) = (mention.what.word(), &mention.name);
             let message = format!("{what} '{name}' is no {what} of {whose}");
             sink.error(mention.line, &mention.path, message);
         }
