@@ -131,14 +131,7 @@ async fn contrail_and_a_node_named_bad_name_are_refused_together() {
         .collect();
     let (cluster, _) = app.environment_with("overlay", &contrail).await;
     let bad = node(&app, cluster, "bad name", &["controller"]).await;
-    let (status, body) = app
-        .get(&format!(
-            "/api/v1/clusters/{cluster}/deployers/kolla-ansible"
-        ))
-        .await;
-    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
-    assert_eq!(body["error"]["code"], "not_exportable");
-    let problems = body["error"]["problems"].as_array().unwrap();
+    let (problems, body) = app.export_refused(cluster).await;
     assert!(
         problems
             .iter()

@@ -566,14 +566,7 @@ async fn a_release_whose_networking_data_does_not_read_is_named() {
     let message = body["error"]["message"].as_str().unwrap();
     assert!(message.contains(&name), "{message}");
 
-    let (status, body) = app
-        .get(&format!(
-            "/api/v1/clusters/{cluster}/deployers/kolla-ansible"
-        ))
-        .await;
-    assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
-    assert_eq!(body["error"]["code"], "not_exportable");
-    let problems = body["error"]["problems"].as_array().unwrap();
+    let (problems, body) = app.export_refused(cluster).await;
     assert_eq!(problems.len(), 1, "{body:#}");
     assert!(problems[0].get("fixed_on").is_none(), "{body:#}");
     assert!(

@@ -204,6 +204,20 @@ impl TestApp {
         self.call("GET", uri, None).await
     }
 
+    /// Environment `cluster`'s export for kolla-ansible, refused (409
+    /// `not_exportable`): its problems, and the whole answer to print.
+    pub async fn export_refused(&self, cluster: i64) -> (Vec<Value>, Value) {
+        let (status, body) = self
+            .get(&format!(
+                "/api/v1/clusters/{cluster}/deployers/kolla-ansible"
+            ))
+            .await;
+        assert_eq!(status, StatusCode::CONFLICT, "{body:#}");
+        assert_eq!(body["error"]["code"], "not_exportable");
+        let problems = body["error"]["problems"].as_array().unwrap().clone();
+        (problems, body)
+    }
+
     pub async fn post(&self, uri: &str, body: &Value) -> (StatusCode, Value) {
         self.call("POST", uri, Some(&body.to_string())).await
     }
